@@ -1,0 +1,10 @@
+/**
+ * The static list of migrations. A compiled binary has no migrations folder to read, so every new
+ * migration file is imported and listed here, in order.
+ */
+import type { Migration } from 'kysely'
+import * as createCoreTables from './2026_11_21_0300_create_core_tables.ts'
+
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_0300_create_core_tables': createCoreTables,
+}

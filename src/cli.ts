@@ -1,0 +1,130 @@
+/**
+ * The command-line entry (`bun run cli …` in a checkout, the same subcommands in the binary). Every
+ * command goes through the same services as the HTTP API. Wrong input: one line on stderr, exit 1.
+ */
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { HttpError } from './lib/errors.ts'
+import { toIso } from './lib/time.ts'
+import { runFromEnvironment } from './main.ts'
+import type { User } from './modules/accounts/service.ts'
+import { createServices, type Services } from './services.ts'
+
+export const USAGE = `Usage: lantern <command>
+
+  serve                                         run the server (the default)
+  user create --email E --password P [--plan PLAN] [--admin]
+  user set-plan --email E --plan PLAN
+  key create --email E [--name N]               prints the new API key (shown once)
+  page block --slug S                           hide a page (instance admin)
+  page unblock --slug S
+  help
+
+Configuration comes from the environment (DATABASE_PATH, PORT, BASE_URL, …): see README.md.`
+
+class UsageError extends Error {}
+
+const userJson = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  plan: user.plan,
+  admin: user.isAdmin,
+  created_at: toIso(user.createdAt),
+})
+
+type Flags = Record<string, string | boolean | undefined>
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name]
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
+  return value
+}
+
+const optional = (flags: Flags, name: string): string | undefined => {
+  const value = flags[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boolean' }>; run: (s: Services, f: Flags) => Promise<string> }> = {
+  'user create': {
+    options: { email: { type: 'string' }, password: { type: 'string' }, plan: { type: 'string' }, admin: { type: 'boolean' } },
+    run: async (s, f) => {
+      const user = await s.accounts.createUser({
+        email: required(f, 'email'),
+        password: required(f, 'password'),
+        plan: optional(f, 'plan'),
+        isAdmin: f.admin === true,
+      })
+      return JSON.stringify(userJson(user))
+    },
+  },
+  'user set-plan': {
+    options: { email: { type: 'string' }, plan: { type: 'string' } },
+    run: async (s, f) => JSON.stringify(userJson(await s.accounts.setPlan(required(f, 'email'), required(f, 'plan')))),
+  },
+  'key create': {
+    options: { email: { type: 'string' }, name: { type: 'string' } },
+    run: async (s, f) => {
+      const user = await s.accounts.findUserByEmail(required(f, 'email'))
+      return (await s.accounts.createApiKey(user.id, optional(f, 'name'))).key
+    },
+  },
+  'page block': {
+    options: { slug: { type: 'string' } },
+    run: async (s, f) => JSON.stringify({ slug: (await s.pages.setBlocked(required(f, 'slug'), true)).slug, blocked: true }),
+  },
+  'page unblock': {
+    options: { slug: { type: 'string' } },
+    run: async (s, f) => JSON.stringify({ slug: (await s.pages.setBlocked(required(f, 'slug'), false)).slug, blocked: false }),
+  },
+}
+
+/** Runs one command; returns the exit code. Output and errors go to the given writers. */
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  io: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
+): Promise<number> {
+  const [first, second, ...rest] = argv
+  if (first === undefined || first === 'serve') {
+    await runFromEnvironment(env)
+    return -1 // keeps running
+  }
+  if (first === 'help' || first === '--help' || first === '-h') {
+    io.out(USAGE)
+    return 0
+  }
+  const name = `${first} ${second ?? ''}`.trim()
+  const command = COMMANDS[name]
+  if (!command) {
+    io.err(`lantern: unknown command "${name}" (try "lantern help")`)
+    return 1
+  }
+  let database: ReturnType<typeof openDatabase> | undefined
+  try {
+    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
+    const config = loadConfig(env)
+    database = openDatabase(config.databasePath)
+    await migrateToLatest(database.db)
+    io.out(await command.run(createServices({ db: database.db, config }), values))
+    return 0
+  } catch (error) {
+    if (error instanceof HttpError || error instanceof UsageError || error instanceof ConfigError) {
+      io.err(`lantern: ${error.message}`)
+    } else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(`lantern: ${error.message.split('\n')[0]}`)
+    } else {
+      io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    }
+    return 1
+  } finally {
+    await database?.close()
+  }
+}
+
+if (import.meta.main) {
+  const code = await runCli(process.argv.slice(2), process.env)
+  if (code >= 0) process.exit(code)
+}

@@ -1,0 +1,38 @@
+/**
+ * The database edge: the only module that touches `bun:sqlite`. One connection per process, WAL
+ * so readers never wait for the writer, foreign keys on, and a busy timeout so a second process
+ * (the CLI, another worker) waits for the write lock instead of failing.
+ */
+import { Database as SqliteDatabase } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { Kysely } from 'kysely'
+import { BunSqliteDialect } from 'kysely-bun-sqlite'
+import type { Database } from './schema.ts'
+
+export type Db = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: Db
+  /** Reads SQLite's `PRAGMA data_version`: it changes when another connection commits. */
+  dataVersion(): number
+  close(): Promise<void>
+}
+
+export function openDatabase(path: string): DatabaseHandle {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SqliteDatabase(path, { create: true, strict: true })
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  sqlite.exec('PRAGMA journal_mode = WAL')
+  sqlite.exec('PRAGMA synchronous = NORMAL')
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+  const dataVersionQuery = sqlite.query<{ data_version: number }, []>('PRAGMA data_version')
+  return {
+    db,
+    dataVersion: () => dataVersionQuery.get()?.data_version ?? 0,
+    async close() {
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,30 @@
+/** Secrets and digests from Web Crypto only. */
+
+const encoder = new TextEncoder()
+
+export function base64url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+}
+
+/** `byteLength` random bytes from the CSPRNG, base64url-encoded. */
+export function randomToken(byteLength: number): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(byteLength)))
+}
+
+export async function sha256Hex(input: string | Uint8Array): Promise<string> {
+  const data = typeof input === 'string' ? encoder.encode(input) : input
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>))
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** Compares two strings without an early exit, so the time taken does not reveal where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a)
+  const right = encoder.encode(b)
+  let diff = left.length ^ right.length
+  const length = Math.max(left.length, right.length)
+  for (let i = 0; i < length; i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0)
+  return diff === 0
+}

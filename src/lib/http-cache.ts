@@ -1,0 +1,67 @@
+/**
+ * Public read paths answer from pre-encoded responses: the bytes, their strong ETag and the headers
+ * are computed once when the cache is filled, so a hit only builds a Response around them.
+ */
+import { base64url } from './crypto.ts'
+
+const encoder = new TextEncoder()
+
+export interface PreparedResponse {
+  readonly status: number
+  readonly body: Uint8Array<ArrayBuffer>
+  /** Present on cacheable successes; conditional requests with it answer 304. */
+  readonly etag: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export async function etagFor(body: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body as Uint8Array<ArrayBuffer>))
+  return `"${base64url(digest.subarray(0, 16))}"`
+}
+
+/** True when an `If-None-Match` header value matches `etag` (weak comparison, as RFC 9110 asks for GET). */
+export function ifNoneMatchHits(headerValue: string | null, etag: string): boolean {
+  if (!headerValue) return false
+  const wanted = etag.replace(/^W\//, '')
+  for (const candidate of headerValue.split(',')) {
+    const tag = candidate.trim()
+    if (tag === '*' || tag.replace(/^W\//, '') === wanted) return true
+  }
+  return false
+}
+
+/**
+ * Encodes a body once. `cacheControl` applies to successes; errors are never stored by clients
+ * (`no-store`), so a page created a moment later is not hidden behind a cached 404.
+ */
+export async function prepareResponse(
+  status: number,
+  body: string | Uint8Array,
+  options: { contentType: string; cacheControl: string; extraHeaders?: Record<string, string> },
+): Promise<PreparedResponse> {
+  const bytes = (typeof body === 'string' ? encoder.encode(body) : body) as Uint8Array<ArrayBuffer>
+  const ok = status >= 200 && status < 300
+  const etag = ok ? await etagFor(bytes) : undefined
+  const headers: Record<string, string> = {
+    'content-type': options.contentType,
+    'cache-control': ok ? options.cacheControl : 'no-store',
+    ...options.extraHeaders,
+  }
+  if (etag) headers.etag = etag
+  return { status, body: bytes, etag, headers }
+}
+
+export const prepareJson = (
+  status: number,
+  value: unknown,
+  options: { cacheControl: string; extraHeaders?: Record<string, string> },
+): Promise<PreparedResponse> =>
+  prepareResponse(status, JSON.stringify(value), { contentType: 'application/json; charset=utf-8', ...options })
+
+/** The Response for a prepared body, or a bodiless 304 when the client already holds these bytes. */
+export function servePrepared(prepared: PreparedResponse, ifNoneMatch: string | null): Response {
+  if (prepared.etag !== undefined && ifNoneMatchHits(ifNoneMatch, prepared.etag)) {
+    return new Response(null, { status: 304, headers: prepared.headers })
+  }
+  return new Response(prepared.body, { status: prepared.status, headers: prepared.headers })
+}

@@ -1,0 +1,76 @@
+/**
+ * The server entry: the only place that reads the environment, opens the database, migrates,
+ * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
+ */
+import { createApp } from './app.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import { watchExternalChanges } from './db/external-changes.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { ChangeFeed } from './lib/change-feed.ts'
+
+/** Request bodies larger than this are refused before they reach a route. */
+const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
+
+export interface RunningServer {
+  url: string
+  port: number
+  app: ReturnType<typeof createApp>
+  /** Stops accepting, lets requests in flight finish, then closes the database. */
+  stop(): Promise<void>
+}
+
+export async function startServer(config: Config, options: { externalChangePollMs?: number } = {}): Promise<RunningServer> {
+  const database = openDatabase(config.databasePath)
+  await migrateToLatest(database.db)
+  const changes = new ChangeFeed()
+  const app = createApp({ db: database.db, config, changes })
+  // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
+  const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    development: false,
+    fetch: (request) => app.handle(request),
+  })
+  let stopping: Promise<void> | undefined
+  return {
+    url: server.url.toString(),
+    port: server.port ?? config.port,
+    app,
+    stop() {
+      stopping ??= (async () => {
+        watcher.stop()
+        await server.stop()
+        await database.close()
+      })()
+      return stopping
+    },
+  }
+}
+
+/** Runs the server until SIGTERM or SIGINT, then shuts down gracefully. */
+export async function runFromEnvironment(env: Record<string, string | undefined>): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`lantern: ${error.message}`)
+      process.exit(1)
+    }
+    throw error
+  }
+  const running = await startServer(config)
+  console.log(`lantern: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+  const shutdown = async (signal: string) => {
+    console.log(`lantern: ${signal} received, finishing requests in flight`)
+    await running.stop()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+}
+
+if (import.meta.main) await runFromEnvironment(process.env)

@@ -1,0 +1,87 @@
+import type { Db } from '../../db/client.ts'
+import type { Plan } from '../plans/matrix.ts'
+
+export class AccountsRepo {
+  constructor(private readonly db: Db) {}
+
+  findUserById(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  findUserByEmail(email: string) {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+  }
+
+  insertUser(user: { email: string; passwordHash: string; plan: Plan; isAdmin: boolean; now: number }) {
+    return this.db
+      .insertInto('users')
+      .values({
+        email: user.email,
+        password_hash: user.passwordHash,
+        plan: user.plan,
+        is_admin: user.isAdmin ? 1 : 0,
+        created_at: user.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  updatePlan(userId: number, plan: Plan) {
+    return this.db.updateTable('users').set({ plan }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow()
+  }
+
+  insertApiKey(key: { userId: number; publicId: string; secretHash: string; name: string; now: number }) {
+    return this.db
+      .insertInto('api_keys')
+      .values({
+        user_id: key.userId,
+        public_id: key.publicId,
+        secret_hash: key.secretHash,
+        name: key.name,
+        created_at: key.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  findActiveKeyWithUser(publicId: string) {
+    return this.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'api_keys.id as key_id',
+        'api_keys.secret_hash',
+        'api_keys.last_used_at',
+        'users.id',
+        'users.email',
+        'users.plan',
+        'users.is_admin',
+        'users.created_at',
+      ])
+      .where('api_keys.public_id', '=', publicId)
+      .where('api_keys.revoked_at', 'is', null)
+      .executeTakeFirst()
+  }
+
+  touchApiKey(keyId: number, now: number) {
+    return this.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute()
+  }
+
+  listApiKeys(userId: number) {
+    return this.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()
+  }
+
+  revokeApiKey(userId: number, keyId: number, now: number) {
+    return this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', keyId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+  }
+
+  listPageIdsOfOwner(userId: number) {
+    return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
+  }
+}

@@ -1,0 +1,107 @@
+import { Elysia, t } from 'elysia'
+import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
+import type { AccountsService } from '../accounts/service.ts'
+import {
+  ComponentJson,
+  componentJson,
+  CreateComponentBody,
+  HistoryImportBody,
+  HistoryQuery,
+  StatusChangeJson,
+  statusChangeJson,
+  UpdateComponentBody,
+} from './model.ts'
+import type { ComponentsService } from './service.ts'
+
+const detail = (summary: string, description?: string) => ({
+  tags: ['Components'],
+  summary,
+  description,
+  security: apiKeySecurity,
+})
+const one = t.Object({ data: ComponentJson })
+
+export function componentsRoutes(deps: { accounts: AccountsService; components: ComponentsService }) {
+  const { components } = deps
+  return new Elysia({ prefix: '/user/api/v1' })
+    .use(ownerAuth(deps.accounts))
+    .get(
+      '/status-pages/:id/components',
+      async ({ owner, params }) => {
+        const list = (await components.list(owner, params.id)).map(componentJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Array(ComponentJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List the components of a status page'),
+      },
+    )
+    .post(
+      '/status-pages/:id/components',
+      async ({ owner, params, body, status }) => status(201, { data: componentJson(await components.create(owner, params.id, body)) }),
+      {
+        params: IdParams,
+        body: CreateComponentBody,
+        response: { 201: one, ...errorResponses },
+        detail: detail('Add a component to a status page'),
+      },
+    )
+    .get('/components/:id', async ({ owner, params }) => ({ data: componentJson(await components.get(owner, params.id)) }), {
+      params: IdParams,
+      response: { 200: one, ...errorResponses },
+      detail: detail('Get a component'),
+    })
+    .patch(
+      '/components/:id',
+      async ({ owner, params, body }) => ({ data: componentJson(await components.update(owner, params.id, body)) }),
+      {
+        params: IdParams,
+        body: UpdateComponentBody,
+        response: { 200: one, ...errorResponses },
+        detail: detail('Change a component', 'A new status is recorded in the status history with the current time.'),
+      },
+    )
+    .delete(
+      '/components/:id',
+      async ({ owner, params }) => {
+        await components.delete(owner, params.id)
+        return { data: { deleted: true } }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
+        detail: detail('Delete a component and its history'),
+      },
+    )
+    .get(
+      '/components/:id/history',
+      async ({ owner, params, query }) => {
+        const list = (await components.history(owner, params.id, query.limit ?? 100)).map(statusChangeJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        params: IdParams,
+        query: HistoryQuery,
+        response: { 200: t.Object({ data: t.Array(StatusChangeJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('Recent status changes of a component, newest first'),
+      },
+    )
+    .post(
+      '/components/:id/history',
+      async ({ owner, params, body }) => {
+        const result = await components.importHistory(owner, params.id, body)
+        return { data: { imported: result.imported, component: componentJson(result.component) } }
+      },
+      {
+        params: IdParams,
+        body: HistoryImportBody,
+        response: { 200: t.Object({ data: t.Object({ imported: t.Integer(), component: ComponentJson }) }), ...errorResponses },
+        detail: detail(
+          'Import past status changes',
+          'Body: `[{"status": "down", "at": "2026-01-01T10:00:00Z"}, …]`. All entries are validated first and written in one transaction: either all are imported or none. The component takes the status of its latest change.',
+        ),
+      },
+    )
+}

@@ -1,0 +1,69 @@
+import { t } from 'elysia'
+import { toIso } from '../../lib/time.ts'
+import { MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
+
+export const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
+  error: 'type must be one of site, api, dns',
+})
+export const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
+  error: 'status must be one of up, degraded, down',
+})
+
+const name = t.String({ maxLength: 1000, error: 'name must be a string of at most 100 characters' })
+const group = t.Nullable(t.String({ maxLength: 1000 }), { error: 'group must be a string of at most 100 characters or null' })
+
+export const CreateComponentBody = t.Object({
+  name,
+  type: t.Optional(ComponentTypeSchema),
+  group: t.Optional(group),
+  status: t.Optional(ComponentStatusSchema),
+})
+
+export const UpdateComponentBody = t.Object({
+  name: t.Optional(name),
+  type: t.Optional(ComponentTypeSchema),
+  group: t.Optional(group),
+  status: t.Optional(ComponentStatusSchema),
+})
+
+export const HistoryImportBody = t.Array(
+  t.Object({
+    status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, down' }),
+    at: t.String({ maxLength: 64, error: 'at must be an RFC 3339 date-time' }),
+  }),
+  { maxItems: MAX_HISTORY_IMPORT, error: `history must be an array of at most ${MAX_HISTORY_IMPORT} {status, at} entries` },
+)
+
+export const HistoryQuery = t.Object({
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, error: 'limit must be an integer from 1 to 1000' })),
+})
+
+export const ComponentJson = t.Object({
+  id: t.Integer(),
+  page_id: t.Integer(),
+  name: t.String(),
+  type: ComponentTypeSchema,
+  group: t.Nullable(t.String()),
+  status: ComponentStatusSchema,
+  position: t.Integer(),
+  created_at: t.String({ description: 'RFC 3339' }),
+  updated_at: t.String({ description: 'RFC 3339' }),
+})
+
+export const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
+
+export function componentJson(component: Component) {
+  return {
+    id: component.id,
+    page_id: component.pageId,
+    name: component.name,
+    type: component.type,
+    group: component.group,
+    status: component.status,
+    position: component.position,
+    created_at: toIso(component.createdAt),
+    updated_at: toIso(component.updatedAt),
+  }
+}
+
+export const statusChangeJson = (change: StatusChange) => ({ status: change.status, at: toIso(change.at) })

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema.ts'
+import type { ComponentStatus, ComponentType } from './tables.ts'
+
+export interface ComponentChanges {
+  name?: string
+  type?: ComponentType
+  group_name?: string | null
+  status?: ComponentStatus
+}
+
+export class ComponentsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Runs `work` in one transaction with a repo bound to it. */
+  transaction<T>(work: (repo: ComponentsRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new ComponentsRepo(trx)))
+  }
+
+  listByPage(pageId: number) {
+    return this.db
+      .selectFrom('components')
+      .selectAll()
+      .where('page_id', '=', pageId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+  }
+
+  /** The component together with the owner of its page, for ownership checks. */
+  findWithOwner(id: number) {
+    return this.db
+      .selectFrom('components')
+      .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
+      .selectAll('components')
+      .select('status_pages.owner_id')
+      .where('components.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  async nextPosition(pageId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('components')
+      .select((eb) => eb.fn.max('position').as('max'))
+      .where('page_id', '=', pageId)
+      .executeTakeFirst()
+    return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1
+  }
+
+  insert(component: {
+    pageId: number
+    name: string
+    type: ComponentType
+    groupName: string | null
+    status: ComponentStatus
+    position: number
+    now: number
+  }) {
+    return this.db
+      .insertInto('components')
+      .values({
+        page_id: component.pageId,
+        name: component.name,
+        type: component.type,
+        group_name: component.groupName,
+        status: component.status,
+        position: component.position,
+        created_at: component.now,
+        updated_at: component.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  update(id: number, changes: ComponentChanges, now: number) {
+    return this.db
+      .updateTable('components')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  delete(id: number) {
+    return this.db.deleteFrom('components').where('id', '=', id).execute()
+  }
+
+  async insertHistory(componentId: number, entries: ReadonlyArray<{ status: ComponentStatus; at: number }>) {
+    // Chunked to stay far below SQLite's bound-parameter limit.
+    for (let i = 0; i < entries.length; i += 500) {
+      const chunk = entries.slice(i, i + 500).map((e) => ({ component_id: componentId, status: e.status, at: e.at }))
+      await this.db.insertInto('component_status_history').values(chunk).execute()
+    }
+  }
+
+  latestHistory(componentId: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  listHistory(componentId: number, limit: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  }
+}

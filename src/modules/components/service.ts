@@ -1,0 +1,178 @@
+/**
+ * Components of a status page and their status history. Every status change is recorded with its
+ * time, so uptime over any range can be computed exactly; past history can be imported.
+ */
+import type { Selectable } from 'kysely'
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, notFound } from '../../lib/errors.ts'
+import { parseRfc3339 } from '../../lib/time.ts'
+import type { User } from '../accounts/service.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import type { ComponentChanges, ComponentsRepo } from './repo.ts'
+import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
+
+export const COMPONENT_TYPES: readonly ComponentType[] = ['site', 'api', 'dns']
+export const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
+export const MAX_HISTORY_IMPORT = 10_000
+
+export interface Component {
+  id: number
+  pageId: number
+  name: string
+  type: ComponentType
+  group: string | null
+  status: ComponentStatus
+  position: number
+  createdAt: number
+  updatedAt: number
+}
+
+export interface ComponentInput {
+  name?: string
+  type?: ComponentType
+  group?: string | null
+  status?: ComponentStatus
+}
+
+export interface StatusChange {
+  status: ComponentStatus
+  at: number
+}
+
+function toComponent(row: Selectable<ComponentsTable>): Component {
+  return {
+    id: row.id,
+    pageId: row.page_id,
+    name: row.name,
+    type: row.type,
+    group: row.group_name,
+    status: row.status,
+    position: row.position,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function parseText(field: string, raw: string, max: number): string {
+  const value = raw.trim()
+  if (value.length === 0) throw badRequest(`${field} must not be empty`)
+  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters`)
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw badRequest(`${field} must not contain control characters`)
+  return value
+}
+
+/** Validates a batch of past status changes; throws a 400 naming the first bad entry. */
+export function parseHistoryImport(
+  entries: ReadonlyArray<{ status: string; at: string }>,
+  now: number,
+): StatusChange[] {
+  if (entries.length === 0) throw badRequest('history must contain at least one entry')
+  if (entries.length > MAX_HISTORY_IMPORT) throw badRequest(`history may contain at most ${MAX_HISTORY_IMPORT} entries`)
+  const seen = new Set<number>()
+  const parsed = entries.map((entry, index) => {
+    if (!(COMPONENT_STATUSES as readonly string[]).includes(entry.status)) {
+      throw badRequest(`history[${index}].status must be one of ${COMPONENT_STATUSES.join(', ')}`)
+    }
+    const at = parseRfc3339(entry.at)
+    if (at === undefined) throw badRequest(`history[${index}].at must be an RFC 3339 date-time with offset`)
+    if (at > now) throw badRequest(`history[${index}].at must not be in the future`)
+    if (seen.has(at)) throw badRequest(`history[${index}].at repeats the time of another entry`)
+    seen.add(at)
+    return { status: entry.status as ComponentStatus, at }
+  })
+  return parsed.sort((a, b) => a.at - b.at)
+}
+
+export class ComponentsService {
+  constructor(
+    private readonly repo: ComponentsRepo,
+    private readonly pages: StatusPagesService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  async list(owner: User, pageId: number): Promise<Component[]> {
+    await this.pages.get(owner, pageId)
+    return (await this.repo.listByPage(pageId)).map(toComponent)
+  }
+
+  async get(owner: User, id: number): Promise<Component> {
+    const row = await this.repo.findWithOwner(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return toComponent(row)
+  }
+
+  async create(owner: User, pageId: number, input: ComponentInput): Promise<Component> {
+    await this.pages.get(owner, pageId)
+    if (input.name === undefined) throw badRequest('name is required')
+    const name = parseText('name', input.name, 100)
+    const groupName = input.group == null ? null : parseText('group', input.group, 100)
+    const status = input.status ?? 'up'
+    const now = this.clock.now()
+    const row = await this.repo.transaction(async (repo) => {
+      const inserted = await repo.insert({
+        pageId,
+        name,
+        type: input.type ?? 'site',
+        groupName,
+        status,
+        position: await repo.nextPosition(pageId),
+        now,
+      })
+      await repo.insertHistory(inserted.id, [{ status, at: now }])
+      return inserted
+    })
+    this.changes.pageChanged(pageId)
+    return toComponent(row)
+  }
+
+  async update(owner: User, id: number, input: ComponentInput): Promise<Component> {
+    const current = await this.get(owner, id)
+    const changes: ComponentChanges = {}
+    if (input.name !== undefined) changes.name = parseText('name', input.name, 100)
+    if (input.type !== undefined) changes.type = input.type
+    if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, 100)
+    const now = this.clock.now()
+    const statusChanged = input.status !== undefined && input.status !== current.status
+    if (statusChanged) changes.status = input.status
+    const row = await this.repo.transaction(async (repo) => {
+      const updated = await repo.update(id, changes, now)
+      if (statusChanged) await repo.insertHistory(id, [{ status: input.status!, at: now }])
+      return updated
+    })
+    this.changes.pageChanged(current.pageId)
+    return toComponent(row)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    const current = await this.get(owner, id)
+    await this.repo.delete(id)
+    this.changes.pageChanged(current.pageId)
+  }
+
+  /**
+   * Imports past status changes in one transaction: all or nothing. The component's current status
+   * becomes the status of its latest recorded change.
+   */
+  async importHistory(
+    owner: User,
+    id: number,
+    entries: ReadonlyArray<{ status: string; at: string }>,
+  ): Promise<{ imported: number; component: Component }> {
+    const current = await this.get(owner, id)
+    const parsed = parseHistoryImport(entries, this.clock.now())
+    const row = await this.repo.transaction(async (repo) => {
+      await repo.insertHistory(id, parsed)
+      const latest = await repo.latestHistory(id)
+      return repo.update(id, { status: latest?.status ?? current.status }, this.clock.now())
+    })
+    this.changes.pageChanged(current.pageId)
+    return { imported: parsed.length, component: toComponent(row) }
+  }
+
+  async history(owner: User, id: number, limit: number): Promise<StatusChange[]> {
+    await this.get(owner, id)
+    return this.repo.listHistory(id, limit)
+  }
+}

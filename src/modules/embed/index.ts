@@ -1,0 +1,43 @@
+import { Elysia, t } from 'elysia'
+import { ErrorBody } from '../../lib/api-schemas.ts'
+import { servePrepared } from '../../lib/http-cache.ts'
+import type { EmbedService } from './service.ts'
+
+const SnippetsJson = t.Object({
+  status_page_url: t.String({ description: 'The public status page (custom domain when set)' }),
+  badge_markdown: t.String(),
+  badge_html: t.String(),
+  widget_script: t.String(),
+  widget_html: t.String(),
+  minimal_md: t.String(),
+})
+
+/** All values of `name` in the query string of `url` (Elysia keeps only the last one). */
+export function queryValues(url: string, name: string): string[] {
+  const start = url.indexOf('?')
+  return start === -1 ? [] : new URLSearchParams(url.slice(start + 1)).getAll(name)
+}
+
+export function embedRoutes(embed: EmbedService) {
+  return new Elysia().get(
+    '/api/embed/markdown',
+    async ({ request }) =>
+      servePrepared(await embed.markdownSnippets(queryValues(request.url, 'slug')), request.headers.get('if-none-match')),
+    {
+      query: t.Object({ slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })) }),
+      response: {
+        200: SnippetsJson,
+        304: t.Void({ description: 'Not modified (If-None-Match matched the ETag)' }),
+        400: ErrorBody,
+        403: ErrorBody,
+        404: ErrorBody,
+      },
+      detail: {
+        tags: ['Embeds'],
+        summary: 'Ready-made snippets to embed a status page',
+        description:
+          'Badge, widget and link snippets for a public status page, in Markdown and HTML. Errors: 400 `missing slug`, 404 `not found` (unknown, blocked or private page), 403 when the owner\'s plan lacks the feature. Cached for 5 minutes (`Cache-Control: public, max-age=300`, ETag).',
+      },
+    },
+  )
+}

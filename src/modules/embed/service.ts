@@ -1,0 +1,66 @@
+/**
+ * `GET /api/embed/markdown` (DESIGN §5.1). Answers are prepared once (bytes, ETag, headers) and
+ * kept in the public cache for 5 minutes, tagged with their page so any change to the page, its
+ * owner's plan or a deletion drops them at once.
+ */
+import type { Config } from '../../config.ts'
+import { prepareJson, type PreparedResponse } from '../../lib/http-cache.ts'
+import type { TtlCache } from '../../lib/ttl-cache.ts'
+import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import { slugForLookup } from '../status-pages/slug.ts'
+import type { EmbedRepo } from './repo.ts'
+import { buildSnippets } from './snippets.ts'
+
+export const SNIPPETS_TTL_MS = 5 * 60_000
+const CACHE_CONTROL = 'public, max-age=300'
+const CORS = { 'access-control-allow-origin': '*' }
+
+export type PublicCache = TtlCache<PreparedResponse>
+
+const errorBody = (status: number, error: string) => prepareJson(status, { error }, { cacheControl: 'no-store', extraHeaders: CORS })
+
+export class EmbedService {
+  private readonly missingSlug = errorBody(400, 'missing slug')
+  private readonly repeatedSlug = errorBody(400, 'slug must be given only once')
+  private readonly notFound = errorBody(404, 'not found')
+  private readonly planTooLow = errorBody(
+    403,
+    `Markdown API requires ${planLabel(lowestPlanWith('markdown_snippets'))} plan or higher`,
+  )
+
+  constructor(
+    private readonly repo: EmbedRepo,
+    private readonly cache: PublicCache | undefined,
+    private readonly config: Pick<Config, 'baseUrl' | 'scheme' | 'statusDomain'>,
+  ) {}
+
+  /**
+   * The prepared answer for the `slug` values of a request, checked in the order of the contract:
+   * missing or empty → 400, no visible page → 404, plan without the feature → 403, else 200.
+   */
+  markdownSnippets(slugValues: readonly string[]): Promise<PreparedResponse> {
+    if (slugValues.length > 1) return this.repeatedSlug
+    const raw = slugValues[0]
+    if (raw === undefined || raw === '') return this.missingSlug
+    const slug = slugForLookup(raw)
+    if (slug === undefined) return this.notFound
+    const key = `md:${slug}`
+    const hit = this.cache?.get(key)
+    if (hit) return Promise.resolve(hit)
+    const load = () => this.loadSnippets(slug)
+    return this.cache ? this.cache.getOrLoad(key, load) : load().then((fill) => fill.value)
+  }
+
+  private async loadSnippets(slug: string): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
+    const page = await this.repo.findPageBySlug(slug)
+    // Private pages are not announced to the public: they answer like a missing page.
+    if (!page || page.blocked === 1 || page.visibility !== 'public') {
+      // Not cached: the page may be created or unblocked a moment later.
+      return { value: await this.notFound, ttlMs: 0 }
+    }
+    if (!planHas(page.plan, 'markdown_snippets')) return { value: await this.planTooLow, pageId: page.id }
+    const snippets = buildSnippets({ slug: page.slug, customDomain: page.custom_domain }, this.config)
+    const value = await prepareJson(200, snippets, { cacheControl: CACHE_CONTROL, extraHeaders: CORS })
+    return { value, pageId: page.id, ttlMs: SNIPPETS_TTL_MS }
+  }
+}

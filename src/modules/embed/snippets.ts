@@ -1,0 +1,42 @@
+/** The six embed snippets of DESIGN §5.1, built from a page and the instance's addresses. Pure. */
+import type { Config } from '../../config.ts'
+import { escapeHtml } from '../../lib/html.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
+
+export interface Snippets {
+  status_page_url: string
+  badge_markdown: string
+  badge_html: string
+  widget_script: string
+  widget_html: string
+  minimal_md: string
+}
+
+export function widgetScriptUrl(baseUrl: string): string {
+  return `${baseUrl}/static/embed/v1/status.js`
+}
+
+export function badgeUrl(baseUrl: string, slug: string): string {
+  return `${baseUrl}/badge/${slug}.svg`
+}
+
+export function buildSnippets(
+  page: { slug: string; customDomain: string | null },
+  config: Pick<Config, 'baseUrl' | 'scheme' | 'statusDomain'>,
+): Snippets {
+  const pageUrl = statusPageUrl(page, config)
+  // The badge is always served by the service host, never by the custom domain.
+  const badge = badgeUrl(config.baseUrl, page.slug)
+  const script = widgetScriptUrl(config.baseUrl)
+  const attr = escapeHtml
+  const scriptTag = (extra: string) =>
+    `<script src="${attr(script)}" data-slug="${attr(page.slug)}" data-theme="auto"${extra}></script>`
+  return {
+    status_page_url: pageUrl,
+    badge_markdown: `[![Status](${badge})](${pageUrl})`,
+    badge_html: `<a href="${attr(pageUrl)}"><img src="${attr(badge)}" alt="Status"></a>`,
+    widget_script: scriptTag(''),
+    widget_html: `<div>${scriptTag(' data-show-incidents="1" data-rtm="60" data-upd="7"')}</div>`,
+    minimal_md: `**Status:** → [${pageUrl}](${pageUrl})`,
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The plan matrix (DESIGN §4) as data: every plan check in Lantern reads from here.
+ */
+export const PLANS = ['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
+
+export const FEATURES = [
+  'badge_widget',
+  'markdown_snippets',
+  'status_json_details',
+  'custom_domain_private',
+  'custom_css',
+  'analytics_share_tokens',
+] as const
+export type Feature = (typeof FEATURES)[number]
+
+interface PlanRow {
+  features: ReadonlySet<Feature>
+  /** Components that may raise incidents automatically. */
+  autoIncidents: number
+  /** Recent checks kept in the domain lookup tools. */
+  recentLookups: number
+}
+
+const all = (...features: Feature[]): ReadonlySet<Feature> => new Set(features)
+const growthAndUp = all(...FEATURES)
+
+const MATRIX: Readonly<Record<Plan, PlanRow>> = {
+  free: { features: all(), autoIncidents: 0, recentLookups: 3 },
+  pro: {
+    features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens'),
+    autoIncidents: 5,
+    recentLookups: Infinity,
+  },
+  growth: { features: growthAndUp, autoIncidents: 20, recentLookups: Infinity },
+  business: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
+  oss_hero: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
+  enterprise: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
+}
+
+export function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value)
+}
+
+export function planHas(plan: Plan, feature: Feature): boolean {
+  return MATRIX[plan].features.has(feature)
+}
+
+export function planLimit(plan: Plan, limit: 'autoIncidents' | 'recentLookups'): number {
+  return MATRIX[plan][limit]
+}
+
+/** The cheapest plan that has `feature`, for error messages ("requires Growth plan or higher"). */
+export function lowestPlanWith(feature: Feature): Plan {
+  const plan = PLANS.find((candidate) => planHas(candidate, feature))
+  if (!plan) throw new Error(`no plan has ${feature}`)
+  return plan
+}
+
+const PLAN_LABELS: Readonly<Record<Plan, string>> = {
+  free: 'Free',
+  pro: 'Pro',
+  growth: 'Growth',
+  business: 'Business',
+  oss_hero: 'OSS Hero',
+  enterprise: 'Enterprise',
+}
+
+export function planLabel(plan: Plan): string {
+  return PLAN_LABELS[plan]
+}

@@ -1,0 +1,168 @@
+import type { Selectable } from 'kysely'
+import type { Config } from '../../config.ts'
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import type { User } from '../accounts/service.ts'
+import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import { isWithinDomain, parseCustomDomain } from './domain.ts'
+import type { StatusPageChanges, StatusPagesRepo } from './repo.ts'
+import { parseSlug } from './slug.ts'
+import type { StatusPagesTable, Visibility } from './tables.ts'
+
+export interface StatusPage {
+  id: number
+  ownerId: number
+  slug: string
+  name: string
+  customDomain: string | null
+  visibility: Visibility
+  blocked: boolean
+  createdAt: number
+  updatedAt: number
+}
+
+export interface StatusPageInput {
+  slug?: string
+  name?: string
+  custom_domain?: string | null
+  visibility?: Visibility
+}
+
+export function toStatusPage(row: Selectable<StatusPagesTable>): StatusPage {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    slug: row.slug,
+    name: row.name,
+    customDomain: row.custom_domain,
+    visibility: row.visibility,
+    blocked: row.blocked === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export function parsePageName(raw: string): string {
+  const name = raw.trim()
+  if (name.length === 0) throw badRequest('name is required')
+  if (name.length > 100) throw badRequest('name must be at most 100 characters')
+  // Control characters have no place in a title and break feeds and headers.
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('name must not contain control characters')
+  return name
+}
+
+const hostWithoutPort = (hostAndPort: string): string => hostAndPort.replace(/:\d+$/, '')
+
+export class StatusPagesService {
+  constructor(
+    private readonly repo: StatusPagesRepo,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+    private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
+  ) {}
+
+  async list(owner: User): Promise<StatusPage[]> {
+    return (await this.repo.listByOwner(owner.id)).map(toStatusPage)
+  }
+
+  /** The owner's page; someone else's page is indistinguishable from a missing one. */
+  async get(owner: User, id: number): Promise<StatusPage> {
+    const row = await this.repo.findById(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return toStatusPage(row)
+  }
+
+  async create(owner: User, input: StatusPageInput): Promise<StatusPage> {
+    if (input.slug === undefined) throw badRequest('slug is required')
+    if (input.name === undefined) throw badRequest('name is required')
+    const slug = parseSlug(input.slug)
+    const name = parsePageName(input.name)
+    const customDomain = await this.checkedCustomDomain(owner, input.custom_domain ?? null, undefined)
+    const visibility = input.visibility ?? 'public'
+    this.checkVisibilityAllowed(owner, visibility)
+    if (await this.repo.findBySlug(slug)) throw conflict('slug is already taken')
+    const row = await this.uniqueWrite(() =>
+      this.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.clock.now() }),
+    )
+    return toStatusPage(row)
+  }
+
+  async update(owner: User, id: number, input: StatusPageInput): Promise<StatusPage> {
+    const current = await this.get(owner, id)
+    const changes: StatusPageChanges = {}
+    if (input.slug !== undefined) {
+      const slug = parseSlug(input.slug)
+      if (slug !== current.slug) {
+        if (await this.repo.findBySlug(slug)) throw conflict('slug is already taken')
+        changes.slug = slug
+      }
+    }
+    if (input.name !== undefined) changes.name = parsePageName(input.name)
+    if (input.custom_domain !== undefined) {
+      changes.custom_domain = await this.checkedCustomDomain(owner, input.custom_domain, current.id)
+    }
+    if (input.visibility !== undefined) {
+      this.checkVisibilityAllowed(owner, input.visibility)
+      changes.visibility = input.visibility
+    }
+    const row = await this.uniqueWrite(() => this.repo.update(id, changes, this.clock.now()))
+    this.changes.pageChanged(id)
+    return toStatusPage(row)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    await this.get(owner, id)
+    await this.repo.delete(id)
+    this.changes.pageChanged(id)
+  }
+
+  /** Instance-admin action: a blocked page is hidden everywhere but keeps its data. */
+  async setBlocked(rawSlug: string, blocked: boolean): Promise<StatusPage> {
+    const row = await this.repo.findBySlug(parseSlugForAdmin(rawSlug))
+    if (!row) throw notFound('no page with this slug')
+    const updated = await this.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.clock.now())
+    this.changes.pageChanged(row.id)
+    return toStatusPage(updated)
+  }
+
+  private checkVisibilityAllowed(owner: User, visibility: Visibility): void {
+    if (visibility === 'private' && !planHas(owner.plan, 'custom_domain_private')) {
+      throw forbidden(`Private pages require ${planLabel(lowestPlanWith('custom_domain_private'))} plan or higher`)
+    }
+  }
+
+  private async checkedCustomDomain(owner: User, raw: string | null, pageId: number | undefined): Promise<string | null> {
+    if (raw === null) return null
+    const domain = parseCustomDomain(raw)
+    if (!planHas(owner.plan, 'custom_domain_private')) {
+      throw forbidden(`Custom domains require ${planLabel(lowestPlanWith('custom_domain_private'))} plan or higher`)
+    }
+    const serviceHost = new URL(this.config.baseUrl).hostname
+    const statusHost = hostWithoutPort(this.config.statusDomain)
+    if (isWithinDomain(domain, statusHost) || domain === serviceHost) {
+      throw badRequest('custom_domain must not be the service host or a host under STATUS_DOMAIN')
+    }
+    const holder = await this.repo.findByCustomDomain(domain)
+    if (holder && holder.id !== pageId) throw conflict('custom_domain is already used by another page')
+    return domain
+  }
+
+  /** Turns a lost race on a unique column into the same 409 the pre-check gives. */
+  private async uniqueWrite<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write()
+    } catch (error) {
+      const column = error instanceof Error ? /UNIQUE constraint failed: status_pages\.(\w+)/.exec(error.message)?.[1] : undefined
+      if (column === 'custom_domain') throw conflict('custom_domain is already used by another page')
+      if (column === 'slug') throw conflict('slug is already taken')
+      throw error
+    }
+  }
+}
+
+function parseSlugForAdmin(raw: string): string {
+  const slug = raw.trim().toLowerCase()
+  if (slug.length === 0) throw badRequest('slug is required')
+  return slug
+}

@@ -1,0 +1,32 @@
+/**
+ * The composition root for everything below HTTP: repos and services wired to one database. The
+ * HTTP app and the CLI both build on it, so there is exactly one implementation of each action.
+ */
+import type { Config } from './config.ts'
+import type { Db } from './db/client.ts'
+import { ChangeFeed } from './lib/change-feed.ts'
+import { systemClock, type Clock } from './lib/clock.ts'
+import { AccountsRepo } from './modules/accounts/repo.ts'
+import { AccountsService } from './modules/accounts/service.ts'
+import { ComponentsRepo } from './modules/components/repo.ts'
+import { ComponentsService } from './modules/components/service.ts'
+import { StatusPagesRepo } from './modules/status-pages/repo.ts'
+import { StatusPagesService } from './modules/status-pages/service.ts'
+
+export interface ServiceDeps {
+  db: Db
+  config: Config
+  clock?: Clock
+  changes?: ChangeFeed
+}
+
+export function createServices(deps: ServiceDeps) {
+  const clock = deps.clock ?? systemClock
+  const changes = deps.changes ?? new ChangeFeed()
+  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
+  const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
+  const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
+  return { clock, changes, accounts, pages, components }
+}
+
+export type Services = ReturnType<typeof createServices>

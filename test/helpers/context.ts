@@ -1,0 +1,102 @@
+/**
+ * A fresh Lantern for one test file: a real SQLite file in a temporary folder, the real
+ * migrations, the real app. Requests go through `app.handle`, exactly as the server does it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp, type App } from '../../src/app.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
+import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
+import { ManualClock } from '../../src/lib/clock.ts'
+import type { User } from '../../src/modules/accounts/service.ts'
+import type { Plan } from '../../src/modules/plans/matrix.ts'
+
+export interface TestContext {
+  dir: string
+  databasePath: string
+  config: Config
+  clock: ManualClock
+  database: DatabaseHandle
+  app: App
+  /** Sends a request to the app; `path` is relative to BASE_URL unless it is a full URL. */
+  request(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<Response>
+  /** A user with an API key, on the given plan. */
+  createOwner(plan?: Plan, email?: string): Promise<{ user: User; key: string }>
+  /** Creates a page through the API as `key` and returns its JSON. */
+  createPage(key: string, body: Record<string, unknown>): Promise<PageJson>
+  close(): Promise<void>
+}
+
+export interface PageJson {
+  id: number
+  slug: string
+  name: string
+  custom_domain: string | null
+  visibility: 'public' | 'private'
+  blocked: boolean
+  url: string
+}
+
+let ownerCounter = 0
+
+export async function createTestContext(
+  options: { env?: Record<string, string>; publicCache?: boolean; now?: number } = {},
+): Promise<TestContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-test-'))
+  const databasePath = join(dir, 'lantern.sqlite')
+  const config = loadConfig({
+    BASE_URL: 'https://lantern.test',
+    STATUS_DOMAIN: 'status.test',
+    DATABASE_PATH: databasePath,
+    ...options.env,
+  })
+  const clock = new ManualClock(options.now ?? Date.UTC(2026, 10, 1, 12, 0, 0))
+  const database = openDatabase(databasePath)
+  await migrateToLatest(database.db)
+  const app = createApp({ db: database.db, config, clock, publicCache: options.publicCache, logError: () => {} })
+
+  const request: TestContext['request'] = (path, init = {}) => {
+    const { json, key, ...rest } = init
+    const headers = new Headers(rest.headers)
+    if (json !== undefined) headers.set('content-type', 'application/json')
+    if (key) headers.set('authorization', `Bearer ${key}`)
+    const url = path.startsWith('http') ? path : `${config.baseUrl}${path}`
+    return app.handle(
+      new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }),
+    )
+  }
+
+  return {
+    dir,
+    databasePath,
+    config,
+    clock,
+    database,
+    app,
+    request,
+    async createOwner(plan = 'enterprise', email) {
+      const user = await app.services.accounts.createUser({
+        email: email ?? `owner${++ownerCounter}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        password: 'correct horse battery',
+        plan,
+      })
+      const { key } = await app.services.accounts.createApiKey(user.id, 'test')
+      return { user, key }
+    },
+    async createPage(key, body) {
+      const response = await request('/user/api/v1/status-pages', { method: 'POST', key, json: body })
+      if (response.status !== 201) throw new Error(`createPage failed: ${response.status} ${await response.text()}`)
+      return ((await response.json()) as { data: PageJson }).data
+    },
+    async close() {
+      await database.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export async function json<T = any>(response: Response): Promise<T> {
+  return (await response.json()) as T
+}
