@@ -27,8 +27,8 @@ function readPort(env: Env): number {
   const raw = env.PORT?.trim()
   if (raw === undefined || raw === '') return 3000
   const port = Number(raw)
-  if (!/^\d+$/.test(raw) || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 1 to 65535, got "${raw}"`)
+  if (!/^\d+$/.test(raw) || !Number.isInteger(port) || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535 (0 picks a free port), got "${raw}"`)
   }
   return port
 }
