@@ -15,6 +15,8 @@ import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import { incidentsRoutes } from './modules/incidents/index.ts'
+import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { createServices } from './services.ts'
 
@@ -81,6 +83,10 @@ export function createApp(deps: AppDeps) {
             { name: 'Embeds', description: 'Public snippets, badges, widget and status JSON' },
             { name: 'Status pages', description: 'Manage your status pages' },
             { name: 'Components', description: 'Components of a page and their status history' },
+            { name: 'Incidents', description: 'Incidents with affected components and a timeline of updates' },
+            { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
+            { name: 'Maintenances', description: 'Scheduled maintenance windows' },
+            { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
             { name: 'Operations', description: 'Health and operations' },
           ],
           components: {
@@ -96,6 +102,8 @@ export function createApp(deps: AppDeps) {
     .use(embedRoutes(embed))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
+    .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
 
   return Object.assign(app, { services, publicCache: cache })
 }

@@ -10,6 +10,10 @@ import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
+import { IncidentsRepo } from './modules/incidents/repo.ts'
+import { IncidentsService } from './modules/incidents/service.ts'
+import { MaintenancesRepo } from './modules/maintenances/repo.ts'
+import { MaintenancesService } from './modules/maintenances/service.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
 
@@ -26,7 +30,9 @@ export function createServices(deps: ServiceDeps) {
   const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
-  return { clock, changes, accounts, pages, components }
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
+  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
+  return { clock, changes, accounts, pages, components, incidents, maintenances }
 }
 
 export type Services = ReturnType<typeof createServices>
