@@ -10,6 +10,9 @@ import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
+import { badgeRoutes } from './modules/badge/index.ts'
+import { BadgeService } from './modules/badge/service.ts'
+import { checksRoutes } from './modules/checks/index.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
@@ -17,6 +20,9 @@ import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { statusApiRoutes } from './modules/status-api/index.ts'
+import { StatusRepo } from './modules/status-api/repo.ts'
+import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { createServices } from './services.ts'
 
@@ -53,6 +59,8 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
+  const badges = new BadgeService(status, cache, services.clock)
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -100,12 +108,15 @@ export function createApp(deps: AppDeps) {
     )
     .use(healthRoutes(deps.db))
     .use(embedRoutes(embed))
+    .use(statusApiRoutes(status))
+    .use(badgeRoutes(badges))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
+    .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
 
-  return Object.assign(app, { services, publicCache: cache })
+  return Object.assign(app, { services, publicCache: cache, status })
 }
 
 export type App = ReturnType<typeof createApp>

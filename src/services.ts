@@ -8,6 +8,8 @@ import { ChangeFeed } from './lib/change-feed.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
+import { ChecksRepo } from './modules/checks/repo.ts'
+import { ChecksService } from './modules/checks/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
 import { IncidentsRepo } from './modules/incidents/repo.ts'
@@ -32,7 +34,8 @@ export function createServices(deps: ServiceDeps) {
   const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
-  return { clock, changes, accounts, pages, components, incidents, maintenances }
+  const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks }
 }
 
 export type Services = ReturnType<typeof createServices>
