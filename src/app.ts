@@ -24,6 +24,9 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { WIDGET_JS } from './modules/widget/asset.ts'
+import { widgetRoutes } from './modules/widget/index.ts'
+import { WidgetService } from './modules/widget/service.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -110,6 +113,7 @@ export function createApp(deps: AppDeps) {
     .use(embedRoutes(embed))
     .use(statusApiRoutes(status))
     .use(badgeRoutes(badges))
+    .use(widgetRoutes(new WidgetService(WIDGET_JS)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))

@@ -1,0 +1,20 @@
+import { Elysia, t } from 'elysia'
+import { servePrepared } from '../../lib/http-cache.ts'
+import { WIDGET_PATH, type WidgetService } from './service.ts'
+
+export function widgetRoutes(widget: WidgetService) {
+  return new Elysia().get(
+    WIDGET_PATH,
+    async ({ request }) =>
+      servePrepared(await widget.script(request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
+    {
+      response: { 200: t.String({ description: 'JavaScript' }), 304: t.Void() },
+      detail: {
+        tags: ['Embeds'],
+        summary: 'The live status widget script',
+        description:
+          'Paste `<script src="…/static/embed/v1/status.js" data-slug="your-slug" data-theme="auto" data-show-incidents="1" data-rtm="60" data-upd="7"></script>`. Attributes: `data-slug`, `data-theme` (auto, light, dark), `data-show-incidents` (0/1), `data-rtm` (1–240 minutes), `data-upd` (1–30 days), `data-poll-ms` (poll interval, default 60000). Long cache lifetime and ETag.',
+      },
+    },
+  )
+}
