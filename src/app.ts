@@ -25,7 +25,8 @@ import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
-import { widgetRoutes } from './modules/widget/index.ts'
+import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
+import { PreviewService } from './modules/widget/preview-service.ts'
 import { WidgetService } from './modules/widget/service.ts'
 import { createServices } from './services.ts'
 
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
+  const preview = new PreviewService(status, deps.config)
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps) {
     .use(statusApiRoutes(status))
     .use(badgeRoutes(badges))
     .use(widgetRoutes(new WidgetService(WIDGET_JS)))
+    .use(previewRoutes((slugs) => preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))

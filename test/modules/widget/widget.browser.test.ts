@@ -206,4 +206,26 @@ describe('live widget in Chromium', () => {
     expect(errors).toEqual([])
     await page.close()
   })
+
+  test('the preview page renders each snippet live (badges load, widgets render) and copies code', async () => {
+    const context = await browser.newContext()
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.goto(`${base}/embed/preview?slug=widgety`)
+    expect(await page.title()).toBe('Embed preview · Widgety <b>Inc</b>')
+    const badge = page.locator('[data-snippet="badge_html"] img')
+    await page.waitForFunction(() => (document.querySelector('[data-snippet="badge_html"] img') as HTMLImageElement | null)?.naturalWidth! > 0)
+    expect(await badge.getAttribute('src')).toBe(`${base}/badge/widgety.svg`)
+    await page.locator('[data-snippet="widget_html"] .lantern-status .l').waitFor()
+    await page.locator('[data-snippet="widget_script"] .lantern-status .l').waitFor()
+    await page.getByRole('button', { name: 'Copy' }).nth(2).click()
+    await page.getByRole('button', { name: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      (await page.locator("code#badge_html").textContent()) ?? "",
+    )
+    expect(errors).toEqual([])
+    await context.close()
+  })
 })
