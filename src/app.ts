@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
+import { FastLane } from './lib/fast-lane.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const fastLane = new FastLane()
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -93,11 +95,14 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(healthRoutes(deps.db))
-    .use(embedRoutes(embed))
+    .use(embedRoutes(embed, fastLane))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
 
-  return Object.assign(app, { services, publicCache: cache })
+  const routed = app.handle
+  /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
+  const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  return Object.assign(app, { handle, services, publicCache: cache })
 }
 
 export type App = ReturnType<typeof createApp>
