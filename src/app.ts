@@ -32,14 +32,20 @@ export interface AppDeps {
 
 export const APP_VERSION = '0.1.0'
 
-/** Turns Elysia's validation error into `field: what is wrong`, the one line API users need. */
+/**
+ * Turns Elysia's validation error into the one line API users need: `field is required`, the
+ * schema's own `error` text, or `field: what is wrong`. Array items read `history[3].at` when the
+ * schema has a `title`.
+ */
 export function validationMessage(error: Readonly<ValidationError>): string {
+  const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
   const first = error.all[0] as { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
   if (!first) return 'invalid request'
-  const field = (first.path ?? '').replace(/^\//, '').replaceAll('/', '.') || error.type
-  if (first.value === undefined && field !== error.type) return `${field} is required`
+  const segments = (first.path ?? '').split('/').filter(Boolean)
+  const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
+  if (!field) return typeof first.schema?.error === 'string' ? first.schema.error : `request ${error.type} is not valid`
+  if (first.value === undefined) return `${field} is required`
   if (typeof first.schema?.error === 'string') return first.schema.error
-  if (field === 'body') return 'request body must be a JSON object'
   return `${field}: ${first.message ?? 'invalid value'}`
 }
 
