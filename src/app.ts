@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
+import { FastLane } from './lib/fast-lane.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { BadgeService } from './modules/badge/service.ts'
@@ -43,14 +44,20 @@ export interface AppDeps {
 
 export const APP_VERSION = '0.1.0'
 
-/** Turns Elysia's validation error into `field: what is wrong`, the one line API users need. */
+/**
+ * Turns Elysia's validation error into the one line API users need: `field is required`, the
+ * schema's own `error` text, or `field: what is wrong`. Array items read `history[3].at` when the
+ * schema has a `title`.
+ */
 export function validationMessage(error: Readonly<ValidationError>): string {
+  const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
   const first = error.all[0] as { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
   if (!first) return 'invalid request'
-  const field = (first.path ?? '').replace(/^\//, '').replaceAll('/', '.') || error.type
-  if (first.value === undefined && field !== error.type) return `${field} is required`
+  const segments = (first.path ?? '').split('/').filter(Boolean)
+  const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
+  if (!field) return typeof first.schema?.error === 'string' ? first.schema.error : `request ${error.type} is not valid`
+  if (first.value === undefined) return `${field} is required`
   if (typeof first.schema?.error === 'string') return first.schema.error
-  if (field === 'body') return 'request body must be a JSON object'
   return `${field}: ${first.message ?? 'invalid value'}`
 }
 
@@ -63,6 +70,7 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
   const preview = new PreviewService(status, deps.config)
@@ -112,9 +120,9 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(healthRoutes(deps.db))
-    .use(embedRoutes(embed))
-    .use(statusApiRoutes(status))
-    .use(badgeRoutes(badges))
+    .use(embedRoutes(embed, fastLane))
+    .use(statusApiRoutes(status, fastLane))
+    .use(badgeRoutes(badges, fastLane))
     .use(widgetRoutes(new WidgetService(WIDGET_JS)))
     .use(previewRoutes((slugs) => preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
@@ -123,7 +131,10 @@ export function createApp(deps: AppDeps) {
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
 
-  return Object.assign(app, { services, publicCache: cache, status })
+  const routed = app.handle
+  /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
+  const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  return Object.assign(app, { handle, services, publicCache: cache, status })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { servePrepared } from '../../lib/http-cache.ts'
-import { queryValues } from '../embed/index.ts'
+import { queryValues } from '../../lib/query.ts'
 import { WIDGET_PATH, type WidgetService } from './service.ts'
 
 export function widgetRoutes(widget: WidgetService) {
