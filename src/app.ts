@@ -93,6 +93,8 @@ export function createApp(deps: AppDeps) {
     .use(
       swagger({
         path: '/swagger',
+        // Badges and the widget script have a dot in their paths: list them too.
+        excludeStaticFile: false,
         documentation: {
           info: {
             title: 'Lantern API',

@@ -148,6 +148,33 @@ describe('live widget in Chromium', () => {
     await page.close()
   })
 
+  test('pauses polling while the tab is hidden and refreshes as soon as it is visible again', async () => {
+    const requests: number[] = []
+    const { page, errors } = await open(hostPage('hidden', fast(widgetHtml, 150)), async (p) => {
+      p.on('request', (request) => {
+        if (request.url().includes('/api/embed/status')) requests.push(Date.now())
+      })
+    })
+    await page.locator('.lantern-status .l').waitFor()
+    await page.waitForTimeout(400)
+    expect(requests.length).toBeGreaterThanOrEqual(2)
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((value) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => value })
+        document.dispatchEvent(new Event('visibilitychange'))
+      }, hidden)
+    await setHidden(true)
+    await page.waitForTimeout(200) // a poll already in flight may still finish
+    const whileHidden = requests.length
+    await page.waitForTimeout(700)
+    expect(requests.length).toBe(whileHidden)
+    await setHidden(false)
+    await page.waitForTimeout(300)
+    expect(requests.length).toBeGreaterThan(whileHidden)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
   test('honours the dark theme, and auto follows prefers-color-scheme', async () => {
     const dark = widgetHtml.replace('data-theme="auto"', 'data-theme="dark"')
     const light = widgetHtml.replace('data-theme="auto"', 'data-theme="light"')

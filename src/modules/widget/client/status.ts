@@ -117,6 +117,7 @@ function mount(script: HTMLScriptElement): void {
   let basicOnly = !(inc || rtm || upd)
   let lastOverall: string | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
+  let polling = false
 
   const url = () => {
     const q = new URLSearchParams({ slug })
@@ -154,6 +155,7 @@ function mount(script: HTMLScriptElement): void {
 
   const poll = async () => {
     timer = undefined
+    polling = true
     try {
       let response = await fetch(url(), { cache: 'no-cache', credentials: 'omit' })
       if (response.status === 403 && !basicOnly) {
@@ -166,6 +168,7 @@ function mount(script: HTMLScriptElement): void {
     } catch {
       unavailable()
     }
+    polling = false
     if (!document.hidden) timer = setTimeout(poll, pollMs)
   }
 
@@ -173,7 +176,7 @@ function mount(script: HTMLScriptElement): void {
     if (document.hidden) {
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
-    } else if (timer === undefined) {
+    } else if (timer === undefined && !polling) {
       void poll()
     }
   })
