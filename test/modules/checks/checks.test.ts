@@ -89,6 +89,7 @@ describe('POST /user/api/v1/components/:id/checks', () => {
       [[{ at: iso(0), ok: true, response_ms: 1.5 }], /response_ms/],
       [[{ at: iso(0), ok: true, response_ms: 600_001 }], /response_ms/],
       [[{ at: iso(0), ok: true }, { at: iso(DAY_MS), ok: true }], /checks\[1\]\.at must not be in the future/],
+      [[{ at: '1970-01-01T00:00:00Z', ok: true }], /checks\[0\]\.at must be within the last 366 days/],
       [Array.from({ length: 1001 }, () => ({ at: iso(0), ok: true })), /at most 1000/],
     ]
     for (const [body, message] of cases) {
