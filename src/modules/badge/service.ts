@@ -28,9 +28,11 @@ export interface BadgeOptions {
   label?: string
 }
 
-const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${label ?? ''}`
+// Keys hold the label as drawn (at most 32 characters), so huge labels cannot bloat the cache.
+const labelKey = (label: string | undefined) => (label === undefined ? '' : clampLabel(label, ''))
+const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${labelKey(label)}`
 const uptimeKey = (slug: string | undefined, days: number, style: BadgeStyle, label: string | undefined) =>
-  `badge-uptime:${slug}:${days}:${style}:${label ?? ''}`
+  `badge-uptime:${slug}:${days}:${style}:${labelKey(label)}`
 
 type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number }
 
