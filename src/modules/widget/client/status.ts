@@ -5,7 +5,8 @@
  * Attributes: data-slug, data-theme (auto | light | dark), data-show-incidents (0/1), data-rtm
  * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests).
  * Renders next to its own script element inside a shadow root, polls the status API (paused while
- * the tab is hidden), announces status changes politely, and never throws into the host page.
+ * the tab is hidden; backs off after errors), announces status changes politely, and never
+ * throws into the host page.
  */
 interface Status {
   page: string
@@ -118,6 +119,7 @@ function mount(script: HTMLScriptElement): void {
   let lastOverall: string | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let polling = false
+  let failures = 0
 
   const url = () => {
     const q = new URLSearchParams({ slug })
@@ -165,11 +167,14 @@ function mount(script: HTMLScriptElement): void {
       }
       if (!response.ok) throw new Error(String(response.status))
       render((await response.json()) as Status)
+      failures = 0
     } catch {
       unavailable()
+      failures++
     }
     polling = false
-    if (!document.hidden) timer = setTimeout(poll, pollMs)
+    // After errors, back off (doubling, at most 10 minutes) so a broken page is not hammered.
+    if (!document.hidden) timer = setTimeout(poll, Math.max(pollMs, Math.min(pollMs * 2 ** failures, 600_000)))
   }
 
   document.addEventListener('visibilitychange', () => {
