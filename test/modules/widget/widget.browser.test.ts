@@ -164,12 +164,13 @@ describe('live widget in Chromium', () => {
         document.dispatchEvent(new Event('visibilitychange'))
       }, hidden)
     await setHidden(true)
-    await page.waitForTimeout(200) // a poll already in flight may still finish
+    await page.waitForTimeout(600) // a poll already in flight may still finish (and be reported late)
     const whileHidden = requests.length
-    await page.waitForTimeout(700)
+    await page.waitForTimeout(900) // six poll intervals
     expect(requests.length).toBe(whileHidden)
     await setHidden(false)
-    await page.waitForTimeout(300)
+    // Visible again: a request goes out at once, not after the next interval.
+    for (let waited = 0; requests.length === whileHidden && waited < 5000; waited += 50) await page.waitForTimeout(50)
     expect(requests.length).toBeGreaterThan(whileHidden)
     expect(errors).toEqual([])
     await page.close()
