@@ -156,7 +156,7 @@ describe('live widget in Chromium', () => {
       })
     })
     await page.locator('.lantern-status .l').waitFor()
-    await page.waitForTimeout(400)
+    for (let waited = 0; requests.length < 2 && waited < 5000; waited += 50) await page.waitForTimeout(50)
     expect(requests.length).toBeGreaterThanOrEqual(2)
     const setHidden = (hidden: boolean) =>
       page.evaluate((value) => {
