@@ -15,6 +15,8 @@ import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import type { PageViewHook } from './modules/public-pages/index.ts'
+import { createPublicPages } from './modules/public-pages/wire.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { createServices } from './services.ts'
 
@@ -27,6 +29,8 @@ export interface AppDeps {
   publicCache?: boolean
   /** Where unexpected errors are reported (defaults to stderr). */
   logError?: (error: unknown) => void
+  /** Called for each view of a status page by a visitor allowed to see it (analytics). */
+  onPageView?: PageViewHook
 }
 
 export const APP_VERSION = '0.1.0'
@@ -51,6 +55,7 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView: deps.onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -96,8 +101,10 @@ export function createApp(deps: AppDeps) {
     .use(embedRoutes(embed))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(publicPages.routes)
 
-  return Object.assign(app, { services, publicCache: cache })
+  // Host routing in front of both apps: status hosts never reach service routes and vice versa.
+  return Object.assign(app, { services, publicCache: cache, publicPages, handle: publicPages.dispatch(app.handle) })
 }
 
 export type App = ReturnType<typeof createApp>

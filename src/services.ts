@@ -10,6 +10,8 @@ import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
+import { PageAccessService } from './modules/public-pages/access.ts'
+import { PublicPagesRepo } from './modules/public-pages/repo.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
 
@@ -26,7 +28,8 @@ export function createServices(deps: ServiceDeps) {
   const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
-  return { clock, changes, accounts, pages, components }
+  const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes)
+  return { clock, changes, accounts, pages, components, pageAccess }
 }
 
 export type Services = ReturnType<typeof createServices>

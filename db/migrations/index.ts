@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely'
 import * as createCoreTables from './2026_11_21_0300_create_core_tables.ts'
+import * as createPublicPageTables from './2026_11_23_0300_create_public_page_tables.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
+  '2026_11_23_0300_create_public_page_tables': createPublicPageTables,
 }
