@@ -28,11 +28,10 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
 export async function sniffImage(bytes: Uint8Array): Promise<ImageType | undefined> {
   if (bytes.length === 0) return undefined
   const detected = await fileTypeFromBuffer(bytes)
-  if (detected) {
-    if (detected.ext === 'png') return 'png'
-    if (detected.ext === 'jpg') return 'jpeg'
-    if (detected.ext === 'ico') return 'ico'
-    return undefined
-  }
+  if (detected?.ext === 'png') return 'png'
+  if (detected?.ext === 'jpg') return 'jpeg'
+  if (detected?.ext === 'ico') return 'ico'
+  // file-type reports text formats loosely (an SVG may come back as "xml"): check the text ourselves.
+  if (detected && detected.ext !== 'xml' && detected.ext !== 'svg') return undefined
   return looksLikeSvg(bytes) ? 'svg' : undefined
 }

@@ -164,7 +164,7 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
         if (before !== undefined && (!Number.isSafeInteger(before) || before < 0)) return text(400, 'before must be a time in epoch milliseconds')
         return htmlRoute(request, (ctx) => service.historyPage(ctx.site, before))
       },
-      { query: t.Object({ before: t.Optional(t.String({ maxLength: 20 })) }) },
+      { query: t.Object({ before: t.Optional(t.String({ maxLength: 200 })) }) },
     )
     .get(
       '/incidents/:id',
@@ -235,11 +235,11 @@ function redirect(location: string, headers: Record<string, string> = {}): Respo
 
 const Palette = t.Object(
   {
-    primary: t.Optional(t.String({ maxLength: 20 })),
-    secondary: t.Optional(t.String({ maxLength: 20 })),
-    accent: t.Optional(t.String({ maxLength: 20 })),
-    background: t.Optional(t.String({ maxLength: 20 })),
-    text: t.Optional(t.String({ maxLength: 20 })),
+    primary: t.Optional(t.String({ maxLength: 200 })),
+    secondary: t.Optional(t.String({ maxLength: 200 })),
+    accent: t.Optional(t.String({ maxLength: 200 })),
+    background: t.Optional(t.String({ maxLength: 200 })),
+    text: t.Optional(t.String({ maxLength: 200 })),
   },
   { additionalProperties: true, error: 'palette must be an object of hex colours' },
 )
