@@ -5,12 +5,12 @@
  * short hosts such as `http://a.io/`), and the page they are for travels beside them.
  */
 import { clientKey, setPublicContext } from './context.ts'
-import { requestHost, type HostRouter } from './host-router.ts'
+import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
 import type { PublicPagesService } from './service.ts'
 
 export const INTERNAL_ORIGIN = 'http://status-page.lantern.internal'
 
-type Handle = (request: Request) => Promise<Response>
+type Handle = (request: Request) => Response | Promise<Response>
 
 export interface HostDispatchDeps {
   router: HostRouter
@@ -38,9 +38,7 @@ export function createHostDispatch(deps: HostDispatchDeps): Handle {
     const prepared = await service.notFoundPage()
     return new Response(prepared.body, { status: 404, headers: prepared.headers })
   }
-  return async (request) => {
-    const route = router.route(requestHost(request))
-    if (route.kind === 'service') return deps.serviceHandle(request)
+  const statusHost = async (request: Request, route: Exclude<HostRoute, { kind: 'service' }>): Promise<Response> => {
     try {
       if (route.kind === 'unknown') return withHeader(await notFound(), 'x-robots-tag', 'noindex')
       const site = await service.resolve(route)
@@ -56,5 +54,10 @@ export function createHostDispatch(deps: HostDispatchDeps): Handle {
       deps.logError(error)
       return new Response('internal error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
     }
+  }
+  // Synchronous for the service host, so its fast lane keeps answering without a promise.
+  return (request) => {
+    const route = router.route(requestHost(request))
+    return route.kind === 'service' ? deps.serviceHandle(request) : statusHost(request, route)
   }
 }

@@ -37,7 +37,7 @@ export function createPublicPages(deps: PublicPagesDeps) {
     app,
     routes,
     /** The single entry: status hosts go to the public-pages app, the rest to `serviceHandle`. */
-    dispatch: (serviceHandle: (request: Request) => Promise<Response>) =>
+    dispatch: (serviceHandle: (request: Request) => Response | Promise<Response>) =>
       createHostDispatch({ router, service, serviceHandle, publicHandle: app.handle, logError: deps.logError }),
   }
 }

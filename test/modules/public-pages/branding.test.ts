@@ -19,7 +19,7 @@ const EVIL_SVG = `<?xml version="1.0"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="alert(1)"><script>alert(document.cookie)</script><circle cx="8" cy="8" r="8" fill="red"/></svg>`
 
 function upload(id: number, kind: 'favicon' | 'logo', bytes: Uint8Array | string, options: { key?: string; name?: string; type?: string; raw?: boolean } = {}) {
-  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes
+  const data = (typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes) as Uint8Array<ArrayBuffer>
   if (options.raw) {
     return ctx.request(`/user/api/v1/status-pages/${id}/${kind}`, {
       method: 'PUT',
