@@ -11,6 +11,9 @@ import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
+import { badgeRoutes } from './modules/badge/index.ts'
+import { BadgeService } from './modules/badge/service.ts'
+import { checksRoutes } from './modules/checks/index.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
@@ -18,6 +21,11 @@ import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { PageViewHook } from './modules/public-pages/index.ts'
 import { createPublicPages } from './modules/public-pages/wire.ts'
+import { incidentsRoutes } from './modules/incidents/index.ts'
+import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { statusApiRoutes } from './modules/status-api/index.ts'
+import { StatusRepo } from './modules/status-api/repo.ts'
+import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { createServices } from './services.ts'
 
@@ -62,6 +70,8 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
+  const badges = new BadgeService(status, cache, services.clock)
   const fastLane = new FastLane()
   const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView: deps.onPageView, logError })
 
@@ -94,6 +104,10 @@ export function createApp(deps: AppDeps) {
             { name: 'Embeds', description: 'Public snippets, badges, widget and status JSON' },
             { name: 'Status pages', description: 'Manage your status pages' },
             { name: 'Components', description: 'Components of a page and their status history' },
+            { name: 'Incidents', description: 'Incidents with affected components and a timeline of updates' },
+            { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
+            { name: 'Maintenances', description: 'Scheduled maintenance windows' },
+            { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
             { name: 'Operations', description: 'Health and operations' },
           ],
           components: {
@@ -107,8 +121,13 @@ export function createApp(deps: AppDeps) {
     )
     .use(healthRoutes(deps.db))
     .use(embedRoutes(embed, fastLane))
+    .use(statusApiRoutes(status))
+    .use(badgeRoutes(badges))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
+    .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
+    .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(publicPages.routes)
 
   const routed = app.handle
@@ -117,7 +136,7 @@ export function createApp(deps: AppDeps) {
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
   const handle = publicPages.dispatch(serviceHandle)
-  return Object.assign(app, { handle, services, publicCache: cache, publicPages })
+  return Object.assign(app, { handle, services, publicCache: cache, status, publicPages })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -8,8 +8,14 @@ import { ChangeFeed } from './lib/change-feed.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
+import { ChecksRepo } from './modules/checks/repo.ts'
+import { ChecksService } from './modules/checks/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
+import { IncidentsRepo } from './modules/incidents/repo.ts'
+import { IncidentsService } from './modules/incidents/service.ts'
+import { MaintenancesRepo } from './modules/maintenances/repo.ts'
+import { MaintenancesService } from './modules/maintenances/service.ts'
 import { PageAccessService } from './modules/public-pages/access.ts'
 import { PublicPagesRepo } from './modules/public-pages/repo.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
@@ -28,8 +34,11 @@ export function createServices(deps: ServiceDeps) {
   const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
+  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
+  const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
   const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes)
-  return { clock, changes, accounts, pages, components, pageAccess }
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageAccess }
 }
 
 export type Services = ReturnType<typeof createServices>

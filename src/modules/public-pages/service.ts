@@ -38,7 +38,8 @@ import {
   type ApiComponent,
   type ApiSnapshot,
 } from './statuspage-api.ts'
-import { componentDisplayStatus, overallStatus, worstOf } from './status.ts'
+import { overallStatus } from '../status-api/overall.ts'
+import { componentDisplayStatus, worstOf } from './status.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
 import { dailyUptime, windowStart } from './uptime.ts'
@@ -246,10 +247,11 @@ export class PublicPagesService {
       this.componentsOf(site, now, withUptime),
       this.events.activeIncidents(site.pageId),
     ])
+    // The one overall-status rule of Lantern (DESIGN §5.2), shared with the badge and status JSON.
     const overall = overallStatus({
-      components: components.map((c) => ({ status: c.row.status, inMaintenance: c.inMaintenance })),
+      components: components.map((c) => ({ status: c.row.status })),
       activeIncidents: activeIncidents.length,
-      maintenanceActive: maintenances.some((m) => m.startAt <= now && now < m.endAt),
+      activeMaintenances: maintenances.filter((m) => m.startAt <= now && now < m.endAt).length,
     })
     const api: ApiSnapshot = {
       slug: site.slug,

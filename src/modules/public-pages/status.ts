@@ -47,24 +47,6 @@ export function componentDisplayStatus(status: ComponentStatus, inMaintenance: b
 export const worstOf = (statuses: readonly DisplayStatus[]): DisplayStatus =>
   statuses.reduce<DisplayStatus>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'operational')
 
-/**
- * The page's overall status (DESIGN §5.2): the worst component wins, some components down is a
- * partial outage and all of them a major one; active maintenance shows unless something is down;
- * an active incident makes an operational page at least degraded.
- */
-export function overallStatus(input: {
-  components: ReadonlyArray<{ status: ComponentStatus; inMaintenance: boolean }>
-  activeIncidents: number
-  maintenanceActive: boolean
-}): DisplayStatus {
-  const down = input.components.filter((c) => c.status === 'down').length
-  if (down > 0) return down === input.components.length ? 'major_outage' : 'partial_outage'
-  const degraded = input.components.some((c) => c.status === 'degraded')
-  if (degraded || input.activeIncidents > 0) return 'degraded_performance'
-  if (input.maintenanceActive) return 'under_maintenance'
-  return 'operational'
-}
-
 /** The Statuspage impact of an incident from what it affects: used where no impact is stored. */
 export function incidentImpact(statuses: readonly DisplayStatus[]): 'none' | 'minor' | 'major' | 'critical' {
   const worst = worstOf(statuses)

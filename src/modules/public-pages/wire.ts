@@ -6,7 +6,8 @@ import type { Config } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
 import type { Services } from '../../services.ts'
 import { createHostDispatch } from './dispatch.ts'
-import { noPageEvents, type PageEventsSource } from './events.ts'
+import type { PageEventsSource } from './events.ts'
+import { pageEventsSource } from './events-source.ts'
 import { createHostRouter } from './host-router.ts'
 import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './index.ts'
 import { PublicPagesRepo } from './repo.ts'
@@ -18,6 +19,7 @@ export interface PublicPagesDeps {
   config: Config
   services: Services
   cache: PublicCache | undefined
+  /** Incidents and maintenance shown on pages; by default those of the incidents and maintenances modules. */
   events?: PageEventsSource
   onPageView?: PageViewHook
   logError: (error: unknown) => void
@@ -26,7 +28,7 @@ export interface PublicPagesDeps {
 export function createPublicPages(deps: PublicPagesDeps) {
   const { services, config } = deps
   const repo = new PublicPagesRepo(deps.db)
-  const service = new PublicPagesService(repo, deps.events ?? noPageEvents, deps.cache, services.clock, services.changes, config)
+  const service = new PublicPagesService(repo, deps.events ?? pageEventsSource(deps.db, services), deps.cache, services.clock, services.changes, config)
   const settings = new PageSettingsService(repo, services.pages, services.pageAccess, services.clock, services.changes)
   const app = publicPagesApp({ service, access: services.pageAccess, config, onPageView: deps.onPageView, logError: deps.logError })
   const routes = publicPagesRoutes({ accounts: services.accounts, settings, service })
