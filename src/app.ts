@@ -72,8 +72,8 @@ export function createApp(deps: AppDeps) {
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView: deps.onPageView, logError })
   const fastLane = new FastLane()
-  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView: deps.onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {

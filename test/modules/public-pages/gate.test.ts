@@ -184,4 +184,32 @@ describe('private page gate', () => {
     }
     expect((await ctx.request(`/user/api/v1/status-pages/${secret.id}/access`)).status).toBe(401)
   })
+
+  test('badge and status JSON of a private page: Unknown/404 without the token, real with it', async () => {
+    const token = (await json(await ctx.request(`/user/api/v1/status-pages/${secret.id}/access/token`, { method: 'POST', key: owner.key }))).data.auth_token
+    const anonymous = await ctx.request('/api/embed/status?slug=secret')
+    expect(anonymous.status).toBe(404)
+    const anonymousBadge = await (await ctx.request('/badge/secret.svg')).text()
+    expect(anonymousBadge).toContain('Unknown')
+    expect(anonymousBadge).not.toContain('Secret Co')
+
+    const status = await ctx.request(`/api/embed/status?slug=secret&auth_token=${token}`)
+    expect(status.status).toBe(200)
+    expect(status.headers.get('cache-control')).toBe('private, no-store')
+    expect((await json(status)).overall).toBe('operational')
+    // Pro has no incidents/sparklines: the same 403 as for public pages.
+    expect((await ctx.request(`/api/embed/status?slug=secret&inc=1&auth_token=${token}`)).status).toBe(403)
+    const badge = await ctx.request(`/badge/secret.svg?auth_token=${token}`)
+    expect(badge.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
+    expect(badge.headers.get('cache-control')).toBe('private, no-store')
+    const svg = await badge.text()
+    expect(svg).toContain('Secret Co')
+    expect(svg).toContain('Operational')
+    expect(await (await ctx.request(`/badge/secret/uptime.svg?days=7&auth_token=${token}`)).text()).toContain('uptime')
+
+    // A wrong token, another page's slug, or the token after the anonymous answer was cached: nothing leaks.
+    expect((await ctx.request(`/api/embed/status?slug=secret&auth_token=lpt_${'A'.repeat(43)}`)).status).toBe(404)
+    expect((await ctx.request(`/api/embed/status?slug=other&auth_token=${token}`)).status).toBe(404)
+    expect(await (await ctx.request('/badge/secret.svg')).text()).not.toContain('Secret Co')
+  })
 })
