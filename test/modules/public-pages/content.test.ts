@@ -76,6 +76,9 @@ describe('incidents and maintenance on the page', () => {
     expect(html).toContain('Found a bad deploy')
     expect(html.indexOf('Found a bad deploy')).toBeLessThan(html.indexOf('We are looking')) // newest first
     expect(html).toContain(`<a href="/incidents/${ids.incident}">`)
+    expect(html).toMatch(/Started <time datetime="2026-11-01T12:00:00.000Z">Nov 1, 2026, 12:00 UTC<\/time>/)
+    expect(html).toMatch(/<span class="state">identified<\/span> &middot; <time datetime="[^"]+">/)
+    expect(html).not.toContain('&#60;time')
     const detail = await ctx.request(`${HOST}/incidents/${ids.incident}`)
     expect(detail.status).toBe(200)
     expect(await detail.text()).toContain('Found a bad deploy')

@@ -77,7 +77,10 @@ describe('private page gate', () => {
     const response = await login('open says me')
     expect(response.status).toBe(401)
     expect(response.headers.get('set-cookie')).toBeNull()
-    expect(await response.text()).toContain('Wrong password.')
+    const body = await response.text()
+    expect(body).toContain('Wrong password.')
+    // The form of the retry still leads back to the page asked for, not to the form's address.
+    expect(body).toContain('<input type="hidden" name="next" value="/">')
   })
 
   test('the right password opens a 1-hour session on this host only', async () => {
