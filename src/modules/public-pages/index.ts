@@ -31,8 +31,6 @@ export interface PublicPagesAppDeps {
   logError: (error: unknown) => void
 }
 
-const HTML = 'text/html; charset=utf-8'
-
 export function sessionCookieName(scheme: 'http' | 'https'): string {
   // `__Host-` makes browsers keep the cookie to this exact host, over https only.
   return scheme === 'https' ? '__Host-lantern_access' : 'lantern_access'
@@ -141,7 +139,8 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
   let app = new Elysia({ name: 'public-pages' })
     .onError(async ({ code, error }) => {
       if (error instanceof HttpError) {
-        return new Response((await service.notFoundPage()).body, { status: error.status, headers: { 'content-type': HTML } })
+        const page = await service.notFoundPage()
+        return new Response(page.body, { status: error.status, headers: page.headers })
       }
       switch (code) {
         case 'NOT_FOUND':

@@ -70,7 +70,9 @@ export interface Site {
 export interface Look {
   assets: Assets
   theme: PreparedResponse
-  favicon: PreparedResponse | undefined
+  /** The page's own favicon, or Lantern's. */
+  favicon: PreparedResponse
+  customFavicon: boolean
   logo: PreparedResponse | undefined
 }
 
@@ -78,6 +80,12 @@ export type PublicCache = TtlCache<PreparedResponse>
 
 const encoder = new TextEncoder()
 const HTML = 'text/html; charset=utf-8'
+/**
+ * Status pages need nothing but their own stylesheets, images and the gate form: no script at all.
+ * (Framing is left to the instance's security headers.)
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'"
+const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' }
 const JSON_CORS = { 'access-control-allow-origin': '*' }
 
 async function shortHash(bytes: Uint8Array | string): Promise<string> {
@@ -107,11 +115,17 @@ export const IMAGE_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 }
 
+/** The icon of pages without their own favicon: a lantern-ish light in a rounded square. */
+export const DEFAULT_FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'
+
 export class PublicPagesService {
   private readonly sites: TtlCache<Site> | undefined
   private readonly looks: TtlCache<Look> | undefined
   readonly pageCssUrl: Promise<string>
   readonly pageCss: Promise<PreparedResponse>
+  private readonly defaultFavicon: Promise<PreparedResponse>
+  private readonly defaultFaviconUrl: Promise<string>
 
   constructor(
     private readonly repo: PublicPagesRepo,
@@ -134,6 +148,12 @@ export class PublicPagesService {
       extraHeaders: { 'x-content-type-options': 'nosniff' },
     })
     this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
+    this.defaultFavicon = prepareResponse(200, DEFAULT_FAVICON_SVG, {
+      contentType: IMAGE_CONTENT_TYPES.svg,
+      cacheControl: 'public, max-age=86400',
+      extraHeaders: IMAGE_HEADERS,
+    })
+    this.defaultFaviconUrl = shortHash(DEFAULT_FAVICON_SVG).then((v) => `/_lantern/favicon?v=${v}`)
   }
 
   /** The page a status host shows, or undefined (unknown slug or domain, or a plan without custom domains). */
@@ -191,15 +211,15 @@ export class PublicPagesService {
           extraHeaders: IMAGE_HEADERS,
         })
       }
-      const favicon = planHas(site.plan, 'custom_css') ? await image(row?.favicon, row?.favicon_type) : undefined
+      const custom = planHas(site.plan, 'custom_css') ? await image(row?.favicon, row?.favicon_type) : undefined
       const logo = await image(row?.logo, row?.logo_type)
       const assets: Assets = {
         pageCss: await this.pageCssUrl,
         themeCss: `/_lantern/theme.css?v=${await shortHash(css)}`,
-        favicon: favicon ? `/_lantern/favicon?v=${await shortHash(favicon.body)}` : undefined,
+        favicon: custom ? `/_lantern/favicon?v=${await shortHash(custom.body)}` : await this.defaultFaviconUrl,
         logo: logo ? `/_lantern/logo?v=${await shortHash(logo.body)}` : undefined,
       }
-      return { value: { assets, theme, favicon, logo }, pageId: site.pageId }
+      return { value: { assets, theme, favicon: custom ?? (await this.defaultFavicon), customFavicon: custom !== undefined, logo }, pageId: site.pageId }
     }
     if (!this.looks) return (await load()).value
     return this.looks.getOrLoad(`look:${site.pageId}`, load)
@@ -319,7 +339,7 @@ export class PublicPagesService {
 
   page(site: Site): Promise<PreparedResponse> {
     return this.cached(`pp:html:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () =>
-      prepareResponse(200, await this.renderPage(site), { contentType: HTML, cacheControl: this.htmlCacheControl(site) }),
+      prepareResponse(200, await this.renderPage(site), { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }),
     )
   }
 
@@ -344,7 +364,7 @@ export class PublicPagesService {
         now: this.clock.now(),
         assets: look.assets,
       })
-      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site) })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
   }
 
@@ -361,7 +381,7 @@ export class PublicPagesService {
         now: this.clock.now(),
         assets: look.assets,
       })
-      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site) })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
   }
 
@@ -384,18 +404,18 @@ export class PublicPagesService {
   async gatePage(site: Site, options: { error?: string; next: string; status: number; passwordConfigured: boolean }): Promise<Response> {
     const look = await this.look(site)
     const body = renderGatePage({ name: site.name, error: options.error, next: options.next, assets: look.assets, passwordConfigured: options.passwordConfigured })
-    return new Response(body, { status: options.status, headers: { 'content-type': HTML, 'cache-control': 'no-store' } })
+    return new Response(body, { status: options.status, headers: { 'content-type': HTML, 'cache-control': 'no-store', ...HTML_HEADERS } })
   }
 
   async blockedPage(): Promise<Response> {
     return new Response(renderBlockedPage(await this.pageCssUrl), {
       status: 503,
-      headers: { 'content-type': HTML, 'cache-control': 'no-store', 'retry-after': '3600' },
+      headers: { 'content-type': HTML, 'cache-control': 'no-store', 'retry-after': '3600', ...HTML_HEADERS },
     })
   }
 
   async notFoundPage(message?: string): Promise<PreparedResponse> {
-    return prepareResponse(404, renderNotFoundPage(await this.pageCssUrl, message), { contentType: HTML, cacheControl: 'no-store' })
+    return prepareResponse(404, renderNotFoundPage(await this.pageCssUrl, message), { contentType: HTML, cacheControl: 'no-store', extraHeaders: HTML_HEADERS })
   }
 
   robots(site: Site): Promise<PreparedResponse> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { contrastRatio } from '../../../src/modules/public-pages/palette.ts'
+import { DEFAULT_FAVICON_SVG } from '../../../src/modules/public-pages/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext
@@ -120,10 +121,13 @@ describe('favicon upload', () => {
     expect(html).toMatch(/<img src="\/_lantern\/logo\?v&#61;[0-9a-f]+" alt=""/)
   })
 
-  test('deleting the favicon removes the link', async () => {
+  test('deleting the favicon brings back Lantern\'s; a page on a plan without custom favicons keeps Lantern\'s', async () => {
     expect((await ctx.request(`/user/api/v1/status-pages/${page.id}/favicon`, { method: 'DELETE', key: growth.key })).status).toBe(200)
-    expect(await faviconResponse()).toBeUndefined()
-    expect((await ctx.request('https://brand.status.test/favicon.ico')).status).toBe(404)
+    const icon = (await faviconResponse())!
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await icon.text()).toBe(DEFAULT_FAVICON_SVG)
+    expect(await (await ctx.request('https://brand.status.test/favicon.ico')).text()).toBe(DEFAULT_FAVICON_SVG)
+    expect(await (await faviconResponse('https://probrand.status.test'))!.text()).toBe(DEFAULT_FAVICON_SVG)
   })
 })
 

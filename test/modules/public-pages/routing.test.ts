@@ -137,6 +137,10 @@ describe('routing table: which app answers which host', () => {
     expect(cssResponse.headers.get('cache-control')).toContain('immutable')
     const themeResponse = await get(`https://acme.status.test${theme}`)
     expect(await themeResponse.text()).toContain('prefers-color-scheme:dark')
+    const csp = (await get('https://acme.status.test/')).headers.get('content-security-policy')!
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("style-src 'self'")
+    expect(csp).not.toContain('unsafe')
     expect(page).not.toContain('<style')
     expect(page).not.toContain('<script')
     expect(page).not.toContain(' style=')
