@@ -27,6 +27,10 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { WIDGET_JS } from './modules/widget/asset.ts'
+import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
+import { PreviewService } from './modules/widget/preview-service.ts'
+import { WidgetService } from './modules/widget/service.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -70,10 +74,11 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
+  const preview = new PreviewService(status, deps.config)
   const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView: deps.onPageView, logError })
-  const fastLane = new FastLane()
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -93,6 +98,8 @@ export function createApp(deps: AppDeps) {
     .use(
       swagger({
         path: '/swagger',
+        // Badges and the widget script have a dot in their paths: list them too.
+        excludeStaticFile: false,
         documentation: {
           info: {
             title: 'Lantern API',
@@ -121,8 +128,10 @@ export function createApp(deps: AppDeps) {
     )
     .use(healthRoutes(deps.db))
     .use(embedRoutes(embed, fastLane))
-    .use(statusApiRoutes(status))
-    .use(badgeRoutes(badges))
+    .use(statusApiRoutes(status, fastLane))
+    .use(badgeRoutes(badges, fastLane))
+    .use(widgetRoutes(new WidgetService(WIDGET_JS)))
+    .use(previewRoutes((slugs) => preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))

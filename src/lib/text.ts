@@ -17,6 +17,8 @@ export function parseText(
   const value = raw.trim()
   if (value.length === 0 && !options.allowEmpty) throw badRequest(`${field} must not be empty`)
   if (value.length > options.max) throw badRequest(`${field} must be at most ${options.max} characters`)
+  // A lone surrogate cannot be encoded as UTF-8: it would come back as U+FFFD.
+  if (!value.isWellFormed()) throw badRequest(`${field} must be valid Unicode text`)
   if ((options.multiline ? CONTROL : CONTROL_OR_NEWLINE).test(value)) {
     throw badRequest(`${field} must not contain control characters`)
   }

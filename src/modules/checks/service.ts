@@ -34,6 +34,8 @@ export const MAX_CHECKS_PER_BATCH = 1000
 export const MAX_RESPONSE_MS = 600_000
 /** Reported times may run a little ahead of ours (clock skew between machines). */
 const FUTURE_TOLERANCE_MS = 60_000
+/** Older results are refused: day buckets are kept for good, so junk would stay for good. */
+export const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
 
 export interface CheckInput {
   at: string
@@ -49,6 +51,7 @@ export function parseChecks(entries: readonly CheckInput[], now: number): CheckR
     const at = typeof entry.at === 'string' ? parseRfc3339(entry.at) : undefined
     if (at === undefined) throw badRequest(`checks[${index}].at must be an RFC 3339 date-time with offset`)
     if (at > now + FUTURE_TOLERANCE_MS) throw badRequest(`checks[${index}].at must not be in the future`)
+    if (at < now - MAX_CHECK_AGE_MS) throw badRequest(`checks[${index}].at must be within the last 366 days`)
     if (typeof entry.ok !== 'boolean') throw badRequest(`checks[${index}].ok must be true or false`)
     const ms = entry.response_ms ?? null
     if (ms !== null && !(Number.isInteger(ms) && ms >= 0 && ms <= MAX_RESPONSE_MS)) {

@@ -14,7 +14,7 @@ const stateId = t.Union([t.String({ maxLength: 10 }), t.Integer()], {
   description: 'Alias of `state` used by scripts for hosted services: "1" investigating, "2" identified, "3" monitoring, "4" resolved',
 })
 const id = (field: string) => t.Integer({ minimum: 1, error: `${field} must be a positive integer` })
-const componentIds = t.Array(t.Integer({ minimum: 1 }), {
+const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must contain positive integer ids' }), {
   maxItems: 100,
   error: 'component_ids must be an array of at most 100 component ids',
   description: 'Affected components; empty or absent means the whole page',

@@ -5,7 +5,7 @@ import { maintenancePhase, type Maintenance } from './service.ts'
 const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })
 const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })
 const message = t.String({ maxLength: 20_000, error: 'message must be a string of at most 10000 characters' })
-const componentIds = t.Array(t.Integer({ minimum: 1 }), {
+const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must contain positive integer ids' }), {
   maxItems: 100,
   error: 'component_ids must be an array of at most 100 component ids',
   description: 'Affected components; empty or absent means the whole page',

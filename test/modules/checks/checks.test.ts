@@ -66,6 +66,17 @@ describe('POST /user/api/v1/components/:id/checks', () => {
     ctx.clock.set(NOW)
   })
 
+  test('pruneAll drops raw rows of components that stopped reporting', async () => {
+    await post(secondId, [{ at: iso(-1000), ok: true, response_ms: 5 }])
+    expect(await ctx.app.services.checks.rawCount(secondId)).toBeGreaterThan(0)
+    ctx.clock.set(NOW + 8 * DAY_MS)
+    await ctx.app.services.checks.pruneAll()
+    expect(await ctx.app.services.checks.rawCount(secondId)).toBe(0)
+    // Day buckets stay.
+    expect((await ctx.app.services.checks.dailyBuckets([secondId], NOW, 1))[0]!.checks).toBeGreaterThan(0)
+    ctx.clock.set(NOW)
+  })
+
   test('validation: 400 naming the entry, nothing stored', async () => {
     const before = await ctx.app.services.checks.rawCount(secondId)
     const cases: Array<[unknown, RegExp]> = [
@@ -78,6 +89,7 @@ describe('POST /user/api/v1/components/:id/checks', () => {
       [[{ at: iso(0), ok: true, response_ms: 1.5 }], /response_ms/],
       [[{ at: iso(0), ok: true, response_ms: 600_001 }], /response_ms/],
       [[{ at: iso(0), ok: true }, { at: iso(DAY_MS), ok: true }], /checks\[1\]\.at must not be in the future/],
+      [[{ at: '1970-01-01T00:00:00Z', ok: true }], /checks\[0\]\.at must be within the last 366 days/],
       [Array.from({ length: 1001 }, () => ({ at: iso(0), ok: true })), /at most 1000/],
     ]
     for (const [body, message] of cases) {

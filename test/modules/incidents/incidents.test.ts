@@ -72,6 +72,8 @@ describe('incidents API', () => {
       [{ status_page_id: pageId, title: 't', started_at: 'yesterday' }, /started_at/],
       [{ status_page_id: pageId, title: 't', started_at: '2030-01-01T00:00:00Z' }, /future/],
       [{ status_page_id: 'x', title: 't' }, /status_page_id/],
+      [{ status_page_id: pageId, title: 't', component_ids: [1.5] }, /component_ids must contain positive integer ids/],
+      [{ status_page_id: pageId, title: 'a\ud800b' }, /title must be valid Unicode text/],
       [[], /title is required|body/],
     ]
     for (const [body, message] of cases) {

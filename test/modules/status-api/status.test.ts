@@ -98,6 +98,39 @@ describe('GET /api/embed/status', () => {
     expect((await json(await status('?slug=live'))).overall).toBe('operational')
   })
 
+  test('incidents and maintenance written through the API drop the cached answer at once', async () => {
+    const before = await json(await status('?slug=live&inc=1'))
+    expect(before.incidents).toEqual([])
+    const created = (await json(await api('/incidents', { method: 'POST', json: { status_page_id: pageId, title: 'Queue backlog' } }))).data
+    const during = await json(await status('?slug=live&inc=1'))
+    expect(during.incidents.map((i: { title: string }) => i.title)).toEqual(['Queue backlog'])
+    expect(during.incidents[0].component).toBeNull()
+    await api(`/incidents/${created.id}`, { method: 'DELETE' })
+    expect((await json(await status('?slug=live&inc=1'))).incidents).toEqual([])
+    const window = (await json(await api('/maintenances', { method: 'POST', json: { status_page_id: pageId, title: 'Now', start_at: new Date(NOW - 1000).toISOString(), end_at: new Date(NOW + 1000).toISOString() } }))).data
+    expect((await json(await status('?slug=live'))).overall).toBe('under_maintenance')
+    await api(`/maintenances/${window.id}`, { method: 'DELETE' })
+    expect((await json(await status('?slug=live'))).overall).toBe('operational')
+  })
+
+  test('the new routes are in the OpenAPI document', async () => {
+    const doc = await json(await ctx.request('/swagger/json'))
+    for (const path of [
+      '/api/embed/status',
+      '/badge/{slug}',
+      '/badge/{slug}/uptime.svg',
+      '/static/embed/v1/status.js',
+      '/embed/preview',
+      '/user/api/v1/incidents',
+      '/user/api/v1/incidents/{id}/updates',
+      '/user/api/v1/incident-templates/{id}/incidents',
+      '/user/api/v1/maintenances/{id}',
+      '/user/api/v1/components/{id}/checks',
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(path)
+    }
+  })
+
   test('maintenance windows show under_maintenance while active, also without any write at the boundary', async () => {
     await api('/maintenances', {
       method: 'POST',
