@@ -238,3 +238,35 @@ test('an uploaded SVG favicon with a script cannot run it, even opened directly'
   expect(await page.title()).not.toBe('pwned')
   await context.close()
 })
+
+test('the live widget shows a private page only with its embed token (data-auth-token)', async () => {
+  const { accounts, pages, pageAccess } = server.app.services
+  const owner = await accounts.findUserByEmail('e2e@example.com')
+  const secret = (await pages.list(owner)).find((p) => p.slug === 'secret')!
+  const token = await pageAccess.rotateEmbedToken(secret.id)
+  const script = `http://127.0.0.1:${server.port}/static/embed/v1/status.js`
+  const site = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => {
+      const withToken = new URL(request.url).pathname === '/with'
+      const tag = `<script src="${script}" data-slug="secret" data-theme="light"${withToken ? ` data-auth-token="${token}"` : ''}></script>`
+      return new Response(`<!doctype html><html><head><title>intranet</title></head><body><p>Intranet</p>${tag}</body></html>`, {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      })
+    },
+  })
+  try {
+    const page = await browser.newPage()
+    const shadowText = () => page.evaluate(() => document.querySelector('.lantern-status')?.shadowRoot?.textContent ?? '')
+    await page.goto(`http://127.0.0.1:${site.port}/with`)
+    await page.waitForFunction(() => /Operational|Degraded|Outage|Down|Maintenance/.test(document.querySelector('.lantern-status')?.shadowRoot?.textContent ?? ''))
+    expect(await shadowText()).toContain('Operational')
+    await page.goto(`http://127.0.0.1:${site.port}/without`)
+    await page.waitForFunction(() => /unavailable/i.test(document.querySelector('.lantern-status')?.shadowRoot?.textContent ?? ''))
+    expect(await shadowText()).not.toContain('Operational')
+    await page.close()
+  } finally {
+    site.stop(true)
+  }
+})
