@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { loadConfig } from '../../src/config.ts'
-import { startServer, type RunningServer } from '../../src/main.ts'
-import { launchBrowser } from '../helpers/browser.ts'
+import { loadConfig } from '../../../src/config.ts'
+import { startServer, type RunningServer } from '../../../src/main.ts'
+import { launchBrowser } from '../../helpers/browser.ts'
 
 let browser: Browser
 let server: RunningServer
