@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts'
 import type { TtlCache } from '../../lib/ttl-cache.ts'
 import { planHas } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
-import type { PublicPage, StatusService } from '../status-api/service.ts'
+import { ttlUntil, type PublicPage, type StatusService } from '../status-api/service.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook, type BadgeStyle } from './render.ts'
 
 export const BADGE_TTL_MS = 5 * 60_000
@@ -28,9 +28,11 @@ export interface BadgeOptions {
   label?: string
 }
 
-const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${label ?? ''}`
+// Keys hold the label as drawn (at most 32 characters), so huge labels cannot bloat the cache.
+const labelKey = (label: string | undefined) => (label === undefined ? '' : clampLabel(label, ''))
+const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${labelKey(label)}`
 const uptimeKey = (slug: string | undefined, days: number, style: BadgeStyle, label: string | undefined) =>
-  `badge-uptime:${slug}:${days}:${style}:${label ?? ''}`
+  `badge-uptime:${slug}:${days}:${style}:${labelKey(label)}`
 
 type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number }
 
@@ -75,7 +77,7 @@ export class BadgeService {
       if (!page) return { value: await this.unknown(style, options.label, 'Status', STATUS_LOOK.unknown), ttlMs: 0 }
       const snapshot = await this.status.snapshot(page.id)
       const label = clampLabel(options.label, page.name || 'Status')
-      return this.fill(page.id, await svg(renderBadge(label, STATUS_LOOK[snapshot.overall], style)))
+      return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, STATUS_LOOK[snapshot.overall], style)))
     })
   }
 
@@ -87,10 +89,10 @@ export class BadgeService {
     return this.cached(slug, key, async () => {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
       if (!page) return { value: await this.unknown(style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), ttlMs: 0 }
-      const ids = (await this.status.snapshot(page.id)).components.map((c) => c.id)
-      const { total } = await this.status.uptime(ids, days)
+      const snapshot = await this.status.snapshot(page.id)
+      const { total } = await this.status.uptime(snapshot.components.map((c) => c.id), days)
       const label = clampLabel(options.label, 'uptime')
-      return this.fill(page.id, await svg(renderBadge(label, uptimeLook(total), style)))
+      return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, uptimeLook(total), style)))
     })
   }
 
@@ -99,11 +101,8 @@ export class BadgeService {
     return page && planHas(page.plan, 'badge_widget') ? page : undefined
   }
 
-  private async fill(pageId: number, value: PreparedResponse): Promise<Fill> {
-    const now = this.clock.now()
-    const boundary = await this.status.nextBoundary(pageId, now)
-    const ttlMs = boundary === undefined ? BADGE_TTL_MS : Math.max(1, Math.min(BADGE_TTL_MS, boundary - now))
-    return { value, pageId, ttlMs }
+  private fill(pageId: number, boundary: number | undefined, value: PreparedResponse): Fill {
+    return { value, pageId, ttlMs: ttlUntil(boundary, this.clock.now(), BADGE_TTL_MS) }
   }
 
   private unknown(style: BadgeStyle, label: string | undefined, fallback: string, look: { text: string; color: string }) {

@@ -137,8 +137,7 @@ export class MaintenancesService {
 
   /** Windows of the page not yet over (in progress or scheduled), soonest first. */
   async upcomingForPage(pageId: number, now = this.clock.now(), limit = 50): Promise<Maintenance[]> {
-    const rows = await this.hydrate(await this.repo.list({ pageId, endingAfter: now, limit }))
-    return rows.sort((a, b) => a.startAt - b.startAt || a.id - b.id)
+    return this.hydrate(await this.repo.list({ pageId, endingAfter: now, soonest: true, limit }))
   }
 
   /** All windows of the page (any phase), newest start first. */

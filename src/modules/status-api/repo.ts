@@ -31,28 +31,34 @@ export class StatusRepo {
       .execute()
   }
 
-  /** Status changes of a component in [from, to), oldest first, preceded by the last change before `from`. */
-  async history(componentId: number, from: number, to: number) {
+  /**
+   * Status changes of several components in [from, to), each list oldest first and preceded by the
+   * component's last change before `from`: two queries whatever the number of components.
+   */
+  async histories(componentIds: readonly number[], from: number, to: number) {
+    const lists = new Map<number, Array<{ status: 'up' | 'degraded' | 'down'; at: number }>>(componentIds.map((id) => [id, []]))
+    if (componentIds.length === 0) return lists
     const [before, within] = await Promise.all([
+      // SQLite returns the other columns of the row that holds max(at) (a documented "bare column" rule).
       this.db
         .selectFrom('component_status_history')
-        .select(['status', 'at'])
-        .where('component_id', '=', componentId)
+        .select(['component_id', 'status', (eb) => eb.fn.max('at').as('at')])
+        .where('component_id', 'in', componentIds)
         .where('at', '<', from)
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(1)
+        .groupBy('component_id')
         .execute(),
       this.db
         .selectFrom('component_status_history')
-        .select(['status', 'at'])
-        .where('component_id', '=', componentId)
+        .select(['component_id', 'status', 'at'])
+        .where('component_id', 'in', componentIds)
         .where('at', '>=', from)
         .where('at', '<', to)
+        .orderBy('component_id')
         .orderBy('at')
         .orderBy('id')
         .execute(),
     ])
-    return [...before, ...within]
+    for (const row of [...before, ...within]) lists.get(row.component_id)?.push({ status: row.status, at: Number(row.at) })
+    return lists
   }
 }

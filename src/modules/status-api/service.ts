@@ -4,7 +4,8 @@
  *
  * Public methods other features use:
  * - `findPublicPage(slug)`: the page if visitors may see it (exists, public, not blocked);
- * - `snapshot(pageId)`: components, active incidents and maintenances, and the overall status;
+ * - `snapshot(pageId)`: components, active incidents and maintenances, the overall status, and
+ *   when it changes by itself (the next maintenance boundary);
  * - `uptime(componentIds, days, now)`: daily uptime % (today last) and the total over the window;
  * - `statusJson(url)`: the prepared answer of the status endpoint (cached 15 s per page and query).
  */
@@ -16,7 +17,7 @@ import type { TtlCache } from '../../lib/ttl-cache.ts'
 import { DAY_MS, dayStart } from '../checks/rollup.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { Incident, IncidentsService } from '../incidents/service.ts'
-import type { Maintenance, MaintenancesService } from '../maintenances/service.ts'
+import { isMaintenanceActive, type Maintenance, type MaintenancesService } from '../maintenances/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -44,7 +45,10 @@ export interface PageSnapshot {
   overall: OverallStatus
   components: Array<{ id: number; name: string; type: 'site' | 'api' | 'dns'; status: 'up' | 'degraded' | 'down' }>
   incidents: Incident[]
+  /** Maintenance windows in progress now. */
   maintenances: Maintenance[]
+  /** When this snapshot may change without any write: the next maintenance start or end. */
+  nextBoundary: number | undefined
 }
 
 export interface StatusJson {
@@ -57,6 +61,10 @@ export interface StatusJson {
   upd: Array<number | null>
   dns_only: boolean
 }
+
+/** A cache lifetime that ends no later than `boundary` (when the answer changes by itself). */
+export const ttlUntil = (boundary: number | undefined, now: number, ttlMs: number): number =>
+  boundary === undefined ? ttlMs : Math.max(1, Math.min(ttlMs, boundary - now))
 
 const statusKey = (slug: string, query: StatusQuery) => `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
 
@@ -91,31 +99,27 @@ export class StatusService {
 
   /** Components, active incidents and maintenances of a page at `now`, and its overall status. */
   async snapshot(pageId: number, now = this.clock.now()): Promise<PageSnapshot> {
-    const [components, incidents, maintenances] = await Promise.all([
+    const [components, incidents, upcoming] = await Promise.all([
       this.repo.components(pageId),
       this.incidents.activeForPage(pageId),
-      this.maintenances.activeForPage(pageId, now),
+      this.maintenances.upcomingForPage(pageId, now),
     ])
+    const maintenances = upcoming.filter((m) => isMaintenanceActive(m, now))
+    const times = upcoming.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
     return {
       overall: overallStatus({ components, activeIncidents: incidents.length, activeMaintenances: maintenances.length }),
       components: components.map((c) => ({ id: c.id, name: c.name, type: c.type, status: c.status })),
       incidents,
       maintenances,
+      nextBoundary: times.length > 0 ? Math.min(...times) : undefined,
     }
   }
 
   /** Daily uptime of the components over the `days` UTC days ending today (today last). */
   async uptime(componentIds: readonly number[], days: number, now = this.clock.now()): Promise<UptimeResult> {
     const from = dayStart(now) - (days - 1) * DAY_MS
-    const histories = await Promise.all(componentIds.map((id) => this.repo.history(id, from, now + 1)))
-    return uptimeByDay(histories, from, days, now)
-  }
-
-  /** Until when a badge or status built now stays right: the next maintenance start or end. */
-  async nextBoundary(pageId: number, now = this.clock.now()): Promise<number | undefined> {
-    const upcoming = await this.maintenances.upcomingForPage(pageId, now, 5)
-    const times = upcoming.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
-    return times.length > 0 ? Math.min(...times) : undefined
+    const histories = await this.repo.histories(componentIds, from, now + 1)
+    return uptimeByDay([...histories.values()], from, days, now)
   }
 
   /** The prepared answer of `GET /api/embed/status` for a request URL. */
@@ -142,8 +146,13 @@ export class StatusService {
   }
 
   /** The status JSON of a visible page (no plan checks): for the preview page and tests. */
-  async buildStatusJson(page: PublicPage, query: Omit<StatusQuery, 'slug'>, now = this.clock.now()): Promise<StatusJson> {
-    const snapshot = await this.snapshot(page.id, now)
+  async buildStatusJson(
+    page: PublicPage,
+    query: Omit<StatusQuery, 'slug'>,
+    now = this.clock.now(),
+    snapshot?: PageSnapshot,
+  ): Promise<StatusJson> {
+    snapshot ??= await this.snapshot(page.id, now)
     const ids = snapshot.components.map((c) => c.id)
     const [rtm, upd] = await Promise.all([
       query.rtm > 0 ? this.checks.minuteSeries(ids, now, query.rtm) : [],
@@ -178,10 +187,10 @@ export class StatusService {
       return { value: this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
     }
     const now = this.clock.now()
-    const body = await this.buildStatusJson(page, query, now)
+    const snapshot = await this.snapshot(page.id, now)
+    const body = await this.buildStatusJson(page, query, now, snapshot)
     const value = await prepareJson(200, body, { cacheControl: STATUS_CACHE_CONTROL, extraHeaders: CORS_HEADERS })
-    const boundary = await this.nextBoundary(page.id, now)
-    const ttlMs = boundary === undefined ? STATUS_TTL_MS : Math.max(1, Math.min(STATUS_TTL_MS, boundary - now))
+    const ttlMs = ttlUntil(snapshot.nextBoundary, now, STATUS_TTL_MS)
     return { value, pageId: page.id, ttlMs }
   }
 }

@@ -107,6 +107,14 @@ describe('GET /badge/<slug>.svg', () => {
     expect(await (await badge('/badge/shiny.svg?label=x&style=<bogus>')).text()).toBe(flat)
   })
 
+  test('labels that draw the same share one cache entry, so long labels cannot bloat the cache', async () => {
+    const before = ctx.app.publicCache!.size
+    const bodies = new Set<string>()
+    for (let i = 0; i < 20; i++) bodies.add(await (await badge(`/badge/shiny.svg?label=${'P'.repeat(40)}${i}${'x'.repeat(5000)}`)).text())
+    expect(bodies.size).toBe(1)
+    expect(ctx.app.publicCache!.size).toBe(before + 1)
+  })
+
   test('ETag answers 304; HEAD has the headers and no body', async () => {
     const first = await badge('/badge/shiny.svg')
     const etag = first.headers.get('etag')!

@@ -70,4 +70,17 @@ describe('maintenances API', () => {
     expect((await api(`/maintenances/${data.id}`, { method: 'DELETE' })).status).toBe(200)
     expect((await api(`/maintenances/${data.id}`)).status).toBe(404)
   })
+
+  test('many scheduled windows never hide the one in progress', async () => {
+    const page = (await ctx.createPage(key, { slug: 'mnt-many', name: 'Many' })).id
+    for (let i = 0; i < 60; i++) {
+      const start = Date.UTC(2027, 0, 1 + i)
+      await api('/maintenances', { method: 'POST', json: { status_page_id: page, title: `Future ${i}`, start_at: new Date(start).toISOString(), end_at: new Date(start + 3600_000).toISOString() } })
+    }
+    await api('/maintenances', { method: 'POST', json: { status_page_id: page, title: 'Now', start_at: new Date(Date.UTC(2026, 10, 1, 11)).toISOString(), end_at: new Date(Date.UTC(2026, 10, 1, 13)).toISOString() } })
+    const upcoming = await ctx.app.services.maintenances.upcomingForPage(page)
+    expect(upcoming[0]!.title).toBe('Now')
+    expect(upcoming[1]!.title).toBe('Future 0')
+    expect((await ctx.app.status.snapshot(page)).overall).toBe('under_maintenance')
+  })
 })

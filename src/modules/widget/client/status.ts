@@ -6,7 +6,8 @@
  * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests),
  * data-auth-token (the read-only embed token of a private page, sent as `auth_token`).
  * Renders next to its own script element inside a shadow root, polls the status API (paused while
- * the tab is hidden), announces status changes politely, and never throws into the host page.
+ * the tab is hidden; backs off after errors), announces status changes politely, and never
+ * throws into the host page.
  */
 interface Status {
   page: string
@@ -120,6 +121,7 @@ function mount(script: HTMLScriptElement): void {
   let lastOverall: string | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let polling = false
+  let failures = 0
 
   const url = () => {
     const q = new URLSearchParams({ slug })
@@ -168,11 +170,14 @@ function mount(script: HTMLScriptElement): void {
       }
       if (!response.ok) throw new Error(String(response.status))
       render((await response.json()) as Status)
+      failures = 0
     } catch {
       unavailable()
+      failures++
     }
     polling = false
-    if (!document.hidden) timer = setTimeout(poll, pollMs)
+    // After errors, back off (doubling, at most 10 minutes) so a broken page is not hammered.
+    if (!document.hidden) timer = setTimeout(poll, Math.max(pollMs, Math.min(pollMs * 2 ** failures, 600_000)))
   }
 
   document.addEventListener('visibilitychange', () => {
