@@ -19,6 +19,8 @@ import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import type { PageViewHook } from './modules/public-pages/index.ts'
+import { createPublicPages } from './modules/public-pages/wire.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
@@ -40,6 +42,8 @@ export interface AppDeps {
   publicCache?: boolean
   /** Where unexpected errors are reported (defaults to stderr). */
   logError?: (error: unknown) => void
+  /** Called for each view of a status page by a visitor allowed to see it (analytics). */
+  onPageView?: PageViewHook
 }
 
 export const APP_VERSION = '0.1.0'
@@ -74,6 +78,7 @@ export function createApp(deps: AppDeps) {
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
   const preview = new PreviewService(status, deps.config)
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView: deps.onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -132,11 +137,15 @@ export function createApp(deps: AppDeps) {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(publicPages.routes)
 
   const routed = app.handle
-  /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
-  const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
-  return Object.assign(app, { handle, services, publicCache: cache, status })
+  /** Service-host requests: cache hits on the fast lane, everything else through Elysia. */
+  const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  // The single entry for every request: host routing in front of both apps, so status hosts never
+  // reach service routes (fast lane included) and the service host never reaches status-host routes.
+  const handle = publicPages.dispatch(serviceHandle)
+  return Object.assign(app, { handle, services, publicCache: cache, status, publicPages })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -16,6 +16,8 @@ import { IncidentsRepo } from './modules/incidents/repo.ts'
 import { IncidentsService } from './modules/incidents/service.ts'
 import { MaintenancesRepo } from './modules/maintenances/repo.ts'
 import { MaintenancesService } from './modules/maintenances/service.ts'
+import { PageAccessService } from './modules/public-pages/access.ts'
+import { PublicPagesRepo } from './modules/public-pages/repo.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
 
@@ -35,7 +37,8 @@ export function createServices(deps: ServiceDeps) {
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
   const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
-  return { clock, changes, accounts, pages, components, incidents, maintenances, checks }
+  const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes)
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageAccess }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -1,6 +1,7 @@
 /** The database as Kysely sees it, assembled from each feature's table types. */
 import type { ApiKeysTable, UsersTable } from '../modules/accounts/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
+import type { PageAccessSessionsTable, PageAccessTable, PageAppearanceTable } from '../modules/public-pages/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
 import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable } from '../modules/checks/tables.ts'
 import type {
@@ -26,4 +27,7 @@ export interface Database {
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable
+  page_appearance: PageAppearanceTable
+  page_access: PageAccessTable
+  page_access_sessions: PageAccessSessionsTable
 }

@@ -3,7 +3,8 @@
  * Browser code: built by Bun.build into one minified file (see ../build.ts) served by Lantern.
  *
  * Attributes: data-slug, data-theme (auto | light | dark), data-show-incidents (0/1), data-rtm
- * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests).
+ * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests),
+ * data-auth-token (the read-only embed token of a private page, sent as `auth_token`).
  * Renders next to its own script element inside a shadow root, polls the status API (paused while
  * the tab is hidden; backs off after errors), announces status changes politely, and never
  * throws into the host page.
@@ -100,6 +101,7 @@ function mount(script: HTMLScriptElement): void {
   if (script.hasAttribute(MOUNTED)) return
   script.setAttribute(MOUNTED, '')
   const slug = script.getAttribute('data-slug') ?? ''
+  const authToken = script.getAttribute('data-auth-token')
   const theme = script.getAttribute('data-theme')
   const themeClass = theme === 'dark' || theme === 'light' ? theme : 'auto'
   const inc = script.getAttribute('data-show-incidents') === '1'
@@ -123,6 +125,7 @@ function mount(script: HTMLScriptElement): void {
 
   const url = () => {
     const q = new URLSearchParams({ slug })
+    if (authToken) q.set('auth_token', authToken)
     if (!basicOnly) {
       if (inc) q.set('inc', '1')
       if (rtm) q.set('rtm', String(rtm))
