@@ -10,6 +10,11 @@ import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
+import { PageViewCounter } from './modules/analytics/page-views.ts'
+import { AnalyticsRepo } from './modules/analytics/repo.ts'
+import { AnalyticsService } from './modules/analytics/service.ts'
+import { ShareTokensService } from './modules/analytics/share-tokens.ts'
+import { refreshStatusRollup } from './modules/analytics/status-aggregator.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
 
@@ -23,10 +28,15 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
-  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
+  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan, deps.config.baseUrl)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
-  const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
-  return { clock, changes, accounts, pages, components }
+  // Status changes keep the analytics roll-ups in step, in the same transaction.
+  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
+  const analyticsRepo = new AnalyticsRepo(deps.db)
+  const shareTokens = new ShareTokensService(analyticsRepo, clock)
+  const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock)
+  const pageViews = new PageViewCounter(analyticsRepo, clock)
+  return { clock, changes, accounts, pages, components, shareTokens, analytics, pageViews }
 }
 
 export type Services = ReturnType<typeof createServices>

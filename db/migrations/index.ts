@@ -4,7 +4,11 @@
  */
 import type { Migration } from 'kysely'
 import * as createCoreTables from './2026_11_21_0300_create_core_tables.ts'
+import * as createSessions from './2026_11_25_0300_create_sessions.ts'
+import * as createAnalytics from './2026_11_25_0310_create_analytics.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
+  '2026_11_25_0300_create_sessions': createSessions,
+  '2026_11_25_0310_create_analytics': createAnalytics,
 }
