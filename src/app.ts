@@ -14,8 +14,10 @@ import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
+import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { userAreaRoutes } from './modules/user-area/index.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -82,11 +84,14 @@ export function createApp(deps: AppDeps) {
             { name: 'Status pages', description: 'Manage your status pages' },
             { name: 'Components', description: 'Components of a page and their status history' },
             { name: 'Operations', description: 'Health and operations' },
+            { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
+            { name: 'User area', description: 'Login, logout and the server-rendered user area' },
           ],
           components: {
             securitySchemes: {
               bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: lnt_…' },
               apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+              sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lantern_session', description: 'The login session (user area)' },
             },
           },
         },
@@ -96,6 +101,8 @@ export function createApp(deps: AppDeps) {
     .use(embedRoutes(embed))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
+    .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
 
   return Object.assign(app, { services, publicCache: cache })
 }

@@ -26,7 +26,7 @@ export class AnalyticsService {
   constructor(
     private readonly repo: AnalyticsRepo,
     private readonly tokens: ShareTokensService,
-    private readonly clock: Clock,
+    readonly clock: Clock,
     private readonly responseTimes: ResponseTimeSource = noResponseTimes,
   ) {}
 
@@ -64,6 +64,12 @@ export class AnalyticsService {
       ),
     ])
     return buildReport({ range, page, components, cursors, cumRows, pageDays, viewDays, responseTimes, generatedAt: now })
+  }
+
+  async pageSummary(pageId: number): Promise<{ id: number; name: string; slug: string }> {
+    const page = await this.repo.findPage(pageId)
+    if (!page) throw notFound()
+    return { id: page.id, name: page.name, slug: page.slug }
   }
 
   firstPageOf(owner: User) {
