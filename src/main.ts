@@ -27,6 +27,8 @@ export async function startServer(config: Config, options: { externalChangePollM
   const app = createApp({ db: database.db, config, changes })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  // Page views are buffered in memory and written in batches.
+  const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -43,6 +45,8 @@ export async function startServer(config: Config, options: { externalChangePollM
       stopping ??= (async () => {
         watcher.stop()
         await server.stop()
+        clearInterval(pageViewFlush)
+        await app.services.pageViews.flush()
         await database.close()
       })()
       return stopping
