@@ -11,12 +11,20 @@ import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
+import { badgeRoutes } from './modules/badge/index.ts'
+import { BadgeService } from './modules/badge/service.ts'
+import { checksRoutes } from './modules/checks/index.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import { incidentsRoutes } from './modules/incidents/index.ts'
+import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { statusApiRoutes } from './modules/status-api/index.ts'
+import { StatusRepo } from './modules/status-api/repo.ts'
+import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import { createServices } from './services.ts'
@@ -61,6 +69,8 @@ export function createApp(deps: AppDeps) {
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const fastLane = new FastLane()
+  const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
+  const badges = new BadgeService(status, cache, services.clock)
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -91,6 +101,10 @@ export function createApp(deps: AppDeps) {
             { name: 'Embeds', description: 'Public snippets, badges, widget and status JSON' },
             { name: 'Status pages', description: 'Manage your status pages' },
             { name: 'Components', description: 'Components of a page and their status history' },
+            { name: 'Incidents', description: 'Incidents with affected components and a timeline of updates' },
+            { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
+            { name: 'Maintenances', description: 'Scheduled maintenance windows' },
+            { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
             { name: 'Operations', description: 'Health and operations' },
             { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
             { name: 'User area', description: 'Login, logout and the server-rendered user area' },
@@ -107,15 +121,20 @@ export function createApp(deps: AppDeps) {
     )
     .use(healthRoutes(deps.db))
     .use(embedRoutes(embed, fastLane))
+    .use(statusApiRoutes(status))
+    .use(badgeRoutes(badges))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
+    .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
+    .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
 
   const routed = app.handle
   /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
   const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
-  return Object.assign(app, { handle, services, publicCache: cache })
+  return Object.assign(app, { handle, services, publicCache: cache, status })
 }
 
 export type App = ReturnType<typeof createApp>

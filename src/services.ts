@@ -8,8 +8,14 @@ import { ChangeFeed } from './lib/change-feed.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
+import { ChecksRepo } from './modules/checks/repo.ts'
+import { ChecksService } from './modules/checks/service.ts'
 import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
+import { IncidentsRepo } from './modules/incidents/repo.ts'
+import { IncidentsService } from './modules/incidents/service.ts'
+import { MaintenancesRepo } from './modules/maintenances/repo.ts'
+import { MaintenancesService } from './modules/maintenances/service.ts'
 import { PageViewCounter } from './modules/analytics/page-views.ts'
 import { AnalyticsRepo } from './modules/analytics/repo.ts'
 import { AnalyticsService } from './modules/analytics/service.ts'
@@ -32,11 +38,14 @@ export function createServices(deps: ServiceDeps) {
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   // Status changes keep the analytics roll-ups in step, in the same transaction.
   const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
+  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
+  const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock)
   const pageViews = new PageViewCounter(analyticsRepo, clock)
-  return { clock, changes, accounts, pages, components, shareTokens, analytics, pageViews }
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, shareTokens, analytics, pageViews }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -11,6 +11,14 @@ import type {
 } from '../modules/analytics/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
+import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable } from '../modules/checks/tables.ts'
+import type {
+  IncidentComponentsTable,
+  IncidentsTable,
+  IncidentTemplatesTable,
+  IncidentUpdatesTable,
+} from '../modules/incidents/tables.ts'
+import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -18,6 +26,15 @@ export interface Database {
   status_pages: StatusPagesTable
   components: ComponentsTable
   component_status_history: ComponentStatusHistoryTable
+  incidents: IncidentsTable
+  incident_components: IncidentComponentsTable
+  incident_updates: IncidentUpdatesTable
+  incident_templates: IncidentTemplatesTable
+  maintenances: MaintenancesTable
+  maintenance_components: MaintenanceComponentsTable
+  check_results: CheckResultsTable
+  check_minutes: CheckMinutesTable
+  check_days: CheckDaysTable
   sessions: SessionsTable
   component_status_daily: ComponentStatusDailyTable
   page_status_daily: PageStatusDailyTable

@@ -1,0 +1,102 @@
+/**
+ * `GET /badge/<slug>.svg` and `GET /badge/<slug>/uptime.svg?days=N`. Answers are prepared once
+ * (bytes, ETag, headers) and kept in the public cache for 5 minutes (less when a maintenance window
+ * starts or ends sooner), tagged with the page so any change drops them at once. An unknown,
+ * blocked or private page, or a plan without badges, gets a gray "Unknown" badge: an image that
+ * renders, never a broken one, and never a hint that a private page exists.
+ */
+import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import type { Clock } from '../../lib/clock.ts'
+import type { TtlCache } from '../../lib/ttl-cache.ts'
+import { planHas } from '../plans/matrix.ts'
+import { slugForLookup } from '../status-pages/slug.ts'
+import type { PublicPage, StatusService } from '../status-api/service.ts'
+import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook, type BadgeStyle } from './render.ts'
+
+export const BADGE_TTL_MS = 5 * 60_000
+export const BADGE_CACHE_CONTROL = 'public, max-age=300'
+export const MAX_UPTIME_DAYS = 90
+const HEADERS = {
+  'access-control-allow-origin': '*',
+  'x-content-type-options': 'nosniff',
+  // Opened directly, an SVG is a document: allow nothing but its own styles.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+}
+
+export interface BadgeOptions {
+  style?: string
+  label?: string
+}
+
+type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number }
+
+const svg = (body: string) =>
+  prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl: BADGE_CACHE_CONTROL, extraHeaders: HEADERS })
+
+/** Reads `days` for the uptime badge: absent → 30; else an integer 1–90, or an error text. */
+export function parseDays(values: readonly string[]): number | { error: string } {
+  if (values.length === 0) return 30
+  if (values.length > 1) return { error: 'days must be given only once' }
+  const raw = values[0]!
+  const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN
+  return value >= 1 && value <= MAX_UPTIME_DAYS ? value : { error: `days must be an integer from 1 to ${MAX_UPTIME_DAYS}` }
+}
+
+export class BadgeService {
+  constructor(
+    private readonly status: StatusService,
+    private readonly cache: TtlCache<PreparedResponse> | undefined,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The status badge for a slug (as written in the URL, without `.svg`). */
+  statusBadge(rawSlug: string, options: BadgeOptions): Promise<PreparedResponse> {
+    const style = parseStyle(options.style)
+    const slug = slugForLookup(rawSlug)
+    const key = `badge:${slug}:${style}:${options.label ?? ''}`
+    return this.cached(slug, key, async () => {
+      const page = slug === undefined ? undefined : await this.visiblePage(slug)
+      if (!page) return { value: await this.unknown(style, options.label, 'Status', STATUS_LOOK.unknown), ttlMs: 0 }
+      const snapshot = await this.status.snapshot(page.id)
+      const label = clampLabel(options.label, page.name || 'Status')
+      return this.fill(page.id, await svg(renderBadge(label, STATUS_LOOK[snapshot.overall], style)))
+    })
+  }
+
+  /** The uptime badge: % of time available over the last `days` days (from the status history). */
+  uptimeBadge(rawSlug: string, days: number, options: BadgeOptions): Promise<PreparedResponse> {
+    const style = parseStyle(options.style)
+    const slug = slugForLookup(rawSlug)
+    const key = `badge-uptime:${slug}:${days}:${style}:${options.label ?? ''}`
+    return this.cached(slug, key, async () => {
+      const page = slug === undefined ? undefined : await this.visiblePage(slug)
+      if (!page) return { value: await this.unknown(style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), ttlMs: 0 }
+      const ids = (await this.status.snapshot(page.id)).components.map((c) => c.id)
+      const { total } = await this.status.uptime(ids, days)
+      const label = clampLabel(options.label, 'uptime')
+      return this.fill(page.id, await svg(renderBadge(label, uptimeLook(total), style)))
+    })
+  }
+
+  private async visiblePage(slug: string): Promise<PublicPage | undefined> {
+    const page = await this.status.findPublicPage(slug)
+    return page && planHas(page.plan, 'badge_widget') ? page : undefined
+  }
+
+  private async fill(pageId: number, value: PreparedResponse): Promise<Fill> {
+    const now = this.clock.now()
+    const boundary = await this.status.nextBoundary(pageId, now)
+    const ttlMs = boundary === undefined ? BADGE_TTL_MS : Math.max(1, Math.min(BADGE_TTL_MS, boundary - now))
+    return { value, pageId, ttlMs }
+  }
+
+  private unknown(style: BadgeStyle, label: string | undefined, fallback: string, look: { text: string; color: string }) {
+    return svg(renderBadge(clampLabel(label, fallback), look, style))
+  }
+
+  private cached(slug: string | undefined, key: string, load: () => Promise<Fill>): Promise<PreparedResponse> {
+    if (!this.cache || slug === undefined) return load().then((f) => f.value)
+    const hit = this.cache.get(key)
+    return hit ? Promise.resolve(hit) : this.cache.getOrLoad(key, load)
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Check results for components: ingestion (`POST /user/api/v1/components/:id/checks`, and later the
+ * built-in monitors through `record`) and the cheap reads built on the roll-ups (see rollup.ts).
+ *
+ * Check results do not change a component's status: they feed response times and check-based
+ * figures. The status stays what the owner (or, later, a monitor's rules) sets.
+ *
+ * Public read methods for other features (status JSON, analytics):
+ * - `minuteSeries(componentIds, now, minutes)`: mean response time per minute, oldest first;
+ * - `dailyBuckets(componentIds, now, days)`: per-day sums (checks, ok checks, response times);
+ * - `dailyMeanSeries(componentIds, now, days)`: mean response time per UTC day, oldest first.
+ */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { parseRfc3339 } from '../../lib/time.ts'
+import type { User } from '../accounts/service.ts'
+import type { ComponentsService } from '../components/service.ts'
+import type { ChecksRepo } from './repo.ts'
+import {
+  DAY_MS,
+  dayStart,
+  meanSeries,
+  MINUTE_MS,
+  MINUTE_RETENTION_MS,
+  minuteStart,
+  RAW_RETENTION_MS,
+  rollUp,
+  type Bucket,
+  type CheckResult,
+} from './rollup.ts'
+
+export const MAX_CHECKS_PER_BATCH = 1000
+export const MAX_RESPONSE_MS = 600_000
+/** Reported times may run a little ahead of ours (clock skew between machines). */
+const FUTURE_TOLERANCE_MS = 60_000
+
+export interface CheckInput {
+  at: string
+  ok: boolean
+  response_ms?: number | null
+}
+
+/** Validates a batch; throws a 400 naming the first bad entry. */
+export function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
+  if (entries.length === 0) throw badRequest('checks must contain at least one entry')
+  if (entries.length > MAX_CHECKS_PER_BATCH) throw badRequest(`checks may contain at most ${MAX_CHECKS_PER_BATCH} entries`)
+  return entries.map((entry, index) => {
+    const at = typeof entry.at === 'string' ? parseRfc3339(entry.at) : undefined
+    if (at === undefined) throw badRequest(`checks[${index}].at must be an RFC 3339 date-time with offset`)
+    if (at > now + FUTURE_TOLERANCE_MS) throw badRequest(`checks[${index}].at must not be in the future`)
+    if (typeof entry.ok !== 'boolean') throw badRequest(`checks[${index}].ok must be true or false`)
+    const ms = entry.response_ms ?? null
+    if (ms !== null && !(Number.isInteger(ms) && ms >= 0 && ms <= MAX_RESPONSE_MS)) {
+      throw badRequest(`checks[${index}].response_ms must be an integer from 0 to ${MAX_RESPONSE_MS} or null`)
+    }
+    return { at, ok: entry.ok, responseMs: ms }
+  })
+}
+
+export class ChecksService {
+  constructor(
+    private readonly repo: ChecksRepo,
+    private readonly components: ComponentsService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  /** The owner's API: validates the batch, checks ownership (404 otherwise) and records it. */
+  async ingest(owner: User, componentId: number, entries: readonly CheckInput[]): Promise<{ accepted: number }> {
+    const component = await this.components.get(owner, componentId)
+    const checks = parseChecks(entries, this.clock.now())
+    await this.record(componentId, checks)
+    this.changes.pageChanged(component.pageId)
+    return { accepted: checks.length }
+  }
+
+  /**
+   * Stores validated checks of one component in one transaction: raw rows (only those within the
+   * raw retention), minute buckets (within the minute retention) and day buckets (always), then
+   * prunes what fell out of the retention windows.
+   */
+  async record(componentId: number, checks: readonly CheckResult[]): Promise<void> {
+    const now = this.clock.now()
+    const rawFrom = now - RAW_RETENTION_MS
+    const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
+    await this.repo.transaction(async (repo) => {
+      await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
+      await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
+      await repo.addBuckets('check_days', componentId, rollUp(checks, dayStart))
+      await repo.prune(componentId, rawFrom, minutesFrom)
+    })
+  }
+
+  /** Deletes raw rows and minute buckets of every component that fell out of retention. */
+  async pruneAll(): Promise<void> {
+    const now = this.clock.now()
+    await this.repo.pruneAll(now - RAW_RETENTION_MS, minuteStart(now - MINUTE_RETENTION_MS))
+  }
+
+  /**
+   * Mean response time per minute over the components, for the `minutes` minutes ending with the
+   * current one (oldest first, the current minute last); null where no check measured one.
+   */
+  async minuteSeries(componentIds: readonly number[], now: number, minutes: number): Promise<Array<number | null>> {
+    const from = minuteStart(now) - (minutes - 1) * MINUTE_MS
+    const buckets = await this.repo.buckets('check_minutes', componentIds, from, minuteStart(now) + MINUTE_MS)
+    return meanSeries(buckets, from, MINUTE_MS, minutes)
+  }
+
+  /** Day buckets (summed over the components) for the `days` UTC days ending with today, oldest first. */
+  async dailyBuckets(componentIds: readonly number[], now: number, days: number): Promise<Bucket[]> {
+    const from = dayStart(now) - (days - 1) * DAY_MS
+    const rows = await this.repo.buckets('check_days', componentIds, from, dayStart(now) + DAY_MS)
+    const out: Bucket[] = Array.from({ length: days }, (_, i) => ({
+      start: from + i * DAY_MS,
+      checks: 0,
+      okChecks: 0,
+      timedChecks: 0,
+      responseMsSum: 0,
+      responseMsMax: null,
+    }))
+    for (const row of rows) {
+      const bucket = out[Math.floor((row.start - from) / DAY_MS)]
+      if (!bucket) continue
+      bucket.checks += row.checks
+      bucket.okChecks += row.okChecks
+      bucket.timedChecks += row.timedChecks
+      bucket.responseMsSum += row.responseMsSum
+      if (row.responseMsMax !== null) bucket.responseMsMax = Math.max(bucket.responseMsMax ?? 0, row.responseMsMax)
+    }
+    return out
+  }
+
+  /** Mean response time per UTC day, oldest first (today last); null for days without timings. */
+  async dailyMeanSeries(componentIds: readonly number[], now: number, days: number): Promise<Array<number | null>> {
+    const buckets = await this.dailyBuckets(componentIds, now, days)
+    return buckets.map((b) => (b.timedChecks ? Math.round(b.responseMsSum / b.timedChecks) : null))
+  }
+
+  /** Raw rows kept for a component (for tests and diagnostics). */
+  async rawCount(componentId: number): Promise<number> {
+    return Number((await this.repo.countRaw(componentId)).n)
+  }
+}

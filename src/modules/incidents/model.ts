@@ -1,0 +1,123 @@
+import { t } from 'elysia'
+import { toIso, toIsoOrNull } from '../../lib/time.ts'
+import type { Incident, IncidentTemplate } from './service.ts'
+import { incidentStateId, INCIDENT_STATES } from './states.ts'
+
+export const IncidentStateSchema = t.Union(
+  [t.Literal('investigating'), t.Literal('identified'), t.Literal('monitoring'), t.Literal('resolved')],
+  { error: `state must be one of ${INCIDENT_STATES.join(', ')}` },
+)
+
+const stateName = t.String({ maxLength: 40, error: `state must be one of ${INCIDENT_STATES.join(', ')}` })
+const stateId = t.Union([t.String({ maxLength: 10 }), t.Integer()], {
+  error: 'incident_state_id must be "1" (investigating), "2" (identified), "3" (monitoring) or "4" (resolved)',
+  description: 'Alias of `state` used by scripts for hosted services: "1" investigating, "2" identified, "3" monitoring, "4" resolved',
+})
+const id = (field: string) => t.Integer({ minimum: 1, error: `${field} must be a positive integer` })
+const componentIds = t.Array(t.Integer({ minimum: 1 }), {
+  maxItems: 100,
+  error: 'component_ids must be an array of at most 100 component ids',
+  description: 'Affected components; empty or absent means the whole page',
+})
+const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })
+const message = t.String({ maxLength: 20_000, error: 'message must be a string of at most 10000 characters' })
+
+export const CreateIncidentBody = t.Object({
+  title,
+  status_page_id: t.Optional(id('status_page_id')),
+  component_id: t.Optional(id('component_id')),
+  component_ids: t.Optional(componentIds),
+  message: t.Optional(message),
+  state: t.Optional(stateName),
+  incident_state_id: t.Optional(stateId),
+  started_at: t.Optional(t.String({ maxLength: 64, error: 'started_at must be an RFC 3339 date-time' })),
+})
+
+export const UpdateIncidentBody = t.Object({
+  title: t.Optional(title),
+  message: t.Optional(message),
+  state: t.Optional(stateName),
+  incident_state_id: t.Optional(stateId),
+  component_ids: t.Optional(componentIds),
+})
+
+export const IncidentUpdateBody = t.Object({
+  message: t.Optional(message),
+  state: t.Optional(stateName),
+  incident_state_id: t.Optional(stateId),
+})
+
+export const FromTemplateBody = t.Object({
+  status_page_id: t.Optional(id('status_page_id')),
+  component_id: t.Optional(id('component_id')),
+  component_ids: t.Optional(componentIds),
+  state: t.Optional(stateName),
+  incident_state_id: t.Optional(stateId),
+})
+
+export const IncidentListQuery = t.Object({
+  status_page_id: t.Optional(t.Numeric({ minimum: 1, error: 'status_page_id must be a positive integer' })),
+  state: t.Optional(IncidentStateSchema),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, error: 'limit must be an integer from 1 to 200' })),
+})
+
+export const TemplateBody = t.Object({
+  name: t.Optional(t.String({ maxLength: 1000, error: 'name must be a string of at most 100 characters' })),
+  title: t.Optional(title),
+  message: t.Optional(message),
+})
+
+const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
+
+export const IncidentJson = t.Object({
+  id: t.Integer(),
+  page_id: t.Integer(),
+  title: t.String(),
+  state: IncidentStateSchema,
+  incident_state_id: t.String({ description: '"1".."4", the numeric alias of state' }),
+  started_at: t.String({ description: 'RFC 3339' }),
+  resolved_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  components: t.Array(ComponentRef, { description: 'Affected components; empty means the whole page' }),
+  updates: t.Array(
+    t.Object({ id: t.Integer(), state: IncidentStateSchema, message: t.String(), at: t.String({ description: 'RFC 3339' }) }),
+    { description: 'Timeline, oldest first' },
+  ),
+  created_at: t.String(),
+  updated_at: t.String(),
+})
+
+export const TemplateJson = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  title: t.String({ description: 'May contain {{component}} and {{page}}' }),
+  message: t.String({ description: 'May contain {{component}} and {{page}}' }),
+  created_at: t.String(),
+  updated_at: t.String(),
+})
+
+export function incidentJson(incident: Incident) {
+  return {
+    id: incident.id,
+    page_id: incident.pageId,
+    title: incident.title,
+    state: incident.state,
+    incident_state_id: incidentStateId(incident.state),
+    started_at: toIso(incident.startedAt),
+    resolved_at: toIsoOrNull(incident.resolvedAt),
+    components: incident.components,
+    updates: incident.updates.map((u) => ({ id: u.id, state: u.state, message: u.message, at: toIso(u.at) })),
+    created_at: toIso(incident.createdAt),
+    updated_at: toIso(incident.updatedAt),
+  }
+}
+
+export function templateJson(template: IncidentTemplate) {
+  return {
+    id: template.id,
+    name: template.name,
+    title: template.title,
+    message: template.message,
+    created_at: toIso(template.createdAt),
+    updated_at: toIso(template.updatedAt),
+  }
+}

@@ -1,0 +1,172 @@
+import type { Db } from '../../db/client.ts'
+import type { IncidentState } from './tables.ts'
+
+export interface IncidentFilter {
+  ownerId?: number
+  pageId?: number
+  state?: IncidentState
+  /** Only incidents that are not resolved. */
+  active?: boolean
+  limit: number
+}
+
+export class IncidentsRepo {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (repo: IncidentsRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new IncidentsRepo(trx)))
+  }
+
+  /** Incidents newest first, with the owner of their page. */
+  list(filter: IncidentFilter) {
+    let query = this.db
+      .selectFrom('incidents')
+      .innerJoin('status_pages', 'status_pages.id', 'incidents.page_id')
+      .selectAll('incidents')
+      .select('status_pages.owner_id')
+    if (filter.ownerId !== undefined) query = query.where('status_pages.owner_id', '=', filter.ownerId)
+    if (filter.pageId !== undefined) query = query.where('incidents.page_id', '=', filter.pageId)
+    if (filter.state !== undefined) query = query.where('incidents.state', '=', filter.state)
+    if (filter.active) query = query.where('incidents.state', '!=', 'resolved')
+    return query.orderBy('incidents.started_at', 'desc').orderBy('incidents.id', 'desc').limit(filter.limit).execute()
+  }
+
+  findWithOwner(id: number) {
+    return this.db
+      .selectFrom('incidents')
+      .innerJoin('status_pages', 'status_pages.id', 'incidents.page_id')
+      .selectAll('incidents')
+      .select('status_pages.owner_id')
+      .where('incidents.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  /** Affected components of the given incidents (id, name, page position order). */
+  componentsOf(incidentIds: readonly number[]) {
+    if (incidentIds.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('incident_components')
+      .innerJoin('components', 'components.id', 'incident_components.component_id')
+      .select(['incident_components.incident_id', 'components.id', 'components.name'])
+      .where('incident_components.incident_id', 'in', incidentIds)
+      .orderBy('components.position')
+      .orderBy('components.id')
+      .execute()
+  }
+
+  /** The timeline of the given incidents, oldest first. */
+  updatesOf(incidentIds: readonly number[]) {
+    if (incidentIds.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('incident_updates')
+      .select(['id', 'incident_id', 'state', 'message', 'at'])
+      .where('incident_id', 'in', incidentIds)
+      .orderBy('at')
+      .orderBy('id')
+      .execute()
+  }
+
+  /** The components among `ids` that belong to page `pageId`. */
+  componentsOnPage(pageId: number, ids: readonly number[]) {
+    if (ids.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('components')
+      .select(['id', 'name', 'page_id'])
+      .where('page_id', '=', pageId)
+      .where('id', 'in', ids)
+      .execute()
+  }
+
+  /** A component with its page and the page's owner, for "component_id" without a page. */
+  componentWithOwner(id: number) {
+    return this.db
+      .selectFrom('components')
+      .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
+      .select(['components.id', 'components.page_id', 'status_pages.owner_id'])
+      .where('components.id', '=', id)
+      .executeTakeFirst()
+  }
+
+  insert(incident: { pageId: number; title: string; state: IncidentState; startedAt: number; now: number }) {
+    return this.db
+      .insertInto('incidents')
+      .values({
+        page_id: incident.pageId,
+        title: incident.title,
+        state: incident.state,
+        started_at: incident.startedAt,
+        resolved_at: incident.state === 'resolved' ? incident.now : null,
+        created_at: incident.now,
+        updated_at: incident.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  update(id: number, changes: { title?: string; state?: IncidentState; resolved_at?: number | null }, now: number) {
+    return this.db
+      .updateTable('incidents')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  async setComponents(incidentId: number, componentIds: readonly number[]) {
+    await this.db.deleteFrom('incident_components').where('incident_id', '=', incidentId).execute()
+    if (componentIds.length === 0) return
+    await this.db
+      .insertInto('incident_components')
+      .values(componentIds.map((componentId) => ({ incident_id: incidentId, component_id: componentId })))
+      .execute()
+  }
+
+  insertUpdate(update: { incidentId: number; state: IncidentState; message: string; at: number }) {
+    return this.db
+      .insertInto('incident_updates')
+      .values({ incident_id: update.incidentId, state: update.state, message: update.message, at: update.at })
+      .execute()
+  }
+
+  delete(id: number) {
+    return this.db.deleteFrom('incidents').where('id', '=', id).execute()
+  }
+
+  // Templates
+
+  listTemplates(ownerId: number) {
+    return this.db.selectFrom('incident_templates').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute()
+  }
+
+  findTemplate(id: number) {
+    return this.db.selectFrom('incident_templates').selectAll().where('id', '=', id).executeTakeFirst()
+  }
+
+  insertTemplate(template: { ownerId: number; name: string; title: string; message: string; now: number }) {
+    return this.db
+      .insertInto('incident_templates')
+      .values({
+        owner_id: template.ownerId,
+        name: template.name,
+        title: template.title,
+        message: template.message,
+        created_at: template.now,
+        updated_at: template.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  updateTemplate(id: number, changes: { name?: string; title?: string; message?: string }, now: number) {
+    return this.db
+      .updateTable('incident_templates')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  deleteTemplate(id: number) {
+    return this.db.deleteFrom('incident_templates').where('id', '=', id).execute()
+  }
+}

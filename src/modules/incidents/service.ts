@@ -1,0 +1,323 @@
+/**
+ * Incidents: a title, a state (investigating → identified → monitoring → resolved), the affected
+ * components (none means the whole page), and a timeline of updates. Plus per-owner incident
+ * templates. Every write tells the public caches through `changes.pageChanged`.
+ *
+ * Owner methods (`list`, `get`, `create`, `update`, `addUpdate`, `delete`, template methods) check
+ * ownership: someone else's incident is a 404. Public read methods (`activeForPage`,
+ * `recentForPage`) take a page id and do no ownership check: callers decide visibility.
+ */
+import type { Selectable } from 'kysely'
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, notFound } from '../../lib/errors.ts'
+import { parseRfc3339 } from '../../lib/time.ts'
+import { parseIdList, parseText } from '../../lib/text.ts'
+import type { User } from '../accounts/service.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import type { IncidentsRepo } from './repo.ts'
+import { INCIDENT_STATES, parseRequestedState } from './states.ts'
+import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
+import { componentPhrase, fillTemplate } from './template.ts'
+
+export const MAX_TITLE = 200
+export const MAX_MESSAGE = 10_000
+export const MAX_TEMPLATE_NAME = 100
+
+export interface IncidentUpdate {
+  id: number
+  state: IncidentState
+  message: string
+  at: number
+}
+
+export interface Incident {
+  id: number
+  pageId: number
+  title: string
+  state: IncidentState
+  startedAt: number
+  resolvedAt: number | null
+  /** Affected components; empty means the whole page. */
+  components: Array<{ id: number; name: string }>
+  /** The timeline, oldest first. */
+  updates: IncidentUpdate[]
+  createdAt: number
+  updatedAt: number
+}
+
+export interface IncidentTemplate {
+  id: number
+  name: string
+  title: string
+  message: string
+  createdAt: number
+  updatedAt: number
+}
+
+/** What the API accepts to create an incident (snake_case as in the JSON body). */
+export interface CreateIncidentInput {
+  status_page_id?: number
+  component_id?: number
+  component_ids?: number[]
+  title?: string
+  message?: string
+  state?: string
+  incident_state_id?: string | number
+  started_at?: string
+}
+
+export interface UpdateIncidentInput {
+  title?: string
+  message?: string
+  state?: string
+  incident_state_id?: string | number
+  component_ids?: number[]
+}
+
+export interface TemplateInput {
+  name?: string
+  title?: string
+  message?: string
+}
+
+export interface IncidentListFilter {
+  pageId?: number
+  state?: IncidentState
+  limit?: number
+}
+
+const toTemplate = (row: Selectable<IncidentTemplatesTable>): IncidentTemplate => ({
+  id: row.id,
+  name: row.name,
+  title: row.title,
+  message: row.message,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+export class IncidentsService {
+  constructor(
+    private readonly repo: IncidentsRepo,
+    private readonly pages: StatusPagesService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  // ---- owner API ----------------------------------------------------------------------------
+
+  /** The owner's incidents, newest first, optionally for one page and/or one state. */
+  async list(owner: User, filter: IncidentListFilter = {}): Promise<Incident[]> {
+    if (filter.pageId !== undefined) await this.pages.get(owner, filter.pageId)
+    const rows = await this.repo.list({ ownerId: owner.id, pageId: filter.pageId, state: filter.state, limit: filter.limit ?? 50 })
+    return this.hydrate(rows)
+  }
+
+  async get(owner: User, id: number): Promise<Incident> {
+    const row = await this.repo.findWithOwner(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return (await this.hydrate([row]))[0]!
+  }
+
+  /**
+   * Opens an incident. The page comes from `status_page_id` or from `component_id`; the affected
+   * components from `component_ids` and/or `component_id` (none: the whole page). The first
+   * timeline entry carries the initial state and `message`.
+   */
+  async create(owner: User, input: CreateIncidentInput): Promise<Incident> {
+    if (input.title === undefined) throw badRequest('title is required')
+    const title = parseText('title', input.title, { max: MAX_TITLE })
+    const message = parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
+    const state = parseRequestedState(input) ?? 'investigating'
+    const now = this.clock.now()
+    let startedAt = now
+    if (input.started_at !== undefined) {
+      const parsed = parseRfc3339(input.started_at)
+      if (parsed === undefined) throw badRequest('started_at must be an RFC 3339 date-time with offset')
+      if (parsed > now) throw badRequest('started_at must not be in the future')
+      startedAt = parsed
+    }
+    const { pageId, componentIds } = await this.resolveTarget(owner, input)
+    const id = await this.repo.transaction(async (repo) => {
+      const row = await repo.insert({ pageId, title, state, startedAt, now })
+      await repo.setComponents(row.id, componentIds)
+      await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
+      return row.id
+    })
+    this.changes.pageChanged(pageId)
+    return this.get(owner, id)
+  }
+
+  /**
+   * Changes title, state or affected components. A new state or a message adds a timeline entry
+   * (as posting an update does); resolving sets the resolved time, re-opening clears it.
+   */
+  async update(owner: User, id: number, input: UpdateIncidentInput): Promise<Incident> {
+    const current = await this.get(owner, id)
+    const title = input.title === undefined ? undefined : parseText('title', input.title, { max: MAX_TITLE })
+    const state = parseRequestedState(input)
+    const message =
+      input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
+    const componentIds =
+      input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
+    await this.write(current, { title, state, message, componentIds })
+    return this.get(owner, id)
+  }
+
+  /** Posts a timeline entry: a message and/or a new state (at least one). */
+  async addUpdate(owner: User, id: number, input: { message?: string; state?: string; incident_state_id?: string | number }): Promise<Incident> {
+    const current = await this.get(owner, id)
+    const state = parseRequestedState(input)
+    const message =
+      input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true })
+    if (state === undefined && message === undefined) throw badRequest('message or incident_state_id is required')
+    await this.write(current, { state, message: message ?? '' })
+    return this.get(owner, id)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    const current = await this.get(owner, id)
+    await this.repo.delete(id)
+    this.changes.pageChanged(current.pageId)
+  }
+
+  // ---- templates ----------------------------------------------------------------------------
+
+  async listTemplates(owner: User): Promise<IncidentTemplate[]> {
+    return (await this.repo.listTemplates(owner.id)).map(toTemplate)
+  }
+
+  async getTemplate(owner: User, id: number): Promise<IncidentTemplate> {
+    const row = await this.repo.findTemplate(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return toTemplate(row)
+  }
+
+  async createTemplate(owner: User, input: TemplateInput): Promise<IncidentTemplate> {
+    for (const field of ['name', 'title'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
+    const row = await this.repo.insertTemplate({
+      ownerId: owner.id,
+      name: parseText('name', input.name!, { max: MAX_TEMPLATE_NAME }),
+      title: parseText('title', input.title!, { max: MAX_TITLE }),
+      message: parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true }),
+      now: this.clock.now(),
+    })
+    return toTemplate(row)
+  }
+
+  async updateTemplate(owner: User, id: number, input: TemplateInput): Promise<IncidentTemplate> {
+    await this.getTemplate(owner, id)
+    const changes: { name?: string; title?: string; message?: string } = {}
+    if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_TEMPLATE_NAME })
+    if (input.title !== undefined) changes.title = parseText('title', input.title, { max: MAX_TITLE })
+    if (input.message !== undefined) {
+      changes.message = parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
+    }
+    return toTemplate(await this.repo.updateTemplate(id, changes, this.clock.now()))
+  }
+
+  async deleteTemplate(owner: User, id: number): Promise<void> {
+    await this.getTemplate(owner, id)
+    await this.repo.deleteTemplate(id)
+  }
+
+  /**
+   * Opens an incident from a template: `{{component}}` and `{{page}}` in its title and message are
+   * replaced by the affected components' names and the page name (plain substitution).
+   */
+  async createFromTemplate(
+    owner: User,
+    templateId: number,
+    input: Omit<CreateIncidentInput, 'title' | 'message'>,
+  ): Promise<Incident> {
+    const template = await this.getTemplate(owner, templateId)
+    const { pageId, componentIds } = await this.resolveTarget(owner, input)
+    const page = await this.pages.get(owner, pageId)
+    const names = (await this.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
+    const values = { component: componentPhrase(names), page: page.name }
+    // The filled title may outgrow the title limit: cut it rather than refuse the template.
+    const title = fillTemplate(template.title, values).slice(0, MAX_TITLE)
+    const message = fillTemplate(template.message, values).slice(0, MAX_MESSAGE)
+    return this.create(owner, { ...input, status_page_id: pageId, component_id: undefined, component_ids: componentIds, title, message })
+  }
+
+  // ---- public reads (no ownership: callers decide whether the page may be shown) -------------
+
+  /** Unresolved incidents of a page, newest first, with components and timeline. */
+  async activeForPage(pageId: number, limit = 50): Promise<Incident[]> {
+    return this.hydrate(await this.repo.list({ pageId, active: true, limit }))
+  }
+
+  /** The page's incidents (any state), newest first: history for public pages. */
+  async recentForPage(pageId: number, limit = 50): Promise<Incident[]> {
+    return this.hydrate(await this.repo.list({ pageId, limit }))
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async write(
+    current: Incident,
+    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[] },
+  ): Promise<void> {
+    const now = this.clock.now()
+    const state = change.state ?? current.state
+    const fields: { title?: string; state?: IncidentState; resolved_at?: number | null } = {}
+    if (change.title !== undefined) fields.title = change.title
+    if (change.state !== undefined && change.state !== current.state) {
+      fields.state = change.state
+      fields.resolved_at = change.state === 'resolved' ? now : null
+    }
+    const addsEntry = (change.state !== undefined && change.state !== current.state) || change.message !== undefined
+    await this.repo.transaction(async (repo) => {
+      await repo.update(current.id, fields, now)
+      if (change.componentIds !== undefined) await repo.setComponents(current.id, change.componentIds)
+      if (addsEntry) await repo.insertUpdate({ incidentId: current.id, state, message: change.message ?? '', at: now })
+    })
+    this.changes.pageChanged(current.pageId)
+  }
+
+  private async resolveTarget(
+    owner: User,
+    input: { status_page_id?: number; component_id?: number; component_ids?: number[] },
+  ): Promise<{ pageId: number; componentIds: number[] }> {
+    const requested = parseIdList('component_ids', [...(input.component_ids ?? []), ...(input.component_id ? [input.component_id] : [])])
+    let pageId = input.status_page_id
+    if (pageId === undefined) {
+      if (input.component_id === undefined) throw badRequest('status_page_id or component_id is required')
+      const component = await this.repo.componentWithOwner(input.component_id)
+      if (!component || component.owner_id !== owner.id) throw notFound('component not found')
+      pageId = component.page_id
+    }
+    await this.pages.get(owner, pageId)
+    return { pageId, componentIds: await this.checkedComponents(pageId, requested) }
+  }
+
+  private async checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
+    const ids = parseIdList('component_ids', raw)
+    const found = new Set((await this.repo.componentsOnPage(pageId, ids)).map((c) => c.id))
+    const missing = ids.find((id) => !found.has(id))
+    if (missing !== undefined) throw badRequest(`component ${missing} is not a component of this page`)
+    return ids
+  }
+
+  private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>): Promise<Incident[]> {
+    const ids = rows.map((row) => row.id)
+    const [components, updates] = await Promise.all([this.repo.componentsOf(ids), this.repo.updatesOf(ids)])
+    return rows.map((row) => ({
+      id: row.id,
+      pageId: row.page_id,
+      title: row.title,
+      state: row.state,
+      startedAt: row.started_at,
+      resolvedAt: row.resolved_at,
+      components: components.filter((c) => c.incident_id === row.id).map((c) => ({ id: c.id, name: c.name })),
+      updates: updates
+        .filter((u) => u.incident_id === row.id)
+        .map((u) => ({ id: u.id, state: u.state, message: u.message, at: u.at })),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }))
+  }
+}
+
+export { INCIDENT_STATES }

@@ -1,0 +1,65 @@
+import { t } from 'elysia'
+import { toIso } from '../../lib/time.ts'
+import { maintenancePhase, type Maintenance } from './service.ts'
+
+const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })
+const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })
+const message = t.String({ maxLength: 20_000, error: 'message must be a string of at most 10000 characters' })
+const componentIds = t.Array(t.Integer({ minimum: 1 }), {
+  maxItems: 100,
+  error: 'component_ids must be an array of at most 100 component ids',
+  description: 'Affected components; empty or absent means the whole page',
+})
+
+export const CreateMaintenanceBody = t.Object({
+  status_page_id: t.Integer({ minimum: 1, error: 'status_page_id must be a positive integer' }),
+  title,
+  start_at: time('start_at'),
+  end_at: time('end_at'),
+  message: t.Optional(message),
+  component_ids: t.Optional(componentIds),
+  notify_subscribers: t.Optional(t.Boolean({ description: 'Accepted for compatibility; subscribers are not notified yet' })),
+})
+
+export const UpdateMaintenanceBody = t.Object({
+  title: t.Optional(title),
+  start_at: t.Optional(time('start_at')),
+  end_at: t.Optional(time('end_at')),
+  message: t.Optional(message),
+  component_ids: t.Optional(componentIds),
+})
+
+export const MaintenanceListQuery = t.Object({
+  status_page_id: t.Optional(t.Numeric({ minimum: 1, error: 'status_page_id must be a positive integer' })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, error: 'limit must be an integer from 1 to 200' })),
+})
+
+export const MaintenanceJson = t.Object({
+  id: t.Integer(),
+  page_id: t.Integer(),
+  title: t.String(),
+  message: t.String(),
+  start_at: t.String({ description: 'RFC 3339' }),
+  end_at: t.String({ description: 'RFC 3339' }),
+  status: t.Union([t.Literal('scheduled'), t.Literal('in_progress'), t.Literal('completed')], {
+    description: 'Derived from the current time',
+  }),
+  components: t.Array(t.Object({ id: t.Integer(), name: t.String() })),
+  created_at: t.String(),
+  updated_at: t.String(),
+})
+
+export function maintenanceJson(window: Maintenance, now: number) {
+  return {
+    id: window.id,
+    page_id: window.pageId,
+    title: window.title,
+    message: window.message,
+    start_at: toIso(window.startAt),
+    end_at: toIso(window.endAt),
+    status: maintenancePhase(window, now),
+    components: window.components,
+    created_at: toIso(window.createdAt),
+    updated_at: toIso(window.updatedAt),
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Maintenance windows: a title, a message, `start_at` < `end_at` and the affected components (none:
+ * the whole page). A window is active while `start_at <= now < end_at`; its phase (`scheduled`,
+ * `in_progress`, `completed`) is derived from the clock, never stored.
+ *
+ * Owner methods check ownership (someone else's window is a 404). Public reads (`activeForPage`,
+ * `upcomingForPage`, `recentForPage`) take a page id; callers decide whether the page is visible.
+ */
+import type { Selectable } from 'kysely'
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, notFound } from '../../lib/errors.ts'
+import { parseIdList, parseText } from '../../lib/text.ts'
+import { parseRfc3339 } from '../../lib/time.ts'
+import type { User } from '../accounts/service.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import type { MaintenancesRepo } from './repo.ts'
+import type { MaintenancesTable } from './tables.ts'
+
+export type MaintenancePhase = 'scheduled' | 'in_progress' | 'completed'
+
+export interface Maintenance {
+  id: number
+  pageId: number
+  title: string
+  message: string
+  startAt: number
+  endAt: number
+  components: Array<{ id: number; name: string }>
+  createdAt: number
+  updatedAt: number
+}
+
+export interface MaintenanceInput {
+  status_page_id?: number
+  title?: string
+  message?: string
+  start_at?: string
+  end_at?: string
+  component_ids?: number[]
+}
+
+/** Longest window accepted: a year. */
+export const MAX_WINDOW_MS = 366 * 24 * 3600_000
+
+export function maintenancePhase(window: { startAt: number; endAt: number }, now: number): MaintenancePhase {
+  if (now < window.startAt) return 'scheduled'
+  return now < window.endAt ? 'in_progress' : 'completed'
+}
+
+export const isMaintenanceActive = (window: { startAt: number; endAt: number }, now: number): boolean =>
+  maintenancePhase(window, now) === 'in_progress'
+
+function parseTime(field: string, raw: string): number {
+  const ms = parseRfc3339(raw)
+  if (ms === undefined) throw badRequest(`${field} must be an RFC 3339 date-time with offset`)
+  return ms
+}
+
+function checkWindow(startAt: number, endAt: number): void {
+  if (endAt <= startAt) throw badRequest('end_at must be after start_at')
+  if (endAt - startAt > MAX_WINDOW_MS) throw badRequest('a maintenance window may last at most 366 days')
+}
+
+export class MaintenancesService {
+  constructor(
+    private readonly repo: MaintenancesRepo,
+    private readonly pages: StatusPagesService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  async list(owner: User, filter: { pageId?: number; limit?: number } = {}): Promise<Maintenance[]> {
+    if (filter.pageId !== undefined) await this.pages.get(owner, filter.pageId)
+    return this.hydrate(await this.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
+  }
+
+  async get(owner: User, id: number): Promise<Maintenance> {
+    const row = await this.repo.findWithOwner(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return (await this.hydrate([row]))[0]!
+  }
+
+  async create(owner: User, input: MaintenanceInput): Promise<Maintenance> {
+    if (input.status_page_id === undefined) throw badRequest('status_page_id is required')
+    for (const field of ['title', 'start_at', 'end_at'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
+    const title = parseText('title', input.title!, { max: 200 })
+    const message = parseText('message', input.message ?? '', { max: 10_000, multiline: true, allowEmpty: true })
+    const startAt = parseTime('start_at', input.start_at!)
+    const endAt = parseTime('end_at', input.end_at!)
+    checkWindow(startAt, endAt)
+    const pageId = input.status_page_id
+    await this.pages.get(owner, pageId)
+    const componentIds = await this.checkedComponents(pageId, input.component_ids ?? [])
+    const id = await this.repo.transaction(async (repo) => {
+      const row = await repo.insert({ pageId, title, message, startAt, endAt, now: this.clock.now() })
+      await repo.setComponents(row.id, componentIds)
+      return row.id
+    })
+    this.changes.pageChanged(pageId)
+    return this.get(owner, id)
+  }
+
+  async update(owner: User, id: number, input: Omit<MaintenanceInput, 'status_page_id'>): Promise<Maintenance> {
+    const current = await this.get(owner, id)
+    const changes: { title?: string; message?: string; start_at?: number; end_at?: number } = {}
+    if (input.title !== undefined) changes.title = parseText('title', input.title, { max: 200 })
+    if (input.message !== undefined) changes.message = parseText('message', input.message, { max: 10_000, multiline: true, allowEmpty: true })
+    if (input.start_at !== undefined) changes.start_at = parseTime('start_at', input.start_at)
+    if (input.end_at !== undefined) changes.end_at = parseTime('end_at', input.end_at)
+    checkWindow(changes.start_at ?? current.startAt, changes.end_at ?? current.endAt)
+    const componentIds = input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
+    await this.repo.transaction(async (repo) => {
+      await repo.update(id, changes, this.clock.now())
+      if (componentIds !== undefined) await repo.setComponents(id, componentIds)
+    })
+    this.changes.pageChanged(current.pageId)
+    return this.get(owner, id)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    const current = await this.get(owner, id)
+    await this.repo.delete(id)
+    this.changes.pageChanged(current.pageId)
+  }
+
+  // ---- public reads ---------------------------------------------------------------------------
+
+  /** Windows of the page in progress at `now` (defaults to the clock). */
+  async activeForPage(pageId: number, now = this.clock.now()): Promise<Maintenance[]> {
+    return this.hydrate(await this.repo.list({ pageId, endingAfter: now, startingBefore: now, limit: 50 }))
+  }
+
+  /** Windows of the page not yet over (in progress or scheduled), soonest first. */
+  async upcomingForPage(pageId: number, now = this.clock.now(), limit = 50): Promise<Maintenance[]> {
+    const rows = await this.hydrate(await this.repo.list({ pageId, endingAfter: now, limit }))
+    return rows.sort((a, b) => a.startAt - b.startAt || a.id - b.id)
+  }
+
+  /** All windows of the page (any phase), newest start first. */
+  async recentForPage(pageId: number, limit = 50): Promise<Maintenance[]> {
+    return this.hydrate(await this.repo.list({ pageId, limit }))
+  }
+
+  private async checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
+    const ids = parseIdList('component_ids', raw)
+    const found = new Set((await this.repo.componentsOnPage(pageId, ids)).map((c) => c.id))
+    const missing = ids.find((id) => !found.has(id))
+    if (missing !== undefined) throw badRequest(`component ${missing} is not a component of this page`)
+    return ids
+  }
+
+  private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
+    const components = await this.repo.componentsOf(rows.map((row) => row.id))
+    return rows.map((row) => ({
+      id: row.id,
+      pageId: row.page_id,
+      title: row.title,
+      message: row.message,
+      startAt: row.start_at,
+      endAt: row.end_at,
+      components: components.filter((c) => c.maintenance_id === row.id).map((c) => ({ id: c.id, name: c.name })),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }))
+  }
+}

@@ -1,0 +1,58 @@
+import { Elysia, t } from 'elysia'
+import { ErrorBody } from '../../lib/api-schemas.ts'
+import { servePrepared } from '../../lib/http-cache.ts'
+import { OVERALL_STATUSES } from './overall.ts'
+import { CORS_HEADERS, type StatusService } from './service.ts'
+
+const StatusJsonSchema = t.Object({
+  page: t.String({ description: 'The page slug' }),
+  page_url: t.String(),
+  overall: t.Union(OVERALL_STATUSES.map((s) => t.Literal(s))),
+  updated: t.String({ description: 'When these figures were computed (RFC 3339)' }),
+  incidents: t.Array(
+    t.Object({
+      id: t.String(),
+      title: t.String(),
+      state: t.String(),
+      started: t.String(),
+      component: t.Nullable(t.String({ description: 'Affected components, comma-separated; null when page-wide' })),
+    }),
+  ),
+  rtm: t.Array(t.Nullable(t.Number()), { description: 'Mean response time (ms) per minute, oldest first; null without data' }),
+  upd: t.Array(t.Nullable(t.Number()), { description: 'Daily uptime %, today last; null without data' }),
+  dns_only: t.Boolean({ description: 'True when every component of the page is a DNS component' }),
+})
+
+export function statusApiRoutes(status: StatusService) {
+  return new Elysia()
+    .get('/api/embed/status', async ({ request }) => servePrepared(await status.statusJson(request.url), request.headers.get('if-none-match')), {
+      query: t.Object({
+        slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })),
+        inc: t.Optional(t.String({ description: '1: include active incidents (Growth plan or higher)' })),
+        rtm: t.Optional(t.String({ description: 'Minutes of response times, 1–240, one value per minute (Growth or higher)' })),
+        upd: t.Optional(t.String({ description: 'Days of daily uptime, 1–30, today last (Growth or higher)' })),
+      }),
+      response: {
+        200: StatusJsonSchema,
+        304: t.Void({ description: 'Not modified' }),
+        400: ErrorBody,
+        403: ErrorBody,
+        404: ErrorBody,
+      },
+      detail: {
+        tags: ['Embeds'],
+        summary: 'Live status of a page as JSON',
+        description:
+          'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, `Cache-Control: public, max-age=15`, ETag.',
+      },
+    })
+    .options(
+      '/api/embed/status',
+      () =>
+        new Response(null, {
+          status: 204,
+          headers: { ...CORS_HEADERS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' },
+        }),
+      { detail: { tags: ['Embeds'], summary: 'CORS preflight for the status JSON' } },
+    )
+}

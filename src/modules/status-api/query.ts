@@ -1,0 +1,45 @@
+/**
+ * The query of `GET /api/embed/status`, read from the raw URL so repeated parameters are caught.
+ * Out-of-range or malformed values are refused with a message naming the parameter. Pure.
+ */
+export interface StatusQuery {
+  slug: string
+  /** Include active incidents. */
+  inc: boolean
+  /** Minutes of response times (0 = not asked). */
+  rtm: number
+  /** Days of daily uptime (0 = not asked). */
+  upd: number
+}
+
+export const MAX_RTM = 240
+export const MAX_UPD = 30
+
+function intParam(params: URLSearchParams, name: string, max: number, unit: string): number | string {
+  const values = params.getAll(name)
+  if (values.length === 0) return 0
+  if (values.length > 1) return `${name} must be given only once`
+  const raw = values[0]!
+  const message = `${name} must be an integer from 1 to ${max} (${unit})`
+  if (!/^\d{1,4}$/.test(raw)) return message
+  const value = Number(raw)
+  return value >= 1 && value <= max ? value : message
+}
+
+export function parseStatusQuery(url: string): StatusQuery | { error: string } {
+  const start = url.indexOf('?')
+  const params = new URLSearchParams(start === -1 ? '' : url.slice(start + 1))
+  const slugs = params.getAll('slug')
+  if (slugs.length > 1) return { error: 'slug must be given only once' }
+  const slug = slugs[0]
+  if (slug === undefined || slug === '') return { error: 'missing slug' }
+  const incValues = params.getAll('inc')
+  if (incValues.length > 1) return { error: 'inc must be given only once' }
+  const incRaw = incValues[0]
+  if (incRaw !== undefined && incRaw !== '0' && incRaw !== '1') return { error: 'inc must be 0 or 1' }
+  const rtm = intParam(params, 'rtm', MAX_RTM, 'minutes')
+  if (typeof rtm === 'string') return { error: rtm }
+  const upd = intParam(params, 'upd', MAX_UPD, 'days')
+  if (typeof upd === 'string') return { error: upd }
+  return { slug, inc: incRaw === '1', rtm, upd }
+}

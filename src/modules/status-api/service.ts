@@ -1,0 +1,177 @@
+/**
+ * Live status of a page: the overall status (overall.ts), daily uptime from the status history
+ * (uptime.ts), response times from the check roll-ups, and `GET /api/embed/status` (DESIGN §5.2).
+ *
+ * Public methods other features use:
+ * - `findPublicPage(slug)`: the page if visitors may see it (exists, public, not blocked);
+ * - `snapshot(pageId)`: components, active incidents and maintenances, and the overall status;
+ * - `uptime(componentIds, days, now)`: daily uptime % (today last) and the total over the window;
+ * - `statusJson(url)`: the prepared answer of the status endpoint (cached 15 s per page and query).
+ */
+import type { Config } from '../../config.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { prepareJson, type PreparedResponse } from '../../lib/http-cache.ts'
+import { toIso } from '../../lib/time.ts'
+import type { TtlCache } from '../../lib/ttl-cache.ts'
+import { DAY_MS, dayStart } from '../checks/rollup.ts'
+import type { ChecksService } from '../checks/service.ts'
+import type { Incident, IncidentsService } from '../incidents/service.ts'
+import type { Maintenance, MaintenancesService } from '../maintenances/service.ts'
+import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
+import { slugForLookup } from '../status-pages/slug.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
+import { overallStatus, type OverallStatus } from './overall.ts'
+import { parseStatusQuery, type StatusQuery } from './query.ts'
+import type { StatusRepo } from './repo.ts'
+import { uptimeByDay, type UptimeResult } from './uptime.ts'
+
+export const STATUS_TTL_MS = 15_000
+export const STATUS_CACHE_CONTROL = 'public, max-age=15'
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag',
+}
+
+export interface PublicPage {
+  id: number
+  slug: string
+  name: string
+  customDomain: string | null
+  plan: Plan
+}
+
+export interface PageSnapshot {
+  overall: OverallStatus
+  components: Array<{ id: number; name: string; type: 'site' | 'api' | 'dns'; status: 'up' | 'degraded' | 'down' }>
+  incidents: Incident[]
+  maintenances: Maintenance[]
+}
+
+export interface StatusJson {
+  page: string
+  page_url: string
+  overall: OverallStatus
+  updated: string
+  incidents: Array<{ id: string; title: string; state: string; started: string; component: string | null }>
+  rtm: Array<number | null>
+  upd: Array<number | null>
+  dns_only: boolean
+}
+
+const errorBody = (status: number, error: string) =>
+  prepareJson(status, { error }, { cacheControl: 'no-store', extraHeaders: CORS_HEADERS })
+
+export class StatusService {
+  private readonly notFound = errorBody(404, 'not found')
+  private readonly noPlan = errorBody(403, `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`)
+  private readonly noDetails = errorBody(
+    403,
+    `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`,
+  )
+
+  constructor(
+    private readonly repo: StatusRepo,
+    private readonly incidents: IncidentsService,
+    private readonly maintenances: MaintenancesService,
+    private readonly checks: ChecksService,
+    private readonly cache: TtlCache<PreparedResponse> | undefined,
+    private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The page for a slug from a URL when visitors may see it; private and blocked pages are unknown. */
+  async findPublicPage(rawSlug: string): Promise<PublicPage | undefined> {
+    const slug = slugForLookup(rawSlug)
+    if (slug === undefined) return undefined
+    const row = await this.repo.findPageBySlug(slug)
+    if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
+    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
+  }
+
+  /** Components, active incidents and maintenances of a page at `now`, and its overall status. */
+  async snapshot(pageId: number, now = this.clock.now()): Promise<PageSnapshot> {
+    const [components, incidents, maintenances] = await Promise.all([
+      this.repo.components(pageId),
+      this.incidents.activeForPage(pageId),
+      this.maintenances.activeForPage(pageId, now),
+    ])
+    return {
+      overall: overallStatus({ components, activeIncidents: incidents.length, activeMaintenances: maintenances.length }),
+      components: components.map((c) => ({ id: c.id, name: c.name, type: c.type, status: c.status })),
+      incidents,
+      maintenances,
+    }
+  }
+
+  /** Daily uptime of the components over the `days` UTC days ending today (today last). */
+  async uptime(componentIds: readonly number[], days: number, now = this.clock.now()): Promise<UptimeResult> {
+    const from = dayStart(now) - (days - 1) * DAY_MS
+    const histories = await Promise.all(componentIds.map((id) => this.repo.history(id, from, now + 1)))
+    return uptimeByDay(histories, from, days, now)
+  }
+
+  /** Until when a badge or status built now stays right: the next maintenance start or end. */
+  async nextBoundary(pageId: number, now = this.clock.now()): Promise<number | undefined> {
+    const upcoming = await this.maintenances.upcomingForPage(pageId, now, 5)
+    const times = upcoming.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
+    return times.length > 0 ? Math.min(...times) : undefined
+  }
+
+  /** The prepared answer of `GET /api/embed/status` for a request URL. */
+  statusJson(url: string): Promise<PreparedResponse> {
+    const parsed = parseStatusQuery(url)
+    if ('error' in parsed) return errorBody(400, parsed.error)
+    const query = parsed
+    const slug = slugForLookup(query.slug)
+    if (slug === undefined) return this.notFound
+    const key = `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
+    const hit = this.cache?.get(key)
+    if (hit) return Promise.resolve(hit)
+    const load = () => this.loadStatus(slug, query)
+    return this.cache ? this.cache.getOrLoad(key, load) : load().then((fill) => fill.value)
+  }
+
+  /** The status JSON of a visible page (no plan checks): for the preview page and tests. */
+  async buildStatusJson(page: PublicPage, query: Omit<StatusQuery, 'slug'>, now = this.clock.now()): Promise<StatusJson> {
+    const snapshot = await this.snapshot(page.id, now)
+    const ids = snapshot.components.map((c) => c.id)
+    const [rtm, upd] = await Promise.all([
+      query.rtm > 0 ? this.checks.minuteSeries(ids, now, query.rtm) : [],
+      query.upd > 0 ? this.uptime(ids, query.upd, now).then((u) => u.daily) : [],
+    ])
+    return {
+      page: page.slug,
+      page_url: statusPageUrl(page, this.config),
+      overall: snapshot.overall,
+      updated: toIso(now),
+      incidents: query.inc
+        ? snapshot.incidents.map((i) => ({
+            id: String(i.id),
+            title: i.title,
+            state: i.state,
+            started: toIso(i.startedAt),
+            component: i.components.length > 0 ? i.components.map((c) => c.name).join(', ') : null,
+          }))
+        : [],
+      rtm,
+      upd,
+      dns_only: snapshot.components.length > 0 && snapshot.components.every((c) => c.type === 'dns'),
+    }
+  }
+
+  private async loadStatus(slug: string, query: StatusQuery): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
+    const page = await this.findPublicPage(slug)
+    if (!page) return { value: await this.notFound, ttlMs: 0 }
+    if (!planHas(page.plan, 'badge_widget')) return { value: await this.noPlan, pageId: page.id, ttlMs: STATUS_TTL_MS }
+    const wantsDetails = query.inc || query.rtm > 0 || query.upd > 0
+    if (wantsDetails && !planHas(page.plan, 'status_json_details')) {
+      return { value: await this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
+    }
+    const now = this.clock.now()
+    const body = await this.buildStatusJson(page, query, now)
+    const value = await prepareJson(200, body, { cacheControl: STATUS_CACHE_CONTROL, extraHeaders: CORS_HEADERS })
+    const boundary = await this.nextBoundary(page.id, now)
+    const ttlMs = boundary === undefined ? STATUS_TTL_MS : Math.max(1, Math.min(STATUS_TTL_MS, boundary - now))
+    return { value, pageId: page.id, ttlMs }
+  }
+}

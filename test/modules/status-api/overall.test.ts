@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'bun:test'
+import { overallStatus, type OverallStatus } from '../../../src/modules/status-api/overall.ts'
+
+type S = 'up' | 'degraded' | 'down'
+const c = (...statuses: S[]) => statuses.map((status) => ({ status }))
+
+// [case, components, active incidents, active maintenances, expected]
+const TABLE: Array<[string, ReturnType<typeof c>, number, number, OverallStatus]> = [
+  ['no components, nothing going on', c(), 0, 0, 'operational'],
+  ['all up', c('up', 'up', 'up'), 0, 0, 'operational'],
+  ['one degraded', c('up', 'degraded'), 0, 0, 'degraded_performance'],
+  ['all degraded', c('degraded', 'degraded'), 0, 0, 'degraded_performance'],
+  ['one down among several', c('up', 'down', 'degraded'), 0, 0, 'partial_outage'],
+  ['every component down', c('down', 'down'), 0, 0, 'major_outage'],
+  ['the only component down', c('down'), 0, 0, 'major_outage'],
+  ['maintenance with all up', c('up', 'up'), 0, 1, 'under_maintenance'],
+  ['maintenance hides degraded', c('up', 'degraded'), 0, 1, 'under_maintenance'],
+  ['maintenance does not hide a partial outage', c('up', 'down'), 0, 1, 'partial_outage'],
+  ['maintenance does not hide a major outage', c('down', 'down'), 0, 1, 'major_outage'],
+  ['maintenance on a page without components', c(), 0, 2, 'under_maintenance'],
+  ['an incident makes an operational page degraded', c('up', 'up'), 1, 0, 'degraded_performance'],
+  ['an incident on a page without components', c(), 3, 0, 'degraded_performance'],
+  ['an incident never improves a partial outage', c('up', 'down'), 2, 0, 'partial_outage'],
+  ['an incident never improves a major outage', c('down'), 1, 0, 'major_outage'],
+  ['an incident during maintenance: maintenance shows', c('up'), 1, 1, 'under_maintenance'],
+  ['an incident with a degraded component', c('degraded'), 1, 0, 'degraded_performance'],
+]
+
+describe('overallStatus', () => {
+  for (const [name, components, incidents, maintenances, expected] of TABLE) {
+    test(`${name} → ${expected}`, () => {
+      expect(overallStatus({ components, activeIncidents: incidents, activeMaintenances: maintenances })).toBe(expected)
+    })
+  }
+
+  test('incidents can only make it worse: for every row, adding an incident never gives a better status', () => {
+    const rank: Record<OverallStatus, number> = {
+      operational: 0,
+      degraded_performance: 1,
+      under_maintenance: 2,
+      partial_outage: 3,
+      major_outage: 4,
+    }
+    for (const [, components, incidents, maintenances] of TABLE) {
+      const without = overallStatus({ components, activeIncidents: incidents, activeMaintenances: maintenances })
+      const withMore = overallStatus({ components, activeIncidents: incidents + 1, activeMaintenances: maintenances })
+      expect(rank[withMore]).toBeGreaterThanOrEqual(rank[without])
+    }
+  })
+})
