@@ -20,6 +20,7 @@ import { PageViewCounter } from './modules/analytics/page-views.ts'
 import { AnalyticsRepo } from './modules/analytics/repo.ts'
 import { AnalyticsService } from './modules/analytics/service.ts'
 import { ShareTokensService } from './modules/analytics/share-tokens.ts'
+import { recordResponseTimes, responseTimesFrom } from './modules/analytics/response-times.ts'
 import { refreshStatusRollup } from './modules/analytics/status-aggregator.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
@@ -40,10 +41,10 @@ export function createServices(deps: ServiceDeps) {
   const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
-  const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
+  const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
-  const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock)
+  const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
   return { clock, changes, accounts, pages, components, incidents, maintenances, checks, shareTokens, analytics, pageViews }
 }

@@ -2,6 +2,9 @@
 import type { ApiKeysTable, SessionsTable, UsersTable } from '../modules/accounts/tables.ts'
 import type {
   AnalyticsShareTokensTable,
+  ComponentResponseCursorTable,
+  ComponentResponseDailyTable,
+  PageResponseDailyTable,
   ComponentStatusCursorTable,
   ComponentStatusDailyTable,
   PageStatusDailyTable,
@@ -43,4 +46,7 @@ export interface Database {
   page_view_visitors: PageViewVisitorsTable
   page_view_salts: PageViewSaltsTable
   analytics_share_tokens: AnalyticsShareTokensTable
+  component_response_daily: ComponentResponseDailyTable
+  component_response_cursor: ComponentResponseCursorTable
+  page_response_daily: PageResponseDailyTable
 }

@@ -68,3 +68,29 @@ export interface AnalyticsShareTokensTable {
   usage_count: Generated<number>
   last_used_at: number | null
 }
+
+export interface ComponentResponseDailyTable {
+  component_id: number
+  day: number
+  n: number
+  sum_ms: number
+  hist: Uint8Array
+  cum_n: number
+  cum_sum_ms: number
+  cum_hist: Uint8Array
+}
+
+export interface ComponentResponseCursorTable {
+  component_id: number
+  page_id: number
+  first_day: number
+  last_day: number
+}
+
+export interface PageResponseDailyTable {
+  page_id: number
+  day: number
+  n: number
+  sum_ms: number
+  hist: Uint8Array
+}
