@@ -20,6 +20,8 @@ import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import type { PageViewHook } from './modules/public-pages/index.ts'
+import { createPublicPages } from './modules/public-pages/wire.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
@@ -27,6 +29,7 @@ import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
+import { clientKey } from './modules/public-pages/context.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -38,6 +41,8 @@ export interface AppDeps {
   publicCache?: boolean
   /** Where unexpected errors are reported (defaults to stderr). */
   logError?: (error: unknown) => void
+  /** Called for each view of a status page by a visitor allowed to see it (analytics). */
+  onPageView?: PageViewHook
 }
 
 export const APP_VERSION = '0.1.0'
@@ -68,9 +73,12 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
-  const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
+  const fastLane = new FastLane()
+  // Page views feed the analytics (buffered; written in batches by main.ts's timer).
+  const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -130,11 +138,15 @@ export function createApp(deps: AppDeps) {
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
+    .use(publicPages.routes)
 
   const routed = app.handle
-  /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
-  const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
-  return Object.assign(app, { handle, services, publicCache: cache, status })
+  /** Service-host requests: cache hits on the fast lane, everything else through Elysia. */
+  const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  // The single entry for every request: host routing in front of both apps, so status hosts never
+  // reach service routes (fast lane included) and the service host never reaches status-host routes.
+  const handle = publicPages.dispatch(serviceHandle)
+  return Object.assign(app, { handle, services, publicCache: cache, status, publicPages })
 }
 
 export type App = ReturnType<typeof createApp>

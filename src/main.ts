@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
+import { rememberPeerAddress } from './modules/public-pages/context.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -41,7 +42,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     hostname: config.host,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     development: false,
-    fetch: (request) => app.handle(request),
+    fetch: (request, server) => {
+      rememberPeerAddress(request, server.requestIP(request)?.address)
+      return app.handle(request)
+    },
   })
   let stopping: Promise<void> | undefined
   return {

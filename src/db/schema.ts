@@ -13,6 +13,7 @@ import type {
   PageViewVisitorsTable,
 } from '../modules/analytics/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
+import type { PageAccessSessionsTable, PageAccessTable, PageAppearanceTable } from '../modules/public-pages/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
 import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable } from '../modules/checks/tables.ts'
 import type {
@@ -38,6 +39,9 @@ export interface Database {
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable
+  page_appearance: PageAppearanceTable
+  page_access: PageAccessTable
+  page_access_sessions: PageAccessSessionsTable
   sessions: SessionsTable
   component_status_daily: ComponentStatusDailyTable
   page_status_daily: PageStatusDailyTable

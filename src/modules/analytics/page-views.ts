@@ -19,12 +19,14 @@ interface PendingView {
   day: number
   /** Address and user agent; held in memory until the next flush, never written. */
   visitor: string
-  duringIncident: boolean
+  /** Undefined: decided when the batch is written, from the page's incidents and maintenance. */
+  duringIncident: boolean | undefined
 }
 
 export interface RecordOptions {
-  /** The client's address as the server saw it (Bun's requestIP); X-Forwarded-For wins when present. */
+  /** The client's address (behind a trusted proxy, the forwarded one); else X-Forwarded-For, else none. */
   clientAddress?: string
+  /** Whether the page has an active incident or maintenance; when omitted, looked up at the next flush. */
   duringIncident?: boolean
 }
 
@@ -42,10 +44,10 @@ export class PageViewCounter {
   /** Counts a view of page `pageId` unless it is a bot; returns whether it was counted. Never throws. */
   record(pageId: number, request: Request, options: RecordOptions = {}): boolean {
     if (request.method !== 'GET' || isBotRequest(request)) return false
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    const address = forwarded || options.clientAddress || ''
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim()
+    const address = options.clientAddress || forwarded || ''
     const agent = request.headers.get('user-agent') ?? ''
-    this.buffer.push({ pageId, day: dayOf(this.clock.now()), visitor: `${address}\n${agent}`, duringIncident: options.duringIncident ?? false })
+    this.buffer.push({ pageId, day: dayOf(this.clock.now()), visitor: `${address}\n${agent}`, duringIncident: options.duringIncident })
     if (this.buffer.length >= (this.options.maxBuffer ?? 5000)) void this.flush()
     return true
   }
@@ -79,6 +81,9 @@ export class PageViewCounter {
     await this.repo.forgetBefore(today)
     if (views.length === 0) return
     const live = new Set((await this.repo.existingPageIds([...new Set(views.map((v) => v.pageId))])).map((p) => p.id))
+    const undecided = [...new Set(views.filter((v) => v.duringIncident === undefined).map((v) => v.pageId))]
+    const troubled = new Set(undecided.length > 0 ? (await this.repo.pagesWithActiveIncident(undecided, this.clock.now())).map((p) => p.id) : [])
+    for (const view of views) view.duringIncident ??= troubled.has(view.pageId)
     const visitors: Array<{ day: number; page_id: number; kind: number; hash: string }> = []
     const totals = new Map<string, { page_id: number; day: number; views: number; uniques: number; incident_views: number; incident_uniques: number }>()
     for (const view of views) {

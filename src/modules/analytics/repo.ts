@@ -199,6 +199,36 @@ export class AnalyticsRepo {
       .execute()
   }
 
+  /** Pages among `ids` with an unresolved incident or a maintenance window in progress at `now`. */
+  pagesWithActiveIncident(ids: readonly number[], now: number) {
+    return this.db
+      .selectFrom('status_pages')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('incidents')
+              .select('incidents.id')
+              .whereRef('incidents.page_id', '=', 'status_pages.id')
+              .where('incidents.resolved_at', 'is', null)
+              .where('incidents.state', '!=', 'resolved')
+              .where('incidents.started_at', '<=', now),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('maintenances')
+              .select('maintenances.id')
+              .whereRef('maintenances.page_id', '=', 'status_pages.id')
+              .where('maintenances.start_at', '<=', now)
+              .where('maintenances.end_at', '>', now),
+          ),
+        ]),
+      )
+      .execute()
+  }
+
   existingPageIds(ids: readonly number[]) {
     if (ids.length === 0) return Promise.resolve([])
     return this.db.selectFrom('status_pages').select('id').where('id', 'in', [...ids]).execute()

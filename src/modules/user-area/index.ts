@@ -12,6 +12,7 @@ import { statusPageUrl } from '../status-pages/urls.ts'
 import { endSessionCookie, htmlPage, loginRedirect, redirect, safeNext, sessionCookie, sessionUser } from './http.ts'
 import { homePage, loginPage, messagePage, passwordPage, signupPage } from './views.ts'
 import { loadAsset } from './assets.ts'
+import { clientKey } from '../public-pages/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['User area'], summary, description })
@@ -38,7 +39,8 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
         // Login forms may come without Origin from old clients, but never from another site.
         if (request.headers.has('origin') && !isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         const next = safeNext(body.next)
-        const client = server?.requestIP(request)?.address ?? 'unknown'
+        const forwarded = clientKey(request)
+        const client = forwarded !== 'unknown' ? forwarded : (server?.requestIP(request)?.address ?? 'unknown')
         try {
           const { token } = await accounts.login(body.email, body.password, client)
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })

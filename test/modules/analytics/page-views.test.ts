@@ -96,3 +96,25 @@ describe('page-view counting', () => {
     expect(rows).toHaveLength(0)
   })
 })
+
+describe('views of the public status page (issue 4 hook)', () => {
+  test('a real page view is counted once per visitor and day, bots not at all, incident views apart', async () => {
+    ctx.clock.set(NOW + 5 * DAY)
+    const page = await ctx.createPage(key, { slug: slug('pub'), name: 'Public' })
+    const open = (agent: string, address: string) =>
+      ctx.request(`https://${page.slug}.status.test/`, { headers: { 'user-agent': agent, 'x-forwarded-for': address } })
+    expect((await open(FIREFOX, '192.0.2.10')).status).toBe(200)
+    expect((await open(FIREFOX, '192.0.2.10')).status).toBe(200)
+    expect((await open('Mozilla/5.0 (compatible; bingbot/2.0)', '192.0.2.11')).status).toBe(200)
+    await ctx.app.services.pageViews.flush()
+    const before = (await json(await ctx.request(`/api/analytics/status-pages/${page.id}?range=7d`, { key }))).data
+    expect(before).toMatchObject({ views: 2, unique_visitors: 1, incident_views: 0 })
+    // An incident is opened: views now count in both figures.
+    const incident = await ctx.request('/user/api/v1/incidents', { method: 'POST', key, json: { title: 'Down', status_page_id: page.id } })
+    expect(incident.status).toBe(201)
+    expect((await open(SAFARI, '192.0.2.12')).status).toBe(200)
+    await ctx.app.services.pageViews.flush()
+    const after = (await json(await ctx.request(`/api/analytics/status-pages/${page.id}?range=7d`, { key }))).data
+    expect(after).toMatchObject({ views: 3, unique_visitors: 2, incident_views: 1, incident_unique_visitors: 1 })
+  })
+})

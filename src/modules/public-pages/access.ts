@@ -1,0 +1,111 @@
+/**
+ * Who may read a private page.
+ *
+ * - Visitors: a shared password (at least 4 characters, argon2id) typed into the gate opens a
+ *   session of one hour, kept in a cookie scoped to the host it was opened on. The session is
+ *   stored (hashed) with its page and host: a cookie carried to another page or another host is
+ *   refused. Attempts are limited per client and page before any hash is checked.
+ * - Embeds and scripts: a read-only access token (`auth_token=lpt_…`), created by the owner.
+ *   It lets a badge, the widget or the status JSON of a private page answer; it never opens the
+ *   HTML page. `embedTokenGrants(pageId, token)` is the one check for that.
+ */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { hashPassword, verifyPassword } from '../../lib/password.ts'
+import { AttemptLimiter } from './rate-limit.ts'
+import type { PublicPagesRepo } from './repo.ts'
+
+export const SESSION_TTL_MS = 60 * 60_000
+export const GATE_ATTEMPTS = 5
+export const GATE_WINDOW_MS = 15 * 60_000
+export const MIN_PASSWORD_LENGTH = 4
+const EMBED_TOKEN_PREFIX = 'lpt_'
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
+const EMBED_TOKEN = /^lpt_[A-Za-z0-9_-]{43}$/
+
+export type GateResult =
+  | { kind: 'ok'; token: string; expiresAt: number }
+  | { kind: 'wrong'; remaining: number }
+  | { kind: 'limited'; retryAfterSeconds: number }
+  | { kind: 'no-password' }
+
+export function parseGatePassword(raw: string): string {
+  if (raw.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  if (raw.length > 1024) throw badRequest('password must be at most 1024 characters')
+  return raw
+}
+
+export class PageAccessService {
+  private readonly limiter: AttemptLimiter
+
+  constructor(
+    private readonly repo: PublicPagesRepo,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {
+    this.limiter = new AttemptLimiter(clock, GATE_ATTEMPTS, GATE_WINDOW_MS)
+  }
+
+  async settings(pageId: number): Promise<{ passwordSet: boolean; embedTokenSet: boolean }> {
+    const row = await this.repo.findAccess(pageId)
+    return { passwordSet: Boolean(row?.password_hash), embedTokenSet: Boolean(row?.embed_token_hash) }
+  }
+
+  /** Sets (or with null removes) the gate password; every open session of the page ends. */
+  async setPassword(pageId: number, password: string | null): Promise<void> {
+    const hash = password === null ? null : await hashPassword(parseGatePassword(password))
+    await this.repo.upsertAccess(pageId, { password_hash: hash }, this.clock.now())
+    await this.repo.deleteSessionsOfPage(pageId)
+    this.changes.pageChanged(pageId)
+  }
+
+  /** A new read-only embed token (shown once); the previous one stops working. */
+  async rotateEmbedToken(pageId: number): Promise<string> {
+    const token = `${EMBED_TOKEN_PREFIX}${randomToken(32)}`
+    await this.repo.upsertAccess(pageId, { embed_token_hash: await sha256Hex(token) }, this.clock.now())
+    this.changes.pageChanged(pageId)
+    return token
+  }
+
+  async revokeEmbedToken(pageId: number): Promise<void> {
+    await this.repo.upsertAccess(pageId, { embed_token_hash: null }, this.clock.now())
+    this.changes.pageChanged(pageId)
+  }
+
+  /** True when `token` is the current embed token of the page (for badges, widget, status JSON). */
+  async embedTokenGrants(pageId: number, token: string | null | undefined): Promise<boolean> {
+    if (!token || !EMBED_TOKEN.test(token)) return false
+    const row = await this.repo.findAccess(pageId)
+    if (!row?.embed_token_hash) return false
+    return constantTimeEqual(await sha256Hex(token), row.embed_token_hash)
+  }
+
+  /** One password attempt at the gate of `pageId` on `host` by `client`. */
+  async attempt(input: { pageId: number; host: string; client: string; password: string }): Promise<GateResult> {
+    const access = await this.repo.findAccess(input.pageId)
+    if (!access?.password_hash) return { kind: 'no-password' }
+    const key = `${input.pageId}|${input.client}`
+    const decision = this.limiter.hit(key)
+    if (!decision.allowed) {
+      return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((decision.resetAt - this.clock.now()) / 1000)) }
+    }
+    const ok = input.password.length <= 1024 && (await verifyPassword(input.password, access.password_hash))
+    if (!ok) return { kind: 'wrong', remaining: decision.remaining }
+    this.limiter.reset(key)
+    const now = this.clock.now()
+    const token = randomToken(32)
+    const expiresAt = now + SESSION_TTL_MS
+    await this.repo.deleteExpiredSessions(now)
+    await this.repo.insertSession({ pageId: input.pageId, host: input.host, tokenHash: await sha256Hex(token), now, expiresAt })
+    return { kind: 'ok', token, expiresAt }
+  }
+
+  /** True when the session cookie value opens `pageId` on `host` right now. */
+  async sessionGrants(token: string | undefined, pageId: number, host: string): Promise<boolean> {
+    if (!token || !SESSION_TOKEN.test(token)) return false
+    const session = await this.repo.findSession(await sha256Hex(token))
+    return session !== undefined && session.page_id === pageId && session.host === host && session.expires_at > this.clock.now()
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * RSS 2.0 and Atom feeds of a page's incidents and maintenance windows (pure). Text is escaped by
+ * `ghtml` (numeric character references are valid XML); control characters, which XML forbids,
+ * never reach here (titles and messages refuse them).
+ */
+import { html } from 'ghtml'
+import type { PublicIncident, PublicMaintenance } from './events.ts'
+import { formatDateTime } from './render.ts'
+
+export interface FeedInput {
+  name: string
+  url: string
+  incidents: PublicIncident[]
+  maintenances: PublicMaintenance[]
+  now: number
+}
+
+interface Item {
+  id: string
+  title: string
+  link: string
+  published: number
+  updated: number
+  text: string
+}
+
+const STATE_TITLES: Record<string, string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+}
+
+function items(input: FeedInput): Item[] {
+  const list: Item[] = input.incidents.map((incident) => ({
+    id: `${input.url}/incidents/${incident.id}`,
+    title: `[${STATE_TITLES[incident.state] ?? incident.state}] ${incident.title}`,
+    link: `${input.url}/incidents/${incident.id}`,
+    published: incident.startedAt,
+    updated: Math.max(incident.updatedAt, ...incident.updates.map((u) => u.at)),
+    text: [...incident.updates]
+      .reverse()
+      .map((u) => `${STATE_TITLES[u.state] ?? u.state} (${formatDateTime(u.at)}): ${u.message}`)
+      .join('\n\n'),
+  }))
+  for (const m of input.maintenances) {
+    const phase = input.now < m.startAt ? 'Scheduled maintenance' : input.now < m.endAt ? 'Maintenance in progress' : 'Maintenance completed'
+    list.push({
+      id: `${input.url}/maintenance/${m.id}`,
+      title: `[${phase}] ${m.title}`,
+      link: `${input.url}/#maintenance`,
+      published: m.createdAt,
+      updated: m.updatedAt,
+      text: `${formatDateTime(m.startAt)} to ${formatDateTime(m.endAt)}${m.message ? `\n\n${m.message}` : ''}`,
+    })
+  }
+  return list.sort((a, b) => b.updated - a.updated).slice(0, 50)
+}
+
+const rfc822 = (ms: number) => new Date(ms).toUTCString()
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export function renderRss(input: FeedInput): string {
+  const entries = items(input)
+  return html`<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+<channel>
+<title>${input.name} status</title>
+<link>${input.url}</link>
+<description>Incidents and maintenance of ${input.name}</description>
+<atom:link href="${input.url}/history.rss" rel="self" type="application/rss+xml"/>
+<lastBuildDate>${rfc822(entries[0]?.updated ?? input.now)}</lastBuildDate>
+!${entries
+    .map(
+      (item) => html`<item>
+<title>${item.title}</title>
+<link>${item.link}</link>
+<guid isPermaLink="false">${item.id}</guid>
+<pubDate>${rfc822(item.updated)}</pubDate>
+<description>${item.text}</description>
+</item>
+`,
+    )
+    .join('')}</channel>
+</rss>
+`
+}
+
+export function renderAtom(input: FeedInput): string {
+  const entries = items(input)
+  return html`<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<id>${input.url}/history.atom</id>
+<title>${input.name} status</title>
+<link href="${input.url}"/>
+<link rel="self" href="${input.url}/history.atom"/>
+<updated>${iso(entries[0]?.updated ?? input.now)}</updated>
+<author><name>${input.name}</name></author>
+!${entries
+    .map(
+      (item) => html`<entry>
+<id>${item.id}</id>
+<title type="text">${item.title}</title>
+<link href="${item.link}"/>
+<published>${iso(item.published)}</published>
+<updated>${iso(item.updated)}</updated>
+<content type="text">${item.text}</content>
+</entry>
+`,
+    )
+    .join('')}</feed>
+`
+}

@@ -1,0 +1,94 @@
+/**
+ * Which site a request is for, from its Host alone (pure, no I/O):
+ *
+ * - `service`: the service host (BASE_URL's host), or an IP address literal (health checks and
+ *   local tools talk to the process by address);
+ * - `status`: `<slug>.<STATUS_DOMAIN>`, one DNS label in front of the status domain;
+ * - `custom`: any other well-formed host name: it may be the custom domain of a page (the caller
+ *   looks it up);
+ * - `unknown`: anything else (malformed, nested labels under the status domain, the status domain
+ *   itself): answered with a plain 404 page.
+ *
+ * Ports never matter (a proxy may or may not keep them), letters are compared in lower case, a
+ * trailing dot (the fully qualified form) is ignored and IDN hosts are compared in punycode.
+ */
+import { slugForLookup } from '../status-pages/slug.ts'
+
+export type HostRoute =
+  | { kind: 'service' }
+  | { kind: 'status'; slug: string; host: string }
+  | { kind: 'custom'; host: string }
+  | { kind: 'unknown' }
+
+export interface HostRouterConfig {
+  /** BASE_URL, e.g. `https://lantern.example.com`. */
+  baseUrl: string
+  /** STATUS_DOMAIN, a host with an optional port, e.g. `status.example.com`. */
+  statusDomain: string
+}
+
+export interface HostRouter {
+  route(hostHeader: string | null | undefined): HostRoute
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/
+
+/**
+ * The host name of a Host header value in canonical form (lower case, punycode, no port, no
+ * trailing dot), or undefined when it is not a host at all. IPv6 literals keep their brackets.
+ */
+export function normalizeHost(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined
+  const input = raw.trim()
+  if (input.length === 0 || input.length > 300) return undefined
+  // Anything that would make the URL parser read a path, credentials or another scheme.
+  if (/[\s/\\?#@]/.test(input)) return undefined
+  let hostname: string
+  try {
+    hostname = new URL(`http://${input}/`).hostname
+  } catch {
+    return undefined
+  }
+  if (hostname.endsWith('.')) hostname = hostname.slice(0, -1)
+  if (hostname.length === 0) return undefined
+  return hostname
+}
+
+const isIpLiteral = (host: string): boolean => host.startsWith('[') || IPV4.test(host)
+
+export function createHostRouter(config: HostRouterConfig): HostRouter {
+  const serviceHost = normalizeHost(new URL(config.baseUrl).host)
+  const statusDomain = normalizeHost(config.statusDomain)
+  if (!serviceHost || !statusDomain) throw new Error('BASE_URL and STATUS_DOMAIN must be host names')
+  const statusSuffix = `.${statusDomain}`
+  return {
+    route(hostHeader) {
+      const host = normalizeHost(hostHeader)
+      // No Host at all (HTTP/1.0 tools): the service answers, as it does for bare addresses.
+      if (host === undefined) return hostHeader ? { kind: 'unknown' } : { kind: 'service' }
+      if (host === serviceHost || isIpLiteral(host)) return { kind: 'service' }
+      if (host.endsWith(statusSuffix)) {
+        const label = host.slice(0, -statusSuffix.length)
+        const slug = label.includes('.') ? undefined : slugForLookup(label)
+        return slug ? { kind: 'status', slug, host } : { kind: 'unknown' }
+      }
+      if (host === statusDomain) return { kind: 'unknown' }
+      const labels = host.split('.')
+      if (labels.length < 2 || host.length > 253 || !labels.every((label) => LABEL.test(label))) return { kind: 'unknown' }
+      return { kind: 'custom', host }
+    },
+  }
+}
+
+/**
+ * The host of a request as the server saw it: Bun builds `request.url` from the Host header, and
+ * requests made in tests carry the host in their URL.
+ */
+export function requestHost(request: Request): string {
+  const url = request.url
+  const start = url.indexOf('//') + 2
+  let end = url.indexOf('/', start)
+  if (end === -1) end = url.length
+  return url.slice(start, end)
+}

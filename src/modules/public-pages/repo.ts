@@ -1,0 +1,190 @@
+import { sql } from 'kysely'
+import type { Db } from '../../db/client.ts'
+import type { ComponentStatus } from '../components/tables.ts'
+import type { ImageType } from './tables.ts'
+
+const siteColumns = [
+  'status_pages.id',
+  'status_pages.slug',
+  'status_pages.name',
+  'status_pages.custom_domain',
+  'status_pages.visibility',
+  'status_pages.blocked',
+  'status_pages.updated_at',
+  'users.plan',
+] as const
+
+export class PublicPagesRepo {
+  constructor(private readonly db: Db) {}
+
+  findSiteBySlug(slug: string) {
+    return this.db
+      .selectFrom('status_pages')
+      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .select(siteColumns)
+      .where('status_pages.slug', '=', slug)
+      .executeTakeFirst()
+  }
+
+  findSiteByDomain(domain: string) {
+    return this.db
+      .selectFrom('status_pages')
+      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .select(siteColumns)
+      .where('status_pages.custom_domain', '=', domain)
+      .executeTakeFirst()
+  }
+
+  listComponents(pageId: number) {
+    return this.db
+      .selectFrom('components')
+      .select(['id', 'name', 'type', 'group_name', 'status', 'position', 'created_at', 'updated_at'])
+      .where('page_id', '=', pageId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+  }
+
+  /** Status changes at or after `from`, oldest first (an index range scan per component). */
+  historySince(componentIds: readonly number[], from: number) {
+    if (componentIds.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['component_id', 'status', 'at'])
+      .where('component_id', 'in', componentIds)
+      .where('at', '>=', from)
+      .orderBy('component_id')
+      .orderBy('at')
+      .orderBy('id')
+      .execute()
+  }
+
+  /** The status each component had just before `from` (one index seek per component). */
+  async statusBefore(componentIds: readonly number[], from: number): Promise<Map<number, ComponentStatus>> {
+    const result = new Map<number, ComponentStatus>()
+    if (componentIds.length === 0) return result
+    const rows = await this.db
+      .selectFrom('components as c')
+      .select((eb) => [
+        'c.id',
+        eb
+          .selectFrom('component_status_history as h')
+          .select('h.status')
+          .whereRef('h.component_id', '=', 'c.id')
+          .where('h.at', '<', from)
+          .orderBy('h.at', 'desc')
+          .orderBy('h.id', 'desc')
+          .limit(1)
+          .as('status'),
+      ])
+      .where('c.id', 'in', componentIds)
+      .execute()
+    for (const row of rows) if (row.status) result.set(row.id, row.status as ComponentStatus)
+    return result
+  }
+
+  findAppearance(pageId: number) {
+    return this.db.selectFrom('page_appearance').selectAll().where('page_id', '=', pageId).executeTakeFirst()
+  }
+
+  /** Appearance without the image bytes, with their sizes and a digest source. */
+  findAppearanceMeta(pageId: number) {
+    return this.db
+      .selectFrom('page_appearance')
+      .select([
+        'palette_json',
+        'custom_css',
+        'favicon_type',
+        'logo_type',
+        'updated_at',
+        sql<number | null>`length(favicon)`.as('favicon_size'),
+        sql<number | null>`length(logo)`.as('logo_size'),
+      ])
+      .where('page_id', '=', pageId)
+      .executeTakeFirst()
+  }
+
+  async upsertAppearance(
+    pageId: number,
+    changes: Partial<{
+      palette_json: string | null
+      custom_css: string | null
+      favicon: Uint8Array | null
+      favicon_type: ImageType | null
+      logo: Uint8Array | null
+      logo_type: ImageType | null
+    }>,
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .insertInto('page_appearance')
+      .values({ page_id: pageId, ...changes, updated_at: now })
+      .onConflict((oc) => oc.column('page_id').doUpdateSet({ ...changes, updated_at: now }))
+      .execute()
+  }
+
+  findAccess(pageId: number) {
+    return this.db.selectFrom('page_access').selectAll().where('page_id', '=', pageId).executeTakeFirst()
+  }
+
+  findAccessByEmbedToken(tokenHash: string) {
+    return this.db.selectFrom('page_access').select('page_id').where('embed_token_hash', '=', tokenHash).executeTakeFirst()
+  }
+
+  async upsertAccess(pageId: number, changes: Partial<{ password_hash: string | null; embed_token_hash: string | null }>, now: number) {
+    await this.db
+      .insertInto('page_access')
+      .values({ page_id: pageId, ...changes, updated_at: now })
+      .onConflict((oc) => oc.column('page_id').doUpdateSet({ ...changes, updated_at: now }))
+      .execute()
+  }
+
+  async insertSession(session: { pageId: number; host: string; tokenHash: string; now: number; expiresAt: number }) {
+    await this.db
+      .insertInto('page_access_sessions')
+      .values({
+        page_id: session.pageId,
+        host: session.host,
+        token_hash: session.tokenHash,
+        created_at: session.now,
+        expires_at: session.expiresAt,
+      })
+      .execute()
+  }
+
+  findSession(tokenHash: string) {
+    return this.db
+      .selectFrom('page_access_sessions')
+      .select(['page_id', 'host', 'expires_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst()
+  }
+
+  async deleteSessionsOfPage(pageId: number) {
+    await this.db.deleteFrom('page_access_sessions').where('page_id', '=', pageId).execute()
+  }
+
+  async deleteExpiredSessions(now: number) {
+    await this.db.deleteFrom('page_access_sessions').where('expires_at', '<=', now).execute()
+  }
+
+  findPageOwner(pageId: number) {
+    return this.db
+      .selectFrom('status_pages')
+      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .select(['status_pages.id', 'status_pages.owner_id', 'users.plan'])
+      .where('status_pages.id', '=', pageId)
+      .executeTakeFirst()
+  }
+
+  /** Incidents of a page newest first, optionally started before `before` / at or after `since`. */
+  incidentRows(pageId: number, options: { before?: number; since?: number; limit: number }) {
+    let query = this.db
+      .selectFrom('incidents')
+      .select(['id', 'title', 'state', 'started_at', 'resolved_at', 'created_at', 'updated_at'])
+      .where('page_id', '=', pageId)
+    if (options.before !== undefined) query = query.where('started_at', '<', options.before)
+    if (options.since !== undefined) query = query.where('started_at', '>=', options.since)
+    return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
+  }
+}

@@ -1,0 +1,484 @@
+/**
+ * Everything a status host serves, prepared once and kept in the public cache: the page, the
+ * incident history, the theme stylesheet, favicon and logo, robots.txt, the feeds and the
+ * Statuspage-shaped JSON. Each entry is tagged with its page, so a change to the page (or to
+ * anything shown on it) drops it at once.
+ */
+import type { Config } from '../../config.ts'
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { sha256Hex } from '../../lib/crypto.ts'
+import { prepareJson, prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { TtlCache } from '../../lib/ttl-cache.ts'
+import { planHas, type Plan } from '../plans/matrix.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
+import type { PageEventsSource, PublicIncident, PublicMaintenance } from './events.ts'
+import { renderAtom, renderRss } from './feeds.ts'
+import type { HostRoute } from './host-router.ts'
+import { IMAGE_CONTENT_TYPES } from './images.ts'
+import { darkTheme, DEFAULT_PALETTE, lightTheme, themeVariables, type Palette } from './palette.ts'
+import {
+  renderBlockedPage,
+  renderGatePage,
+  renderHistoryPage,
+  renderIncidentPage,
+  renderNotFoundPage,
+  renderStatusPage,
+  type Assets,
+  type ComponentView,
+  type GroupView,
+} from './render.ts'
+import type { PublicPagesRepo } from './repo.ts'
+import {
+  componentsJson,
+  incidentJson,
+  maintenanceJson,
+  pageJson,
+  statusJson,
+  type ApiComponent,
+  type ApiSnapshot,
+} from './statuspage-api.ts'
+import { overallStatus } from '../status-api/overall.ts'
+import { componentDisplayStatus, worstOf } from './status.ts'
+import { PAGE_CSS } from './styles.ts'
+import type { ImageType } from './tables.ts'
+import { dailyUptime, windowStart } from './uptime.ts'
+
+export const UPTIME_DAYS = 90
+export const RECENT_DAYS = 7
+export const HISTORY_PAGE_SIZE = 20
+/** Page HTML and JSON are rebuilt at least this often (uptime bars and times move). */
+const PAGE_TTL_MS = 60_000
+const SITE_TTL_MS = 60_000
+const ASSET_TTL_MS = 10 * 60_000
+
+export interface Site {
+  pageId: number
+  slug: string
+  name: string
+  customDomain: string | null
+  visibility: 'public' | 'private'
+  blocked: boolean
+  plan: Plan
+  /** The host the visitor used (normalised). */
+  host: string
+  /** Where the page lives: its custom domain when it has one. */
+  url: string
+  updatedAt: number
+}
+
+export interface Look {
+  assets: Assets
+  theme: PreparedResponse
+  favicon: PreparedResponse | undefined
+  logo: PreparedResponse | undefined
+}
+
+export type PublicCache = TtlCache<PreparedResponse>
+
+const encoder = new TextEncoder()
+const HTML = 'text/html; charset=utf-8'
+const JSON_CORS = { 'access-control-allow-origin': '*' }
+
+async function shortHash(bytes: Uint8Array | string): Promise<string> {
+  return (await sha256Hex(typeof bytes === 'string' ? encoder.encode(bytes) : bytes)).slice(0, 16)
+}
+
+function parsePalette(json: string | null): Palette {
+  if (!json) return DEFAULT_PALETTE
+  try {
+    return { ...DEFAULT_PALETTE, ...(JSON.parse(json) as Partial<Palette>) }
+  } catch {
+    return DEFAULT_PALETTE
+  }
+}
+
+export function themeCss(palette: Palette, customCss: string | null): string {
+  const light = themeVariables(lightTheme(palette))
+  const dark = themeVariables(darkTheme(palette))
+  const custom = customCss ? `\n/* custom CSS of this page */\n${customCss}\n` : ''
+  return `:root{${light}}\n@media (prefers-color-scheme:dark){:root{${dark}}}\n${custom}`
+}
+
+/** Headers of every image the owner uploaded: an SVG can never run a script, on any browser. */
+export const IMAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; sandbox",
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+}
+
+export class PublicPagesService {
+  private readonly sites: TtlCache<Site> | undefined
+  private readonly looks: TtlCache<Look> | undefined
+  readonly pageCssUrl: Promise<string>
+  readonly pageCss: Promise<PreparedResponse>
+
+  constructor(
+    private readonly repo: PublicPagesRepo,
+    private readonly events: PageEventsSource,
+    private readonly cache: PublicCache | undefined,
+    private readonly clock: Clock,
+    changes: ChangeFeed,
+    private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
+  ) {
+    if (cache) {
+      this.sites = new TtlCache({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, clock })
+      this.looks = new TtlCache({ maxEntries: 2_000, defaultTtlMs: ASSET_TTL_MS, clock })
+      changes.subscribe((change) => {
+        for (const c of [this.sites!, this.looks!]) change.kind === 'page' ? c.invalidatePage(change.pageId) : c.clear()
+      })
+    }
+    this.pageCss = prepareResponse(200, PAGE_CSS, {
+      contentType: 'text/css; charset=utf-8',
+      cacheControl: 'public, max-age=31536000, immutable',
+      extraHeaders: { 'x-content-type-options': 'nosniff' },
+    })
+    this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
+  }
+
+  /** The page a status host shows, or undefined (unknown slug or domain, or a plan without custom domains). */
+  resolve(route: Extract<HostRoute, { kind: 'status' | 'custom' }>): Promise<Site | undefined> {
+    const key = route.host
+    const load = async () => {
+      const row = route.kind === 'status' ? await this.repo.findSiteBySlug(route.slug) : await this.repo.findSiteByDomain(route.host)
+      if (!row) return { value: undefined, ttlMs: 0 }
+      if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: undefined, ttlMs: 0, pageId: row.id }
+      const site: Site = {
+        pageId: row.id,
+        slug: row.slug,
+        name: row.name,
+        customDomain: row.custom_domain,
+        visibility: row.visibility,
+        blocked: row.blocked === 1,
+        plan: row.plan,
+        host: route.host,
+        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, this.config),
+        updatedAt: row.updated_at,
+      }
+      return { value: site, pageId: row.id }
+    }
+    if (!this.sites) return load().then((fill) => fill.value)
+    return this.sites.getOrLoad(key, load as () => Promise<{ value: Site }>) as Promise<Site | undefined>
+  }
+
+  /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
+  async servesDomain(domain: string): Promise<boolean> {
+    const row = await this.repo.findSiteByDomain(domain)
+    return row !== undefined && row.blocked === 0 && planHas(row.plan, 'custom_domain_private')
+  }
+
+  private cached(key: string, pageId: number, ttlMs: number, build: () => Promise<PreparedResponse>): Promise<PreparedResponse> {
+    if (!this.cache) return build()
+    return this.cache.getOrLoad(key, async () => ({ value: await build(), pageId, ttlMs }))
+  }
+
+  async look(site: Site): Promise<Look> {
+    const load = async () => {
+      const row = await this.repo.findAppearance(site.pageId)
+      const palette = parsePalette(row?.palette_json ?? null)
+      const customCss = row && planHas(site.plan, 'custom_css') ? row.custom_css : null
+      const css = themeCss(palette, customCss)
+      const theme = await prepareResponse(200, css, {
+        contentType: 'text/css; charset=utf-8',
+        cacheControl: 'public, max-age=31536000, immutable',
+        extraHeaders: { 'x-content-type-options': 'nosniff' },
+      })
+      const image = async (bytes: Uint8Array | null | undefined, type: ImageType | null | undefined) => {
+        if (!bytes || !type) return undefined
+        return prepareResponse(200, bytes, {
+          contentType: IMAGE_CONTENT_TYPES[type],
+          cacheControl: 'public, max-age=31536000, immutable',
+          extraHeaders: IMAGE_HEADERS,
+        })
+      }
+      const favicon = planHas(site.plan, 'custom_css') ? await image(row?.favicon, row?.favicon_type) : undefined
+      const logo = await image(row?.logo, row?.logo_type)
+      const assets: Assets = {
+        pageCss: await this.pageCssUrl,
+        themeCss: `/_lantern/theme.css?v=${await shortHash(css)}`,
+        favicon: favicon ? `/_lantern/favicon?v=${await shortHash(favicon.body)}` : undefined,
+        logo: logo ? `/_lantern/logo?v=${await shortHash(logo.body)}` : undefined,
+      }
+      return { value: { assets, theme, favicon, logo }, pageId: site.pageId }
+    }
+    if (!this.looks) return (await load()).value
+    return this.looks.getOrLoad(`look:${site.pageId}`, load)
+  }
+
+  private async componentsOf(site: Site, now: number, withUptime: boolean) {
+    const rows = await this.repo.listComponents(site.pageId)
+    const ids = rows.map((r) => r.id)
+    const from = windowStart(now, UPTIME_DAYS)
+    const [maintenances, history, before, pastMaintenance] = await Promise.all([
+      this.events.maintenancesEndingAfter(site.pageId, now, 20),
+      withUptime ? this.repo.historySince(ids, from) : Promise.resolve([]),
+      withUptime ? this.repo.statusBefore(ids, from) : Promise.resolve(new Map()),
+      withUptime ? this.events.maintenancesBetween(site.pageId, from, now) : Promise.resolve([]),
+    ])
+    const active = maintenances.filter((m) => m.startAt <= now && now < m.endAt)
+    const inMaintenance = (id: number) => active.some((m) => m.components.length === 0 || m.components.some((c) => c.id === id))
+    const changesById = new Map<number, Array<{ status: 'up' | 'degraded' | 'down'; at: number }>>()
+    for (const h of history) {
+      let list = changesById.get(h.component_id)
+      if (!list) changesById.set(h.component_id, (list = []))
+      list.push({ status: h.status, at: h.at })
+    }
+    const components = rows.map((row) => {
+      const status = componentDisplayStatus(row.status, inMaintenance(row.id))
+      const windows = pastMaintenance
+        .filter((m) => m.components.length === 0 || m.components.some((c) => c.id === row.id))
+        .map((m) => ({ start: m.startAt, end: m.endAt }))
+      return {
+        row,
+        status,
+        inMaintenance: inMaintenance(row.id),
+        days: withUptime
+          ? dailyUptime({ changes: changesById.get(row.id) ?? [], statusAtStart: before.get(row.id), maintenance: windows, days: UPTIME_DAYS, now })
+          : [],
+      }
+    })
+    return { components, maintenances }
+  }
+
+  /** The data behind the page and the JSON API. */
+  async snapshot(site: Site, withUptime: boolean) {
+    const now = this.clock.now()
+    const [{ components, maintenances }, activeIncidents] = await Promise.all([
+      this.componentsOf(site, now, withUptime),
+      this.events.activeIncidents(site.pageId),
+    ])
+    // The one overall-status rule of Lantern (DESIGN §5.2), shared with the badge and status JSON.
+    const overall = overallStatus({
+      components: components.map((c) => ({ status: c.row.status })),
+      activeIncidents: activeIncidents.length,
+      activeMaintenances: maintenances.filter((m) => m.startAt <= now && now < m.endAt).length,
+    })
+    const api: ApiSnapshot = {
+      slug: site.slug,
+      name: site.name,
+      url: site.url,
+      overall,
+      updatedAt: Math.max(
+        site.updatedAt,
+        ...components.map((c) => c.row.updated_at),
+        ...activeIncidents.map((i) => i.updatedAt),
+        ...maintenances.map((m) => m.updatedAt),
+      ),
+      components: components.map(
+        (c): ApiComponent => ({
+          id: c.row.id,
+          name: c.row.name,
+          type: c.row.type,
+          group: c.row.group_name,
+          status: c.status,
+          position: c.row.position,
+          createdAt: c.row.created_at,
+          updatedAt: c.row.updated_at,
+        }),
+      ),
+    }
+    return { now, overall, components, maintenances, activeIncidents, api }
+  }
+
+  /** Renders the page without any cache (what a cache miss costs). */
+  async renderPage(site: Site): Promise<string> {
+    const snap = await this.snapshot(site, true)
+    const look = await this.look(site)
+    const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
+    const recentIncidents = await this.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
+    const groups: GroupView[] = []
+    const byName = new Map<string | null, GroupView>()
+    for (const c of snap.components) {
+      const name = c.row.group_name
+      let group = byName.get(name)
+      if (!group) {
+        group = { name, status: 'operational', components: [] }
+        byName.set(name, group)
+        // Components outside a group come first, then the groups in page order.
+        if (name === null) groups.unshift(group)
+        else groups.push(group)
+      }
+      const view: ComponentView = { id: c.row.id, name: c.row.name, type: c.row.type, status: c.status, days: c.days }
+      group.components.push(view)
+    }
+    for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
+    return renderStatusPage({
+      name: site.name,
+      canonicalUrl: site.url,
+      noindex: site.visibility === 'private',
+      overall: snap.overall,
+      groups,
+      activeIncidents: snap.activeIncidents,
+      maintenances: snap.maintenances,
+      recentIncidents,
+      recentDays: RECENT_DAYS,
+      now: snap.now,
+      assets: look.assets,
+    })
+  }
+
+  page(site: Site): Promise<PreparedResponse> {
+    return this.cached(`pp:html:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () =>
+      prepareResponse(200, await this.renderPage(site), { contentType: HTML, cacheControl: this.htmlCacheControl(site) }),
+    )
+  }
+
+  private htmlCacheControl(site: Site): string {
+    return site.visibility === 'private' ? 'private, no-cache' : 'public, max-age=30'
+  }
+
+  async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
+    const key = `pp:history:${site.pageId}:${before ?? ''}`
+    return this.cached(key, site.pageId, PAGE_TTL_MS, async () => {
+      const incidents = await this.events.incidentHistory(site.pageId, { before, limit: HISTORY_PAGE_SIZE + 1 })
+      const shown = incidents.slice(0, HISTORY_PAGE_SIZE)
+      const older = incidents.length > HISTORY_PAGE_SIZE ? shown[shown.length - 1]?.startedAt : undefined
+      const look = await this.look(site)
+      const body = renderHistoryPage({
+        name: site.name,
+        canonicalUrl: site.url,
+        noindex: site.visibility === 'private',
+        incidents: shown,
+        olderCursor: older,
+        newer: before !== undefined,
+        now: this.clock.now(),
+        assets: look.assets,
+      })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site) })
+    })
+  }
+
+  async incidentPage(site: Site, id: number): Promise<PreparedResponse> {
+    return this.cached(`pp:incident:${site.pageId}:${id}`, site.pageId, PAGE_TTL_MS, async () => {
+      const incident = await this.findIncident(site.pageId, id)
+      if (!incident) return this.notFoundPage()
+      const look = await this.look(site)
+      const body = renderIncidentPage({
+        name: site.name,
+        incident,
+        noindex: site.visibility === 'private',
+        canonicalUrl: site.url,
+        now: this.clock.now(),
+        assets: look.assets,
+      })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site) })
+    })
+  }
+
+  private async findIncident(pageId: number, id: number): Promise<PublicIncident | undefined> {
+    // The archive is read newest first; an incident link names an id of this page only.
+    const active = await this.events.activeIncidents(pageId)
+    const hit = active.find((i) => i.id === id)
+    if (hit) return hit
+    let before: number | undefined
+    for (let round = 0; round < 50; round++) {
+      const batch = await this.events.incidentHistory(pageId, { before, limit: 100 })
+      const found = batch.find((i) => i.id === id)
+      if (found) return found
+      if (batch.length < 100) return undefined
+      before = batch[batch.length - 1]!.startedAt
+    }
+    return undefined
+  }
+
+  async gatePage(site: Site, options: { error?: string; next: string; status: number; passwordConfigured: boolean }): Promise<Response> {
+    const look = await this.look(site)
+    const body = renderGatePage({ name: site.name, error: options.error, next: options.next, assets: look.assets, passwordConfigured: options.passwordConfigured })
+    return new Response(body, { status: options.status, headers: { 'content-type': HTML, 'cache-control': 'no-store' } })
+  }
+
+  async blockedPage(): Promise<Response> {
+    return new Response(renderBlockedPage(await this.pageCssUrl), {
+      status: 503,
+      headers: { 'content-type': HTML, 'cache-control': 'no-store', 'retry-after': '3600' },
+    })
+  }
+
+  async notFoundPage(message?: string): Promise<PreparedResponse> {
+    return prepareResponse(404, renderNotFoundPage(await this.pageCssUrl, message), { contentType: HTML, cacheControl: 'no-store' })
+  }
+
+  robots(site: Site): Promise<PreparedResponse> {
+    const open = site.visibility === 'public' && !site.blocked
+    const body = open ? 'User-agent: *\nAllow: /\n' : 'User-agent: *\nDisallow: /\n'
+    return prepareResponse(200, body, { contentType: 'text/plain; charset=utf-8', cacheControl: 'public, max-age=300' })
+  }
+
+  private jsonHeaders(site: Site) {
+    return {
+      cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=15',
+      extraHeaders: JSON_CORS,
+    }
+  }
+
+  /** One of the Statuspage-shaped documents: summary, status, components, incidents, … */
+  statusApi(site: Site, document: StatusApiDocument): Promise<PreparedResponse> {
+    return this.cached(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
+      const snap = await this.snapshot(site, false)
+      const s = snap.api
+      const page = pageJson(s)
+      const maint = (list: PublicMaintenance[]) => list.map((m) => maintenanceJson(s, m, snap.now))
+      let body: unknown
+      switch (document) {
+        case 'summary':
+          body = {
+            page,
+            components: componentsJson(s),
+            incidents: snap.activeIncidents.map((i) => incidentJson(s, i)),
+            scheduled_maintenances: maint(snap.maintenances),
+            status: statusJson(snap.overall),
+          }
+          break
+        case 'status':
+          body = { page, status: statusJson(snap.overall) }
+          break
+        case 'components':
+          body = { page, components: componentsJson(s) }
+          break
+        case 'incidents':
+          body = { page, incidents: (await this.events.incidentHistory(site.pageId, { limit: 50 })).map((i) => incidentJson(s, i)) }
+          break
+        case 'incidents/unresolved':
+          body = { page, incidents: snap.activeIncidents.map((i) => incidentJson(s, i)) }
+          break
+        case 'scheduled-maintenances':
+          body = { page, scheduled_maintenances: maint(await this.events.recentMaintenances(site.pageId, 50)) }
+          break
+        case 'scheduled-maintenances/upcoming':
+          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => snap.now < m.startAt)) }
+          break
+        case 'scheduled-maintenances/active':
+          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => m.startAt <= snap.now && snap.now < m.endAt)) }
+          break
+      }
+      return prepareJson(200, body, this.jsonHeaders(site))
+    })
+  }
+
+  feed(site: Site, format: 'rss' | 'atom'): Promise<PreparedResponse> {
+    return this.cached(`pp:feed:${format}:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
+      const [incidents, maintenances] = await Promise.all([
+        this.events.incidentHistory(site.pageId, { limit: 50 }),
+        this.events.recentMaintenances(site.pageId, 20),
+      ])
+      const input = { name: site.name, url: site.url, incidents, maintenances, now: this.clock.now() }
+      const body = format === 'rss' ? renderRss(input) : renderAtom(input)
+      return prepareResponse(200, body, {
+        contentType: format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8',
+        cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=60',
+      })
+    })
+  }
+}
+
+export const STATUS_API_DOCUMENTS = [
+  'summary',
+  'status',
+  'components',
+  'incidents',
+  'incidents/unresolved',
+  'scheduled-maintenances',
+  'scheduled-maintenances/upcoming',
+  'scheduled-maintenances/active',
+] as const
+export type StatusApiDocument = (typeof STATUS_API_DOCUMENTS)[number]

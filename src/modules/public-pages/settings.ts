@@ -1,0 +1,163 @@
+/**
+ * The owner's side of public pages (management API): palette, custom CSS, favicon, logo, the
+ * gate password and the embed token of a private page.
+ */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, forbidden } from '../../lib/errors.ts'
+import type { User } from '../accounts/service.ts'
+import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import type { PageAccessService } from './access.ts'
+import { parseCustomCss } from './custom-css.ts'
+import { sniffImage } from './images.ts'
+import {
+  contrastRatio,
+  darkTheme,
+  DEFAULT_PALETTE,
+  lightTheme,
+  MIN_TEXT_CONTRAST,
+  PALETTE_KEYS,
+  parseHexColor,
+  type Palette,
+  type Theme,
+} from './palette.ts'
+import type { PublicPagesRepo } from './repo.ts'
+
+export const MAX_FAVICON_BYTES = 100 * 1024
+export const MAX_LOGO_BYTES = 256 * 1024
+
+export interface Branding {
+  palette: Palette
+  light: Theme
+  dark: Theme
+  contrast: { text_on_background: number; dark_text_on_background: number }
+  customCss: string | null
+  favicon: { type: string; bytes: number } | null
+  logo: { type: string; bytes: number } | null
+}
+
+export interface BrandingInput {
+  palette?: Partial<Record<string, string>> | null
+  custom_css?: string | null
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+export class PageSettingsService {
+  constructor(
+    private readonly repo: PublicPagesRepo,
+    private readonly pages: StatusPagesService,
+    private readonly access: PageAccessService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  async branding(owner: User, pageId: number): Promise<Branding> {
+    await this.pages.get(owner, pageId)
+    const row = await this.repo.findAppearanceMeta(pageId)
+    const palette = row?.palette_json ? { ...DEFAULT_PALETTE, ...(JSON.parse(row.palette_json) as Partial<Palette>) } : DEFAULT_PALETTE
+    const light = lightTheme(palette)
+    const dark = darkTheme(palette)
+    return {
+      palette,
+      light,
+      dark,
+      contrast: {
+        text_on_background: round2(contrastRatio(light.text, light.background)),
+        dark_text_on_background: round2(contrastRatio(dark.text, dark.background)),
+      },
+      customCss: row?.custom_css ?? null,
+      favicon: row?.favicon_type ? { type: row.favicon_type, bytes: row.favicon_size ?? 0 } : null,
+      logo: row?.logo_type ? { type: row.logo_type, bytes: row.logo_size ?? 0 } : null,
+    }
+  }
+
+  async setBranding(owner: User, pageId: number, input: BrandingInput): Promise<Branding> {
+    await this.pages.get(owner, pageId)
+    const changes: { palette_json?: string | null; custom_css?: string | null } = {}
+    if (input.palette !== undefined) changes.palette_json = input.palette === null ? null : JSON.stringify(parsePalette(input.palette))
+    if (input.custom_css !== undefined) {
+      if (input.custom_css !== null) this.requireCustomCss(owner, 'Custom CSS')
+      changes.custom_css = input.custom_css === null ? null : parseCustomCss(input.custom_css)
+    }
+    await this.repo.upsertAppearance(pageId, changes, this.clock.now())
+    this.changes.pageChanged(pageId)
+    return this.branding(owner, pageId)
+  }
+
+  async setImage(owner: User, pageId: number, kind: 'favicon' | 'logo', bytes: Uint8Array): Promise<{ type: string; bytes: number }> {
+    await this.pages.get(owner, pageId)
+    if (kind === 'favicon') this.requireCustomCss(owner, 'A custom favicon')
+    const max = kind === 'favicon' ? MAX_FAVICON_BYTES : MAX_LOGO_BYTES
+    if (bytes.length === 0) throw badRequest(`${kind} file is empty`)
+    if (bytes.length > max) throw badRequest(`${kind} must be at most ${max / 1024} KB (got ${bytes.length} bytes)`)
+    const type = await sniffImage(bytes)
+    if (!type) throw badRequest(`${kind} must be a PNG, JPEG, SVG or ICO image (recognised by its content)`)
+    const copy = new Uint8Array(bytes)
+    await this.repo.upsertAppearance(
+      pageId,
+      kind === 'favicon' ? { favicon: copy, favicon_type: type } : { logo: copy, logo_type: type },
+      this.clock.now(),
+    )
+    this.changes.pageChanged(pageId)
+    return { type, bytes: bytes.length }
+  }
+
+  async deleteImage(owner: User, pageId: number, kind: 'favicon' | 'logo'): Promise<void> {
+    await this.pages.get(owner, pageId)
+    await this.repo.upsertAppearance(
+      pageId,
+      kind === 'favicon' ? { favicon: null, favicon_type: null } : { logo: null, logo_type: null },
+      this.clock.now(),
+    )
+    this.changes.pageChanged(pageId)
+  }
+
+  async accessSettings(owner: User, pageId: number) {
+    const page = await this.pages.get(owner, pageId)
+    return { visibility: page.visibility, ...(await this.access.settings(pageId)) }
+  }
+
+  async setPassword(owner: User, pageId: number, password: string | null) {
+    await this.pages.get(owner, pageId)
+    await this.access.setPassword(pageId, password)
+    return this.accessSettings(owner, pageId)
+  }
+
+  async rotateEmbedToken(owner: User, pageId: number): Promise<string> {
+    await this.pages.get(owner, pageId)
+    return this.access.rotateEmbedToken(pageId)
+  }
+
+  async revokeEmbedToken(owner: User, pageId: number): Promise<void> {
+    await this.pages.get(owner, pageId)
+    await this.access.revokeEmbedToken(pageId)
+  }
+
+  private requireCustomCss(owner: User, what: string): void {
+    if (!planHas(owner.plan, 'custom_css')) {
+      throw forbidden(`${what} requires ${planLabel(lowestPlanWith('custom_css'))} plan or higher`)
+    }
+  }
+}
+
+/** The owner's palette: hex colours, unknown keys refused, text readable on the background. */
+export function parsePalette(input: Partial<Record<string, string>>): Palette {
+  const palette: Palette = { ...DEFAULT_PALETTE }
+  for (const [key, value] of Object.entries(input)) {
+    if (!(PALETTE_KEYS as readonly string[]).includes(key)) {
+      throw badRequest(`palette.${key} is not a palette colour (use ${PALETTE_KEYS.join(', ')})`)
+    }
+    const color = typeof value === 'string' ? parseHexColor(value) : undefined
+    if (!color) throw badRequest(`palette.${key} must be a hex colour like #1f6feb`)
+    palette[key as keyof Palette] = color
+  }
+  const ratio = contrastRatio(palette.text, palette.background)
+  if (ratio < MIN_TEXT_CONTRAST) {
+    throw badRequest(
+      `palette.text on palette.background has a contrast of ${ratio.toFixed(2)}:1; at least ${MIN_TEXT_CONTRAST}:1 is needed to be readable`,
+    )
+  }
+  return palette
+}

@@ -1,0 +1,54 @@
+/**
+ * Status words of the public page and the Statuspage-shaped API (pure).
+ */
+import type { ComponentStatus } from '../components/tables.ts'
+
+export type DisplayStatus = 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance'
+
+export const STATUS_LABELS: Readonly<Record<DisplayStatus, string>> = {
+  operational: 'Operational',
+  degraded_performance: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  under_maintenance: 'Under maintenance',
+}
+
+export const OVERALL_LABELS: Readonly<Record<DisplayStatus, string>> = {
+  operational: 'All systems operational',
+  degraded_performance: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  under_maintenance: 'Under maintenance',
+}
+
+/** Atlassian Statuspage's `status.indicator` and `status.description`. */
+export const STATUSPAGE_INDICATORS: Readonly<Record<DisplayStatus, { indicator: string; description: string }>> = {
+  operational: { indicator: 'none', description: 'All Systems Operational' },
+  degraded_performance: { indicator: 'minor', description: 'Minor Service Outage' },
+  partial_outage: { indicator: 'major', description: 'Partial System Outage' },
+  major_outage: { indicator: 'critical', description: 'Major Service Outage' },
+  under_maintenance: { indicator: 'maintenance', description: 'Service Under Maintenance' },
+}
+
+const SEVERITY: Readonly<Record<DisplayStatus, number>> = {
+  operational: 0,
+  under_maintenance: 1,
+  degraded_performance: 2,
+  partial_outage: 3,
+  major_outage: 4,
+}
+
+export function componentDisplayStatus(status: ComponentStatus, inMaintenance: boolean): DisplayStatus {
+  if (status === 'down') return 'major_outage'
+  if (inMaintenance) return 'under_maintenance'
+  return status === 'degraded' ? 'degraded_performance' : 'operational'
+}
+
+export const worstOf = (statuses: readonly DisplayStatus[]): DisplayStatus =>
+  statuses.reduce<DisplayStatus>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'operational')
+
+/** The Statuspage impact of an incident from what it affects: used where no impact is stored. */
+export function incidentImpact(statuses: readonly DisplayStatus[]): 'none' | 'minor' | 'major' | 'critical' {
+  const worst = worstOf(statuses)
+  return worst === 'major_outage' ? 'critical' : worst === 'partial_outage' ? 'major' : worst === 'degraded_performance' ? 'minor' : 'none'
+}

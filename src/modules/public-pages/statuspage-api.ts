@@ -1,0 +1,183 @@
+/**
+ * JSON in the shape of Atlassian Statuspage's public API v2 (`/api/v2/summary.json`, …), so tools
+ * and widgets written for it read a Lantern page unchanged (pure presenters).
+ * Ids are strings, as there; groups are components with `group: true` and `components: [ids]`.
+ */
+import { toIso } from '../../lib/time.ts'
+import type { ComponentType } from '../components/tables.ts'
+import type { PublicIncident, PublicMaintenance } from './events.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from './status.ts'
+
+export interface ApiComponent {
+  id: number
+  name: string
+  type: ComponentType
+  group: string | null
+  status: DisplayStatus
+  position: number
+  createdAt: number
+  updatedAt: number
+}
+
+export interface ApiSnapshot {
+  slug: string
+  name: string
+  url: string
+  updatedAt: number
+  overall: DisplayStatus
+  components: ApiComponent[]
+}
+
+/** A stable id for a group, from its name (FNV-1a; groups have no row of their own). */
+export function groupId(name: string): string {
+  let hash = 0x811c9dc5
+  for (const ch of new TextEncoder().encode(name)) {
+    hash ^= ch
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return `group-${hash.toString(16).padStart(8, '0')}`
+}
+
+export const pageJson = (s: ApiSnapshot) => ({
+  id: s.slug,
+  name: s.name,
+  url: s.url,
+  time_zone: 'Etc/UTC',
+  updated_at: toIso(s.updatedAt),
+})
+
+export const statusJson = (overall: DisplayStatus) => ({ ...STATUSPAGE_INDICATORS[overall] })
+
+function componentJson(c: ApiComponent, slug: string) {
+  return {
+    id: String(c.id),
+    name: c.name,
+    status: c.status,
+    created_at: toIso(c.createdAt),
+    updated_at: toIso(c.updatedAt),
+    position: c.position + 1,
+    description: null,
+    showcase: true,
+    start_date: null,
+    group_id: c.group === null ? null : groupId(c.group),
+    page_id: slug,
+    group: false,
+    only_show_if_degraded: false,
+  }
+}
+
+/** Components and their groups, in page order (a group stands where its first component does). */
+export function componentsJson(s: ApiSnapshot) {
+  const out: Array<Record<string, unknown>> = []
+  const groups = new Map<string, { entry: Record<string, unknown>; members: ApiComponent[] }>()
+  for (const c of s.components) {
+    if (c.group !== null && !groups.has(c.group)) {
+      const entry: Record<string, unknown> = {}
+      groups.set(c.group, { entry, members: [] })
+      out.push(entry)
+    }
+    if (c.group !== null) groups.get(c.group)!.members.push(c)
+    out.push(componentJson(c, s.slug))
+  }
+  let position = 0
+  for (const [name, { entry, members }] of groups) {
+    Object.assign(entry, {
+      id: groupId(name),
+      name,
+      status: worstOf(members.map((m) => m.status)),
+      created_at: toIso(Math.min(...members.map((m) => m.createdAt))),
+      updated_at: toIso(Math.max(...members.map((m) => m.updatedAt))),
+      position: position++,
+      description: null,
+      showcase: false,
+      start_date: null,
+      group_id: null,
+      page_id: s.slug,
+      group: true,
+      only_show_if_degraded: false,
+      components: members.map((m) => String(m.id)),
+    })
+  }
+  // Positions follow the order of the list, as Statuspage numbers them.
+  out.forEach((entry, index) => (entry.position = index + 1))
+  return out
+}
+
+function affectedComponents(s: ApiSnapshot, affected: ReadonlyArray<{ id: number }>) {
+  const ids = new Set(affected.map((c) => c.id))
+  return s.components.filter((c) => ids.has(c.id)).map((c) => componentJson(c, s.slug))
+}
+
+/** Statuspage stores an impact per incident; Lantern derives it from what the incident affects. */
+function impactOf(affected: readonly ApiComponent[]): 'minor' | 'major' | 'critical' {
+  const impact = incidentImpact(affected.map((c) => c.status))
+  return impact === 'none' ? 'minor' : impact
+}
+
+export function incidentJson(s: ApiSnapshot, incident: PublicIncident) {
+  const affected = incident.components.length === 0 ? s.components : s.components.filter((c) => incident.components.some((a) => a.id === c.id))
+  const monitoring = incident.updates.find((u) => u.state === 'monitoring')
+  return {
+    id: String(incident.id),
+    name: incident.title,
+    status: incident.state,
+    created_at: toIso(incident.createdAt),
+    updated_at: toIso(incident.updatedAt),
+    monitoring_at: monitoring ? toIso(monitoring.at) : null,
+    resolved_at: incident.resolvedAt === null ? null : toIso(incident.resolvedAt),
+    impact: impactOf(affected),
+    shortlink: `${s.url}/incidents/${incident.id}`,
+    started_at: toIso(incident.startedAt),
+    page_id: s.slug,
+    incident_updates: [...incident.updates].reverse().map((u) => ({
+      id: String(u.id),
+      status: u.state,
+      body: u.message,
+      incident_id: String(incident.id),
+      created_at: toIso(u.at),
+      updated_at: toIso(u.at),
+      display_at: toIso(u.at),
+      affected_components: null,
+      deliver_notifications: true,
+      custom_tweet: null,
+      tweet_id: null,
+    })),
+    components: affectedComponents(s, incident.components),
+  }
+}
+
+export function maintenanceJson(s: ApiSnapshot, m: PublicMaintenance, now: number) {
+  const status = now < m.startAt ? 'scheduled' : now < m.endAt ? 'in_progress' : 'completed'
+  const stamp = toIso(m.updatedAt)
+  return {
+    id: `m${m.id}`,
+    name: m.title,
+    status,
+    created_at: toIso(m.createdAt),
+    updated_at: stamp,
+    monitoring_at: null,
+    resolved_at: status === 'completed' ? toIso(m.endAt) : null,
+    impact: 'maintenance',
+    shortlink: `${s.url}/#maintenance`,
+    started_at: toIso(m.startAt),
+    page_id: s.slug,
+    incident_updates: [
+      {
+        id: `m${m.id}-1`,
+        status,
+        body: m.message,
+        incident_id: `m${m.id}`,
+        created_at: toIso(m.createdAt),
+        updated_at: stamp,
+        display_at: toIso(m.createdAt),
+        affected_components: null,
+        deliver_notifications: true,
+        custom_tweet: null,
+        tweet_id: null,
+      },
+    ],
+    components: affectedComponents(s, m.components),
+    scheduled_for: toIso(m.startAt),
+    scheduled_until: toIso(m.endAt),
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Daily uptime from a component's recorded status changes (pure). Only the changes inside the
+ * window and the status in force when it opens are needed, so the cost follows the number of
+ * changes in the window, never the length of the whole history.
+ */
+import type { ComponentStatus } from '../components/tables.ts'
+
+export const DAY_MS = 86_400_000
+
+export interface DayUptime {
+  /** UTC midnight of the day, epoch ms. */
+  day: number
+  upMs: number
+  degradedMs: number
+  downMs: number
+  /** Time inside a maintenance window: neither up nor down. */
+  maintenanceMs: number
+}
+
+export type DayLevel = 'none' | 'ok' | 'minor' | 'major'
+
+/** At least this share of a day down paints the day red; less (or any degradation) is yellow. */
+export const MAJOR_DOWN_SHARE = 0.05
+
+export const utcDayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
+
+/** The first instant of a `days`-day window that ends today (UTC). */
+export const windowStart = (now: number, days: number): number => utcDayStart(now) - (days - 1) * DAY_MS
+
+export interface UptimeInput {
+  /** Changes at or after the window start, oldest first. */
+  changes: ReadonlyArray<{ status: ComponentStatus; at: number }>
+  /** The status in force when the window opens; undefined when nothing was recorded before. */
+  statusAtStart: ComponentStatus | undefined
+  /** Maintenance windows to leave out of the figures ([start, end) in epoch ms). */
+  maintenance?: ReadonlyArray<{ start: number; end: number }>
+  days: number
+  now: number
+}
+
+function addSpan(days: DayUptime[], first: number, status: ComponentStatus, from: number, to: number): void {
+  let start = from
+  while (start < to) {
+    const index = Math.floor((start - first) / DAY_MS)
+    const dayEnd = first + (index + 1) * DAY_MS
+    const end = Math.min(to, dayEnd)
+    const day = days[index]
+    if (day) {
+      if (status === 'up') day.upMs += end - start
+      else if (status === 'degraded') day.degradedMs += end - start
+      else day.downMs += end - start
+    }
+    start = end
+  }
+}
+
+export function dailyUptime(input: UptimeInput): DayUptime[] {
+  const first = windowStart(input.now, input.days)
+  const days: DayUptime[] = Array.from({ length: input.days }, (_, i) => ({
+    day: first + i * DAY_MS,
+    upMs: 0,
+    degradedMs: 0,
+    downMs: 0,
+    maintenanceMs: 0,
+  }))
+  // Spans of known status: maintenance cuts holes into them.
+  const spans: Array<{ status: ComponentStatus; from: number; to: number }> = []
+  let status = input.statusAtStart
+  let since = first
+  for (const change of input.changes) {
+    const at = Math.min(Math.max(change.at, first), input.now)
+    if (status !== undefined && at > since) spans.push({ status, from: since, to: at })
+    status = change.status
+    since = at
+  }
+  if (status !== undefined && input.now > since) spans.push({ status, from: since, to: input.now })
+  const holes = [...(input.maintenance ?? [])]
+    .map((m) => ({ start: Math.max(m.start, first), end: Math.min(m.end, input.now) }))
+    .filter((m) => m.end > m.start)
+    .sort((a, b) => a.start - b.start)
+  for (const span of spans) {
+    let from = span.from
+    for (const hole of holes) {
+      if (hole.end <= from || hole.start >= span.to) continue
+      if (hole.start > from) addSpan(days, first, span.status, from, hole.start)
+      const cutEnd = Math.min(hole.end, span.to)
+      addMaintenance(days, first, Math.max(hole.start, from), cutEnd)
+      from = cutEnd
+    }
+    if (from < span.to) addSpan(days, first, span.status, from, span.to)
+  }
+  return days
+}
+
+function addMaintenance(days: DayUptime[], first: number, from: number, to: number): void {
+  let start = from
+  while (start < to) {
+    const index = Math.floor((start - first) / DAY_MS)
+    const end = Math.min(to, first + (index + 1) * DAY_MS)
+    const day = days[index]
+    if (day) day.maintenanceMs += end - start
+    start = end
+  }
+}
+
+/** Up share of the measured time (degraded counts as up: the service answered), or null without data. */
+export function uptimePercent(days: ReadonlyArray<DayUptime>): number | null {
+  let up = 0
+  let total = 0
+  for (const day of days) {
+    up += day.upMs + day.degradedMs
+    total += day.upMs + day.degradedMs + day.downMs
+  }
+  return total === 0 ? null : (up / total) * 100
+}
+
+export function dayLevel(day: DayUptime): DayLevel {
+  const total = day.upMs + day.degradedMs + day.downMs
+  if (total === 0) return day.maintenanceMs > 0 ? 'ok' : 'none'
+  if (day.downMs / total >= MAJOR_DOWN_SHARE) return 'major'
+  if (day.downMs > 0 || day.degradedMs > 0) return 'minor'
+  return 'ok'
+}
+
+/** 99.95 → "99.95", 100 → "100", 99.999 → "99.99" (never rounds up to a perfect 100). */
+export function formatPercent(value: number): string {
+  const floored = Math.floor(value * 100) / 100
+  return floored.toFixed(2).replace(/\.?0+$/, '')
+}

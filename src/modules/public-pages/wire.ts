@@ -1,0 +1,45 @@
+/**
+ * Builds the public-pages feature for `createApp`: its services, the status-host app, the
+ * management routes and the host dispatcher in front of everything.
+ */
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/client.ts'
+import type { Services } from '../../services.ts'
+import { createHostDispatch } from './dispatch.ts'
+import type { PageEventsSource } from './events.ts'
+import { pageEventsSource } from './events-source.ts'
+import { createHostRouter } from './host-router.ts'
+import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './index.ts'
+import { PublicPagesRepo } from './repo.ts'
+import { PublicPagesService, type PublicCache } from './service.ts'
+import { PageSettingsService } from './settings.ts'
+
+export interface PublicPagesDeps {
+  db: Db
+  config: Config
+  services: Services
+  cache: PublicCache | undefined
+  /** Incidents and maintenance shown on pages; by default those of the incidents and maintenances modules. */
+  events?: PageEventsSource
+  onPageView?: PageViewHook
+  logError: (error: unknown) => void
+}
+
+export function createPublicPages(deps: PublicPagesDeps) {
+  const { services, config } = deps
+  const repo = new PublicPagesRepo(deps.db)
+  const service = new PublicPagesService(repo, deps.events ?? pageEventsSource(deps.db, services), deps.cache, services.clock, services.changes, config)
+  const settings = new PageSettingsService(repo, services.pages, services.pageAccess, services.clock, services.changes)
+  const app = publicPagesApp({ service, access: services.pageAccess, config, onPageView: deps.onPageView, logError: deps.logError })
+  const routes = publicPagesRoutes({ accounts: services.accounts, settings, service })
+  const router = createHostRouter(config)
+  return {
+    service,
+    settings,
+    app,
+    routes,
+    /** The single entry: status hosts go to the public-pages app, the rest to `serviceHandle`. */
+    dispatch: (serviceHandle: (request: Request) => Response | Promise<Response>) =>
+      createHostDispatch({ router, service, serviceHandle, publicHandle: app.handle, logError: deps.logError }),
+  }
+}
