@@ -26,12 +26,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * True when a request comes from this service's own pages: its Origin (or, failing that, Referer)
- * has the host the request was sent to, or is the configured service origin. Browsers always send
+ * has the host the request was sent to, or is the configured service origin (or, with neither,
+ * `Sec-Fetch-Site: same-origin`). Browsers always send
  * Origin on cross-site POST/PATCH/DELETE and a page cannot forge it.
  */
 export function isSameOrigin(request: Request, serviceOrigin?: string): boolean {
-  const claimed = request.headers.get('origin') ?? request.headers.get('referer')
-  if (!claimed || claimed === 'null') return false
+  const origin0 = request.headers.get('origin')
+  const claimed = origin0 && origin0 !== 'null' ? origin0 : request.headers.get('referer')
+  // Browsers send `Origin: null` on form posts from pages with `Referrer-Policy: no-referrer`; their
+  // Fetch Metadata header (which no page script can set) still tells a same-origin request apart.
+  if (!claimed) return request.headers.get('sec-fetch-site') === 'same-origin'
   let origin: URL
   try {
     origin = new URL(claimed)

@@ -25,6 +25,8 @@ export interface AnalyticsDeps {
 
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const NO_STORE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }
+/** The dashboards and the shared view: a token may be in the URL, so no referrer ever leaves. */
+const NO_REFERRER = { 'referrer-policy': 'no-referrer' }
 
 /** The range the dashboard opens with: what the URL asks for when it is valid, else 90 days. */
 function initialRange(query: { range?: string; from?: string; to?: string }, now: number) {
@@ -149,7 +151,7 @@ function pageRoutes(deps: AnalyticsDeps) {
         if (!user) return loginRedirect(request)
         const page = (await analytics.pagesOf(user)).find((p) => p.id === params.id)
         if (!page) return htmlPage(messagePage('Not found', 'There is no such status page in your account.', user), 404)
-        return htmlPage(dashboardPage({ page, ...initialRange(query, analytics.clock.now()), mode: { kind: 'owner', user } }))
+        return htmlPage(dashboardPage({ page, ...initialRange(query, analytics.clock.now()), mode: { kind: 'owner', user } }), 200, NO_REFERRER)
       },
       {
         params: IdParams,
@@ -173,10 +175,10 @@ function pageRoutes(deps: AnalyticsDeps) {
               mode: { kind: 'shared', token: query.token ?? '', rangePicker: picker },
             }),
             200,
-            { 'x-robots-tag': 'noindex, nofollow' },
+            { 'x-robots-tag': 'noindex, nofollow', ...NO_REFERRER },
           )
         } catch (error) {
-          if (error instanceof ShareTokenRefused) return htmlPage(accessRevokedPage(), 403, { 'x-robots-tag': 'noindex, nofollow' })
+          if (error instanceof ShareTokenRefused) return htmlPage(accessRevokedPage(), 403, { 'x-robots-tag': 'noindex, nofollow', ...NO_REFERRER })
           throw error
         }
       },

@@ -80,6 +80,7 @@ export function dashboardPage(options: DashboardOptions): string {
       head: HEAD,
       scripts: SCRIPTS,
       noindex: shared,
+      noReferrer: true,
     },
     body,
   )
@@ -87,7 +88,7 @@ export function dashboardPage(options: DashboardOptions): string {
 
 export function accessRevokedPage(): string {
   return layout(
-    { title: 'Access revoked', noindex: true },
+    { title: 'Access revoked', noindex: true, noReferrer: true },
     html`<section class="card narrow" id="access-revoked">
   <h1>Access revoked</h1>
   <p>This analytics link was revoked or has expired. Ask the owner of the status page for a new link.</p>

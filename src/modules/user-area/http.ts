@@ -4,11 +4,15 @@ import { clearCookie, serializeCookie } from '../../lib/cookies.ts'
 import { SESSION_COOKIE, sessionToken } from '../accounts/auth.ts'
 import { SESSION_TTL_MS, type AccountsService, type User } from '../accounts/service.ts'
 
-/** Headers every user-area page carries: never cached, never framed, no referrer leaves it. */
+/**
+ * Headers every user-area page carries: never cached, never framed, no referrer leaves the site
+ * (`same-origin` rather than `no-referrer`, so the browser still sends Origin on our own form posts;
+ * the shared analytics view, whose URL holds a token, sends no referrer at all).
+ */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 }

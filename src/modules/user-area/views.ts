@@ -14,6 +14,8 @@ export interface LayoutOptions {
   /** Scripts loaded at the end (paths on our origin). */
   scripts?: string[]
   noindex?: boolean
+  /** Pages whose URL holds a secret (shared analytics) send no referrer at all. */
+  noReferrer?: boolean
 }
 
 export function layout(options: LayoutOptions, body: string): string {
@@ -32,7 +34,7 @@ export function layout(options: LayoutOptions, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${options.noReferrer ? 'no-referrer' : 'same-origin'}">
 !${options.noindex ? '<meta name="robots" content="noindex, nofollow">' : ''}
 <title>${options.title} · Lantern</title>
 <link rel="stylesheet" href="/static/user/user.css">

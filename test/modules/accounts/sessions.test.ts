@@ -125,6 +125,17 @@ describe('logins', () => {
     expect(badKey.status).toBe(401)
   })
 
+  test('Origin: null counts as this site only with Sec-Fetch-Site: same-origin', async () => {
+    const { user } = await ctx.createOwner()
+    const cookie = cookieOf(await login(user.email))
+    const crossSite = await ctx.request('/user/logout', { method: 'POST', headers: { cookie, origin: 'null', 'sec-fetch-site': 'cross-site' } })
+    expect(crossSite.status).toBe(403)
+    expect((await ctx.request('/user', { headers: { cookie } })).status).toBe(200)
+    const sameSite = await ctx.request('/user/logout', { method: 'POST', headers: { cookie, origin: 'null', 'sec-fetch-site': 'same-origin' } })
+    expect(sameSite.status).toBe(303)
+    expect((await ctx.request('/user', { headers: { cookie } })).status).toBe(303)
+  })
+
   test('a password change ends every session and starts a new one for this browser', async () => {
     const { user } = await ctx.createOwner()
     const first = cookieOf(await login(user.email))
