@@ -116,7 +116,6 @@ export function buildReport(input: ReportInput) {
         totals.degraded_ms = end.cum_degraded_ms - (start?.cum_degraded_ms ?? 0)
         totals.down_ms = end.cum_down_ms - (start?.cum_down_ms ?? 0)
         totals.outages = end.cum_outages - (start?.cum_outages ?? 0)
-        if (start && start.day === end.day) Object.assign(totals, zeroTotals())
       }
       // The time since the latest change is open: count it up to now (or the end of the range).
       const tail = zeroTotals()
