@@ -281,3 +281,20 @@ describe('dashboard pages', () => {
     )
   })
 })
+
+describe('a share token is no credential for owner routes', () => {
+  test('tokens, dashboard and legacy routes ignore a live token', async () => {
+    const live = await createToken(ctx, owner.key, pageId)
+    const q = `?token=${encodeURIComponent(live.token)}`
+    expect((await ctx.request(`/user/analytics/${pageId}/tokens${q}`)).status).toBe(401)
+    expect((await ctx.request(`/user/analytics/${pageId}/tokens`, { headers: { authorization: `Bearer ${live.token}` } })).status).toBe(401)
+    expect((await ctx.request(`/user/analytics/${pageId}/tokens${q}`, { method: 'POST', json: {} })).status).toBe(401)
+    expect((await ctx.request(`/user/analytics/${pageId}/tokens/${live.id}${q}`, { method: 'DELETE' })).status).toBe(401)
+    expect((await ctx.request(`/user/analytics/${pageId}${q}`)).status).toBe(303)
+    expect((await ctx.request(`/user/analytics/statuspage${q}`)).status).toBe(401)
+    // And an owner's session is no share token: the shared view wants the token.
+    expect((await ctx.request(`/analytics/${pageId}`, { headers: { cookie: owner.cookie } })).status).toBe(403)
+    // The token still works where it belongs, and was not revoked by any of this.
+    expect((await ctx.request(`/analytics/${pageId}${q}`)).status).toBe(200)
+  })
+})
