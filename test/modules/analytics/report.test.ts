@@ -140,3 +140,25 @@ describe('ranges', () => {
     expect(exact.range.days).toBe(731)
   })
 })
+
+describe('deletions', () => {
+  test('deleting a component takes its time out of the page figures and daily series', async () => {
+    const c = await createComponent(ctx, key, pageId, 'Doomed')
+    await importHistory(ctx, key, c, [
+      { status: 'up', at: '2026-10-27T00:00:00Z' },
+      { status: 'down', at: '2026-10-27T06:00:00Z' },
+    ])
+    const withIt = await report('?from=2026-10-27&to=2026-10-27')
+    expect(withIt.components).toHaveLength(3)
+    const oct27 = withIt.daily[0]
+    expect(oct27.down_s).toBe(18 * 3600)
+    const response = await ctx.request(`/user/api/v1/components/${c}`, { method: 'DELETE', key })
+    expect(response.status).toBe(200)
+    const without = await report('?from=2026-10-27&to=2026-10-27')
+    expect(without.components).toHaveLength(2)
+    expect(without.daily[0].down_s).toBe(0)
+    expect(without.daily[0].up_s).toBe(2 * 86400)
+    expect(without.down_s).toBe(0)
+  })
+})
+
