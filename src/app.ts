@@ -30,6 +30,10 @@ import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import { clientKey } from './modules/public-pages/context.ts'
+import { WIDGET_JS } from './modules/widget/asset.ts'
+import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
+import { PreviewService } from './modules/widget/preview-service.ts'
+import { WidgetService } from './modules/widget/service.ts'
 import { createServices } from './services.ts'
 
 export interface AppDeps {
@@ -73,9 +77,10 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
-  const fastLane = new FastLane()
+  const preview = new PreviewService(status, deps.config)
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
   const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView, logError })
@@ -129,8 +134,10 @@ export function createApp(deps: AppDeps) {
     )
     .use(healthRoutes(deps.db))
     .use(embedRoutes(embed, fastLane))
-    .use(statusApiRoutes(status))
-    .use(badgeRoutes(badges))
+    .use(statusApiRoutes(status, fastLane))
+    .use(badgeRoutes(badges, fastLane))
+    .use(widgetRoutes(new WidgetService(WIDGET_JS)))
+    .use(previewRoutes((slugs) => preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))

@@ -37,6 +37,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Page views are buffered in memory and written in batches.
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
+  // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
+  const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -55,6 +57,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stop() {
       stopping ??= (async () => {
         watcher.stop()
+        clearInterval(pruneChecks)
         await server.stop()
         clearInterval(pageViewFlush)
         await app.services.pageViews.flush()

@@ -17,16 +17,28 @@ export function requestPath(url: string): string {
   return pathStart === -1 || pathStart > end ? '/' : url.slice(pathStart, end)
 }
 
+export type FastLanePathHandler = (request: Request, path: string) => Response | undefined
+
 export class FastLane {
   private readonly handlers = new Map<string, FastLaneHandler>()
+  private readonly prefixes: Array<[string, FastLanePathHandler]> = []
 
   register(path: string, handler: FastLaneHandler): void {
     this.handlers.set(path, handler)
   }
 
+  /** For paths that carry a parameter (`/badge/<slug>.svg`): the handler gets the path too. */
+  registerPrefix(prefix: string, handler: FastLanePathHandler): void {
+    this.prefixes.push([prefix, handler])
+  }
+
   /** A response when a registered handler has one ready; otherwise undefined. */
   answer(request: Request): Response | undefined {
     if (request.method !== 'GET') return undefined
-    return this.handlers.get(requestPath(request.url))?.(request)
+    const path = requestPath(request.url)
+    const exact = this.handlers.get(path)
+    if (exact) return exact(request)
+    for (const [prefix, handler] of this.prefixes) if (path.startsWith(prefix)) return handler(request, path)
+    return undefined
   }
 }

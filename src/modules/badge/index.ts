@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../lib/api-schemas.ts'
 import { errorResponse } from '../../lib/errors.ts'
+import type { FastLane } from '../../lib/fast-lane.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
 import { BADGE_STYLES } from './render.ts'
@@ -12,7 +13,23 @@ const BadgeQuery = t.Object({
 })
 const svgResponse = t.String({ description: 'An SVG image (image/svg+xml)' })
 
-export function badgeRoutes(badges: BadgeService) {
+const last = (values: readonly string[]): string | undefined => values.at(-1)
+
+export function badgeRoutes(badges: BadgeService, fastLane?: FastLane) {
+  // Cache hits skip the router: /badge/<slug>.svg and /badge/<slug>/uptime.svg.
+  fastLane?.registerPrefix('/badge/', (request, path) => {
+    const url = request.url
+    const options = { style: last(queryValues(url, 'style')), label: last(queryValues(url, 'label')) }
+    const rest = path.slice('/badge/'.length)
+    let cached
+    if (rest.endsWith('/uptime.svg')) {
+      const days = parseDays(queryValues(url, 'days'))
+      if (typeof days === 'number') cached = badges.cachedUptimeBadge(rest.slice(0, -'/uptime.svg'.length), days, options)
+    } else if (rest.endsWith('.svg') && !rest.includes('/')) {
+      cached = badges.cachedStatusBadge(rest.slice(0, -4), options)
+    }
+    return cached && servePrepared(cached, request.headers.get('if-none-match'))
+  })
   return new Elysia()
     .get(
       '/badge/:slug',

@@ -28,6 +28,10 @@ export interface BadgeOptions {
   label?: string
 }
 
+const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${label ?? ''}`
+const uptimeKey = (slug: string | undefined, days: number, style: BadgeStyle, label: string | undefined) =>
+  `badge-uptime:${slug}:${days}:${style}:${label ?? ''}`
+
 type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number }
 
 const svg = (body: string) =>
@@ -49,11 +53,23 @@ export class BadgeService {
     private readonly clock: Clock,
   ) {}
 
+  /** The cached status badge if there is one; never touches the database (the fast lane). */
+  cachedStatusBadge(rawSlug: string, options: BadgeOptions): PreparedResponse | undefined {
+    const slug = slugForLookup(rawSlug)
+    return slug === undefined ? undefined : this.cache?.get(statusKey(slug, parseStyle(options.style), options.label))
+  }
+
+  /** The cached uptime badge if there is one; never touches the database (the fast lane). */
+  cachedUptimeBadge(rawSlug: string, days: number, options: BadgeOptions): PreparedResponse | undefined {
+    const slug = slugForLookup(rawSlug)
+    return slug === undefined ? undefined : this.cache?.get(uptimeKey(slug, days, parseStyle(options.style), options.label))
+  }
+
   /** The status badge for a slug (as written in the URL, without `.svg`). */
   statusBadge(rawSlug: string, options: BadgeOptions): Promise<PreparedResponse> {
     const style = parseStyle(options.style)
     const slug = slugForLookup(rawSlug)
-    const key = `badge:${slug}:${style}:${options.label ?? ''}`
+    const key = statusKey(slug, style, options.label)
     return this.cached(slug, key, async () => {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
       if (!page) return { value: await this.unknown(style, options.label, 'Status', STATUS_LOOK.unknown), ttlMs: 0 }
@@ -67,7 +83,7 @@ export class BadgeService {
   uptimeBadge(rawSlug: string, days: number, options: BadgeOptions): Promise<PreparedResponse> {
     const style = parseStyle(options.style)
     const slug = slugForLookup(rawSlug)
-    const key = `badge-uptime:${slug}:${days}:${style}:${options.label ?? ''}`
+    const key = uptimeKey(slug, days, style, options.label)
     return this.cached(slug, key, async () => {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
       if (!page) return { value: await this.unknown(style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), ttlMs: 0 }

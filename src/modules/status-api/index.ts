@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../lib/api-schemas.ts'
-import { servePrepared } from '../../lib/http-cache.ts'
+import type { FastLane } from '../../lib/fast-lane.ts'
+import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
 import { OVERALL_STATUSES } from './overall.ts'
 import { CORS_HEADERS, type StatusService } from './service.ts'
 
@@ -23,9 +24,15 @@ const StatusJsonSchema = t.Object({
   dns_only: t.Boolean({ description: 'True when every component of the page is a DNS component' }),
 })
 
-export function statusApiRoutes(status: StatusService) {
+const STATUS_PATH = '/api/embed/status'
+
+export function statusApiRoutes(status: StatusService, fastLane?: FastLane) {
+  fastLane?.register(STATUS_PATH, (request) => {
+    const cached = status.cachedStatus(request.url)
+    return cached && servePrepared(cached, request.headers.get('if-none-match'))
+  })
   return new Elysia()
-    .get('/api/embed/status', async ({ request }) => servePrepared(await status.statusJson(request.url), request.headers.get('if-none-match')), {
+    .get(STATUS_PATH, ({ request }) => serveMaybePending(status.statusJson(request.url), request.headers.get('if-none-match')), {
       query: t.Object({
         slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })),
         inc: t.Optional(t.String({ description: '1: include active incidents (Growth plan or higher)' })),

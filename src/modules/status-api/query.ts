@@ -2,6 +2,8 @@
  * The query of `GET /api/embed/status`, read from the raw URL so repeated parameters are caught.
  * Out-of-range or malformed values are refused with a message naming the parameter. Pure.
  */
+import { queryValues } from '../../lib/query.ts'
+
 export interface StatusQuery {
   slug: string
   /** Include active incidents. */
@@ -15,8 +17,8 @@ export interface StatusQuery {
 export const MAX_RTM = 240
 export const MAX_UPD = 30
 
-function intParam(params: URLSearchParams, name: string, max: number, unit: string): number | string {
-  const values = params.getAll(name)
+function intParam(url: string, name: string, max: number, unit: string): number | string {
+  const values = queryValues(url, name)
   if (values.length === 0) return 0
   if (values.length > 1) return `${name} must be given only once`
   const raw = values[0]!
@@ -27,19 +29,17 @@ function intParam(params: URLSearchParams, name: string, max: number, unit: stri
 }
 
 export function parseStatusQuery(url: string): StatusQuery | { error: string } {
-  const start = url.indexOf('?')
-  const params = new URLSearchParams(start === -1 ? '' : url.slice(start + 1))
-  const slugs = params.getAll('slug')
+  const slugs = queryValues(url, 'slug')
   if (slugs.length > 1) return { error: 'slug must be given only once' }
   const slug = slugs[0]
   if (slug === undefined || slug === '') return { error: 'missing slug' }
-  const incValues = params.getAll('inc')
+  const incValues = queryValues(url, 'inc')
   if (incValues.length > 1) return { error: 'inc must be given only once' }
   const incRaw = incValues[0]
   if (incRaw !== undefined && incRaw !== '0' && incRaw !== '1') return { error: 'inc must be 0 or 1' }
-  const rtm = intParam(params, 'rtm', MAX_RTM, 'minutes')
+  const rtm = intParam(url, 'rtm', MAX_RTM, 'minutes')
   if (typeof rtm === 'string') return { error: rtm }
-  const upd = intParam(params, 'upd', MAX_UPD, 'days')
+  const upd = intParam(url, 'upd', MAX_UPD, 'days')
   if (typeof upd === 'string') return { error: upd }
   return { slug, inc: incRaw === '1', rtm, upd }
 }

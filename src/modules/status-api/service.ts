@@ -10,7 +10,7 @@
  */
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { prepareJson, type PreparedResponse } from '../../lib/http-cache.ts'
+import { prepareJson, prepareJsonError, type PreparedResponse } from '../../lib/http-cache.ts'
 import { toIso } from '../../lib/time.ts'
 import type { TtlCache } from '../../lib/ttl-cache.ts'
 import { DAY_MS, dayStart } from '../checks/rollup.ts'
@@ -58,8 +58,9 @@ export interface StatusJson {
   dns_only: boolean
 }
 
-const errorBody = (status: number, error: string) =>
-  prepareJson(status, { error }, { cacheControl: 'no-store', extraHeaders: CORS_HEADERS })
+const statusKey = (slug: string, query: StatusQuery) => `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
+
+const errorBody = (status: number, error: string) => prepareJsonError(status, error, CORS_HEADERS)
 
 export class StatusService {
   private readonly notFound = errorBody(404, 'not found')
@@ -118,17 +119,26 @@ export class StatusService {
   }
 
   /** The prepared answer of `GET /api/embed/status` for a request URL. */
-  statusJson(url: string): Promise<PreparedResponse> {
+  statusJson(url: string): PreparedResponse | Promise<PreparedResponse> {
     const parsed = parseStatusQuery(url)
     if ('error' in parsed) return errorBody(400, parsed.error)
     const query = parsed
     const slug = slugForLookup(query.slug)
     if (slug === undefined) return this.notFound
-    const key = `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
+    const key = statusKey(slug, query)
     const hit = this.cache?.get(key)
-    if (hit) return Promise.resolve(hit)
+    if (hit) return hit
     const load = () => this.loadStatus(slug, query)
     return this.cache ? this.cache.getOrLoad(key, load) : load().then((fill) => fill.value)
+  }
+
+  /** The cached answer for a request URL if there is one; never touches the database. */
+  cachedStatus(url: string): PreparedResponse | undefined {
+    if (!this.cache) return undefined
+    const parsed = parseStatusQuery(url)
+    if ('error' in parsed) return undefined
+    const slug = slugForLookup(parsed.slug)
+    return slug === undefined ? undefined : this.cache.get(statusKey(slug, parsed))
   }
 
   /** The status JSON of a visible page (no plan checks): for the preview page and tests. */
@@ -161,11 +171,11 @@ export class StatusService {
 
   private async loadStatus(slug: string, query: StatusQuery): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
     const page = await this.findPublicPage(slug)
-    if (!page) return { value: await this.notFound, ttlMs: 0 }
-    if (!planHas(page.plan, 'badge_widget')) return { value: await this.noPlan, pageId: page.id, ttlMs: STATUS_TTL_MS }
+    if (!page) return { value: this.notFound, ttlMs: 0 }
+    if (!planHas(page.plan, 'badge_widget')) return { value: this.noPlan, pageId: page.id, ttlMs: STATUS_TTL_MS }
     const wantsDetails = query.inc || query.rtm > 0 || query.upd > 0
     if (wantsDetails && !planHas(page.plan, 'status_json_details')) {
-      return { value: await this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
+      return { value: this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
     }
     const now = this.clock.now()
     const body = await this.buildStatusJson(page, query, now)

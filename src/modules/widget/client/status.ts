@@ -1,0 +1,193 @@
+/**
+ * The live status widget, `<script src="…/static/embed/v1/status.js" data-slug="…">`.
+ * Browser code: built by Bun.build into one minified file (see ../build.ts) served by Lantern.
+ *
+ * Attributes: data-slug, data-theme (auto | light | dark), data-show-incidents (0/1), data-rtm
+ * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests).
+ * Renders next to its own script element inside a shadow root, polls the status API (paused while
+ * the tab is hidden), announces status changes politely, and never throws into the host page.
+ */
+interface Status {
+  page: string
+  page_url: string
+  overall: string
+  incidents: Array<{ title: string; state: string; component: string | null }>
+  rtm: Array<number | null>
+  upd: Array<number | null>
+}
+
+const LABELS: Record<string, [string, string]> = {
+  operational: ['Operational', '#1a7f37'],
+  degraded_performance: ['Degraded performance', '#9a6700'],
+  partial_outage: ['Partial outage', '#bc4c00'],
+  major_outage: ['Major outage', '#cf222e'],
+  under_maintenance: ['Under maintenance', '#0969da'],
+}
+const GRAY = '#818b98'
+const SCRIPT_PATH = '/static/embed/v1/status.js'
+const MOUNTED = 'data-lantern-mounted'
+
+const STYLE = `:host{all:initial;display:block}
+.w{--bg:#fff;--fg:#1f2328;--mu:#59636e;--bd:#d1d9e0;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:8px;padding:10px 12px;max-width:360px;box-sizing:border-box}
+.dark{--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d}
+@media (prefers-color-scheme:dark){.auto{--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d}}
+a{color:inherit;text-decoration:none;display:flex;align-items:center;gap:8px;font-weight:600}
+a:hover .l,a:focus-visible .l{text-decoration:underline}
+.d{width:10px;height:10px;border-radius:50%;flex:none}
+.m{color:var(--mu);font-size:12px}
+ul{list-style:none;margin:8px 0 0;padding:0}
+li{margin:4px 0;font-size:13px}
+li b{font-weight:600;text-transform:capitalize;margin-right:4px}
+.s{display:block;margin-top:8px}
+.b{display:flex;gap:2px;margin-top:8px;height:16px}
+.b span{flex:1;border-radius:2px;min-width:2px}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...kids: Array<Node | string>) {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v)
+  node.append(...kids)
+  return node
+}
+
+function intAttr(script: HTMLScriptElement, name: string, max: number): number {
+  const n = Number(script.getAttribute(name))
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 0
+}
+
+function sparkline(values: Array<number | null>): SVGSVGElement | null {
+  const known = values.filter((v): v is number => v !== null)
+  if (known.length === 0) return null
+  const ns = 'http://www.w3.org/2000/svg'
+  const W = 200
+  const H = 28
+  const max = Math.max(...known, 1)
+  const step = values.length > 1 ? W / (values.length - 1) : 0
+  const points = values
+    .map((v, i) => (v === null ? '' : `${(i * step).toFixed(1)},${(H - 2 - (v / max) * (H - 4)).toFixed(1)}`))
+    .filter(Boolean)
+    .join(' ')
+  const svg = document.createElementNS(ns, 'svg')
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`)
+  svg.setAttribute('width', '100%')
+  svg.setAttribute('height', String(H))
+  svg.setAttribute('class', 's')
+  svg.setAttribute('role', 'img')
+  const avg = Math.round(known.reduce((a, b) => a + b, 0) / known.length)
+  svg.setAttribute('aria-label', `Response time, last ${values.length} min: average ${avg} ms`)
+  const line = document.createElementNS(ns, 'polyline')
+  line.setAttribute('points', known.length === 1 ? `0,${H / 2} ${W},${H / 2}` : points)
+  line.setAttribute('fill', 'none')
+  line.setAttribute('stroke', 'currentColor')
+  line.setAttribute('stroke-width', '1.5')
+  svg.append(line)
+  return svg
+}
+
+function bars(values: Array<number | null>): HTMLElement | null {
+  if (values.length === 0) return null
+  const box = el('div', { class: 'b', role: 'img', 'aria-label': `Daily uptime, last ${values.length} days` })
+  values.forEach((v, i) => {
+    const colour = v === null ? GRAY : v >= 99.9 ? '#1a7f37' : v >= 99 ? '#9a6700' : v >= 95 ? '#bc4c00' : '#cf222e'
+    const ago = values.length - 1 - i
+    box.append(el('span', { style: `background:${colour}`, title: `${ago === 0 ? 'Today' : `${ago} d ago`}: ${v === null ? 'no data' : `${v}%`}` }))
+  })
+  return box
+}
+
+function mount(script: HTMLScriptElement): void {
+  if (script.hasAttribute(MOUNTED)) return
+  script.setAttribute(MOUNTED, '')
+  const slug = script.getAttribute('data-slug') ?? ''
+  const theme = script.getAttribute('data-theme')
+  const themeClass = theme === 'dark' || theme === 'light' ? theme : 'auto'
+  const inc = script.getAttribute('data-show-incidents') === '1'
+  const rtm = intAttr(script, 'data-rtm', 240)
+  const upd = intAttr(script, 'data-upd', 30)
+  const pollMs = Math.max(intAttr(script, 'data-poll-ms', 86_400_000) || 60_000, 100)
+  const origin = new URL(script.src, location.href).origin
+
+  const host = el('div', { class: 'lantern-status' })
+  script.after(host)
+  const root = host.attachShadow({ mode: 'open' })
+  const box = el('div', { class: `w ${themeClass}`, part: 'widget' })
+  const live = el('div', { class: 'sr', 'aria-live': 'polite', role: 'status' })
+  root.append(el("style", {}, STYLE), box, live)
+
+  let basicOnly = !(inc || rtm || upd)
+  let lastOverall: string | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const url = () => {
+    const q = new URLSearchParams({ slug })
+    if (!basicOnly) {
+      if (inc) q.set('inc', '1')
+      if (rtm) q.set('rtm', String(rtm))
+      if (upd) q.set('upd', String(upd))
+    }
+    return `${origin}/api/embed/status?${q}`
+  }
+
+  const render = (data: Status) => {
+    const [label, colour] = LABELS[data.overall] ?? ['Unknown', GRAY]
+    const link = el('a', { href: data.page_url, target: '_blank', rel: 'noopener' }, el('span', { class: 'd', style: `background:${colour}` }), el('span', { class: 'l' }, label))
+    const parts: Node[] = [link]
+    if (inc && data.incidents.length > 0) {
+      parts.push(
+        el('ul', { 'aria-label': 'Active incidents' }, ...data.incidents.map((i) => el('li', {}, el('b', {}, i.state), i.title, i.component ? el('span', { class: 'm' }, ` · ${i.component}`) : ''))),
+      )
+    }
+    const spark = rtm ? sparkline(data.rtm) : null
+    if (spark) parts.push(spark)
+    const days = upd ? bars(data.upd) : null
+    if (days) parts.push(days)
+    box.replaceChildren(...parts)
+    if (lastOverall !== undefined && lastOverall !== data.overall) live.textContent = `Status changed: ${label}`
+    lastOverall = data.overall
+  }
+
+  const unavailable = () => {
+    box.replaceChildren(el('span', { class: 'm' }, 'Status unavailable'))
+    if (lastOverall !== undefined) live.textContent = 'Status unavailable'
+    lastOverall = ''
+  }
+
+  const poll = async () => {
+    timer = undefined
+    try {
+      let response = await fetch(url(), { cache: 'no-cache', credentials: 'omit' })
+      if (response.status === 403 && !basicOnly) {
+        // The plan has the widget but not incidents or sparklines: show the basic status.
+        basicOnly = true
+        response = await fetch(url(), { cache: 'no-cache', credentials: 'omit' })
+      }
+      if (!response.ok) throw new Error(String(response.status))
+      render((await response.json()) as Status)
+    } catch {
+      unavailable()
+    }
+    if (!document.hidden) timer = setTimeout(poll, pollMs)
+  }
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+    } else if (timer === undefined) {
+      void poll()
+    }
+  })
+  void poll()
+}
+
+try {
+  const current = document.currentScript
+  if (current instanceof HTMLScriptElement) mount(current)
+  // Scripts inserted by other scripts have no currentScript: mount every tag not mounted yet.
+  for (const script of document.querySelectorAll<HTMLScriptElement>(`script[data-slug][src*="${SCRIPT_PATH}"]:not([${MOUNTED}])`)) {
+    mount(script)
+  }
+} catch {
+  // Never throw into the host page.
+}
+

@@ -1,0 +1,36 @@
+/** Finds the page for the preview and renders it, or a short HTML error page. */
+import { html } from 'ghtml'
+import type { Config } from '../../config.ts'
+import { buildSnippets } from '../embed/snippets.ts'
+import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import type { StatusService } from '../status-api/service.ts'
+import { renderPreview } from './preview.ts'
+
+const errorPage = (status: number, message: string) => ({
+  status,
+  html: `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><title>${message}</title></head><body><p>${message}</p></body></html>`}`,
+})
+
+export class PreviewService {
+  constructor(
+    private readonly status: StatusService,
+    private readonly config: Pick<Config, 'baseUrl' | 'scheme' | 'statusDomain'>,
+  ) {}
+
+  /** Same order of checks as the snippets endpoint: missing slug 400, unknown page 404, plan 403. */
+  async render(slugValues: readonly string[]): Promise<{ status: number; html: string }> {
+    if (slugValues.length > 1) return errorPage(400, 'slug must be given only once')
+    const raw = slugValues[0]
+    if (raw === undefined || raw === '') return errorPage(400, 'missing slug')
+    const page = await this.status.findPublicPage(raw)
+    if (!page) return errorPage(404, 'not found')
+    if (!planHas(page.plan, 'badge_widget')) {
+      return errorPage(403, `Embeds require ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`)
+    }
+    const snippets = buildSnippets({ slug: page.slug, customDomain: page.customDomain }, this.config)
+    return {
+      status: 200,
+      html: renderPreview({ pageName: page.name, snippets, uptimeBadgeUrl: `${this.config.baseUrl}/badge/${page.slug}/uptime.svg?days=30` }),
+    }
+  }
+}

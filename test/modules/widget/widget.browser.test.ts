@@ -1,0 +1,231 @@
+/**
+ * The live widget in a real headless Chromium: a host page on another origin pastes `widget_html`
+ * from `/api/embed/markdown`, exactly as an owner would, against a listening Lantern.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { loadConfig } from '../../../src/config.ts'
+import { startServer, type RunningServer } from '../../../src/main.ts'
+import { launchBrowser } from '../../helpers/browser.ts'
+
+let browser: Browser
+let server: RunningServer
+let host: ReturnType<typeof Bun.serve>
+let dir: string
+let base: string
+let key: string
+let pageId: number
+let componentId: number
+let widgetHtml: string
+const pages: Record<string, string> = {}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+const api = async (path: string, method = 'GET', body?: unknown) => {
+  const response = await fetch(`${base}/user/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { data: any }).data
+}
+
+/** A host page that pastes `snippet`, with hostile CSS of its own. */
+function hostPage(name: string, snippet: string): string {
+  pages[`/${name}`] = `<!doctype html><html><head><title>host</title><style>
+    * { color: rgb(255, 0, 0) !important; font-family: serif !important; }
+    div { border: 7px dashed rgb(0, 255, 0); }
+  </style></head><body><p>Host text <a class="l" href="#">host link</a></p>${snippet}<p>after</p></body></html>`
+  return `http://127.0.0.1:${host.port}/${name}`
+}
+
+const fast = (snippet: string, ms = 250) => snippet.replaceAll('<script ', `<script data-poll-ms="${ms}" `)
+
+async function open(url: string, setup?: (page: Page) => Promise<unknown>) {
+  const page = await browser.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await setup?.(page)
+  await page.goto(url)
+  return { page, errors }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lantern-widget-'))
+  const port = freePort()
+  base = `http://127.0.0.1:${port}`
+  server = await startServer(loadConfig({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATABASE_PATH: join(dir, 'db.sqlite') }))
+  const user = await server.app.services.accounts.createUser({ email: 'widget@example.com', password: 'correct horse battery', plan: 'growth' })
+  key = (await server.app.services.accounts.createApiKey(user.id, 'test')).key
+  pageId = (await api('/status-pages', 'POST', { slug: 'widgety', name: 'Widgety <b>Inc</b>' })).id
+  componentId = (await api(`/status-pages/${pageId}/components`, 'POST', { name: 'API' })).id
+  await api(`/status-pages/${pageId}/components`, 'POST', { name: 'Web' })
+  widgetHtml = ((await (await fetch(`${base}/api/embed/markdown?slug=widgety`)).json()) as { widget_html: string }).widget_html
+  host = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) => {
+      const html = pages[new URL(request.url).pathname]
+      return html ? new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }) : new Response('no', { status: 404 })
+    },
+  })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  host?.stop(true)
+  await server?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('live widget in Chromium', () => {
+  test('the pasted widget_html renders the status label linking to the status page, in a shadow root', async () => {
+    expect(widgetHtml).toContain(`src="${base}/static/embed/v1/status.js"`)
+    const { page, errors } = await open(hostPage('basic', widgetHtml))
+    const label = page.locator('.lantern-status .l')
+    await label.waitFor()
+    expect(await label.textContent()).toBe('Operational')
+    expect(await page.locator('.lantern-status a').getAttribute('href')).toBe('http://widgety.localhost:' + new URL(base).port)
+    // Rendered right after its own script element, inside a shadow root.
+    expect(await page.evaluate(() => document.querySelector('script[data-slug]')!.nextElementSibling!.className)).toBe('lantern-status')
+    expect(await page.evaluate(() => document.querySelector('.lantern-status')!.shadowRoot !== null)).toBe(true)
+    expect(await page.evaluate(() => document.querySelector('.lantern-status')!.textContent)).toBe('')
+    // Host CSS does not leak in...
+    const inside = await label.evaluate((el) => getComputedStyle(el).color)
+    expect(inside).not.toBe('rgb(255, 0, 0)')
+    const box = await page.locator('.lantern-status .w').evaluate((el) => getComputedStyle(el).borderTopWidth)
+    expect(box).toBe('1px')
+    // ...and the widget's CSS does not leak out.
+    expect(await page.locator('p a.l').evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('shows a new status after a component changes, and announces it politely', async () => {
+    const { page, errors } = await open(hostPage('change', fast(widgetHtml)))
+    const label = page.locator('.lantern-status .l')
+    await expect(label.textContent()).resolves.toBe('Operational')
+    await api(`/components/${componentId}`, 'PATCH', { status: 'down' })
+    await page.waitForFunction(() => {
+      const root = document.querySelector('.lantern-status')?.shadowRoot
+      return root?.querySelector('.l')?.textContent === 'Partial outage'
+    })
+    expect(await page.locator('.lantern-status [aria-live="polite"]').textContent()).toBe('Status changed: Partial outage')
+    await api(`/components/${componentId}`, 'PATCH', { status: 'up' })
+    await page.waitForFunction(() => document.querySelector('.lantern-status')?.shadowRoot?.querySelector('.l')?.textContent === 'Operational')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('shows active incidents (markup stays text), response-time sparkline and uptime bars', async () => {
+    const now = Date.now()
+    await api(`/components/${componentId}/checks`, 'POST', [
+      { at: new Date(now - 120_000).toISOString(), ok: true, response_ms: 120 },
+      { at: new Date(now - 60_000).toISOString(), ok: true, response_ms: 80 },
+    ])
+    const incident = await api('/incidents', 'POST', { status_page_id: pageId, title: '<img src=x onerror=alert(1)>Login errors', component_ids: [componentId], incident_state_id: '2' })
+    const { page, errors } = await open(hostPage('incidents', fast(widgetHtml)))
+    const item = page.locator('.lantern-status li')
+    await item.first().waitFor()
+    expect(await item.first().textContent()).toBe('identified<img src=x onerror=alert(1)>Login errors · API')
+    expect(await page.locator('.lantern-status li img').count()).toBe(0)
+    expect(await page.locator('.lantern-status .l').textContent()).toBe('Degraded performance')
+    expect(await page.locator('.lantern-status svg.s polyline').count()).toBe(1)
+    expect(await page.locator('.lantern-status .b span').count()).toBe(7)
+    await api(`/incidents/${incident.id}`, 'PATCH', { incident_state_id: '4' })
+    await page.waitForFunction(() => document.querySelector('.lantern-status')?.shadowRoot?.querySelectorAll('li').length === 0)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('honours the dark theme, and auto follows prefers-color-scheme', async () => {
+    const dark = widgetHtml.replace('data-theme="auto"', 'data-theme="dark"')
+    const light = widgetHtml.replace('data-theme="auto"', 'data-theme="light"')
+    const background = (page: Page, index: number) => page.locator('.lantern-status .w').nth(index).evaluate((el) => getComputedStyle(el).backgroundColor)
+    const { page } = await open(hostPage('themes', dark + light + widgetHtml), (p) => p.emulateMedia({ colorScheme: 'dark' }))
+    await page.locator('.lantern-status .l').nth(2).waitFor()
+    expect(await page.locator('.lantern-status').count()).toBe(3)
+    expect(await background(page, 0)).toBe('rgb(13, 17, 23)')
+    expect(await background(page, 1)).toBe('rgb(255, 255, 255)')
+    expect(await background(page, 2)).toBe('rgb(13, 17, 23)')
+    await page.emulateMedia({ colorScheme: 'light' })
+    expect(await background(page, 0)).toBe('rgb(13, 17, 23)')
+    expect(await background(page, 2)).toBe('rgb(255, 255, 255)')
+    await page.close()
+  })
+
+  test('survives the status API answering 500: a quiet "Status unavailable", no error in the host page, recovers', async () => {
+    let failing = true
+    const { page, errors } = await open(hostPage('broken', fast(widgetHtml)), (p) =>
+      p.route('**/api/embed/status**', (route) => (failing ? route.fulfill({ status: 500, body: 'boom' }) : route.continue())),
+    )
+    const unavailable = page.locator('.lantern-status .m')
+    await unavailable.waitFor()
+    expect(await unavailable.textContent()).toBe('Status unavailable')
+    expect(await page.locator('p').first().textContent()).toContain('Host text')
+    failing = false
+    await page.locator('.lantern-status .l').waitFor()
+    expect(await page.locator('.lantern-status .l').textContent()).toMatch(/Operational|Degraded performance/)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('unknown slug, missing slug and garbage attributes never throw into the page', async () => {
+    const odd =
+      `<script src="${base}/static/embed/v1/status.js" data-slug="no-such-page" data-rtm="9999" data-upd="-4"></script>` +
+      `<script src="${base}/static/embed/v1/status.js" data-slug="&lt;/script&gt;" data-theme="neon"></script>` +
+      `<script src="${base}/static/embed/v1/status.js"></script>`
+    const { page, errors } = await open(hostPage('odd', odd))
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.lantern-status')).every((h) => h.shadowRoot?.textContent?.includes('Status unavailable')))
+    expect(await page.locator('.lantern-status').count()).toBe(3)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('a Pro page (widget without incidents or sparklines) falls back to the basic status', async () => {
+    const user = await server.app.services.accounts.createUser({ email: 'pro@example.com', password: 'correct horse battery', plan: 'pro' })
+    const proKey = (await server.app.services.accounts.createApiKey(user.id, 't')).key
+    await fetch(`${base}/user/api/v1/status-pages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${proKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'pro-widget', name: 'Pro' }),
+    })
+    const { page, errors } = await open(hostPage('pro', widgetHtml.replace('data-slug="widgety"', 'data-slug="pro-widget"')))
+    await page.locator('.lantern-status .l').waitFor()
+    expect(await page.locator('.lantern-status .l').textContent()).toBe('Operational')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('the preview page renders each snippet live (badges load, widgets render) and copies code', async () => {
+    const context = await browser.newContext()
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.goto(`${base}/embed/preview?slug=widgety`)
+    expect(await page.title()).toBe('Embed preview · Widgety <b>Inc</b>')
+    const badge = page.locator('[data-snippet="badge_html"] img')
+    await page.waitForFunction(() => (document.querySelector('[data-snippet="badge_html"] img') as HTMLImageElement | null)?.naturalWidth! > 0)
+    expect(await badge.getAttribute('src')).toBe(`${base}/badge/widgety.svg`)
+    await page.locator('[data-snippet="widget_html"] .lantern-status .l').waitFor()
+    await page.locator('[data-snippet="widget_script"] .lantern-status .l').waitFor()
+    await page.getByRole('button', { name: 'Copy' }).nth(2).click()
+    await page.getByRole('button', { name: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      (await page.locator("code#badge_html").textContent()) ?? "",
+    )
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})
