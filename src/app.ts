@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps) {
   const preview = new PreviewService(status, deps.config)
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
-  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, onPageView, logError })
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {

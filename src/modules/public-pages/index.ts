@@ -83,11 +83,15 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
     return access.embedTokenGrants(ctx.site.pageId, token)
   }
 
-  const gate = async (ctx: PublicRequestContext, options: { error?: string; status?: number; headers?: Record<string, string> } = {}) => {
+  const gate = async (
+    ctx: PublicRequestContext,
+    options: { error?: string; status?: number; headers?: Record<string, string>; next?: string } = {},
+  ) => {
     const settings = await access.settings(ctx.site.pageId)
     const response = await service.gatePage(ctx.site, {
       error: options.error,
-      next: safeNext(pathAndQuery(ctx.original.url)),
+      // Back to the page that was asked for; after a failed attempt, to where that form pointed.
+      next: options.next ?? safeNext(pathAndQuery(ctx.original.url)),
       status: options.status ?? 401,
       passwordConfigured: settings.passwordSet,
     })
@@ -192,17 +196,18 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
         const result = await access.attempt({ pageId: ctx.site.pageId, host: ctx.site.host, client: ctx.client, password })
         switch (result.kind) {
           case 'no-password':
-            return gate(ctx, { status: 403 })
+            return gate(ctx, { status: 403, next })
           case 'limited': {
             const minutes = Math.ceil(result.retryAfterSeconds / 60)
             return gate(ctx, {
               status: 429,
               error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
               headers: { 'retry-after': String(result.retryAfterSeconds) },
+              next,
             })
           }
           case 'wrong':
-            return gate(ctx, { error: 'Wrong password.' })
+            return gate(ctx, { error: 'Wrong password.', next })
           case 'ok': {
             const secure = config.scheme === 'https' ? '; Secure' : ''
             return redirect(next, {

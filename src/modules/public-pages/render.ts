@@ -102,7 +102,7 @@ function siteHeader(view: Pick<PageView, 'name' | 'assets'>): string {
 }
 
 function footer(now: number): string {
-  return html`<footer><div class="wrap"><p>Updated ${time(now)}</p><p><a href="/api/v2/summary.json">Status API</a> · Powered by Lantern</p></div></footer>`
+  return html`<footer><div class="wrap"><p>Updated !${time(now)}</p><p><a href="/api/v2/summary.json">Status API</a> &middot; Powered by Lantern</p></div></footer>`
 }
 
 function dayTip(day: DayUptime): string {
@@ -154,10 +154,10 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   const heading = options.headingLevel === 2 ? html`<h2>!${title}</h2>` : html`<h3>!${title}</h3>`
   return html`<article class="incident card">
 !${heading}
-<p class="meta">Affects: ${affected}. Started ${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved ${time(incident.resolvedAt)}`}.</p>
+<p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 <ol class="timeline">!${updates
     .map(
-      (u) => html`<li><span class="state">${u.state}</span> · ${time(u.at)}<p class="message">${u.message}</p></li>`,
+      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}<p class="message">${u.message}</p></li>`,
     )
     .join('')}</ol>
 </article>`
@@ -168,7 +168,7 @@ function maintenanceBlock(m: PublicMaintenance, now: number): string {
   const affected = m.components.length === 0 ? 'All components' : m.components.map((c) => c.name).join(', ')
   return html`<article class="maintenance card">
 <h3>${m.title}</h3>
-<p class="meta"><strong>${active ? 'In progress' : 'Scheduled'}</strong>: ${time(m.startAt)} to ${time(m.endAt)}. Affects: ${affected}.</p>
+<p class="meta"><strong>${active ? 'In progress' : 'Scheduled'}</strong>: !${time(m.startAt)} to !${time(m.endAt)}. Affects: ${affected}.</p>
 !${m.message ? html`<p class="message">${m.message}</p>` : ''}
 </article>`
 }

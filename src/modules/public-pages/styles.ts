@@ -25,10 +25,10 @@ header.site a{color:var(--on-primary)}
 .brand img{max-height:2.5rem;max-width:10rem;width:auto}
 .brand h1{margin:0;font-size:1.5rem;line-height:1.2}
 header.site nav{display:flex;gap:1rem;font-size:.95rem}
-main{padding:1.5rem 1rem 2rem}
+main.wrap{padding-top:1.5rem;padding-bottom:2rem}
 section{margin:0 0 2rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}
-h3{font-size:1.05rem;margin:0}
+h3{font-size:1.05rem;margin:0;overflow-wrap:break-word}
 .banner{display:flex;align-items:center;gap:.75rem;border-radius:var(--radius);padding:1rem 1.25rem;font-size:1.25rem;font-weight:600;margin:0 0 2rem;color:#fff;background:var(--ok)}
 .banner::before{content:"";flex:none;width:1rem;height:1rem;border-radius:50%;background:currentColor;opacity:.9}
 .banner--degraded_performance{background:var(--minor)}
@@ -37,8 +37,8 @@ h3{font-size:1.05rem;margin:0}
 @media (prefers-color-scheme:dark){.banner{color:#0d1117}}
 .card{background:var(--surface);border:1px solid var(--border);border-radius:var(--radius)}
 .components{list-style:none;margin:0;padding:0}
-.group{margin:0 0 1rem}
-.group > .group__head{display:flex;justify-content:space-between;gap:.5rem;align-items:baseline;padding:.75rem 1rem;border-bottom:1px solid var(--border)}
+.group,.components.card{margin:0 0 1rem}
+.group > .group__head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;align-items:baseline;padding:.75rem 1rem;border-bottom:1px solid var(--border)}
 .component{padding:.85rem 1rem;border-top:1px solid var(--border)}
 .components > .component:first-child{border-top:0}
 .component__head{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem}
@@ -72,7 +72,7 @@ h3{font-size:1.05rem;margin:0}
 .timeline .state{font-weight:700;text-transform:capitalize}
 .message{white-space:pre-wrap;margin:.25rem 0 0}
 .history-day{margin:0 0 1.25rem}
-.history-day h3{border-bottom:1px solid var(--border);padding:0 0 .25rem;margin:0 0 .5rem}
+.history-day > h3{border-bottom:1px solid var(--border);padding:0 0 .25rem;margin:0 0 .5rem}
 .history-day .none{color:var(--muted);margin:0}
 .pager{display:flex;justify-content:space-between;gap:1rem}
 footer{color:var(--muted);font-size:.875rem;padding:1rem 0 2rem;border-top:1px solid var(--border)}

@@ -5,11 +5,13 @@
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
 import type { Services } from '../../services.ts'
+import type { StatusService } from '../status-api/service.ts'
 import { createHostDispatch } from './dispatch.ts'
 import type { PageEventsSource } from './events.ts'
 import { pageEventsSource } from './events-source.ts'
 import { createHostRouter } from './host-router.ts'
 import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './index.ts'
+import { PrivateEmbeds } from './private-embeds.ts'
 import { PublicPagesRepo } from './repo.ts'
 import { PublicPagesService, type PublicCache } from './service.ts'
 import { PageSettingsService } from './settings.ts'
@@ -19,6 +21,8 @@ export interface PublicPagesDeps {
   config: Config
   services: Services
   cache: PublicCache | undefined
+  /** The status JSON and badges: private pages' embeds with `auth_token` are built from it. */
+  status: StatusService
   /** Incidents and maintenance shown on pages; by default those of the incidents and maintenances modules. */
   events?: PageEventsSource
   onPageView?: PageViewHook
@@ -33,6 +37,7 @@ export function createPublicPages(deps: PublicPagesDeps) {
   const app = publicPagesApp({ service, access: services.pageAccess, config, onPageView: deps.onPageView, logError: deps.logError })
   const routes = publicPagesRoutes({ accounts: services.accounts, settings, service })
   const router = createHostRouter(config)
+  const privateEmbeds = new PrivateEmbeds(repo, services.pageAccess, deps.status, services.clock)
   return {
     service,
     settings,
@@ -40,6 +45,23 @@ export function createPublicPages(deps: PublicPagesDeps) {
     routes,
     /** The single entry: status hosts go to the public-pages app, the rest to `serviceHandle`. */
     dispatch: (serviceHandle: (request: Request) => Response | Promise<Response>) =>
-      createHostDispatch({ router, service, serviceHandle, publicHandle: app.handle, logError: deps.logError }),
+      createHostDispatch({
+        router,
+        service,
+        // Embeds of private pages with `auth_token` first; everything else as before (synchronously).
+        serviceHandle: (request) => {
+          const privately = privateEmbeds.answer(request)
+          if (!privately) return serviceHandle(request)
+          return privately.then(
+            (response) => response ?? serviceHandle(request),
+            (error: unknown) => {
+              deps.logError(error)
+              return serviceHandle(request)
+            },
+          )
+        },
+        publicHandle: app.handle,
+        logError: deps.logError,
+      }),
   }
 }

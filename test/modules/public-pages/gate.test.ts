@@ -77,7 +77,10 @@ describe('private page gate', () => {
     const response = await login('open says me')
     expect(response.status).toBe(401)
     expect(response.headers.get('set-cookie')).toBeNull()
-    expect(await response.text()).toContain('Wrong password.')
+    const body = await response.text()
+    expect(body).toContain('Wrong password.')
+    // The form of the retry still leads back to the page asked for, not to the form's address.
+    expect(body).toContain('<input type="hidden" name="next" value="/">')
   })
 
   test('the right password opens a 1-hour session on this host only', async () => {
@@ -183,5 +186,33 @@ describe('private page gate', () => {
       expect(response.status).toBe(404)
     }
     expect((await ctx.request(`/user/api/v1/status-pages/${secret.id}/access`)).status).toBe(401)
+  })
+
+  test('badge and status JSON of a private page: Unknown/404 without the token, real with it', async () => {
+    const token = (await json(await ctx.request(`/user/api/v1/status-pages/${secret.id}/access/token`, { method: 'POST', key: owner.key }))).data.auth_token
+    const anonymous = await ctx.request('/api/embed/status?slug=secret')
+    expect(anonymous.status).toBe(404)
+    const anonymousBadge = await (await ctx.request('/badge/secret.svg')).text()
+    expect(anonymousBadge).toContain('Unknown')
+    expect(anonymousBadge).not.toContain('Secret Co')
+
+    const status = await ctx.request(`/api/embed/status?slug=secret&auth_token=${token}`)
+    expect(status.status).toBe(200)
+    expect(status.headers.get('cache-control')).toBe('private, no-store')
+    expect((await json(status)).overall).toBe('operational')
+    // Pro has no incidents/sparklines: the same 403 as for public pages.
+    expect((await ctx.request(`/api/embed/status?slug=secret&inc=1&auth_token=${token}`)).status).toBe(403)
+    const badge = await ctx.request(`/badge/secret.svg?auth_token=${token}`)
+    expect(badge.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
+    expect(badge.headers.get('cache-control')).toBe('private, no-store')
+    const svg = await badge.text()
+    expect(svg).toContain('Secret Co')
+    expect(svg).toContain('Operational')
+    expect(await (await ctx.request(`/badge/secret/uptime.svg?days=7&auth_token=${token}`)).text()).toContain('uptime')
+
+    // A wrong token, another page's slug, or the token after the anonymous answer was cached: nothing leaks.
+    expect((await ctx.request(`/api/embed/status?slug=secret&auth_token=lpt_${'A'.repeat(43)}`)).status).toBe(404)
+    expect((await ctx.request(`/api/embed/status?slug=other&auth_token=${token}`)).status).toBe(404)
+    expect(await (await ctx.request('/badge/secret.svg')).text()).not.toContain('Secret Co')
   })
 })
