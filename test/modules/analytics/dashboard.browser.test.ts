@@ -2,13 +2,26 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser } from '../../helpers/browser.ts'
 
 // Real headless Chromium against the listening server: log in, open the dashboard, switch the
 // range, create a share link, open it in a fresh browser context, revoke it, reload: access revoked.
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/** Serious and critical accessibility problems axe-core finds on the page. */
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ content: AXE })
+  const result = (await page.evaluate(async () => {
+    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help }))
+  })) as Array<{ id: string; impact: string; help: string }>
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+}
+
 let browser: Browser
 let server: RunningServer
 let dir: string
@@ -47,6 +60,7 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
 
   await page.goto(`${base}/user/analytics`)
   expect(new URL(page.url()).pathname).toBe('/user/login')
+  expect(await axeViolations(page)).toEqual([])
   await page.fill('input[name=email]', EMAIL)
   await page.fill('input[name=password]', PASSWORD)
   await page.click('button[type=submit]')
@@ -57,6 +71,7 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   expect(await page.locator('#chart-uptime canvas').count()).toBeGreaterThan(0)
   const outages = await page.locator('#summary .metric', { hasText: 'Incidents (outages)' }).locator('.value').textContent()
   expect(outages).toBe('1')
+  expect(await axeViolations(page)).toEqual([])
 
   await page.click('button[data-range="7d"]')
   await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 7 days'))
@@ -94,6 +109,7 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   expect(await shared.textContent('h1')).toBe('Access revoked')
   expect(await shared.textContent('main')).toContain('This analytics link was revoked or has expired.')
   expect(await shared.getAttribute('meta[name=robots]', 'content')).toContain('noindex')
+  expect(await axeViolations(shared)).toEqual([])
   // Logging out from the dashboard (a no-referrer page: the form posts `Origin: null`) works.
   await page.click('nav button[type=submit]')
   await page.waitForURL(/\/user\/login/)
