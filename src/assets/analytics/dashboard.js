@@ -198,6 +198,12 @@
           tr.appendChild(cell)
           return tr
         })
+        if (rows.length === 0) {
+          var tr = el('tr'), td = el('td', 'No share links yet.', 'muted')
+          td.colSpan = 8
+          tr.appendChild(td)
+          rows.push(tr)
+        }
         tbody.replaceChildren.apply(tbody, rows)
       })
   }

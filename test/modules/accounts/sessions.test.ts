@@ -62,6 +62,19 @@ describe('logins', () => {
     expect(api.status).toBe(200)
   })
 
+  test('after login only local paths are followed (no open redirect)', async () => {
+    const { user } = await ctx.createOwner()
+    for (const next of ['//evil.test/x', '/\\evil.test', 'https://evil.test/', 'javascript:alert(1)', '']) {
+      const response = await ctx.request('/user/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+        body: form({ email: user.email, password: PASSWORD, next }),
+      })
+      expect(response.status).toBe(303)
+      expect(response.headers.get('location')).toBe('/user')
+    }
+  })
+
   test('wrong password and unknown email get the same 401 page', async () => {
     const { user } = await ctx.createOwner()
     const wrong = await login(user.email, 'wrong password!')
