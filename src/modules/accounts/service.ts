@@ -64,6 +64,7 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 export class AccountsService {
   private readonly loginsPerEmail: RateLimiter
   private readonly loginsPerClient: RateLimiter
+  private readonly signupsPerClient: RateLimiter
   private dummyHash: Promise<string> | undefined
 
   constructor(
@@ -76,6 +77,7 @@ export class AccountsService {
   ) {
     this.loginsPerEmail = new RateLimiter({ limit: LOGIN_LIMIT_PER_EMAIL, windowMs: LOGIN_WINDOW_MS, clock })
     this.loginsPerClient = new RateLimiter({ limit: LOGIN_LIMIT_PER_CLIENT, windowMs: LOGIN_WINDOW_MS, clock })
+    this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
   }
 
   async createUser(input: { email: string; password: string; plan?: string; isAdmin?: boolean }): Promise<User> {
@@ -168,6 +170,15 @@ export class AccountsService {
     if (!row || !ok) throw unauthorized('wrong email or password')
     this.loginsPerEmail.reset(email)
     return { user: toUser(row), token: await this.startSession(row.id) }
+  }
+
+  /** Open sign-up: at most 10 attempts per client address an hour. */
+  async signUp(input: { email: string; password: string }, clientKey: string): Promise<{ user: User; token: string }> {
+    const wait = this.signupsPerClient.retryAfterMs(clientKey)
+    if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
+    this.signupsPerClient.hit(clientKey)
+    const user = await this.createUser(input)
+    return { user, token: await this.startSession(user.id) }
   }
 
   async startSession(userId: number): Promise<string> {

@@ -39,8 +39,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
         // Login forms may come without Origin from old clients, but never from another site.
         if (request.headers.has('origin') && !isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         const next = safeNext(body.next)
-        const forwarded = clientKey(request)
-        const client = forwarded !== 'unknown' ? forwarded : (server?.requestIP(request)?.address ?? 'unknown')
+        const client = clientOf(request, server)
         try {
           const { token } = await accounts.login(body.email, body.password, client)
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
@@ -133,24 +132,34 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
     })
     .post(
       '/user/signup',
-      async ({ request, body }) => {
+      async ({ request, body, server }) => {
         if (!signupOpen) return closedSignup()
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          const user = await accounts.createUser({ email: body.email, password: body.password })
-          const token = await accounts.startSession(user.id)
+          const { token } = await accounts.signUp({ email: body.email, password: body.password }, clientOf(request, server))
           return redirect('/user', 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
+          if (error instanceof TooManyAttempts) {
+            return htmlPage(signupPage({ error: 'Too many sign-ups from your address. Try again later.', email: body.email }), 429, {
+              'retry-after': String(error.retryAfterSeconds),
+            })
+          }
           if (error instanceof HttpError && error.status === 400) return htmlPage(signupPage({ error: error.message, email: body.email }), 400)
           throw error
         }
       },
       {
         body: t.Object({ email: FormField(320), password: FormField(2048) }),
-        response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse },
-        detail: detail('Create an account (only with SIGNUP=open)'),
+        response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 429: HtmlResponse },
+        detail: detail('Create an account (only with SIGNUP=open)', 'At most 10 attempts per client address an hour (429).'),
       },
     )
+}
+
+/** The client address for rate limits: proxy-aware (see clientKey), else the socket's. */
+function clientOf(request: Request, server: { requestIP(request: Request): { address: string } | null } | null): string {
+  const key = clientKey(request)
+  return key !== 'unknown' ? key : (server?.requestIP(request)?.address ?? 'unknown')
 }
 
 const closedSignup = () =>

@@ -230,6 +230,19 @@ describe('SIGNUP=open', () => {
     expect(again.status).toBe(400)
   })
 
+  test('sign-ups are rate limited per client address', async () => {
+    const attempt = (i: number) =>
+      open.request('/user/signup', {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.77' },
+        body: form({ email: `spam${i}@example.com`, password: 'long enough password' }),
+      })
+    for (let i = 0; i < 10; i++) expect((await attempt(i)).status).toBe(303)
+    const limited = await attempt(10)
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('retry-after')).toBeTruthy()
+  })
+
   test('a bad SIGNUP value stops the start', async () => {
     const { loadConfig } = await import('../../../src/config.ts')
     expect(() => loadConfig({ SIGNUP: 'maybe' })).toThrow(/SIGNUP/)
