@@ -18,6 +18,7 @@ import { componentsRoutes } from './modules/components/index.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
+import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { PageViewHook } from './modules/public-pages/index.ts'
 import { createPublicPages } from './modules/public-pages/wire.ts'
@@ -27,6 +28,8 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { userAreaRoutes } from './modules/user-area/index.ts'
+import { clientKey } from './modules/public-pages/context.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
 import { PreviewService } from './modules/widget/preview-service.ts'
@@ -78,7 +81,9 @@ export function createApp(deps: AppDeps) {
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
   const badges = new BadgeService(status, cache, services.clock)
   const preview = new PreviewService(status, deps.config)
-  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView: deps.onPageView, logError })
+  // Page views feed the analytics (buffered; written in batches by main.ts's timer).
+  const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
+  const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView, logError })
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -116,11 +121,14 @@ export function createApp(deps: AppDeps) {
             { name: 'Maintenances', description: 'Scheduled maintenance windows' },
             { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
             { name: 'Operations', description: 'Health and operations' },
+            { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
+            { name: 'User area', description: 'Login, logout and the server-rendered user area' },
           ],
           components: {
             securitySchemes: {
               bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: lnt_…' },
               apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+              sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lantern_session', description: 'The login session (user area)' },
             },
           },
         },
@@ -137,6 +145,8 @@ export function createApp(deps: AppDeps) {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
+    .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
     .use(publicPages.routes)
 
   const routed = app.handle

@@ -17,6 +17,7 @@ export const USAGE = `Usage: lantern <command>
   serve                                         run the server (the default)
   user create --email E --password P [--plan PLAN] [--admin]
   user set-plan --email E --plan PLAN
+  user set-password --email E --password P      also logs the user out everywhere
   key create --email E [--name N]               prints the new API key (shown once)
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
@@ -63,6 +64,10 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   'user set-plan': {
     options: { email: { type: 'string' }, plan: { type: 'string' } },
     run: async (s, f) => JSON.stringify(userJson(await s.accounts.setPlan(required(f, 'email'), required(f, 'plan')))),
+  },
+  'user set-password': {
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+    run: async (s, f) => JSON.stringify(userJson(await s.accounts.setPasswordByEmail(required(f, 'email'), required(f, 'password')))),
   },
   'key create': {
     options: { email: { type: 'string' }, name: { type: 'string' } },

@@ -15,6 +15,8 @@ export interface Config {
   /** Host (and optional port) under which `<slug>.<statusDomain>` status pages live. */
   readonly statusDomain: string
   readonly defaultPlan: Plan
+  /** `open`: anyone may create an account at /user/signup; `closed` (default): the CLI creates users. */
+  readonly signup: 'open' | 'closed'
 }
 
 export class ConfigError extends Error {
@@ -66,6 +68,12 @@ function readDefaultPlan(env: Env): Plan {
   return raw
 }
 
+function readSignup(env: Env): 'open' | 'closed' {
+  const raw = env.SIGNUP?.trim().toLowerCase() || 'closed'
+  if (raw !== 'open' && raw !== 'closed') throw new ConfigError(`SIGNUP must be "open" or "closed", got "${env.SIGNUP}"`)
+  return raw
+}
+
 export function loadConfig(env: Env): Config {
   const port = readPort(env)
   const host = env.HOST?.trim() || '0.0.0.0'
@@ -77,5 +85,6 @@ export function loadConfig(env: Env): Config {
     ...readBaseUrl(env, port),
     statusDomain: readStatusDomain(env, port),
     defaultPlan: readDefaultPlan(env),
+    signup: readSignup(env),
   })
 }

@@ -35,6 +35,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  // Page views are buffered in memory and written in batches.
+  const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
   const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
   const server = Bun.serve({
@@ -57,6 +59,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         watcher.stop()
         clearInterval(pruneChecks)
         await server.stop()
+        clearInterval(pageViewFlush)
+        await app.services.pageViews.flush()
         await database.close()
       })()
       return stopping

@@ -18,6 +18,12 @@ import { MaintenancesRepo } from './modules/maintenances/repo.ts'
 import { MaintenancesService } from './modules/maintenances/service.ts'
 import { PageAccessService } from './modules/public-pages/access.ts'
 import { PublicPagesRepo } from './modules/public-pages/repo.ts'
+import { PageViewCounter } from './modules/analytics/page-views.ts'
+import { AnalyticsRepo } from './modules/analytics/repo.ts'
+import { AnalyticsService } from './modules/analytics/service.ts'
+import { ShareTokensService } from './modules/analytics/share-tokens.ts'
+import { recordResponseTimes, responseTimesFrom } from './modules/analytics/response-times.ts'
+import { refreshStatusRollup } from './modules/analytics/status-aggregator.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
 
@@ -31,14 +37,19 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
-  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan)
+  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan, deps.config.baseUrl)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
-  const components = new ComponentsService(new ComponentsRepo(deps.db), pages, clock, changes)
+  // Status changes keep the analytics roll-ups in step, in the same transaction.
+  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
-  const checks = new ChecksService(new ChecksRepo(deps.db), components, clock, changes)
+  const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes)
-  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageAccess }
+  const analyticsRepo = new AnalyticsRepo(deps.db)
+  const shareTokens = new ShareTokensService(analyticsRepo, clock)
+  const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
+  const pageViews = new PageViewCounter(analyticsRepo, clock)
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageAccess, shareTokens, analytics, pageViews }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       scheme: 'http',
       statusDomain: 'localhost:3000',
       defaultPlan: 'enterprise',
+      signup: 'closed',
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

@@ -7,10 +7,16 @@ import * as createCoreTables from './2026_11_21_0300_create_core_tables.ts'
 import * as createIncidents from './2026_11_22_0100_create_incidents.ts'
 import * as createCheckResults from './2026_11_22_0110_create_check_results.ts'
 import * as createPublicPageTables from './2026_11_23_0300_create_public_page_tables.ts'
+import * as createSessions from './2026_11_25_0300_create_sessions.ts'
+import * as createAnalytics from './2026_11_25_0310_create_analytics.ts'
+import * as createResponseRollups from './2026_11_25_0320_create_response_rollups.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
   '2026_11_22_0100_create_incidents': createIncidents,
   '2026_11_22_0110_create_check_results': createCheckResults,
   '2026_11_23_0300_create_public_page_tables': createPublicPageTables,
+  '2026_11_25_0300_create_sessions': createSessions,
+  '2026_11_25_0310_create_analytics': createAnalytics,
+  '2026_11_25_0320_create_response_rollups': createResponseRollups,
 }

@@ -1,5 +1,17 @@
 /** The database as Kysely sees it, assembled from each feature's table types. */
-import type { ApiKeysTable, UsersTable } from '../modules/accounts/tables.ts'
+import type { ApiKeysTable, SessionsTable, UsersTable } from '../modules/accounts/tables.ts'
+import type {
+  AnalyticsShareTokensTable,
+  ComponentResponseCursorTable,
+  ComponentResponseDailyTable,
+  PageResponseDailyTable,
+  ComponentStatusCursorTable,
+  ComponentStatusDailyTable,
+  PageStatusDailyTable,
+  PageViewDailyTable,
+  PageViewSaltsTable,
+  PageViewVisitorsTable,
+} from '../modules/analytics/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable, PageAppearanceTable } from '../modules/public-pages/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
@@ -30,4 +42,15 @@ export interface Database {
   page_appearance: PageAppearanceTable
   page_access: PageAccessTable
   page_access_sessions: PageAccessSessionsTable
+  sessions: SessionsTable
+  component_status_daily: ComponentStatusDailyTable
+  page_status_daily: PageStatusDailyTable
+  component_status_cursor: ComponentStatusCursorTable
+  page_view_daily: PageViewDailyTable
+  page_view_visitors: PageViewVisitorsTable
+  page_view_salts: PageViewSaltsTable
+  analytics_share_tokens: AnalyticsShareTokensTable
+  component_response_daily: ComponentResponseDailyTable
+  component_response_cursor: ComponentResponseCursorTable
+  page_response_daily: PageResponseDailyTable
 }

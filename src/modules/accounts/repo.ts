@@ -84,4 +84,37 @@ export class AccountsRepo {
   listPageIdsOfOwner(userId: number) {
     return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
   }
+
+  updatePasswordHash(userId: number, passwordHash: string) {
+    return this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+  }
+
+  insertSession(session: { userId: number; tokenHash: string; now: number; expiresAt: number }) {
+    return this.db
+      .insertInto('sessions')
+      .values({ user_id: session.userId, token_hash: session.tokenHash, created_at: session.now, expires_at: session.expiresAt })
+      .execute()
+  }
+
+  findLiveSessionWithUser(tokenHash: string, now: number) {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.token_hash', 'users.id', 'users.email', 'users.plan', 'users.is_admin', 'users.created_at'])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', now)
+      .executeTakeFirst()
+  }
+
+  deleteSession(tokenHash: string) {
+    return this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute()
+  }
+
+  deleteSessionsOfUser(userId: number) {
+    return this.db.deleteFrom('sessions').where('user_id', '=', userId).execute()
+  }
+
+  deleteExpiredSessions(now: number) {
+    return this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute()
+  }
 }

@@ -3,11 +3,12 @@
  * only a SHA-256 of the secret is stored. The secret is 32 random bytes, so a fast hash is enough
  * (no dictionary to guess from) and keeps every authenticated request cheap.
  */
-import { badRequest, notFound } from '../../lib/errors.ts'
+import { badRequest, HttpError, notFound, unauthorized } from '../../lib/errors.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
-import { hashPassword } from '../../lib/password.ts'
+import { hashPassword, verifyPassword } from '../../lib/password.ts'
+import { RateLimiter } from '../../lib/rate-limit.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
 import type { AccountsRepo } from './repo.ts'
 
@@ -34,6 +35,14 @@ const KEY_PATTERN = /^lnt_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$/
 /** Writing last_used_at on every request would turn reads into writes; once a minute is plenty. */
 const LAST_USED_RESOLUTION_MS = 60_000
 
+/** Login sessions last this long; a password change or logout ends them sooner. */
+export const SESSION_TTL_MS = 14 * 24 * 3600_000
+const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+/** Login attempts: per email and per client address, in 15-minute windows. */
+const LOGIN_WINDOW_MS = 15 * 60_000
+const LOGIN_LIMIT_PER_EMAIL = 10
+const LOGIN_LIMIT_PER_CLIENT = 30
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export function normalizeEmail(raw: string): string {
@@ -53,17 +62,27 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 }
 
 export class AccountsService {
+  private readonly loginsPerEmail: RateLimiter
+  private readonly loginsPerClient: RateLimiter
+  private readonly signupsPerClient: RateLimiter
+  private dummyHash: Promise<string> | undefined
+
   constructor(
     private readonly repo: AccountsRepo,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly defaultPlan: Plan,
-  ) {}
+    /** The service origin (BASE_URL): cookie-authenticated writes must come from it or from the request's own host. */
+    readonly serviceOrigin?: string,
+  ) {
+    this.loginsPerEmail = new RateLimiter({ limit: LOGIN_LIMIT_PER_EMAIL, windowMs: LOGIN_WINDOW_MS, clock })
+    this.loginsPerClient = new RateLimiter({ limit: LOGIN_LIMIT_PER_CLIENT, windowMs: LOGIN_WINDOW_MS, clock })
+    this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
+  }
 
   async createUser(input: { email: string; password: string; plan?: string; isAdmin?: boolean }): Promise<User> {
     const email = normalizeEmail(input.email)
-    if (input.password.length < 8) throw badRequest('password must be at least 8 characters')
-    if (input.password.length > 1024) throw badRequest('password must be at most 1024 characters')
+    checkPassword(input.password)
     const plan = input.plan === undefined ? this.defaultPlan : parsePlan(input.plan)
     if (await this.repo.findUserByEmail(email)) throw badRequest('a user with this email already exists')
     const row = await this.repo.insertUser({
@@ -131,6 +150,89 @@ export class AccountsService {
   async revokeApiKey(userId: number, keyId: number): Promise<void> {
     const result = await this.repo.revokeApiKey(userId, keyId, this.clock.now())
     if (result.numUpdatedRows === 0n) throw notFound()
+  }
+
+  /**
+   * Checks an email and password, rate limited per email and per client (`clientKey`, e.g. the
+   * address; hashed attempts are kept in memory only). Success starts a session: the returned token
+   * goes into the cookie and only its hash is stored.
+   */
+  async login(rawEmail: string, password: string, clientKey: string): Promise<{ user: User; token: string }> {
+    const email = rawEmail.trim().toLowerCase().slice(0, 320)
+    const wait = Math.max(this.loginsPerEmail.retryAfterMs(email), this.loginsPerClient.retryAfterMs(clientKey))
+    if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
+    this.loginsPerEmail.hit(email)
+    this.loginsPerClient.hit(clientKey)
+    const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
+    // Verify against a dummy hash when the email is unknown, so both answers take the same time.
+    this.dummyHash ??= hashPassword('not a real password, only for timing')
+    const ok = await verifyPassword(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
+    if (!row || !ok) throw unauthorized('wrong email or password')
+    this.loginsPerEmail.reset(email)
+    return { user: toUser(row), token: await this.startSession(row.id) }
+  }
+
+  /** Open sign-up: at most 10 attempts per client address an hour. */
+  async signUp(input: { email: string; password: string }, clientKey: string): Promise<{ user: User; token: string }> {
+    const wait = this.signupsPerClient.retryAfterMs(clientKey)
+    if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
+    this.signupsPerClient.hit(clientKey)
+    const user = await this.createUser(input)
+    return { user, token: await this.startSession(user.id) }
+  }
+
+  async startSession(userId: number): Promise<string> {
+    const token = randomToken(32)
+    const now = this.clock.now()
+    await this.repo.deleteExpiredSessions(now)
+    await this.repo.insertSession({ userId, tokenHash: await sha256Hex(token), now, expiresAt: now + SESSION_TTL_MS })
+    return token
+  }
+
+  /** The user of a live session, or undefined for a malformed, unknown, ended or expired one. */
+  async authenticateSession(token: string): Promise<User | undefined> {
+    if (!SESSION_TOKEN_PATTERN.test(token)) return undefined
+    const hash = await sha256Hex(token)
+    const row = await this.repo.findLiveSessionWithUser(hash, this.clock.now())
+    if (!row || !constantTimeEqual(hash, row.token_hash)) return undefined
+    return toUser(row)
+  }
+
+  async endSession(token: string): Promise<void> {
+    if (SESSION_TOKEN_PATTERN.test(token)) await this.repo.deleteSession(await sha256Hex(token))
+  }
+
+  /**
+   * Sets a new password and ends every session of the user; with `currentPassword` it must match
+   * first (the web form), without it this is the administrator's reset (the CLI).
+   */
+  async changePassword(userId: number, newPassword: string, currentPassword?: string): Promise<void> {
+    const row = await this.repo.findUserById(userId)
+    if (!row) throw notFound('no such user')
+    if (currentPassword !== undefined && !(await verifyPassword(currentPassword.slice(0, 1024), row.password_hash))) {
+      throw badRequest('current password is wrong')
+    }
+    checkPassword(newPassword)
+    await this.repo.updatePasswordHash(userId, await hashPassword(newPassword))
+    await this.repo.deleteSessionsOfUser(userId)
+  }
+
+  async setPasswordByEmail(rawEmail: string, newPassword: string): Promise<User> {
+    const user = await this.findUserByEmail(rawEmail)
+    await this.changePassword(user.id, newPassword)
+    return user
+  }
+}
+
+function checkPassword(password: string): void {
+  if (password.length < 8) throw badRequest('password must be at least 8 characters')
+  if (password.length > 1024) throw badRequest('password must be at most 1024 characters')
+}
+
+/** Thrown when login attempts exceed the limit; `retryAfterSeconds` goes into `Retry-After`. */
+export class TooManyAttempts extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'too many login attempts, try again later')
   }
 }
 

@@ -20,3 +20,12 @@ export interface ApiKeysTable {
   last_used_at: number | null
   revoked_at: number | null
 }
+
+export interface SessionsTable {
+  id: Generated<number>
+  user_id: number
+  /** SHA-256 of the random session id held in the browser's cookie. */
+  token_hash: string
+  created_at: number
+  expires_at: number
+}

@@ -5,11 +5,22 @@ import type { Bucket } from './rollup.ts'
 type BucketTable = 'check_minutes' | 'check_days'
 const startColumn = { check_minutes: 'minute', check_days: 'day' } as const
 
+/** Called with the write's transaction after checks are stored (the analytics response-time roll-ups). */
+export type ChecksListener = (db: Db, componentId: number, checks: ReadonlyArray<{ at: number; responseMs: number | null }>) => Promise<void>
+
 export class ChecksRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly onRecorded?: ChecksListener,
+  ) {}
 
   transaction<T>(work: (repo: ChecksRepo) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new ChecksRepo(trx)))
+    return this.db.transaction().execute((trx) => work(new ChecksRepo(trx, this.onRecorded)))
+  }
+
+  /** Lets the listener (if any) update its read models in the same transaction. */
+  async recorded(componentId: number, checks: ReadonlyArray<{ at: number; responseMs: number | null }>) {
+    if (this.onRecorded) await this.onRecorded(this.db, componentId, checks)
   }
 
   async insertRaw(componentId: number, rows: ReadonlyArray<{ at: number; ok: boolean; responseMs: number | null }>) {

@@ -92,6 +92,7 @@ export class ChecksService {
       await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
       await repo.addBuckets('check_days', componentId, rollUp(checks, dayStart))
       await repo.prune(componentId, rawFrom, minutesFrom)
+      await repo.recorded(componentId, checks)
     })
   }
 

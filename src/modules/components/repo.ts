@@ -9,12 +9,21 @@ export interface ComponentChanges {
   status?: ComponentStatus
 }
 
+/**
+ * Called after status history rows are inserted, with the same connection or transaction, so
+ * read models (the analytics roll-ups) are updated atomically with the history.
+ */
+export type HistoryListener = (db: Kysely<Database>, componentId: number, earliestAt: number) => Promise<void>
+
 export class ComponentsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly onHistoryWritten?: HistoryListener,
+  ) {}
 
   /** Runs `work` in one transaction with a repo bound to it. */
   transaction<T>(work: (repo: ComponentsRepo) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new ComponentsRepo(trx)))
+    return this.db.transaction().execute((trx) => work(new ComponentsRepo(trx, this.onHistoryWritten)))
   }
 
   listByPage(pageId: number) {
@@ -90,6 +99,9 @@ export class ComponentsRepo {
     for (let i = 0; i < entries.length; i += 500) {
       const chunk = entries.slice(i, i + 500).map((e) => ({ component_id: componentId, status: e.status, at: e.at }))
       await this.db.insertInto('component_status_history').values(chunk).execute()
+    }
+    if (this.onHistoryWritten && entries.length > 0) {
+      await this.onHistoryWritten(this.db, componentId, Math.min(...entries.map((e) => e.at)))
     }
   }
 

@@ -1,0 +1,292 @@
+/** Kysely queries of the analytics feature: status roll-ups, page views and share tokens. */
+import { sql } from 'kysely'
+import type { Db } from '../../db/client.ts'
+import type { ComponentStatus } from '../components/tables.ts'
+import type { DailyStatusRow } from './rollup.ts'
+
+export class AnalyticsRepo {
+  constructor(readonly db: Db) {}
+
+  // ---- status roll-ups (written inside the component write's transaction) ----
+
+  cursor(componentId: number) {
+    return this.db.selectFrom('component_status_cursor').selectAll().where('component_id', '=', componentId).executeTakeFirst()
+  }
+
+  componentPageId(componentId: number) {
+    return this.db.selectFrom('components').select('page_id').where('id', '=', componentId).executeTakeFirst()
+  }
+
+  lastChangeBefore(componentId: number, before: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .where('at', '<', before)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  firstChange(componentId: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .orderBy('at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  changesFrom(componentId: number, from: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .where('at', '>=', from)
+      .orderBy('at')
+      .orderBy('id')
+      .execute()
+  }
+
+  dailyRow(componentId: number, day: number) {
+    return this.db
+      .selectFrom('component_status_daily')
+      .selectAll()
+      .where('component_id', '=', componentId)
+      .where('day', '=', day)
+      .executeTakeFirst()
+  }
+
+  async replaceDailyFrom(componentId: number, pageId: number, fromDay: number, rows: readonly DailyStatusRow[]) {
+    await this.db.deleteFrom('component_status_daily').where('component_id', '=', componentId).where('day', '>=', fromDay).execute()
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500).map((row) => ({ component_id: componentId, page_id: pageId, ...row }))
+      await this.db.insertInto('component_status_daily').values(chunk).execute()
+    }
+  }
+
+  upsertCursor(cursor: { componentId: number; pageId: number; firstDay: number; status: ComponentStatus; since: number }) {
+    return this.db
+      .insertInto('component_status_cursor')
+      .values({
+        component_id: cursor.componentId,
+        page_id: cursor.pageId,
+        first_day: cursor.firstDay,
+        status: cursor.status,
+        since: cursor.since,
+      })
+      .onConflict((oc) =>
+        oc.column('component_id').doUpdateSet({ first_day: cursor.firstDay, status: cursor.status, since: cursor.since, page_id: cursor.pageId }),
+      )
+      .execute()
+  }
+
+  // ---- reports ----
+
+  findPage(pageId: number) {
+    return this.db.selectFrom('status_pages').select(['id', 'owner_id', 'name', 'slug', 'blocked']).where('id', '=', pageId).executeTakeFirst()
+  }
+
+  firstPageOfOwner(ownerId: number) {
+    return this.db
+      .selectFrom('status_pages')
+      .select(['id', 'name', 'slug'])
+      .where('owner_id', '=', ownerId)
+      .where('blocked', '=', 0)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  pagesOfOwner(ownerId: number) {
+    return this.db.selectFrom('status_pages').select(['id', 'name', 'slug', 'blocked']).where('owner_id', '=', ownerId).orderBy('id').execute()
+  }
+
+  componentsOfPage(pageId: number) {
+    return this.db
+      .selectFrom('components')
+      .select(['id', 'name', 'group_name', 'status'])
+      .where('page_id', '=', pageId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+  }
+
+  cursorsOfPage(pageId: number) {
+    return this.db.selectFrom('component_status_cursor').selectAll().where('page_id', '=', pageId).execute()
+  }
+
+  /** The rows of (component, day) pairs asked for, in one query. */
+  async dailyRowsAt(pairs: ReadonlyArray<{ componentId: number; day: number }>) {
+    if (pairs.length === 0) return []
+    return this.db
+      .selectFrom('component_status_daily')
+      .select(['component_id', 'day', 'cum_up_ms', 'cum_degraded_ms', 'cum_down_ms', 'cum_outages'])
+      .where((eb) => eb.or(pairs.map((p) => eb.and([eb('component_id', '=', p.componentId), eb('day', '=', p.day)]))))
+      .execute()
+  }
+
+  pageStatusDays(pageId: number, fromDay: number, toDay: number) {
+    return this.db
+      .selectFrom('page_status_daily')
+      .select(['day', 'up_ms', 'degraded_ms', 'down_ms', 'outages'])
+      .where('page_id', '=', pageId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .execute()
+  }
+
+  pageViewDays(pageId: number, fromDay: number, toDay: number) {
+    return this.db
+      .selectFrom('page_view_daily')
+      .select(['day', 'views', 'uniques', 'incident_views', 'incident_uniques'])
+      .where('page_id', '=', pageId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .execute()
+  }
+
+  // ---- page views ----
+
+  salt(day: number) {
+    return this.db.selectFrom('page_view_salts').select('salt').where('day', '=', day).executeTakeFirst()
+  }
+
+  async insertSalt(day: number, salt: string): Promise<string> {
+    await this.db.insertInto('page_view_salts').values({ day, salt }).onConflict((oc) => oc.column('day').doNothing()).execute()
+    return (await this.salt(day))!.salt
+  }
+
+  /** Forgets the salts and visitor hashes of days before `day`: old hashes can no longer be linked to anyone. */
+  async forgetBefore(day: number) {
+    await this.db.deleteFrom('page_view_salts').where('day', '<', day).execute()
+    await this.db.deleteFrom('page_view_visitors').where('day', '<', day).execute()
+  }
+
+  /** Inserts visitor hashes, returning only those not seen before (the new unique visitors). */
+  async insertVisitors(rows: ReadonlyArray<{ day: number; page_id: number; kind: number; hash: string }>) {
+    const fresh: Array<{ day: number; page_id: number; kind: number }> = []
+    for (let i = 0; i < rows.length; i += 200) {
+      fresh.push(
+        ...(await this.db
+          .insertInto('page_view_visitors')
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) => oc.doNothing())
+          .returning(['day', 'page_id', 'kind'])
+          .execute()),
+      )
+    }
+    return fresh
+  }
+
+  addPageViews(row: { page_id: number; day: number; views: number; uniques: number; incident_views: number; incident_uniques: number }) {
+    return this.db
+      .insertInto('page_view_daily')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['page_id', 'day']).doUpdateSet({
+          views: sql`views + excluded.views`,
+          uniques: sql`uniques + excluded.uniques`,
+          incident_views: sql`incident_views + excluded.incident_views`,
+          incident_uniques: sql`incident_uniques + excluded.incident_uniques`,
+        }),
+      )
+      .execute()
+  }
+
+  /** Pages among `ids` with an unresolved incident or a maintenance window in progress at `now`. */
+  pagesWithActiveIncident(ids: readonly number[], now: number) {
+    return this.db
+      .selectFrom('status_pages')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('incidents')
+              .select('incidents.id')
+              .whereRef('incidents.page_id', '=', 'status_pages.id')
+              .where('incidents.resolved_at', 'is', null)
+              .where('incidents.state', '!=', 'resolved')
+              .where('incidents.started_at', '<=', now),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('maintenances')
+              .select('maintenances.id')
+              .whereRef('maintenances.page_id', '=', 'status_pages.id')
+              .where('maintenances.start_at', '<=', now)
+              .where('maintenances.end_at', '>', now),
+          ),
+        ]),
+      )
+      .execute()
+  }
+
+  existingPageIds(ids: readonly number[]) {
+    if (ids.length === 0) return Promise.resolve([])
+    return this.db.selectFrom('status_pages').select('id').where('id', 'in', [...ids]).execute()
+  }
+
+  transaction<T>(work: (repo: AnalyticsRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AnalyticsRepo(trx)))
+  }
+
+  // ---- share tokens ----
+
+  insertToken(token: { pageId: number; publicId: string; secretHash: string; label: string; readOnly: boolean; now: number; expiresAt: number | null }) {
+    return this.db
+      .insertInto('analytics_share_tokens')
+      .values({
+        page_id: token.pageId,
+        public_id: token.publicId,
+        secret_hash: token.secretHash,
+        label: token.label,
+        read_only: token.readOnly ? 1 : 0,
+        created_at: token.now,
+        expires_at: token.expiresAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  tokensOfPage(pageId: number) {
+    return this.db.selectFrom('analytics_share_tokens').selectAll().where('page_id', '=', pageId).orderBy('id', 'desc').execute()
+  }
+
+  countTokensOfPage(pageId: number) {
+    return this.db
+      .selectFrom('analytics_share_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('page_id', '=', pageId)
+      .executeTakeFirstOrThrow()
+  }
+
+  tokenByPublicId(publicId: string) {
+    return this.db.selectFrom('analytics_share_tokens').selectAll().where('public_id', '=', publicId).executeTakeFirst()
+  }
+
+  revokeToken(pageId: number, tokenId: number, now: number) {
+    return this.db
+      .updateTable('analytics_share_tokens')
+      .set({ revoked_at: sql`coalesce(revoked_at, ${now})` })
+      .where('id', '=', tokenId)
+      .where('page_id', '=', pageId)
+      .returningAll()
+      .executeTakeFirst()
+  }
+
+  countTokenUse(tokenId: number, now: number) {
+    return this.db
+      .updateTable('analytics_share_tokens')
+      .set({ usage_count: sql`usage_count + 1`, last_used_at: now })
+      .where('id', '=', tokenId)
+      .execute()
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Keeps the daily status roll-ups in step with the status history. ComponentsRepo calls
+ * `onHistoryWritten` inside the same transaction as every history insert (new component, status
+ * change, import), so the roll-ups can never disagree with the history they summarise.
+ */
+import type { Db } from '../../db/client.ts'
+import { AnalyticsRepo } from './repo.ts'
+import { dayOf, dayStart, rollUp } from './rollup.ts'
+
+/**
+ * Recomputes the roll-up rows of a component from the day of `fromAt` (or from its last known
+ * change, if earlier) onward. A live status change touches the days since the previous change;
+ * an import of old history rewrites the days from its earliest entry.
+ */
+export async function refreshStatusRollup(db: Db, componentId: number, fromAt: number): Promise<void> {
+  const repo = new AnalyticsRepo(db)
+  const page = await repo.componentPageId(componentId)
+  if (!page) return
+  const cursor = await repo.cursor(componentId)
+  let startDay = Math.min(dayOf(fromAt), cursor ? dayOf(cursor.since) : Infinity)
+  let before = await repo.lastChangeBefore(componentId, dayStart(startDay))
+  let previous = before ? await repo.dailyRow(componentId, startDay - 1) : undefined
+  if (before && !previous) {
+    // History written before roll-ups existed (or rows lost): roll up the whole history once.
+    const first = await repo.firstChange(componentId)
+    if (!first) return
+    startDay = dayOf(first.at)
+    before = undefined
+    previous = undefined
+  }
+  const entries = await repo.changesFrom(componentId, dayStart(startDay))
+  const rows = rollUp({
+    startDay,
+    before: before?.status,
+    cum: previous
+      ? { up_ms: previous.cum_up_ms, degraded_ms: previous.cum_degraded_ms, down_ms: previous.cum_down_ms, outages: previous.cum_outages }
+      : { up_ms: 0, degraded_ms: 0, down_ms: 0, outages: 0 },
+    entries,
+  })
+  const last = entries[entries.length - 1]
+  if (!last || rows.length === 0) return
+  await repo.replaceDailyFrom(componentId, page.page_id, startDay, rows)
+  const firstDay = Math.min(cursor?.first_day ?? Infinity, rows[0]!.day)
+  await repo.upsertCursor({ componentId, pageId: page.page_id, firstDay, status: last.status, since: last.at })
+}
+
+/** For components whose history predates the roll-ups: builds their rows once, on first read. */
+export async function backfillStatusRollup(db: Db, componentId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const first = await new AnalyticsRepo(trx).firstChange(componentId)
+    if (first) await refreshStatusRollup(trx, componentId, first.at)
+  })
+}

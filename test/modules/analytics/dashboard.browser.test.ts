@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { loadConfig } from '../../../src/config.ts'
+import { startServer, type RunningServer } from '../../../src/main.ts'
+import { launchBrowser } from '../../helpers/browser.ts'
+
+// Real headless Chromium against the listening server: log in, open the dashboard, switch the
+// range, create a share link, open it in a fresh browser context, revoke it, reload: access revoked.
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/** Serious and critical accessibility problems axe-core finds on the page. */
+async function axeViolations(page: Page) {
+  await page.addScriptTag({ content: AXE })
+  const result = (await page.evaluate(async () => {
+    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help }))
+  })) as Array<{ id: string; impact: string; help: string }>
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+}
+
+let browser: Browser
+let server: RunningServer
+let dir: string
+let base: string
+const EMAIL = 'dash@example.com'
+const PASSWORD = 'correct horse battery'
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lantern-dash-'))
+  server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }))
+  base = `http://127.0.0.1:${server.port}`
+  const { accounts, pages, components } = server.app.services
+  const user = await accounts.createUser({ email: EMAIL, password: PASSWORD, plan: 'pro' })
+  const page = await pages.create(user, { slug: 'dash', name: 'Dash <Status>' })
+  const api = await components.create(user, page.id, { name: 'API' })
+  const day = 86_400_000
+  const now = Date.now()
+  await components.importHistory(user, api.id, [
+    { status: 'up', at: new Date(now - 40 * day).toISOString() },
+    { status: 'down', at: new Date(now - 3 * day).toISOString() },
+    { status: 'up', at: new Date(now - 3 * day + 3_600_000).toISOString() },
+  ])
+  browser = await launchBrowser()
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  rmSync(dir, { recursive: true, force: true })
+}, 60_000)
+
+test('owner logs in, switches range, shares, revokes; the shared view then shows access revoked', async () => {
+  const owner = await browser.newContext()
+  const page = await owner.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+
+  await page.goto(`${base}/user/analytics`)
+  expect(new URL(page.url()).pathname).toBe('/user/login')
+  expect(await axeViolations(page)).toEqual([])
+  await page.fill('input[name=email]', EMAIL)
+  await page.fill('input[name=password]', PASSWORD)
+  await page.click('button[type=submit]')
+  await page.waitForURL(/\/user\/analytics\/\d+/)
+  await expect(page.locator('h1').textContent()).resolves.toBe('Analytics: Dash <Status>')
+  await page.waitForSelector('#summary .metric')
+  expect(await page.textContent('#range-label')).toContain('Last 90 days')
+  expect(await page.locator('#chart-uptime canvas').count()).toBeGreaterThan(0)
+  const outages = await page.locator('#summary .metric', { hasText: 'Incidents (outages)' }).locator('.value').textContent()
+  expect(outages).toBe('1')
+  expect(await axeViolations(page)).toEqual([])
+
+  await page.click('button[data-range="7d"]')
+  await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 7 days'))
+  expect(page.url()).toContain('range=7d')
+  expect(await page.getAttribute('button[data-range="7d"]', 'aria-pressed')).toBe('true')
+
+  await page.fill('#token-form input[name=label]', 'For the board')
+  await page.click('#token-form button[type=submit]')
+  await page.waitForSelector('#token-secret:not([hidden])')
+  const shareUrl = await page.inputValue('#token-url')
+  expect(shareUrl).toMatch(/\/analytics\/\d+\?token=lsh_/)
+  await page.waitForSelector('#token-list tbody tr[data-state="active"]')
+
+  // A stakeholder opens the link in a fresh browser (no cookies).
+  const stakeholder = await browser.newContext()
+  const shared = await stakeholder.newPage()
+  const u = new URL(shareUrl)
+  const sharedResponse = await shared.goto(`${base}${u.pathname}${u.search}`)
+  expect(sharedResponse?.status()).toBe(200)
+  expect(sharedResponse?.headers()['referrer-policy']).toBe('no-referrer')
+  await shared.waitForSelector('#summary .metric')
+  expect(await shared.locator('#tokens').count()).toBe(0)
+  expect(await shared.locator('#range-form').count()).toBe(0)
+  expect(await shared.textContent('h1')).toBe('Analytics: Dash <Status>')
+
+  // The owner sees the opening counted, then revokes the link.
+  await page.reload()
+  await page.waitForSelector('#token-list tbody tr[data-state="active"]')
+  expect(await page.locator('#token-list tbody tr td').nth(5).textContent()).toBe('1')
+  await page.click('#token-list button[data-revoke]')
+  await page.waitForSelector('#token-list tbody tr[data-state="revoked"]')
+
+  const reloaded = await shared.reload()
+  expect(reloaded?.status()).toBe(403)
+  expect(await shared.textContent('h1')).toBe('Access revoked')
+  expect(await shared.textContent('main')).toContain('This analytics link was revoked or has expired.')
+  expect(await shared.getAttribute('meta[name=robots]', 'content')).toContain('noindex')
+  expect(await axeViolations(shared)).toEqual([])
+  // Logging out from the dashboard (a no-referrer page: the form posts `Origin: null`) works.
+  await page.click('nav button[type=submit]')
+  await page.waitForURL(/\/user\/login/)
+  await page.goto(`${base}/user`)
+  expect(new URL(page.url()).pathname).toBe('/user/login')
+  expect(errors).toEqual([])
+  await owner.close()
+  await stakeholder.close()
+}, 60_000)
