@@ -11,10 +11,14 @@ import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { componentsRoutes } from './modules/components/index.ts'
+import { contentRoutes } from './modules/content/index.ts'
+import { createContentService } from './modules/content/sources.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import { operationsRoutes } from './modules/operations/index.ts'
+import { OperationsRepo } from './modules/operations/repo.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { createServices } from './services.ts'
 
@@ -82,6 +86,7 @@ export function createApp(deps: AppDeps) {
             { name: 'Status pages', description: 'Manage your status pages' },
             { name: 'Components', description: 'Components of a page and their status history' },
             { name: 'Operations', description: 'Health and operations' },
+            { name: 'Site', description: 'Docs, blog, changelog, robots.txt and sitemap of the service host' },
           ],
           components: {
             securitySchemes: {
@@ -96,6 +101,8 @@ export function createApp(deps: AppDeps) {
     .use(embedRoutes(embed))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
+    .use(contentRoutes(createContentService(deps.config.baseUrl)))
+    .use(operationsRoutes(new OperationsRepo(deps.db)))
 
   return Object.assign(app, { services, publicCache: cache })
 }

@@ -2,6 +2,7 @@
  * Configuration from the environment (DESIGN §3): pure, validated, frozen. A bad value throws a
  * ConfigError whose message is the one line `main.ts` prints before it exits.
  */
+import { OperationsConfigError, readOperationsConfig, type OperationsConfig } from './modules/operations/config.ts'
 import { isPlan, PLANS, type Plan } from './modules/plans/matrix.ts'
 
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   /** Host (and optional port) under which `<slug>.<statusDomain>` status pages live. */
   readonly statusDomain: string
   readonly defaultPlan: Plan
+  /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (src/modules/operations/config.ts). */
+  readonly operations: OperationsConfig
 }
 
 export class ConfigError extends Error {
@@ -66,6 +69,14 @@ function readDefaultPlan(env: Env): Plan {
   return raw
 }
 
+function readOperations(env: Env, port: number): OperationsConfig {
+  try {
+    return readOperationsConfig(env, port)
+  } catch (error) {
+    throw error instanceof OperationsConfigError ? new ConfigError(error.message) : error
+  }
+}
+
 export function loadConfig(env: Env): Config {
   const port = readPort(env)
   const host = env.HOST?.trim() || '0.0.0.0'
@@ -77,5 +88,6 @@ export function loadConfig(env: Env): Config {
     ...readBaseUrl(env, port),
     statusDomain: readStatusDomain(env, port),
     defaultPlan: readDefaultPlan(env),
+    operations: readOperations(env, port),
   })
 }

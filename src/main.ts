@@ -8,6 +8,8 @@ import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
+import { createEdge } from './modules/operations/edge.ts'
+import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -20,19 +22,31 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-export async function startServer(config: Config, options: { externalChangePollMs?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { externalChangePollMs?: number; workerId?: number; log?: (line: string) => void } = {},
+): Promise<RunningServer> {
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
   const app = createApp({ db: database.db, config, changes })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  // Rate limits, security headers, request log (src/modules/operations/edge.ts).
+  const edge = createEdge((request) => app.handle(request), {
+    operations: config.operations,
+    serviceOrigin: config.baseUrl,
+    workerId: options.workerId,
+    log: options.log,
+  })
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     development: false,
-    fetch: (request) => app.handle(request),
+    // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
+    reusePort: config.operations.workers > 1,
+    fetch: (request, server) => edge(request, server.requestIP(request)?.address),
   })
   let stopping: Promise<void> | undefined
   return {
@@ -62,15 +76,38 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     }
     throw error
   }
-  const running = await startServer(config)
-  console.log(`lantern: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+  const workerId = env[WORKER_ENV] ? Number(env[WORKER_ENV]) : undefined
+  if (config.operations.workers > 1 && workerId === undefined) {
+    // The supervisor: migrate once, then run the workers (each of them runs this function too).
+    const database = openDatabase(config.databasePath)
+    await migrateToLatest(database.db)
+    await database.close()
+    const supervisor = superviseWorkers({ count: config.operations.workers, env, log: (line) => console.log(line) })
+    console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+    const stopAll = async (signal: NodeJS.Signals) => {
+      console.log(`lantern: ${signal} received, stopping the workers`)
+      await supervisor.stop('SIGTERM') // a worker treats both alike; SIGINT twice would kill it
+      process.exit(0)
+    }
+    process.once('SIGTERM', () => void stopAll('SIGTERM'))
+    process.once('SIGINT', () => void stopAll('SIGINT'))
+    return
+  }
+  const running = await startServer(config, { workerId })
+  const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
+  console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
   const shutdown = async (signal: string) => {
-    console.log(`lantern: ${signal} received, finishing requests in flight`)
+    console.log(`${who}: ${signal} received, finishing requests in flight`)
     await running.stop()
     process.exit(0)
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
+  if (workerId !== undefined) {
+    // A worker whose supervisor is gone (killed hard) stops too, instead of holding the port.
+    const parent = process.ppid
+    setInterval(() => process.ppid !== parent && void shutdown('supervisor exit'), 1000).unref()
+  }
 }
 
 if (import.meta.main) await runFromEnvironment(process.env)

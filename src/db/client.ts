@@ -19,7 +19,13 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-export function openDatabase(path: string): DatabaseHandle {
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
+  if (options.readonly) {
+    // Inspecting a file (e.g. checking a backup): never create it, never change its journal mode.
+    const sqlite = new SqliteDatabase(path, { readonly: true, strict: true })
+    const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+    return { db, dataVersion: () => 0, close: () => db.destroy() }
+  }
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SqliteDatabase(path, { create: true, strict: true })
   sqlite.exec('PRAGMA busy_timeout = 5000')

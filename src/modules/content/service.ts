@@ -1,0 +1,114 @@
+/**
+ * The service host's own content: docs, blog, changelog, their feeds, sitemap and robots.txt.
+ * Everything is built from Markdown shipped in the program, so each answer is rendered once,
+ * pre-encoded with its ETag, and kept for the life of the process.
+ */
+import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { parseChangelog, type ChangelogEntry } from './changelog.ts'
+import { TAG } from './front-matter.ts'
+import { Library } from './library.ts'
+import { changelogAtom, robotsTxt, sitemap } from './feeds.ts'
+import { changelogPage, contentPage, indexPage, notFoundPage, tagPage } from './views.ts'
+
+export interface ContentSources {
+  docs: Readonly<Record<string, string>>
+  blog: Readonly<Record<string, string>>
+  changelog: string
+  siteCss: string
+}
+
+const HTML = 'text/html; charset=utf-8'
+const PAGE_CACHE = 'public, max-age=300'
+
+export type Section = 'docs' | 'blog'
+
+export class ContentService {
+  readonly docs: Library
+  readonly blog: Library
+  readonly changelog: readonly ChangelogEntry[]
+  private readonly prepared = new Map<string, Promise<PreparedResponse>>()
+
+  constructor(
+    private readonly sources: ContentSources,
+    private readonly baseUrl: string,
+  ) {
+    this.docs = new Library('docs', sources.docs, 'docs')
+    this.blog = new Library('blog', sources.blog, 'newest-first')
+    this.changelog = parseChangelog(sources.changelog)
+  }
+
+  private once(key: string, make: () => Promise<PreparedResponse>): Promise<PreparedResponse> {
+    let hit = this.prepared.get(key)
+    if (!hit) {
+      hit = make()
+      this.prepared.set(key, hit)
+    }
+    return hit
+  }
+
+  private library(section: Section): Library {
+    return section === 'docs' ? this.docs : this.blog
+  }
+
+  private html(key: string, render: () => string): Promise<PreparedResponse> {
+    return this.once(key, () => prepareResponse(200, render(), { contentType: HTML, cacheControl: PAGE_CACHE }))
+  }
+
+  notFound(): Promise<PreparedResponse> {
+    return this.once('404', () => prepareResponse(404, notFoundPage(), { contentType: HTML, cacheControl: 'no-store' }))
+  }
+
+  index(section: Section): Promise<PreparedResponse> {
+    return this.html(`${section}:index`, () => indexPage(this.library(section), this.baseUrl))
+  }
+
+  /** A page by slug, or the 404 page. Slugs are never echoed unless the page exists. */
+  page(section: Section, slug: string): Promise<PreparedResponse> {
+    const library = this.library(section)
+    const page = library.page(slug)
+    if (!page) return this.notFound()
+    return this.html(`${section}:page:${page.slug}`, () => contentPage(library, page, this.baseUrl))
+  }
+
+  /** The listing of a tag, or the 404 page for a tag no page carries. */
+  tag(section: Section, tag: string): Promise<PreparedResponse> {
+    const library = this.library(section)
+    const pages = TAG.test(tag) ? library.tagged(tag) : undefined
+    if (!pages) return this.notFound()
+    return this.html(`${section}:tag:${tag}`, () => tagPage(library, tag, pages, this.baseUrl))
+  }
+
+  changelogPage(): Promise<PreparedResponse> {
+    return this.html('changelog', () => changelogPage(this.changelog, this.baseUrl))
+  }
+
+  changelogAtom(): Promise<PreparedResponse> {
+    return this.once('changelog.atom', () =>
+      prepareResponse(200, changelogAtom(this.changelog, this.baseUrl), {
+        contentType: 'application/atom+xml; charset=utf-8',
+        cacheControl: PAGE_CACHE,
+      }),
+    )
+  }
+
+  sitemap(): Promise<PreparedResponse> {
+    return this.once('sitemap', () =>
+      prepareResponse(200, sitemap([this.docs, this.blog], this.changelog, this.baseUrl), {
+        contentType: 'application/xml; charset=utf-8',
+        cacheControl: PAGE_CACHE,
+      }),
+    )
+  }
+
+  robots(): Promise<PreparedResponse> {
+    return this.once('robots', () =>
+      prepareResponse(200, robotsTxt(this.baseUrl), { contentType: 'text/plain; charset=utf-8', cacheControl: PAGE_CACHE }),
+    )
+  }
+
+  siteCss(): Promise<PreparedResponse> {
+    return this.once('css', () =>
+      prepareResponse(200, this.sources.siteCss, { contentType: 'text/css; charset=utf-8', cacheControl: 'public, max-age=3600' }),
+    )
+  }
+}
