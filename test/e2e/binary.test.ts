@@ -81,6 +81,10 @@ test('with no arguments it serves: healthz, changelog, docs, API reference; SIGT
     expect(await docs.text()).toContain('<h1>Getting started</h1>')
     expect((await fetch(`${base}/docs/tag/setup/`)).status).toBe(200)
     expect((await fetch(`${base}/static/site.css`)).status).toBe(200)
+    // A `with { type: 'file' }` asset, read with Bun.file from inside the binary.
+    const icon = await fetch(`${base}/favicon.svg`)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await icon.text()).toStartWith('<svg')
     expect((await fetch(`${base}/swagger/json`)).status).toBe(200)
     expect((await fetch(`${base}/api/embed/markdown?slug=none`)).status).toBe(404)
     expect(existsSync(join(dir, 'served.sqlite'))).toBe(true)

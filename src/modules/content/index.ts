@@ -9,7 +9,7 @@
 import { Elysia, t } from 'elysia'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import type { ContentService, Section } from './service.ts'
-import { SITE_CSS_PATH } from './views.ts'
+import { FAVICON_PATH, SITE_CSS_PATH } from './views.ts'
 
 const HtmlBody = t.String({ description: 'An HTML page' })
 const NoBody = t.Void({ description: 'No body' })
@@ -78,6 +78,10 @@ export function contentRoutes(content: ContentService) {
     .get('/sitemap.xml', ({ request }) => serve(request, content.sitemap()), {
       response: { 200: t.String({ description: 'Sitemap 0.9' }), 304: NoBody },
       detail: detail('Sitemap of the docs, blog and changelog'),
+    })
+    .get(FAVICON_PATH, ({ request }) => serve(request, content.favicon()), {
+      response: { 200: t.String({ description: 'SVG icon' }), 304: NoBody, 404: HtmlBody },
+      detail: detail('Icon of the docs, blog and changelog'),
     })
     .get(SITE_CSS_PATH, ({ request }) => serve(request, content.siteCss()), {
       response: { 200: t.String(), 304: NoBody },

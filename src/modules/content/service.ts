@@ -15,6 +15,8 @@ export interface ContentSources {
   blog: Readonly<Record<string, string>>
   changelog: string
   siteCss: string
+  /** The SVG icon of the service host's pages (read when first asked for). */
+  favicon?: () => Promise<Uint8Array>
 }
 
 const HTML = 'text/html; charset=utf-8'
@@ -103,6 +105,14 @@ export class ContentService {
   robots(): Promise<PreparedResponse> {
     return this.once('robots', () =>
       prepareResponse(200, robotsTxt(this.baseUrl), { contentType: 'text/plain; charset=utf-8', cacheControl: PAGE_CACHE }),
+    )
+  }
+
+  favicon(): Promise<PreparedResponse> {
+    const load = this.sources.favicon
+    if (!load) return this.notFound()
+    return this.once('favicon', async () =>
+      prepareResponse(200, await load(), { contentType: 'image/svg+xml', cacheControl: 'public, max-age=86400' }),
     )
   }
 

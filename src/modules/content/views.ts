@@ -8,6 +8,7 @@ import type { ContentPage, Library } from './library.ts'
 import { renderInline } from './markdown.ts'
 
 export const SITE_CSS_PATH = '/static/site.css'
+export const FAVICON_PATH = '/favicon.svg'
 
 export interface LayoutOptions {
   title: string
@@ -39,6 +40,7 @@ export function layout(options: LayoutOptions): string {
 !${options.description ? html`<meta name="description" content="${options.description}">` : ''}
 !${options.canonical ? html`<link rel="canonical" href="${options.canonical}">` : ''}
 <link rel="stylesheet" href="${SITE_CSS_PATH}">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 !${options.head ?? ''}
 </head>
 <body>

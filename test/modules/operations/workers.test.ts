@@ -51,7 +51,8 @@ beforeAll(async () => {
 
   supervisor = Bun.spawn(['bun', CLI, 'serve'], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
   void (async () => {
-    for await (const chunk of supervisor.stdout as ReadableStream<Uint8Array>) output += new TextDecoder().decode(chunk)
+    const reader = (supervisor.stdout as ReadableStream<Uint8Array>).getReader()
+    for (let r = await reader.read(); !r.done; r = await reader.read()) output += new TextDecoder().decode(r.value)
   })()
   for (let i = 0; i < 100; i++) {
     try {
