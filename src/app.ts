@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
+import { FastLane } from './lib/fast-lane.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { contentRoutes } from './modules/content/index.ts'
@@ -35,14 +36,20 @@ export interface AppDeps {
 
 export const APP_VERSION = '0.1.0'
 
-/** Turns Elysia's validation error into `field: what is wrong`, the one line API users need. */
+/**
+ * Turns Elysia's validation error into the one line API users need: `field is required`, the
+ * schema's own `error` text, or `field: what is wrong`. Array items read `history[3].at` when the
+ * schema has a `title`.
+ */
 export function validationMessage(error: Readonly<ValidationError>): string {
+  const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
   const first = error.all[0] as { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
   if (!first) return 'invalid request'
-  const field = (first.path ?? '').replace(/^\//, '').replaceAll('/', '.') || error.type
-  if (first.value === undefined && field !== error.type) return `${field} is required`
+  const segments = (first.path ?? '').split('/').filter(Boolean)
+  const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
+  if (!field) return typeof first.schema?.error === 'string' ? first.schema.error : `request ${error.type} is not valid`
+  if (first.value === undefined) return `${field} is required`
   if (typeof first.schema?.error === 'string') return first.schema.error
-  if (field === 'body') return 'request body must be a JSON object'
   return `${field}: ${first.message ?? 'invalid value'}`
 }
 
@@ -55,6 +62,7 @@ export function createApp(deps: AppDeps) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
+  const fastLane = new FastLane()
 
   const app = new Elysia()
     .onError(({ code, error }) => {
@@ -98,13 +106,16 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(healthRoutes(deps.db))
-    .use(embedRoutes(embed))
+    .use(embedRoutes(embed, fastLane))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(contentRoutes(createContentService(deps.config.baseUrl)))
     .use(operationsRoutes(new OperationsRepo(deps.db)))
 
-  return Object.assign(app, { services, publicCache: cache })
+  const routed = app.handle
+  /** The single entry for every request: cache hits on the fast lane, everything else through Elysia. */
+  const handle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  return Object.assign(app, { handle, services, publicCache: cache })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -22,14 +22,22 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-export async function startServer(
-  config: Config,
-  options: { externalChangePollMs?: number; workerId?: number; log?: (line: string) => void } = {},
-): Promise<RunningServer> {
+export interface StartOptions {
+  /** How often to look for writes by other processes (default 500 ms). */
+  externalChangePollMs?: number
+  /** Off only for measuring the uncached path. */
+  publicCache?: boolean
+  /** Set when this process is one of several workers (WORKERS=N), 1-based. */
+  workerId?: number
+  /** Where request log lines go (default stdout). */
+  log?: (line: string) => void
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Rate limits, security headers, request log (src/modules/operations/edge.ts).

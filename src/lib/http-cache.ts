@@ -30,33 +30,51 @@ export function ifNoneMatchHits(headerValue: string | null, etag: string): boole
   return false
 }
 
+interface PrepareOptions {
+  contentType: string
+  cacheControl: string
+  extraHeaders?: Record<string, string>
+}
+
 /**
- * Encodes a body once. `cacheControl` applies to successes; errors are never stored by clients
- * (`no-store`), so a page created a moment later is not hidden behind a cached 404.
+ * Encodes a body once, with a strong ETag. `cacheControl` applies to successes; errors are never
+ * stored by clients (`no-store`), so a page created a moment later is not hidden behind a cached 404.
  */
-export async function prepareResponse(
-  status: number,
-  body: string | Uint8Array,
-  options: { contentType: string; cacheControl: string; extraHeaders?: Record<string, string> },
-): Promise<PreparedResponse> {
+export async function prepareResponse(status: number, body: string | Uint8Array, options: PrepareOptions): Promise<PreparedResponse> {
+  const prepared = prepareWithoutEtag(status, body, options)
+  if (status < 200 || status >= 300) return prepared
+  const etag = await etagFor(prepared.body)
+  return { ...prepared, etag, headers: { ...prepared.headers, etag } }
+}
+
+/** The same without an ETag, synchronously: for error answers, which are never revalidated. */
+export function prepareWithoutEtag(status: number, body: string | Uint8Array, options: PrepareOptions): PreparedResponse {
   const bytes = (typeof body === 'string' ? encoder.encode(body) : body) as Uint8Array<ArrayBuffer>
   const ok = status >= 200 && status < 300
-  const etag = ok ? await etagFor(bytes) : undefined
   const headers: Record<string, string> = {
     'content-type': options.contentType,
     'cache-control': ok ? options.cacheControl : 'no-store',
     ...options.extraHeaders,
   }
-  if (etag) headers.etag = etag
-  return { status, body: bytes, etag, headers }
+  return { status, body: bytes, etag: undefined, headers }
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8'
 
 export const prepareJson = (
   status: number,
   value: unknown,
   options: { cacheControl: string; extraHeaders?: Record<string, string> },
-): Promise<PreparedResponse> =>
-  prepareResponse(status, JSON.stringify(value), { contentType: 'application/json; charset=utf-8', ...options })
+): Promise<PreparedResponse> => prepareResponse(status, JSON.stringify(value), { contentType: JSON_TYPE, ...options })
+
+/** A prepared `{"error": message}` answer (never cached by clients). */
+export const prepareJsonError = (status: number, message: string, extraHeaders?: Record<string, string>): PreparedResponse =>
+  prepareWithoutEtag(status, JSON.stringify({ error: message }), { contentType: JSON_TYPE, cacheControl: 'no-store', extraHeaders })
+
+/** Serves a value that may still be loading without an extra await on the (common) cached path. */
+export function serveMaybePending(prepared: PreparedResponse | Promise<PreparedResponse>, ifNoneMatch: string | null) {
+  return prepared instanceof Promise ? prepared.then((p) => servePrepared(p, ifNoneMatch)) : servePrepared(prepared, ifNoneMatch)
+}
 
 /** The Response for a prepared body, or a bodiless 304 when the client already holds these bytes. */
 export function servePrepared(prepared: PreparedResponse, ifNoneMatch: string | null): Response {

@@ -1,11 +1,13 @@
 import { Elysia, t } from 'elysia'
 import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {
   ComponentJson,
   componentJson,
   CreateComponentBody,
+  HISTORY_NOT_ARRAY,
   HistoryImportBody,
   HistoryQuery,
   StatusChangeJson,
@@ -97,6 +99,10 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
       {
         params: IdParams,
         body: HistoryImportBody,
+        // Elysia would coerce a lone object into a one-item array before validating: refuse it here.
+        transform: ({ body }) => {
+          if (!Array.isArray(body)) throw badRequest(HISTORY_NOT_ARRAY)
+        },
         response: { 200: t.Object({ data: t.Object({ imported: t.Integer(), component: ComponentJson }) }), ...errorResponses },
         detail: detail(
           'Import past status changes',

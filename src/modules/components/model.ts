@@ -26,12 +26,14 @@ export const UpdateComponentBody = t.Object({
   status: t.Optional(ComponentStatusSchema),
 })
 
+export const HISTORY_NOT_ARRAY = `history must be an array of at most ${MAX_HISTORY_IMPORT} {status, at} entries`
+
 export const HistoryImportBody = t.Array(
   t.Object({
     status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, down' }),
     at: t.String({ maxLength: 64, error: 'at must be an RFC 3339 date-time' }),
   }),
-  { maxItems: MAX_HISTORY_IMPORT, error: `history must be an array of at most ${MAX_HISTORY_IMPORT} {status, at} entries` },
+  { title: 'history', maxItems: MAX_HISTORY_IMPORT, error: HISTORY_NOT_ARRAY },
 )
 
 export const HistoryQuery = t.Object({

@@ -93,15 +93,8 @@ export class ComponentsRepo {
     }
   }
 
-  latestHistory(componentId: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
+  async latestHistory(componentId: number) {
+    return (await this.listHistory(componentId, 1))[0]
   }
 
   listHistory(componentId: number, limit: number) {

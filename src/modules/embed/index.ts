@@ -1,6 +1,8 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../lib/api-schemas.ts'
-import { servePrepared } from '../../lib/http-cache.ts'
+import type { FastLane } from '../../lib/fast-lane.ts'
+import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
+import { queryValues } from '../../lib/query.ts'
 import type { EmbedService } from './service.ts'
 
 const SnippetsJson = t.Object({
@@ -12,17 +14,17 @@ const SnippetsJson = t.Object({
   minimal_md: t.String(),
 })
 
-/** All values of `name` in the query string of `url` (Elysia keeps only the last one). */
-export function queryValues(url: string, name: string): string[] {
-  const start = url.indexOf('?')
-  return start === -1 ? [] : new URLSearchParams(url.slice(start + 1)).getAll(name)
-}
+const MARKDOWN_PATH = '/api/embed/markdown'
 
-export function embedRoutes(embed: EmbedService) {
+export function embedRoutes(embed: EmbedService, fastLane?: FastLane) {
+  fastLane?.register(MARKDOWN_PATH, (request) => {
+    const cached = embed.cachedSnippets(queryValues(request.url, 'slug'))
+    return cached && servePrepared(cached, request.headers.get('if-none-match'))
+  })
   return new Elysia().get(
-    '/api/embed/markdown',
-    async ({ request }) =>
-      servePrepared(await embed.markdownSnippets(queryValues(request.url, 'slug')), request.headers.get('if-none-match')),
+    MARKDOWN_PATH,
+    ({ request }) =>
+      serveMaybePending(embed.markdownSnippets(queryValues(request.url, 'slug')), request.headers.get('if-none-match')),
     {
       query: t.Object({ slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })) }),
       response: {

@@ -4,7 +4,7 @@
  * owner's plan or a deletion drops them at once.
  */
 import type { Config } from '../../config.ts'
-import { prepareJson, type PreparedResponse } from '../../lib/http-cache.ts'
+import { prepareJson, prepareJsonError, type PreparedResponse } from '../../lib/http-cache.ts'
 import type { TtlCache } from '../../lib/ttl-cache.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
@@ -17,15 +17,15 @@ const CORS = { 'access-control-allow-origin': '*' }
 
 export type PublicCache = TtlCache<PreparedResponse>
 
-const errorBody = (status: number, error: string) => prepareJson(status, { error }, { cacheControl: 'no-store', extraHeaders: CORS })
 
 export class EmbedService {
-  private readonly missingSlug = errorBody(400, 'missing slug')
-  private readonly repeatedSlug = errorBody(400, 'slug must be given only once')
-  private readonly notFound = errorBody(404, 'not found')
-  private readonly planTooLow = errorBody(
+  private readonly missingSlug = prepareJsonError(400, 'missing slug', CORS)
+  private readonly repeatedSlug = prepareJsonError(400, 'slug must be given only once', CORS)
+  private readonly notFound = prepareJsonError(404, 'not found', CORS)
+  private readonly planTooLow = prepareJsonError(
     403,
     `Markdown API requires ${planLabel(lowestPlanWith('markdown_snippets'))} plan or higher`,
+    CORS,
   )
 
   constructor(
@@ -38,7 +38,7 @@ export class EmbedService {
    * The prepared answer for the `slug` values of a request, checked in the order of the contract:
    * missing or empty → 400, no visible page → 404, plan without the feature → 403, else 200.
    */
-  markdownSnippets(slugValues: readonly string[]): Promise<PreparedResponse> {
+  markdownSnippets(slugValues: readonly string[]): PreparedResponse | Promise<PreparedResponse> {
     if (slugValues.length > 1) return this.repeatedSlug
     const raw = slugValues[0]
     if (raw === undefined || raw === '') return this.missingSlug
@@ -46,9 +46,16 @@ export class EmbedService {
     if (slug === undefined) return this.notFound
     const key = `md:${slug}`
     const hit = this.cache?.get(key)
-    if (hit) return Promise.resolve(hit)
+    if (hit) return hit
     const load = () => this.loadSnippets(slug)
     return this.cache ? this.cache.getOrLoad(key, load) : load().then((fill) => fill.value)
+  }
+
+  /** The cached answer for a plain `?slug=` request, if there is one; never touches the database. */
+  cachedSnippets(slugValues: readonly string[]): PreparedResponse | undefined {
+    if (slugValues.length !== 1 || !this.cache) return undefined
+    const slug = slugForLookup(slugValues[0]!)
+    return slug === undefined ? undefined : this.cache.get(`md:${slug}`)
   }
 
   private async loadSnippets(slug: string): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
@@ -56,9 +63,9 @@ export class EmbedService {
     // Private pages are not announced to the public: they answer like a missing page.
     if (!page || page.blocked === 1 || page.visibility !== 'public') {
       // Not cached: the page may be created or unblocked a moment later.
-      return { value: await this.notFound, ttlMs: 0 }
+      return { value: this.notFound, ttlMs: 0 }
     }
-    if (!planHas(page.plan, 'markdown_snippets')) return { value: await this.planTooLow, pageId: page.id }
+    if (!planHas(page.plan, 'markdown_snippets')) return { value: this.planTooLow, pageId: page.id }
     const snippets = buildSnippets({ slug: page.slug, customDomain: page.custom_domain }, this.config)
     const value = await prepareJson(200, snippets, { cacheControl: CACHE_CONTROL, extraHeaders: CORS })
     return { value, pageId: page.id, ttlMs: SNIPPETS_TTL_MS }

@@ -1,0 +1,114 @@
+/**
+ * Benchmark kit: drive a URL with wrk (a real HTTP load generator in its own process) and compare it
+ * with a bare `Bun.serve` answering the same bytes, measured alternately in the same run, so the
+ * ratio means something on a shared, noisy machine. Loopback only; every run is bounded in time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface LoadResult {
+  rps: number
+  p99Ms: number
+}
+
+export interface BenchOptions {
+  seconds?: number
+  connections?: number
+  headers?: Record<string, string>
+}
+
+export function requireWrk(): string {
+  const wrk = Bun.which('wrk')
+  if (!wrk) {
+    console.error('bench: wrk is not installed (Debian: apt-get install wrk)')
+    process.exit(1)
+  }
+  return wrk
+}
+
+function parseDuration(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim())
+  if (!match) return Number.NaN
+  const value = Number(match[1])
+  return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60_000
+}
+
+/** Runs wrk against `url` and returns requests/s and the 99th percentile latency. */
+export async function runWrk(url: string, options: BenchOptions = {}): Promise<LoadResult> {
+  const args = [requireWrk(), '-t1', `-c${options.connections ?? 32}`, `-d${options.seconds ?? 3}s`, '--latency']
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+  args.push(url)
+  const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1]
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1]
+  if (code !== 0 || !Number.isFinite(rps) || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
+  if (non2xx) throw new Error(`wrk saw ${non2xx} error responses from ${url}`)
+  return { rps, p99Ms: parseDuration(p99) }
+}
+
+/** A bare Bun.serve that answers every request with these bytes and headers: the baseline. */
+export function startBareServer(body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => new Response(body, { headers }),
+  })
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+/** The response a URL gives now: its exact bytes and the headers worth copying to a baseline. */
+export async function snapshot(url: string): Promise<{ body: Uint8Array<ArrayBuffer>; headers: Record<string, string> }> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  const headers: Record<string, string> = {}
+  for (const name of ['content-type', 'cache-control', 'etag', 'access-control-allow-origin']) {
+    const value = response.headers.get(name)
+    if (value) headers[name] = value
+  }
+  return { body: new Uint8Array(await response.arrayBuffer()), headers }
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
+
+/**
+ * Alternates subject and baseline for `rounds` rounds, prints each round and the median ratio of
+ * requests/s, and returns that median. `target` is the ratio the issue asks for.
+ */
+export async function compare(spec: {
+  name: string
+  subjectUrl: string
+  baselineUrl: string
+  target?: number
+  rounds?: number
+  options?: BenchOptions
+}): Promise<number> {
+  const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 4)
+  console.log(`\n## ${spec.name}`)
+  console.log('round   subject r/s  baseline r/s   ratio   p99 subject   p99 baseline')
+  const ratios: number[] = []
+  // Warm both (JIT, caches, connections) before measuring.
+  await runWrk(spec.subjectUrl, { ...spec.options, seconds: 1 })
+  await runWrk(spec.baselineUrl, { ...spec.options, seconds: 1 })
+  for (let round = 1; round <= rounds; round++) {
+    const subject = await runWrk(spec.subjectUrl, spec.options)
+    const baseline = await runWrk(spec.baselineUrl, spec.options)
+    const ratio = subject.rps / baseline.rps
+    ratios.push(ratio)
+    console.log(
+      `${String(round).padStart(5)} ${fmt(subject.rps)}     ${fmt(baseline.rps)}   ${ratio.toFixed(2).padStart(5)}   ${fmt(subject.p99Ms, 2)} ms  ${fmt(baseline.p99Ms, 2)} ms`,
+    )
+  }
+  const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!
+  const verdict = spec.target === undefined ? '' : median >= spec.target ? `  (target ≥ ${spec.target}: met)` : `  (target ≥ ${spec.target}: NOT met)`
+  console.log(`median ratio ${median.toFixed(2)}${verdict}`)
+  return median
+}
+
+/** A temporary folder for a benchmark's database, removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../src/config.ts'
+
+describe('loadConfig', () => {
+  test('embedded defaults', () => {
+    const config = loadConfig({})
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databasePath: 'db/lantern.sqlite',
+      baseUrl: 'http://localhost:3000',
+      scheme: 'http',
+      statusDomain: 'localhost:3000',
+      defaultPlan: 'enterprise',
+      operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: [] },
+    })
+    expect(Object.isFrozen(config)).toBe(true)
+  })
+
+  test('derives BASE_URL and STATUS_DOMAIN from PORT, and takes explicit values as given', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080')
+    const config = loadConfig({ BASE_URL: 'https://status.example.com/', STATUS_DOMAIN: 'Status.Example.com', DEFAULT_PLAN: 'free' })
+    expect(config.baseUrl).toBe('https://status.example.com')
+    expect(config.scheme).toBe('https')
+    expect(config.statusDomain).toBe('status.example.com')
+    expect(config.defaultPlan).toBe('free')
+  })
+
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+    [{ BASE_URL: 'ftp://example.com' }, 'BASE_URL'],
+    [{ BASE_URL: 'https://example.com/sub/path' }, 'BASE_URL'],
+    [{ BASE_URL: 'https://user:pw@example.com' }, 'BASE_URL'],
+    [{ STATUS_DOMAIN: 'https://example.com' }, 'STATUS_DOMAIN'],
+    [{ STATUS_DOMAIN: 'exa mple.com' }, 'STATUS_DOMAIN'],
+    [{ DEFAULT_PLAN: 'platinum' }, 'DEFAULT_PLAN'],
+  ]
+  for (const [env, variable] of bad) {
+    test(`refuses ${JSON.stringify(env)} with one line naming ${variable}`, () => {
+      let error: unknown
+      try {
+        loadConfig(env)
+      } catch (caught) {
+        error = caught
+      }
+      expect(error).toBeInstanceOf(ConfigError)
+      const message = (error as Error).message
+      expect(message.startsWith(variable)).toBe(true)
+      expect(message).not.toContain('\n')
+    })
+  }
+})
