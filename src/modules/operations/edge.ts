@@ -6,6 +6,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import { systemClock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
+import { requestPath } from '../../lib/fast-lane.ts'
 import { clientAddress, isLoopback } from './client-ip.ts'
 import type { OperationsConfig } from './config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
@@ -37,39 +38,44 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
   const security = { serviceOrigin: options.serviceOrigin }
 
-  async function respond(request: Request, ip: string | undefined): Promise<Response> {
-    if (limiter && ip !== undefined && !isLoopback(ip)) {
-      const pathname = pathOf(request.url)
-      if (isRateLimited(request.method, pathname)) {
-        const decision = limiter.take(ip)
-        if (!decision.ok) {
-          return errorResponse(429, 'too many requests', {
-            'retry-after': String(decision.retryAfterSeconds),
-            'access-control-allow-origin': '*',
-            'cache-control': 'no-store',
-          })
-        }
+  const limited = (ip: string): Response | undefined => {
+    const decision = limiter!.take(ip)
+    if (decision.ok) return undefined
+    return errorResponse(429, 'too many requests', {
+      'retry-after': String(decision.retryAfterSeconds),
+      'access-control-allow-origin': '*',
+      'cache-control': 'no-store',
+    })
+  }
+
+  /** Synchronous when the app answers synchronously (the fast lane): no extra turn of the event loop. */
+  return function edge(request: Request, peer: string | undefined): Response | Promise<Response> {
+    const startedAt = operations.requestLog ? now() : 0
+    let ip: string | undefined
+    let resolved = false
+    const client = () => {
+      if (!resolved) {
+        ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
+        resolved = true
+      }
+      return ip
+    }
+    const finish = (response: Response): Response => {
+      const out = applySecurityHeaders(request, response, security)
+      if (worker) out.headers.set('x-lantern-worker', worker)
+      if (operations.requestLog) {
+        log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: client(), worker: options.workerId }))
+      }
+      return out
+    }
+    if (limiter && isRateLimited(request.method, requestPath(request.url))) {
+      const address = client()
+      if (address !== undefined && !isLoopback(address)) {
+        const refusal = limited(address)
+        if (refusal) return finish(refusal)
       }
     }
-    return handle(request)
+    const result = handle(request)
+    return result instanceof Promise ? result.then(finish) : finish(result)
   }
-
-  return async function edge(request: Request, peer: string | undefined): Promise<Response> {
-    const startedAt = operations.requestLog ? now() : 0
-    const ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
-    const response = applySecurityHeaders(request, await respond(request, ip), security)
-    if (worker) response.headers.set('x-lantern-worker', worker)
-    if (operations.requestLog) {
-      log(requestLogLine(request, response, { time: clock.now(), durationMs: now() - startedAt, ip, worker: options.workerId }))
-    }
-    return response
-  }
-}
-
-/** The path of a URL without parsing all of it (hot path). */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2)
-  if (start === -1) return '/'
-  const end = url.indexOf('?', start)
-  return end === -1 ? url.slice(start) : url.slice(start, end)
 }
