@@ -29,7 +29,15 @@ export class Library {
     const pages = Object.entries(files).map(([slug, source]): ContentPage => {
       if (!SLUG.test(slug)) throw new ContentError(`${section}/${slug}.md: file names are lower-case words joined by dashes`)
       const { meta, body } = parseFrontMatter(source, `${section}/${slug}.md`)
-      return { ...meta, slug, html: renderMarkdown(body) }
+      let html: string | undefined
+      // Rendered when the page is first shown (listings only need the front matter).
+      return {
+        ...meta,
+        slug,
+        get html() {
+          return (html ??= renderMarkdown(body))
+        },
+      }
     })
     pages.sort(ordering === 'docs' ? byOrderThenTitle : newestFirst)
     this.pages = pages

@@ -25,18 +25,25 @@ const PAGE_CACHE = 'public, max-age=300'
 export type Section = 'docs' | 'blog'
 
 export class ContentService {
-  readonly docs: Library
-  readonly blog: Library
-  readonly changelog: readonly ChangelogEntry[]
   private readonly prepared = new Map<string, Promise<PreparedResponse>>()
+  private parsed: { docs?: Library; blog?: Library; changelog?: readonly ChangelogEntry[] } = {}
 
   constructor(
     private readonly sources: ContentSources,
     private readonly baseUrl: string,
-  ) {
-    this.docs = new Library('docs', sources.docs, 'docs')
-    this.blog = new Library('blog', sources.blog, 'newest-first')
-    this.changelog = parseChangelog(sources.changelog)
+  ) {}
+
+  // Parsed on first use, so start-up (and every test app) does not pay for Markdown nobody asked for.
+  get docs(): Library {
+    return (this.parsed.docs ??= new Library('docs', this.sources.docs, 'docs'))
+  }
+
+  get blog(): Library {
+    return (this.parsed.blog ??= new Library('blog', this.sources.blog, 'newest-first'))
+  }
+
+  get changelog(): readonly ChangelogEntry[] {
+    return (this.parsed.changelog ??= parseChangelog(this.sources.changelog))
   }
 
   private once(key: string, make: () => Promise<PreparedResponse>): Promise<PreparedResponse> {
