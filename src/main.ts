@@ -90,7 +90,12 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     const database = openDatabase(config.databasePath)
     await migrateToLatest(database.db)
     await database.close()
-    const supervisor = superviseWorkers({ count: config.operations.workers, env, log: (line) => console.log(line) })
+    const supervisor = superviseWorkers({
+      count: config.operations.workers,
+      env,
+      log: (line) => console.error(line),
+      onAllGone: () => process.exit(1),
+    })
     console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
     const stopAll = async (signal: NodeJS.Signals) => {
       console.log(`lantern: ${signal} received, stopping the workers`)

@@ -25,11 +25,14 @@ export function superviseWorkers(options: {
   env: Record<string, string | undefined>
   log: (line: string) => void
   command?: string[]
+  /** Called when no worker is left running and none will be restarted. */
+  onAllGone?: () => void
 }): Supervisor {
   const command = options.command ?? selfCommand()
   let stopping = false
   const children = new Map<number, ReturnType<typeof Bun.spawn>>()
   const restarts = new Map<number, number[]>()
+  const gaveUp = new Set<number>()
 
   const start = (index: number) => {
     const child = Bun.spawn(command, {
@@ -42,6 +45,8 @@ export function superviseWorkers(options: {
         const recent = (restarts.get(index) ?? []).filter((at) => now - at < 60_000)
         if (recent.length >= 5) {
           options.log(`lantern: worker ${index} keeps failing (exit ${exitCode ?? signalCode}); not restarting it`)
+          gaveUp.add(index)
+          if (gaveUp.size === options.count) options.onAllGone?.()
           return
         }
         restarts.set(index, [...recent, now])

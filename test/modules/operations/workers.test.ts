@@ -13,6 +13,7 @@ let base: string
 let key: string
 let supervisor: ReturnType<typeof Bun.spawn>
 let output = ''
+let errors = ''
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
@@ -53,6 +54,10 @@ beforeAll(async () => {
   void (async () => {
     const reader = (supervisor.stdout as ReadableStream<Uint8Array>).getReader()
     for (let r = await reader.read(); !r.done; r = await reader.read()) output += new TextDecoder().decode(r.value)
+  })()
+  void (async () => {
+    const reader = (supervisor.stderr as ReadableStream<Uint8Array>).getReader()
+    for (let r = await reader.read(); !r.done; r = await reader.read()) errors += new TextDecoder().decode(r.value)
   })()
   for (let i = 0; i < 100; i++) {
     try {
@@ -107,6 +112,23 @@ test('two workers share the port and the file; a change through one reaches the 
   }
   expect([...caughtUp.keys()].sort()).toEqual(['1', '2'])
   for (const ms of caughtUp.values()) expect(ms).toBeLessThan(2000)
+})
+
+test('a worker that dies is restarted', async () => {
+  const children = Bun.spawnSync(['ps', '-o', 'pid=', '--ppid', String(supervisor.pid)]).stdout.toString().trim().split(/\s+/).map(Number)
+  expect(children).toHaveLength(2)
+  process.kill(children[0]!, 'SIGKILL')
+  const startedAt = performance.now()
+  let seen = new Map<string, string>()
+  while (performance.now() - startedAt < 5000) {
+    // Connections the kernel had queued for the killed worker are reset: that is expected here.
+    seen = await perWorker('/healthz', 2, 20).catch(() => new Map<string, string>())
+    const now = Bun.spawnSync(['ps', '-o', 'pid=', '--ppid', String(supervisor.pid)]).stdout.toString().trim().split(/\s+/).map(Number)
+    if (seen.size === 2 && now.length === 2 && !now.includes(children[0]!)) break
+    await Bun.sleep(100)
+  }
+  expect([...seen.keys()].sort()).toEqual(['1', '2'])
+  expect(output + errors).toContain('restarting it')
 })
 
 test('SIGTERM to the supervisor stops every worker', async () => {
