@@ -52,8 +52,10 @@ test('a backup taken during a write load is a sound database holding every ackno
       acknowledged.push(name)
     }
   }
-  const writers = [writer(1), writer(2), writer(3)]
-  while (acknowledged.length < 60) await Bun.sleep(5)
+  // Failures are collected (not left unhandled) and asserted below.
+  const failures: unknown[] = []
+  const writers = [writer(1), writer(2), writer(3)].map((p) => p.catch((error: unknown) => void failures.push(error)))
+  while (acknowledged.length < 60 && failures.length === 0) await Bun.sleep(5)
 
   const before = [...acknowledged]
   const target = join(dir, 'copy.sqlite')
@@ -62,6 +64,7 @@ test('a backup taken during a write load is a sound database holding every ackno
   const duringBackup = acknowledged.length - before.length
   running = false
   await Promise.all(writers)
+  expect(failures).toEqual([])
   expect(err).toBe('')
   expect(code).toBe(0)
   const report = JSON.parse(out)
