@@ -6,6 +6,11 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../src/config.ts'
 import { startServer, type RunningServer } from '../../src/main.ts'
+import { contentRoutes } from '../../src/modules/content/index.ts'
+import { ContentService } from '../../src/modules/content/service.ts'
+import { readOperationsConfig } from '../../src/modules/operations/config.ts'
+import { createEdge } from '../../src/modules/operations/edge.ts'
+import { Elysia } from 'elysia'
 import { launchBrowser } from '../helpers/browser.ts'
 
 let browser: Browser
@@ -67,4 +72,52 @@ test('a visitor follows a changelog anchor and navigates docs by tag', async () 
   await page.getByRole('link', { name: 'Embedding your status' }).click()
   await page.waitForURL(`${base}/docs/embedding`)
   await page.close()
+})
+
+test('hostile Markdown runs nothing in a real browser', async () => {
+  const nasty = `---
+title: <img src=x onerror="window.pwned='title'">
+date: 2026-01-01
+tags: [xss]
+---
+
+<script>window.pwned = 'script'</script>
+
+<img src="x" onerror="window.pwned = 'img'">
+
+<svg onload="window.pwned = 'svg'"></svg>
+
+[click me](javascript:window.pwned='link') and <a href="javascript:window.pwned='raw'">raw</a>
+
+\`\`\`html
+<script>window.pwned = 'code'</script>
+\`\`\`
+`
+  const content = new ContentService({ docs: { nasty }, blog: {}, changelog: "## 2026-01-01\n### New\n- <script>window.pwned='changelog'</script>\n", siteCss: '' }, 'http://127.0.0.1')
+  const app = new Elysia().use(contentRoutes(content))
+  const edge = createEdge((request) => app.handle(request), { operations: readOperationsConfig({}, 0), serviceOrigin: 'http://127.0.0.1' })
+  const hostile = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => edge(request, '127.0.0.1') })
+  try {
+    for (const path of ['/docs/nasty', '/changelog']) {
+      const page = await browser.newPage()
+      const dialogs: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        void dialog.dismiss()
+      })
+      await page.goto(`http://127.0.0.1:${hostile.port}${path}`)
+      const text = await page.locator('main').innerText()
+      if (path === '/docs/nasty') {
+        // The markup is shown as text, the dangerous link is not a link.
+        expect(text).toContain("<script>window.pwned = 'script'</script>")
+        await page.getByText('[click me](javascript:', { exact: false }).click()
+      }
+      expect(await page.evaluate(() => (window as unknown as { pwned?: string }).pwned)).toBeUndefined()
+      expect(await page.locator('main script, main img, main svg, main iframe').count()).toBe(0)
+      expect(dialogs).toEqual([])
+      await page.close()
+    }
+  } finally {
+    hostile.stop(true)
+  }
 })
