@@ -15,6 +15,8 @@ import { badgeRoutes } from './modules/badge/index.ts'
 import { BadgeService } from './modules/badge/service.ts'
 import { checksRoutes } from './modules/checks/index.ts'
 import { componentsRoutes } from './modules/components/index.ts'
+import { contentRoutes } from './modules/content/index.ts'
+import { createContentService } from './modules/content/sources.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService, type PublicCache } from './modules/embed/service.ts'
@@ -34,7 +36,7 @@ import { WIDGET_JS } from './modules/widget/asset.ts'
 import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
 import { PreviewService } from './modules/widget/preview-service.ts'
 import { WidgetService } from './modules/widget/service.ts'
-import { createServices } from './services.ts'
+import { createServices, type Services } from './services.ts'
 
 export interface AppDeps {
   db: Db
@@ -68,7 +70,7 @@ export function validationMessage(error: Readonly<ValidationError>): string {
   return `${field}: ${first.message ?? 'invalid value'}`
 }
 
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps): App {
   const services = createServices(deps)
   const logError = deps.logError ?? ((error: unknown) => console.error('[lantern] unexpected error:', error))
   const cache: PublicCache | undefined =
@@ -123,6 +125,7 @@ export function createApp(deps: AppDeps) {
             { name: 'Operations', description: 'Health and operations' },
             { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
             { name: 'User area', description: 'Login, logout and the server-rendered user area' },
+            { name: 'Site', description: 'Docs, blog, changelog, robots.txt and sitemap of the service host' },
           ],
           components: {
             securitySchemes: {
@@ -148,6 +151,7 @@ export function createApp(deps: AppDeps) {
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
     .use(publicPages.routes)
+    .use(contentRoutes(createContentService(deps.config.baseUrl)))
 
   const routed = app.handle
   /** Service-host requests: cache hits on the fast lane, everything else through Elysia. */
@@ -155,7 +159,14 @@ export function createApp(deps: AppDeps) {
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
   const handle = publicPages.dispatch(serviceHandle)
-  return Object.assign(app, { handle, services, publicCache: cache, status, publicPages })
+  return { handle, services, publicCache: cache, status, publicPages }
 }
 
-export type App = ReturnType<typeof createApp>
+/** What createApp hands out: one entry for every request, and the services behind it. */
+export interface App {
+  handle(request: Request): Response | Promise<Response>
+  services: Services
+  publicCache: PublicCache | undefined
+  status: StatusService
+  publicPages: ReturnType<typeof createPublicPages>
+}

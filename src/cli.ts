@@ -9,6 +9,8 @@ import { migrateToLatest } from './db/migrate.ts'
 import { HttpError } from './lib/errors.ts'
 import { toIso } from './lib/time.ts'
 import { runFromEnvironment } from './main.ts'
+import { APP_VERSION } from './app.ts'
+import { backupDatabase } from './modules/operations/backup.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -21,6 +23,8 @@ export const USAGE = `Usage: lantern <command>
   key create --email E [--name N]               prints the new API key (shown once)
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
+  backup FILE                                   consistent copy of the database, also while the server runs
+  version
   help
 
 Configuration comes from the environment (DATABASE_PATH, PORT, BASE_URL, …): see README.md.`
@@ -101,6 +105,11 @@ export async function runCli(
     io.out(USAGE)
     return 0
   }
+  if (first === 'version' || first === '--version' || first === '-v') {
+    io.out(APP_VERSION)
+    return 0
+  }
+  if (first === 'backup') return runBackup(argv.slice(1), env, io)
   const name = `${first} ${second ?? ''}`.trim()
   const command = COMMANDS[name]
   if (!command) {
@@ -126,6 +135,20 @@ export async function runCli(
     return 1
   } finally {
     await database?.close()
+  }
+}
+
+/** `backup FILE`: one positional argument; the database is not migrated (a copy is taken as it is). */
+async function runBackup(args: string[], env: Record<string, string | undefined>, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+  try {
+    const { positionals } = parseArgs({ args, options: {}, strict: true, allowPositionals: true })
+    if (positionals.length !== 1) throw new UsageError('usage: lantern backup FILE')
+    const config = loadConfig(env)
+    io.out(JSON.stringify(await backupDatabase(config.databasePath, positionals[0]!)))
+    return 0
+  } catch (error) {
+    io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    return 1
   }
 }
 

@@ -2,6 +2,7 @@
  * Configuration from the environment (DESIGN §3): pure, validated, frozen. A bad value throws a
  * ConfigError whose message is the one line `main.ts` prints before it exits.
  */
+import { OperationsConfigError, readOperationsConfig, type OperationsConfig } from './modules/operations/config.ts'
 import { isPlan, PLANS, type Plan } from './modules/plans/matrix.ts'
 
 export interface Config {
@@ -17,6 +18,8 @@ export interface Config {
   readonly defaultPlan: Plan
   /** `open`: anyone may create an account at /user/signup; `closed` (default): the CLI creates users. */
   readonly signup: 'open' | 'closed'
+  /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (src/modules/operations/config.ts). */
+  readonly operations: OperationsConfig
 }
 
 export class ConfigError extends Error {
@@ -74,6 +77,14 @@ function readSignup(env: Env): 'open' | 'closed' {
   return raw
 }
 
+function readOperations(env: Env, port: number): OperationsConfig {
+  try {
+    return readOperationsConfig(env, port)
+  } catch (error) {
+    throw error instanceof OperationsConfigError ? new ConfigError(error.message) : error
+  }
+}
+
 export function loadConfig(env: Env): Config {
   const port = readPort(env)
   const host = env.HOST?.trim() || '0.0.0.0'
@@ -86,5 +97,6 @@ export function loadConfig(env: Env): Config {
     statusDomain: readStatusDomain(env, port),
     defaultPlan: readDefaultPlan(env),
     signup: readSignup(env),
+    operations: readOperations(env, port),
   })
 }

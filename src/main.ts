@@ -9,6 +9,8 @@ import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import { rememberPeerAddress } from './modules/public-pages/context.ts'
+import { createEdge } from './modules/operations/edge.ts'
+import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -26,6 +28,10 @@ export interface StartOptions {
   externalChangePollMs?: number
   /** Off only for measuring the uncached path. */
   publicCache?: boolean
+  /** Set when this process is one of several workers (WORKERS=N), 1-based. */
+  workerId?: number
+  /** Where request log lines go (default stdout). */
+  log?: (line: string) => void
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -39,14 +45,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
   const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
+  // Rate limits, security headers, request log (src/modules/operations/edge.ts).
+  const edge = createEdge((request) => app.handle(request), {
+    operations: config.operations,
+    serviceOrigin: config.baseUrl,
+    workerId: options.workerId,
+    log: options.log,
+  })
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     development: false,
+    // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
+    reusePort: config.operations.workers > 1,
     fetch: (request, server) => {
-      rememberPeerAddress(request, server.requestIP(request)?.address)
-      return app.handle(request)
+      const address = server.requestIP(request)?.address
+      rememberPeerAddress(request, address)
+      return edge(request, address)
     },
   })
   let stopping: Promise<void> | undefined
@@ -80,15 +96,43 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     }
     throw error
   }
-  const running = await startServer(config)
-  console.log(`lantern: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+  const workerId = env[WORKER_ENV] ? Number(env[WORKER_ENV]) : undefined
+  if (config.operations.workers > 1 && workerId === undefined) {
+    // The supervisor: migrate once, then run the workers (each of them runs this function too).
+    const database = openDatabase(config.databasePath)
+    await migrateToLatest(database.db)
+    await database.close()
+    const supervisor = superviseWorkers({
+      count: config.operations.workers,
+      env,
+      log: (line) => console.error(line),
+      onAllGone: () => process.exit(1),
+    })
+    console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+    const stopAll = async (signal: NodeJS.Signals) => {
+      console.log(`lantern: ${signal} received, stopping the workers`)
+      await supervisor.stop('SIGTERM') // a worker treats both alike; SIGINT twice would kill it
+      process.exit(0)
+    }
+    process.once('SIGTERM', () => void stopAll('SIGTERM'))
+    process.once('SIGINT', () => void stopAll('SIGINT'))
+    return
+  }
+  const running = await startServer(config, { workerId })
+  const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
+  console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
   const shutdown = async (signal: string) => {
-    console.log(`lantern: ${signal} received, finishing requests in flight`)
+    console.log(`${who}: ${signal} received, finishing requests in flight`)
     await running.stop()
     process.exit(0)
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
+  if (workerId !== undefined) {
+    // A worker whose supervisor is gone (killed hard) stops too, instead of holding the port.
+    const parent = process.ppid
+    setInterval(() => process.ppid !== parent && void shutdown('supervisor exit'), 1000).unref()
+  }
 }
 
 if (import.meta.main) await runFromEnvironment(process.env)

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       statusDomain: 'localhost:3000',
       defaultPlan: 'enterprise',
       signup: 'closed',
+      operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: [] },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

@@ -6,11 +6,27 @@
 import { Database as SqliteDatabase } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { Kysely } from 'kysely'
+import { CompiledQuery, Kysely, type Driver } from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
 import type { Database } from './schema.ts'
 
 export type Db = Kysely<Database>
+
+/**
+ * Transactions start with `BEGIN IMMEDIATE`. A deferred `BEGIN` reads first and upgrades to a write
+ * lock later; SQLite cannot wait (busy_timeout) for such an upgrade, so while another process (the
+ * CLI, a backup, another worker) touched the file the write failed at once with SQLITE_BUSY.
+ * Taking the write lock up front lets busy_timeout do its job.
+ */
+class ImmediateTransactionsDialect extends BunSqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver()
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    }
+    return driver
+  }
+}
 
 export interface DatabaseHandle {
   db: Db
@@ -19,14 +35,20 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
-export function openDatabase(path: string): DatabaseHandle {
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
+  if (options.readonly) {
+    // Inspecting a file (e.g. checking a backup): never create it, never change its journal mode.
+    const sqlite = new SqliteDatabase(path, { readonly: true, strict: true })
+    const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+    return { db, dataVersion: () => 0, close: () => db.destroy() }
+  }
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SqliteDatabase(path, { create: true, strict: true })
   sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec('PRAGMA synchronous = NORMAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: sqlite }) })
   const dataVersionQuery = sqlite.query<{ data_version: number }, []>('PRAGMA data_version')
   return {
     db,

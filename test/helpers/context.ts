@@ -57,7 +57,7 @@ export async function createTestContext(
   await migrateToLatest(database.db)
   const app = createApp({ db: database.db, config, clock, publicCache: options.publicCache, logError: () => {} })
 
-  const request: TestContext['request'] = (path, init = {}) => {
+  const request: TestContext['request'] = async (path, init = {}) => {
     const { json, key, ...rest } = init
     const headers = new Headers(rest.headers)
     if (json !== undefined) headers.set('content-type', 'application/json')

@@ -1,0 +1,30 @@
+/**
+ * Types for files imported into the program (and so into the compiled binary). See README
+ * "Static files in the binary":
+ *   import css from './site.css' with { type: 'text' }    // the file's text, a string
+ *   import logo from './logo.png' with { type: 'file' }   // a path; read it with Bun.file(path)
+ */
+declare module '*.md' {
+  const value: string
+  export default value
+}
+declare module '*.css' {
+  const value: string
+  export default value
+}
+declare module '*.svg' {
+  const value: string
+  export default value
+}
+declare module '*.png' {
+  const value: string
+  export default value
+}
+declare module '*.ico' {
+  const value: string
+  export default value
+}
+declare module '*.woff2' {
+  const value: string
+  export default value
+}

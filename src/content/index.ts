@@ -1,0 +1,28 @@
+/**
+ * The Markdown that ships inside the program. A compiled binary has no folder to read, so every
+ * file is imported here (as text) and listed by its URL slug. Add a doc: write
+ * `docs/<slug>.md` with front matter, then add one import and one line below.
+ */
+import blogIntroducingLantern from './blog/introducing-lantern.md' with { type: 'text' }
+import changelog from './CHANGELOG.md' with { type: 'text' }
+import docsApi from './docs/api.md' with { type: 'text' }
+import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
+import docsEmbedding from './docs/embedding.md' with { type: 'text' }
+import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
+import docsOperations from './docs/operations.md' with { type: 'text' }
+import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
+
+export const CHANGELOG_MARKDOWN: string = changelog
+
+export const DOCS: Readonly<Record<string, string>> = {
+  'getting-started': docsGettingStarted,
+  embedding: docsEmbedding,
+  'custom-domains': docsCustomDomains,
+  'private-pages': docsPrivatePages,
+  api: docsApi,
+  operations: docsOperations,
+}
+
+export const BLOG: Readonly<Record<string, string>> = {
+  'introducing-lantern': blogIntroducingLantern,
+}

@@ -1,0 +1,47 @@
+/**
+ * Markdown for the shipped docs, blog and changelog: markdown-it with raw HTML off, links limited
+ * to http(s), mailto and relative addresses, and ids on headings so sections can be linked.
+ */
+import MarkdownIt from 'markdown-it'
+
+const SAFE_LINK = /^(?:https?:|mailto:|[/#?.]|[^:]*$)/i
+
+/** A URL-safe anchor for a heading or entry: lower-case words joined by dashes. */
+export function slugify(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'section'
+  )
+}
+
+function createRenderer() {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false })
+  // markdown-it already refuses javascript:, vbscript:, file: and most data: URLs; allow even less.
+  md.validateLink = (url: string) => SAFE_LINK.test(url.trim())
+  md.core.ruler.push('heading_ids', (state) => {
+    const seen = new Map<string, number>()
+    const tokens = state.tokens
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!
+      if (token.type !== 'heading_open') continue
+      const base = slugify(tokens[i + 1]?.content ?? '')
+      const count = seen.get(base) ?? 0
+      seen.set(base, count + 1)
+      token.attrSet('id', count === 0 ? base : `${base}-${count + 1}`)
+    }
+  })
+  return md
+}
+
+const renderer = createRenderer()
+
+/** Markdown → HTML that is safe to place in a page: raw HTML in the source comes out as text. */
+export const renderMarkdown = (source: string): string => renderer.render(source)
+
+/** One line of Markdown (no paragraph) → safe inline HTML. */
+export const renderInline = (source: string): string => renderer.renderInline(source)

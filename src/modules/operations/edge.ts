@@ -1,0 +1,81 @@
+/**
+ * The edge around the app: what happens to every request before and after `app.handle` when the
+ * server listens (main.ts). Rate limits for public APIs, security headers, the request log and the
+ * worker id. Tests of features call `app.handle` directly and are not limited.
+ */
+import type { Clock } from '../../lib/clock.ts'
+import { systemClock } from '../../lib/clock.ts'
+import { errorResponse } from '../../lib/errors.ts'
+import { requestPath } from '../../lib/fast-lane.ts'
+import { clientAddress, isLoopback } from './client-ip.ts'
+import type { OperationsConfig } from './config.ts'
+import { isRateLimited, RateLimiter } from './rate-limit.ts'
+import { requestLogLine } from './request-log.ts'
+import { applySecurityHeaders } from './security-headers.ts'
+
+export type Handler = (request: Request) => Promise<Response> | Response
+
+export interface EdgeOptions {
+  operations: OperationsConfig
+  serviceOrigin: string
+  clock?: Clock
+  /** Set when this process is one of several workers (1-based). */
+  workerId?: number | undefined
+  /** Where request log lines go (stdout by default). */
+  log?: (line: string) => void
+  /** High-resolution time for durations, in ms. */
+  now?: () => number
+}
+
+/** Wraps a handler; call the result with the request and the connection's peer address. */
+export function createEdge(handle: Handler, options: EdgeOptions) {
+  const { operations } = options
+  const trusted = new Set(operations.trustedProxies)
+  const clock = options.clock ?? systemClock
+  const limiter = operations.rateLimitPerMinute > 0 ? new RateLimiter(operations.rateLimitPerMinute, clock) : undefined
+  const log = options.log ?? ((line: string) => console.log(line))
+  const now = options.now ?? (() => performance.now())
+  const worker = options.workerId === undefined ? undefined : String(options.workerId)
+  const security = { serviceOrigin: options.serviceOrigin }
+
+  const limited = (ip: string): Response | undefined => {
+    const decision = limiter!.take(ip)
+    if (decision.ok) return undefined
+    return errorResponse(429, 'too many requests', {
+      'retry-after': String(decision.retryAfterSeconds),
+      'access-control-allow-origin': '*',
+      'cache-control': 'no-store',
+    })
+  }
+
+  /** Synchronous when the app answers synchronously (the fast lane): no extra turn of the event loop. */
+  return function edge(request: Request, peer: string | undefined): Response | Promise<Response> {
+    const startedAt = operations.requestLog ? now() : 0
+    let ip: string | undefined
+    let resolved = false
+    const client = () => {
+      if (!resolved) {
+        ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
+        resolved = true
+      }
+      return ip
+    }
+    const finish = (response: Response): Response => {
+      const out = applySecurityHeaders(request, response, security)
+      if (worker) out.headers.set('x-lantern-worker', worker)
+      if (operations.requestLog) {
+        log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: client(), worker: options.workerId }))
+      }
+      return out
+    }
+    if (limiter && isRateLimited(request.method, requestPath(request.url))) {
+      const address = client()
+      if (address !== undefined && !isLoopback(address)) {
+        const refusal = limited(address)
+        if (refusal) return finish(refusal)
+      }
+    }
+    const result = handle(request)
+    return result instanceof Promise ? result.then(finish) : finish(result)
+  }
+}

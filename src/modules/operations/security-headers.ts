@@ -1,0 +1,82 @@
+/**
+ * Security headers added at the edge to every response that does not set its own.
+ *
+ * - all responses: `X-Content-Type-Options: nosniff`;
+ * - HTML: a Content-Security-Policy (scripts and styles from this origin and the service origin,
+ *   inline styles allowed, no inline scripts, no plugins, no <base>, forms only to us), a referrer
+ *   policy, and framing: none on the service host (`frame-ancestors 'none'`, `X-Frame-Options:
+ *   DENY`), anyone on status-page hosts (dashboards and intranets frame status pages);
+ * - SVG (badges): a policy that forbids scripts when the file is opened on its own, with no
+ *   frame-ancestors rule, so <img>, <object> and <iframe> embeds keep working anywhere;
+ * - the widget script and JSON are not restricted: they are made to be used from other sites.
+ *
+ * A feature that needs another policy sets its own `Content-Security-Policy` header; it is kept.
+ */
+
+export interface SecurityContext {
+  /** Origin of the service host, e.g. `https://status.example.com`. */
+  serviceOrigin: string
+}
+
+const SWAGGER_CDN = 'https://cdn.jsdelivr.net'
+
+export function htmlPolicy(onServiceHost: boolean, pathname: string, serviceOrigin: string): string {
+  if (onServiceHost && (pathname === '/swagger' || pathname.startsWith('/swagger/'))) {
+    // The API reference (Scalar) loads its viewer and fonts from a CDN.
+    return [
+      "default-src 'self'",
+      `script-src 'self' ${SWAGGER_CDN}`,
+      `style-src 'self' 'unsafe-inline' ${SWAGGER_CDN} https://fonts.googleapis.com`,
+      `font-src 'self' data: ${SWAGGER_CDN} https://fonts.scalar.com https://fonts.gstatic.com`,
+      "img-src 'self' data: https:",
+      "connect-src 'self'",
+      "worker-src 'self' blob:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ')
+  }
+  const self = onServiceHost ? "'self'" : `'self' ${serviceOrigin}`
+  return [
+    "default-src 'self'",
+    `script-src ${self}`,
+    `style-src ${self} 'unsafe-inline'`,
+    `img-src ${self} data:`,
+    `font-src ${self} data:`,
+    `connect-src ${self}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    onServiceHost ? "frame-ancestors 'none'" : 'frame-ancestors *',
+  ].join('; ')
+}
+
+export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+function mutable(response: Response): Response {
+  try {
+    response.headers.set('x-content-type-options', 'nosniff')
+    return response
+  } catch {
+    // Immutable headers (e.g. a fetched Response): copy it once.
+    const copy = new Response(response.body, response)
+    copy.headers.set('x-content-type-options', 'nosniff')
+    return copy
+  }
+}
+
+export function applySecurityHeaders(request: Request, response: Response, context: SecurityContext): Response {
+  const out = mutable(response)
+  const headers = out.headers
+  const type = headers.get('content-type') ?? ''
+  if (type.startsWith('text/html')) {
+    const url = new URL(request.url)
+    const onServiceHost = url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host
+    if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, url.pathname, context.serviceOrigin))
+    if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin')
+    if (onServiceHost && !headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')
+  } else if (type.startsWith('image/svg+xml') && !headers.has('content-security-policy')) {
+    headers.set('content-security-policy', SVG_POLICY)
+  }
+  return out
+}

@@ -1,0 +1,119 @@
+/**
+ * The release binary (`bun run build` → dist/lantern): its size, start-up time to the first 200 on
+ * /healthz (fresh database with migrations, and an existing one), resident memory idle and under
+ * load, and GET /api/embed/markdown throughput of WORKERS=2 against WORKERS=1 (wrk, same run,
+ * alternating). Loopback only; bounded in time.
+ */
+import { copyFileSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config.ts'
+import { openDatabase } from '../../src/db/client.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
+import { createServices } from '../../src/services.ts'
+import { compare, runWrk, tempDir } from './lib.ts'
+
+const ROOT = join(import.meta.dir, '../..')
+const temp = tempDir()
+
+const build = Bun.spawnSync(['bun', 'run', 'build'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`)
+const binary = join(temp.dir, 'lantern')
+copyFileSync(join(ROOT, 'dist/lantern'), binary)
+console.log(`\n## binary\nsize: ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB (${statSync(binary).size} bytes)`)
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
+}
+
+async function start(env: Record<string, string>) {
+  const port = freePort()
+  const startedAt = performance.now()
+  const proc = Bun.spawn([binary, 'serve'], {
+    cwd: temp.dir,
+    env: { PATH: '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com', ...env },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break
+    } catch {}
+    if (performance.now() - startedAt > 10_000) throw new Error('the binary did not answer /healthz within 10 s')
+    await Bun.sleep(2)
+  }
+  const startupMs = performance.now() - startedAt
+  return {
+    url,
+    pid: proc.pid,
+    startupMs,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      await proc.exited
+    },
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+// Start-up: a fresh database each time (creates the file, runs every migration) and an existing one.
+const fresh: number[] = []
+const existing: number[] = []
+for (let i = 0; i < 5; i++) {
+  const a = await start({ DATABASE_PATH: join(temp.dir, `fresh-${i}.sqlite`) })
+  fresh.push(a.startupMs)
+  await a.stop()
+  const b = await start({ DATABASE_PATH: join(temp.dir, `fresh-${i}.sqlite`) })
+  existing.push(b.startupMs)
+  await b.stop()
+}
+console.log(`start-up to first 200 on /healthz: fresh database median ${median(fresh).toFixed(0)} ms, existing database median ${median(existing).toFixed(0)} ms (5 runs each)`)
+
+// A page to serve, written through the real services.
+const databasePath = join(temp.dir, 'bench.sqlite')
+const seed = openDatabase(databasePath)
+await migrateToLatest(seed.db)
+const services = createServices({ db: seed.db, config: loadConfig({ DATABASE_PATH: databasePath }) })
+const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'growth' })
+await services.pages.create(owner, { slug: 'acme', name: 'Acme', custom_domain: 'status.acme.example' })
+await seed.close()
+const path = '/api/embed/markdown?slug=acme'
+
+// Memory: idle after start-up and a warm-up request, then the peak while wrk drives the embed endpoint.
+const one = await start({ DATABASE_PATH: databasePath })
+try {
+  await fetch(`${one.url}${path}`)
+  await Bun.sleep(1000)
+  const idle = rssKiB(one.pid)
+  let peak = idle
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(one.pid))), 50)
+  const load = await runWrk(`${one.url}${path}`, { seconds: 3, connections: 64 })
+  clearInterval(sampler)
+  console.log(`resident memory: idle ${(idle / 1024).toFixed(1)} MiB, under load ${(peak / 1024).toFixed(1)} MiB (peak, wrk 64 connections: ${load.rps.toFixed(0)} r/s, p99 ${load.p99Ms.toFixed(2)} ms)`)
+} finally {
+  await one.stop()
+}
+
+// Throughput: two workers against one, on the same database file, alternating.
+const single = await start({ DATABASE_PATH: databasePath, WORKERS: '1' })
+const double = await start({ DATABASE_PATH: databasePath, WORKERS: '2' })
+try {
+  await compare({
+    name: `embed markdown: WORKERS=2 (subject) vs WORKERS=1 (baseline), ${navigator.hardwareConcurrency} cores shared with wrk`,
+    subjectUrl: `${double.url}${path}`,
+    baselineUrl: `${single.url}${path}`,
+    options: { connections: 64 },
+  })
+} finally {
+  await single.stop()
+  await double.stop()
+  temp.remove()
+}
