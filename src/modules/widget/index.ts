@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { servePrepared } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
+import { PREVIEW_SCRIPT } from './preview.ts'
 import { WIDGET_PATH, type WidgetService } from './service.ts'
 
 export function widgetRoutes(widget: WidgetService) {
@@ -22,7 +23,19 @@ export function widgetRoutes(widget: WidgetService) {
 
 /** `GET /embed/preview?slug=…`: each snippet rendered live beside its code (HTML for owners). */
 export function previewRoutes(preview: (slugValues: string[]) => Promise<{ status: number; html: string }>) {
-  return new Elysia().get(
+  return new Elysia()
+    .get(
+      '/embed/preview.js',
+      () =>
+        new Response(PREVIEW_SCRIPT, {
+          headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+        }),
+      {
+        response: { 200: t.String({ description: 'JavaScript' }) },
+        detail: { tags: ['Embeds'], summary: 'Script of the preview page (copy buttons)' },
+      },
+    )
+    .get(
     '/embed/preview',
     async ({ request }) => {
       const { status, html } = await preview(queryValues(request.url, 'slug'))

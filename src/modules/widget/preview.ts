@@ -14,7 +14,8 @@ export interface PreviewInput {
   uptimeBadgeUrl: string
 }
 
-const COPY_SCRIPT = `document.addEventListener('click', async (event) => {
+/** The copy buttons' script, served as a file (`/embed/preview.js`): the page's CSP allows no inline script. */
+export const PREVIEW_SCRIPT = `document.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-copy]')
   if (!button) return
   const text = document.getElementById(button.dataset.copy).textContent
@@ -77,5 +78,5 @@ export function renderPreview(input: PreviewInput): string {
 <body><main><h1>Embed preview &middot; ${input.pageName}</h1>
 <p class="note">Each snippet is rendered live next to the code to paste.</p>
 !${sections.join('\n')}
-</main><script>!${COPY_SCRIPT}</script></body></html>`}`
+</main><script src="/embed/preview.js" defer></script></body></html>`}`
 }

@@ -2,26 +2,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
-import { launchBrowser } from '../../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations as axeViolations } from '../../helpers/browser.ts'
 
 // Real headless Chromium against the listening server: log in, open the dashboard, switch the
 // range, create a share link, open it in a fresh browser context, revoke it, reload: access revoked.
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-
-/** Serious and critical accessibility problems axe-core finds on the page. */
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ content: AXE })
-  const result = (await page.evaluate(async () => {
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help }))
-  })) as Array<{ id: string; impact: string; help: string }>
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-}
-
 let browser: Browser
 let server: RunningServer
 let dir: string

@@ -5,19 +5,18 @@
  * Status hosts are `<slug>.localhost:<port>`: Chromium resolves every `*.localhost` to loopback.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
-import { launchBrowser } from '../../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations as axeViolations } from '../../helpers/browser.ts'
 
 let browser: Browser
 let server: RunningServer
 let dir: string
 const shots = join(tmpdir(), 'lantern-screenshots')
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 const DAY = 86_400_000
 
 const host = (slug: string) => `http://${slug}.localhost:${server.port}`
@@ -82,15 +81,6 @@ async function open(options: { colorScheme: 'light' | 'dark'; width?: number; ur
   return page
 }
 
-async function axeViolations(page: Page) {
-  // Evaluated through DevTools, not as a page script: the page's CSP forbids every script.
-  await page.evaluate(AXE)
-  const result = (await page.evaluate(async () => {
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }))
-  })) as Array<{ id: string; impact: string; nodes: number; help: string }>
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-}
 
 const luminance = (rgb: string) => {
   const [r, g, b] = rgb.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number]

@@ -48,7 +48,7 @@ describe('routing table: which app answers which host', () => {
     // Warm the service host's caches first: its fast lane must not answer for status hosts either.
     expect((await get('/api/embed/markdown?slug=acme')).status).toBe(200)
     expect((await get('/api/embed/markdown?slug=acme')).status).toBe(200)
-    for (const path of ['/healthz', '/swagger', '/swagger/json', '/user/api/v1/status-pages', '/api/embed/markdown?slug=acme', '/api/tls/ask?domain=a.io']) {
+    for (const path of ['/healthz', '/swagger', '/swagger/json', '/user/api/v1/status-pages', '/api/embed/markdown?slug=acme', '/api/tls/ask?domain=a.io', '/changelog', '/docs/', '/sitemap.xml', '/user/login']) {
       for (const host of ['https://acme.status.test', 'https://a.io']) {
         const response = await get(`${host}${path}`, { authorization: `Bearer ${owner.key}` })
         expect(response.status).toBe(404)
@@ -58,11 +58,15 @@ describe('routing table: which app answers which host', () => {
   })
 
   test('status-host routes are not reachable on the service host', async () => {
-    for (const path of ['/', '/robots.txt', '/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
+    for (const path of ['/', '/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
       const response = await get(path)
       expect(response.status).toBe(404)
       expect(await json(response)).toEqual({ error: 'not found' })
     }
+    // The service host has robots.txt of its own (the site's), not a status page's.
+    const robots = await (await get('/robots.txt')).text()
+    expect(robots).toContain('Sitemap:')
+    expect(robots).not.toBe(await (await get('https://acme.status.test/robots.txt')).text())
     expect((await get('/healthz')).status).toBe(200)
     expect((await get('http://127.0.0.1:3000/healthz')).status).toBe(200)
   })
