@@ -8,8 +8,8 @@ import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
-import { rememberPeerAddress } from './modules/public-pages/context.ts'
 import { createEdge } from './modules/operations/edge.ts'
+import { createHostRouter } from './modules/public-pages/host-router.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
@@ -45,10 +45,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
   const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
+  const hostRouter = createHostRouter(config)
   // Rate limits, security headers, request log (src/modules/operations/edge.ts).
   const edge = createEdge((request) => app.handle(request), {
     operations: config.operations,
     serviceOrigin: config.baseUrl,
+    isServiceHost: (host) => hostRouter.route(host).kind === 'service',
     workerId: options.workerId,
     log: options.log,
   })
@@ -59,11 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     development: false,
     // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
     reusePort: config.operations.workers > 1,
-    fetch: (request, server) => {
-      const address = server.requestIP(request)?.address
-      rememberPeerAddress(request, address)
-      return edge(request, address)
-    },
+    fetch: (request, server) => edge(request, server.requestIP(request)?.address),
   })
   let stopping: Promise<void> | undefined
   return {

@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       statusDomain: 'localhost:3000',
       defaultPlan: 'enterprise',
       signup: 'closed',
-      operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: [] },
+      operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

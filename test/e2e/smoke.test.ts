@@ -28,3 +28,12 @@ test('a real browser reaches the listening server', async () => {
   expect(response?.status()).toBe(200)
   expect(await page.textContent('body')).toContain('"status":"ok"')
 })
+
+test('the service host reached by IP address is still the service host for security headers', async () => {
+  // BASE_URL is http://localhost:0 here; the host router takes an IP address for the service host,
+  // and the edge must agree: the login page may not be framed.
+  const response = await fetch(`http://127.0.0.1:${server.port}/user/login`)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+  expect(response.headers.get('x-frame-options')).toBe('DENY')
+})

@@ -9,7 +9,7 @@ export interface OperationsConfig {
   readonly requestLog: boolean
   /** Requests a minute per client on public APIs (`RATE_LIMIT`); 0 = no limit. */
   readonly rateLimitPerMinute: number
-  /** Proxies whose X-Forwarded-For is believed (`TRUST_PROXY`, comma-separated addresses). */
+  /** Proxies whose X-Forwarded-For is believed (`TRUST_PROXY`: comma-separated addresses, `none`; default loopback). */
   readonly trustedProxies: readonly string[]
 }
 
@@ -59,7 +59,9 @@ function flag(env: Env, name: string): boolean {
 export function readOperationsConfig(env: Env, port: number): OperationsConfig {
   const workers = integer(env, 'WORKERS', 1, 1, 64)
   if (workers > 1 && port === 0) throw new OperationsConfigError('WORKERS above 1 needs a fixed PORT (not 0)')
-  const trustedProxies = (env.TRUST_PROXY ?? '')
+  // A reverse proxy on the same machine is the usual set-up, so loopback is trusted unless told otherwise.
+  const trustSetting = env.TRUST_PROXY?.trim() ?? ''
+  const trustedProxies = (trustSetting === '' ? '127.0.0.1,::1' : trustSetting === 'none' ? '' : trustSetting)
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '')

@@ -12,12 +12,15 @@ import type { OperationsConfig } from './config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
 import { applySecurityHeaders } from './security-headers.ts'
+import { rememberClientAddress } from '../../lib/client-address.ts'
 
 export type Handler = (request: Request) => Promise<Response> | Response
 
 export interface EdgeOptions {
   operations: OperationsConfig
   serviceOrigin: string
+  /** Whether a Host header names the service host (the host router decides in the server). */
+  isServiceHost?: (host: string | null) => boolean
   clock?: Clock
   /** Set when this process is one of several workers (1-based). */
   workerId?: number | undefined
@@ -36,7 +39,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   const log = options.log ?? ((line: string) => console.log(line))
   const now = options.now ?? (() => performance.now())
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
-  const security = { serviceOrigin: options.serviceOrigin }
+  const security = { serviceOrigin: options.serviceOrigin, isServiceHost: options.isServiceHost }
 
   const limited = (ip: string): Response | undefined => {
     const decision = limiter!.take(ip)
@@ -51,15 +54,10 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   /** Synchronous when the app answers synchronously (the fast lane): no extra turn of the event loop. */
   return function edge(request: Request, peer: string | undefined): Response | Promise<Response> {
     const startedAt = operations.requestLog ? now() : 0
-    let ip: string | undefined
-    let resolved = false
-    const client = () => {
-      if (!resolved) {
-        ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
-        resolved = true
-      }
-      return ip
-    }
+    // Resolved once here; rate limits, the private-page gate and page-view counting all read it.
+    const ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
+    rememberClientAddress(request, ip)
+    const client = () => ip
     const finish = (response: Response): Response => {
       const out = applySecurityHeaders(request, response, security)
       if (worker) out.headers.set('x-lantern-worker', worker)

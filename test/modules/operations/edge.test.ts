@@ -164,7 +164,8 @@ describe('request log', () => {
 
 describe('configuration', () => {
   test('defaults and bad values name the variable', () => {
-    expect(operations()).toEqual({ workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: [] })
+    expect(operations()).toEqual({ workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] })
+    expect(operations({ TRUST_PROXY: 'none' }).trustedProxies).toEqual([])
     expect(operations({ WORKERS: '4', REQUEST_LOG: 'on', RATE_LIMIT: '0', TRUST_PROXY: '127.0.0.1, ::1' })).toEqual({
       workers: 4,
       requestLog: true,
