@@ -253,6 +253,13 @@ export class IncidentsService {
     return this.hydrate(await this.repo.list({ pageId, limit }))
   }
 
+  /** The page's incidents that started in [since, before), newest first: the public archive. */
+  async historyForPage(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<Incident[]> {
+    return this.hydrate(
+      await this.repo.list({ pageId, startedBefore: options.before, startedSince: options.since, limit: options.limit }),
+    )
+  }
+
   // ---- internals ----------------------------------------------------------------------------
 
   private async write(

@@ -140,6 +140,11 @@ export class MaintenancesService {
     return this.hydrate(await this.repo.list({ pageId, endingAfter: now, soonest: true, limit }))
   }
 
+  /** Windows of the page overlapping [from, to), e.g. to leave them out of uptime. */
+  async betweenForPage(pageId: number, from: number, to: number): Promise<Maintenance[]> {
+    return this.hydrate(await this.repo.list({ pageId, endingAfter: from, startingBefore: to, limit: 1000 }))
+  }
+
   /** All windows of the page (any phase), newest start first. */
   async recentForPage(pageId: number, limit = 50): Promise<Maintenance[]> {
     return this.hydrate(await this.repo.list({ pageId, limit }))

@@ -176,15 +176,4 @@ export class PublicPagesRepo {
       .where('status_pages.id', '=', pageId)
       .executeTakeFirst()
   }
-
-  /** Incidents of a page newest first, optionally started before `before` / at or after `since`. */
-  incidentRows(pageId: number, options: { before?: number; since?: number; limit: number }) {
-    let query = this.db
-      .selectFrom('incidents')
-      .select(['id', 'title', 'state', 'started_at', 'resolved_at', 'created_at', 'updated_at'])
-      .where('page_id', '=', pageId)
-    if (options.before !== undefined) query = query.where('started_at', '<', options.before)
-    if (options.since !== undefined) query = query.where('started_at', '>=', options.since)
-    return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
-  }
 }
