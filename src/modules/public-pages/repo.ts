@@ -1,38 +1,18 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { ComponentStatus } from '../components/tables.ts'
+import { findPublicPageByDomain, findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 import type { ImageType } from './tables.ts'
-
-const siteColumns = [
-  'status_pages.id',
-  'status_pages.slug',
-  'status_pages.name',
-  'status_pages.custom_domain',
-  'status_pages.visibility',
-  'status_pages.blocked',
-  'status_pages.updated_at',
-  'users.plan',
-] as const
 
 export class PublicPagesRepo {
   constructor(private readonly db: Db) {}
 
   findSiteBySlug(slug: string) {
-    return this.db
-      .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select(siteColumns)
-      .where('status_pages.slug', '=', slug)
-      .executeTakeFirst()
+    return findPublicPageBySlug(this.db, slug)
   }
 
   findSiteByDomain(domain: string) {
-    return this.db
-      .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select(siteColumns)
-      .where('status_pages.custom_domain', '=', domain)
-      .executeTakeFirst()
+    return findPublicPageByDomain(this.db, domain)
   }
 
   listComponents(pageId: number) {

@@ -1,24 +1,12 @@
 import type { Db } from '../../db/client.ts'
+import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 
 export class StatusRepo {
   constructor(private readonly db: Db) {}
 
   /** What public status embeds need about a page: addresses, visibility, name and the owner's plan. */
   findPageBySlug(slug: string) {
-    return this.db
-      .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select([
-        'status_pages.id',
-        'status_pages.slug',
-        'status_pages.name',
-        'status_pages.custom_domain',
-        'status_pages.visibility',
-        'status_pages.blocked',
-        'users.plan',
-      ])
-      .where('status_pages.slug', '=', slug)
-      .executeTakeFirst()
+    return findPublicPageBySlug(this.db, slug)
   }
 
   components(pageId: number) {
