@@ -82,10 +82,17 @@ export function parseChangelog(source: string): ChangelogEntry[] {
   }
 
   const sorted = drafts.sort((a, b) => (a.date === b.date ? a.order - b.order : a.date < b.date ? 1 : -1))
+  // Same-day entries are numbered from the oldest (bare date, then -2, -3 …), so adding a newer
+  // entry never changes an existing anchor, and feed readers never see an old entry as new.
+  const sameDayNumber = new Map<(typeof sorted)[number], number>()
   const perDay = new Map<string, number>()
-  return sorted.map((draft) => {
+  for (const draft of [...sorted].reverse()) {
     const n = (perDay.get(draft.date) ?? 0) + 1
     perDay.set(draft.date, n)
+    sameDayNumber.set(draft, n)
+  }
+  return sorted.map((draft) => {
+    const n = sameDayNumber.get(draft)!
     const anchor = n === 1 ? draft.date : `${draft.date}-${n}`
     const groups = CHANGE_GROUPS.filter((group) => (draft.groups.get(group)?.length ?? 0) > 0).map((group) => ({
       group,

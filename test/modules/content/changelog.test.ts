@@ -13,10 +13,10 @@ const fixture = readFileSync(join(import.meta.dir, 'fixtures/CHANGELOG.md'), 'ut
 describe('parseChangelog (fixture)', () => {
   const entries = parseChangelog(fixture)
 
-  test('entries are newest first; same-day entries keep file order and get distinct anchors', () => {
+  test('entries are newest first; same-day entries keep file order and get anchors numbered from the oldest', () => {
     expect(entries.map((e) => [e.date, e.anchor, e.title])).toEqual([
-      ['2026-03-01', '2026-03-01', undefined],
-      ['2026-03-01', '2026-03-01-2', 'Same day, second entry'],
+      ['2026-03-01', '2026-03-01-2', undefined],
+      ['2026-03-01', '2026-03-01', 'Same day, second entry'],
       ['2026-02-10', '2026-02-10', 'Middle'],
       ['2026-01-05', '2026-01-05', 'Older release'],
     ])
@@ -40,7 +40,7 @@ describe('parseChangelog (fixture)', () => {
 
   test('the page renders entries in order with anchors and groups', () => {
     const page = changelogPage(entries, 'https://lantern.test')
-    const order = ['id="2026-03-01"', 'id="2026-03-01-2"', 'id="2026-02-10"', 'id="2026-01-05"'].map((id) => page.indexOf(id))
+    const order = ['id="2026-03-01-2"', 'id="2026-03-01"', 'id="2026-02-10"', 'id="2026-01-05"'].map((id) => page.indexOf(id))
     expect(order.every((at) => at > 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
     const middle = page.slice(order[2], order[3])
@@ -58,8 +58,8 @@ describe('parseChangelog (fixture)', () => {
     expect(atom).toContain('<updated>2026-03-01T00:00:00Z</updated>')
     const ids = [...atom.matchAll(/<entry>\s*<id>([^<]+)<\/id>/g)].map((m) => m[1])
     expect(ids).toEqual([
-      'https://lantern.test/changelog#2026-03-01',
       'https://lantern.test/changelog#2026-03-01-2',
+      'https://lantern.test/changelog#2026-03-01',
       'https://lantern.test/changelog#2026-02-10',
       'https://lantern.test/changelog#2026-01-05',
     ])
