@@ -37,7 +37,7 @@ export const HistoryImportBody = t.Array(
 )
 
 export const HistoryQuery = t.Object({
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, error: 'limit must be an integer from 1 to 1000' })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, multipleOf: 1, error: 'limit must be an integer from 1 to 1000' })),
 })
 
 export const ComponentJson = t.Object({

@@ -1,0 +1,239 @@
+/**
+ * Hostile input against every operation the API documents in `/swagger/json`: no answer may be a
+ * 5xx, JSON APIs answer errors as `{"error": "…"}`, and another owner's ids are 404 and change
+ * nothing. Two owners (enterprise and free) each have a page, a component, an incident, a
+ * maintenance, a template and a share token; each owner's key is aimed at the other's ids.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createTestContext, json, type TestContext } from '../helpers/context.ts'
+
+interface Owned {
+  key: string
+  page: number
+  slug: string
+  component: number
+  incident: number
+  maintenance: number
+  template: number
+  shareToken: number
+}
+
+let ctx: TestContext
+let a: Owned
+let b: Owned
+/** The same owners' resources that their own hostile requests may change (a and b must not change). */
+let aPlay: Owned
+let bPlay: Owned
+
+const HUGE = 'x'.repeat(100_000)
+/** Values for ids in paths (already URL-encoded). */
+const PATH_VALUES = ['0', '-1', '1.5', '1e309', 'NaN', 'Infinity', '99999999999999999999999', '%ED%A0%80', '%00', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', HUGE, '%20', 'null', '[]']
+/** Values for query parameters (raw; encoded when sent), plus raw-encoded oddities. */
+const QUERY_VALUES = ['', '0', '-1', '1.5', '1e309', 'NaN', '99999999999999999999999', '\u0000', '<script>alert(1)</script>', HUGE, 'true', '[object Object]']
+const RAW_QUERY_VALUES = ['%ED%A0%80', '%00', '%FF', '%', '%E2%80%AE']
+/** Values for body properties. */
+const BODY_VALUES: unknown[] = ['', HUGE, -1, 0, 1.5, 1e308, -1e308, '1e309', 'NaN', '<script>alert(1)</script>', '\ud800', 'a\u0000b', '\u202e', null, true, [], [1, 2], {}, { a: 1 }, ['<b>']]
+
+async function setup(key: string, slug: string): Promise<Owned> {
+  const page = (await ctx.createPage(key, { slug, name: `Page ${slug}` })).id
+  const post = async (path: string, body: unknown) => {
+    const response = await ctx.request(path, { method: 'POST', key, json: body })
+    const data = (await json(response)).data
+    return response.status < 300 ? (data.id as number) : -1
+  }
+  const component = await post(`/user/api/v1/status-pages/${page}/components`, { name: 'API' })
+  const incident = await post('/user/api/v1/incidents', { status_page_id: page, title: 'Down', message: 'Looking', component_ids: [component] })
+  const maintenance = await post('/user/api/v1/maintenances', { status_page_id: page, title: 'Upgrade', start_at: '2026-11-02T00:00:00Z', end_at: '2026-11-02T01:00:00Z' })
+  const template = await post('/user/api/v1/incident-templates', { name: 'Outage', title: '{{component}} down', message: 'm' })
+  const shareToken = await post(`/user/analytics/${page}/tokens`, { label: 'share' })
+  return { key, page, slug, component, incident, maintenance, template, shareToken }
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  const enterprise = (await ctx.createOwner('enterprise')).key
+  const free = (await ctx.createOwner('free')).key
+  a = await setup(enterprise, 'fuzz-ent')
+  b = await setup(free, 'fuzz-free')
+  aPlay = await setup(enterprise, 'fuzz-ent-play')
+  bPlay = await setup(free, 'fuzz-free-play')
+  // B is free: its share tokens could not be created; use A's as the "other" one for B too.
+  if (b.shareToken < 0) b.shareToken = a.shareToken
+  if (bPlay.shareToken < 0) bPlay.shareToken = aPlay.shareToken
+})
+afterAll(() => ctx.close())
+
+/** The id a path parameter stands for, taken from `owner`. */
+function ownedId(path: string, name: string, owner: Owned): string {
+  if (name === 'token_id') return String(owner.shareToken)
+  if (name === 'slug' && (path.startsWith('/badge') || path.startsWith('/api/embed'))) return owner.slug
+  if (path.startsWith('/user/api/v1/components/')) return String(owner.component)
+  if (path.startsWith('/user/api/v1/incidents/')) return String(owner.incident)
+  if (path.startsWith('/user/api/v1/incident-templates/')) return String(owner.template)
+  if (path.startsWith('/user/api/v1/maintenances/')) return String(owner.maintenance)
+  if (name === 'id') return String(owner.page)
+  return 'getting-started'
+}
+
+function fill(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x')
+}
+
+/** A plausible value for a JSON schema (so one property at a time can be made hostile). */
+function sample(schema: any, name: string, owner: Owned): unknown {
+  if (!schema) return 'x'
+  if (name === 'status_page_id') return owner.page
+  if (name === 'component_id') return owner.component
+  if (name === 'component_ids') return [owner.component]
+  if (schema.const !== undefined) return schema.const
+  if (schema.enum) return schema.enum[0]
+  if (schema.anyOf ?? schema.oneOf) return sample((schema.anyOf ?? schema.oneOf)[0], name, owner)
+  switch (schema.type) {
+    case 'string':
+      if (/_at$/.test(name)) return '2026-11-03T00:00:00Z'
+      if (name === 'state') return 'investigating'
+      if (name === 'email') return 'fuzz@example.com'
+      return 'fuzz'
+    case 'integer':
+    case 'number':
+      return 1
+    case 'boolean':
+      return true
+    case 'array':
+      return []
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([n]) => (schema.required ?? []).includes(n)).map(([n, s]) => [n, sample(s, n, owner)]))
+    default:
+      return 'x'
+  }
+}
+
+const isJsonApi = (path: string) => path.startsWith('/user/api/') || path.startsWith('/api/') || /^\/user\/analytics\/\{id\}\/tokens/.test(path)
+
+test('no hostile request to any documented operation is a 5xx; JSON APIs answer {error}; other owners\' ids are 404 and change nothing', async () => {
+  const doc = await json(await ctx.request('/swagger/json'))
+  const snapshot = async () => {
+    const out: unknown[] = []
+    for (const owner of [a, b]) {
+      for (const path of [
+        `/user/api/v1/status-pages/${owner.page}`,
+        `/user/api/v1/status-pages/${owner.page}/components`,
+        `/user/api/v1/status-pages/${owner.page}/branding`,
+        `/user/api/v1/status-pages/${owner.page}/access`,
+        `/user/api/v1/components/${owner.component}`,
+        `/user/api/v1/incidents/${owner.incident}`,
+        `/user/api/v1/maintenances/${owner.maintenance}`,
+        `/user/api/v1/incident-templates/${owner.template}`,
+        `/user/analytics/${owner.page}/tokens`,
+      ]) {
+        const response = await ctx.request(path, { key: owner.key })
+        out.push([path, response.status, await response.text()])
+      }
+    }
+    return out
+  }
+  const before = await snapshot()
+  const failures: string[] = []
+  let sent = 0
+
+  for (const [path, operations] of Object.entries<any>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(operations)) {
+      const verb = method.toUpperCase()
+      const params: any[] = operation.parameters ?? []
+      const pathParams = params.filter((p) => p.in === 'path').map((p) => p.name as string)
+      const queryParams = params.filter((p) => p.in === 'query').map((p) => p.name as string)
+      const bodySchema = operation.requestBody?.content?.['application/json']?.schema
+      const slowAuth = path === '/user/login' || path === '/user/signup' || path === '/user/password'
+
+      const send = async (label: string, url: string, init: RequestInit & { key?: string; json?: unknown } = {}, expectNotFound = false) => {
+        sent++
+        let response: Response
+        try {
+          response = await ctx.request(url, { method: verb, ...init })
+        } catch (error) {
+          failures.push(`${verb} ${path} [${label}]: threw ${String(error).slice(0, 200)}`)
+          return
+        }
+        const text = await response.text()
+        const where = `${verb} ${path} [${label}] -> ${response.status} ${text.slice(0, 160)}`
+        if (response.status >= 500) failures.push(where)
+        if (response.status >= 400 && isJsonApi(path)) {
+          let body: any
+          try {
+            body = JSON.parse(text)
+          } catch {
+            body = undefined
+          }
+          if (typeof body?.error !== 'string') failures.push(`${where} (not {"error": "..."})`)
+        }
+        if (expectNotFound && response.status !== 404) failures.push(`${where} (another owner's id must be 404)`)
+        if (expectNotFound === false && label.startsWith('cross') && response.status < 300) failures.push(`${where} (another owner's id accepted)`)
+      }
+
+      // Credentials: none, and each owner (whose "own" ids in bodies are valid, path ids are the other's).
+      const credentials: Array<[string, Owned | undefined, Owned]> = [
+        ['anon', undefined, a],
+        ['A', aPlay, b],
+        ['B', bPlay, a],
+      ]
+      for (const [who, me, other] of credentials) {
+        const key = me?.key
+        const base: Record<string, string> = Object.fromEntries(pathParams.map((name) => [name, ownedId(path, name, me ?? aPlay)]))
+        // Another owner's ids in the path (a valid own body, so only ownership can refuse it).
+        if (me && pathParams.length > 0 && operation.security) {
+          const otherIds = Object.fromEntries(pathParams.map((name) => [name, ownedId(path, name, other)]))
+          const body = bodySchema ? sample(bodySchema, '', me) : undefined
+          await send(`cross ${who}`, fill(path, otherIds), { key, json: body }, true)
+        }
+        // Another owner's ids in the body.
+        const refersToIds = bodySchema && JSON.stringify(sample(bodySchema, '', a)) !== JSON.stringify(sample(bodySchema, '', b))
+        if (me && refersToIds && verb !== 'DELETE') {
+          await send(`cross-body ${who}`, fill(path, base), { key, json: sample(bodySchema, '', other) })
+        }
+        // Hostile path values, one parameter at a time.
+        for (const name of pathParams) {
+          for (const value of PATH_VALUES) await send(`${who} path ${name}=${value.slice(0, 20)}`, fill(path, { ...base, [name]: value }), { key })
+        }
+        // Hostile query values, one parameter at a time, then repeated (arrays).
+        const url = fill(path, base)
+        for (const name of queryParams) {
+          if (slowAuth && who !== 'anon') continue
+          for (const value of QUERY_VALUES) await send(`${who} query ${name}=${value.slice(0, 20)}`, `${url}?${name}=${encodeURIComponent(value)}`, { key })
+          for (const value of RAW_QUERY_VALUES) await send(`${who} query ${name}=${value}`, `${url}?${name}=${value}`, { key })
+          await send(`${who} query ${name} twice`, `${url}?${name}=1&${name}=2`, { key })
+        }
+        if (queryParams.length > 0) await send(`${who} all queries empty`, `${url}?${queryParams.map((n) => `${n}=`).join('&')}`, { key })
+        // Bodies: none, malformed, wrong shapes and content types, then one hostile property at a time.
+        if (verb === 'GET' || verb === 'DELETE' || (slowAuth && who !== 'anon')) continue
+        const raw = (label: string, body: BodyInit, contentType?: string) =>
+          send(`${who} body ${label}`, url, { key, body, headers: contentType ? { 'content-type': contentType } : {} })
+        await send(`${who} no body`, url, { key })
+        await raw('malformed', '{"a":', 'application/json')
+        await raw('empty json', '', 'application/json')
+        await raw('json null', 'null', 'application/json')
+        await raw('json array', '[{"name":"x"}]', 'application/json')
+        await raw('json string', '"x"', 'application/json')
+        await raw('lone surrogate', '{"name":"\\ud800","title":"\\udfff"}', 'application/json')
+        await raw('text', 'hello <script>', 'text/plain')
+        await raw('xml', '<a/>', 'application/xml')
+        await raw('urlencoded', 'name=%ED%A0%80&title=%00&slug[]=1', 'application/x-www-form-urlencoded')
+        await raw('huge', `{"name":"${HUGE}${HUGE}${HUGE}"}`, 'application/json')
+        const form = new FormData()
+        form.set('name', '<script>')
+        form.set('file', new Blob(['<svg onload=alert(1)>'], { type: 'image/svg+xml' }), 'x.svg')
+        await send(`${who} body multipart`, url, { key, body: form })
+        if (bodySchema?.type === 'object' && !slowAuth) {
+          const good = sample(bodySchema, '', me ?? aPlay) as Record<string, unknown>
+          for (const property of Object.keys(bodySchema.properties ?? {})) {
+            for (const value of BODY_VALUES) {
+              await send(`${who} body ${property}=${JSON.stringify(value).slice(0, 20)}`, url, { key, json: { ...good, [property]: value } })
+            }
+          }
+        }
+      }
+    }
+  }
+  expect(failures).toEqual([])
+  expect(await snapshot()).toEqual(before)
+  expect(sent).toBeGreaterThan(2000)
+}, 60_000)
