@@ -237,3 +237,27 @@ test('no hostile request to any documented operation is a 5xx; JSON APIs answer 
   expect(await snapshot()).toEqual(before)
   expect(sent).toBeGreaterThan(2000)
 }, 60_000)
+
+test('status hosts: hostile paths, queries, hosts and form posts are never a 5xx', async () => {
+  const failures: string[] = []
+  const hosts = [`https://${aPlay.slug}.status.test`, `https://${bPlay.slug}.status.test`, 'https://nope.status.test', 'https://unknown.example']
+  const paths = ['/', '/history', '/history.rss', '/history.atom', '/robots.txt', '/favicon.ico', '/_lantern/page.css', '/_lantern/theme.css', '/_lantern/favicon', '/_lantern/logo']
+  for (const document of ['summary', 'status', 'components', 'incidents', 'incidents/unresolved', 'scheduled-maintenances', 'scheduled-maintenances/upcoming', 'scheduled-maintenances/active']) paths.push(`/api/v2/${document}.json`)
+  for (const id of [...PATH_VALUES, String(aPlay.incident), String(b.incident)]) paths.push(`/incidents/${id}`)
+  const queries = ['', '?before=-1', '?before=1e309', '?before=1.5', '?before=99999999999999999999', `?before=${HUGE}`, '?before=%ED%A0%80', '?auth_token=%00', `?auth_token=${HUGE}`, '?before=1&before=2', '?%=%']
+  const check = async (label: string, request: Request) => {
+    const response = await ctx.app.handle(request)
+    const text = await response.text()
+    if (response.status >= 500 && response.status !== 503) failures.push(`${label} -> ${response.status} ${text.slice(0, 160)}`)
+  }
+  for (const host of hosts) {
+    for (const path of paths) for (const query of queries) await check(`GET ${host}${path.slice(0, 40)}${query.slice(0, 30)}`, new Request(`${host}${path}${query}`))
+    for (const body of ['password=%ED%A0%80&next=%00', `password=${HUGE}`, 'next=//evil.test', '{"password":1}', '']) {
+      await check(`POST ${host}/_lantern/access ${body.slice(0, 30)}`, new Request(`${host}/_lantern/access`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: host } }))
+    }
+  }
+  for (const hostHeader of ['', ' ', '%00', 'a'.repeat(5000), '[::1]', 'x:99999', `${aPlay.slug}.status.test:abc`, '<script>']) {
+    await check(`GET / host=${hostHeader.slice(0, 20)}`, new Request('https://lantern.test/', { headers: { host: hostHeader } }))
+  }
+  expect(failures).toEqual([])
+}, 30_000)
