@@ -4,6 +4,7 @@
  * never reach here (titles and messages refuse them).
  */
 import { html } from 'ghtml'
+import { escapeHtml } from '../../lib/html.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { formatDateTime } from './render.ts'
 
@@ -57,6 +58,12 @@ function items(input: FeedInput): Item[] {
   return list.sort((a, b) => b.updated - a.updated).slice(0, 50)
 }
 
+/**
+ * RSS readers show `<description>` as HTML, so the text becomes HTML first (escaped, line breaks as
+ * `<br>`) and is then escaped again as XML: markup in a message reaches the reader as text.
+ */
+const rssHtml = (text: string) => escapeHtml(text).replaceAll('\n', '<br>')
+
 const rfc822 = (ms: number) => new Date(ms).toUTCString()
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -77,7 +84,7 @@ export function renderRss(input: FeedInput): string {
 <link>${item.link}</link>
 <guid isPermaLink="false">${item.id}</guid>
 <pubDate>${rfc822(item.updated)}</pubDate>
-<description>${item.text}</description>
+<description>${rssHtml(item.text)}</description>
 </item>
 `,
     )
