@@ -90,6 +90,16 @@ export class AnalyticsRepo {
     return this.db.selectFrom('status_pages').select(['id', 'owner_id', 'name', 'slug', 'blocked']).where('id', '=', pageId).executeTakeFirst()
   }
 
+  async ownerPlanOfPage(pageId: number) {
+    const row = await this.db
+      .selectFrom('status_pages')
+      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .select('users.plan')
+      .where('status_pages.id', '=', pageId)
+      .executeTakeFirst()
+    return row?.plan
+  }
+
   firstPageOfOwner(ownerId: number) {
     return this.db
       .selectFrom('status_pages')

@@ -32,10 +32,17 @@ const PREFIX = 'lsh_'
 const TOKEN_PATTERN = /^lsh_([A-Za-z0-9_-]{12})_([A-Za-z0-9_-]{43})$/
 export const MAX_TOKENS_PER_PAGE = 100
 
+const REFUSALS = {
+  invalid: 'invalid share token',
+  expired: 'this share link has expired',
+  revoked: 'this share link was revoked',
+  plan: `Analytics share tokens require ${planLabel(lowestPlanWith('analytics_share_tokens'))} plan or higher`,
+} as const
+
 /** Why a presented token does not open the analytics: the shared view words its 403 page by it. */
 export class ShareTokenRefused extends HttpError {
-  constructor(readonly reason: 'invalid' | 'expired' | 'revoked') {
-    super(403, reason === 'invalid' ? 'invalid share token' : reason === 'expired' ? 'this share link has expired' : 'this share link was revoked')
+  constructor(readonly reason: 'invalid' | 'expired' | 'revoked' | 'plan') {
+    super(403, REFUSALS[reason])
   }
 }
 
@@ -138,6 +145,9 @@ export class ShareTokensService {
     const now = this.clock.now()
     const state = tokenState(row, now)
     if (state !== 'active') throw new ShareTokenRefused(state)
+    // Like every plan feature, checked when used: tokens made before a downgrade stop working.
+    const plan = await this.repo.ownerPlanOfPage(pageId)
+    if (!plan || !planHas(plan, 'analytics_share_tokens')) throw new ShareTokenRefused('plan')
     if (options.countUse) await this.repo.countTokenUse(row.id, now)
     return toShareToken(options.countUse ? { ...row, usage_count: row.usage_count + 1, last_used_at: now } : row, now)
   }

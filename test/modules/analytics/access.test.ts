@@ -298,3 +298,23 @@ describe('a share token is no credential for owner routes', () => {
     expect((await ctx.request(`/analytics/${pageId}${q}`)).status).toBe(200)
   })
 })
+
+describe('plan', () => {
+  test('share tokens made on a plan with them stop opening anything after a downgrade to free, and work again after an upgrade', async () => {
+    const o = await ctx.createOwner('pro')
+    const page = (await ctx.createPage(o.key, { slug: slug('down'), name: 'Downgraded' })).id
+    const live = await createToken(ctx, o.key, page)
+    const query = `?token=${encodeURIComponent(live.token)}`
+    expect((await api(page, {}, query)).status).toBe(200)
+    expect((await ctx.request(`/analytics/${page}${query}`)).status).toBe(200)
+    await ctx.app.services.accounts.setPlan(o.user.email, 'free')
+    const refused = await api(page, {}, query)
+    expect(refused.status).toBe(403)
+    expect((await json(refused)).error).toBe('Analytics share tokens require Pro plan or higher')
+    expect((await ctx.request(`/analytics/${page}${query}`)).status).toBe(403)
+    // The owner still sees their own analytics.
+    expect((await api(page, { key: o.key })).status).toBe(200)
+    await ctx.app.services.accounts.setPlan(o.user.email, 'pro')
+    expect((await api(page, {}, query)).status).toBe(200)
+  })
+})
