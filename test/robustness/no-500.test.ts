@@ -261,3 +261,26 @@ test('status hosts: hostile paths, queries, hosts and form posts are never a 5xx
   }
   expect(failures).toEqual([])
 }, 30_000)
+
+test('every documented path under unexpected methods and odd URLs is never a 5xx', async () => {
+  const doc = await json(await ctx.request('/swagger/json'))
+  const failures: string[] = []
+  for (const path of Object.keys(doc.paths)) {
+    const url = fill(path, { id: String(aPlay.page), token_id: '1', slug: aPlay.slug, tag: 'x' })
+    for (const method of ['HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'POST', 'TRACE', 'PROPFIND']) {
+      for (const key of [undefined, aPlay.key]) {
+        const response = await ctx.request(url, { method, key })
+        if (response.status >= 500) failures.push(`${method} ${url} -> ${response.status} ${(await response.text()).slice(0, 160)}`)
+      }
+    }
+    for (const odd of [`${url}/`, `${url}//`, `${url}/..`, `${url}%2F`, `${url}?`, `${url}#x`, `${url};x`, `${url}/%ED%A0%80`, url.toUpperCase()]) {
+      const response = await ctx.request(odd)
+      if (response.status >= 500) failures.push(`GET ${odd} -> ${response.status} ${(await response.text()).slice(0, 160)}`)
+    }
+  }
+  for (const short of ['http://x/healthz', 'http://x/user/api/v1/status-pages', 'http://a.io/', 'http://a.io/api/v2/summary.json', 'https://lantern.test:8443/healthz']) {
+    const response = await ctx.app.handle(new Request(short))
+    if (response.status >= 500) failures.push(`GET ${short} -> ${response.status}`)
+  }
+  expect(failures).toEqual([])
+}, 30_000)
