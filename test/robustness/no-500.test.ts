@@ -284,3 +284,39 @@ test('every documented path under unexpected methods and odd URLs is never a 5xx
   }
   expect(failures).toEqual([])
 }, 30_000)
+
+test('hostile headers (cookies, keys, ETags, forwarded addresses, hosts) are never a 5xx', async () => {
+  const doc = await json(await ctx.request('/swagger/json'))
+  const headerSets: Array<Record<string, string>> = [
+    { cookie: 'lantern_session=%ZZ%ED%A0%80; lantern_session=x' },
+    { cookie: `lantern_session=${'a'.repeat(8000)}` },
+    { cookie: '=;;;=;lantern_session' },
+    { authorization: 'Bearer' },
+    { authorization: 'Bearer lnt_' + 'x'.repeat(5000) },
+    { authorization: 'Basic Zm9vOmJhcg==' },
+    { 'x-api-key': ' ' },
+    { 'x-api-key': 'lnt_\u00ff' },
+    { 'if-none-match': '*' },
+    { 'if-none-match': `"${'x'.repeat(5000)}", W/"", ,,` },
+    { 'x-forwarded-for': 'not-an-ip, ::::, 999.1.1.1' },
+    { 'accept-encoding': 'gzip;q=NaN, br;q=-1' },
+    { accept: 'text/html;q=2, */*;q=abc' },
+    { 'content-length': '0' },
+    { origin: 'null', cookie: 'lantern_session=x' },
+    { referer: '%ED%A0%80', cookie: 'lantern_session=x' },
+  ]
+  const statuses: Record<number, number> = {}
+  const failures: string[] = []
+  for (const path of Object.keys(doc.paths)) {
+    const url = fill(path, { id: String(aPlay.page), token_id: '1', slug: aPlay.slug, tag: 'x' })
+    for (const headers of headerSets) {
+      for (const method of ['GET', 'POST']) {
+        const response = await ctx.request(url, { method, headers })
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1
+        if (response.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(headers).slice(0, 80)} -> ${response.status} ${(await response.text()).slice(0, 120)}`)
+      }
+    }
+  }
+  expect(Object.keys(statuses).length).toBeGreaterThan(3)
+  expect(failures).toEqual([])
+}, 30_000)
