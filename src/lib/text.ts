@@ -25,6 +25,13 @@ export function parseText(
   return value
 }
 
+/** The first `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  const cut = text.slice(0, max)
+  const last = cut.charCodeAt(cut.length - 1)
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut
+}
+
 /** A list of ids without repeats, each a positive safe integer; throws a 400 naming `field`. */
 export function parseIdList(field: string, raw: readonly number[], max = 100): number[] {
   if (raw.length > max) throw badRequest(`${field} may list at most ${max} ids`)

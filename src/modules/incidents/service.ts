@@ -12,7 +12,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
-import { parseIdList, parseText } from '../../lib/text.ts'
+import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentsRepo } from './repo.ts'
@@ -236,8 +236,8 @@ export class IncidentsService {
     const names = (await this.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
     const values = { component: componentPhrase(names), page: page.name }
     // The filled title may outgrow the title limit: cut it rather than refuse the template.
-    const title = fillTemplate(template.title, values).slice(0, MAX_TITLE)
-    const message = fillTemplate(template.message, values).slice(0, MAX_MESSAGE)
+    const title = cutText(fillTemplate(template.title, values), MAX_TITLE)
+    const message = cutText(fillTemplate(template.message, values), MAX_MESSAGE)
     return this.create(owner, { ...input, status_page_id: pageId, component_id: undefined, component_ids: componentIds, title, message })
   }
 

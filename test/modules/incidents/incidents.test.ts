@@ -191,3 +191,16 @@ describe('incident templates', () => {
     expect((await api(`/incident-templates/${template.id}`)).status).toBe(404)
   })
 })
+
+describe('templates with long substitutions', () => {
+  test('a filled title cut at the limit never ends in half an emoji', async () => {
+    const emojiPage = (await ctx.createPage(key, { slug: 'inc-emoji', name: '\u{1F525}'.repeat(40) })).id
+    // 191 + 8 = 199 characters; filled with the page name, the cut at 200 falls inside an emoji.
+    const template = (await json(await api('/incident-templates', { method: 'POST', json: { name: 'Long', title: `${'x'.repeat(191)}{{page}}`, message: '{{page}}' } }))).data
+    const response = await api(`/incident-templates/${template.id}/incidents`, { method: 'POST', json: { status_page_id: emojiPage } })
+    expect(response.status).toBe(201)
+    const { data } = await json(response)
+    expect(data.title).toBe(`${'x'.repeat(191)}${'\u{1F525}'.repeat(4)}`)
+    expect(data.title.isWellFormed()).toBe(true)
+  })
+})
