@@ -89,3 +89,25 @@ test('a downgrade to free, then private, then deleted', async () => {
   await api(`/status-pages/${pageId}`, 'PATCH', { visibility: 'public' })
   expect(await stale(Object.keys(ANSWERS) as Answer[], () => api(`/status-pages/${pageId}`, 'DELETE'))).toEqual([])
 })
+
+test('a maintenance window starting or ending shows at once on the page, the v2 JSON and the feeds, as on the badge and status JSON', async () => {
+  const page = (await ctx.createPage(key, { slug: 'soon', name: 'Soon' })).id
+  await api(`/status-pages/${page}/components`, 'POST', { name: 'API' })
+  const start = ctx.clock.now() + 5_000
+  const end = start + 20_000
+  const window = { status_page_id: page, title: 'Upgrade', start_at: new Date(start).toISOString(), end_at: new Date(end).toISOString() }
+  expect((await api('/maintenances', 'POST', window)).status).toBe(201)
+  const urls = ['https://soon.status.test/', 'https://soon.status.test/api/v2/summary.json', 'https://soon.status.test/history.rss', '/api/embed/status?slug=soon', '/badge/soon.svg']
+  const readAll = async () => Promise.all(urls.map(async (url) => (await ctx.request(url)).text()))
+  const scheduled = await readAll()
+  expect(await readAll()).toEqual(scheduled) // cached, and stable while nothing happens
+  ctx.clock.advance(5_000)
+  const active = await readAll()
+  expect(urls.filter((_, i) => active[i] === scheduled[i])).toEqual([])
+  expect(active[1]).toContain('"status":"in_progress"')
+  expect(active[2]).toContain('[Maintenance in progress] Upgrade')
+  ctx.clock.advance(20_000)
+  const over = await readAll()
+  expect(urls.filter((_, i) => over[i] === active[i])).toEqual([])
+  expect(over[2]).toContain('[Maintenance completed] Upgrade')
+})

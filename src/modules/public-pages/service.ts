@@ -39,6 +39,7 @@ import {
   type ApiSnapshot,
 } from './statuspage-api.ts'
 import { overallStatus } from '../status-api/overall.ts'
+import { ttlUntil } from '../status-api/service.ts'
 import { componentDisplayStatus, worstOf } from './status.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
@@ -51,6 +52,14 @@ export const HISTORY_PAGE_SIZE = 20
 const PAGE_TTL_MS = 60_000
 const SITE_TTL_MS = 60_000
 const ASSET_TTL_MS = 10 * 60_000
+
+type Bounded = { value: PreparedResponse; boundary: number | undefined }
+
+/** When an answer built at `now` from these maintenance windows changes by itself: the next start or end. */
+function nextBoundary(maintenances: readonly PublicMaintenance[], now: number): number | undefined {
+  const times = maintenances.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
+  return times.length > 0 ? Math.min(...times) : undefined
+}
 
 export interface Site {
   pageId: number
@@ -188,8 +197,16 @@ export class PublicPagesService {
   }
 
   private cached(key: string, pageId: number, ttlMs: number, build: () => Promise<PreparedResponse>): Promise<PreparedResponse> {
-    if (!this.cache) return build()
-    return this.cache.getOrLoad(key, async () => ({ value: await build(), pageId, ttlMs }))
+    return this.cachedUntil(key, pageId, ttlMs, async () => ({ value: await build(), boundary: undefined }))
+  }
+
+  /** Like `cached`, but kept no later than `boundary`, when the answer changes by itself (a maintenance starts or ends). */
+  private cachedUntil(key: string, pageId: number, ttlMs: number, build: () => Promise<Bounded>): Promise<PreparedResponse> {
+    if (!this.cache) return build().then((built) => built.value)
+    return this.cache.getOrLoad(key, async () => {
+      const { value, boundary } = await build()
+      return { value, pageId, ttlMs: ttlUntil(boundary, this.clock.now(), ttlMs) }
+    })
   }
 
   async look(site: Site): Promise<Look> {
@@ -297,11 +314,15 @@ export class PublicPagesService {
         }),
       ),
     }
-    return { now, overall, components, maintenances, activeIncidents, api }
+    return { now, overall, components, maintenances, activeIncidents, api, nextBoundary: nextBoundary(maintenances, now) }
   }
 
   /** Renders the page without any cache (what a cache miss costs). */
   async renderPage(site: Site): Promise<string> {
+    return (await this.renderPageUntil(site)).html
+  }
+
+  private async renderPageUntil(site: Site): Promise<{ html: string; boundary: number | undefined }> {
     const snap = await this.snapshot(site, true)
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
@@ -322,7 +343,7 @@ export class PublicPagesService {
       group.components.push(view)
     }
     for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
-    return renderStatusPage({
+    const html = renderStatusPage({
       name: site.name,
       canonicalUrl: site.url,
       noindex: site.visibility === 'private',
@@ -335,12 +356,14 @@ export class PublicPagesService {
       now: snap.now,
       assets: look.assets,
     })
+    return { html, boundary: snap.nextBoundary }
   }
 
   page(site: Site): Promise<PreparedResponse> {
-    return this.cached(`pp:html:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () =>
-      prepareResponse(200, await this.renderPage(site), { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }),
-    )
+    return this.cachedUntil(`pp:html:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
+      const { html, boundary } = await this.renderPageUntil(site)
+      return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }), boundary }
+    })
   }
 
   private htmlCacheControl(site: Site): string {
@@ -433,7 +456,7 @@ export class PublicPagesService {
 
   /** One of the Statuspage-shaped documents: summary, status, components, incidents, … */
   statusApi(site: Site, document: StatusApiDocument): Promise<PreparedResponse> {
-    return this.cached(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
+    return this.cachedUntil(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
       const snap = await this.snapshot(site, false)
       const s = snap.api
       const page = pageJson(s)
@@ -471,22 +494,23 @@ export class PublicPagesService {
           body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => m.startAt <= snap.now && snap.now < m.endAt)) }
           break
       }
-      return prepareJson(200, body, this.jsonHeaders(site))
+      return { value: await prepareJson(200, body, this.jsonHeaders(site)), boundary: snap.nextBoundary }
     })
   }
 
   feed(site: Site, format: 'rss' | 'atom'): Promise<PreparedResponse> {
-    return this.cached(`pp:feed:${format}:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
+    return this.cachedUntil(`pp:feed:${format}:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
       const [incidents, maintenances] = await Promise.all([
         this.events.incidentHistory(site.pageId, { limit: 50 }),
         this.events.recentMaintenances(site.pageId, 20),
       ])
       const input = { name: site.name, url: site.url, incidents, maintenances, now: this.clock.now() }
       const body = format === 'rss' ? renderRss(input) : renderAtom(input)
-      return prepareResponse(200, body, {
+      const value = await prepareResponse(200, body, {
         contentType: format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8',
         cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=60',
       })
+      return { value, boundary: nextBoundary(maintenances, input.now) }
     })
   }
 }
