@@ -185,6 +185,10 @@ test('no hostile request to any documented operation is a 5xx; JSON APIs answer 
           const body = bodySchema ? sample(bodySchema, '', me) : undefined
           await send(`cross ${who}`, fill(path, otherIds), { key, json: body }, true)
         }
+        // Another owner's page as a list filter.
+        if (me && queryParams.includes('status_page_id')) {
+          await send(`cross-query ${who}`, `${fill(path, base)}?status_page_id=${other.page}`, { key }, true)
+        }
         // Another owner's ids in the body.
         const refersToIds = bodySchema && JSON.stringify(sample(bodySchema, '', a)) !== JSON.stringify(sample(bodySchema, '', b))
         if (me && refersToIds && verb !== 'DELETE') {
