@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../helpers/context.ts'
+import { loginCookie } from '../modules/analytics/helpers.ts'
 
 interface Owned {
   key: string
@@ -24,6 +25,8 @@ let b: Owned
 /** The same owners' resources that their own hostile requests may change (a and b must not change). */
 let aPlay: Owned
 let bPlay: Owned
+/** The free owner's login session (the user area's credentials). */
+let freeCookie: string
 
 const HUGE = 'x'.repeat(100_000)
 /** Values for ids in paths (already URL-encoded). */
@@ -51,8 +54,11 @@ async function setup(key: string, slug: string): Promise<Owned> {
 
 beforeAll(async () => {
   ctx = await createTestContext()
-  const enterprise = (await ctx.createOwner('enterprise')).key
-  const free = (await ctx.createOwner('free')).key
+  const enterpriseOwner = await ctx.createOwner('enterprise')
+  const freeOwner = await ctx.createOwner('free')
+  const enterprise = enterpriseOwner.key
+  const free = freeOwner.key
+  freeCookie = await loginCookie(ctx, freeOwner.user.email)
   a = await setup(enterprise, 'fuzz-ent')
   b = await setup(free, 'fuzz-free')
   aPlay = await setup(enterprise, 'fuzz-ent-play')
@@ -324,3 +330,21 @@ test('hostile headers (cookies, keys, ETags, forwarded addresses, hosts) are nev
   expect(Object.keys(statuses).length).toBeGreaterThan(3)
   expect(failures).toEqual([])
 }, 30_000)
+
+test('by login session too, another owner\'s ids are 404 for every documented owner operation, and change nothing', async () => {
+  const doc = await json(await ctx.request('/swagger/json'))
+  const before = await ctx.request(`/user/api/v1/status-pages/${a.page}`, { key: a.key }).then((r) => r.text())
+  const failures: string[] = []
+  for (const [path, operations] of Object.entries<any>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(operations)) {
+      const names = (operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name as string)
+      if (!operation.security || names.length === 0) continue
+      const url = fill(path, Object.fromEntries(names.map((name: string) => [name, ownedId(path, name, a)])))
+      const body = operation.requestBody?.content?.['application/json']?.schema ? sample(operation.requestBody.content['application/json'].schema, '', b) : undefined
+      const response = await ctx.request(url, { method: method.toUpperCase(), json: body, headers: { cookie: freeCookie, origin: 'https://lantern.test' } })
+      if (response.status !== 404) failures.push(`${method.toUpperCase()} ${path} -> ${response.status} ${(await response.text()).slice(0, 120)}`)
+    }
+  }
+  expect(failures).toEqual([])
+  expect(await ctx.request(`/user/api/v1/status-pages/${a.page}`, { key: a.key }).then((r) => r.text())).toBe(before)
+})
