@@ -209,8 +209,13 @@ export class AccountsService {
   async changePassword(userId: number, newPassword: string, currentPassword?: string): Promise<void> {
     const row = await this.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
-    if (currentPassword !== undefined && !(await verifyPassword(currentPassword.slice(0, 1024), row.password_hash))) {
-      throw badRequest('current password is wrong')
+    if (currentPassword !== undefined) {
+      // Guessing the current password through this form counts like guessing it at the login.
+      const wait = this.loginsPerEmail.retryAfterMs(row.email)
+      if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
+      this.loginsPerEmail.hit(row.email)
+      if (!(await verifyPassword(currentPassword.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
+      this.loginsPerEmail.reset(row.email)
     }
     checkPassword(newPassword)
     await this.repo.updatePasswordHash(userId, await hashPassword(newPassword))

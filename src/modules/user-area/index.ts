@@ -89,6 +89,9 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
         try {
           await accounts.changePassword(user.id, body.new_password, body.current_password)
         } catch (error) {
+          if (error instanceof TooManyAttempts) {
+            return htmlPage(passwordPage(user, { error: 'Too many attempts. Try again in a few minutes.' }), 429, { 'retry-after': String(error.retryAfterSeconds) })
+          }
           if (error instanceof HttpError && error.status === 400) return htmlPage(passwordPage(user, { error: error.message }), 400)
           throw error
         }
@@ -98,7 +101,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
       },
       {
         body: t.Object({ current_password: FormField(1024), new_password: FormField(2048) }),
-        response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse },
+        response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 429: HtmlResponse },
         detail: detail('Change the password', 'Ends every session of the account, then starts a new one for this browser.'),
       },
     )

@@ -173,6 +173,25 @@ describe('logins', () => {
     expect((await login(user.email, 'a brand new password')).status).toBe(303)
   })
 
+  test('guessing the current password in the change form is limited like the login (10 per 15 minutes, then 429)', async () => {
+    const { user } = await ctx.createOwner()
+    const cookie = cookieOf(await login(user.email))
+    const change = (current: string) =>
+      ctx.request('/user/password', {
+        method: 'POST',
+        headers: { cookie, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ current_password: current, new_password: 'a brand new password' }),
+      })
+    for (let i = 0; i < 10; i++) expect((await change(`guess number ${i}`)).status).toBe(400)
+    const limited = await change(PASSWORD)
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await limited.text()).toContain('Too many attempts')
+    expect((await login(user.email)).status).toBe(429)
+    ctx.clock.advance(15 * 60_000)
+    expect((await change(PASSWORD)).status).toBe(303)
+  })
+
   test('the CLI sets a password and ends sessions', async () => {
     const { user } = await ctx.createOwner()
     const cookie = cookieOf(await login(user.email))
