@@ -253,6 +253,13 @@ export class IncidentsService {
     return this.hydrate(await this.repo.list({ pageId, limit }))
   }
 
+  /** One incident of the page (its public page), or undefined when the id is not one of the page's. */
+  async forPage(pageId: number, id: number): Promise<Incident | undefined> {
+    const row = await this.repo.findWithOwner(id)
+    if (!row || row.page_id !== pageId) return undefined
+    return (await this.hydrate([row]))[0]
+  }
+
   /** The page's incidents that started in [since, before), newest first: the public archive. */
   async historyForPage(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<Incident[]> {
     return this.hydrate(

@@ -33,6 +33,8 @@ export interface PublicMaintenance {
 export interface PageEventsSource {
   /** Incidents that are not resolved, newest first. */
   activeIncidents(pageId: number): Promise<PublicIncident[]>
+  /** One incident of the page, or undefined when the id belongs to no incident of this page. */
+  incident(pageId: number, id: number): Promise<PublicIncident | undefined>
   /** Incidents (any state) that started before `before` (exclusive, when given), newest first. */
   incidentHistory(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<PublicIncident[]>
   /** Maintenance windows that end after `from`, soonest first. */
@@ -46,6 +48,7 @@ export interface PageEventsSource {
 /** A page without incidents or maintenance. */
 export const noPageEvents: PageEventsSource = {
   activeIncidents: async () => [],
+  incident: async () => undefined,
   incidentHistory: async () => [],
   maintenancesEndingAfter: async () => [],
   maintenancesBetween: async () => [],

@@ -393,7 +393,7 @@ export class PublicPagesService {
 
   async incidentPage(site: Site, id: number): Promise<PreparedResponse> {
     return this.cached(`pp:incident:${site.pageId}:${id}`, site.pageId, PAGE_TTL_MS, async () => {
-      const incident = await this.findIncident(site.pageId, id)
+      const incident = await this.events.incident(site.pageId, id)
       if (!incident) return this.notFoundPage()
       const look = await this.look(site)
       const body = renderIncidentPage({
@@ -406,22 +406,6 @@ export class PublicPagesService {
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
-  }
-
-  private async findIncident(pageId: number, id: number): Promise<PublicIncident | undefined> {
-    // The archive is read newest first; an incident link names an id of this page only.
-    const active = await this.events.activeIncidents(pageId)
-    const hit = active.find((i) => i.id === id)
-    if (hit) return hit
-    let before: number | undefined
-    for (let round = 0; round < 50; round++) {
-      const batch = await this.events.incidentHistory(pageId, { before, limit: 100 })
-      const found = batch.find((i) => i.id === id)
-      if (found) return found
-      if (batch.length < 100) return undefined
-      before = batch[batch.length - 1]!.startedAt
-    }
-    return undefined
   }
 
   async gatePage(site: Site, options: { error?: string; next: string; status: number; passwordConfigured: boolean }): Promise<Response> {
