@@ -48,6 +48,8 @@ import { dailyUptime, windowStart } from './uptime.ts'
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7
 export const HISTORY_PAGE_SIZE = 20
+/** Incidents with one start time shown together on an archive page, at most. */
+const MAX_SAME_START = 500
 /** Page HTML and JSON are rebuilt at least this often (uptime bars and times move). */
 const PAGE_TTL_MS = 60_000
 const SITE_TTL_MS = 60_000
@@ -373,9 +375,7 @@ export class PublicPagesService {
   async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
     const key = `pp:history:${site.pageId}:${before ?? ''}`
     return this.cached(key, site.pageId, PAGE_TTL_MS, async () => {
-      const incidents = await this.events.incidentHistory(site.pageId, { before, limit: HISTORY_PAGE_SIZE + 1 })
-      const shown = incidents.slice(0, HISTORY_PAGE_SIZE)
-      const older = incidents.length > HISTORY_PAGE_SIZE ? shown[shown.length - 1]?.startedAt : undefined
+      const { shown, older } = await this.historySlice(site.pageId, before)
       const look = await this.look(site)
       const body = renderHistoryPage({
         name: site.name,
@@ -389,6 +389,21 @@ export class PublicPagesService {
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
+  }
+
+  /**
+   * One page of the archive and the cursor of the next. The cursor is a start time (exclusive), so
+   * incidents that share the last shown start time all go on this page: the next would skip them.
+   */
+  private async historySlice(pageId: number, before: number | undefined): Promise<{ shown: PublicIncident[]; older: number | undefined }> {
+    const incidents = await this.events.incidentHistory(pageId, { before, limit: HISTORY_PAGE_SIZE + 1 })
+    if (incidents.length <= HISTORY_PAGE_SIZE) return { shown: incidents, older: undefined }
+    const shown = incidents.slice(0, HISTORY_PAGE_SIZE)
+    const cut = shown[shown.length - 1]!.startedAt
+    if (incidents[HISTORY_PAGE_SIZE]!.startedAt !== cut) return { shown, older: cut }
+    const ties = await this.events.incidentHistory(pageId, { since: cut, before: cut + 1, limit: MAX_SAME_START })
+    const next = await this.events.incidentHistory(pageId, { before: cut, limit: 1 })
+    return { shown: [...shown.filter((i) => i.startedAt !== cut), ...ties], older: next.length > 0 ? cut : undefined }
   }
 
   async incidentPage(site: Site, id: number): Promise<PreparedResponse> {

@@ -30,3 +30,26 @@ test('the oldest of many incidents opened in the same millisecond has its page; 
   expect((await ctx.request(`https://other-many.status.test/incidents/${theirs}`)).status).toBe(200)
   expect((await ctx.request('https://many.status.test/incidents/999999')).status).toBe(404)
 })
+
+test('the archive pages through incidents that share a start time without skipping any', async () => {
+  const page = (await ctx.createPage(key, { slug: 'ties', name: 'Ties' })).id
+  const titles: string[] = []
+  const open = async (title: string) => {
+    titles.push(title)
+    expect((await ctx.request('/user/api/v1/incidents', { method: 'POST', key, json: { status_page_id: page, title, incident_state_id: '4' } })).status).toBe(201)
+  }
+  for (let i = 0; i < 5; i++) await open(`Old ${i}`)
+  ctx.clock.advance(60_000)
+  for (let i = 0; i < 30; i++) await open(`Same ${i}`) // one millisecond for all 30: more than a page
+  ctx.clock.advance(60_000)
+  for (let i = 0; i < 10; i++) await open(`New ${i}`)
+  const seen = new Set<string>()
+  let url: string | undefined = 'https://ties.status.test/history'
+  for (let round = 0; url && round < 10; round++) {
+    const body = await (await ctx.request(url)).text()
+    for (const title of titles) if (body.includes(`>${title}<`)) seen.add(title)
+    const next = /href="(\/history\?before=\d+)"/.exec(body)?.[1]
+    url = next ? `https://ties.status.test${next}` : undefined
+  }
+  expect(titles.filter((title) => !seen.has(title))).toEqual([])
+})
