@@ -46,9 +46,9 @@ test('the archive pages through incidents that share a start time without skippi
   const seen = new Set<string>()
   let url: string | undefined = 'https://ties.status.test/history'
   for (let round = 0; url && round < 10; round++) {
-    const body = await (await ctx.request(url)).text()
+    const body: string = await (await ctx.request(url)).text()
     for (const title of titles) if (body.includes(`>${title}<`)) seen.add(title)
-    const next = /href="(\/history\?before=\d+)"/.exec(body)?.[1]
+    const next: string | undefined = /href="(\/history\?before=\d+)"/.exec(body)?.[1]
     url = next ? `https://ties.status.test${next}` : undefined
   }
   expect(titles.filter((title) => !seen.has(title))).toEqual([])
