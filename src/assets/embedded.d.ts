@@ -28,3 +28,12 @@ declare module '*.woff2' {
   const value: string
   export default value
 }
+// Browser scripts shipped as text (never imported as modules by the server).
+declare module '*/dashboard.js' {
+  const value: string
+  export default value
+}
+declare module 'uplot/dist/uPlot.iife.min.js' {
+  const value: string
+  export default value
+}

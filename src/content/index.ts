@@ -5,6 +5,7 @@
  */
 import blogIntroducingLantern from './blog/introducing-lantern.md' with { type: 'text' }
 import changelog from './CHANGELOG.md' with { type: 'text' }
+import docsAnalytics from './docs/analytics.md' with { type: 'text' }
 import docsApi from './docs/api.md' with { type: 'text' }
 import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
@@ -20,6 +21,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   'custom-domains': docsCustomDomains,
   'private-pages': docsPrivatePages,
   api: docsApi,
+  analytics: docsAnalytics,
   operations: docsOperations,
 }
 

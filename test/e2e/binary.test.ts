@@ -52,6 +52,9 @@ test('CLI subcommands work from the binary against a fresh database', async () =
 })
 
 test('with no arguments it serves: healthz, changelog, docs, API reference; SIGTERM stops it', async () => {
+  const served = { DATABASE_PATH: join(dir, 'served.sqlite') }
+  await run(['user', 'create', '--email', 'serve@example.com', '--password', 'correct horse battery'], served)
+  const key = await run(['key', 'create', '--email', 'serve@example.com'], served)
   const server = Bun.spawn([binary], {
     cwd: dir,
     env: { PATH: '/usr/bin:/bin', PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'served.sqlite') },
@@ -87,7 +90,34 @@ test('with no arguments it serves: healthz, changelog, docs, API reference; SIGT
     expect(await icon.text()).toStartWith('<svg')
     expect((await fetch(`${base}/swagger/json`)).status).toBe(200)
     expect((await fetch(`${base}/api/embed/markdown?slug=none`)).status).toBe(404)
-    expect(existsSync(join(dir, 'served.sqlite'))).toBe(true)
+    // Every static asset of every feature travels inside the binary.
+    for (const [path, type] of [
+      ['/static/embed/v1/status.js', 'javascript'],
+      ['/embed/preview.js', 'javascript'],
+      ['/static/analytics/dashboard.js', 'javascript'],
+      ['/static/analytics/uplot.js', 'javascript'],
+      ['/static/analytics/uplot.css', 'text/css'],
+      ['/static/user/user.css', 'text/css'],
+      ['/user/login', 'text/html'],
+    ] as const) {
+      const asset = await fetch(`${base}${path}`)
+      expect(`${path} ${asset.status}`).toBe(`${path} 200`)
+      expect(asset.headers.get('content-type')).toContain(type)
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100)
+    }
+    // A status host: the page and its stylesheet.
+    const created = await fetch(`${base}/user/api/v1/status-pages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.out.trim()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'binpage', name: 'Binary Page' }),
+    })
+    expect(created.status).toBe(201)
+    const page = await fetch(`${base}/`, { headers: { host: 'binpage.localhost' } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Binary Page')
+    const pageCss = await fetch(`${base}/_lantern/page.css`, { headers: { host: 'binpage.localhost' } })
+    expect(pageCss.status).toBe(200)
+    expect(pageCss.headers.get('content-type')).toContain('text/css')
   } finally {
     server.kill('SIGTERM')
   }

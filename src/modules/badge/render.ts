@@ -2,6 +2,7 @@
  * Badge pictures, drawn by `badge-maker` (the library behind shields.io), which also escapes the
  * text it is given. What the badge says and its colour are decided here. Pure.
  */
+import { formatPercent } from '../components/uptime.ts'
 import { makeBadge } from 'badge-maker'
 import type { OverallStatus } from '../status-api/overall.ts'
 
@@ -37,7 +38,7 @@ export function clampLabel(requested: string | undefined, fallback: string): str
 
 export function uptimeLook(percent: number | null): { text: string; color: string } {
   if (percent === null) return { text: 'no data', color: 'lightgrey' }
-  const text = `${percent >= 99.995 ? '100' : percent.toFixed(2).replace(/\.?0+$/, '')}%`
+  const text = `${formatPercent(percent)}%`
   const color = percent >= 99.9 ? 'brightgreen' : percent >= 99 ? 'green' : percent >= 95 ? 'yellow' : percent >= 90 ? 'orange' : 'red'
   return { text, color }
 }

@@ -90,7 +90,7 @@ export class BadgeService {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
       if (!page) return { value: await this.unknown(style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), ttlMs: 0 }
       const snapshot = await this.status.snapshot(page.id)
-      const { total } = await this.status.uptime(snapshot.components.map((c) => c.id), days)
+      const { total } = await this.status.uptime(page.id, snapshot.components.map((c) => c.id), days)
       const label = clampLabel(options.label, 'uptime')
       return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, uptimeLook(total), style)))
     })

@@ -107,7 +107,7 @@ export class PrivateEmbeds {
     }
     const days = parseDays(queryValues(url, 'days'))
     if (typeof days !== 'number') return undefined
-    const { total } = await this.status.uptime(snapshot.components.map((c) => c.id), days)
+    const { total } = await this.status.uptime(page.id, snapshot.components.map((c) => c.id), days)
     return new Response(renderBadge(clampLabel(label, 'uptime'), uptimeLook(total), style), { headers: SVG_HEADERS })
   }
 }

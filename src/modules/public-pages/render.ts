@@ -7,7 +7,7 @@ import { html } from 'ghtml'
 import type { ComponentType } from '../components/tables.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from './status.ts'
-import { DAY_MS, dayLevel, formatPercent, uptimePercent, type DayUptime } from './uptime.ts'
+import { DAY_MS, dayLevel, formatPercent, uptimePercent, type DayUptime } from '../components/uptime.ts'
 
 export const TYPE_LABELS: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Site' }
 const TYPE_NAMES: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Website' }

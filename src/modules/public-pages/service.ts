@@ -43,7 +43,7 @@ import { ttlUntil } from '../status-api/service.ts'
 import { componentDisplayStatus, worstOf } from './status.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
-import { dailyUptime, windowStart } from './uptime.ts'
+import { dailyUptime, windowStart } from '../components/uptime.ts'
 
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7

@@ -1,12 +1,12 @@
 /**
  * Live status of a page: the overall status (overall.ts), daily uptime from the status history
- * (uptime.ts), response times from the check roll-ups, and `GET /api/embed/status` (DESIGN §5.2).
+ * (components/uptime.ts), response times from the check roll-ups, and `GET /api/embed/status` (DESIGN §5.2).
  *
  * Public methods other features use:
  * - `findPublicPage(slug)`: the page if visitors may see it (exists, public, not blocked);
  * - `snapshot(pageId)`: components, active incidents and maintenances, the overall status, and
  *   when it changes by itself (the next maintenance boundary);
- * - `uptime(componentIds, days, now)`: daily uptime % (today last) and the total over the window;
+ * - `uptime(pageId, componentIds, days, now)`: daily uptime % (today last) and the total;
  * - `statusJson(url)`: the prepared answer of the status endpoint (cached 15 s per page and query).
  */
 import type { Config } from '../../config.ts'
@@ -14,7 +14,6 @@ import type { Clock } from '../../lib/clock.ts'
 import { prepareJson, prepareJsonError, type PreparedResponse } from '../../lib/http-cache.ts'
 import { toIso } from '../../lib/time.ts'
 import type { TtlCache } from '../../lib/ttl-cache.ts'
-import { DAY_MS, dayStart } from '../checks/rollup.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { Incident, IncidentsService } from '../incidents/service.ts'
 import { isMaintenanceActive, type Maintenance, type MaintenancesService } from '../maintenances/service.ts'
@@ -24,7 +23,14 @@ import { statusPageUrl } from '../status-pages/urls.ts'
 import { overallStatus, type OverallStatus } from './overall.ts'
 import { parseStatusQuery, type StatusQuery } from './query.ts'
 import type { StatusRepo } from './repo.ts'
-import { uptimeByDay, type UptimeResult } from './uptime.ts'
+import { combinedUptime, dailyUptime, windowStart } from '../components/uptime.ts'
+
+export interface UptimeResult {
+  /** Per UTC day, oldest first (today last): % available, null without data. */
+  daily: Array<number | null>
+  /** Over the whole window. */
+  total: number | null
+}
 
 export const STATUS_TTL_MS = 15_000
 export const STATUS_CACHE_CONTROL = 'public, max-age=15'
@@ -115,11 +121,31 @@ export class StatusService {
     }
   }
 
-  /** Daily uptime of the components over the `days` UTC days ending today (today last). */
-  async uptime(componentIds: readonly number[], days: number, now = this.clock.now()): Promise<UptimeResult> {
-    const from = dayStart(now) - (days - 1) * DAY_MS
-    const histories = await this.repo.histories(componentIds, from, now + 1)
-    return uptimeByDay([...histories.values()], from, days, now)
+  /**
+   * Daily uptime of the page's components over the `days` UTC days ending today (today last) and
+   * the total, by the same rules as the status page (components/uptime.ts): maintenance left out.
+   */
+  async uptime(pageId: number, componentIds: readonly number[], days: number, now = this.clock.now()): Promise<UptimeResult> {
+    const from = windowStart(now, days)
+    const [histories, maintenances] = await Promise.all([
+      this.repo.histories(componentIds, from, now + 1),
+      this.maintenances.betweenForPage(pageId, from, now),
+    ])
+    const perComponent = componentIds.map((id) => {
+      const history = histories.get(id) ?? []
+      const startsBefore = history[0] !== undefined && history[0].at < from
+      const windows = maintenances
+        .filter((m) => m.components.length === 0 || m.components.some((c) => c.id === id))
+        .map((m) => ({ start: m.startAt, end: m.endAt }))
+      return dailyUptime({
+        changes: startsBefore ? history.slice(1) : history,
+        statusAtStart: startsBefore ? history[0]!.status : undefined,
+        maintenance: windows,
+        days,
+        now,
+      })
+    })
+    return combinedUptime(perComponent, days)
   }
 
   /** The prepared answer of `GET /api/embed/status` for a request URL. */
@@ -156,7 +182,7 @@ export class StatusService {
     const ids = snapshot.components.map((c) => c.id)
     const [rtm, upd] = await Promise.all([
       query.rtm > 0 ? this.checks.minuteSeries(ids, now, query.rtm) : [],
-      query.upd > 0 ? this.uptime(ids, query.upd, now).then((u) => u.daily) : [],
+      query.upd > 0 ? this.uptime(page.id, ids, query.upd, now).then((u) => u.daily) : [],
     ])
     return {
       page: page.slug,

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { DAY_MS, dayStart, meanSeries, MINUTE_MS, minuteStart, rollUp, type CheckResult } from '../../../src/modules/checks/rollup.ts'
-import { uptimeByDay } from '../../../src/modules/status-api/uptime.ts'
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 const check = (offsetMs: number, ok: boolean, responseMs: number | null): CheckResult => ({ at: T0 + offsetMs, ok, responseMs })
@@ -55,31 +54,5 @@ describe('meanSeries', () => {
       { start: T0 + MINUTE_MS, timedChecks: 0, responseMsSum: 0 },
     ]
     expect(meanSeries(buckets, T0, MINUTE_MS, 3)).toEqual([200, null, 33])
-  })
-})
-
-describe('uptimeByDay', () => {
-  const from = dayStart(T0) - DAY_MS // yesterday 00:00 UTC
-  const H = 3600_000
-  test('exact time-weighted uptime per day; degraded counts as available; unknown time left out', () => {
-    const history = [
-      { status: 'up' as const, at: from - 5 * DAY_MS },
-      { status: 'down' as const, at: from + 6 * H }, // 6 h down yesterday
-      { status: 'degraded' as const, at: from + 12 * H },
-      { status: 'down' as const, at: from + DAY_MS + 11 * H }, // today 11:00-12:00 down (now is 12:00)
-    ]
-    const result = uptimeByDay([history], from, 2, T0)
-    expect(result.daily).toEqual([75, 91.67])
-    expect(result.total).toBe(Math.round(((36 - 7) / 36) * 10_000) / 100)
-  })
-
-  test('days before the first record have no data; several components add up', () => {
-    const a = [{ status: 'up' as const, at: from + DAY_MS }]
-    const b = [
-      { status: 'down' as const, at: from + DAY_MS },
-      { status: 'up' as const, at: from + DAY_MS + 6 * H },
-    ]
-    expect(uptimeByDay([a, b], from, 2, T0).daily).toEqual([null, 75])
-    expect(uptimeByDay([], from, 3, T0)).toEqual({ daily: [null, null, null], total: null })
   })
 })

@@ -1,7 +1,10 @@
 /**
- * Daily uptime from a component's recorded status changes (pure). Only the changes inside the
- * window and the status in force when it opens are needed, so the cost follows the number of
- * changes in the window, never the length of the whole history.
+ * Uptime from recorded status changes (pure): the one definition behind every public figure (the
+ * status page's bars and percentages, the status JSON's `upd`, the uptime badge). Degraded counts
+ * as available (the service answered), down as down, time inside a maintenance window as neither,
+ * and time before a component's first recorded status is unknown and left out. Only the changes
+ * inside the window and the status in force when it opens are needed, so the cost follows the
+ * number of changes in the window, never the length of the whole history.
  */
 import type { ComponentStatus } from '../components/tables.ts'
 
@@ -126,4 +129,23 @@ export function dayLevel(day: DayUptime): DayLevel {
 export function formatPercent(value: number): string {
   const floored = Math.floor(value * 100) / 100
   return floored.toFixed(2).replace(/\.?0+$/, '')
+}
+
+/** Never rounds up: 99.999 → 99.99, so a figure shows 100 only when nothing was down. */
+const floorTo2 = (value: number): number => Math.floor(value * 100) / 100
+
+/**
+ * Several components together, per day (oldest first) and over the whole window: % of measured
+ * time not down, 2 decimals rounded down, null without data.
+ */
+export function combinedUptime(perComponent: ReadonlyArray<ReadonlyArray<DayUptime>>, days: number): {
+  daily: Array<number | null>
+  total: number | null
+} {
+  const daily = Array.from({ length: days }, (_, i) => {
+    const pct = uptimePercent(perComponent.map((component) => component[i]!).filter(Boolean))
+    return pct === null ? null : floorTo2(pct)
+  })
+  const total = uptimePercent(perComponent.flat())
+  return { daily, total: total === null ? null : floorTo2(total) }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { dailyUptime, DAY_MS, dayLevel, formatPercent, uptimePercent, windowStart } from '../../../src/modules/public-pages/uptime.ts'
+import { combinedUptime, dailyUptime, DAY_MS, dayLevel, formatPercent, uptimePercent, windowStart } from '../../../src/modules/components/uptime.ts'
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0) // noon, day 90 of the window
 const H = 3_600_000
@@ -80,5 +80,50 @@ describe('daily uptime from status changes', () => {
     expect(formatPercent(99.999)).toBe('99.99')
     expect(formatPercent(99.5)).toBe('99.5')
     expect(formatPercent(0)).toBe('0')
+  })
+})
+
+describe('combinedUptime (status JSON, uptime badge)', () => {
+  const H = 3_600_000
+  const now = Date.UTC(2026, 10, 2, 12) // 12:00 UTC on the second day of the window
+  const from = windowStart(now, 2)
+
+  test('time-weighted per day and in total; degraded counts as available; never rounds up', () => {
+    const days = dailyUptime({
+      statusAtStart: 'up',
+      changes: [
+        { status: 'down', at: from + 6 * H }, // 6 h down on day 1
+        { status: 'degraded', at: from + 12 * H },
+        { status: 'down', at: from + DAY_MS + 11 * H }, // 11:00–12:00 down today
+      ],
+      days: 2,
+      now,
+    })
+    const result = combinedUptime([days], 2)
+    expect(result.daily).toEqual([75, 91.66]) // 11/12 = 91.666… shown as 91.66, not 91.67
+    expect(result.total).toBe(Math.floor(((36 - 7) / 36) * 10_000) / 100)
+  })
+
+  test('days before the first record have no data; components add up; maintenance is left out', () => {
+    const a = dailyUptime({ statusAtStart: undefined, changes: [{ status: 'up', at: from + DAY_MS }], days: 2, now })
+    const b = dailyUptime({
+      statusAtStart: undefined,
+      changes: [
+        { status: 'down', at: from + DAY_MS },
+        { status: 'up', at: from + DAY_MS + 6 * H },
+      ],
+      days: 2,
+      now,
+    })
+    expect(combinedUptime([a, b], 2).daily).toEqual([null, 75])
+    const inMaintenance = dailyUptime({
+      statusAtStart: 'down',
+      changes: [],
+      maintenance: [{ start: from, end: now }],
+      days: 2,
+      now,
+    })
+    expect(combinedUptime([inMaintenance], 2)).toEqual({ daily: [null, null], total: null })
+    expect(combinedUptime([], 3)).toEqual({ daily: [null, null, null], total: null })
   })
 })
