@@ -207,7 +207,9 @@ export class PublicPagesService {
     if (!this.cache) return build().then((built) => built.value)
     return this.cache.getOrLoad(key, async () => {
       const { value, boundary } = await build()
-      return { value, pageId, ttlMs: ttlUntil(boundary, this.clock.now(), ttlMs) }
+      // Error answers (an unknown incident id…) are not kept: made-up URLs must not crowd the cache.
+      const keep = value.status < 400 ? ttlUntil(boundary, this.clock.now(), ttlMs) : 0
+      return { value, pageId, ttlMs: keep }
     })
   }
 
@@ -374,7 +376,9 @@ export class PublicPagesService {
 
   async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
     const key = `pp:history:${site.pageId}:${before ?? ''}`
-    return this.cached(key, site.pageId, PAGE_TTL_MS, async () => {
+    // Only the first archive page is cached: any `before` cursor is a valid URL, and caching each
+    // one would let made-up cursors push everything else out of the cache.
+    return this.cached(key, site.pageId, before === undefined ? PAGE_TTL_MS : 0, async () => {
       const { shown, older } = await this.historySlice(site.pageId, before)
       const look = await this.look(site)
       const body = renderHistoryPage({

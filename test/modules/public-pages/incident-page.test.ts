@@ -53,3 +53,14 @@ test('the archive pages through incidents that share a start time without skippi
   }
   expect(titles.filter((title) => !seen.has(title))).toEqual([])
 })
+
+test('made-up incident ids and archive cursors are answered but not kept in the cache', async () => {
+  const host = "https://many.status.test"
+  expect((await ctx.request(`${host}/history`)).status).toBe(200)
+  const before = ctx.app.publicCache!.size
+  for (let i = 0; i < 50; i++) {
+    expect((await ctx.request(`${host}/incidents/${900_000 + i}`)).status).toBe(404)
+    expect((await ctx.request(`${host}/history?before=${Date.UTC(2026, 0, 1) + i}`)).status).toBe(200)
+  }
+  expect(ctx.app.publicCache!.size).toBe(before)
+})
