@@ -54,6 +54,8 @@ export function prepareWithoutEtag(status: number, body: string | Uint8Array, op
   const headers: Record<string, string> = {
     'content-type': options.contentType,
     'cache-control': ok ? options.cacheControl : 'no-store',
+    // Baked in, so that answers served straight from the cache carry it without a header write.
+    'x-content-type-options': 'nosniff',
     ...options.extraHeaders,
   }
   return { status, body: bytes, etag: undefined, headers }

@@ -30,7 +30,11 @@ export interface EdgeOptions {
   now?: () => number
 }
 
-/** Wraps a handler; call the result with the request and the connection's peer address. */
+/**
+ * Wraps a handler; call the result with the request and the connection's peer address, or a
+ * function that reads it (only called when something needs the client: a rate-limited path, the
+ * request log, or a feature reading `clientAddressOf`).
+ */
 export function createEdge(handle: Handler, options: EdgeOptions) {
   const { operations } = options
   const trusted = new Set(operations.trustedProxies)
@@ -52,12 +56,19 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   }
 
   /** Synchronous when the app answers synchronously (the fast lane): no extra turn of the event loop. */
-  return function edge(request: Request, peer: string | undefined): Response | Promise<Response> {
+  return function edge(request: Request, peer: string | undefined | (() => string | undefined)): Response | Promise<Response> {
     const startedAt = operations.requestLog ? now() : 0
-    // Resolved once here; rate limits, the private-page gate and page-view counting all read it.
-    const ip = clientAddress(peer, request.headers.get('x-forwarded-for'), trusted)
-    rememberClientAddress(request, ip)
-    const client = () => ip
+    // One answer to "who is this?" for rate limits, the private-page gate and page-view counting.
+    let resolved = false
+    let ip: string | undefined
+    const client = (): string | undefined => {
+      if (!resolved) {
+        ip = clientAddress(typeof peer === 'function' ? peer() : peer, request.headers.get('x-forwarded-for'), trusted)
+        resolved = true
+      }
+      return ip
+    }
+    rememberClientAddress(request, client)
     const finish = (response: Response): Response => {
       const out = applySecurityHeaders(request, response, security)
       if (worker) out.headers.set('x-lantern-worker', worker)

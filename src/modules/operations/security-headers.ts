@@ -57,7 +57,7 @@ export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-sr
 
 function mutable(response: Response): Response {
   try {
-    response.headers.set('x-content-type-options', 'nosniff')
+    if (!response.headers.has('x-content-type-options')) response.headers.set('x-content-type-options', 'nosniff')
     return response
   } catch {
     // Immutable headers (e.g. a fetched Response): copy it once.

@@ -62,23 +62,35 @@ export function createHostRouter(config: HostRouterConfig): HostRouter {
   const statusDomain = normalizeHost(config.statusDomain)
   if (!serviceHost || !statusDomain) throw new Error('BASE_URL and STATUS_DOMAIN must be host names')
   const statusSuffix = `.${statusDomain}`
-  return {
-    route(hostHeader) {
-      const host = normalizeHost(hostHeader)
-      // No Host at all (HTTP/1.0 tools): the service answers, as it does for bare addresses.
-      if (host === undefined) return hostHeader ? { kind: 'unknown' } : { kind: 'service' }
-      if (host === serviceHost || isIpLiteral(host)) return { kind: 'service' }
-      if (host.endsWith(statusSuffix)) {
-        const label = host.slice(0, -statusSuffix.length)
-        const slug = label.includes('.') ? undefined : slugForLookup(label)
-        return slug ? { kind: 'status', slug, host } : { kind: 'unknown' }
-      }
-      if (host === statusDomain) return { kind: 'unknown' }
-      const labels = host.split('.')
-      if (labels.length < 2 || host.length > 253 || !labels.every((label) => LABEL.test(label))) return { kind: 'unknown' }
-      return { kind: 'custom', host }
-    },
+  // The route is a pure function of the Host header, and a server sees few distinct ones: keep the
+  // answers (bounded; forgotten wholesale when full, so made-up hosts cannot grow it).
+  const known = new Map<string, HostRoute>()
+  const route = (hostHeader: string | null | undefined): HostRoute => {
+    if (!hostHeader) return decide(hostHeader)
+    let answer = known.get(hostHeader)
+    if (answer === undefined) {
+      answer = decide(hostHeader)
+      if (known.size >= 1000) known.clear()
+      known.set(hostHeader, answer)
+    }
+    return answer
   }
+  function decide(hostHeader: string | null | undefined): HostRoute {
+    const host = normalizeHost(hostHeader)
+    // No Host at all (HTTP/1.0 tools): the service answers, as it does for bare addresses.
+    if (host === undefined) return hostHeader ? { kind: 'unknown' } : { kind: 'service' }
+    if (host === serviceHost || isIpLiteral(host)) return { kind: 'service' }
+    if (host.endsWith(statusSuffix)) {
+      const label = host.slice(0, -statusSuffix.length)
+      const slug = label.includes('.') ? undefined : slugForLookup(label)
+      return slug ? { kind: 'status', slug, host } : { kind: 'unknown' }
+    }
+    if (host === statusDomain) return { kind: 'unknown' }
+    const labels = host.split('.')
+    if (labels.length < 2 || host.length > 253 || !labels.every((label) => LABEL.test(label))) return { kind: 'unknown' }
+    return { kind: 'custom', host }
+  }
+  return { route }
 }
 
 /**

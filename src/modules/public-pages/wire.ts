@@ -9,7 +9,7 @@ import type { StatusService } from '../status-api/service.ts'
 import { createHostDispatch } from './dispatch.ts'
 import type { PageEventsSource } from './events.ts'
 import { pageEventsSource } from './events-source.ts'
-import { createHostRouter } from './host-router.ts'
+import { createHostRouter, requestHost } from './host-router.ts'
 import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './index.ts'
 import { PrivateEmbeds } from './private-embeds.ts'
 import { PublicPagesRepo } from './repo.ts'
@@ -43,6 +43,10 @@ export function createPublicPages(deps: PublicPagesDeps) {
     settings,
     app,
     routes,
+    /** Whether a request is for the service host (not a status page or an unknown host). */
+    isForServiceHost: (request: Request) => router.route(requestHost(request)).kind === 'service',
+    /** Whether a request asks for a private page's embed with `auth_token` (never a public cache hit). */
+    asksPrivateEmbed: (request: Request) => request.url.includes('auth_token='),
     /** The single entry: status hosts go to the public-pages app, the rest to `serviceHandle`. */
     dispatch: (serviceHandle: (request: Request) => Response | Promise<Response>) =>
       createHostDispatch({
