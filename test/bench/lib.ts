@@ -59,15 +59,17 @@ export function startBareServer(body: Uint8Array<ArrayBuffer>, headers: Record<s
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
 }
 
-/** The response a URL gives now: its exact bytes and the headers worth copying to a baseline. */
-export async function snapshot(url: string): Promise<{ body: Uint8Array<ArrayBuffer>; headers: Record<string, string> }> {
-  const response = await fetch(url)
+/** Headers the HTTP server writes itself; everything else is copied to the baseline. */
+const SERVER_HEADERS = new Set(['date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
+
+/** The response a URL gives now: its exact bytes and headers, for a baseline that answers the same. */
+export async function snapshot(url: string, init?: RequestInit): Promise<{ body: Uint8Array<ArrayBuffer>; headers: Record<string, string> }> {
+  const response = await fetch(url, { ...init, decompress: false } as RequestInit)
   if (!response.ok) throw new Error(`${url} answered ${response.status}`)
   const headers: Record<string, string> = {}
-  for (const name of ['content-type', 'cache-control', 'etag', 'access-control-allow-origin']) {
-    const value = response.headers.get(name)
-    if (value) headers[name] = value
-  }
+  response.headers.forEach((value, name) => {
+    if (!SERVER_HEADERS.has(name)) headers[name] = value
+  })
   return { body: new Uint8Array(await response.arrayBuffer()), headers }
 }
 
