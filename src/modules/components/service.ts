@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
+import { parseIdList } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -82,6 +83,23 @@ export function parseHistoryImport(
     return { status: entry.status as ComponentStatus, at }
   })
   return parsed.sort((a, b) => a.at - b.at)
+}
+
+/**
+ * The ids of `raw` (validated, de-duplicated by parseIdList) when every one names a component of
+ * the page; otherwise a 400 naming the first that does not. Incidents and maintenance windows use
+ * it for their affected components, each with its own repo's lookup.
+ */
+export async function requireComponentsOnPage(
+  componentsOnPage: (pageId: number, ids: readonly number[]) => Promise<ReadonlyArray<{ id: number }>>,
+  pageId: number,
+  raw: readonly number[],
+): Promise<number[]> {
+  const ids = parseIdList('component_ids', raw)
+  const found = new Set((await componentsOnPage(pageId, ids)).map((c) => c.id))
+  const missing = ids.find((id) => !found.has(id))
+  if (missing !== undefined) throw badRequest(`component ${missing} is not a component of this page`)
+  return ids
 }
 
 export class ComponentsService {

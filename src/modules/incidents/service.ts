@@ -14,6 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
+import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentsRepo } from './repo.ts'
 import { INCIDENT_STATES, parseRequestedState } from './states.ts'
@@ -306,12 +307,8 @@ export class IncidentsService {
     return { pageId, componentIds: await this.checkedComponents(pageId, requested) }
   }
 
-  private async checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
-    const ids = parseIdList('component_ids', raw)
-    const found = new Set((await this.repo.componentsOnPage(pageId, ids)).map((c) => c.id))
-    const missing = ids.find((id) => !found.has(id))
-    if (missing !== undefined) throw badRequest(`component ${missing} is not a component of this page`)
-    return ids
+  private checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
+    return requireComponentsOnPage((page, ids) => this.repo.componentsOnPage(page, ids), pageId, raw)
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>): Promise<Incident[]> {

@@ -10,9 +10,10 @@ import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
-import { parseIdList, parseText } from '../../lib/text.ts'
+import { parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
+import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
@@ -150,12 +151,8 @@ export class MaintenancesService {
     return this.hydrate(await this.repo.list({ pageId, limit }))
   }
 
-  private async checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
-    const ids = parseIdList('component_ids', raw)
-    const found = new Set((await this.repo.componentsOnPage(pageId, ids)).map((c) => c.id))
-    const missing = ids.find((id) => !found.has(id))
-    if (missing !== undefined) throw badRequest(`component ${missing} is not a component of this page`)
-    return ids
+  private checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
+    return requireComponentsOnPage((page, ids) => this.repo.componentsOnPage(page, ids), pageId, raw)
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
