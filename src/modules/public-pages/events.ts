@@ -1,34 +1,16 @@
 /**
  * What a status page shows besides its components: incidents and maintenance windows. The page
  * reads them through this small interface so the rendering does not depend on how they are
- * stored; `app.ts` plugs in the incidents and maintenances modules.
+ * stored; `events-source.ts` plugs in the incidents and maintenances modules.
  */
-export type PublicIncidentState = 'investigating' | 'identified' | 'monitoring' | 'resolved'
+import type { Incident } from '../incidents/service.ts'
+import type { Maintenance } from '../maintenances/service.ts'
 
-export interface PublicIncident {
-  id: number
-  title: string
-  state: PublicIncidentState
-  startedAt: number
-  resolvedAt: number | null
-  /** Affected components; empty means the whole page. */
-  components: Array<{ id: number; name: string }>
-  /** The timeline, oldest first. */
-  updates: Array<{ id: number; state: PublicIncidentState; message: string; at: number }>
-  createdAt: number
-  updatedAt: number
-}
+/** An incident as the page shows it: the incidents module's own shape (the page id is implied). */
+export type PublicIncident = Omit<Incident, 'pageId'>
 
-export interface PublicMaintenance {
-  id: number
-  title: string
-  message: string
-  startAt: number
-  endAt: number
-  components: Array<{ id: number; name: string }>
-  createdAt: number
-  updatedAt: number
-}
+/** A maintenance window as the page shows it (the page id is implied). */
+export type PublicMaintenance = Omit<Maintenance, 'pageId'>
 
 export interface PageEventsSource {
   /** Incidents that are not resolved, newest first. */
@@ -41,16 +23,7 @@ export interface PageEventsSource {
   maintenancesEndingAfter(pageId: number, from: number, limit: number): Promise<PublicMaintenance[]>
   /** Maintenance windows overlapping [from, to), for leaving them out of uptime. */
   maintenancesBetween(pageId: number, from: number, to: number): Promise<PublicMaintenance[]>
-  /** Recently changed incidents and maintenance windows, newest change first (for the feeds). */
+  /** Maintenance windows of any phase, newest start first (for the feeds). */
   recentMaintenances(pageId: number, limit: number): Promise<PublicMaintenance[]>
 }
 
-/** A page without incidents or maintenance. */
-export const noPageEvents: PageEventsSource = {
-  activeIncidents: async () => [],
-  incident: async () => undefined,
-  incidentHistory: async () => [],
-  maintenancesEndingAfter: async () => [],
-  maintenancesBetween: async () => [],
-  recentMaintenances: async () => [],
-}
