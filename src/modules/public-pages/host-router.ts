@@ -12,6 +12,7 @@
  * Ports never matter (a proxy may or may not keep them), letters are compared in lower case, a
  * trailing dot (the fully qualified form) is ignored and IDN hosts are compared in punycode.
  */
+import { isDnsName, isIpLiteral, normalizeHost } from '../../lib/host.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 
 export type HostRoute =
@@ -30,32 +31,6 @@ export interface HostRouterConfig {
 export interface HostRouter {
   route(hostHeader: string | null | undefined): HostRoute
 }
-
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/
-
-/**
- * The host name of a Host header value in canonical form (lower case, punycode, no port, no
- * trailing dot), or undefined when it is not a host at all. IPv6 literals keep their brackets.
- */
-export function normalizeHost(raw: string | null | undefined): string | undefined {
-  if (raw === null || raw === undefined) return undefined
-  const input = raw.trim()
-  if (input.length === 0 || input.length > 300) return undefined
-  // Anything that would make the URL parser read a path, credentials or another scheme.
-  if (/[\s/\\?#@]/.test(input)) return undefined
-  let hostname: string
-  try {
-    hostname = new URL(`http://${input}/`).hostname
-  } catch {
-    return undefined
-  }
-  if (hostname.endsWith('.')) hostname = hostname.slice(0, -1)
-  if (hostname.length === 0) return undefined
-  return hostname
-}
-
-const isIpLiteral = (host: string): boolean => host.startsWith('[') || IPV4.test(host)
 
 export function createHostRouter(config: HostRouterConfig): HostRouter {
   const serviceHost = normalizeHost(new URL(config.baseUrl).host)
@@ -86,9 +61,7 @@ export function createHostRouter(config: HostRouterConfig): HostRouter {
       return slug ? { kind: 'status', slug, host } : { kind: 'unknown' }
     }
     if (host === statusDomain) return { kind: 'unknown' }
-    const labels = host.split('.')
-    if (labels.length < 2 || host.length > 253 || !labels.every((label) => LABEL.test(label))) return { kind: 'unknown' }
-    return { kind: 'custom', host }
+    return isDnsName(host) ? { kind: 'custom', host } : { kind: 'unknown' }
   }
   return { route }
 }

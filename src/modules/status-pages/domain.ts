@@ -3,9 +3,7 @@
  * per WHATWG), no scheme, port, path or credentials, not an IP address.
  */
 import { badRequest } from '../../lib/errors.ts'
-
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/
+import { isDnsName, isIpLiteral, parseHostname } from '../../lib/host.ts'
 
 export function parseCustomDomain(raw: string): string {
   const input = raw.trim()
@@ -17,17 +15,12 @@ export function parseCustomDomain(raw: string): string {
   if (input.includes(':') || input.startsWith('[')) {
     throw badRequest('custom_domain must be a host name without port (IP addresses are not allowed)')
   }
-  let host: string
-  try {
-    host = new URL(`http://${input}/`).hostname
-  } catch {
-    throw badRequest('custom_domain is not a valid host name')
-  }
-  if (host.endsWith('.')) host = host.slice(0, -1)
-  if (IPV4.test(host) || host.startsWith('[')) throw badRequest('custom_domain must be a host name, not an IP address')
+  const host = parseHostname(input)
+  if (host === undefined) throw badRequest('custom_domain is not a valid host name')
+  if (isIpLiteral(host)) throw badRequest('custom_domain must be a host name, not an IP address')
   const labels = host.split('.')
   if (labels.length < 2) throw badRequest('custom_domain must have at least two labels, e.g. status.example.com')
-  if (host.length > 253 || !labels.every((label) => LABEL.test(label))) {
+  if (!isDnsName(host)) {
     throw badRequest('custom_domain is not a valid host name')
   }
   if (/^\d+$/.test(labels[labels.length - 1]!)) throw badRequest('custom_domain must end in a top-level domain')
