@@ -5,6 +5,8 @@
  */
 import { html } from 'ghtml'
 import { escapeHtml } from '../../lib/html.ts'
+import type { IncidentState } from '../incidents/tables.ts'
+import { maintenancePhase, type MaintenancePhase } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { formatDateTime } from './render.ts'
 
@@ -25,27 +27,33 @@ interface Item {
   text: string
 }
 
-const STATE_TITLES: Record<string, string> = {
+const STATE_TITLES: Readonly<Record<IncidentState, string>> = {
   investigating: 'Investigating',
   identified: 'Identified',
   monitoring: 'Monitoring',
   resolved: 'Resolved',
 }
 
+const PHASE_TITLES: Readonly<Record<MaintenancePhase, string>> = {
+  scheduled: 'Scheduled maintenance',
+  in_progress: 'Maintenance in progress',
+  completed: 'Maintenance completed',
+}
+
 function items(input: FeedInput): Item[] {
   const list: Item[] = input.incidents.map((incident) => ({
     id: `${input.url}/incidents/${incident.id}`,
-    title: `[${STATE_TITLES[incident.state] ?? incident.state}] ${incident.title}`,
+    title: `[${STATE_TITLES[incident.state]}] ${incident.title}`,
     link: `${input.url}/incidents/${incident.id}`,
     published: incident.startedAt,
     updated: Math.max(incident.updatedAt, ...incident.updates.map((u) => u.at)),
     text: [...incident.updates]
       .reverse()
-      .map((u) => `${STATE_TITLES[u.state] ?? u.state} (${formatDateTime(u.at)}): ${u.message}`)
+      .map((u) => `${STATE_TITLES[u.state]} (${formatDateTime(u.at)}): ${u.message}`)
       .join('\n\n'),
   }))
   for (const m of input.maintenances) {
-    const phase = input.now < m.startAt ? 'Scheduled maintenance' : input.now < m.endAt ? 'Maintenance in progress' : 'Maintenance completed'
+    const phase = PHASE_TITLES[maintenancePhase(m, input.now)]
     list.push({
       id: `${input.url}/maintenance/${m.id}`,
       title: `[${phase}] ${m.title}`,

@@ -5,6 +5,7 @@
  */
 import { html } from 'ghtml'
 import type { ComponentType } from '../components/tables.ts'
+import { isMaintenanceActive } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from './status.ts'
 import { DAY_MS, dayLevel, formatPercent, uptimePercent, type DayUptime } from '../components/uptime.ts'
@@ -164,7 +165,7 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
 }
 
 function maintenanceBlock(m: PublicMaintenance, now: number): string {
-  const active = m.startAt <= now && now < m.endAt
+  const active = isMaintenanceActive(m, now)
   const affected = m.components.length === 0 ? 'All components' : m.components.map((c) => c.name).join(', ')
   return html`<article class="maintenance card">
 <h3>${m.title}</h3>

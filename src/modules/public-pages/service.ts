@@ -44,6 +44,7 @@ import { componentDisplayStatus, worstOf } from './status.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
 import { dailyUptime, windowStart } from '../components/uptime.ts'
+import { isMaintenanceActive } from '../maintenances/service.ts'
 
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7
@@ -256,7 +257,7 @@ export class PublicPagesService {
       withUptime ? this.repo.statusBefore(ids, from) : Promise.resolve(new Map()),
       withUptime ? this.events.maintenancesBetween(site.pageId, from, now) : Promise.resolve([]),
     ])
-    const active = maintenances.filter((m) => m.startAt <= now && now < m.endAt)
+    const active = maintenances.filter((m) => isMaintenanceActive(m, now))
     const inMaintenance = (id: number) => active.some((m) => m.components.length === 0 || m.components.some((c) => c.id === id))
     const changesById = new Map<number, Array<{ status: 'up' | 'degraded' | 'down'; at: number }>>()
     for (const h of history) {
@@ -292,7 +293,7 @@ export class PublicPagesService {
     const overall = overallStatus({
       components: components.map((c) => ({ status: c.row.status })),
       activeIncidents: activeIncidents.length,
-      activeMaintenances: maintenances.filter((m) => m.startAt <= now && now < m.endAt).length,
+      activeMaintenances: maintenances.filter((m) => isMaintenanceActive(m, now)).length,
     })
     const api: ApiSnapshot = {
       slug: site.slug,
@@ -494,7 +495,7 @@ export class PublicPagesService {
           body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => snap.now < m.startAt)) }
           break
         case 'scheduled-maintenances/active':
-          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => m.startAt <= snap.now && snap.now < m.endAt)) }
+          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => isMaintenanceActive(m, snap.now))) }
           break
       }
       return { value: await prepareJson(200, body, this.jsonHeaders(site)), boundary: snap.nextBoundary }

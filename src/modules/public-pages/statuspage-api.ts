@@ -5,6 +5,7 @@
  */
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
+import { maintenancePhase } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from './status.ts'
 
@@ -147,7 +148,7 @@ export function incidentJson(s: ApiSnapshot, incident: PublicIncident) {
 }
 
 export function maintenanceJson(s: ApiSnapshot, m: PublicMaintenance, now: number) {
-  const status = now < m.startAt ? 'scheduled' : now < m.endAt ? 'in_progress' : 'completed'
+  const status = maintenancePhase(m, now)
   const stamp = toIso(m.updatedAt)
   return {
     id: `m${m.id}`,
