@@ -39,7 +39,7 @@ import {
   type ApiSnapshot,
 } from './statuspage-api.ts'
 import { overallStatus } from '../status-api/overall.ts'
-import { ttlUntil } from '../status-api/service.ts'
+import { maintenanceWindowsOf, nextBoundary, ttlUntil } from '../status-api/service.ts'
 import { componentDisplayStatus, worstOf } from './status.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
@@ -57,12 +57,6 @@ const SITE_TTL_MS = 60_000
 const ASSET_TTL_MS = 10 * 60_000
 
 type Bounded = { value: PreparedResponse; boundary: number | undefined }
-
-/** When an answer built at `now` from these maintenance windows changes by itself: the next start or end. */
-function nextBoundary(maintenances: readonly PublicMaintenance[], now: number): number | undefined {
-  const times = maintenances.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
-  return times.length > 0 ? Math.min(...times) : undefined
-}
 
 export interface Site {
   pageId: number
@@ -265,20 +259,19 @@ export class PublicPagesService {
       if (!list) changesById.set(h.component_id, (list = []))
       list.push({ status: h.status, at: h.at })
     }
-    const components = rows.map((row) => {
-      const status = componentDisplayStatus(row.status, inMaintenance(row.id))
-      const windows = pastMaintenance
-        .filter((m) => m.components.length === 0 || m.components.some((c) => c.id === row.id))
-        .map((m) => ({ start: m.startAt, end: m.endAt }))
-      return {
-        row,
-        status,
-        inMaintenance: inMaintenance(row.id),
-        days: withUptime
-          ? dailyUptime({ changes: changesById.get(row.id) ?? [], statusAtStart: before.get(row.id), maintenance: windows, days: UPTIME_DAYS, now })
-          : [],
-      }
-    })
+    const components = rows.map((row) => ({
+      row,
+      status: componentDisplayStatus(row.status, inMaintenance(row.id)),
+      days: withUptime
+        ? dailyUptime({
+            changes: changesById.get(row.id) ?? [],
+            statusAtStart: before.get(row.id),
+            maintenance: maintenanceWindowsOf(pastMaintenance, row.id),
+            days: UPTIME_DAYS,
+            now,
+          })
+        : [],
+    }))
     return { components, maintenances }
   }
 

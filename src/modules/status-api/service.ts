@@ -72,6 +72,18 @@ export interface StatusJson {
 export const ttlUntil = (boundary: number | undefined, now: number, ttlMs: number): number =>
   boundary === undefined ? ttlMs : Math.max(1, Math.min(ttlMs, boundary - now))
 
+type Window = { startAt: number; endAt: number }
+
+/** When an answer built at `now` from these maintenance windows changes by itself: the next start or end. */
+export function nextBoundary(maintenances: readonly Window[], now: number): number | undefined {
+  const times = maintenances.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
+  return times.length > 0 ? Math.min(...times) : undefined
+}
+
+/** The windows that cover component `id` (a window without components covers the whole page), as uptime wants them. */
+export const maintenanceWindowsOf = (maintenances: ReadonlyArray<Window & { components: ReadonlyArray<{ id: number }> }>, id: number) =>
+  maintenances.filter((m) => m.components.length === 0 || m.components.some((c) => c.id === id)).map((m) => ({ start: m.startAt, end: m.endAt }))
+
 const statusKey = (slug: string, query: StatusQuery) => `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
 
 const errorBody = (status: number, error: string) => prepareJsonError(status, error, CORS_HEADERS)
@@ -111,13 +123,12 @@ export class StatusService {
       this.maintenances.upcomingForPage(pageId, now),
     ])
     const maintenances = upcoming.filter((m) => isMaintenanceActive(m, now))
-    const times = upcoming.flatMap((m) => [m.startAt, m.endAt]).filter((t) => t > now)
     return {
       overall: overallStatus({ components, activeIncidents: incidents.length, activeMaintenances: maintenances.length }),
       components: components.map((c) => ({ id: c.id, name: c.name, type: c.type, status: c.status })),
       incidents,
       maintenances,
-      nextBoundary: times.length > 0 ? Math.min(...times) : undefined,
+      nextBoundary: nextBoundary(upcoming, now),
     }
   }
 
@@ -134,13 +145,10 @@ export class StatusService {
     const perComponent = componentIds.map((id) => {
       const history = histories.get(id) ?? []
       const startsBefore = history[0] !== undefined && history[0].at < from
-      const windows = maintenances
-        .filter((m) => m.components.length === 0 || m.components.some((c) => c.id === id))
-        .map((m) => ({ start: m.startAt, end: m.endAt }))
       return dailyUptime({
         changes: startsBefore ? history.slice(1) : history,
         statusAtStart: startsBefore ? history[0]!.status : undefined,
-        maintenance: windows,
+        maintenance: maintenanceWindowsOf(maintenances, id),
         days,
         now,
       })
