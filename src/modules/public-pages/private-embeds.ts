@@ -14,12 +14,13 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
+import { requestPath } from '../../lib/fast-lane.ts'
 import { queryValues } from '../../lib/query.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook } from '../badge/render.ts'
 import { parseDays } from '../badge/service.ts'
-import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import { planHas } from '../plans/matrix.ts'
 import { parseStatusQuery } from '../status-api/query.ts'
-import type { StatusService } from '../status-api/service.ts'
+import { statusPlanRefusal, type StatusService } from '../status-api/service.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { PageAccessService } from './access.ts'
 import type { PublicPagesRepo } from './repo.ts'
@@ -34,14 +35,6 @@ const SVG_HEADERS = {
   'content-type': 'image/svg+xml; charset=utf-8',
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-}
-
-function pathOf(url: string): string {
-  const authority = url.indexOf('//') + 2
-  const start = url.indexOf('/', authority)
-  if (start === -1) return '/'
-  const end = url.indexOf('?', start)
-  return url.slice(start, end === -1 ? url.length : end)
 }
 
 export class PrivateEmbeds {
@@ -60,7 +53,7 @@ export class PrivateEmbeds {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
     const url = request.url
     if (!url.includes('auth_token=')) return undefined
-    const path = pathOf(url)
+    const path = requestPath(url)
     if (path === '/api/embed/status') return this.statusJson(url)
     const badge = /^\/badge\/([^/]+?)(\.svg|\/uptime\.svg)$/.exec(path)
     if (badge) return this.badge(url, decodeURIComponent(badge[1]!), badge[2] === '.svg' ? 'status' : 'uptime')
@@ -82,16 +75,8 @@ export class PrivateEmbeds {
     if ('error' in query) return undefined
     const page = await this.grantedPage(query.slug, queryValues(url, 'auth_token'))
     if (!page) return undefined
-    if (!planHas(page.plan, 'badge_widget')) {
-      return errorResponse(403, `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`, PRIVATE_HEADERS)
-    }
-    if ((query.inc || query.rtm > 0 || query.upd > 0) && !planHas(page.plan, 'status_json_details')) {
-      return errorResponse(
-        403,
-        `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`,
-        PRIVATE_HEADERS,
-      )
-    }
+    const refusal = statusPlanRefusal(page.plan, query)
+    if (refusal !== undefined) return errorResponse(403, refusal, PRIVATE_HEADERS)
     const body = await this.status.buildStatusJson(page, query, this.clock.now())
     return new Response(JSON.stringify(body), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } })
   }

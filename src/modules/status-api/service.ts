@@ -88,13 +88,20 @@ const statusKey = (slug: string, query: StatusQuery) => `status:${slug}:${query.
 
 const errorBody = (status: number, error: string) => prepareJsonError(status, error, CORS_HEADERS)
 
+const NO_PLAN = `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`
+const NO_DETAILS = `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`
+
+/** Why the plan of a page refuses this status query (the 403 text), or undefined when it allows it. */
+export function statusPlanRefusal(plan: Plan, query: Pick<StatusQuery, 'inc' | 'rtm' | 'upd'>): string | undefined {
+  if (!planHas(plan, 'badge_widget')) return NO_PLAN
+  const wantsDetails = query.inc || query.rtm > 0 || query.upd > 0
+  return wantsDetails && !planHas(plan, 'status_json_details') ? NO_DETAILS : undefined
+}
+
 export class StatusService {
   private readonly notFound = errorBody(404, 'not found')
-  private readonly noPlan = errorBody(403, `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`)
-  private readonly noDetails = errorBody(
-    403,
-    `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`,
-  )
+  private readonly noPlan = errorBody(403, NO_PLAN)
+  private readonly noDetails = errorBody(403, NO_DETAILS)
 
   constructor(
     private readonly repo: StatusRepo,
@@ -215,11 +222,8 @@ export class StatusService {
   private async loadStatus(slug: string, query: StatusQuery): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
     const page = await this.findPublicPage(slug)
     if (!page) return { value: this.notFound, ttlMs: 0 }
-    if (!planHas(page.plan, 'badge_widget')) return { value: this.noPlan, pageId: page.id, ttlMs: STATUS_TTL_MS }
-    const wantsDetails = query.inc || query.rtm > 0 || query.upd > 0
-    if (wantsDetails && !planHas(page.plan, 'status_json_details')) {
-      return { value: this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
-    }
+    const refusal = statusPlanRefusal(page.plan, query)
+    if (refusal !== undefined) return { value: refusal === NO_PLAN ? this.noPlan : this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
     const now = this.clock.now()
     const snapshot = await this.snapshot(page.id, now)
     const body = await this.buildStatusJson(page, query, now, snapshot)
