@@ -93,6 +93,10 @@ const HTML = 'text/html; charset=utf-8'
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'"
 const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' }
 const JSON_CORS = { 'access-control-allow-origin': '*' }
+/** Assets under a versioned URL (`?v=<hash>`) never change: a year in any cache. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+const prepareCss = (css: string) => prepareResponse(200, css, { contentType: 'text/css; charset=utf-8', cacheControl: IMMUTABLE })
 
 async function shortHash(bytes: Uint8Array | string): Promise<string> {
   return (await sha256Hex(typeof bytes === 'string' ? encoder.encode(bytes) : bytes)).slice(0, 16)
@@ -148,11 +152,7 @@ export class PublicPagesService {
         for (const c of [this.sites!, this.looks!]) change.kind === 'page' ? c.invalidatePage(change.pageId) : c.clear()
       })
     }
-    this.pageCss = prepareResponse(200, PAGE_CSS, {
-      contentType: 'text/css; charset=utf-8',
-      cacheControl: 'public, max-age=31536000, immutable',
-      extraHeaders: { 'x-content-type-options': 'nosniff' },
-    })
+    this.pageCss = prepareCss(PAGE_CSS)
     this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
     this.defaultFavicon = prepareResponse(200, DEFAULT_FAVICON_SVG, {
       contentType: IMAGE_CONTENT_TYPES.svg,
@@ -214,16 +214,12 @@ export class PublicPagesService {
       const palette = parsePalette(row?.palette_json ?? null)
       const customCss = row && planHas(site.plan, 'custom_css') ? row.custom_css : null
       const css = themeCss(palette, customCss)
-      const theme = await prepareResponse(200, css, {
-        contentType: 'text/css; charset=utf-8',
-        cacheControl: 'public, max-age=31536000, immutable',
-        extraHeaders: { 'x-content-type-options': 'nosniff' },
-      })
+      const theme = await prepareCss(css)
       const image = async (bytes: Uint8Array | null | undefined, type: ImageType | null | undefined) => {
         if (!bytes || !type) return undefined
         return prepareResponse(200, bytes, {
           contentType: IMAGE_CONTENT_TYPES[type],
-          cacheControl: 'public, max-age=31536000, immutable',
+          cacheControl: IMMUTABLE,
           extraHeaders: IMAGE_HEADERS,
         })
       }
