@@ -10,6 +10,7 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
 import { errorResponses, ErrorBody, IdParams } from '../../lib/api-schemas.ts'
+import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
@@ -35,15 +36,6 @@ export interface PublicPagesAppDeps {
 export function sessionCookieName(scheme: 'http' | 'https'): string {
   // `__Host-` makes browsers keep the cookie to this exact host, over https only.
   return scheme === 'https' ? '__Host-lantern_access' : 'lantern_access'
-}
-
-function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=')
-    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
-  }
-  return undefined
 }
 
 /** A local path to return to after the gate; anything else goes to the page itself. */
