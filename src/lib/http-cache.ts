@@ -3,8 +3,12 @@
  * are computed once when the cache is filled, so a hit only builds a Response around them.
  */
 import { base64url } from './crypto.ts'
+import type { TtlCache } from './ttl-cache.ts'
 
 const encoder = new TextEncoder()
+
+/** The shared cache of public answers (`app.publicCache`); entries are tagged with their page. */
+export type PublicCache = TtlCache<PreparedResponse>
 
 export interface PreparedResponse {
   readonly status: number

@@ -5,9 +5,8 @@
  * blocked or private page, or a plan without badges, gets a gray "Unknown" badge: an image that
  * renders, never a broken one, and never a hint that a private page exists.
  */
-import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import type { Clock } from '../../lib/clock.ts'
-import type { TtlCache } from '../../lib/ttl-cache.ts'
 import { planHas } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { ttlUntil, type PublicPage, type StatusService } from '../status-api/service.ts'
@@ -51,7 +50,7 @@ export function parseDays(values: readonly string[]): number | { error: string }
 export class BadgeService {
   constructor(
     private readonly status: StatusService,
-    private readonly cache: TtlCache<PreparedResponse> | undefined,
+    private readonly cache: PublicCache | undefined,
     private readonly clock: Clock,
   ) {}
 

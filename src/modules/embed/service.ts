@@ -4,8 +4,7 @@
  * owner's plan or a deletion drops them at once.
  */
 import type { Config } from '../../config.ts'
-import { prepareJson, prepareJsonError, type PreparedResponse } from '../../lib/http-cache.ts'
-import type { TtlCache } from '../../lib/ttl-cache.ts'
+import { prepareJson, prepareJsonError, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { EmbedRepo } from './repo.ts'
@@ -14,9 +13,6 @@ import { buildSnippets } from './snippets.ts'
 export const SNIPPETS_TTL_MS = 5 * 60_000
 const CACHE_CONTROL = 'public, max-age=300'
 const CORS = { 'access-control-allow-origin': '*' }
-
-export type PublicCache = TtlCache<PreparedResponse>
-
 
 export class EmbedService {
   private readonly missingSlug = prepareJsonError(400, 'missing slug', CORS)

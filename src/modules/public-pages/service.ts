@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { sha256Hex } from '../../lib/crypto.ts'
-import { prepareJson, prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { TtlCache } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -81,8 +81,6 @@ export interface Look {
   customFavicon: boolean
   logo: PreparedResponse | undefined
 }
-
-export type PublicCache = TtlCache<PreparedResponse>
 
 const encoder = new TextEncoder()
 const HTML = 'text/html; charset=utf-8'

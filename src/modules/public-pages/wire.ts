@@ -13,7 +13,8 @@ import { createHostRouter, requestHost } from './host-router.ts'
 import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './index.ts'
 import { PrivateEmbeds } from './private-embeds.ts'
 import { PublicPagesRepo } from './repo.ts'
-import { PublicPagesService, type PublicCache } from './service.ts'
+import type { PublicCache } from '../../lib/http-cache.ts'
+import { PublicPagesService } from './service.ts'
 import { PageSettingsService } from './settings.ts'
 
 export interface PublicPagesDeps {

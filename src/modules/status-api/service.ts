@@ -11,9 +11,8 @@
  */
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { prepareJson, prepareJsonError, type PreparedResponse } from '../../lib/http-cache.ts'
+import { prepareJson, prepareJsonError, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { toIso } from '../../lib/time.ts'
-import type { TtlCache } from '../../lib/ttl-cache.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { Incident, IncidentsService } from '../incidents/service.ts'
 import { isMaintenanceActive, type Maintenance, type MaintenancesService } from '../maintenances/service.ts'
@@ -108,7 +107,7 @@ export class StatusService {
     private readonly incidents: IncidentsService,
     private readonly maintenances: MaintenancesService,
     private readonly checks: ChecksService,
-    private readonly cache: TtlCache<PreparedResponse> | undefined,
+    private readonly cache: PublicCache | undefined,
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
     private readonly clock: Clock,
   ) {}
