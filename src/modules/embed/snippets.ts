@@ -2,6 +2,7 @@
 import type { Config } from '../../config.ts'
 import { escapeHtml } from '../../lib/html.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
+import { WIDGET_PATH } from '../widget/service.ts'
 
 export interface Snippets {
   status_page_url: string
@@ -13,7 +14,7 @@ export interface Snippets {
 }
 
 export function widgetScriptUrl(baseUrl: string): string {
-  return `${baseUrl}/static/embed/v1/status.js`
+  return `${baseUrl}${WIDGET_PATH}`
 }
 
 export function badgeUrl(baseUrl: string, slug: string): string {
