@@ -17,7 +17,6 @@ export const BADGE_CACHE_CONTROL = 'public, max-age=300'
 export const MAX_UPTIME_DAYS = 90
 const HEADERS = {
   'access-control-allow-origin': '*',
-  'x-content-type-options': 'nosniff',
   // Opened directly, an SVG is a document: allow nothing but its own styles.
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
 }

@@ -32,7 +32,6 @@ export class WidgetService {
       cacheControl: WIDGET_CACHE_CONTROL,
       extraHeaders: {
         'access-control-allow-origin': '*',
-        'x-content-type-options': 'nosniff',
         vary: 'Accept-Encoding',
         ...(encoding ? { 'content-encoding': encoding } : {}),
       },
