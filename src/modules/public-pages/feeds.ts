@@ -5,6 +5,7 @@
  */
 import { html } from 'ghtml'
 import { escapeHtml } from '../../lib/html.ts'
+import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
 import { maintenancePhase, type MaintenancePhase } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
@@ -73,7 +74,6 @@ function items(input: FeedInput): Item[] {
 const rssHtml = (text: string) => escapeHtml(text).replaceAll('\n', '<br>')
 
 const rfc822 = (ms: number) => new Date(ms).toUTCString()
-const iso = (ms: number) => new Date(ms).toISOString()
 
 export function renderRss(input: FeedInput): string {
   const entries = items(input)
@@ -109,7 +109,7 @@ export function renderAtom(input: FeedInput): string {
 <title>${input.name} status</title>
 <link href="${input.url}"/>
 <link rel="self" href="${input.url}/history.atom"/>
-<updated>${iso(entries[0]?.updated ?? input.now)}</updated>
+<updated>${toIso(entries[0]?.updated ?? input.now)}</updated>
 <author><name>${input.name}</name></author>
 !${entries
     .map(
@@ -117,8 +117,8 @@ export function renderAtom(input: FeedInput): string {
 <id>${item.id}</id>
 <title type="text">${item.title}</title>
 <link href="${item.link}"/>
-<published>${iso(item.published)}</published>
-<updated>${iso(item.updated)}</updated>
+<published>${toIso(item.published)}</published>
+<updated>${toIso(item.updated)}</updated>
 <content type="text">${item.text}</content>
 </entry>
 `,

@@ -4,6 +4,7 @@
  * interpolation; `!${…}` is only used for fragments this file built itself.
  */
 import { html } from 'ghtml'
+import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
 import { isMaintenanceActive } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
@@ -72,7 +73,7 @@ function formatDuration(ms: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`
 }
 
-const time = (ms: number) => html`<time datetime="${new Date(ms).toISOString()}">${formatDateTime(ms)}</time>`
+const time = (ms: number) => html`<time datetime="${toIso(ms)}">${formatDateTime(ms)}</time>`
 
 function head(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean }): string {
   return html`<!doctype html>
