@@ -109,7 +109,6 @@ export class BadgeService {
 
   private cached(slug: string | undefined, key: string, load: () => Promise<Fill>): Promise<PreparedResponse> {
     if (!this.cache || slug === undefined) return load().then((f) => f.value)
-    const hit = this.cache.get(key)
-    return hit ? Promise.resolve(hit) : this.cache.getOrLoad(key, load)
+    return this.cache.getOrLoad(key, load)
   }
 }
