@@ -14,6 +14,16 @@ export const DEFAULT_PALETTE: Palette = {
   text: '#1f2328',
 }
 
+/** The palette stored as JSON (null: none), over the defaults; unreadable JSON reads as the defaults. */
+export function storedPalette(json: string | null): Palette {
+  if (!json) return DEFAULT_PALETTE
+  try {
+    return { ...DEFAULT_PALETTE, ...(JSON.parse(json) as Partial<Palette>) }
+  } catch {
+    return DEFAULT_PALETTE
+  }
+}
+
 export const MIN_TEXT_CONTRAST = 4.5
 
 type Rgb = [number, number, number]

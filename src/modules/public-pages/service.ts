@@ -16,7 +16,7 @@ import type { PageEventsSource, PublicIncident, PublicMaintenance } from './even
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from './host-router.ts'
 import { IMAGE_CONTENT_TYPES } from './images.ts'
-import { darkTheme, DEFAULT_PALETTE, lightTheme, themeVariables, type Palette } from './palette.ts'
+import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from './palette.ts'
 import {
   renderBlockedPage,
   renderGatePage,
@@ -98,15 +98,6 @@ const prepareCss = (css: string) => prepareResponse(200, css, { contentType: 'te
 
 async function shortHash(bytes: Uint8Array | string): Promise<string> {
   return (await sha256Hex(typeof bytes === 'string' ? encoder.encode(bytes) : bytes)).slice(0, 16)
-}
-
-function parsePalette(json: string | null): Palette {
-  if (!json) return DEFAULT_PALETTE
-  try {
-    return { ...DEFAULT_PALETTE, ...(JSON.parse(json) as Partial<Palette>) }
-  } catch {
-    return DEFAULT_PALETTE
-  }
 }
 
 export function themeCss(palette: Palette, customCss: string | null): string {
@@ -209,7 +200,7 @@ export class PublicPagesService {
   async look(site: Site): Promise<Look> {
     const load = async () => {
       const row = await this.repo.findAppearance(site.pageId)
-      const palette = parsePalette(row?.palette_json ?? null)
+      const palette = storedPalette(row?.palette_json ?? null)
       const customCss = row && planHas(site.plan, 'custom_css') ? row.custom_css : null
       const css = themeCss(palette, customCss)
       const theme = await prepareCss(css)

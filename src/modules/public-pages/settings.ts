@@ -19,6 +19,7 @@ import {
   MIN_TEXT_CONTRAST,
   PALETTE_KEYS,
   parseHexColor,
+  storedPalette,
   type Palette,
   type Theme,
 } from './palette.ts'
@@ -56,7 +57,7 @@ export class PageSettingsService {
   async branding(owner: User, pageId: number): Promise<Branding> {
     await this.pages.get(owner, pageId)
     const row = await this.repo.findAppearanceMeta(pageId)
-    const palette = row?.palette_json ? { ...DEFAULT_PALETTE, ...(JSON.parse(row.palette_json) as Partial<Palette>) } : DEFAULT_PALETTE
+    const palette = storedPalette(row?.palette_json ?? null)
     const light = lightTheme(palette)
     const dark = darkTheme(palette)
     return {
