@@ -87,13 +87,13 @@ export class PageViewCounter {
     const visitors: Array<{ day: number; page_id: number; kind: number; hash: string }> = []
     const totals = new Map<string, { page_id: number; day: number; views: number; uniques: number; incident_views: number; incident_uniques: number }>()
     for (const view of views) {
-      // A view buffered just before midnight but written after it has lost its salt: count it, not its visitor.
       if (!live.has(view.pageId)) continue
       const key = `${view.pageId}:${view.day}`
       let total = totals.get(key)
       if (!total) totals.set(key, (total = { page_id: view.pageId, day: view.day, views: 0, uniques: 0, incident_views: 0, incident_uniques: 0 }))
       total.views++
       if (view.duringIncident) total.incident_views++
+      // A view buffered just before midnight but written after it has lost its salt: count it, not its visitor.
       if (view.day < today) continue
       const hash = (await sha256Hex(`${await this.saltFor(view.day)}\n${view.pageId}\n${view.visitor}`)).slice(0, 32)
       visitors.push({ day: view.day, page_id: view.pageId, kind: 0, hash })
