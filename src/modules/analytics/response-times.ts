@@ -6,7 +6,7 @@
 import type { Db } from '../../db/client.ts'
 import { addInto, bucketOf, decode, emptyHistogram, encode, quantile } from './histogram.ts'
 import type { ReportRange } from './range.ts'
-import type { ResponseTimeFigures, ResponseTimes } from './report.ts'
+import { cumRowsNeeded, type ResponseTimeFigures, type ResponseTimes } from './report.ts'
 import { dayOf } from './rollup.ts'
 import type { ResponseTimeSource } from './service.ts'
 
@@ -114,13 +114,7 @@ export function responseTimesFrom(db: Db): ResponseTimeSource {
       wanted.has(c.component_id),
     )
     if (cursors.length === 0) return null
-    const pairs: Array<{ componentId: number; day: number }> = []
-    for (const cursor of cursors) {
-      const end = Math.min(range.toDay, cursor.last_day)
-      const start = Math.min(range.fromDay - 1, cursor.last_day)
-      if (end >= cursor.first_day) pairs.push({ componentId: cursor.component_id, day: end })
-      if (start >= cursor.first_day && start !== end) pairs.push({ componentId: cursor.component_id, day: start })
-    }
+    const pairs = cumRowsNeeded(range, cursors, (cursor) => cursor.last_day)
     const [cumRows, dayRows] = await Promise.all([
       pairs.length === 0
         ? Promise.resolve([])
