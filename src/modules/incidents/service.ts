@@ -4,8 +4,8 @@
  * templates. Every write tells the public caches through `changes.pageChanged`.
  *
  * Owner methods (`list`, `get`, `create`, `update`, `addUpdate`, `delete`, template methods) check
- * ownership: someone else's incident is a 404. Public read methods (`activeForPage`,
- * `recentForPage`) take a page id and do no ownership check: callers decide visibility.
+ * ownership: someone else's incident is a 404. Public read methods (`activeForPage`, `forPage`,
+ * `historyForPage`) take a page id and do no ownership check: callers decide visibility.
  */
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
@@ -17,7 +17,7 @@ import type { User } from '../accounts/service.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentsRepo } from './repo.ts'
-import { INCIDENT_STATES, parseRequestedState } from './states.ts'
+import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
 
@@ -249,11 +249,6 @@ export class IncidentsService {
     return this.hydrate(await this.repo.list({ pageId, active: true, limit }))
   }
 
-  /** The page's incidents (any state), newest first: history for public pages. */
-  async recentForPage(pageId: number, limit = 50): Promise<Incident[]> {
-    return this.hydrate(await this.repo.list({ pageId, limit }))
-  }
-
   /** One incident of the page (its public page), or undefined when the id is not one of the page's. */
   async forPage(pageId: number, id: number): Promise<Incident | undefined> {
     const row = await this.repo.findWithOwner(id)
@@ -330,5 +325,3 @@ export class IncidentsService {
     }))
   }
 }
-
-export { INCIDENT_STATES }
