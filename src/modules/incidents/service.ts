@@ -309,6 +309,9 @@ export class IncidentsService {
   private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>): Promise<Incident[]> {
     const ids = rows.map((row) => row.id)
     const [components, updates] = await Promise.all([this.repo.componentsOf(ids), this.repo.updatesOf(ids)])
+    // Grouped once (order kept) instead of filtering every list for every row.
+    const componentsOf = Map.groupBy(components, (c) => c.incident_id)
+    const updatesOf = Map.groupBy(updates, (u) => u.incident_id)
     return rows.map((row) => ({
       id: row.id,
       pageId: row.page_id,
@@ -316,10 +319,8 @@ export class IncidentsService {
       state: row.state,
       startedAt: row.started_at,
       resolvedAt: row.resolved_at,
-      components: components.filter((c) => c.incident_id === row.id).map((c) => ({ id: c.id, name: c.name })),
-      updates: updates
-        .filter((u) => u.incident_id === row.id)
-        .map((u) => ({ id: u.id, state: u.state, message: u.message, at: u.at })),
+      components: (componentsOf.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
+      updates: (updatesOf.get(row.id) ?? []).map((u) => ({ id: u.id, state: u.state, message: u.message, at: u.at })),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }))
