@@ -33,6 +33,8 @@ export interface RecordOptions {
 export class PageViewCounter {
   private buffer: PendingView[] = []
   private readonly salts = new Map<number, string>()
+  /** The day whose older salts and hashes this counter last deleted: once per day is enough. */
+  private forgottenBefore: number | undefined
   private flushing: Promise<void> = Promise.resolve()
 
   constructor(
@@ -77,8 +79,11 @@ export class PageViewCounter {
     const views = this.buffer
     this.buffer = []
     const today = dayOf(this.clock.now())
-    for (const day of this.salts.keys()) if (day < today) this.salts.delete(day)
-    await this.repo.forgetBefore(today)
+    if (this.forgottenBefore !== today) {
+      for (const day of this.salts.keys()) if (day < today) this.salts.delete(day)
+      await this.repo.forgetBefore(today)
+      this.forgottenBefore = today
+    }
     if (views.length === 0) return
     const live = new Set((await this.repo.existingPageIds([...new Set(views.map((v) => v.pageId))])).map((p) => p.id))
     const undecided = [...new Set(views.filter((v) => v.duringIncident === undefined).map((v) => v.pageId))]
