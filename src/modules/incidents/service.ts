@@ -271,13 +271,14 @@ export class IncidentsService {
   ): Promise<void> {
     const now = this.clock.now()
     const state = change.state ?? current.state
+    const stateChanged = change.state !== undefined && change.state !== current.state
     const fields: { title?: string; state?: IncidentState; resolved_at?: number | null } = {}
     if (change.title !== undefined) fields.title = change.title
-    if (change.state !== undefined && change.state !== current.state) {
+    if (stateChanged) {
       fields.state = change.state
       fields.resolved_at = change.state === 'resolved' ? now : null
     }
-    const addsEntry = (change.state !== undefined && change.state !== current.state) || change.message !== undefined
+    const addsEntry = stateChanged || change.message !== undefined
     await this.repo.transaction(async (repo) => {
       await repo.update(current.id, fields, now)
       if (change.componentIds !== undefined) await repo.setComponents(current.id, change.componentIds)
