@@ -113,14 +113,13 @@ export function dayLevel(day: DayUptime): DayLevel {
   return 'ok'
 }
 
-/** 99.95 → "99.95", 100 → "100", 99.999 → "99.99" (never rounds up to a perfect 100). */
-export function formatPercent(value: number): string {
-  const floored = Math.floor(value * 100) / 100
-  return floored.toFixed(2).replace(/\.?0+$/, '')
-}
-
 /** Never rounds up: 99.999 → 99.99, so a figure shows 100 only when nothing was down. */
 const floorTo2 = (value: number): number => Math.floor(value * 100) / 100
+
+/** 99.95 → "99.95", 100 → "100", 99.999 → "99.99" (never rounds up to a perfect 100). */
+export function formatPercent(value: number): string {
+  return floorTo2(value).toFixed(2).replace(/\.?0+$/, '')
+}
 
 /**
  * Several components together, per day (oldest first) and over the whole window: % of measured
