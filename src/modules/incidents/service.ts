@@ -15,7 +15,7 @@ import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
-import type { StatusPagesService } from '../status-pages/service.ts'
+import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
@@ -232,8 +232,7 @@ export class IncidentsService {
     input: Omit<CreateIncidentInput, 'title' | 'message'>,
   ): Promise<Incident> {
     const template = await this.getTemplate(owner, templateId)
-    const { pageId, componentIds } = await this.resolveTarget(owner, input)
-    const page = await this.pages.get(owner, pageId)
+    const { pageId, page, componentIds } = await this.resolveTarget(owner, input)
     const names = (await this.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
     const values = { component: componentPhrase(names), page: page.name }
     // The filled title may outgrow the title limit: cut it rather than refuse the template.
@@ -290,7 +289,7 @@ export class IncidentsService {
   private async resolveTarget(
     owner: User,
     input: { status_page_id?: number; component_id?: number; component_ids?: number[] },
-  ): Promise<{ pageId: number; componentIds: number[] }> {
+  ): Promise<{ pageId: number; page: StatusPage; componentIds: number[] }> {
     const requested = parseIdList('component_ids', [...(input.component_ids ?? []), ...(input.component_id ? [input.component_id] : [])])
     let pageId = input.status_page_id
     if (pageId === undefined) {
@@ -299,8 +298,8 @@ export class IncidentsService {
       if (!component || component.owner_id !== owner.id) throw notFound('component not found')
       pageId = component.page_id
     }
-    await this.pages.get(owner, pageId)
-    return { pageId, componentIds: await this.checkedComponents(pageId, requested) }
+    const page = await this.pages.get(owner, pageId)
+    return { pageId, page, componentIds: await this.checkedComponents(pageId, requested) }
   }
 
   private checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
