@@ -127,9 +127,8 @@ export async function runCli(
   } catch (error) {
     if (error instanceof HttpError || error instanceof UsageError || error instanceof ConfigError) {
       io.err(`lantern: ${error.message}`)
-    } else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`lantern: ${error.message.split('\n')[0]}`)
     } else {
+      // Anything else (a parseArgs error, SQLite): its first line only.
       io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
     }
     return 1

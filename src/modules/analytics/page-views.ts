@@ -33,6 +33,8 @@ export interface RecordOptions {
 export class PageViewCounter {
   private buffer: PendingView[] = []
   private readonly salts = new Map<number, string>()
+  /** The day whose older salts and hashes this counter last deleted: once per day is enough. */
+  private forgottenBefore: number | undefined
   private flushing: Promise<void> = Promise.resolve()
 
   constructor(
@@ -77,8 +79,11 @@ export class PageViewCounter {
     const views = this.buffer
     this.buffer = []
     const today = dayOf(this.clock.now())
-    for (const day of this.salts.keys()) if (day < today) this.salts.delete(day)
-    await this.repo.forgetBefore(today)
+    if (this.forgottenBefore !== today) {
+      for (const day of this.salts.keys()) if (day < today) this.salts.delete(day)
+      await this.repo.forgetBefore(today)
+      this.forgottenBefore = today
+    }
     if (views.length === 0) return
     const live = new Set((await this.repo.existingPageIds([...new Set(views.map((v) => v.pageId))])).map((p) => p.id))
     const undecided = [...new Set(views.filter((v) => v.duringIncident === undefined).map((v) => v.pageId))]
@@ -87,13 +92,13 @@ export class PageViewCounter {
     const visitors: Array<{ day: number; page_id: number; kind: number; hash: string }> = []
     const totals = new Map<string, { page_id: number; day: number; views: number; uniques: number; incident_views: number; incident_uniques: number }>()
     for (const view of views) {
-      // A view buffered just before midnight but written after it has lost its salt: count it, not its visitor.
       if (!live.has(view.pageId)) continue
       const key = `${view.pageId}:${view.day}`
       let total = totals.get(key)
       if (!total) totals.set(key, (total = { page_id: view.pageId, day: view.day, views: 0, uniques: 0, incident_views: 0, incident_uniques: 0 }))
       total.views++
       if (view.duringIncident) total.incident_views++
+      // A view buffered just before midnight but written after it has lost its salt: count it, not its visitor.
       if (view.day < today) continue
       const hash = (await sha256Hex(`${await this.saltFor(view.day)}\n${view.pageId}\n${view.visitor}`)).slice(0, 32)
       visitors.push({ day: view.day, page_id: view.pageId, kind: 0, hash })

@@ -1,8 +1,9 @@
-/** Kysely queries of the analytics feature: status roll-ups, page views and share tokens. */
+/** Kysely queries of the analytics feature: status and response-time roll-ups, page views and share tokens. */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import type { DailyStatusRow } from './rollup.ts'
+import type { ComponentResponseDailyTable, PageResponseDailyTable } from './tables.ts'
 
 export class AnalyticsRepo {
   constructor(readonly db: Db) {}
@@ -84,6 +85,61 @@ export class AnalyticsRepo {
       .execute()
   }
 
+  // ---- response-time roll-ups (written inside the checks write's transaction) ----
+
+  pageResponseDay(pageId: number, day: number) {
+    return this.db.selectFrom('page_response_daily').select(['n', 'sum_ms', 'hist']).where('page_id', '=', pageId).where('day', '=', day).executeTakeFirst()
+  }
+
+  putPageResponseDay(row: PageResponseDailyTable) {
+    return this.db
+      .insertInto('page_response_daily')
+      .values(row)
+      .onConflict((oc) => oc.columns(['page_id', 'day']).doUpdateSet((eb) => ({ n: eb.ref('excluded.n'), sum_ms: eb.ref('excluded.sum_ms'), hist: eb.ref('excluded.hist') })))
+      .execute()
+  }
+
+  responseCursor(componentId: number) {
+    return this.db.selectFrom('component_response_cursor').selectAll().where('component_id', '=', componentId).executeTakeFirst()
+  }
+
+  componentResponseDays(componentId: number, fromDay: number, toDay: number) {
+    return this.db
+      .selectFrom('component_response_daily')
+      .selectAll()
+      .where('component_id', '=', componentId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .execute()
+  }
+
+  async putComponentResponseDays(rows: readonly ComponentResponseDailyTable[]) {
+    for (let i = 0; i < rows.length; i += 200) {
+      await this.db
+        .insertInto('component_response_daily')
+        .values(rows.slice(i, i + 200))
+        .onConflict((oc) =>
+          oc.columns(['component_id', 'day']).doUpdateSet((eb) => ({
+            n: eb.ref('excluded.n'),
+            sum_ms: eb.ref('excluded.sum_ms'),
+            hist: eb.ref('excluded.hist'),
+            cum_n: eb.ref('excluded.cum_n'),
+            cum_sum_ms: eb.ref('excluded.cum_sum_ms'),
+            cum_hist: eb.ref('excluded.cum_hist'),
+          })),
+        )
+        .execute()
+    }
+  }
+
+  putResponseCursor(cursor: { componentId: number; pageId: number; firstDay: number; lastDay: number }) {
+    return this.db
+      .insertInto('component_response_cursor')
+      .values({ component_id: cursor.componentId, page_id: cursor.pageId, first_day: cursor.firstDay, last_day: cursor.lastDay })
+      .onConflict((oc) => oc.column('component_id').doUpdateSet({ first_day: cursor.firstDay, last_day: cursor.lastDay, page_id: cursor.pageId }))
+      .execute()
+  }
+
   // ---- reports ----
 
   findPage(pageId: number) {
@@ -147,6 +203,30 @@ export class AnalyticsRepo {
       .where('day', '>=', fromDay)
       .where('day', '<=', toDay)
       .orderBy('day')
+      .execute()
+  }
+
+  responseCursorsOfPage(pageId: number) {
+    return this.db.selectFrom('component_response_cursor').selectAll().where('page_id', '=', pageId).execute()
+  }
+
+  /** The response-time running totals of (component, day) pairs asked for, in one query. */
+  async responseRowsAt(pairs: ReadonlyArray<{ componentId: number; day: number }>) {
+    if (pairs.length === 0) return []
+    return this.db
+      .selectFrom('component_response_daily')
+      .select(['component_id', 'day', 'cum_n', 'cum_sum_ms', 'cum_hist'])
+      .where((eb) => eb.or(pairs.map((p) => eb.and([eb('component_id', '=', p.componentId), eb('day', '=', p.day)]))))
+      .execute()
+  }
+
+  pageResponseDays(pageId: number, fromDay: number, toDay: number) {
+    return this.db
+      .selectFrom('page_response_daily')
+      .select(['day', 'n', 'sum_ms', 'hist'])
+      .where('page_id', '=', pageId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
       .execute()
   }
 

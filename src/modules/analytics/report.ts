@@ -51,11 +51,19 @@ export interface ReportInput {
   generatedAt: number
 }
 
-/** The (component, day) rows whose running totals bound the range for each component. */
-export function cumRowsNeeded(range: ReportRange, cursors: readonly CursorRow[]): Array<{ componentId: number; day: number }> {
+/**
+ * The (component, day) rows whose running totals bound the range for each component: the range's
+ * last day and the day before it, each capped at the component's last rolled-up day (`lastDay`).
+ * Used for the status roll-ups and the response-time roll-ups alike.
+ */
+export function cumRowsNeeded<C extends { component_id: number; first_day: number }>(
+  range: ReportRange,
+  cursors: readonly C[],
+  lastDayOf: (cursor: C) => number,
+): Array<{ componentId: number; day: number }> {
   const pairs: Array<{ componentId: number; day: number }> = []
   for (const cursor of cursors) {
-    const lastDay = dayOf(cursor.since)
+    const lastDay = lastDayOf(cursor)
     const end = Math.min(range.toDay, lastDay)
     const start = Math.min(range.fromDay - 1, lastDay)
     if (end >= cursor.first_day) pairs.push({ componentId: cursor.component_id, day: end })

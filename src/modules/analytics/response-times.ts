@@ -6,7 +6,8 @@
 import type { Db } from '../../db/client.ts'
 import { addInto, bucketOf, decode, emptyHistogram, encode, quantile } from './histogram.ts'
 import type { ReportRange } from './range.ts'
-import type { ResponseTimeFigures, ResponseTimes } from './report.ts'
+import { cumRowsNeeded, type ResponseTimeFigures, type ResponseTimes } from './report.ts'
+import { AnalyticsRepo } from './repo.ts'
 import { dayOf } from './rollup.ts'
 import type { ResponseTimeSource } from './service.ts'
 
@@ -33,35 +34,26 @@ export async function recordResponseTimes(
     delta.hist[bucketOf(check.responseMs)]!++
   }
   if (deltas.size === 0) return
-  const component = await db.selectFrom('components').select('page_id').where('id', '=', componentId).executeTakeFirst()
+  const repo = new AnalyticsRepo(db)
+  const component = await repo.componentPageId(componentId)
   if (!component) return
   const pageId = component.page_id
 
   // The page's daily rows (not cumulative): add each day's delta.
   for (const [day, delta] of deltas) {
-    const row = await db.selectFrom('page_response_daily').select(['n', 'sum_ms', 'hist']).where('page_id', '=', pageId).where('day', '=', day).executeTakeFirst()
+    const row = await repo.pageResponseDay(pageId, day)
     const hist = decode(row?.hist)
     addInto(hist, delta.hist)
-    await db
-      .insertInto('page_response_daily')
-      .values({ page_id: pageId, day, n: (row?.n ?? 0) + delta.n, sum_ms: (row?.sum_ms ?? 0) + delta.sum, hist: encode(hist) })
-      .onConflict((oc) => oc.columns(['page_id', 'day']).doUpdateSet((eb) => ({ n: eb.ref('excluded.n'), sum_ms: eb.ref('excluded.sum_ms'), hist: eb.ref('excluded.hist') })))
-      .execute()
+    await repo.putPageResponseDay({ page_id: pageId, day, n: (row?.n ?? 0) + delta.n, sum_ms: (row?.sum_ms ?? 0) + delta.sum, hist: encode(hist) })
   }
 
   // The component's dense running totals: rewrite from the earliest touched day to the last day.
-  const cursor = await db.selectFrom('component_response_cursor').selectAll().where('component_id', '=', componentId).executeTakeFirst()
+  const cursor = await repo.responseCursor(componentId)
   const touched = [...deltas.keys()]
   const fromDay = Math.min(...touched)
   const lastDay = Math.max(...touched, cursor?.last_day ?? -Infinity)
   const firstDay = Math.min(fromDay, cursor?.first_day ?? Infinity)
-  const existing = await db
-    .selectFrom('component_response_daily')
-    .selectAll()
-    .where('component_id', '=', componentId)
-    .where('day', '>=', fromDay - 1)
-    .where('day', '<=', lastDay)
-    .execute()
+  const existing = await repo.componentResponseDays(componentId, fromDay - 1, lastDay)
   const byDay = new Map(existing.map((row) => [row.day, row]))
   const previous = byDay.get(fromDay - 1)
   let cumN = previous?.cum_n ?? 0
@@ -80,27 +72,8 @@ export async function recordResponseTimes(
     addInto(cumHist, hist)
     rows.push({ component_id: componentId, day, n, sum_ms: sum, hist: encode(hist), cum_n: cumN, cum_sum_ms: cumSum, cum_hist: encode(cumHist) })
   }
-  for (let i = 0; i < rows.length; i += 200) {
-    await db
-      .insertInto('component_response_daily')
-      .values(rows.slice(i, i + 200))
-      .onConflict((oc) =>
-        oc.columns(['component_id', 'day']).doUpdateSet((eb) => ({
-          n: eb.ref('excluded.n'),
-          sum_ms: eb.ref('excluded.sum_ms'),
-          hist: eb.ref('excluded.hist'),
-          cum_n: eb.ref('excluded.cum_n'),
-          cum_sum_ms: eb.ref('excluded.cum_sum_ms'),
-          cum_hist: eb.ref('excluded.cum_hist'),
-        })),
-      )
-      .execute()
-  }
-  await db
-    .insertInto('component_response_cursor')
-    .values({ component_id: componentId, page_id: pageId, first_day: firstDay, last_day: lastDay })
-    .onConflict((oc) => oc.column('component_id').doUpdateSet({ first_day: firstDay, last_day: lastDay, page_id: pageId }))
-    .execute()
+  await repo.putComponentResponseDays(rows)
+  await repo.putResponseCursor({ componentId, pageId, firstDay, lastDay })
 }
 
 const figures = (n: number, sum: number, hist: Uint32Array): ResponseTimeFigures =>
@@ -108,35 +81,13 @@ const figures = (n: number, sum: number, hist: Uint32Array): ResponseTimeFigures
 
 /** Reads the roll-ups for a report; null when the page has never had a timed check. */
 export function responseTimesFrom(db: Db): ResponseTimeSource {
+  const repo = new AnalyticsRepo(db)
   return async (pageId: number, componentIds: readonly number[], range: ReportRange): Promise<ResponseTimes | null> => {
     const wanted = new Set(componentIds)
-    const cursors = (await db.selectFrom('component_response_cursor').selectAll().where('page_id', '=', pageId).execute()).filter((c) =>
-      wanted.has(c.component_id),
-    )
+    const cursors = (await repo.responseCursorsOfPage(pageId)).filter((c) => wanted.has(c.component_id))
     if (cursors.length === 0) return null
-    const pairs: Array<{ componentId: number; day: number }> = []
-    for (const cursor of cursors) {
-      const end = Math.min(range.toDay, cursor.last_day)
-      const start = Math.min(range.fromDay - 1, cursor.last_day)
-      if (end >= cursor.first_day) pairs.push({ componentId: cursor.component_id, day: end })
-      if (start >= cursor.first_day && start !== end) pairs.push({ componentId: cursor.component_id, day: start })
-    }
-    const [cumRows, dayRows] = await Promise.all([
-      pairs.length === 0
-        ? Promise.resolve([])
-        : db
-            .selectFrom('component_response_daily')
-            .select(['component_id', 'day', 'cum_n', 'cum_sum_ms', 'cum_hist'])
-            .where((eb) => eb.or(pairs.map((p) => eb.and([eb('component_id', '=', p.componentId), eb('day', '=', p.day)]))))
-            .execute(),
-      db
-        .selectFrom('page_response_daily')
-        .select(['day', 'n', 'sum_ms', 'hist'])
-        .where('page_id', '=', pageId)
-        .where('day', '>=', range.fromDay)
-        .where('day', '<=', range.toDay)
-        .execute(),
-    ])
+    const pairs = cumRowsNeeded(range, cursors, (cursor) => cursor.last_day)
+    const [cumRows, dayRows] = await Promise.all([repo.responseRowsAt(pairs), repo.pageResponseDays(pageId, range.fromDay, range.toDay)])
     const cum = new Map(cumRows.map((row) => [`${row.component_id}:${row.day}`, row]))
     const components = new Map<number, ResponseTimeFigures>()
     const total = { n: 0, sum: 0, hist: emptyHistogram() }

@@ -54,7 +54,7 @@ export function addInterval(
 export function rollUp(input: {
   startDay: number
   before: ComponentStatus | undefined
-  cum: Omit<StatusTotals, never>
+  cum: StatusTotals
   entries: ReadonlyArray<{ status: ComponentStatus; at: number }>
 }): DailyStatusRow[] {
   const { entries } = input

@@ -9,6 +9,7 @@ import type { User } from '../accounts/service.ts'
 import { parseRange, type ReportRange } from './range.ts'
 import { buildReport, cumRowsNeeded, type AnalyticsReport, type ResponseTimes } from './report.ts'
 import type { AnalyticsRepo } from './repo.ts'
+import { dayOf } from './rollup.ts'
 import type { ShareToken, ShareTokensService } from './share-tokens.ts'
 import { backfillStatusRollup } from './status-aggregator.ts'
 
@@ -54,7 +55,7 @@ export class AnalyticsService {
       cursors = await this.repo.cursorsOfPage(pageId)
     }
     const [cumRows, pageDays, viewDays, responseTimes] = await Promise.all([
-      this.repo.dailyRowsAt(cumRowsNeeded(range, cursors)),
+      this.repo.dailyRowsAt(cumRowsNeeded(range, cursors, (cursor) => dayOf(cursor.since))),
       this.repo.pageStatusDays(pageId, range.fromDay, range.toDay),
       this.repo.pageViewDays(pageId, range.fromDay, range.toDay),
       this.responseTimes(

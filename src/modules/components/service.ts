@@ -13,7 +13,6 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
 
-export const COMPONENT_TYPES: readonly ComponentType[] = ['site', 'api', 'dns']
 export const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
 export const MAX_HISTORY_IMPORT = 10_000
 

@@ -6,7 +6,7 @@
  * inside the window and the status in force when it opens are needed, so the cost follows the
  * number of changes in the window, never the length of the whole history.
  */
-import type { ComponentStatus } from '../components/tables.ts'
+import type { ComponentStatus } from './tables.ts'
 
 export const DAY_MS = 86_400_000
 
@@ -41,18 +41,17 @@ export interface UptimeInput {
   now: number
 }
 
-function addSpan(days: DayUptime[], first: number, status: ComponentStatus, from: number, to: number): void {
+type TimeField = 'upMs' | 'degradedMs' | 'downMs' | 'maintenanceMs'
+const FIELD_OF: Record<ComponentStatus, TimeField> = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' }
+
+/** Adds [from, to) to `field` of the days it covers, split at UTC midnights. */
+function addTime(days: DayUptime[], first: number, field: TimeField, from: number, to: number): void {
   let start = from
   while (start < to) {
     const index = Math.floor((start - first) / DAY_MS)
-    const dayEnd = first + (index + 1) * DAY_MS
-    const end = Math.min(to, dayEnd)
+    const end = Math.min(to, first + (index + 1) * DAY_MS)
     const day = days[index]
-    if (day) {
-      if (status === 'up') day.upMs += end - start
-      else if (status === 'degraded') day.degradedMs += end - start
-      else day.downMs += end - start
-    }
+    if (day) day[field] += end - start
     start = end
   }
 }
@@ -85,25 +84,14 @@ export function dailyUptime(input: UptimeInput): DayUptime[] {
     let from = span.from
     for (const hole of holes) {
       if (hole.end <= from || hole.start >= span.to) continue
-      if (hole.start > from) addSpan(days, first, span.status, from, hole.start)
+      if (hole.start > from) addTime(days, first, FIELD_OF[span.status], from, hole.start)
       const cutEnd = Math.min(hole.end, span.to)
-      addMaintenance(days, first, Math.max(hole.start, from), cutEnd)
+      addTime(days, first, 'maintenanceMs', Math.max(hole.start, from), cutEnd)
       from = cutEnd
     }
-    if (from < span.to) addSpan(days, first, span.status, from, span.to)
+    if (from < span.to) addTime(days, first, FIELD_OF[span.status], from, span.to)
   }
   return days
-}
-
-function addMaintenance(days: DayUptime[], first: number, from: number, to: number): void {
-  let start = from
-  while (start < to) {
-    const index = Math.floor((start - first) / DAY_MS)
-    const end = Math.min(to, first + (index + 1) * DAY_MS)
-    const day = days[index]
-    if (day) day.maintenanceMs += end - start
-    start = end
-  }
 }
 
 /** Up share of the measured time (degraded counts as up: the service answered), or null without data. */
@@ -125,14 +113,13 @@ export function dayLevel(day: DayUptime): DayLevel {
   return 'ok'
 }
 
-/** 99.95 → "99.95", 100 → "100", 99.999 → "99.99" (never rounds up to a perfect 100). */
-export function formatPercent(value: number): string {
-  const floored = Math.floor(value * 100) / 100
-  return floored.toFixed(2).replace(/\.?0+$/, '')
-}
-
 /** Never rounds up: 99.999 → 99.99, so a figure shows 100 only when nothing was down. */
 const floorTo2 = (value: number): number => Math.floor(value * 100) / 100
+
+/** 99.95 → "99.95", 100 → "100", 99.999 → "99.99" (never rounds up to a perfect 100). */
+export function formatPercent(value: number): string {
+  return floorTo2(value).toFixed(2).replace(/\.?0+$/, '')
+}
 
 /**
  * Several components together, per day (oldest first) and over the whole window: % of measured

@@ -156,7 +156,8 @@ export class MaintenancesService {
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
-    const components = await this.repo.componentsOf(rows.map((row) => row.id))
+    // Grouped once (order kept) instead of filtering the list for every row: betweenForPage reads up to 1000 windows.
+    const components = Map.groupBy(await this.repo.componentsOf(rows.map((row) => row.id)), (c) => c.maintenance_id)
     return rows.map((row) => ({
       id: row.id,
       pageId: row.page_id,
@@ -164,7 +165,7 @@ export class MaintenancesService {
       message: row.message,
       startAt: row.start_at,
       endAt: row.end_at,
-      components: components.filter((c) => c.maintenance_id === row.id).map((c) => ({ id: c.id, name: c.name })),
+      components: (components.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }))

@@ -24,8 +24,6 @@ const ASSETS: Record<string, Asset> = {
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }
 
-export const ASSET_PATHS = Object.keys(ASSETS)
-
 const loaded = new Map<string, Promise<PreparedResponse>>()
 
 /** The prepared response of a static asset, encoded once per process. */
