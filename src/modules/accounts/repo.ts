@@ -85,8 +85,12 @@ export class AccountsRepo {
     return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
   }
 
-  updatePasswordHash(userId: number, passwordHash: string) {
-    return this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+  /** The new hash and the end of every session of the user, in one transaction: never one without the other. */
+  replacePasswordAndEndSessions(userId: number, passwordHash: string) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+      await trx.deleteFrom('sessions').where('user_id', '=', userId).execute()
+    })
   }
 
   insertSession(session: { userId: number; tokenHash: string; now: number; expiresAt: number }) {
@@ -108,10 +112,6 @@ export class AccountsRepo {
 
   deleteSession(tokenHash: string) {
     return this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute()
-  }
-
-  deleteSessionsOfUser(userId: number) {
-    return this.db.deleteFrom('sessions').where('user_id', '=', userId).execute()
   }
 
   deleteExpiredSessions(now: number) {

@@ -217,8 +217,7 @@ export class AccountsService {
       this.loginsPerEmail.reset(row.email)
     }
     checkPassword(newPassword)
-    await this.repo.updatePasswordHash(userId, await hashPassword(newPassword))
-    await this.repo.deleteSessionsOfUser(userId)
+    await this.repo.replacePasswordAndEndSessions(userId, await hashPassword(newPassword))
   }
 
   async setPasswordByEmail(rawEmail: string, newPassword: string): Promise<User> {
