@@ -1,5 +1,11 @@
 /** Timestamps are stored as epoch milliseconds and shown as RFC 3339 UTC strings. */
 
+export const MINUTE_MS = 60_000
+export const DAY_MS = 86_400_000
+
+/** UTC midnight of the day that holds `ms`. */
+export const utcDayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
+
 export const toIso = (ms: number): string => new Date(ms).toISOString()
 export const toIsoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms))
 

@@ -5,7 +5,8 @@
  */
 import { badRequest } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
-import { DAY_MS, dayOf } from './rollup.ts'
+import { dayOf } from './rollup.ts'
+import { DAY_MS } from '../../lib/time.ts'
 
 export const PRESETS = { '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as const
 export type Preset = keyof typeof PRESETS

@@ -2,11 +2,12 @@
  * Pure status roll-up: turns a component's status changes into per-day milliseconds per status and
  * outages started, with running totals. Used when changes are written, never when reports are read.
  */
+import { DAY_MS } from '../../lib/time.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 
-export const DAY_MS = 86_400_000
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS)
-export const dayStart = (day: number): number => day * DAY_MS
+/** Epoch ms of the start of day number `day` (days since the epoch, UTC). */
+export const startOfDayNumber = (day: number): number => day * DAY_MS
 export const dayDate = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10)
 
 export interface StatusTotals {
@@ -38,7 +39,7 @@ export function addInterval(
   let t = from
   while (t < to) {
     const day = dayOf(t)
-    const end = Math.min(to, dayStart(day + 1))
+    const end = Math.min(to, startOfDayNumber(day + 1))
     const totals = totalsOfDay(day)
     if (totals) totals[FIELD[status]] += end - t
     t = end
@@ -61,7 +62,7 @@ export function rollUp(input: {
   if (entries.length === 0) return []
   const first = entries[0]!
   const last = entries[entries.length - 1]!
-  let t = input.before === undefined ? first.at : Math.min(dayStart(input.startDay), first.at)
+  let t = input.before === undefined ? first.at : Math.min(startOfDayNumber(input.startDay), first.at)
   const firstDay = dayOf(t)
   const lastDay = dayOf(last.at)
   const days: StatusTotals[] = []

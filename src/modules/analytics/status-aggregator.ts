@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import { AnalyticsRepo } from './repo.ts'
-import { dayOf, dayStart, rollUp } from './rollup.ts'
+import { dayOf, rollUp, startOfDayNumber } from './rollup.ts'
 
 /**
  * Recomputes the roll-up rows of a component from the day of `fromAt` (or from its last known
@@ -18,7 +18,7 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
   if (!page) return
   const cursor = await repo.cursor(componentId)
   let startDay = Math.min(dayOf(fromAt), cursor ? dayOf(cursor.since) : Infinity)
-  let before = await repo.lastChangeBefore(componentId, dayStart(startDay))
+  let before = await repo.lastChangeBefore(componentId, startOfDayNumber(startDay))
   let previous = before ? await repo.dailyRow(componentId, startDay - 1) : undefined
   if (before && !previous) {
     // History written before roll-ups existed (or rows lost): roll up the whole history once.
@@ -28,7 +28,7 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
     before = undefined
     previous = undefined
   }
-  const entries = await repo.changesFrom(componentId, dayStart(startDay))
+  const entries = await repo.changesFrom(componentId, startOfDayNumber(startDay))
   const rows = rollUp({
     startDay,
     before: before?.status,

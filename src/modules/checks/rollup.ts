@@ -6,8 +6,8 @@
  * averages, so they add up exactly across components and across repeated batches.
  * Everything here is pure.
  */
-export const MINUTE_MS = 60_000
-export const DAY_MS = 24 * 60 * MINUTE_MS
+import { DAY_MS, MINUTE_MS } from '../../lib/time.ts'
+
 /** Raw rows older than this are deleted (buckets keep their figures). */
 export const RAW_RETENTION_MS = 7 * DAY_MS
 /** Minute buckets older than this are deleted; 240 minutes are read, analytics may read 24 h. */
@@ -31,7 +31,6 @@ export interface Bucket {
 }
 
 export const minuteStart = (ms: number): number => Math.floor(ms / MINUTE_MS) * MINUTE_MS
-export const dayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
 
 /** Adds up checks per bucket (`startOf` picks the bucket); buckets come out in time order. */
 export function rollUp(checks: readonly CheckResult[], startOf: (ms: number) => number): Bucket[] {

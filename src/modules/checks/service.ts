@@ -13,15 +13,12 @@
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { parseRfc3339 } from '../../lib/time.ts'
+import { DAY_MS, MINUTE_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { ChecksRepo } from './repo.ts'
 import {
-  DAY_MS,
-  dayStart,
   meanSeries,
-  MINUTE_MS,
   MINUTE_RETENTION_MS,
   minuteStart,
   RAW_RETENTION_MS,
@@ -90,7 +87,7 @@ export class ChecksService {
     await this.repo.transaction(async (repo) => {
       await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
       await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
-      await repo.addBuckets('check_days', componentId, rollUp(checks, dayStart))
+      await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
       await repo.prune(componentId, rawFrom, minutesFrom)
       await repo.recorded(componentId, checks)
     })
@@ -114,8 +111,8 @@ export class ChecksService {
 
   /** Day buckets (summed over the components) for the `days` UTC days ending with today, oldest first. */
   async dailyBuckets(componentIds: readonly number[], now: number, days: number): Promise<Bucket[]> {
-    const from = dayStart(now) - (days - 1) * DAY_MS
-    const rows = await this.repo.buckets('check_days', componentIds, from, dayStart(now) + DAY_MS)
+    const from = utcDayStart(now) - (days - 1) * DAY_MS
+    const rows = await this.repo.buckets('check_days', componentIds, from, utcDayStart(now) + DAY_MS)
     const out: Bucket[] = Array.from({ length: days }, (_, i) => ({
       start: from + i * DAY_MS,
       checks: 0,

@@ -6,9 +6,8 @@
  * inside the window and the status in force when it opens are needed, so the cost follows the
  * number of changes in the window, never the length of the whole history.
  */
+import { DAY_MS, utcDayStart } from '../../lib/time.ts'
 import type { ComponentStatus } from './tables.ts'
-
-export const DAY_MS = 86_400_000
 
 export interface DayUptime {
   /** UTC midnight of the day, epoch ms. */
@@ -25,7 +24,6 @@ export type DayLevel = 'none' | 'ok' | 'minor' | 'major'
 /** At least this share of a day down paints the day red; less (or any degradation) is yellow. */
 export const MAJOR_DOWN_SHARE = 0.05
 
-export const utcDayStart = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS
 
 /** The first instant of a `days`-day window that ends today (UTC). */
 export const windowStart = (now: number, days: number): number => utcDayStart(now) - (days - 1) * DAY_MS

@@ -9,7 +9,8 @@ import type { ComponentType } from '../components/tables.ts'
 import { isMaintenanceActive } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from './status.ts'
-import { DAY_MS, dayLevel, formatPercent, uptimePercent, type DayUptime } from '../components/uptime.ts'
+import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../components/uptime.ts'
+import { DAY_MS } from '../../lib/time.ts'
 
 export const TYPE_LABELS: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Site' }
 const TYPE_NAMES: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Website' }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DAY_MS, MINUTE_MS } from '../../../src/modules/checks/rollup.ts'
+import { DAY_MS, MINUTE_MS } from '../../../src/lib/time.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext

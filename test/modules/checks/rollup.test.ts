@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { DAY_MS, dayStart, meanSeries, MINUTE_MS, minuteStart, rollUp, type CheckResult } from '../../../src/modules/checks/rollup.ts'
+import { meanSeries, minuteStart, rollUp, type CheckResult } from '../../../src/modules/checks/rollup.ts'
+import { DAY_MS, MINUTE_MS, utcDayStart } from '../../../src/lib/time.ts'
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)
 const check = (offsetMs: number, ok: boolean, responseMs: number | null): CheckResult => ({ at: T0 + offsetMs, ok, responseMs })
@@ -27,11 +28,11 @@ describe('rollUp', () => {
     [
       'days',
       [check(-13 * 3600_000, true, 10), check(0, true, 20), check(11 * 3600_000, false, 30), check(12 * 3600_000, true, 40)],
-      dayStart,
+      utcDayStart,
       [
-        [dayStart(T0) - DAY_MS, 1, 1, 1, 10, 10],
-        [dayStart(T0), 2, 1, 2, 50, 30],
-        [dayStart(T0) + DAY_MS, 1, 1, 1, 40, 40],
+        [utcDayStart(T0) - DAY_MS, 1, 1, 1, 10, 10],
+        [utcDayStart(T0), 2, 1, 2, 50, 30],
+        [utcDayStart(T0) + DAY_MS, 1, 1, 1, 40, 40],
       ],
     ],
     ['a failed check with no time', [check(0, false, null)], minuteStart, [[T0, 1, 0, 0, 0, null]]],
