@@ -11,14 +11,11 @@
  */
 import { Database } from 'bun:sqlite'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
 import { bucketOf, emptyHistogram, encode, addInto } from '../../src/modules/analytics/histogram.ts'
 import { dayOf, rollUp } from '../../src/modules/analytics/rollup.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 import { startServer } from '../../src/main.ts'
-import { createServices } from '../../src/services.ts'
-import { runWrk, tempDir } from './lib.ts'
+import { runWrk, seedDatabase, tempDir } from './lib.ts'
 
 const COMPONENTS = 50
 const TOTAL_VIEWS = 10_000_000
@@ -30,13 +27,10 @@ const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
 async function build(dir: string, days: number) {
   const path = `${dir}/analytics-${days}d.sqlite`
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: path })
-  const handle = openDatabase(path)
-  await migrateToLatest(handle.db)
-  const services = createServices({ db: handle.db, config })
-  const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'enterprise' })
-  const { key } = await services.accounts.createApiKey(owner.id, 'bench')
-  const page = await services.pages.create(owner, { slug: 'acme', name: 'Acme' })
-  await handle.close()
+  const { key, page } = await seedDatabase(config, 'enterprise', async (services, owner) => ({
+    key: (await services.accounts.createApiKey(owner.id, 'bench')).key,
+    page: await services.pages.create(owner, { slug: 'acme', name: 'Acme' }),
+  }))
 
   const started = performance.now()
   const db = new Database(path)

@@ -6,29 +6,23 @@
  * uptime from the history per request.
  */
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/main.ts'
-import { createServices } from '../../src/services.ts'
-import { compare, snapshot, startBareServer, tempDir } from './lib.ts'
+import { compare, seedDatabase, snapshot, startBareServer, tempDir } from './lib.ts'
 
 const temp = tempDir()
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: `${temp.dir}/bench.sqlite`, BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com' })
 
 // Seed a page with components, a week of checks and an incident through the real services.
-const seed = openDatabase(config.databasePath)
-await migrateToLatest(seed.db)
-const services = createServices({ db: seed.db, config })
-const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'growth' })
-const page = await services.pages.create(owner, { slug: 'acme', name: 'Acme' })
-const now = Date.now()
-for (const name of ['API', 'Website', 'DNS']) {
-  const component = await services.components.create(owner, page.id, { name })
-  const checks = Array.from({ length: 1000 }, (_, i) => ({ at: new Date(now - i * 60_000).toISOString(), ok: i % 97 !== 0, response_ms: 80 + (i % 40) }))
-  await services.checks.ingest(owner, component.id, checks)
-}
-await services.incidents.create(owner, { status_page_id: page.id, title: 'Elevated error rates', message: 'Looking into it' })
-await seed.close()
+await seedDatabase(config, 'growth', async (services, owner) => {
+  const page = await services.pages.create(owner, { slug: 'acme', name: 'Acme' })
+  const now = Date.now()
+  for (const name of ['API', 'Website', 'DNS']) {
+    const component = await services.components.create(owner, page.id, { name })
+    const checks = Array.from({ length: 1000 }, (_, i) => ({ at: new Date(now - i * 60_000).toISOString(), ok: i % 97 !== 0, response_ms: 80 + (i % 40) }))
+    await services.checks.ingest(owner, component.id, checks)
+  }
+  await services.incidents.create(owner, { status_page_id: page.id, title: 'Elevated error rates', message: 'Looking into it' })
+})
 
 const warm = await startServer(config)
 const cold = await startServer(config, { publicCache: false })

@@ -7,10 +7,7 @@
 import { copyFileSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
-import { createServices } from '../../src/services.ts'
-import { compare, runWrk, tempDir } from './lib.ts'
+import { compare, runWrk, seedDatabase, tempDir } from './lib.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const temp = tempDir()
@@ -79,12 +76,9 @@ console.log(`start-up to first 200 on /healthz: fresh database median ${median(f
 
 // A page to serve, written through the real services.
 const databasePath = join(temp.dir, 'bench.sqlite')
-const seed = openDatabase(databasePath)
-await migrateToLatest(seed.db)
-const services = createServices({ db: seed.db, config: loadConfig({ DATABASE_PATH: databasePath }) })
-const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'growth' })
-await services.pages.create(owner, { slug: 'acme', name: 'Acme', custom_domain: 'status.acme.example' })
-await seed.close()
+await seedDatabase(loadConfig({ DATABASE_PATH: databasePath }), 'growth', (services, owner) =>
+  services.pages.create(owner, { slug: 'acme', name: 'Acme', custom_domain: 'status.acme.example' }),
+)
 const path = '/api/embed/markdown?slug=acme'
 
 // Memory: idle after start-up and a warm-up request, then the peak while wrk drives the embed endpoint.

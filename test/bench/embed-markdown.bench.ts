@@ -4,22 +4,16 @@
  * the same bytes. Target (issue 2): warm ≥ 0.7 of the bare server.
  */
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
-import { createServices } from '../../src/services.ts'
 import { startServer } from '../../src/main.ts'
-import { compare, snapshot, startBareServer, tempDir } from './lib.ts'
+import { compare, seedDatabase, snapshot, startBareServer, tempDir } from './lib.ts'
 
 const temp = tempDir()
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: `${temp.dir}/bench.sqlite`, BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com' })
 
-// Seed a user and a page through the real services.
-const seed = openDatabase(config.databasePath)
-await migrateToLatest(seed.db)
-const services = createServices({ db: seed.db, config })
-const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'growth' })
-await services.pages.create(owner, { slug: 'acme', name: 'Acme', custom_domain: 'status.acme.example' })
-await seed.close()
+// A page seeded through the real services.
+await seedDatabase(config, 'growth', (services, owner) =>
+  services.pages.create(owner, { slug: 'acme', name: 'Acme', custom_domain: 'status.acme.example' }),
+)
 
 const warm = await startServer(config)
 const cold = await startServer(config, { publicCache: false })

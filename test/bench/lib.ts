@@ -6,6 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Config } from '../../src/config.ts'
+import { openDatabase } from '../../src/db/client.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
+import type { User } from '../../src/modules/accounts/service.ts'
+import type { Plan } from '../../src/modules/plans/matrix.ts'
+import { createServices, type Services } from '../../src/services.ts'
 
 export interface LoadResult {
   rps: number
@@ -113,4 +119,20 @@ export async function compare(spec: {
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-'))
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * Migrates the benchmark's database and hands `seed` the real services and a bench owner on `plan`;
+ * the database is closed again before the servers under test open it.
+ */
+export async function seedDatabase<T>(config: Config, plan: Plan, seed: (services: Services, owner: User) => Promise<T>): Promise<T> {
+  const handle = openDatabase(config.databasePath)
+  try {
+    await migrateToLatest(handle.db)
+    const services = createServices({ db: handle.db, config })
+    const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan })
+    return await seed(services, owner)
+  } finally {
+    await handle.close()
+  }
 }
