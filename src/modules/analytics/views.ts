@@ -1,5 +1,5 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
 import { layout } from '../user-area/views.ts'
 import { PRESETS } from './range.ts'

@@ -3,7 +3,7 @@
  * page and the 404 page (pure). Rendered with `ghtml`, whose `html` tag escapes every
  * interpolation; `!${…}` is only used for fragments this file built itself.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
 import { isMaintenanceActive } from '../maintenances/service.ts'

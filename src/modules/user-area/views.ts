@@ -3,7 +3,7 @@
  * `!` (only for fragments built by these templates). No inline scripts or styles: a strict CSP can
  * forbid them; behaviour lives in /static/analytics/dashboard.js, looks in /static/user/user.css.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
 
 export interface LayoutOptions {
