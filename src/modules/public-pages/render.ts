@@ -184,7 +184,9 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   const affected = incident.components.length === 0 ? 'All components' : incident.components.map((c) => c.name).join(', ')
   const title = options.link ? html`<a href="/incidents/${incident.id}">${incident.title}</a>` : html`${incident.title}`
   const heading = options.headingLevel === 2 ? html`<h2>!${title}</h2>` : html`<h3>!${title}</h3>`
-  return html`<article class="incident card">
+  // Only an open incident keeps the red stripe; a resolved one is marked as done.
+  const resolved = incident.resolvedAt !== null
+  return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
 !${heading}
 <p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 <ol class="timeline">!${updates
