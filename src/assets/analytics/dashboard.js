@@ -124,8 +124,11 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
       var opts = {
         // The chart fits its card: no sideways scroll on a narrow screen.
         width: Math.max(160, target.clientWidth || 640), height: 200,
+        // Room on the right for the last day's label, centred on the last point.
+        padding: [12, 36, 0, 0],
         series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : isoDate(v * 1000) } }].concat(series.map(function (s) {
           s.points = { filter: isolatedPoints }
+          s.value = function (u, v) { return v == null ? '–' : num(v) }
           return s
         })),
         axes: [axis({ values: dayLabels, incrs: DAY_STEPS, space: 80 }), axis({ size: 50 })],
@@ -137,7 +140,7 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
     chart('chart-views', [
       { label: 'Views', stroke: '#2563eb', width: 2 },
       { label: 'Unique visitors', stroke: '#7c3aed', width: 2 },
-      { label: 'Views during incidents', stroke: '#b42318', width: 2 },
+      { label: 'Views during incidents or maintenance', stroke: '#b42318', width: 2 },
     ], [
       r.daily.map(function (d) { return d.views }),
       r.daily.map(function (d) { return d.unique_visitors }),

@@ -177,3 +177,13 @@ for (const scheme of ['light', 'dark'] as const) {
     }, 60_000)
   })
 }
+
+test('320 px wide: the other user-area pages have no sideways scroll either', async () => {
+  const { page } = await dashboard('light', 320)
+  for (const path of ['/user', '/user/password', `/user/analytics/${pageId}?range=custom&from=2026-11-01&to=2026-11-10`]) {
+    await page.goto(`${site.base}${path}`)
+    await page.waitForLoadState('load')
+    expect({ path, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 320 })
+  }
+  await page.context().close()
+}, 60_000)
