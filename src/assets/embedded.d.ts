@@ -33,6 +33,10 @@ declare module '*/dashboard.js' {
   const value: string
   export default value
 }
+declare module '*/analytics/format.js' {
+  const value: string
+  export default value
+}
 declare module 'uplot/dist/uPlot.iife.min.js' {
   const value: string
   export default value

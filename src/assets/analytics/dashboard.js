@@ -1,5 +1,7 @@
 // Lantern analytics dashboard: loads the report API, draws charts with uPlot and (for the owner)
-// manages share links. Served from our own origin; no inline script needed.
+// manages share links. An ES module served from our own origin; no inline script needed.
+import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
+
 ;(function () {
   'use strict'
   var root = document.getElementById('dashboard')
@@ -10,6 +12,7 @@
   var owner = root.dataset.mode === 'owner'
   var state = { range: root.dataset.range || '90d', from: root.dataset.from || '', to: root.dataset.to || '' }
   var charts = []
+  var lastReport = null
   var loadSeq = 0
 
   function $(id) { return document.getElementById(id) }
@@ -18,19 +21,6 @@
     if (text !== undefined && text !== null) node.textContent = String(text)
     if (cls) node.className = cls
     return node
-  }
-  function pct(v) { return v === null || v === undefined ? '–' : v.toFixed(v === 100 ? 0 : 3).replace(/\.?0+$/, '') + ' %' }
-  function num(v) { return v === null || v === undefined ? '–' : Number(v).toLocaleString('en') }
-  function ms(v) { return v === null || v === undefined ? '–' : Math.round(v) + ' ms' }
-  function duration(s) {
-    if (s === null || s === undefined) return '–'
-    if (s < 60) return s + ' s'
-    var d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60)
-    var parts = []
-    if (d) parts.push(d + ' d')
-    if (h) parts.push(h + ' h')
-    if (m && !d) parts.push(m + ' min')
-    return parts.join(' ') || '0 s'
   }
   function showError(id, message) {
     var node = $(id)
@@ -68,17 +58,17 @@
       metric('Uptime', pct(r.uptime_percent)),
       metric('Views', num(r.views)),
       metric('Unique visitors (daily)', num(r.unique_visitors)),
-      metric('Views during incidents', num(r.incident_views)),
-      metric('Unique visitors during incidents', num(r.incident_unique_visitors)),
-      metric('Incidents (outages)', num(r.incidents)),
+      metric('Views during incidents or maintenance', num(r.incident_views)),
+      metric('Unique visitors during incidents or maintenance', num(r.incident_unique_visitors)),
+      // Counted from the status history (a component went down), not the incidents published.
+      metric('Outage periods (a component went down)', num(r.incidents)),
       metric('Total downtime', duration(r.downtime_s)),
       metric('MTTR', duration(r.mttr_s)),
       metric('MTBF', duration(r.mtbf_s)),
       metric('Avg response', ms(r.avg_response_ms)),
       metric('p95 response', ms(r.p95_response_ms))
     )
-    var label = r.range.key === 'custom' ? r.range.from.slice(0, 10) + ' to ' + r.range.to.slice(0, 10) : 'Last ' + r.range.days + ' days'
-    $('range-label').textContent = label + ' (' + r.range.days + ' days)'
+    $('range-label').textContent = rangeLabel(r.range)
   }
 
   function renderComponents(r) {
@@ -95,18 +85,54 @@
     body.replaceChildren.apply(body, rows)
   }
 
+  // Colours of the current theme (user.css), so that axes and grid read in light and dark mode.
+  function themeColour(name, fallback) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback
+  }
+
+  // A point whose neighbours are both missing has no line to sit on: draw it as a dot.
+  function isolatedPoints(u, seriesIdx, show) {
+    if (show) return null
+    var ys = u.data[seriesIdx], idxs = []
+    for (var i = 0; i < ys.length; i++) {
+      if (ys[i] != null && (i === 0 || ys[i - 1] == null) && (i === ys.length - 1 || ys[i + 1] == null)) idxs.push(i)
+    }
+    return idxs.length ? idxs : null
+  }
+
+  // Whole days only (the data is daily), in seconds as uPlot's time scale counts.
+  var DAY_S = DAY_MS / 1000
+  var DAY_STEPS = [1, 2, 7, 14, 30, 61, 91, 182, 365].map(function (n) { return n * DAY_S })
+  function dayLabels(u, splits) { return splits.map(function (s) { return isoDate(s * 1000) }) }
+
   function renderCharts(r) {
     charts.forEach(function (c) { c.destroy() })
     charts = []
+    lastReport = r
     if (typeof uPlot === 'undefined') return
     var xs = r.daily.map(function (d) { return Date.parse(d.date + 'T00:00:00Z') / 1000 })
+    var text = themeColour('--fg', '#1b1f24'), grid = themeColour('--border', '#d8dde3')
     function nul(v) { return v === null || v === undefined ? null : v }
+    function axis(extra) {
+      var base = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } }
+      for (var k in extra) base[k] = extra[k]
+      return base
+    }
     function chart(id, series, data) {
       var target = $(id)
       target.replaceChildren()
       var opts = {
-        width: Math.max(280, target.clientWidth || 640), height: 200,
-        series: [{}].concat(series), axes: [{}, {}], scales: { x: { time: true } },
+        // The chart fits its card: no sideways scroll on a narrow screen.
+        width: Math.max(160, target.clientWidth || 640), height: 200,
+        // Room on the right for the last day's label, centred on the last point.
+        padding: [12, 36, 0, 0],
+        series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : isoDate(v * 1000) } }].concat(series.map(function (s) {
+          s.points = { filter: isolatedPoints }
+          s.value = function (u, v) { return v == null ? '–' : num(v) }
+          return s
+        })),
+        axes: [axis({ values: dayLabels, incrs: DAY_STEPS, space: 80 }), axis({ size: 50 })],
+        scales: { x: { time: true } },
       }
       charts.push(new uPlot(opts, [xs].concat(data), target))
     }
@@ -114,7 +140,7 @@
     chart('chart-views', [
       { label: 'Views', stroke: '#2563eb', width: 2 },
       { label: 'Unique visitors', stroke: '#7c3aed', width: 2 },
-      { label: 'Views during incidents', stroke: '#b42318', width: 2 },
+      { label: 'Views during incidents or maintenance', stroke: '#b42318', width: 2 },
     ], [
       r.daily.map(function (d) { return d.views }),
       r.daily.map(function (d) { return d.unique_visitors }),
@@ -173,9 +199,15 @@
     })
   }
 
+  // Redraw the charts in the colours of a new theme, and at the width of a resized window.
+  var redraw = function () { if (lastReport) renderCharts(lastReport) }
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw)
+  var resizeTimer = 0
+  window.addEventListener('resize', function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(redraw, 150) })
+
   // ---- share links (owner only) ----
   var tokensBase = '/user/analytics/' + pageId + '/tokens'
-  function fmtTime(iso) { return iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '–' }
+  var fmtTime = utcTime
 
   function loadTokens() {
     fetch(tokensBase, { credentials: 'same-origin' })

@@ -1,5 +1,5 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
 import { layout } from '../user-area/views.ts'
 import { PRESETS } from './range.ts'
@@ -14,7 +14,8 @@ export interface DashboardOptions {
 }
 
 const HEAD = '<link rel="stylesheet" href="/static/analytics/uplot.css">'
-const SCRIPTS = ['/static/analytics/uplot.js', '/static/analytics/dashboard.js']
+const SCRIPTS = ['/static/analytics/uplot.js']
+const MODULES = ['/static/analytics/dashboard.js']
 
 function rangePicker(options: DashboardOptions): string {
   const buttons = Object.keys(PRESETS).map(
@@ -45,7 +46,7 @@ const tokenManager = html`<section class="card" id="tokens">
     <input id="token-url" readonly>
   </div>
   <p id="token-error" class="error" role="alert" hidden></p>
-  <table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th></th></tr></thead><tbody></tbody></table>
+  <div class="scroll"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th></th></tr></thead><tbody></tbody></table></div>
 </section>`
 
 export function dashboardPage(options: DashboardOptions): string {
@@ -69,7 +70,7 @@ export function dashboardPage(options: DashboardOptions): string {
 </section>
 <section class="card">
   <h2>Components</h2>
-  <table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outages</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table>
+  <div class="scroll"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></div>
 </section>
 !${options.mode.kind === 'owner' ? tokenManager : ''}
 </div>`
@@ -79,6 +80,7 @@ export function dashboardPage(options: DashboardOptions): string {
       user: options.mode.kind === 'owner' ? options.mode.user : undefined,
       head: HEAD,
       scripts: SCRIPTS,
+      modules: MODULES,
       noindex: shared,
       noReferrer: true,
     },

@@ -2,7 +2,7 @@
  * HTML of the service host's own pages (docs, blog, changelog) through ghtml: every `${}` is
  * escaped; `!${}` only takes HTML that markdown-it or these views produced.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { ChangelogEntry } from './changelog.ts'
 import type { ContentPage, Library } from './library.ts'
 import { renderInline } from './markdown.ts'

@@ -30,7 +30,7 @@ export function maintenancesRoutes(deps: { accounts: AccountsService; maintenanc
       response: { 201: one, ...errorResponses },
       detail: detail(
         'Schedule a maintenance window',
-        '`start_at` and `end_at` are RFC 3339 with an offset, `end_at` after `start_at`. The window is active (the page shows `under_maintenance` unless something is down) while now is inside it.',
+        '`start_at` and `end_at` are RFC 3339 with an offset, `end_at` after `start_at`. The window is active (the page shows `under_maintenance` unless something is down or an incident is open) while now is inside it.',
       ),
     })
     .get('/:id', async ({ owner, params }) => ({ data: json(await maintenances.get(owner, params.id)) }), {

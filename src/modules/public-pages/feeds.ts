@@ -3,8 +3,7 @@
  * `ghtml` (numeric character references are valid XML); control characters, which XML forbids,
  * never reach here (titles and messages refuse them).
  */
-import { html } from 'ghtml'
-import { escapeHtml } from '../../lib/html.ts'
+import { escapeHtml, html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
 import { maintenancePhase, type MaintenancePhase } from '../maintenances/service.ts'

@@ -3,7 +3,7 @@
  * page and the 404 page (pure). Rendered with `ghtml`, whose `html` tag escapes every
  * interpolation; `!${…}` is only used for fragments this file built itself.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
 import { isMaintenanceActive } from '../maintenances/service.ts'
@@ -37,6 +37,32 @@ export interface GroupView {
   components: ComponentView[]
 }
 
+/**
+ * Blocks of the page in position order. A group stands where its first member does (its lowest
+ * position); ungrouped components stand at their own positions, neighbours sharing one card.
+ * `components` come sorted by position.
+ */
+export function groupInPageOrder(components: ReadonlyArray<readonly [group: string | null, view: ComponentView]>): GroupView[] {
+  const blocks: GroupView[] = []
+  const named = new Map<string, GroupView>()
+  for (const [name, view] of components) {
+    if (name === null) {
+      const last = blocks.at(-1)
+      if (last && last.name === null) last.components.push(view)
+      else blocks.push({ name: null, status: 'operational', components: [view] })
+      continue
+    }
+    let group = named.get(name)
+    if (!group) {
+      group = { name, status: 'operational', components: [] }
+      named.set(name, group)
+      blocks.push(group)
+    }
+    group.components.push(view)
+  }
+  return blocks
+}
+
 export interface PageView {
   name: string
   canonicalUrl: string
@@ -66,7 +92,10 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
 export const formatDate = (ms: number): string => dateFormat.format(ms)
 export const formatDateTime = (ms: number): string => `${dateTimeFormat.format(ms)} UTC`
 
-function formatDuration(ms: number): string {
+/** A duration as people say it; a downtime under a minute in seconds, never "0 min". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${Math.max(1, seconds)} s`
   const minutes = Math.round(ms / 60_000)
   if (minutes < 60) return `${minutes} min`
   const hours = Math.floor(minutes / 60)
@@ -155,7 +184,9 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   const affected = incident.components.length === 0 ? 'All components' : incident.components.map((c) => c.name).join(', ')
   const title = options.link ? html`<a href="/incidents/${incident.id}">${incident.title}</a>` : html`${incident.title}`
   const heading = options.headingLevel === 2 ? html`<h2>!${title}</h2>` : html`<h3>!${title}</h3>`
-  return html`<article class="incident card">
+  // Only an open incident keeps the red stripe; a resolved one is marked as done.
+  const resolved = incident.resolvedAt !== null
+  return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
 !${heading}
 <p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 <ol class="timeline">!${updates

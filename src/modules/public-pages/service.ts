@@ -18,6 +18,7 @@ import type { HostRoute } from './host-router.ts'
 import { IMAGE_CONTENT_TYPES } from './images.ts'
 import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from './palette.ts'
 import {
+  groupInPageOrder,
   renderBlockedPage,
   renderGatePage,
   renderHistoryPage,
@@ -26,7 +27,6 @@ import {
   renderStatusPage,
   type Assets,
   type ComponentView,
-  type GroupView,
 } from './render.ts'
 import type { PublicPagesRepo } from './repo.ts'
 import {
@@ -310,21 +310,12 @@ export class PublicPagesService {
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
     const recentIncidents = await this.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
-    const groups: GroupView[] = []
-    const byName = new Map<string | null, GroupView>()
-    for (const c of snap.components) {
-      const name = c.row.group_name
-      let group = byName.get(name)
-      if (!group) {
-        group = { name, status: 'operational', components: [] }
-        byName.set(name, group)
-        // Components outside a group come first, then the groups in page order.
-        if (name === null) groups.unshift(group)
-        else groups.push(group)
-      }
-      const view: ComponentView = { id: c.row.id, name: c.row.name, type: c.row.type, status: c.status, days: c.days }
-      group.components.push(view)
-    }
+    const groups = groupInPageOrder(
+      snap.components.map((c): [string | null, ComponentView] => [
+        c.row.group_name,
+        { id: c.row.id, name: c.row.name, type: c.row.type, status: c.status, days: c.days },
+      ]),
+    )
     for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
     const html = renderStatusPage({
       name: site.name,

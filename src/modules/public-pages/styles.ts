@@ -22,7 +22,8 @@ header.site{background:var(--primary);color:var(--on-primary);padding:1.25rem 0}
 header.site .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between}
 header.site a{color:var(--on-primary)}
 .brand{display:flex;align-items:center;gap:.75rem;text-decoration:none;min-width:0}
-.brand img{max-height:2.5rem;max-width:10rem;width:auto}
+/* The logo sits on a plate of the colour that reads on the brand colour: a logo in the brand colour stays visible. */
+.brand img{max-height:2.5rem;max-width:10rem;width:auto;background:var(--on-primary);padding:.2rem;border-radius:6px}
 .brand h1{margin:0;font-size:1.5rem;line-height:1.2}
 header.site nav{display:flex;gap:1rem;font-size:.95rem}
 main.wrap{padding-top:1.5rem;padding-bottom:2rem}
@@ -65,6 +66,7 @@ h3{font-size:1.05rem;margin:0;overflow-wrap:break-word}
 @media (max-width:36rem){.bars > li:nth-child(-n+60){display:none}.days-90{display:none}.days-30{display:inline}}
 .incident,.maintenance{padding:1rem;margin:0 0 1rem;border-left:4px solid var(--major)}
 .maintenance{border-left-color:var(--maint)}
+.incident--resolved{border-left-color:var(--ok)}
 .incident h3 a{color:inherit}
 .meta{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 .timeline{list-style:none;margin:.75rem 0 0;padding:0}

@@ -3,10 +3,13 @@
  *
  * - Worst component wins: any component down → `partial_outage`, or `major_outage` when every
  *   component is down; else any degraded → `degraded_performance`; else `operational`.
- * - An active maintenance shows `under_maintenance` unless something is down (an outage is news
- *   even during maintenance).
- * - Active (unresolved) incidents can only make it worse: an otherwise operational page with an
- *   active incident shows `degraded_performance`; they never improve anything.
+ * - An open (unresolved) incident shows at least `degraded_performance`, also during a maintenance:
+ *   an incident is news that planned work does not explain. Incidents never improve anything.
+ * - Otherwise an active maintenance shows `under_maintenance`, also over degraded components
+ *   (the work explains them), but never over a component that is down.
+ *
+ * The banner of the public page, the status JSON, the badge and the v2 (Statuspage) JSON all take
+ * their status from this function.
  * - A page without components is `operational` (unless an incident or a maintenance says otherwise).
  */
 export const OVERALL_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const
@@ -24,8 +27,8 @@ export function overallStatus(input: OverallInput): OverallStatus {
   const total = input.components.length
   const down = input.components.filter((c) => c.status === 'down').length
   if (down > 0) return down === total ? 'major_outage' : 'partial_outage'
+  if (input.activeIncidents > 0) return 'degraded_performance'
   if (input.activeMaintenances > 0) return 'under_maintenance'
   if (input.components.some((c) => c.status === 'degraded')) return 'degraded_performance'
-  if (input.activeIncidents > 0) return 'degraded_performance'
   return 'operational'
 }

@@ -1,9 +1,10 @@
 /**
  * Static files of the user area and the analytics dashboard, served from our own origin (no CDN):
- * the stylesheet, the dashboard script and uPlot. Loaded once, pre-encoded with an ETag.
+ * the stylesheet, the dashboard scripts (ES modules) and uPlot. Loaded once, pre-encoded with an ETag.
  */
 // Imported as text so that they travel inside the compiled binary (README: "Static files in the binary").
 import dashboardJs from '../../assets/analytics/dashboard.js' with { type: 'text' }
+import formatJs from '../../assets/analytics/format.js' with { type: 'text' }
 import userCss from '../../assets/user/user.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
@@ -20,6 +21,7 @@ const CSS = 'text/css; charset=utf-8'
 const ASSETS: Record<string, Asset> = {
   '/static/user/user.css': { text: userCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
+  '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }

@@ -3,7 +3,7 @@
  * `!` (only for fragments built by these templates). No inline scripts or styles: a strict CSP can
  * forbid them; behaviour lives in /static/analytics/dashboard.js, looks in /static/user/user.css.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
 
 export interface LayoutOptions {
@@ -13,6 +13,8 @@ export interface LayoutOptions {
   head?: string
   /** Scripts loaded at the end (paths on our origin). */
   scripts?: string[]
+  /** ES module scripts, run after `scripts` (paths on our origin). */
+  modules?: string[]
   noindex?: boolean
   /** Pages whose URL holds a secret (shared analytics) send no referrer at all. */
   noReferrer?: boolean
@@ -44,6 +46,7 @@ export function layout(options: LayoutOptions, body: string): string {
 <header>!${nav}</header>
 <main>!${body}</main>
 !${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
+!${(options.modules ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </body>
 </html>`
 }

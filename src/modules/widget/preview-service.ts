@@ -1,5 +1,5 @@
 /** Finds the page for the preview and renders it, or a short HTML error page. */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { Config } from '../../config.ts'
 import { buildSnippets } from '../embed/snippets.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'

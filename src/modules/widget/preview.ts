@@ -5,7 +5,7 @@
  * Template text stays ASCII (entities for · and →): Bun rewrites non-ASCII characters in tagged
  * template literals as \u escapes, which ghtml would then print verbatim.
  */
-import { html } from 'ghtml'
+import { html } from '../../lib/html.ts'
 import type { Snippets } from '../embed/snippets.ts'
 
 export interface PreviewInput {

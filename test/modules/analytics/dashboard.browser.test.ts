@@ -56,7 +56,7 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   await page.waitForSelector('#summary .metric')
   expect(await page.textContent('#range-label')).toContain('Last 90 days')
   expect(await page.locator('#chart-uptime canvas').count()).toBeGreaterThan(0)
-  const outages = await page.locator('#summary .metric', { hasText: 'Incidents (outages)' }).locator('.value').textContent()
+  const outages = await page.locator('#summary .metric', { hasText: 'Outage periods' }).locator('.value').textContent()
   expect(outages).toBe('1')
   expect(await axeViolations(page)).toEqual([])
 

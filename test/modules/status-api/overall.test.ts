@@ -22,7 +22,11 @@ const TABLE: Array<[string, ReturnType<typeof c>, number, number, OverallStatus]
   ['an incident on a page without components', c(), 3, 0, 'degraded_performance'],
   ['an incident never improves a partial outage', c('up', 'down'), 2, 0, 'partial_outage'],
   ['an incident never improves a major outage', c('down'), 1, 0, 'major_outage'],
-  ['an incident during maintenance: maintenance shows', c('up'), 1, 1, 'under_maintenance'],
+  // An open incident is news that a maintenance does not explain: it outranks the maintenance.
+  ['an incident during maintenance: the incident shows', c('up'), 1, 1, 'degraded_performance'],
+  ['an incident during maintenance on a page without components', c(), 1, 1, 'degraded_performance'],
+  ['an incident during maintenance with a degraded component', c('up', 'degraded'), 1, 1, 'degraded_performance'],
+  ['an incident during maintenance with an outage', c('up', 'down'), 1, 1, 'partial_outage'],
   ['an incident with a degraded component', c('degraded'), 1, 0, 'degraded_performance'],
 ]
 
@@ -34,10 +38,11 @@ describe('overallStatus', () => {
   }
 
   test('incidents can only make it worse: for every row, adding an incident never gives a better status', () => {
+    // Planned work is less bad than an unplanned problem (the order of the banner colours too).
     const rank: Record<OverallStatus, number> = {
       operational: 0,
-      degraded_performance: 1,
-      under_maintenance: 2,
+      under_maintenance: 1,
+      degraded_performance: 2,
       partial_outage: 3,
       major_outage: 4,
     }

@@ -1,0 +1,56 @@
+// Lantern analytics dashboard: how figures and dates read (pure, no DOM). An ES module served at
+// /static/analytics/format.js and imported by dashboard.js; the tests import it too.
+// Dates are ISO 8601 (2026-11-23) in UTC, like the range picker and the share-link times.
+
+var DAY_MS = 86400000
+
+/** Percent with up to 3 decimals, rounded down: a figure reads 100 % only when nothing was down. */
+export function pct(v) {
+  if (v === null || v === undefined) return '–'
+  // The small epsilon keeps 99.996 (stored as 99.99599…) from flooring to 99.995.
+  var floored = Math.floor(v * 1000 + 1e-6) / 1000
+  return String(Number(floored.toFixed(3))) + ' %'
+}
+
+export function num(v) {
+  return v === null || v === undefined ? '–' : Number(v).toLocaleString('en')
+}
+
+export function ms(v) {
+  return v === null || v === undefined ? '–' : Math.round(v) + ' ms'
+}
+
+/** Seconds as days, hours and minutes; under a minute in seconds. */
+export function duration(s) {
+  if (s === null || s === undefined) return '–'
+  if (s < 60) return s + ' s'
+  var d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60)
+  var parts = []
+  if (d) parts.push(d + ' d')
+  if (h) parts.push(h + ' h')
+  if (m && !d) parts.push(m + ' min')
+  return parts.join(' ') || '0 s'
+}
+
+/** The UTC day of an instant (ms), as 2026-11-23. */
+export function isoDate(msSinceEpoch) {
+  return new Date(msSinceEpoch).toISOString().slice(0, 10)
+}
+
+/**
+ * The heading of a report's range. `range.to` is exclusive (the end of the last day, or now), so
+ * the last day shown is the day of the instant just before it.
+ */
+export function rangeLabel(range) {
+  if (range.key !== 'custom') return 'Last ' + range.days + ' days'
+  var first = range.from.slice(0, 10)
+  var last = isoDate(Date.parse(range.to) - 1)
+  return (first === last ? first : first + ' to ' + last) + ' (' + range.days + (range.days === 1 ? ' day)' : ' days)')
+}
+
+/** A share-link time: 2026-11-23 14:05 UTC. */
+export function utcTime(iso) {
+  return iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '–'
+}
+
+export { DAY_MS }

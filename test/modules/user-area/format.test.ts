@@ -1,0 +1,58 @@
+/** How the analytics dashboard writes figures and dates (src/assets/analytics/format.js, pure). */
+import { describe, expect, test } from 'bun:test'
+
+interface Format {
+  pct(v: number | null): string
+  duration(s: number | null): string
+  isoDate(ms: number): string
+  rangeLabel(range: { key: string; from: string; to: string; days: number }): string
+  utcTime(iso: string | null): string
+}
+// A browser script, not part of the typed program: loaded by path.
+const FORMAT_PATH: string = '../../../src/assets/analytics/format.js'
+const format = (await import(FORMAT_PATH)) as Format
+
+describe('pct', () => {
+  const TABLE: Array<[number | null, string]> = [
+    [100, '100 %'],
+    [99.996, '99.996 %'],
+    [99.9999, '99.999 %'],
+    [50, '50 %'],
+    [0, '0 %'],
+    [12.5, '12.5 %'],
+    [null, '–'],
+  ]
+  for (const [value, text] of TABLE) test(`${value} → ${text}`, () => expect(format.pct(value)).toBe(text))
+})
+
+describe('rangeLabel', () => {
+  test('a custom range names its own last day, not the day after', () => {
+    // What the report API sends for from=2026-11-01&to=2026-11-10: `to` is the exclusive end.
+    expect(format.rangeLabel({ key: 'custom', from: '2026-11-01T00:00:00.000Z', to: '2026-11-11T00:00:00.000Z', days: 10 })).toBe(
+      '2026-11-01 to 2026-11-10 (10 days)',
+    )
+  })
+  test('a custom range ending today ends now: still today', () => {
+    expect(format.rangeLabel({ key: 'custom', from: '2026-11-20T00:00:00.000Z', to: '2026-11-23T12:00:00.000Z', days: 4 })).toBe(
+      '2026-11-20 to 2026-11-23 (4 days)',
+    )
+  })
+  test('a one-day range', () => {
+    expect(format.rangeLabel({ key: 'custom', from: '2026-11-05T00:00:00.000Z', to: '2026-11-06T00:00:00.000Z', days: 1 })).toBe('2026-11-05 (1 day)')
+  })
+  test('presets', () => {
+    expect(format.rangeLabel({ key: '7d', from: '2026-11-17T00:00:00.000Z', to: '2026-11-23T12:00:00.000Z', days: 7 })).toBe('Last 7 days')
+  })
+})
+
+test('dates are ISO days in UTC, never US month/day', () => {
+  expect(format.isoDate(Date.UTC(2026, 10, 23, 23, 59))).toBe('2026-11-23')
+  expect(format.isoDate(Date.UTC(2026, 0, 2))).toBe('2026-01-02')
+  expect(format.utcTime('2026-11-23T14:05:09.000Z')).toBe('2026-11-23 14:05 UTC')
+})
+
+test('durations', () => {
+  expect(format.duration(42)).toBe('42 s')
+  expect(format.duration(3_600 + 120)).toBe('1 h 2 min')
+  expect(format.duration(2 * 86_400 + 3_600 + 60)).toBe('2 d 1 h')
+})
