@@ -8,7 +8,8 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
-import { errorResponse, HttpError } from './lib/errors.ts'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
+import { badRequest, errorResponse, HttpError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
@@ -61,7 +62,13 @@ export const APP_VERSION = '0.1.0'
  */
 export function validationMessage(error: Readonly<ValidationError>): string {
   const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
-  const first = error.all[0] as { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
+  let first: { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
+  try {
+    first = error.all[0]
+  } catch {
+    // Elysia's summaries print the value; one that cannot be printed must not turn into a 500.
+    return `request ${error.type} is not valid`
+  }
   if (!first) return 'invalid request'
   const segments = (first.path ?? '').split('/').filter(Boolean)
   const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
@@ -102,6 +109,11 @@ export function createApp(deps: AppDeps): App {
           logError(error)
           return errorResponse(500, 'internal error')
       }
+    })
+    // Between parsing and validation, for every body route and every parser (multipart fields that
+    // look like JSON are parsed as JSON too).
+    .onTransform({ as: 'global' }, ({ body }) => {
+      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw badRequest(`request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`)
     })
     .use(
       swagger({
