@@ -4,6 +4,8 @@
  * origin with a normal-length host before Elysia sees them (its router misreads URLs with very
  * short hosts such as `http://a.io/`), and the page they are for travels beside them.
  */
+import { requestPath } from '../../lib/fast-lane.ts'
+import { servePrepared } from '../../lib/http-cache.ts'
 import { clientKey, setPublicContext } from './context.ts'
 import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
 import type { PublicPagesService } from './service.ts'
@@ -40,9 +42,14 @@ export function createHostDispatch(deps: HostDispatchDeps): Handle {
   }
   const statusHost = async (request: Request, route: Exclude<HostRoute, { kind: 'service' }>): Promise<Response> => {
     try {
-      if (route.kind === 'unknown') return withHeader(await notFound(), 'x-robots-tag', 'noindex')
-      const site = await service.resolve(route)
-      if (!site) return withHeader(await notFound(), 'x-robots-tag', 'noindex')
+      const site = route.kind === 'unknown' ? undefined : await service.resolve(route)
+      if (!site) {
+        // The 404 page links the shared stylesheet: it is served here too, so the page is styled.
+        if (requestPath(request.url) === '/_lantern/page.css' && (request.method === 'GET' || request.method === 'HEAD')) {
+          return servePrepared(await service.pageCss, request.headers.get('if-none-match'))
+        }
+        return withHeader(await notFound(), 'x-robots-tag', 'noindex')
+      }
       const url = request.url
       const authority = url.indexOf('//') + 2
       const pathStart = url.indexOf('/', authority)
