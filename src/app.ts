@@ -9,7 +9,7 @@ import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
-import { badRequest, errorResponse, HttpError } from './lib/errors.ts'
+import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
@@ -52,6 +52,8 @@ export interface AppDeps {
   /** Called for each view of a status page by a visitor allowed to see it (analytics). */
   onPageView?: PageViewHook
 }
+
+const maybeNoStore = (response: Response | undefined) => response && noStoreOnError(response)
 
 export const APP_VERSION = '0.1.0'
 
@@ -171,14 +173,18 @@ export function createApp(deps: AppDeps): App {
   const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
-  const handle = publicPages.dispatch(serviceHandle)
+  const dispatch = publicPages.dispatch(serviceHandle)
+  const handle = (request: Request): Response | Promise<Response> => {
+    const result = dispatch(request)
+    return result instanceof Promise ? result.then(noStoreOnError) : noStoreOnError(result)
+  }
   /**
    * A pre-encoded cache hit for the service host, or undefined. The server calls this before its
    * edge (rate limits, peer address), which costs more than the hit itself; see README "Fast lane".
    * Requests with an `auth_token` always take the full path (private embeds are never cached).
    */
   const answerFromCache = (request: Request): Response | undefined =>
-    publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? fastLane.answer(request) : undefined
+    publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? maybeNoStore(fastLane.answer(request)) : undefined
   return { handle, answerFromCache, services, publicCache: cache, status, publicPages }
 }
 
