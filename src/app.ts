@@ -10,7 +10,8 @@ import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
 import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/errors.ts'
-import { FastLane } from './lib/fast-lane.ts'
+import { corsPreflight, withAnyOrigin } from './lib/cors.ts'
+import { FastLane, requestPath } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
@@ -37,7 +38,7 @@ import { clientKey } from './modules/public-pages/context.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
 import { PreviewService } from './modules/widget/preview-service.ts'
-import { WidgetService } from './modules/widget/service.ts'
+import { WIDGET_PATH, WidgetService } from './modules/widget/service.ts'
 import { createServices, type Services } from './services.ts'
 
 export interface AppDeps {
@@ -52,6 +53,9 @@ export interface AppDeps {
   /** Called for each view of a status page by a visitor allowed to see it (analytics). */
   onPageView?: PageViewHook
 }
+
+/** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */
+const isCorsOpenPath = (path: string): boolean => path.startsWith('/api/embed/') || path.startsWith('/badge/') || path === WIDGET_PATH
 
 const maybeNoStore = (response: Response | undefined) => response && noStoreOnError(response)
 
@@ -169,8 +173,16 @@ export function createApp(deps: AppDeps): App {
     .use(contentRoutes(createContentService(deps.config.baseUrl)))
 
   const routed = app.handle
-  /** Service-host requests: cache hits on the fast lane, everything else through Elysia. */
-  const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  /**
+   * Service-host requests: cache hits on the fast lane, everything else through Elysia. Embeds are
+   * read from any site: their preflights are answered here and every answer of theirs is opened.
+   */
+  const serviceHandle = (request: Request): Response | Promise<Response> => {
+    if (!isCorsOpenPath(requestPath(request.url))) return fastLane.answer(request) ?? routed(request)
+    if (request.method === 'OPTIONS') return corsPreflight(request)
+    const answer = fastLane.answer(request) ?? routed(request)
+    return answer instanceof Promise ? answer.then(withAnyOrigin) : withAnyOrigin(answer)
+  }
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
   const dispatch = publicPages.dispatch(serviceHandle)
