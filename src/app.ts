@@ -8,8 +8,10 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
-import { errorResponse, HttpError } from './lib/errors.ts'
-import { FastLane } from './lib/fast-lane.ts'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
+import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/errors.ts'
+import { corsPreflight, withAnyOrigin } from './lib/cors.ts'
+import { FastLane, requestPath } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
@@ -36,7 +38,7 @@ import { clientKey } from './modules/public-pages/context.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { previewRoutes, widgetRoutes } from './modules/widget/index.ts'
 import { PreviewService } from './modules/widget/preview-service.ts'
-import { WidgetService } from './modules/widget/service.ts'
+import { WIDGET_PATH, WidgetService } from './modules/widget/service.ts'
 import { createServices, type Services } from './services.ts'
 
 export interface AppDeps {
@@ -52,6 +54,11 @@ export interface AppDeps {
   onPageView?: PageViewHook
 }
 
+/** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */
+const isCorsOpenPath = (path: string): boolean => path.startsWith('/api/embed/') || path.startsWith('/badge/') || path === WIDGET_PATH
+
+const maybeNoStore = (response: Response | undefined) => response && noStoreOnError(response)
+
 export const APP_VERSION = '0.1.0'
 
 /**
@@ -61,7 +68,13 @@ export const APP_VERSION = '0.1.0'
  */
 export function validationMessage(error: Readonly<ValidationError>): string {
   const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
-  const first = error.all[0] as { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
+  let first: { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
+  try {
+    first = error.all[0]
+  } catch {
+    // Elysia's summaries print the value; one that cannot be printed must not turn into a 500.
+    return `request ${error.type} is not valid`
+  }
   if (!first) return 'invalid request'
   const segments = (first.path ?? '').split('/').filter(Boolean)
   const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
@@ -102,6 +115,11 @@ export function createApp(deps: AppDeps): App {
           logError(error)
           return errorResponse(500, 'internal error')
       }
+    })
+    // Between parsing and validation, for every body route and every parser (multipart fields that
+    // look like JSON are parsed as JSON too).
+    .onTransform({ as: 'global' }, ({ body }) => {
+      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw badRequest(`request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`)
     })
     .use(
       swagger({
@@ -155,18 +173,30 @@ export function createApp(deps: AppDeps): App {
     .use(contentRoutes(createContentService(deps.config.baseUrl)))
 
   const routed = app.handle
-  /** Service-host requests: cache hits on the fast lane, everything else through Elysia. */
-  const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
+  /**
+   * Service-host requests: cache hits on the fast lane, everything else through Elysia. Embeds are
+   * read from any site: their preflights are answered here and every answer of theirs is opened.
+   */
+  const serviceHandle = (request: Request): Response | Promise<Response> => {
+    if (!isCorsOpenPath(requestPath(request.url))) return fastLane.answer(request) ?? routed(request)
+    if (request.method === 'OPTIONS') return corsPreflight(request)
+    const answer = fastLane.answer(request) ?? routed(request)
+    return answer instanceof Promise ? answer.then(withAnyOrigin) : withAnyOrigin(answer)
+  }
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
-  const handle = publicPages.dispatch(serviceHandle)
+  const dispatch = publicPages.dispatch(serviceHandle)
+  const handle = (request: Request): Response | Promise<Response> => {
+    const result = dispatch(request)
+    return result instanceof Promise ? result.then(noStoreOnError) : noStoreOnError(result)
+  }
   /**
    * A pre-encoded cache hit for the service host, or undefined. The server calls this before its
    * edge (rate limits, peer address), which costs more than the hit itself; see README "Fast lane".
    * Requests with an `auth_token` always take the full path (private embeds are never cached).
    */
   const answerFromCache = (request: Request): Response | undefined =>
-    publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? fastLane.answer(request) : undefined
+    publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? maybeNoStore(fastLane.answer(request)) : undefined
   return { handle, answerFromCache, services, publicCache: cache, status, publicPages }
 }
 

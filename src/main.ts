@@ -54,7 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     workerId: options.workerId,
     log: options.log,
   })
-  // Cache hits are answered before the edge: they already carry their security headers, and rate
+  // Cache hits skip the edge after its Host check: they already carry their security headers, and rate
   // limits protect the work behind the cache, which a hit does not reach. With the request log on,
   // every request goes through the edge so that each one is logged.
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
@@ -74,7 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     development: false,
     // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
     reusePort: config.operations.workers > 1,
-    fetch: (request, server) => fromCache?.(request) ?? edge(request, () => server.requestIP(request)?.address),
+    fetch: (request, server) => edge(request, () => server.requestIP(request)?.address, fromCache),
   })
   let stopping: Promise<void> | undefined
   return {

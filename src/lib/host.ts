@@ -38,3 +38,26 @@ export function isDnsName(host: string): boolean {
   const labels = host.split('.')
   return labels.length >= 2 && host.length <= 253 && labels.every((label) => LABEL.test(label))
 }
+
+/**
+ * RFC 3986 `host [":" port]` as a Host header may carry it: an IP literal in brackets or a
+ * reg-name, and at most five port digits. A comma is refused although the grammar has it: no host
+ * name holds one, and it is how a server joins two Host headers into one value.
+ */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]+)(?::(\d{0,5}))?$/
+
+export type HostHeaderVerdict = 'ok' | 'absent' | 'several' | 'malformed'
+
+/**
+ * What the Host header of a request from the wire says: `absent` (missing or empty, as HTTP/1.0
+ * clients and authority-less targets send it), `several` (two headers joined by the server),
+ * `malformed` (not a host the URL parser takes, or a port over 65535), or `ok`.
+ */
+export function judgeHostHeader(raw: string | null): HostHeaderVerdict {
+  if (raw === null || raw.trim() === '') return 'absent'
+  if (raw.includes(',')) return 'several'
+  const match = HOST_HEADER.exec(raw)
+  if (!match) return 'malformed'
+  if (match[1] && Number(match[1]) > 65535) return 'malformed'
+  return parseHostname(raw) ? 'ok' : 'malformed'
+}

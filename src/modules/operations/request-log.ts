@@ -1,4 +1,6 @@
 /** One JSON line per request (`REQUEST_LOG=1`). The query string is left out: it may hold tokens. */
+import { requestPath } from '../../lib/fast-lane.ts'
+import { requestHost } from '../public-pages/host-router.ts'
 
 export interface RequestLogEntry {
   time: string
@@ -18,12 +20,12 @@ export function requestLogLine(
   response: Response,
   extra: { time: number; durationMs: number; ip: string | undefined; worker: number | undefined },
 ): string {
-  const url = new URL(request.url)
+  // Read without the URL parser: a request refused for its Host header has a URL that does not parse.
   const entry: RequestLogEntry = {
     time: new Date(extra.time).toISOString(),
     method: request.method,
-    host: url.host,
-    path: url.pathname,
+    host: (request.headers.get('host') || requestHost(request)).slice(0, 300).toLowerCase(),
+    path: requestPath(request.url).slice(0, 2000),
     status: response.status,
     ms: Math.round(extra.durationMs * 100) / 100,
     ip: extra.ip,

@@ -40,18 +40,21 @@ const PHASE_TITLES: Readonly<Record<MaintenancePhase, string>> = {
   completed: 'Maintenance completed',
 }
 
+/**
+ * One item per incident update, each with its own id (the incident's URL and `#update-<id>`):
+ * readers show an item once, so a resolution posted as one more update must be an item of its own.
+ */
 function items(input: FeedInput): Item[] {
-  const list: Item[] = input.incidents.map((incident) => ({
-    id: `${input.url}/incidents/${incident.id}`,
-    title: `[${STATE_TITLES[incident.state]}] ${incident.title}`,
-    link: `${input.url}/incidents/${incident.id}`,
-    published: incident.startedAt,
-    updated: Math.max(incident.updatedAt, ...incident.updates.map((u) => u.at)),
-    text: [...incident.updates]
-      .reverse()
-      .map((u) => `${STATE_TITLES[u.state]} (${formatDateTime(u.at)}): ${u.message}`)
-      .join('\n\n'),
-  }))
+  const list: Item[] = input.incidents.flatMap((incident) =>
+    [...incident.updates].reverse().map((u) => ({
+      id: `${input.url}/incidents/${incident.id}#update-${u.id}`,
+      title: `[${STATE_TITLES[u.state]}] ${incident.title}`,
+      link: `${input.url}/incidents/${incident.id}`,
+      published: u.at,
+      updated: u.at,
+      text: u.message || STATE_TITLES[u.state],
+    })),
+  )
   for (const m of input.maintenances) {
     const phase = PHASE_TITLES[maintenancePhase(m, input.now)]
     list.push({

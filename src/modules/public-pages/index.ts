@@ -19,7 +19,7 @@ import { normalizeHost } from '../../lib/host.ts'
 import { requestHost } from './host-router.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
-import { STATUS_API_DOCUMENTS, type PublicPagesService, type StatusApiDocument } from './service.ts'
+import { NO_SUCH_INCIDENT, STATUS_API_DOCUMENTS, type PublicPagesService, type StatusApiDocument } from './service.ts'
 import type { PageSettingsService } from './settings.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
@@ -126,25 +126,20 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
     const ctx = ctxOf(request)
     if (ctx.site.blocked) return service.blockedPage()
     const prepared = await pick(ctx)
-    return prepared ? serve(prepared, request, ctx) : serve(await service.notFoundPage(), request, ctx)
+    return serve(prepared ?? (await service.pageNotFound(ctx.site)), request, ctx)
   }
 
   let app = new Elysia({ name: 'public-pages' })
-    .onError(async ({ code, error }) => {
-      if (error instanceof HttpError) {
-        const page = await service.notFoundPage()
-        return new Response(page.body, { status: error.status, headers: page.headers })
-      }
-      switch (code) {
-        case 'NOT_FOUND':
-          return servePrepared(await service.notFoundPage(), null)
-        case 'VALIDATION':
-        case 'PARSE':
-          return text(400, 'bad request')
-        default:
-          deps.logError(error)
-          return text(500, 'internal error')
-      }
+    .onError(async ({ code, error, request }) => {
+      // A blocked page answers 503 on every path, unknown ones and other methods included.
+      const site = publicContext(request)?.site
+      const expected = error instanceof HttpError || code === 'NOT_FOUND' || code === 'VALIDATION' || code === 'PARSE'
+      if (!expected) deps.logError(error)
+      if (site?.blocked) return service.blockedPage()
+      if (!expected) return text(500, 'internal error')
+      if (code === 'VALIDATION' || code === 'PARSE') return text(400, 'bad request')
+      const page = site ? await service.pageNotFound(site) : await service.notFoundPage()
+      return new Response(page.body, { status: error instanceof HttpError ? error.status : 404, headers: page.headers })
     })
     .get('/robots.txt', async ({ request }) => servePrepared(await service.robots(ctxOf(request).site), null))
     .get('/_lantern/page.css', async ({ request }) => servePrepared(await service.pageCss, request.headers.get('if-none-match')))
@@ -166,7 +161,7 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
       '/incidents/:id',
       async ({ request, params }) => {
         const id = Number(params.id)
-        if (!/^\d{1,15}$/.test(params.id)) return servePrepared(await service.notFoundPage('There is no such incident.'), null)
+        if (!/^\d{1,15}$/.test(params.id)) return htmlRoute(request, (ctx) => service.pageNotFound(ctx.site, NO_SUCH_INCIDENT))
         return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id))
       },
       { params: t.Object({ id: t.String({ maxLength: 40 }) }) },

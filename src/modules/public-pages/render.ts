@@ -369,13 +369,22 @@ export function renderBlockedPage(pageCss: string): string {
 `
 }
 
-export function renderNotFoundPage(pageCss: string, message = 'There is no status page at this address.'): string {
-  return html`!${head('Not found', bareAssets(pageCss), { noindex: true })}
+export interface NotFoundView {
+  message: string
+  /** On a page's own host: its name (a link back to it) and its look. */
+  page?: { name: string; assets: Assets }
+}
+
+/** A 404 of a status host: no status page at this host, or no such address on a page's host. */
+export function renderNotFoundPage(pageCss: string, view: NotFoundView): string {
+  const title = view.page ? 'Page not found' : 'Not found'
+  return html`!${head(title, view.page?.assets ?? bareAssets(pageCss), { noindex: true })}
 <body>
 <main id="main" class="plain">
-<h1>Not found</h1>
-<p>${message}</p>
-</main>
+<h1>${title}</h1>
+<p>${view.message}</p>
+!${view.page ? html`<p><a href="/">Back to the ${view.page.name} status page</a></p>
+` : ''}</main>
 </body>
 </html>
 `

@@ -118,6 +118,8 @@ export const IMAGE_HEADERS = {
 export const DEFAULT_FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'
 
+export const NO_SUCH_INCIDENT = 'There is no such incident.'
+
 export class PublicPagesService {
   private readonly sites: TtlCache<Site> | undefined
   private readonly looks: TtlCache<Look> | undefined
@@ -383,7 +385,7 @@ export class PublicPagesService {
   async incidentPage(site: Site, id: number): Promise<PreparedResponse> {
     return this.cached(`pp:incident:${site.pageId}:${id}`, site.pageId, PAGE_TTL_MS, async () => {
       const incident = await this.events.incident(site.pageId, id)
-      if (!incident) return this.notFoundPage()
+      if (!incident) return this.pageNotFound(site, NO_SUCH_INCIDENT)
       const look = await this.look(site)
       const body = renderIncidentPage({
         name: site.name,
@@ -410,8 +412,17 @@ export class PublicPagesService {
     })
   }
 
-  async notFoundPage(message?: string): Promise<PreparedResponse> {
-    return prepareResponse(404, renderNotFoundPage(await this.pageCssUrl, message), { contentType: HTML, cacheControl: 'no-store', extraHeaders: HTML_HEADERS })
+  /** The 404 of a host that is no status page. */
+  async notFoundPage(): Promise<PreparedResponse> {
+    const body = renderNotFoundPage(await this.pageCssUrl, { message: 'There is no status page at this address.' })
+    return prepareResponse(404, body, { contentType: HTML, cacheControl: 'no-store', extraHeaders: HTML_HEADERS })
+  }
+
+  /** The 404 of an address on a page's own host: in the page's look, with a link back to it. */
+  async pageNotFound(site: Site, message = 'There is no page at this address.'): Promise<PreparedResponse> {
+    const page = { name: site.name, assets: (await this.look(site)).assets }
+    const body = renderNotFoundPage(await this.pageCssUrl, { message, page })
+    return prepareResponse(404, body, { contentType: HTML, cacheControl: 'no-store', extraHeaders: HTML_HEADERS })
   }
 
   robots(site: Site): Promise<PreparedResponse> {

@@ -3,7 +3,7 @@ import { ErrorBody } from '../../lib/api-schemas.ts'
 import type { FastLane } from '../../lib/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
 import { OVERALL_STATUSES } from './overall.ts'
-import { CORS_HEADERS, type StatusService } from './service.ts'
+import type { StatusService } from './service.ts'
 
 const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
@@ -53,13 +53,4 @@ export function statusApiRoutes(status: StatusService, fastLane?: FastLane) {
           'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, `Cache-Control: public, max-age=15`, ETag.',
       },
     })
-    .options(
-      '/api/embed/status',
-      () =>
-        new Response(null, {
-          status: 204,
-          headers: { ...CORS_HEADERS, 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' },
-        }),
-      { detail: { tags: ['Embeds'], summary: 'CORS preflight for the status JSON' } },
-    )
 }

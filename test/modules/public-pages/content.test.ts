@@ -214,6 +214,39 @@ describe('feeds', () => {
   })
 })
 
+describe('feed items', () => {
+  test('each incident update is its own item with its own id, so readers show the resolution', async () => {
+    const card = (await json(await ctx.request(`${HOST}/api/v2/incidents.json`))).incidents.find((i: { id: string }) => i.id === String(ids.incident))
+    const updateIds: string[] = card.incident_updates.map((u: { id: string }) => u.id) // newest first
+    expect(updateIds).toHaveLength(3)
+    const { DOMParser } = await import('@xmldom/xmldom')
+    const rss = new DOMParser().parseFromString(await text('/history.rss'), 'text/xml')
+    const rssItems = Array.from(rss.getElementsByTagName('item'))
+      .map((item) => ({
+        guid: item.getElementsByTagName('guid')[0]!.textContent,
+        title: item.getElementsByTagName('title')[0]!.textContent!,
+        link: item.getElementsByTagName('link')[0]!.textContent,
+        description: item.getElementsByTagName('description')[0]!.textContent!,
+      }))
+      .filter((item) => item.title.includes('Card payments failing'))
+    expect(rssItems.map((item) => item.guid)).toEqual(updateIds.map((id) => `${HOST}/incidents/${ids.incident}#update-${id}`))
+    expect(rssItems.map((item) => item.title.slice(0, item.title.indexOf(']') + 1))).toEqual(['[Resolved]', '[Identified]', '[Investigating]'])
+    expect(rssItems.map((item) => item.link)).toEqual(Array(3).fill(`${HOST}/incidents/${ids.incident}`))
+    expect(rssItems[0]!.description).toBe('Fixed')
+    expect(rssItems[1]!.description).toBe('Found a bad deploy')
+    const atom = new DOMParser().parseFromString(await text('/history.atom'), 'text/xml')
+    const atomIds = Array.from(atom.getElementsByTagName('entry'))
+      .filter((entry) => entry.getElementsByTagName('title')[0]!.textContent!.includes('Card payments failing'))
+      .map((entry) => entry.getElementsByTagName('id')[0]!.textContent)
+    expect(atomIds).toEqual(updateIds.map((id) => `${HOST}/incidents/${ids.incident}#update-${id}`))
+    // Every id in each feed is unique.
+    for (const doc of [rss, atom]) {
+      const all = Array.from(doc.getElementsByTagName(doc === rss ? 'guid' : 'id')).map((node) => node.textContent)
+      expect(new Set(all).size).toBe(all.length)
+    }
+  })
+})
+
 describe('markup in every text field stays text', () => {
   test('page, component, group, incident, update and maintenance texts are escaped everywhere', async () => {
     await api(`/incidents`, { method: 'POST', json: { status_page_id: pageId, title: `Live ${XSS}`, message: `Update ${XSS}` } })

@@ -86,7 +86,42 @@ describe('routing table: which app answers which host', () => {
       const body = await response.text()
       expect(body).toContain('There is no status page at this address.')
       expect(body).not.toContain('Acme')
+      // Styled: the shared stylesheet it links is served on that same host.
+      const css = /<link rel="stylesheet" href="([^"]+)">/.exec(body)![1]!.replaceAll('&#61;', '=')
+      const sheet = await get(new URL(css, url).href)
+      expect(sheet.status).toBe(200)
+      expect(sheet.headers.get('content-type')).toBe('text/css; charset=utf-8')
+      expect(await sheet.text()).toContain('.plain')
     }
+  })
+
+  test('an unknown path on a page\'s host is a styled "Page not found" that links back to the page', async () => {
+    const page = await (await get('https://acme.status.test/')).text()
+    const themeHref = /href="(\/_lantern\/theme\.css[^"]*)"/.exec(page)![1]!
+    for (const [url, message] of [
+      ['https://acme.status.test/nope', 'There is no page at this address.'],
+      ['https://acme.status.test/status/../x/y?z=1', 'There is no page at this address.'],
+      ['https://a.io/docs/', 'There is no page at this address.'],
+      ['https://acme.status.test/incidents/abc', 'There is no such incident.'],
+      ['https://acme.status.test/incidents/987654', 'There is no such incident.'],
+    ] as const) {
+      const response = await get(url)
+      expect(response.status).toBe(404)
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      const body = await response.text()
+      expect(body).toContain('<h1>Page not found</h1>')
+      expect(body).toContain(message)
+      expect(body).not.toContain('There is no status page at this address')
+      expect(body).toContain('<a href="/">Back to the Acme Cloud status page</a>')
+      // The page's own look: the shared stylesheet and its theme.
+      expect(body).toContain('/_lantern/page.css?v')
+      expect(body).toContain(themeHref)
+    }
+    // Other methods on a page's paths are the same 404, never a 500.
+    const post = await ctx.request('https://acme.status.test/', { method: 'POST', body: 'x' })
+    expect(post.status).toBe(404)
+    expect(await post.text()).toContain('<h1>Page not found</h1>')
   })
 
   test('a custom domain stops working when the plan loses custom domains, and comes back', async () => {
@@ -163,6 +198,23 @@ describe('blocked pages', () => {
       expect(body).toContain('<meta name="robots" content="noindex">')
       expect(body).not.toContain('Acme')
       expect(body).not.toContain('Checkout')
+    }
+    // "On every path": unknown paths, odd incident ids and other methods too.
+    for (const [method, url] of [
+      ['GET', 'https://acme.status.test/nope'],
+      ['GET', 'https://a.io/no/such/path'],
+      ['GET', 'https://acme.status.test/incidents/abc'],
+      ['GET', 'https://acme.status.test/incidents/987654'],
+      ['GET', 'https://acme.status.test/_lantern/logo'],
+      ['POST', 'https://acme.status.test/'],
+      ['DELETE', 'https://acme.status.test/history'],
+    ] as const) {
+      const response = await ctx.request(url, { method })
+      expect(`${method} ${url} ${response.status}`).toBe(`${method} ${url} 503`)
+      expect(response.headers.get('retry-after')).toBe('3600')
+      const body = await response.text()
+      expect(body).toContain('Temporarily Unavailable')
+      expect(body).not.toContain('Acme')
     }
     const api = await get('https://acme.status.test/api/v2/summary.json')
     expect(api.status).toBe(503)
