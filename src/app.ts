@@ -11,6 +11,7 @@ import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
+import { assertWellFormedText } from './lib/text.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { BadgeService } from './modules/badge/service.ts'
@@ -103,6 +104,8 @@ export function createApp(deps: AppDeps): App {
           return errorResponse(500, 'internal error')
       }
     })
+    // One text rule for every body: a lone surrogate anywhere is a 400 (src/lib/text.ts).
+    .onTransform({ as: 'global' }, ({ body }) => assertWellFormedText(body))
     .use(
       swagger({
         path: '/swagger',

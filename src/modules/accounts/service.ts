@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
 import type { AccountsRepo } from './repo.ts'
 
@@ -48,7 +49,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
-  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw badRequest('email is not a valid address')
+  if (email.length > 254 || !EMAIL_PATTERN.test(email) || !email.isWellFormed()) throw badRequest('email is not a valid address')
   return email
 }
 
@@ -114,6 +115,7 @@ export class AccountsService {
   async createApiKey(userId: number, rawName: string | undefined): Promise<{ key: string; info: ApiKeyInfo }> {
     const name = (rawName ?? 'default').trim()
     if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
+    requireWellFormed('name', name)
     const publicId = randomToken(9)
     const secret = randomToken(32)
     const row = await this.repo.insertApiKey({
@@ -230,6 +232,7 @@ export class AccountsService {
 function checkPassword(password: string): void {
   if (password.length < 8) throw badRequest('password must be at least 8 characters')
   if (password.length > 1024) throw badRequest('password must be at most 1024 characters')
+  requireWellFormed('password', password)
 }
 
 /** Thrown when login attempts exceed the limit; `retryAfterSeconds` goes into `Retry-After`. */
