@@ -73,8 +73,8 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly defaultPlan: Plan,
-    /** The service origin (BASE_URL): cookie-authenticated writes must come from it or from the request's own host. */
-    readonly serviceOrigin?: string,
+    /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
+    readonly serviceOrigin: string,
   ) {
     this.loginsPerEmail = new RateLimiter({ limit: LOGIN_LIMIT_PER_EMAIL, windowMs: LOGIN_WINDOW_MS, clock })
     this.loginsPerClient = new RateLimiter({ limit: LOGIN_LIMIT_PER_CLIENT, windowMs: LOGIN_WINDOW_MS, clock })

@@ -16,6 +16,7 @@ import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { normalizeHost } from '../../lib/host.ts'
+import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { requestHost } from './host-router.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
@@ -178,9 +179,10 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
       async ({ request }) => {
         const ctx = ctxOf(request)
         if (ctx.site.blocked) return service.blockedPage()
-        // A form posted from another site must not sign a visitor in (login CSRF).
-        const origin = request.headers.get('origin')
-        if (origin !== null && originHost(origin) !== normalizeHost(requestHost(ctx.original))) return text(403, 'cross-site form refused')
+        // A form posted from another site must not sign a visitor in (login CSRF). The whole origin
+        // of this host counts, under BASE_URL's scheme: http://<this host> is another site.
+        const own = publicOrigin(config.scheme, requestHost(ctx.original))
+        if (!own || requestProvenance(request, [own]) === 'cross') return text(403, 'cross-site form refused')
         if (ctx.site.visibility === 'public') return redirect('/')
         const form = new URLSearchParams((await request.text()).slice(0, 10_000))
         const password = form.get('password') ?? ''
@@ -216,14 +218,6 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
     ) as unknown as typeof app
   }
   return app
-}
-
-function originHost(origin: string): string | undefined {
-  try {
-    return normalizeHost(new URL(origin).host)
-  } catch {
-    return undefined
-  }
 }
 
 function redirect(location: string, headers: Record<string, string> = {}): Response {

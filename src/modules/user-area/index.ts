@@ -5,7 +5,7 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { isSameOrigin, sessionToken } from '../accounts/auth.ts'
+import { isCrossSite, isSameOrigin, sessionToken } from '../accounts/auth.ts'
 import { TooManyAttempts, type AccountsService } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -37,7 +37,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
       '/user/login',
       async ({ request, body, server }) => {
         // Login forms may come without Origin from old clients, but never from another site.
-        if (request.headers.has('origin') && !isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
+        if (isCrossSite(request, accounts.serviceOrigin)) return crossSite()
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
