@@ -82,12 +82,12 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
     )
     .post(
       '/user/password',
-      async ({ request, body }) => {
+      async ({ request, body, server }) => {
         const user = await sessionUser(accounts, request)
         if (!user) return loginRedirect(request)
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          await accounts.changePassword(user.id, body.new_password, body.current_password)
+          await accounts.changePassword(user.id, body.new_password, { password: body.current_password, client: clientOf(request, server) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
             return htmlPage(passwordPage(user, { error: 'Too many attempts. Try again in a few minutes.' }), 429, { 'retry-after': String(error.retryAfterSeconds) })
