@@ -10,7 +10,8 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
-import { LoginThrottle } from './login-throttle.ts'
+import type { GuessThrottle } from '../../lib/guess-throttle.ts'
+import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
 import type { AccountsRepo } from './repo.ts'
@@ -68,7 +69,7 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 }
 
 export class AccountsService {
-  private readonly logins: LoginThrottle
+  private readonly logins: GuessThrottle
   private readonly signupsPerClient: RateLimiter
   private dummyHash: Promise<string> | undefined
 
@@ -80,7 +81,7 @@ export class AccountsService {
     /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
     readonly serviceOrigin: string,
   ) {
-    this.logins = new LoginThrottle(clock)
+    this.logins = createLoginThrottle(clock)
     this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
   }
 

@@ -385,7 +385,7 @@ export function publicPagesRoutes(deps: {
             response: { 200: t.Object({ data: AccessJson }), ...errorResponses },
             detail: detail(
               'Set the password of a private page',
-              'At least 4 characters; `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',
+              'At least 8 characters (shorter passwords set before keep working); `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',
             ),
           },
         )
