@@ -58,7 +58,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
       {
         body: t.Object({ email: FormField(320), password: FormField(1024), next: t.Optional(FormField(4000)) }),
         response: { 303: t.Void(), 401: HtmlResponse, 403: HtmlResponse, 429: HtmlResponse },
-        detail: detail('Log in (form post)', 'Sets the HttpOnly session cookie and redirects to `next`. Rate limited per email and per client address (429).'),
+        detail: detail('Log in (form post)', 'Sets the HttpOnly session cookie and redirects to `next`. Throttled per email and client, per client, and per email over all clients (429 with Retry-After; see the operations guide).'),
       },
     )
     .post(
