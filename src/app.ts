@@ -13,6 +13,7 @@ import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/erro
 import { corsPreflight, withAnyOrigin } from './lib/cors.ts'
 import { FastLane, requestPath } from './lib/fast-lane.ts'
 import type { PublicCache } from './lib/http-cache.ts'
+import { assertWellFormedText } from './lib/text.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { BadgeService } from './modules/badge/service.ts'
@@ -117,9 +118,11 @@ export function createApp(deps: AppDeps): App {
       }
     })
     // Between parsing and validation, for every body route and every parser (multipart fields that
-    // look like JSON are parsed as JSON too).
+    // look like JSON are parsed as JSON too). Depth first: the text walk then never meets a deep body.
+    // One text rule for every body: a lone surrogate anywhere is a 400 (src/lib/text.ts).
     .onTransform({ as: 'global' }, ({ body }) => {
       if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw badRequest(`request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`)
+      assertWellFormedText(body)
     })
     .use(
       swagger({

@@ -5,6 +5,11 @@ import { badRequest } from './errors.ts'
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/
 const CONTROL_OR_NEWLINE = /[\u0000-\u001f\u007f]/
 
+/** A lone surrogate cannot be encoded as UTF-8: stored, it would come back as U+FFFD. */
+export function requireWellFormed(field: string, value: string): void {
+  if (!value.isWellFormed()) throw badRequest(`${field} must be valid Unicode text`)
+}
+
 /**
  * Trims and checks a text field; throws a 400 naming `field`. `multiline` allows newlines and tabs
  * (messages); single-line fields (titles, names) refuse them.
@@ -17,12 +22,42 @@ export function parseText(
   const value = raw.trim()
   if (value.length === 0 && !options.allowEmpty) throw badRequest(`${field} must not be empty`)
   if (value.length > options.max) throw badRequest(`${field} must be at most ${options.max} characters`)
-  // A lone surrogate cannot be encoded as UTF-8: it would come back as U+FFFD.
-  if (!value.isWellFormed()) throw badRequest(`${field} must be valid Unicode text`)
+  requireWellFormed(field, value)
   if ((options.multiline ? CONTROL : CONTROL_OR_NEWLINE).test(value)) {
     throw badRequest(`${field} must not contain control characters`)
   }
   return value
+}
+
+/**
+ * The one text rule of every API: a string must be well-formed Unicode. JSON can carry a lone
+ * surrogate (`"\ud800"`) that no UTF-8 text can hold; stored, it would silently turn into U+FFFD.
+ * Returns the path of the first offending string or object key in a parsed JSON value
+ * (`palette.primary`, `history[0].at`; a bad key names its object, `body` at the top), or
+ * undefined when all text is well-formed. Iterative, so deep nesting costs no stack.
+ */
+export function findMalformedText(value: unknown, root = 'body'): string | undefined {
+  const queue: Array<[unknown, string]> = [[value, '']]
+  for (let i = 0; i < queue.length; i++) {
+    const [item, path] = queue[i]!
+    if (typeof item === 'string') {
+      if (!item.isWellFormed()) return path || root
+    } else if (Array.isArray(item)) {
+      item.forEach((element, index) => queue.push([element, `${path || root}[${index}]`]))
+    } else if (item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
+      for (const [key, element] of Object.entries(item)) {
+        if (!key.isWellFormed()) return path || root
+        queue.push([element, path ? `${path}.${key}` : key])
+      }
+    }
+  }
+  return undefined
+}
+
+/** Throws the 400 of the text rule when any string or key in `value` is not well-formed Unicode. */
+export function assertWellFormedText(value: unknown): void {
+  const path = findMalformedText(value)
+  if (path !== undefined) throw badRequest(`${path} must be valid Unicode text`)
 }
 
 /** The first `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */

@@ -7,6 +7,7 @@
 import { Elysia } from 'elysia'
 import { forbidden, unauthorized } from '../../lib/errors.ts'
 import { readCookie } from '../../lib/cookies.ts'
+import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import type { AccountsService, User } from './service.ts'
 
 export const SESSION_COOKIE = 'lantern_session'
@@ -25,27 +26,22 @@ export const apiKeySecurity: Array<Record<string, string[]>> = [{ bearerAuth: []
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
- * True when a request comes from this service's own pages: its Origin (or, failing that, Referer)
- * has the host the request was sent to, or is the configured service origin (or, with neither,
- * `Sec-Fetch-Site: same-origin`). Browsers always send
- * Origin on cross-site POST/PATCH/DELETE and a page cannot forge it.
+ * Origins whose pages may write with the session cookie: BASE_URL's, and the request's own host
+ * under BASE_URL's scheme (the service also answers on IP literals). The whole origin is compared
+ * (src/lib/same-origin.ts): `http://<service host>` is not this service when BASE_URL is https.
  */
-export function isSameOrigin(request: Request, serviceOrigin?: string): boolean {
-  const origin0 = request.headers.get('origin')
-  const claimed = origin0 && origin0 !== 'null' ? origin0 : request.headers.get('referer')
-  // Browsers send `Origin: null` on form posts from pages with `Referrer-Policy: no-referrer`; their
-  // Fetch Metadata header (which no page script can set) still tells a same-origin request apart.
-  if (!claimed) return request.headers.get('sec-fetch-site') === 'same-origin'
-  let origin: URL
-  try {
-    origin = new URL(claimed)
-  } catch {
-    return false
-  }
-  if (serviceOrigin && origin.origin === serviceOrigin) return true
-  const host = request.headers.get('host') ?? new URL(request.url).host
-  return origin.host === host
+export function serviceOrigins(request: Request, serviceOrigin: string): string[] {
+  const own = publicOrigin(new URL(serviceOrigin).protocol as 'http:' | 'https:', new URL(request.url).host)
+  return own && own !== serviceOrigin ? [serviceOrigin, own] : [serviceOrigin]
 }
+
+/** True when the browser says a page of this service sent the request (Origin, Referer or Sec-Fetch-Site). */
+export const isSameOrigin = (request: Request, serviceOrigin: string): boolean =>
+  requestProvenance(request, serviceOrigins(request, serviceOrigin)) === 'same'
+
+/** True when the browser says another site sent the request; a request that says nothing is not. */
+export const isCrossSite = (request: Request, serviceOrigin: string): boolean =>
+  requestProvenance(request, serviceOrigins(request, serviceOrigin)) === 'cross'
 
 export const sessionToken = (request: Request): string | undefined => readCookie(request.headers.get('cookie'), SESSION_COOKIE)
 

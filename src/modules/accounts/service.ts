@@ -8,7 +8,11 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
+import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
+import type { GuessThrottle } from '../../lib/guess-throttle.ts'
+import { createLoginThrottle } from './login-throttle.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
 import type { AccountsRepo } from './repo.ts'
 
@@ -38,17 +42,20 @@ const LAST_USED_RESOLUTION_MS = 60_000
 /** Login sessions last this long; a password change or logout ends them sooner. */
 export const SESSION_TTL_MS = 14 * 24 * 3600_000
 const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
-/** Login attempts: per email and per client address, in 15-minute windows. */
-const LOGIN_WINDOW_MS = 15 * 60_000
-const LOGIN_LIMIT_PER_EMAIL = 10
-const LOGIN_LIMIT_PER_CLIENT = 30
+export {
+  LOGIN_ATTEMPTS_PER_CLIENT,
+  LOGIN_ATTEMPTS_PER_EMAIL,
+  LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT,
+  LOGIN_EMAIL_WINDOW_MS,
+  LOGIN_WINDOW_MS,
+} from './login-throttle.ts'
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
-  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw badRequest('email is not a valid address')
+  if (email.length > 254 || !EMAIL_PATTERN.test(email) || !email.isWellFormed()) throw badRequest('email is not a valid address')
   return email
 }
 
@@ -62,8 +69,7 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 }
 
 export class AccountsService {
-  private readonly loginsPerEmail: RateLimiter
-  private readonly loginsPerClient: RateLimiter
+  private readonly logins: GuessThrottle
   private readonly signupsPerClient: RateLimiter
   private dummyHash: Promise<string> | undefined
 
@@ -72,11 +78,10 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly defaultPlan: Plan,
-    /** The service origin (BASE_URL): cookie-authenticated writes must come from it or from the request's own host. */
-    readonly serviceOrigin?: string,
+    /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
+    readonly serviceOrigin: string,
   ) {
-    this.loginsPerEmail = new RateLimiter({ limit: LOGIN_LIMIT_PER_EMAIL, windowMs: LOGIN_WINDOW_MS, clock })
-    this.loginsPerClient = new RateLimiter({ limit: LOGIN_LIMIT_PER_CLIENT, windowMs: LOGIN_WINDOW_MS, clock })
+    this.logins = createLoginThrottle(clock)
     this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
   }
 
@@ -114,6 +119,7 @@ export class AccountsService {
   async createApiKey(userId: number, rawName: string | undefined): Promise<{ key: string; info: ApiKeyInfo }> {
     const name = (rawName ?? 'default').trim()
     if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
+    requireWellFormed('name', name)
     const publicId = randomToken(9)
     const secret = randomToken(32)
     const row = await this.repo.insertApiKey({
@@ -152,30 +158,29 @@ export class AccountsService {
   }
 
   /**
-   * Checks an email and password, rate limited per email and per client (`clientKey`, e.g. the
-   * address; hashed attempts are kept in memory only). Success starts a session: the returned token
-   * goes into the cookie and only its hash is stored.
+   * Checks an email and password, throttled per email and client address (`clientKey`), per
+   * client and per email (see login-throttle.ts; counted in memory only). Success starts a session:
+   * the returned token goes into the cookie and only its hash is stored.
    */
   async login(rawEmail: string, password: string, clientKey: string): Promise<{ user: User; token: string }> {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
-    const wait = Math.max(this.loginsPerEmail.retryAfterMs(email), this.loginsPerClient.retryAfterMs(clientKey))
-    if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
-    this.loginsPerEmail.hit(email)
-    this.loginsPerClient.hit(clientKey)
+    const attempt = this.logins.admit(email, clientKey)
+    if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
     // Verify against a dummy hash when the email is unknown, so both answers take the same time.
     this.dummyHash ??= hashPassword('not a real password, only for timing')
     const ok = await verifyPassword(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
     if (!row || !ok) throw unauthorized('wrong email or password')
-    this.loginsPerEmail.reset(email)
+    attempt.succeeded()
     return { user: toUser(row), token: await this.startSession(row.id) }
   }
 
   /** Open sign-up: at most 10 attempts per client address an hour. */
   async signUp(input: { email: string; password: string }, clientKey: string): Promise<{ user: User; token: string }> {
-    const wait = this.signupsPerClient.retryAfterMs(clientKey)
+    const client = clientBudgetKey(clientKey)
+    const wait = this.signupsPerClient.retryAfterMs(client)
     if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
-    this.signupsPerClient.hit(clientKey)
+    this.signupsPerClient.hit(client)
     const user = await this.createUser(input)
     return { user, token: await this.startSession(user.id) }
   }
@@ -202,19 +207,19 @@ export class AccountsService {
   }
 
   /**
-   * Sets a new password and ends every session of the user; with `currentPassword` it must match
-   * first (the web form), without it this is the administrator's reset (the CLI).
+   * Sets a new password and ends every session of the user; with `current` the current password
+   * must match first (the web form, from `current.client`), without it this is the administrator's
+   * reset (the CLI).
    */
-  async changePassword(userId: number, newPassword: string, currentPassword?: string): Promise<void> {
+  async changePassword(userId: number, newPassword: string, current?: { password: string; client: string }): Promise<void> {
     const row = await this.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
-    if (currentPassword !== undefined) {
+    if (current !== undefined) {
       // Guessing the current password through this form counts like guessing it at the login.
-      const wait = this.loginsPerEmail.retryAfterMs(row.email)
-      if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
-      this.loginsPerEmail.hit(row.email)
-      if (!(await verifyPassword(currentPassword.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
-      this.loginsPerEmail.reset(row.email)
+      const attempt = this.logins.admit(row.email, current.client)
+      if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
+      if (!(await verifyPassword(current.password.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
+      attempt.succeeded()
     }
     checkPassword(newPassword)
     await this.repo.replacePasswordAndEndSessions(userId, await hashPassword(newPassword))
@@ -230,6 +235,7 @@ export class AccountsService {
 function checkPassword(password: string): void {
   if (password.length < 8) throw badRequest('password must be at least 8 characters')
   if (password.length > 1024) throw badRequest('password must be at most 1024 characters')
+  requireWellFormed('password', password)
 }
 
 /** Thrown when login attempts exceed the limit; `retryAfterSeconds` goes into `Retry-After`. */

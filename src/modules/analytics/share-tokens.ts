@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
@@ -101,6 +102,7 @@ export class ShareTokensService {
     const label = (input.label ?? 'Shared link').trim()
     if (label.length === 0 || label.length > 100) throw badRequest('label must be 1 to 100 characters')
     if (/[\u0000-\u001f\u007f]/.test(label)) throw badRequest('label must not contain control characters')
+    requireWellFormed('label', label)
     const now = this.clock.now()
     let expiresAt: number | null = null
     if (input.expires_at != null && input.expires_at !== '') {

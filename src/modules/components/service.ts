@@ -6,7 +6,7 @@ import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
-import { parseIdList } from '../../lib/text.ts'
+import { parseIdList, parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -52,14 +52,6 @@ function toComponent(row: Selectable<ComponentsTable>): Component {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
-}
-
-function parseText(field: string, raw: string, max: number): string {
-  const value = raw.trim()
-  if (value.length === 0) throw badRequest(`${field} must not be empty`)
-  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters`)
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw badRequest(`${field} must not contain control characters`)
-  return value
 }
 
 /** Validates a batch of past status changes; throws a 400 naming the first bad entry. */
@@ -123,8 +115,8 @@ export class ComponentsService {
   async create(owner: User, pageId: number, input: ComponentInput): Promise<Component> {
     await this.pages.get(owner, pageId)
     if (input.name === undefined) throw badRequest('name is required')
-    const name = parseText('name', input.name, 100)
-    const groupName = input.group == null ? null : parseText('group', input.group, 100)
+    const name = parseText('name', input.name, { max: 100 })
+    const groupName = input.group == null ? null : parseText('group', input.group, { max: 100 })
     const status = input.status ?? 'up'
     const now = this.clock.now()
     const row = await this.repo.transaction(async (repo) => {
@@ -147,9 +139,9 @@ export class ComponentsService {
   async update(owner: User, id: number, input: ComponentInput): Promise<Component> {
     const current = await this.get(owner, id)
     const changes: ComponentChanges = {}
-    if (input.name !== undefined) changes.name = parseText('name', input.name, 100)
+    if (input.name !== undefined) changes.name = parseText('name', input.name, { max: 100 })
     if (input.type !== undefined) changes.type = input.type
-    if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, 100)
+    if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, { max: 100 })
     const now = this.clock.now()
     const statusChanged = input.status !== undefined && input.status !== current.status
     if (statusChanged) changes.status = input.status

@@ -1,8 +1,13 @@
 /**
  * A token bucket per client: `perMinute` requests a minute on average, bursts up to `perMinute`.
- * Bounded: when more than `maxClients` buckets exist, the ones that are full again are dropped
- * (a full bucket is the same as no bucket).
+ * A client is an IPv4 address or an IPv6 /64 (one subscriber holds a whole /64; per address, it
+ * could rotate through 2^64 fresh buckets). Bounded: when more than `maxClients` buckets exist, the
+ * ones that are full again are dropped (a full bucket is the same as no bucket); past that, under
+ * a flood of distinct networks, the oldest half goes. This is a throughput limit, not a count of
+ * guesses: a forgotten bucket gives a client at most one more minute's burst, unlike the guess
+ * counters (src/lib/rate-limit.ts), which never forget a live window.
  */
+import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import type { Clock } from '../../lib/clock.ts'
 
 interface Bucket {
@@ -24,7 +29,8 @@ export class RateLimiter {
     this.perMs = perMinute / 60_000
   }
 
-  take(client: string): RateDecision {
+  take(address: string): RateDecision {
+    const client = clientBudgetKey(address)
     const now = this.clock.now()
     const bucket = this.buckets.get(client) ?? { tokens: this.perMinute, at: now }
     bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * this.perMs)

@@ -8,7 +8,12 @@
  *   DENY`), anyone on status-page hosts (dashboards and intranets frame status pages);
  * - SVG (badges): a policy that forbids scripts when the file is opened on its own, with no
  *   frame-ancestors rule, so <img>, <object> and <iframe> embeds keep working anywhere;
- * - the widget script and JSON are not restricted: they are made to be used from other sites.
+ * - the widget script and JSON are not restricted: they are made to be used from other sites;
+ * - with an https BASE_URL, every response (service host, status hosts, custom domains):
+ *   `Strict-Transport-Security: max-age=31536000` (one year). No `includeSubDomains`: a custom
+ *   domain's other hosts are its owner's, not ours, and each host we serve sends its own header.
+ *   No `preload` either: that is a decision for whoever owns the domain. Browsers ignore the header
+ *   on plain http responses, so sending it there is harmless.
  *
  * A feature that needs another policy sets its own `Content-Security-Policy` header; it is kept.
  */
@@ -53,6 +58,9 @@ export function htmlPolicy(onServiceHost: boolean, pathname: string, serviceOrig
   ].join('; ')
 }
 
+/** One year: long enough to cover a visitor's return visits, the common choice for HSTS. */
+export const HSTS = 'max-age=31536000'
+
 export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 function mutable(response: Response): Response {
@@ -70,6 +78,7 @@ function mutable(response: Response): Response {
 export function applySecurityHeaders(request: Request, response: Response, context: SecurityContext): Response {
   const out = mutable(response)
   const headers = out.headers
+  if (context.serviceOrigin.startsWith('https:') && !headers.has('strict-transport-security')) headers.set('strict-transport-security', HSTS)
   const type = headers.get('content-type') ?? ''
   if (type.startsWith('text/html')) {
     const url = new URL(request.url)

@@ -1,10 +1,14 @@
 /**
  * Who may read a private page.
  *
- * - Visitors: a shared password (at least 4 characters, argon2id) typed into the gate opens a
- *   session of one hour, kept in a cookie scoped to the host it was opened on. The session is
- *   stored (hashed) with its page and host: a cookie carried to another page or another host is
- *   refused. Attempts are limited per client and page before any hash is checked.
+ * - Visitors: a shared password (at least 8 characters for a new one; shorter ones set when 4 were
+ *   enough keep working; argon2id) typed into the gate opens a session of one hour, kept in a
+ *   cookie scoped to the host it was opened on. The session is stored (hashed) with its page and
+ *   host: a cookie carried to another page or another host is refused. Guesses are counted before
+ *   any hash is checked (src/lib/guess-throttle.ts): 5 per client (IPv4 address or IPv6 /64) and
+ *   page per 15 minutes, and 30 per page per 15 minutes over all clients, so rotating addresses
+ *   does not help; clients that opened the page in the last 30 days are exempt from the page's
+ *   budget, and anyone else waits at most 15 minutes after the guessing stops.
  * - Embeds and scripts: a read-only access token (`auth_token=lpt_…`), created by the owner.
  *   It lets a badge, the widget or the status JSON of a private page answer; it never opens the
  *   HTML page. `embedTokenGrants(pageId, token)` is the one check for that.
@@ -14,38 +18,49 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { hashPassword, verifyPassword } from '../../lib/password.ts'
-import { AttemptLimiter } from './rate-limit.ts'
+import { GuessThrottle } from '../../lib/guess-throttle.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 import type { PublicPagesRepo } from './repo.ts'
 
 export const SESSION_TTL_MS = 60 * 60_000
 export const GATE_ATTEMPTS = 5
 export const GATE_WINDOW_MS = 15 * 60_000
-export const MIN_PASSWORD_LENGTH = 4
+export const GATE_PAGE_ATTEMPTS = 30
+export const GATE_PAGE_WINDOW_MS = 15 * 60_000
+const KNOWN_VISITOR_MS = 30 * 24 * 3600_000
+/** For passwords set from now on; stored ones that are shorter still open the gate. */
+export const MIN_PASSWORD_LENGTH = 8
 const EMBED_TOKEN_PREFIX = 'lpt_'
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
 const EMBED_TOKEN = /^lpt_[A-Za-z0-9_-]{43}$/
 
 export type GateResult =
   | { kind: 'ok'; token: string; expiresAt: number }
-  | { kind: 'wrong'; remaining: number }
+  | { kind: 'wrong' }
   | { kind: 'limited'; retryAfterSeconds: number }
   | { kind: 'no-password' }
 
 export function parseGatePassword(raw: string): string {
   if (raw.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   if (raw.length > 1024) throw badRequest('password must be at most 1024 characters')
+  requireWellFormed('password', raw)
   return raw
 }
 
 export class PageAccessService {
-  private readonly limiter: AttemptLimiter
+  private readonly guesses: GuessThrottle
 
   constructor(
     private readonly repo: PublicPagesRepo,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
   ) {
-    this.limiter = new AttemptLimiter(clock, GATE_ATTEMPTS, GATE_WINDOW_MS)
+    this.guesses = new GuessThrottle({
+      clock,
+      perTargetAndClient: { limit: GATE_ATTEMPTS, windowMs: GATE_WINDOW_MS },
+      perTarget: { limit: GATE_PAGE_ATTEMPTS, windowMs: GATE_PAGE_WINDOW_MS },
+      knownClientMs: KNOWN_VISITOR_MS,
+    })
   }
 
   async settings(pageId: number): Promise<{ passwordSet: boolean; embedTokenSet: boolean }> {
@@ -86,14 +101,11 @@ export class PageAccessService {
   async attempt(input: { pageId: number; host: string; client: string; password: string }): Promise<GateResult> {
     const access = await this.repo.findAccess(input.pageId)
     if (!access?.password_hash) return { kind: 'no-password' }
-    const key = `${input.pageId}|${input.client}`
-    const decision = this.limiter.hit(key)
-    if (!decision.allowed) {
-      return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((decision.resetAt - this.clock.now()) / 1000)) }
-    }
+    const guess = this.guesses.admit(String(input.pageId), input.client)
+    if (!guess.ok) return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(guess.retryAfterMs / 1000)) }
     const ok = input.password.length <= 1024 && (await verifyPassword(input.password, access.password_hash))
-    if (!ok) return { kind: 'wrong', remaining: decision.remaining }
-    this.limiter.reset(key)
+    if (!ok) return { kind: 'wrong' }
+    guess.succeeded()
     const now = this.clock.now()
     const token = randomToken(32)
     const expiresAt = now + SESSION_TTL_MS

@@ -5,12 +5,14 @@
  * page never pulls styles from elsewhere.
  */
 import { badRequest } from '../../lib/errors.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 
 export const MAX_CUSTOM_CSS_BYTES = 50 * 1024
 
 export function parseCustomCss(raw: string): string | null {
   const css = raw.replace(/\r\n?/g, '\n').trim()
   if (css.length === 0) return null
+  requireWellFormed('custom_css', css)
   if (new TextEncoder().encode(css).length > MAX_CUSTOM_CSS_BYTES) {
     throw badRequest(`custom_css must be at most ${MAX_CUSTOM_CSS_BYTES / 1024} KB`)
   }

@@ -16,6 +16,7 @@ import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { normalizeHost } from '../../lib/host.ts'
+import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { requestHost } from './host-router.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
@@ -173,9 +174,10 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
       async ({ request }) => {
         const ctx = ctxOf(request)
         if (ctx.site.blocked) return service.blockedPage()
-        // A form posted from another site must not sign a visitor in (login CSRF).
-        const origin = request.headers.get('origin')
-        if (origin !== null && originHost(origin) !== normalizeHost(requestHost(ctx.original))) return text(403, 'cross-site form refused')
+        // A form posted from another site must not sign a visitor in (login CSRF). The whole origin
+        // of this host counts, under BASE_URL's scheme: http://<this host> is another site.
+        const own = publicOrigin(config.scheme, requestHost(ctx.original))
+        if (!own || requestProvenance(request, [own]) === 'cross') return text(403, 'cross-site form refused')
         if (ctx.site.visibility === 'public') return redirect('/')
         const form = new URLSearchParams((await request.text()).slice(0, 10_000))
         const password = form.get('password') ?? ''
@@ -211,14 +213,6 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
     ) as unknown as typeof app
   }
   return app
-}
-
-function originHost(origin: string): string | undefined {
-  try {
-    return normalizeHost(new URL(origin).host)
-  } catch {
-    return undefined
-  }
 }
 
 function redirect(location: string, headers: Record<string, string> = {}): Response {
@@ -386,7 +380,7 @@ export function publicPagesRoutes(deps: {
             response: { 200: t.Object({ data: AccessJson }), ...errorResponses },
             detail: detail(
               'Set the password of a private page',
-              'At least 4 characters; `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',
+              'At least 8 characters (shorter passwords set before keep working); `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',
             ),
           },
         )

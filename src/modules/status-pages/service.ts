@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { requireWellFormed } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import { isWithinDomain, parseCustomDomain } from './domain.ts'
@@ -49,6 +50,7 @@ export function parsePageName(raw: string): string {
   if (name.length > 100) throw badRequest('name must be at most 100 characters')
   // Control characters have no place in a title and break feeds and headers.
   if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('name must not contain control characters')
+  requireWellFormed('name', name)
   return name
 }
 

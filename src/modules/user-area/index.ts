@@ -5,7 +5,7 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { isSameOrigin, sessionToken } from '../accounts/auth.ts'
+import { isCrossSite, isSameOrigin, sessionToken } from '../accounts/auth.ts'
 import { TooManyAttempts, type AccountsService } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -37,7 +37,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
       '/user/login',
       async ({ request, body, server }) => {
         // Login forms may come without Origin from old clients, but never from another site.
-        if (request.headers.has('origin') && !isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
+        if (isCrossSite(request, accounts.serviceOrigin)) return crossSite()
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
@@ -58,7 +58,7 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
       {
         body: t.Object({ email: FormField(320), password: FormField(1024), next: t.Optional(FormField(4000)) }),
         response: { 303: t.Void(), 401: HtmlResponse, 403: HtmlResponse, 429: HtmlResponse },
-        detail: detail('Log in (form post)', 'Sets the HttpOnly session cookie and redirects to `next`. Rate limited per email and per client address (429).'),
+        detail: detail('Log in (form post)', 'Sets the HttpOnly session cookie and redirects to `next`. Throttled per email and client, per client, and per email over all clients (429 with Retry-After; see the operations guide).'),
       },
     )
     .post(
@@ -82,12 +82,12 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
     )
     .post(
       '/user/password',
-      async ({ request, body }) => {
+      async ({ request, body, server }) => {
         const user = await sessionUser(accounts, request)
         if (!user) return loginRedirect(request)
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          await accounts.changePassword(user.id, body.new_password, body.current_password)
+          await accounts.changePassword(user.id, body.new_password, { password: body.current_password, client: clientOf(request, server) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
             return htmlPage(passwordPage(user, { error: 'Too many attempts. Try again in a few minutes.' }), 429, { 'retry-after': String(error.retryAfterSeconds) })

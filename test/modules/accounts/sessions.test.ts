@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { runCli } from '../../../src/cli.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+
+// Several tests check ten or more argon2 hashes: give a loaded machine room.
+setDefaultTimeout(30_000)
 
 let ctx: TestContext
 const PASSWORD = 'correct horse battery'

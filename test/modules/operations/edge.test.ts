@@ -136,6 +136,18 @@ describe('security headers', () => {
   })
 })
 
+describe('Strict-Transport-Security', () => {
+  test('sent on every response of the service host, status hosts and custom domains when BASE_URL is https; never over an http BASE_URL', async () => {
+    const edge = createEdge((r) => ctx.app.handle(r), { operations: operations(), serviceOrigin: 'https://lantern.test' })
+    for (const url of ['https://lantern.test/docs/', `https://lantern.test/api/embed/markdown?slug=${slug}`, `https://${slug}.status.test/`, 'https://status.edge-test.com/', 'https://nowhere.example/']) {
+      const response = await edge(new Request(url), visitor)
+      expect(`${url} ${response.headers.get('strict-transport-security')}`).toBe(`${url} max-age=31536000`)
+    }
+    const plain = createEdge((r) => ctx.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
+    expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+  })
+})
+
 describe('request log', () => {
   test('one JSON line per request, without the query string, only when enabled', async () => {
     const lines: string[] = []
