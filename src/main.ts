@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
+import type { Clock } from './lib/clock.ts'
 import { createEdge } from './modules/operations/edge.ts'
 import { createHostRouter } from './modules/public-pages/host-router.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
@@ -32,13 +33,15 @@ export interface StartOptions {
   workerId?: number
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void
+  /** The application's time (default the system clock); tests pin it so they never depend on the hour. */
+  clock?: Clock
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Page views are buffered in memory and written in batches.
