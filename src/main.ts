@@ -11,6 +11,7 @@ import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { createEdge } from './modules/operations/edge.ts'
 import { createHostRouter } from './modules/public-pages/host-router.ts'
+import { stopOnSignals } from './modules/operations/signals.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
@@ -88,6 +89,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopping ??= (async () => {
         watcher.stop()
         clearInterval(pruneChecks)
+        // A long synchronous write (a big import) delays the signal handler, and requests that arrived
+        // meanwhile still wait in their sockets; one turn of the event loop takes them in, so they
+        // count as in flight instead of being cut off with the connection.
+        await new Promise((resolve) => setTimeout(resolve, 0))
         await server.stop()
         clearInterval(pageViewFlush)
         await app.services.pageViews.flush()
@@ -123,29 +128,18 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
       onAllGone: () => process.exit(1),
     })
     console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
-    const stopAll = async (signal: NodeJS.Signals) => {
-      console.log(`lantern: ${signal} received, stopping the workers`)
-      await supervisor.stop('SIGTERM') // a worker treats both alike; SIGINT twice would kill it
-      process.exit(0)
-    }
-    process.once('SIGTERM', () => void stopAll('SIGTERM'))
-    process.once('SIGINT', () => void stopAll('SIGINT'))
+    // SIGINT is passed on as SIGTERM: a worker treats both alike.
+    stopOnSignals(() => supervisor.stop('SIGTERM'), (reason) => console.log(`lantern: ${reason}, stopping the workers`))
     return
   }
   const running = await startServer(config, { workerId })
   const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
   console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
-  const shutdown = async (signal: string) => {
-    console.log(`${who}: ${signal} received, finishing requests in flight`)
-    await running.stop()
-    process.exit(0)
-  }
-  process.once('SIGTERM', () => void shutdown('SIGTERM'))
-  process.once('SIGINT', () => void shutdown('SIGINT'))
+  const shutdown = stopOnSignals(() => running.stop(), (reason) => console.log(`${who}: ${reason}, finishing requests in flight`))
   if (workerId !== undefined) {
     // A worker whose supervisor is gone (killed hard) stops too, instead of holding the port.
     const parent = process.ppid
-    setInterval(() => process.ppid !== parent && void shutdown('supervisor exit'), 1000).unref()
+    setInterval(() => process.ppid !== parent && shutdown('supervisor exit'), 1000).unref()
   }
 }
 
