@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { systemClock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import { requestPath } from '../../lib/fast-lane.ts'
-import { clientAddress, isLoopback } from './client-ip.ts'
+import { clientAddress, isLoopback, trustedProxyMatcher } from './client-ip.ts'
 import type { OperationsConfig } from './config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
@@ -37,7 +37,7 @@ export interface EdgeOptions {
  */
 export function createEdge(handle: Handler, options: EdgeOptions) {
   const { operations } = options
-  const trusted = new Set(operations.trustedProxies)
+  const trusted = trustedProxyMatcher(operations.trustedProxies)
   const clock = options.clock ?? systemClock
   const limiter = operations.rateLimitPerMinute > 0 ? new RateLimiter(operations.rateLimitPerMinute, clock) : undefined
   const log = options.log ?? ((line: string) => console.log(line))
