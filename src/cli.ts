@@ -11,6 +11,7 @@ import { toIso } from './lib/time.ts'
 import { runFromEnvironment } from './main.ts'
 import { APP_VERSION } from './app.ts'
 import { backupDatabase } from './modules/operations/backup.ts'
+import { checkHealth } from './modules/operations/healthcheck.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -24,6 +25,7 @@ export const USAGE = `Usage: lantern <command>
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
   backup FILE                                   consistent copy of the database, also while the server runs
+  healthcheck                                   exit 0 when the server on this machine answers /healthz
   version
   help
 
@@ -110,6 +112,7 @@ export async function runCli(
     return 0
   }
   if (first === 'backup') return runBackup(argv.slice(1), env, io)
+  if (first === 'healthcheck') return runHealthcheck(env, io)
   const name = `${first} ${second ?? ''}`.trim()
   const command = COMMANDS[name]
   if (!command) {
@@ -145,6 +148,20 @@ async function runBackup(args: string[], env: Record<string, string | undefined>
     const config = loadConfig(env)
     io.out(JSON.stringify(await backupDatabase(config.databasePath, positionals[0]!)))
     return 0
+  } catch (error) {
+    io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    return 1
+  }
+}
+
+/** `healthcheck`: GET /healthz on HOST:PORT (loopback for 0.0.0.0); for container HEALTHCHECKs. */
+async function runHealthcheck(env: Record<string, string | undefined>, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+  try {
+    const config = loadConfig(env)
+    const answer = await checkHealth(config.host, config.port)
+    if (answer.ok) io.out(`healthy: ${answer.detail}`)
+    else io.err(`lantern: unhealthy: ${answer.detail}`)
+    return answer.ok ? 0 : 1
   } catch (error) {
     io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
     return 1

@@ -8,8 +8,10 @@ import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
+import type { Clock } from './lib/clock.ts'
 import { createEdge } from './modules/operations/edge.ts'
 import { createHostRouter } from './modules/public-pages/host-router.ts'
+import { stopOnSignals } from './modules/operations/signals.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
@@ -32,13 +34,15 @@ export interface StartOptions {
   workerId?: number
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void
+  /** The application's time (default the system clock); tests pin it so they never depend on the hour. */
+  clock?: Clock
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Page views are buffered in memory and written in batches.
@@ -85,6 +89,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopping ??= (async () => {
         watcher.stop()
         clearInterval(pruneChecks)
+        // A long synchronous write (a big import) delays the signal handler, and requests that arrived
+        // meanwhile still wait in their sockets; one turn of the event loop takes them in, so they
+        // count as in flight instead of being cut off with the connection.
+        await new Promise((resolve) => setTimeout(resolve, 0))
         await server.stop()
         clearInterval(pageViewFlush)
         await app.services.pageViews.flush()
@@ -120,29 +128,18 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
       onAllGone: () => process.exit(1),
     })
     console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
-    const stopAll = async (signal: NodeJS.Signals) => {
-      console.log(`lantern: ${signal} received, stopping the workers`)
-      await supervisor.stop('SIGTERM') // a worker treats both alike; SIGINT twice would kill it
-      process.exit(0)
-    }
-    process.once('SIGTERM', () => void stopAll('SIGTERM'))
-    process.once('SIGINT', () => void stopAll('SIGINT'))
+    // SIGINT is passed on as SIGTERM: a worker treats both alike.
+    stopOnSignals(() => supervisor.stop('SIGTERM'), (reason) => console.log(`lantern: ${reason}, stopping the workers`))
     return
   }
   const running = await startServer(config, { workerId })
   const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
   console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
-  const shutdown = async (signal: string) => {
-    console.log(`${who}: ${signal} received, finishing requests in flight`)
-    await running.stop()
-    process.exit(0)
-  }
-  process.once('SIGTERM', () => void shutdown('SIGTERM'))
-  process.once('SIGINT', () => void shutdown('SIGINT'))
+  const shutdown = stopOnSignals(() => running.stop(), (reason) => console.log(`${who}: ${reason}, finishing requests in flight`))
   if (workerId !== undefined) {
     // A worker whose supervisor is gone (killed hard) stops too, instead of holding the port.
     const parent = process.ppid
-    setInterval(() => process.ppid !== parent && void shutdown('supervisor exit'), 1000).unref()
+    setInterval(() => process.ppid !== parent && shutdown('supervisor exit'), 1000).unref()
   }
 }
 

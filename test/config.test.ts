@@ -39,6 +39,8 @@ describe('loadConfig', () => {
     [{ STATUS_DOMAIN: 'https://example.com' }, 'STATUS_DOMAIN'],
     [{ STATUS_DOMAIN: 'exa mple.com' }, 'STATUS_DOMAIN'],
     [{ DEFAULT_PLAN: 'platinum' }, 'DEFAULT_PLAN'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'fd00::/8, 10.1.0.0/8' }, 'TRUST_PROXY'],
   ]
   for (const [env, variable] of bad) {
     test(`refuses ${JSON.stringify(env)} with one line naming ${variable}`, () => {

@@ -4,7 +4,7 @@
  * (the CLI, another worker) waits for the write lock instead of failing.
  */
 import { Database as SqliteDatabase } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CompiledQuery, Kysely, type Driver } from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
@@ -35,6 +35,23 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
+/**
+ * The file holds password, session and key hashes: a new one is created readable by its owner only
+ * (SQLite gives the -wal and -shm files the mode of the database file), in a folder that, when we
+ * create it, is 0700. Existing files and folders keep their mode: the operator may have chosen it
+ * (a group for a backup job, /var/lib itself).
+ */
+export function createPrivately(path: string): void {
+  const folder = dirname(path)
+  if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 })
+  try {
+    // An empty file is a valid new database for SQLite.
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+}
+
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): DatabaseHandle {
   if (options.readonly) {
     // Inspecting a file (e.g. checking a backup): never create it, never change its journal mode.
@@ -42,7 +59,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
     return { db, dataVersion: () => 0, close: () => db.destroy() }
   }
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') createPrivately(path)
   const sqlite = new SqliteDatabase(path, { create: true, strict: true })
   sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA journal_mode = WAL')

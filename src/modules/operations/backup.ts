@@ -3,9 +3,9 @@
  * one read transaction, so in WAL mode the server keeps reading and writing meanwhile and the copy
  * holds exactly the writes committed before it started. The copy is checked before we say "done".
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { openDatabase } from '../../db/client.ts'
+import { createPrivately, openDatabase } from '../../db/client.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { OperationsRepo } from './repo.ts'
 
@@ -23,9 +23,14 @@ export async function backupDatabase(databasePath: string, target: string, now: 
   if (!existsSync(databasePath)) throw badRequest(`database ${databasePath} does not exist`)
   if (resolve(databasePath) === file) throw badRequest('the backup file must not be the database itself')
   if (existsSync(file)) throw badRequest(`${file} already exists; choose a new file name`)
+  // 0600 like the database (and 0700 for a folder it creates); VACUUM INTO accepts an empty file.
+  createPrivately(file)
   const source = openDatabase(databasePath)
   try {
     await new OperationsRepo(source.db).vacuumInto(file)
+  } catch (error) {
+    rmSync(file, { force: true }) // no empty file left behind to block the next try
+    throw error
   } finally {
     await source.close()
   }

@@ -3,9 +3,39 @@
  * proxies, the right-most address in X-Forwarded-For that is not a trusted proxy (entries further
  * left can be written by the client itself).
  */
-import { normalizeIp } from './config.ts'
+import { ipValue, normalizeIp } from './config.ts'
 
-export function clientAddress(peer: string | undefined, forwardedFor: string | null, trusted: ReadonlySet<string>): string | undefined {
+/** Whether a (canonical) address is one of the trusted proxies. A Set of addresses is one too. */
+export interface ProxyTrust {
+  has(address: string): boolean
+}
+
+/** Matches the canonical TRUST_PROXY entries of the configuration: addresses and `network/prefix` ranges. */
+export function trustedProxyMatcher(entries: readonly string[]): ProxyTrust {
+  const exact = new Set<string>()
+  const ranges: Array<{ bits: 32 | 128; network: bigint; hostBits: bigint }> = []
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/')
+    if (prefix === undefined) {
+      exact.add(address)
+      continue
+    }
+    const { bits, value } = ipValue(address)
+    ranges.push({ bits, network: value, hostBits: BigInt(bits - Number(prefix)) })
+  }
+  return {
+    has(address) {
+      if (exact.has(address)) return true
+      if (ranges.length === 0) return false
+      const ip = normalizeIp(address)
+      if (ip === undefined) return false
+      const { bits, value } = ipValue(ip)
+      return ranges.some((range) => range.bits === bits && value >> range.hostBits === range.network >> range.hostBits)
+    },
+  }
+}
+
+export function clientAddress(peer: string | undefined, forwardedFor: string | null, trusted: ProxyTrust): string | undefined {
   const direct = peer === undefined ? undefined : (normalizeIp(peer) ?? peer)
   if (direct === undefined || !trusted.has(direct) || !forwardedFor) return direct
   const hops = forwardedFor.split(',').map((hop) => normalizeIp(hop))

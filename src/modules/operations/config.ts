@@ -9,7 +9,10 @@ export interface OperationsConfig {
   readonly requestLog: boolean
   /** Requests a minute per client on public APIs (`RATE_LIMIT`); 0 = no limit. */
   readonly rateLimitPerMinute: number
-  /** Proxies whose X-Forwarded-For is believed (`TRUST_PROXY`: comma-separated addresses, `none`; default loopback). */
+  /**
+   * Proxies whose X-Forwarded-For is believed (`TRUST_PROXY`: comma-separated addresses and CIDR
+   * ranges, `none`; default loopback), in canonical form: `10.0.0.0/8`, `fd00::/8`, `127.0.0.1`.
+   */
   readonly trustedProxies: readonly string[]
 }
 
@@ -39,6 +42,43 @@ export function normalizeIp(value: string): string | undefined {
   }
 }
 
+/** The address as a number (32 bits for IPv4, 128 for IPv6); `ip` is canonical (from normalizeIp). */
+export function ipValue(ip: string): { bits: 32 | 128; value: bigint } {
+  if (!ip.includes(':')) return { bits: 32, value: ip.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(octet), 0n) }
+  const [head = '', tail] = ip.split('::')
+  const left = head === '' ? [] : head.split(':')
+  const right = tail === undefined || tail === '' ? [] : tail.split(':')
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  return { bits: 128, value: groups.reduce((acc, group) => (acc << 16n) | BigInt(Number.parseInt(group, 16)), 0n) }
+}
+
+function ipText(bits: 32 | 128, value: bigint): string {
+  if (bits === 32) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join('.')
+  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => ((value >> shift) & 0xffffn).toString(16))
+  return normalizeIp(groups.join(':'))!
+}
+
+/** One TRUST_PROXY entry in canonical form: an address or `network/prefix`. */
+function trustEntry(part: string): string {
+  const refuse = (why = '') => new OperationsConfigError(`TRUST_PROXY must list IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8) separated by commas, got "${part}"${why}`)
+  const [address = '', prefixText, ...extra] = part.split('/')
+  const ip = normalizeIp(address)
+  if (!ip || extra.length > 0) throw refuse()
+  if (prefixText === undefined) return ip
+  if (!/^\d{1,3}$/.test(prefixText)) throw refuse()
+  let prefix = Number(prefixText)
+  // `::ffff:10.0.0.0/104` is an IPv4 range written as IPv6; normalizeIp already gave the IPv4 address.
+  if (address.includes(':') && !ip.includes(':')) {
+    if (prefix < 96) throw refuse(' (an IPv4-mapped range needs a prefix of at least 96)')
+    prefix -= 96
+  }
+  const { bits, value } = ipValue(ip)
+  if (prefix > bits) throw refuse(` (the prefix is at most ${bits})`)
+  const hostBits = (1n << BigInt(bits - prefix)) - 1n
+  if ((value & hostBits) !== 0n) throw refuse(` (the range starts at ${ipText(bits, value & ~hostBits)}/${prefix})`)
+  return `${ip}/${prefix}`
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim()
   if (raw === undefined || raw === '') return fallback
@@ -65,11 +105,7 @@ export function readOperationsConfig(env: Env, port: number): OperationsConfig {
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '')
-    .map((part) => {
-      const ip = normalizeIp(part)
-      if (!ip) throw new OperationsConfigError(`TRUST_PROXY must list IP addresses separated by commas, got "${part}"`)
-      return ip
-    })
+    .map(trustEntry)
   return Object.freeze({
     workers,
     requestLog: flag(env, 'REQUEST_LOG'),

@@ -8,7 +8,7 @@ import { systemClock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import { requestPath } from '../../lib/fast-lane.ts'
 import { judgeHostHeader } from '../../lib/host.ts'
-import { clientAddress, isLoopback } from './client-ip.ts'
+import { clientAddress, isLoopback, trustedProxyMatcher } from './client-ip.ts'
 import type { OperationsConfig } from './config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
@@ -38,7 +38,7 @@ export interface EdgeOptions {
  */
 export function createEdge(handle: Handler, options: EdgeOptions) {
   const { operations } = options
-  const trusted = new Set(operations.trustedProxies)
+  const trusted = trustedProxyMatcher(operations.trustedProxies)
   const clock = options.clock ?? systemClock
   const limiter = operations.rateLimitPerMinute > 0 ? new RateLimiter(operations.rateLimitPerMinute, clock) : undefined
   const log = options.log ?? ((line: string) => console.log(line))

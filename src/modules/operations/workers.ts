@@ -30,6 +30,7 @@ export function superviseWorkers(options: {
 }): Supervisor {
   const command = options.command ?? selfCommand()
   let stopping = false
+  let stoppingAll: Promise<void> | undefined
   const children = new Map<number, ReturnType<typeof Bun.spawn>>()
   const restarts = new Map<number, number[]>()
   const gaveUp = new Set<number>()
@@ -62,11 +63,15 @@ export function superviseWorkers(options: {
     get pids() {
       return [...children.values()].map((child) => child.pid)
     },
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      stopping = true
-      const running = [...children.values()]
-      for (const child of running) child.kill(signal)
-      await Promise.all(running.map((child) => child.exited))
+    stop(signal: NodeJS.Signals = 'SIGTERM') {
+      // Once: a worker is sent the signal one time by its supervisor, however often the supervisor gets it.
+      stoppingAll ??= (async () => {
+        stopping = true
+        const running = [...children.values()]
+        for (const child of running) child.kill(signal)
+        await Promise.all(running.map((child) => child.exited))
+      })()
+      return stoppingAll
     },
   }
 }

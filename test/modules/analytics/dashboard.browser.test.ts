@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
+import { ManualClock } from '../../../src/lib/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser, seriousAxeViolations as axeViolations } from '../../helpers/browser.ts'
 
@@ -15,21 +16,24 @@ let dir: string
 let base: string
 const EMAIL = 'dash@example.com'
 const PASSWORD = 'correct horse battery'
+// The server's clock is pinned late in a UTC day so the test never depends on the hour it runs at.
+const NOW = Date.UTC(2026, 10, 22, 23, 30)
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-dash-'))
-  server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }))
+  server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }), { clock: new ManualClock(NOW) })
   base = `http://127.0.0.1:${server.port}`
   const { accounts, pages, components } = server.app.services
   const user = await accounts.createUser({ email: EMAIL, password: PASSWORD, plan: 'pro' })
   const page = await pages.create(user, { slug: 'dash', name: 'Dash <Status>' })
   const api = await components.create(user, page.id, { name: 'API' })
   const day = 86_400_000
-  const now = Date.now()
+  const today = Date.UTC(2026, 10, 22)
   await components.importHistory(user, api.id, [
-    { status: 'up', at: new Date(now - 40 * day).toISOString() },
-    { status: 'down', at: new Date(now - 3 * day).toISOString() },
-    { status: 'up', at: new Date(now - 3 * day + 3_600_000).toISOString() },
+    { status: 'up', at: new Date(today - 40 * day).toISOString() },
+    // 10:00 to 11:00 UTC three days before NOW: inside one day and inside the 7-day range.
+    { status: 'down', at: new Date(today - 3 * day + 10 * 3_600_000).toISOString() },
+    { status: 'up', at: new Date(today - 3 * day + 11 * 3_600_000).toISOString() },
   ])
   browser = await launchBrowser()
 }, 60_000)

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
+import { ManualClock } from '../../../src/lib/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser, seriousAxeViolations as axeViolations } from '../../helpers/browser.ts'
 
@@ -18,17 +19,21 @@ let server: RunningServer
 let dir: string
 const shots = join(tmpdir(), 'lantern-screenshots')
 const DAY = 86_400_000
+// Late in a UTC day on purpose: an outage seeded relative to the wall clock used to cross midnight
+// from 21:00 UTC on and split over two days. The server's clock is pinned; nothing reads the wall clock.
+const NOW = Date.UTC(2026, 10, 22, 23, 30)
+const TODAY = Date.UTC(2026, 10, 22)
 
 const host = (slug: string) => `http://${slug}.localhost:${server.port}`
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-pages-e2e-'))
   mkdirSync(shots, { recursive: true })
-  server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }))
+  server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }), { clock: new ManualClock(NOW) })
   const { accounts, pages, components, pageAccess } = server.app.services
   const owner = await accounts.createUser({ email: 'e2e@example.com', password: 'correct horse battery', plan: 'business' })
   const acme = await pages.create(owner, { slug: 'acme', name: 'Acme Cloud' })
-  const now = Date.now()
+  const now = NOW
   const names: Array<[string, string | null, 'site' | 'api' | 'dns']> = [
     ['Website', null, 'site'],
     ['Public API', 'Platform', 'api'],
@@ -39,8 +44,9 @@ beforeAll(async () => {
     const c = await components.create(owner, acme.id, { name, group, type })
     await components.importHistory(owner, c.id, [
       { status: 'up', at: new Date(now - 120 * DAY).toISOString() },
-      { status: 'down', at: new Date(now - 5 * DAY).toISOString() },
-      { status: 'up', at: new Date(now - 5 * DAY + 3 * 3_600_000).toISOString() },
+      // 10:00 to 13:00 UTC five days ago: inside one UTC day whatever the hour of NOW.
+      { status: 'down', at: new Date(TODAY - 5 * DAY + 10 * 3_600_000).toISOString() },
+      { status: 'up', at: new Date(TODAY - 5 * DAY + 13 * 3_600_000).toISOString() },
     ])
   }
   const api = (await components.list(owner, acme.id)).find((c) => c.name === 'Public API')!

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
+import { ManualClock } from '../../../src/lib/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser } from '../../helpers/browser.ts'
 
@@ -21,6 +22,9 @@ let pageId: number
 let componentId: number
 let widgetHtml: string
 const pages: Record<string, string> = {}
+// The server's clock is pinned late in a UTC day: checks seeded a minute or two before it stay in
+// that day and the test never depends on the hour it runs at.
+const NOW = Date.UTC(2026, 10, 22, 23, 30)
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
@@ -63,7 +67,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-widget-'))
   const port = freePort()
   base = `http://127.0.0.1:${port}`
-  server = await startServer(loadConfig({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATABASE_PATH: join(dir, 'db.sqlite') }))
+  server = await startServer(loadConfig({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATABASE_PATH: join(dir, 'db.sqlite') }), { clock: new ManualClock(NOW) })
   const user = await server.app.services.accounts.createUser({ email: 'widget@example.com', password: 'correct horse battery', plan: 'growth' })
   key = (await server.app.services.accounts.createApiKey(user.id, 'test')).key
   pageId = (await api('/status-pages', 'POST', { slug: 'widgety', name: 'Widgety <b>Inc</b>' })).id
@@ -128,7 +132,7 @@ describe('live widget in Chromium', () => {
   })
 
   test('shows active incidents (markup stays text), response-time sparkline and uptime bars', async () => {
-    const now = Date.now()
+    const now = NOW
     await api(`/components/${componentId}/checks`, 'POST', [
       { at: new Date(now - 120_000).toISOString(), ok: true, response_ms: 120 },
       { at: new Date(now - 60_000).toISOString(), ok: true, response_ms: 80 },
