@@ -85,6 +85,11 @@ describe('the Caddyfile', () => {
     expect(documented).toEqual([caddyfile])
   })
 
+  test('the README shows the same Caddyfile', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    expect([...readme.matchAll(/```caddyfile\n([\s\S]*?)```/g)].map((m) => m[1])).toEqual([caddyfile])
+  })
+
   // The [DNS] block's `tls { dns … }` is the only part that needs a Caddy with a DNS module.
   const withoutDnsModule = caddyfile.replace(/\ttls \{\n\t\tdns [^\n]*\n\t\}\n/, '')
 
