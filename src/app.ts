@@ -21,6 +21,7 @@ import { createContentService } from './modules/content/sources.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService } from './modules/embed/service.ts'
+import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { PageViewHook } from './modules/public-pages/index.ts'
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps): App {
             { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
             { name: 'Maintenances', description: 'Scheduled maintenance windows' },
             { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
+            { name: 'API keys', description: 'List and revoke your API keys' },
             { name: 'Operations', description: 'Health and operations' },
             { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
             { name: 'User area', description: 'Login, logout and the server-rendered user area' },
@@ -149,6 +151,7 @@ export function createApp(deps: AppDeps): App {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
     .use(publicPages.routes)
