@@ -28,6 +28,11 @@ import type { PageViewHook } from './modules/public-pages/index.ts'
 import { createPublicPages } from './modules/public-pages/wire.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { metricsRoutes } from './modules/metrics/index.ts'
+import { MeteredCache } from './modules/metrics/metered-cache.ts'
+import { createRequestMeter } from './modules/metrics/meter.ts'
+import { AppMetrics } from './modules/metrics/registry.ts'
+import { databaseSizeBytes } from './modules/metrics/repo.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
@@ -51,6 +56,8 @@ export interface AppDeps {
   logError?: (error: unknown) => void
   /** Called for each view of a status page by a visitor allowed to see it (analytics). */
   onPageView?: PageViewHook
+  /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
+  workerId?: number
 }
 
 export const APP_VERSION = '0.1.0'
@@ -75,8 +82,17 @@ export function validationMessage(error: Readonly<ValidationError>): string {
 export function createApp(deps: AppDeps): App {
   const services = createServices(deps)
   const logError = deps.logError ?? ((error: unknown) => console.error('[lantern] unexpected error:', error))
+  // `/metrics` only with METRICS_TOKEN: otherwise nothing is counted at all.
+  const metrics = deps.config.metricsToken === undefined ? undefined : new AppMetrics({
+    version: APP_VERSION,
+    workerId: deps.workerId,
+    databaseSizeBytes: () => databaseSizeBytes(deps.db),
+    pageViewsBuffered: () => services.pageViews.pending,
+    cacheEntries: () => cache?.size ?? 0,
+  })
+  const cacheOptions = { maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock }
   const cache: PublicCache | undefined =
-    deps.publicCache === false ? undefined : new TtlCache({ maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock })
+    deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   if (cache) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
@@ -141,6 +157,7 @@ export function createApp(deps: AppDeps): App {
       }),
     )
     .use(healthRoutes(deps.db))
+    .use(metricsRoutes(metrics, deps.config.metricsToken))
     .use(embedRoutes(embed, fastLane))
     .use(statusApiRoutes(status, fastLane))
     .use(badgeRoutes(badges, fastLane))
@@ -162,14 +179,22 @@ export function createApp(deps: AppDeps): App {
   const serviceHandle = (request: Request): Response | Promise<Response> => fastLane.answer(request) ?? routed(request)
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
-  const handle = publicPages.dispatch(serviceHandle)
+  const dispatch = publicPages.dispatch(serviceHandle)
   /**
    * A pre-encoded cache hit for the service host, or undefined. The server calls this before its
    * edge (rate limits, peer address), which costs more than the hit itself; see README "Fast lane".
    * Requests with an `auth_token` always take the full path (private embeds are never cached).
    */
-  const answerFromCache = (request: Request): Response | undefined =>
+  const fromCache = (request: Request): Response | undefined =>
     publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? fastLane.answer(request) : undefined
+  const meter = metrics && createRequestMeter({
+    metrics,
+    serviceRoutes: app.routes.map((route) => route.path),
+    statusRoutes: publicPages.app.routes.map((route) => route.path),
+    isForServiceHost: publicPages.isForServiceHost,
+  })
+  const handle = meter ? meter.handle(dispatch) : dispatch
+  const answerFromCache = meter ? meter.answerFromCache(fromCache) : fromCache
   return { handle, answerFromCache, services, publicCache: cache, status, publicPages }
 }
 
