@@ -11,7 +11,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 /** Seconds; from a fast-lane hit (well under a millisecond) to a slow analytics report. */
 export const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 type RequestLabels = { route: string; method: string; status: string }
 
@@ -41,7 +41,8 @@ export interface CacheCounts {
 export class AppMetrics {
   readonly registry = new Registry()
   readonly cache: CacheCounts = { hits: 0, misses: 0 }
-  private readonly requests = new Map<string, RequestSlot>()
+  /** Route → (status × 8 + method index) → slot: numeric keys, no string built per request. */
+  private readonly requests = new Map<string, Map<number, RequestSlot>>()
   private readonly duration: Histogram<'route'>
 
   constructor(sources: MetricsSources) {
@@ -56,10 +57,12 @@ export class AppMetrics {
       labelNames: ['route', 'method', 'status'] as const,
       registers,
       collect() {
-        for (const slot of requests.values()) {
-          if (slot.count === slot.reported) continue
-          this.inc(slot.labels, slot.count - slot.reported)
-          slot.reported = slot.count
+        for (const slots of requests.values()) {
+          for (const slot of slots.values()) {
+            if (slot.count === slot.reported) continue
+            this.inc(slot.labels, slot.count - slot.reported)
+            slot.reported = slot.count
+          }
         }
       },
     })
@@ -119,11 +122,14 @@ export class AppMetrics {
 
   /** One request answered; `route` must be a pattern or "other" (a bounded set). Cheap: plain numbers. */
   countRequest(route: string, method: string, status: number): void {
-    const key = `${status} ${method} ${route}`
-    let slot = this.requests.get(key)
+    let slots = this.requests.get(route)
+    if (slots === undefined) this.requests.set(route, (slots = new Map()))
+    const methodIndex = METHODS.indexOf(method) // -1: any other method
+    const key = status * 8 + methodIndex + 1
+    let slot = slots.get(key)
     if (slot === undefined) {
-      const labels = { route, method: METHODS.has(method) ? method : 'other', status: String(status) }
-      this.requests.set(key, (slot = { labels, count: 0, reported: 0 }))
+      const labels = { route, method: methodIndex === -1 ? 'other' : method, status: String(status) }
+      slots.set(key, (slot = { labels, count: 0, reported: 0 }))
     }
     slot.count++
   }
