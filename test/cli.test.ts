@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const cli = (...args: string[]) => runCliProcess(args, env)
+// Every test spawns CLI processes (a few hundred ms each, far more on a loaded machine).
+setDefaultTimeout(30_000)
 
 describe('lantern CLI', () => {
   test('creates a user (printed as JSON), a key (printed alone), and the key works against the API', async () => {
@@ -78,7 +80,7 @@ describe('lantern CLI', () => {
       expect(result.stderr.trim().startsWith(message)).toBe(true)
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
     }
-  }, 30_000) // a dozen subprocesses: on a loaded machine this takes longer than the default 5 s
+  })
 
   test('bad configuration is one line naming the variable', async () => {
     const result = await runCliProcess(['user', 'create', '--email', 'c@example.com', '--password', 'a-long-password'], { ...env, DEFAULT_PLAN: 'gold' })
@@ -158,7 +160,7 @@ describe('key list and key revoke', () => {
     expect((await pages(second)).status).toBe(401)
     const after = await listKeys('keys@example.com')
     expect(after.keys.map((k: { state: string }) => k.state)).toEqual(['revoked', 'revoked'])
-  }, 30_000)
+  })
 
   test("someone else's key and wrong input: one line on stderr, exit 1, nothing changes", async () => {
     const othersId = (await listKeys('ops@example.com')).keys[0].id
@@ -179,5 +181,5 @@ describe('key list and key revoke', () => {
       expect(result.stderr.trim()).toBe(message)
     }
     expect((await listKeys('ops@example.com')).keys[0].state).toBe('active')
-  }, 30_000)
+  })
 })
