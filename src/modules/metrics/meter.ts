@@ -7,6 +7,9 @@ import { requestPath } from '../../lib/fast-lane.ts'
 import type { AppMetrics } from './registry.ts'
 import { RouteMatcher } from './route-matcher.ts'
 
+/** Paths remembered with their route: hot badges repeat, and a lookup costs less than a match. */
+const REMEMBERED_PATHS = 1024
+
 type Handle = (request: Request) => Response | Promise<Response>
 type CacheAnswer = (request: Request) => Response | undefined
 
@@ -23,7 +26,17 @@ export function createRequestMeter(deps: MeterDeps) {
   const { metrics } = deps
   const service = new RouteMatcher(deps.serviceRoutes)
   const status = new RouteMatcher(deps.statusRoutes)
-  const serviceRoute = (request: Request): string => service.match(requestPath(request.url)) ?? 'other'
+  const remembered = new Map<string, string>()
+  const serviceRoute = (request: Request): string => {
+    const path = requestPath(request.url)
+    let route = remembered.get(path)
+    if (route === undefined) {
+      route = service.match(path) ?? 'other'
+      if (remembered.size >= REMEMBERED_PATHS) remembered.clear() // bounded, whatever paths come
+      remembered.set(path, route)
+    }
+    return route
+  }
   const routeOf = (request: Request): string => {
     if (deps.isForServiceHost(request)) return serviceRoute(request)
     const pattern = status.match(requestPath(request.url))
