@@ -53,3 +53,23 @@ describe('status JSON ETag', () => {
     expect(after.headers.get('etag')).not.toBe(before)
   })
 })
+
+describe('siblings: answers rebuilt from an unchanged page keep their ETag', () => {
+  const PAGE_HOST = 'https://tagged.status.test'
+  const etagAfterRecompute = async (url: string): Promise<[string | null, string | null]> => {
+    const first = await ctx.request(url)
+    expect(first.status).toBe(200)
+    ctx.clock.advance(60 * 60_000) // past every public cache lifetime
+    const second = await ctx.request(url)
+    expect(second.status).toBe(200)
+    return [first.headers.get('etag'), second.headers.get('etag')]
+  }
+
+  test('badge, Statuspage v2 summary and status, and the feeds of a page without incidents', async () => {
+    for (const url of ['/badge/tagged.svg', `${PAGE_HOST}/api/v2/summary.json`, `${PAGE_HOST}/api/v2/status.json`, `${PAGE_HOST}/history.rss`, `${PAGE_HOST}/history.atom`]) {
+      const [before, after] = await etagAfterRecompute(url)
+      expect(before, url).toBeTruthy()
+      expect(after, url).toBe(before)
+    }
+  })
+})
