@@ -24,12 +24,18 @@ import { createContentService } from './modules/content/sources.ts'
 import { embedRoutes } from './modules/embed/index.ts'
 import { EmbedRepo } from './modules/embed/repo.ts'
 import { EmbedService } from './modules/embed/service.ts'
+import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import type { PageViewHook } from './modules/public-pages/index.ts'
 import { createPublicPages } from './modules/public-pages/wire.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { metricsRoutes } from './modules/metrics/index.ts'
+import { MeteredCache } from './modules/metrics/metered-cache.ts'
+import { createRequestMeter } from './modules/metrics/meter.ts'
+import { AppMetrics } from './modules/metrics/registry.ts'
+import { databaseSizeBytes } from './modules/metrics/repo.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
@@ -53,6 +59,8 @@ export interface AppDeps {
   logError?: (error: unknown) => void
   /** Called for each view of a status page by a visitor allowed to see it (analytics). */
   onPageView?: PageViewHook
+  /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
+  workerId?: number
 }
 
 /** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */
@@ -88,8 +96,17 @@ export function validationMessage(error: Readonly<ValidationError>): string {
 export function createApp(deps: AppDeps): App {
   const services = createServices(deps)
   const logError = deps.logError ?? ((error: unknown) => console.error('[lantern] unexpected error:', error))
+  // `/metrics` only with METRICS_TOKEN: otherwise nothing is counted at all.
+  const metrics = deps.config.metricsToken === undefined ? undefined : new AppMetrics({
+    version: APP_VERSION,
+    workerId: deps.workerId,
+    databaseSizeBytes: () => databaseSizeBytes(deps.db),
+    pageViewsBuffered: () => services.pageViews.pending,
+    cacheEntries: () => cache?.size ?? 0,
+  })
+  const cacheOptions = { maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock }
   const cache: PublicCache | undefined =
-    deps.publicCache === false ? undefined : new TtlCache({ maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock })
+    deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   if (cache) {
     services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
   }
@@ -144,6 +161,7 @@ export function createApp(deps: AppDeps): App {
             { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
             { name: 'Maintenances', description: 'Scheduled maintenance windows' },
             { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
+            { name: 'API keys', description: 'List and revoke your API keys' },
             { name: 'Operations', description: 'Health and operations' },
             { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
             { name: 'User area', description: 'Login, logout and the server-rendered user area' },
@@ -160,6 +178,7 @@ export function createApp(deps: AppDeps): App {
       }),
     )
     .use(healthRoutes(deps.db))
+    .use(metricsRoutes(metrics, deps.config.metricsToken))
     .use(embedRoutes(embed, fastLane))
     .use(statusApiRoutes(status, fastLane))
     .use(badgeRoutes(badges, fastLane))
@@ -170,6 +189,7 @@ export function createApp(deps: AppDeps): App {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config: deps.config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config: deps.config }))
     .use(publicPages.routes)
@@ -189,7 +209,7 @@ export function createApp(deps: AppDeps): App {
   // The single entry for every request: host routing in front of both apps, so status hosts never
   // reach service routes (fast lane included) and the service host never reaches status-host routes.
   const dispatch = publicPages.dispatch(serviceHandle)
-  const handle = (request: Request): Response | Promise<Response> => {
+  const noStoreErrors = (request: Request): Response | Promise<Response> => {
     const result = dispatch(request)
     return result instanceof Promise ? result.then(noStoreOnError) : noStoreOnError(result)
   }
@@ -198,8 +218,16 @@ export function createApp(deps: AppDeps): App {
    * edge (rate limits, peer address), which costs more than the hit itself; see README "Fast lane".
    * Requests with an `auth_token` always take the full path (private embeds are never cached).
    */
-  const answerFromCache = (request: Request): Response | undefined =>
+  const fromCache = (request: Request): Response | undefined =>
     publicPages.isForServiceHost(request) && !publicPages.asksPrivateEmbed(request) ? maybeNoStore(fastLane.answer(request)) : undefined
+  const meter = metrics && createRequestMeter({
+    metrics,
+    serviceRoutes: app.routes.map((route) => route.path),
+    statusRoutes: publicPages.app.routes.map((route) => route.path),
+    isForServiceHost: publicPages.isForServiceHost,
+  })
+  const handle = meter ? meter.handle(noStoreErrors) : noStoreErrors
+  const answerFromCache = meter ? meter.answerFromCache(fromCache) : fromCache
   return { handle, answerFromCache, services, publicCache: cache, status, publicPages }
 }
 

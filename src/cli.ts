@@ -12,6 +12,7 @@ import { runFromEnvironment } from './main.ts'
 import { APP_VERSION } from './app.ts'
 import { backupDatabase } from './modules/operations/backup.ts'
 import { checkHealth } from './modules/operations/healthcheck.ts'
+import { apiKeyJson } from './modules/accounts/api-keys.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -22,6 +23,8 @@ export const USAGE = `Usage: lantern <command>
   user set-plan --email E --plan PLAN
   user set-password --email E --password P      also logs the user out everywhere
   key create --email E [--name N]               prints the new API key (shown once)
+  key list --email E                            the user's keys, one JSON line each (never the secret)
+  key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
   backup FILE                                   consistent copy of the database, also while the server runs
@@ -82,6 +85,26 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
       return (await s.accounts.createApiKey(user.id, optional(f, 'name'))).key
     },
   },
+  'key list': {
+    options: { email: { type: 'string' } },
+    run: async (s, f) => {
+      const user = await s.accounts.findUserByEmail(required(f, 'email'))
+      return (await s.accounts.listApiKeys(user.id)).map((key) => JSON.stringify(apiKeyJson(key))).join('\n')
+    },
+  },
+  'key revoke': {
+    options: { email: { type: 'string' }, id: { type: 'string' }, prefix: { type: 'string' } },
+    run: async (s, f) => {
+      const id = optional(f, 'id')
+      const prefix = optional(f, 'prefix')
+      if (id === undefined && prefix === undefined) throw new UsageError('--id or --prefix is required')
+      if (id !== undefined && prefix !== undefined) throw new UsageError('give --id or --prefix, not both')
+      if (id !== undefined && !/^[1-9]\d{0,15}$/.test(id)) throw new UsageError('--id must be a positive integer')
+      const user = await s.accounts.findUserByEmail(required(f, 'email'))
+      const key = id !== undefined ? await s.accounts.revokeApiKey(user.id, Number(id)) : await s.accounts.revokeApiKeyByPrefix(user.id, prefix!)
+      return JSON.stringify(apiKeyJson(key))
+    },
+  },
   'page block': {
     options: { slug: { type: 'string' } },
     run: async (s, f) => JSON.stringify({ slug: (await s.pages.setBlocked(required(f, 'slug'), true)).slug, blocked: true }),
@@ -125,7 +148,8 @@ export async function runCli(
     const config = loadConfig(env)
     database = openDatabase(config.databasePath)
     await migrateToLatest(database.db)
-    io.out(await command.run(createServices({ db: database.db, config }), values))
+    const output = await command.run(createServices({ db: database.db, config }), values)
+    if (output !== '') io.out(output) // `key list` of a user without keys prints nothing
     return 0
   } catch (error) {
     if (error instanceof HttpError || error instanceof UsageError || error instanceof ConfigError) {

@@ -18,6 +18,8 @@ export interface Config {
   readonly defaultPlan: Plan
   /** `open`: anyone may create an account at /user/signup; `closed` (default): the CLI creates users. */
   readonly signup: 'open' | 'closed'
+  /** METRICS_TOKEN: set, `GET /metrics` answers to `Authorization: Bearer <token>`; unset, it is 404. */
+  readonly metricsToken?: string | undefined
   /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (src/modules/operations/config.ts). */
   readonly operations: OperationsConfig
 }
@@ -77,6 +79,19 @@ function readSignup(env: Env): 'open' | 'closed' {
   return raw
 }
 
+const METRICS_TOKEN_MIN_LENGTH = 32
+
+function readMetricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN?.trim()
+  if (!raw) return undefined
+  // It travels in a header and guards figures about the whole instance: long, and one plain word.
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('METRICS_TOKEN must be printable ASCII without spaces')
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 32\`), got ${raw.length}`)
+  }
+  return raw
+}
+
 function readOperations(env: Env, port: number): OperationsConfig {
   try {
     return readOperationsConfig(env, port)
@@ -97,6 +112,7 @@ export function loadConfig(env: Env): Config {
     statusDomain: readStatusDomain(env, port),
     defaultPlan: readDefaultPlan(env),
     signup: readSignup(env),
+    metricsToken: readMetricsToken(env),
     operations: readOperations(env, port),
   })
 }

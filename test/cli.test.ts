@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const cli = (...args: string[]) => runCliProcess(args, env)
+// Every test spawns CLI processes (a few hundred ms each, far more on a loaded machine).
+setDefaultTimeout(30_000)
 
 describe('lantern CLI', () => {
   test('creates a user (printed as JSON), a key (printed alone), and the key works against the API', async () => {
@@ -117,5 +119,67 @@ describe('changes made by another process', () => {
     // Now the 200 is cached for 5 minutes; a block from the CLI must still show within 2 s.
     expect((await cli('page', 'block', '--slug', 'cli-page')).code).toBe(0)
     expect(await waitFor(404)).toBeLessThan(2000)
+  })
+})
+
+describe('key list and key revoke', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ...env }))
+  })
+  afterAll(() => server.stop())
+
+  const pages = (key: string) => fetch(`http://127.0.0.1:${server.port}/user/api/v1/status-pages`, { headers: { authorization: `Bearer ${key}` } })
+  const listKeys = async (email: string) => {
+    const result = await cli('key', 'list', '--email', email)
+    expect(result.code).toBe(0)
+    return { text: result.stdout, keys: result.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) }
+  }
+
+  test('lists keys as JSON lines without the secret; a revoked key is refused at once and stays listed', async () => {
+    expect((await cli('user', 'create', '--email', 'keys@example.com', '--password', 'a-long-password')).code).toBe(0)
+    const first = (await cli('key', 'create', '--email', 'keys@example.com', '--name', 'ci')).stdout.trim()
+    const second = (await cli('key', 'create', '--email', 'keys@example.com', '--name', 'laptop')).stdout.trim()
+    expect((await pages(first)).status).toBe(200)
+
+    const before = await listKeys('keys@example.com')
+    for (const key of [first, second]) expect(before.text).not.toContain(key.slice(17))
+    expect(before.keys).toEqual([
+      { id: expect.any(Number), prefix: first.slice(0, 16), name: 'ci', created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null, state: 'active' },
+      { id: expect.any(Number), prefix: second.slice(0, 16), name: 'laptop', created_at: expect.any(String), last_used_at: null, revoked_at: null, state: 'active' },
+    ])
+
+    const byId = await cli('key', 'revoke', '--email', 'keys@example.com', '--id', String(before.keys[0].id))
+    expect(byId.code).toBe(0)
+    expect(JSON.parse(byId.stdout)).toMatchObject({ id: before.keys[0].id, state: 'revoked' })
+    expect((await pages(first)).status).toBe(401)
+    expect((await pages(second)).status).toBe(200)
+
+    const byPrefix = await cli('key', 'revoke', '--email', 'keys@example.com', '--prefix', second.slice(0, 16))
+    expect(byPrefix.code).toBe(0)
+    expect((await pages(second)).status).toBe(401)
+    const after = await listKeys('keys@example.com')
+    expect(after.keys.map((k: { state: string }) => k.state)).toEqual(['revoked', 'revoked'])
+  })
+
+  test("someone else's key and wrong input: one line on stderr, exit 1, nothing changes", async () => {
+    const othersId = (await listKeys('ops@example.com')).keys[0].id
+    const cases: Array<[string[], string]> = [
+      [['key', 'revoke', '--email', 'keys@example.com', '--id', String(othersId)], 'lantern: not found'],
+      [['key', 'revoke', '--email', 'keys@example.com', '--prefix', 'lnt_AAAAAAAAAAAA'], 'lantern: no key with this prefix'],
+      [['key', 'revoke', '--email', 'keys@example.com'], 'lantern: --id or --prefix is required'],
+      [['key', 'revoke', '--email', 'keys@example.com', '--id', '1', '--prefix', 'lnt_AAAAAAAAAAAA'], 'lantern: give --id or --prefix, not both'],
+      [['key', 'revoke', '--email', 'keys@example.com', '--id', 'x1'], 'lantern: --id must be a positive integer'],
+      [['key', 'revoke', '--email', 'keys@example.com', '--prefix', 'lnt_short'], 'lantern: prefix must be lnt_ followed by the 12 characters of the key id'],
+      [['key', 'list'], 'lantern: --email is required'],
+      [['key', 'list', '--email', 'nobody@example.com'], 'lantern: no user with this email'],
+    ]
+    for (const [args, message] of cases) {
+      const result = await cli(...args)
+      expect(result.code).toBe(1)
+      expect(result.stdout).toBe('')
+      expect(result.stderr.trim()).toBe(message)
+    }
+    expect((await listKeys('ops@example.com')).keys[0].state).toBe('active')
   })
 })

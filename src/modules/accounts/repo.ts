@@ -71,6 +71,15 @@ export class AccountsRepo {
     return this.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()
   }
 
+  findApiKey(userId: number, keyId: number) {
+    return this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst()
+  }
+
+  findApiKeyByPublicId(userId: number, publicId: string) {
+    return this.db.selectFrom('api_keys').selectAll().where('public_id', '=', publicId).where('user_id', '=', userId).executeTakeFirst()
+  }
+
+  /** Sets revoked_at once; a key already revoked keeps the time it was revoked. */
   revokeApiKey(userId: number, keyId: number, now: number) {
     return this.db
       .updateTable('api_keys')

@@ -26,16 +26,21 @@ export interface User {
 
 export interface ApiKeyInfo {
   id: number
+  /** `lnt_` and the public id: the start of the key, enough to recognise it; never the secret. */
+  prefix: string
   name: string
   createdAt: number
   lastUsedAt: number | null
   revokedAt: number | null
+  state: 'active' | 'revoked'
 }
 
 const KEY_PREFIX = 'lnt_'
 const PUBLIC_ID_LENGTH = 12 // 9 random bytes, base64url
 /** `lnt_`, the public id (9 random bytes, base64url), `_`, the secret (32 random bytes, base64url). */
 const KEY_PATTERN = /^lnt_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$/
+/** What `key list` shows and `key revoke --prefix` takes: `lnt_` and the public id. */
+const KEY_PREFIX_PATTERN = /^lnt_[A-Za-z0-9_-]{12}$/
 /** Writing last_used_at on every request would turn reads into writes; once a minute is plenty. */
 const LAST_USED_RESOLUTION_MS = 60_000
 
@@ -148,13 +153,29 @@ export class AccountsService {
     return toUser(row)
   }
 
+  /** Every key of the user, oldest first, revoked ones included (as `revoked`). */
   async listApiKeys(userId: number): Promise<ApiKeyInfo[]> {
     return (await this.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
-  async revokeApiKey(userId: number, keyId: number): Promise<void> {
-    const result = await this.repo.revokeApiKey(userId, keyId, this.clock.now())
-    if (result.numUpdatedRows === 0n) throw notFound()
+  /**
+   * Revokes one of the user's keys: every later request with it is 401. Someone else's key is
+   * unknown (404); revoking a revoked key changes nothing and returns it as it is.
+   */
+  async revokeApiKey(userId: number, keyId: number): Promise<ApiKeyInfo> {
+    await this.repo.revokeApiKey(userId, keyId, this.clock.now())
+    const row = await this.repo.findApiKey(userId, keyId)
+    if (!row) throw notFound()
+    return toKeyInfo(row)
+  }
+
+  /** The same, by the key's prefix (`lnt_` and its public id) as `key list` shows it. */
+  async revokeApiKeyByPrefix(userId: number, rawPrefix: string): Promise<ApiKeyInfo> {
+    const prefix = rawPrefix.trim()
+    if (!KEY_PREFIX_PATTERN.test(prefix)) throw badRequest('prefix must be lnt_ followed by the 12 characters of the key id')
+    const row = await this.repo.findApiKeyByPublicId(userId, prefix.slice(KEY_PREFIX.length))
+    if (!row) throw notFound('no key with this prefix')
+    return this.revokeApiKey(userId, row.id)
   }
 
   /**
@@ -247,6 +268,7 @@ export class TooManyAttempts extends HttpError {
 
 function toKeyInfo(row: {
   id: number
+  public_id: string
   name: string
   created_at: number
   last_used_at: number | null
@@ -254,9 +276,11 @@ function toKeyInfo(row: {
 }): ApiKeyInfo {
   return {
     id: row.id,
+    prefix: `${KEY_PREFIX}${row.public_id}`,
     name: row.name,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    state: row.revoked_at === null ? 'active' : 'revoked',
   }
 }

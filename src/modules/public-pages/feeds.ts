@@ -16,6 +16,8 @@ export interface FeedInput {
   incidents: PublicIncident[]
   maintenances: PublicMaintenance[]
   now: number
+  /** The feed's date when it has no entries: the page's last change, so an unchanged feed keeps its bytes and ETag. */
+  pageUpdatedAt: number
 }
 
 interface Item {
@@ -86,7 +88,7 @@ export function renderRss(input: FeedInput): string {
 <link>${input.url}</link>
 <description>Incidents and maintenance of ${input.name}</description>
 <atom:link href="${input.url}/history.rss" rel="self" type="application/rss+xml"/>
-<lastBuildDate>${rfc822(entries[0]?.updated ?? input.now)}</lastBuildDate>
+<lastBuildDate>${rfc822(entries[0]?.updated ?? input.pageUpdatedAt)}</lastBuildDate>
 !${entries
     .map(
       (item) => html`<item>
@@ -111,7 +113,7 @@ export function renderAtom(input: FeedInput): string {
 <title>${input.name} status</title>
 <link href="${input.url}"/>
 <link rel="self" href="${input.url}/history.atom"/>
-<updated>${toIso(entries[0]?.updated ?? input.now)}</updated>
+<updated>${toIso(entries[0]?.updated ?? input.pageUpdatedAt)}</updated>
 <author><name>${input.name}</name></author>
 !${entries
     .map(

@@ -488,7 +488,7 @@ export class PublicPagesService {
         this.events.incidentHistory(site.pageId, { limit: 50 }),
         this.events.recentMaintenances(site.pageId, 20),
       ])
-      const input = { name: site.name, url: site.url, incidents, maintenances, now: this.clock.now() }
+      const input = { name: site.name, url: site.url, incidents, maintenances, now: this.clock.now(), pageUpdatedAt: site.updatedAt }
       const body = format === 'rss' ? renderRss(input) : renderAtom(input)
       const value = await prepareResponse(200, body, {
         contentType: format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8',

@@ -9,7 +9,7 @@ const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
   page_url: t.String(),
   overall: t.Union(OVERALL_STATUSES.map((s) => t.Literal(s))),
-  updated: t.String({ description: 'When these figures were computed (RFC 3339)' }),
+  updated: t.String({ description: 'When these figures were computed (RFC 3339); not part of the ETag, so an unchanged status still revalidates with 304' }),
   incidents: t.Array(
     t.Object({
       id: t.String(),

@@ -11,7 +11,7 @@
  */
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { prepareJson, prepareJsonError, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { etagFor, prepareJsonError, prepareWithoutEtag, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { Incident, IncidentsService } from '../incidents/service.ts'
@@ -95,6 +95,24 @@ export function statusPlanRefusal(plan: Plan, query: Pick<StatusQuery, 'inc' | '
   if (!planHas(plan, 'badge_widget')) return NO_PLAN
   const wantsDetails = query.inc || query.rtm > 0 || query.upd > 0
   return wantsDetails && !planHas(plan, 'status_json_details') ? NO_DETAILS : undefined
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * The encoded status JSON with an ETag of everything but `updated`: the body is rebuilt (with a new
+ * `updated`) whenever the 15 s cache entry expires, yet an unchanged status must keep its ETag so
+ * that clients revalidate with a 304. Bytes differ while the meaning is the same, hence a weak ETag.
+ */
+export async function prepareStatusJson(body: StatusJson): Promise<PreparedResponse> {
+  const prepared = prepareWithoutEtag(200, JSON.stringify(body), {
+    contentType: 'application/json; charset=utf-8',
+    cacheControl: STATUS_CACHE_CONTROL,
+    extraHeaders: CORS_HEADERS,
+  })
+  const { updated: _computedAt, ...figures } = body
+  const etag = `W/${await etagFor(encoder.encode(JSON.stringify(figures)))}`
+  return { ...prepared, etag, headers: { ...prepared.headers, etag } }
 }
 
 export class StatusService {
@@ -226,7 +244,7 @@ export class StatusService {
     const now = this.clock.now()
     const snapshot = await this.snapshot(page.id, now)
     const body = await this.buildStatusJson(page, query, now, snapshot)
-    const value = await prepareJson(200, body, { cacheControl: STATUS_CACHE_CONTROL, extraHeaders: CORS_HEADERS })
+    const value = await prepareStatusJson(body)
     const ttlMs = ttlUntil(snapshot.nextBoundary, now, STATUS_TTL_MS)
     return { value, pageId: page.id, ttlMs }
   }

@@ -33,7 +33,7 @@ describe('GET /api/embed/status', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('cache-control')).toBe('public, max-age=15')
     const etag = response.headers.get('etag')!
-    expect(etag).toMatch(/^"[\w-]+"$/)
+    expect(etag).toMatch(/^W\/"[\w-]+"$/)
     expect(await json(response)).toEqual({
       page: 'live',
       page_url: 'https://live.status.test',

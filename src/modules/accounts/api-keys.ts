@@ -1,0 +1,65 @@
+/**
+ * The caller's API keys in the management API: list them (never the secret or its hash) and
+ * revoke one. Keys are created with `lantern key create`; the CLI also lists and revokes.
+ */
+import { Elysia, t } from 'elysia'
+import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { toIso, toIsoOrNull } from '../../lib/time.ts'
+import { apiKeySecurity, ownerAuth } from './auth.ts'
+import type { AccountsService, ApiKeyInfo } from './service.ts'
+
+export const ApiKeyJson = t.Object({
+  id: t.Integer(),
+  prefix: t.String({ description: '`lnt_` and the key id: the start of the key, to recognise it by' }),
+  name: t.String(),
+  created_at: t.String({ description: 'RFC 3339' }),
+  last_used_at: t.Nullable(t.String({ description: 'Last authenticated request (RFC 3339, recorded at most once a minute)' })),
+  revoked_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  state: t.Union([t.Literal('active'), t.Literal('revoked')]),
+})
+
+export const apiKeyJson = (key: ApiKeyInfo) => ({
+  id: key.id,
+  prefix: key.prefix,
+  name: key.name,
+  created_at: toIso(key.createdAt),
+  last_used_at: toIsoOrNull(key.lastUsedAt),
+  revoked_at: toIsoOrNull(key.revokedAt),
+  state: key.state,
+})
+
+const NO_STORE = { 'cache-control': 'no-store' }
+
+export function apiKeysRoutes(deps: { accounts: AccountsService }) {
+  const { accounts } = deps
+  const detail = (summary: string, description: string) => ({ tags: ['API keys'], summary, description, security: apiKeySecurity })
+  return new Elysia({ prefix: '/user/api/v1' })
+    .use(ownerAuth(accounts))
+    .get(
+      '/api-keys',
+      async ({ owner, set }) => {
+        Object.assign(set.headers, NO_STORE)
+        const list = (await accounts.listApiKeys(owner.id)).map(apiKeyJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        response: { 200: t.Object({ data: t.Array(ApiKeyJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List your API keys', 'Oldest first, revoked keys included (`state: "revoked"`). The secret is never shown again after `lantern key create`, and only its hash is stored.'),
+      },
+    )
+    .delete(
+      '/api-keys/:id',
+      async ({ owner, params, set }) => {
+        Object.assign(set.headers, NO_STORE)
+        return { data: apiKeyJson(await accounts.revokeApiKey(owner.id, params.id)) }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: ApiKeyJson }), ...errorResponses },
+        detail: detail(
+          'Revoke an API key',
+          'Every later request with the key answers 401; the key stays in the list as `revoked`. Revoking the key this request uses is allowed (this answer still succeeds). Revoking a revoked key returns it unchanged; another user\'s key is 404.',
+        ),
+      },
+    )
+}

@@ -1,0 +1,38 @@
+/**
+ * `GET /metrics` on the service host, for Prometheus: only when METRICS_TOKEN is set (otherwise the
+ * route does not exist and the answer is the usual 404), and only with `Authorization: Bearer <token>`.
+ */
+import { Elysia, t } from 'elysia'
+import { ErrorBody } from '../../lib/api-schemas.ts'
+import { constantTimeEqual, sha256Hex } from '../../lib/crypto.ts'
+import { errorResponse } from '../../lib/errors.ts'
+import type { AppMetrics } from './registry.ts'
+
+const REFUSED_HEADERS = { 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="metrics"' }
+
+export function metricsRoutes(metrics: AppMetrics | undefined, token: string | undefined) {
+  const plugin = new Elysia({ name: 'metrics' })
+  if (metrics === undefined || token === undefined) return plugin
+  const expected = sha256Hex(token)
+  plugin.get(
+    '/metrics',
+    async ({ headers }) => {
+      const presented = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1]
+      // Digests are compared, so the time taken tells nothing about the token, not even its length.
+      if (presented === undefined || !constantTimeEqual(await sha256Hex(presented), await expected)) {
+        return errorResponse(401, 'unauthorized', REFUSED_HEADERS)
+      }
+      return new Response(await metrics.render(), { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } })
+    },
+    {
+      response: { 200: t.String({ description: 'Prometheus text format 0.0.4' }), 401: ErrorBody },
+      detail: {
+        tags: ['Operations'],
+        summary: 'Metrics for Prometheus',
+        description:
+          'Requests by route pattern and status, latency histograms, cache hits and misses, database size and buffered page views. Only when `METRICS_TOKEN` is set; send it as `Authorization: Bearer <token>` (401 otherwise). With WORKERS=N each worker answers with its own figures, labelled `worker`.',
+      },
+    },
+  )
+  return plugin
+}
