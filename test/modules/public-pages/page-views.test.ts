@@ -29,7 +29,7 @@ beforeAll(async () => {
   const owner = await app.services.accounts.createUser({ email: 'views@example.com', password: 'long enough', plan: 'growth' })
   await app.services.pages.create(owner, { slug: 'open', name: 'Open' })
   const secret = await app.services.pages.create(owner, { slug: 'closed', name: 'Closed', visibility: 'private' })
-  await app.services.pageAccess.setPassword(secret.id, 'secret!')
+  await app.services.pageAccess.setPassword(secret.id, 'secret!!1')
 })
 afterAll(async () => {
   await database.close()
