@@ -10,8 +10,7 @@ import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { errorResponse, HttpError } from './lib/errors.ts'
 import { FastLane } from './lib/fast-lane.ts'
-import type { PublicCache } from './lib/http-cache.ts'
-import { TtlCache } from './lib/ttl-cache.ts'
+import { createPublicCache, type PublicCache } from './lib/http-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { BadgeService } from './modules/badge/service.ts'
 import { checksRoutes } from './modules/checks/index.ts'
@@ -74,11 +73,8 @@ export function validationMessage(error: Readonly<ValidationError>): string {
 export function createApp(deps: AppDeps): App {
   const services = createServices(deps)
   const logError = deps.logError ?? ((error: unknown) => console.error('[lantern] unexpected error:', error))
-  const cache: PublicCache | undefined =
-    deps.publicCache === false ? undefined : new TtlCache({ maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock })
-  if (cache) {
-    services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
-  }
+  const cache: PublicCache | undefined = deps.publicCache === false ? undefined : createPublicCache({ clock: services.clock })
+  cache?.follow(services.changes)
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
