@@ -8,8 +8,8 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { sha256Hex } from '../../lib/crypto.ts'
-import { prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
-import { TtlCache } from '../../lib/ttl-cache.ts'
+import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import type { PageEventsSource, PublicIncident, PublicMaintenance } from './events.ts'
@@ -119,7 +119,8 @@ export const DEFAULT_FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'
 
 export class PublicPagesService {
-  private readonly sites: TtlCache<Site> | undefined
+  /** Host → page; `null` is a negative answer (no page at this host), kept briefly. */
+  private readonly sites: TtlCache<Site | null> | undefined
   private readonly looks: TtlCache<Look> | undefined
   readonly pageCssUrl: Promise<string>
   readonly pageCss: Promise<PreparedResponse>
@@ -135,11 +136,10 @@ export class PublicPagesService {
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
   ) {
     if (cache) {
-      this.sites = new TtlCache({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, clock })
+      this.sites = new TtlCache<Site | null>({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, clock })
       this.looks = new TtlCache({ maxEntries: 2_000, defaultTtlMs: ASSET_TTL_MS, clock })
-      changes.subscribe((change) => {
-        for (const c of [this.sites!, this.looks!]) change.kind === 'page' ? c.invalidatePage(change.pageId) : c.clear()
-      })
+      this.sites.follow(changes)
+      this.looks.follow(changes)
     }
     this.pageCss = prepareCss(PAGE_CSS)
     this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
@@ -154,10 +154,10 @@ export class PublicPagesService {
   /** The page a status host shows, or undefined (unknown slug or domain, or a plan without custom domains). */
   resolve(route: Extract<HostRoute, { kind: 'status' | 'custom' }>): Promise<Site | undefined> {
     const key = route.host
-    const load = async () => {
+    const load = async (): Promise<CacheFill<Site | null>> => {
       const row = route.kind === 'status' ? await this.repo.findSiteBySlug(route.slug) : await this.repo.findSiteByDomain(route.host)
-      if (!row) return { value: undefined, ttlMs: 0 }
-      if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: undefined, ttlMs: 0, pageId: row.id }
+      if (!row) return { value: null, negative: true }
+      if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: null, negative: true, pageId: row.id }
       const site: Site = {
         pageId: row.id,
         slug: row.slug,
@@ -172,8 +172,8 @@ export class PublicPagesService {
       }
       return { value: site, pageId: row.id }
     }
-    if (!this.sites) return load().then((fill) => fill.value)
-    return this.sites.getOrLoad(key, load as () => Promise<{ value: Site }>) as Promise<Site | undefined>
+    const found = this.sites ? this.sites.getOrLoad(key, load) : load().then((fill) => fill.value)
+    return found.then((site) => site ?? undefined)
   }
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
