@@ -8,6 +8,8 @@
  * Then the "cache full" round (issue 18): the public cache is filled to its entry bound over HTTP
  * with distinct `label=` values, as anyone can, and the warm badge and snippets are measured again
  * (target ≥ 0.8, as with an empty cache). `BENCH_FULL_ONLY=1` runs only that part.
+ * And the badge of an unknown slug (hardening item 8): cached briefly as a negative answer, it costs
+ * what a warm badge costs instead of a database read and a rendering per request.
  */
 import { loadConfig } from '../../src/config.ts'
 import { PUBLIC_CACHE_MAX_ENTRIES } from '../../src/lib/http-cache.ts'
@@ -32,6 +34,8 @@ await seedDatabase(config, 'growth', async (services, owner) => {
 const BADGE = '/badge/acme.svg'
 const SNIPPETS = '/api/embed/markdown?slug=acme'
 const STATUS = '/api/embed/status?slug=acme&inc=1&rtm=60&upd=7'
+const UNKNOWN_BADGE = '/badge/nobody.svg'
+const rssMiB = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0)
 
 async function measure(server: RunningServer, spec: { name: string; path: string; target: number }, cold?: RunningServer): Promise<number> {
   const { body, headers } = await snapshot(`http://127.0.0.1:${server.port}${spec.path}`)
@@ -49,6 +53,7 @@ async function measure(server: RunningServer, spec: { name: string; path: string
 async function fillCache(server: RunningServer): Promise<void> {
   const cache = server.app.publicCache!
   const started = performance.now()
+  const rssBefore = rssMiB()
   let next = 0
   const worker = async () => {
     while (cache.size < PUBLIC_CACHE_MAX_ENTRIES) {
@@ -61,7 +66,9 @@ async function fillCache(server: RunningServer): Promise<void> {
   // The hot answers were pushed out by the filling: read them once so they are cached again.
   for (const path of [BADGE, SNIPPETS]) await (await fetch(`http://127.0.0.1:${server.port}${path}`)).arrayBuffer()
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  Bun.gc(true)
   console.log(`\ncache filled with ${next} requests in ${seconds} s: ${cache.size} entries, ${(cache.bytes / 2 ** 20).toFixed(1)} MiB estimated`)
+  console.log(`resident memory of the bench process (server and client): ${rssBefore} MiB before, ${rssMiB()} MiB after`)
 }
 
 const warm = await startServer(config)
@@ -73,6 +80,7 @@ try {
     summary.push(`status JSON, empty cache: ${(await measure(warm, { name: 'status JSON inc=1&rtm=60&upd=7, warm cache', path: STATUS, target: 0.6 }, cold)).toFixed(2)}`)
     summary.push(`snippets, empty cache: ${(await measure(warm, { name: 'snippets /api/embed/markdown, warm cache', path: SNIPPETS, target: 0.7 })).toFixed(2)}`)
   }
+  summary.push(`unknown badge: ${(await measure(warm, { name: 'badge of an unknown slug /badge/nobody.svg', path: UNKNOWN_BADGE, target: 0.7 })).toFixed(2)}`)
   await fillCache(warm)
   summary.push(`badge, cache full: ${(await measure(warm, { name: 'badge, cache full (10,000 entries)', path: BADGE, target: 0.8 })).toFixed(2)}`)
   summary.push(`snippets, cache full: ${(await measure(warm, { name: 'snippets, cache full (10,000 entries)', path: SNIPPETS, target: 0.8 })).toFixed(2)}`)
