@@ -9,6 +9,7 @@
  */
 import { NEGATIVE_CACHE_CONTROL, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { ttlUntil, type PublicPage, type StatusService } from '../status-api/service.ts'
@@ -37,7 +38,7 @@ const uptimeKey = (slug: string | undefined, days: number, style: BadgeStyle, la
 /** The gray badge does not depend on the slug: random slugs share its rendering. */
 const unknownKey = (kind: string, style: BadgeStyle, label: string | undefined) => `badge-unknown:${kind}:${style}:${labelKey(label)}`
 
-type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number; negative?: boolean }
+type Fill = CacheFill<PreparedResponse>
 
 const svg = (body: string, cacheControl = BADGE_CACHE_CONTROL) =>
   prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl, extraHeaders: HEADERS })
