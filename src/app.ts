@@ -12,7 +12,7 @@ import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
 import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/errors.ts'
 import { corsPreflight, withAnyOrigin } from './lib/cors.ts'
 import { FastLane, requestPath } from './lib/fast-lane.ts'
-import type { PublicCache } from './lib/http-cache.ts'
+import { publicCacheOptions, type PublicCache } from './lib/http-cache.ts'
 import { assertWellFormedText } from './lib/text.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
@@ -104,12 +104,10 @@ export function createApp(deps: AppDeps): App {
     pageViewsBuffered: () => services.pageViews.pending,
     cacheEntries: () => cache?.size ?? 0,
   })
-  const cacheOptions = { maxEntries: 10_000, defaultTtlMs: 60_000, clock: services.clock }
+  const cacheOptions = publicCacheOptions({ clock: services.clock })
   const cache: PublicCache | undefined =
     deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
-  if (cache) {
-    services.changes.subscribe((change) => (change.kind === 'page' ? cache.invalidatePage(change.pageId) : cache.clear()))
-  }
+  cache?.follow(services.changes)
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const fastLane = new FastLane()
   const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)

@@ -2,7 +2,18 @@
  * Tells the read caches that data changed. Services publish what they changed; caches subscribe.
  * `all` is for changes whose extent is unknown, such as a write by another process.
  */
-export type Change = { kind: 'page'; pageId: number } | { kind: 'all' }
+export type Change =
+  | {
+      kind: 'page'
+      pageId: number
+      /**
+       * What a lookup by slug or domain finds may have changed: the page was created, renamed,
+       * shown, hidden, blocked, unblocked or moved to another plan. Caches then also drop their
+       * negative answers ("no such page"), which are not tagged with any page.
+       */
+      lookups?: boolean
+    }
+  | { kind: 'all' }
 
 export class ChangeFeed {
   private readonly listeners = new Set<(change: Change) => void>()
@@ -16,7 +27,7 @@ export class ChangeFeed {
     for (const listener of this.listeners) listener(change)
   }
 
-  pageChanged(pageId: number): void {
-    this.publish({ kind: 'page', pageId })
+  pageChanged(pageId: number, options: { lookups?: boolean } = {}): void {
+    this.publish(options.lookups ? { kind: 'page', pageId, lookups: true } : { kind: 'page', pageId })
   }
 }

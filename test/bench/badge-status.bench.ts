@@ -2,11 +2,18 @@
  * Warm public embeds on a listening Lantern, each against a bare Bun.serve answering the same bytes:
  * - GET /badge/<slug>.svg (target ≥ 0.7 of the bare server, issue 3),
  * - GET /api/embed/status?slug=…&inc=1&rtm=60&upd=7 (target ≥ 0.6, issue 3),
+ * - GET /api/embed/markdown?slug=… (target ≥ 0.7, issue 2),
  * plus the uncached (cache off) status JSON for reference: snapshot, incidents, minute roll-ups and
  * uptime from the history per request.
+ * Then the "cache full" round (issue 18): the public cache is filled to its entry bound over HTTP
+ * with distinct `label=` values, as anyone can, and the warm badge and snippets are measured again
+ * (target ≥ 0.8, as with an empty cache). `BENCH_FULL_ONLY=1` runs only that part.
+ * And the badge of an unknown slug (hardening item 8): cached briefly as a negative answer, it costs
+ * what a warm badge costs instead of a database read and a rendering per request.
  */
 import { loadConfig } from '../../src/config.ts'
-import { startServer } from '../../src/main.ts'
+import { PUBLIC_CACHE_MAX_ENTRIES } from '../../src/lib/http-cache.ts'
+import { startServer, type RunningServer } from '../../src/main.ts'
 import { compare, seedDatabase, snapshot, startBareServer, tempDir } from './lib.ts'
 
 const temp = tempDir()
@@ -24,24 +31,69 @@ await seedDatabase(config, 'growth', async (services, owner) => {
   await services.incidents.create(owner, { status_page_id: page.id, title: 'Elevated error rates', message: 'Looking into it' })
 })
 
+const BADGE = '/badge/acme.svg'
+const SNIPPETS = '/api/embed/markdown?slug=acme'
+const STATUS = '/api/embed/status?slug=acme&inc=1&rtm=60&upd=7'
+const UNKNOWN_BADGE = '/badge/nobody.svg'
+const rssMiB = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0)
+
+async function measure(server: RunningServer, spec: { name: string; path: string; target: number }, cold?: RunningServer): Promise<number> {
+  const { body, headers } = await snapshot(`http://127.0.0.1:${server.port}${spec.path}`)
+  const bare = startBareServer(body, headers)
+  try {
+    const ratio = await compare({ name: spec.name, subjectUrl: `http://127.0.0.1:${server.port}${spec.path}`, baselineUrl: bare.url, target: spec.target })
+    if (cold) await compare({ name: 'status JSON, cold (cache off)', subjectUrl: `http://127.0.0.1:${cold.port}${spec.path}`, baselineUrl: bare.url, rounds: 2 })
+    return ratio
+  } finally {
+    bare.stop()
+  }
+}
+
+/** Fills the public cache to its bound with badges under distinct labels, over HTTP, 16 at a time. */
+async function fillCache(server: RunningServer): Promise<void> {
+  const cache = server.app.publicCache!
+  const started = performance.now()
+  const rssBefore = rssMiB()
+  let next = 0
+  const worker = async () => {
+    while (cache.size < PUBLIC_CACHE_MAX_ENTRIES) {
+      const response = await fetch(`http://127.0.0.1:${server.port}/badge/acme.svg?label=fill-${next++}`)
+      if (!response.ok) throw new Error(`filling the cache: ${response.status}`)
+      await response.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, worker))
+  // The hot answers were pushed out by the filling: read them once so they are cached again.
+  for (const path of [BADGE, SNIPPETS]) await (await fetch(`http://127.0.0.1:${server.port}${path}`)).arrayBuffer()
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  Bun.gc(true)
+  console.log(`\ncache filled with ${next} requests in ${seconds} s: ${cache.size} entries, ${(cache.bytes / 2 ** 20).toFixed(1)} MiB estimated`)
+  console.log(`resident memory of the bench process (server and client): ${rssBefore} MiB before, ${rssMiB()} MiB after`)
+}
+
 const warm = await startServer(config)
 const cold = await startServer(config, { publicCache: false })
-const cases = [
-  { name: 'badge /badge/acme.svg, warm cache', path: '/badge/acme.svg', target: 0.7, cold: false },
-  { name: 'status JSON inc=1&rtm=60&upd=7, warm cache', path: '/api/embed/status?slug=acme&inc=1&rtm=60&upd=7', target: 0.6, cold: true },
-]
+const ratios = new Map<string, number>()
+const run = async (label: string, server: RunningServer, spec: { name: string; path: string; target: number }, uncached?: RunningServer) =>
+  ratios.set(label, await measure(server, spec, uncached))
 try {
-  for (const spec of cases) {
-    const { body, headers } = await snapshot(`http://127.0.0.1:${warm.port}${spec.path}`)
-    const bare = startBareServer(body, headers)
-    try {
-      await compare({ name: spec.name, subjectUrl: `http://127.0.0.1:${warm.port}${spec.path}`, baselineUrl: bare.url, target: spec.target })
-      if (spec.cold) {
-        await compare({ name: 'status JSON, cold (cache off)', subjectUrl: `http://127.0.0.1:${cold.port}${spec.path}`, baselineUrl: bare.url, rounds: 2 })
-      }
-    } finally {
-      bare.stop()
-    }
+  if (process.env.BENCH_FULL_ONLY !== '1') {
+    await run('badge, empty cache', warm, { name: 'badge /badge/acme.svg, warm cache', path: BADGE, target: 0.7 })
+    await run('status JSON, empty cache', warm, { name: 'status JSON inc=1&rtm=60&upd=7, warm cache', path: STATUS, target: 0.6 }, cold)
+    await run('snippets, empty cache', warm, { name: 'snippets /api/embed/markdown, warm cache', path: SNIPPETS, target: 0.7 })
+  }
+  await run('unknown badge', warm, { name: 'badge of an unknown slug /badge/nobody.svg', path: UNKNOWN_BADGE, target: 0.7 })
+  await fillCache(warm)
+  await run('badge, cache full', warm, { name: 'badge, cache full (10,000 entries)', path: BADGE, target: 0.8 })
+  await run('snippets, cache full', warm, { name: 'snippets, cache full (10,000 entries)', path: SNIPPETS, target: 0.8 })
+  console.log(`\ncache still full: ${warm.app.publicCache!.size} entries`)
+  console.log('\n## median ratios of bare Bun.serve')
+  for (const [label, ratio] of ratios) console.log(`${label}: ${ratio.toFixed(2)}`)
+  // What issue 18 is about: a full cache must answer as fast as an empty one.
+  for (const what of ['badge', 'snippets']) {
+    const empty = ratios.get(`${what}, empty cache`)
+    const full = ratios.get(`${what}, cache full`)!
+    if (empty !== undefined) console.log(`${what}: cache full / empty = ${(full / empty).toFixed(2)}`)
   }
 } finally {
   await warm.stop()

@@ -15,6 +15,7 @@ import { createServices, type Services } from '../../src/services.ts'
 
 export interface LoadResult {
   rps: number
+  p50Ms: number
   p99Ms: number
 }
 
@@ -48,11 +49,12 @@ export async function runWrk(url: string, options: BenchOptions = {}): Promise<L
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const p50 = /\s50%\s+(\S+)/.exec(out)?.[1]
   const p99 = /\s99%\s+(\S+)/.exec(out)?.[1]
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1]
-  if (code !== 0 || !Number.isFinite(rps) || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
+  if (code !== 0 || !Number.isFinite(rps) || !p50 || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
   if (non2xx) throw new Error(`wrk saw ${non2xx} error responses from ${url}`)
-  return { rps, p99Ms: parseDuration(p99) }
+  return { rps, p50Ms: parseDuration(p50), p99Ms: parseDuration(p99) }
 }
 
 /** A bare Bun.serve that answers every request with these bytes and headers: the baseline. */
@@ -95,7 +97,7 @@ export async function compare(spec: {
 }): Promise<number> {
   const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 4)
   console.log(`\n## ${spec.name}`)
-  console.log('round   subject r/s  baseline r/s   ratio   p99 subject   p99 baseline')
+  console.log('round   subject r/s  baseline r/s   ratio   p50 subject   p99 subject   p99 baseline')
   const ratios: number[] = []
   // Warm both (JIT, caches, connections) before measuring.
   await runWrk(spec.subjectUrl, { ...spec.options, seconds: 1 })
@@ -106,7 +108,7 @@ export async function compare(spec: {
     const ratio = subject.rps / baseline.rps
     ratios.push(ratio)
     console.log(
-      `${String(round).padStart(5)} ${fmt(subject.rps)}     ${fmt(baseline.rps)}   ${ratio.toFixed(2).padStart(5)}   ${fmt(subject.p99Ms, 2)} ms  ${fmt(baseline.p99Ms, 2)} ms`,
+      `${String(round).padStart(5)} ${fmt(subject.rps)}     ${fmt(baseline.rps)}   ${ratio.toFixed(2).padStart(5)}   ${fmt(subject.p50Ms, 2)} ms  ${fmt(subject.p99Ms, 2)} ms  ${fmt(baseline.p99Ms, 2)} ms`,
     )
   }
   const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!

@@ -116,7 +116,8 @@ export class AccountsService {
     const plan = parsePlan(rawPlan)
     const user = await this.findUserByEmail(rawEmail)
     const row = await this.repo.updatePlan(user.id, plan)
-    for (const page of await this.repo.listPageIdsOfOwner(user.id)) this.changes.pageChanged(page.id)
+    // A plan decides whether badges, snippets and custom domains find the page at all.
+    for (const page of await this.repo.listPageIdsOfOwner(user.id)) this.changes.pageChanged(page.id, { lookups: true })
     return toUser(row)
   }
 

@@ -46,7 +46,7 @@ export function badgeRoutes(badges: BadgeService, fastLane?: FastLane) {
           tags: ['Embeds'],
           summary: 'Status badge (SVG)',
           description:
-            'A shields-style badge: label = the page name (or `label`), value and colour from the overall status: Operational (green), Degraded (yellow), Partial Outage (orange), Down (red), Maintenance (blue). An unknown, blocked or private page, or a plan without badges, shows a gray `Unknown`. `Cache-Control: public, max-age=300`, ETag.',
+            'A shields-style badge: label = the page name (or `label`), value and colour from the overall status: Operational (green), Degraded (yellow), Partial Outage (orange), Down (red), Maintenance (blue). An unknown, blocked or private page, or a plan without badges, shows a gray `Unknown` (sent with `max-age=10`, so a page created later shows soon even behind image proxies). `Cache-Control: public, max-age=300`, ETag.',
         },
       },
     )

@@ -3,10 +3,13 @@
  * (bytes, ETag, headers) and kept in the public cache for 5 minutes (less when a maintenance window
  * starts or ends sooner), tagged with the page so any change drops them at once. An unknown,
  * blocked or private page, or a plan without badges, gets a gray "Unknown" badge: an image that
- * renders, never a broken one, and never a hint that a private page exists.
+ * renders, never a broken one, and never a hint that a private page exists. That answer is a
+ * negative one: kept briefly (NEGATIVE_TTL_MS, dropped when a page appears) and sent with a short
+ * max-age, since image proxies keep what they get.
  */
-import { prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { NEGATIVE_CACHE_CONTROL, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { ttlUntil, type PublicPage, type StatusService } from '../status-api/service.ts'
@@ -27,15 +30,18 @@ export interface BadgeOptions {
 }
 
 // Keys hold the label as drawn (at most 32 characters), so huge labels cannot bloat the cache.
+// A malformed slug (undefined) is keyed as '', which no page has: all of them share one answer.
 const labelKey = (label: string | undefined) => (label === undefined ? '' : clampLabel(label, ''))
-const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug}:${style}:${labelKey(label)}`
+const statusKey = (slug: string | undefined, style: BadgeStyle, label: string | undefined) => `badge:${slug ?? ''}:${style}:${labelKey(label)}`
 const uptimeKey = (slug: string | undefined, days: number, style: BadgeStyle, label: string | undefined) =>
-  `badge-uptime:${slug}:${days}:${style}:${labelKey(label)}`
+  `badge-uptime:${slug ?? ''}:${days}:${style}:${labelKey(label)}`
+/** The gray badge does not depend on the slug: random slugs share its rendering. */
+const unknownKey = (kind: string, style: BadgeStyle, label: string | undefined) => `badge-unknown:${kind}:${style}:${labelKey(label)}`
 
-type Fill = { value: PreparedResponse; pageId?: number; ttlMs?: number }
+type Fill = CacheFill<PreparedResponse>
 
-const svg = (body: string) =>
-  prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl: BADGE_CACHE_CONTROL, extraHeaders: HEADERS })
+const svg = (body: string, cacheControl = BADGE_CACHE_CONTROL) =>
+  prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl, extraHeaders: HEADERS })
 
 /** Reads `days` for the uptime badge: absent → 30; else an integer 1–90, or an error text. */
 export function parseDays(values: readonly string[]): number | { error: string } {
@@ -55,14 +61,12 @@ export class BadgeService {
 
   /** The cached status badge if there is one; never touches the database (the fast lane). */
   cachedStatusBadge(rawSlug: string, options: BadgeOptions): PreparedResponse | undefined {
-    const slug = slugForLookup(rawSlug)
-    return slug === undefined ? undefined : this.cache?.get(statusKey(slug, parseStyle(options.style), options.label))
+    return this.cache?.get(statusKey(slugForLookup(rawSlug), parseStyle(options.style), options.label))
   }
 
   /** The cached uptime badge if there is one; never touches the database (the fast lane). */
   cachedUptimeBadge(rawSlug: string, days: number, options: BadgeOptions): PreparedResponse | undefined {
-    const slug = slugForLookup(rawSlug)
-    return slug === undefined ? undefined : this.cache?.get(uptimeKey(slug, days, parseStyle(options.style), options.label))
+    return this.cache?.get(uptimeKey(slugForLookup(rawSlug), days, parseStyle(options.style), options.label))
   }
 
   /** The status badge for a slug (as written in the URL, without `.svg`). */
@@ -70,9 +74,9 @@ export class BadgeService {
     const style = parseStyle(options.style)
     const slug = slugForLookup(rawSlug)
     const key = statusKey(slug, style, options.label)
-    return this.cached(slug, key, async () => {
+    return this.cached(key, async () => {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
-      if (!page) return { value: await this.unknown(style, options.label, 'Status', STATUS_LOOK.unknown), ttlMs: 0 }
+      if (!page) return { value: await this.unknown('status', style, options.label, 'Status', STATUS_LOOK.unknown), negative: true }
       const snapshot = await this.status.snapshot(page.id)
       const label = clampLabel(options.label, page.name || 'Status')
       return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, STATUS_LOOK[snapshot.overall], style)))
@@ -84,9 +88,9 @@ export class BadgeService {
     const style = parseStyle(options.style)
     const slug = slugForLookup(rawSlug)
     const key = uptimeKey(slug, days, style, options.label)
-    return this.cached(slug, key, async () => {
+    return this.cached(key, async () => {
       const page = slug === undefined ? undefined : await this.visiblePage(slug)
-      if (!page) return { value: await this.unknown(style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), ttlMs: 0 }
+      if (!page) return { value: await this.unknown('uptime', style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), negative: true }
       const snapshot = await this.status.snapshot(page.id)
       const { total } = await this.status.uptime(page.id, snapshot.components.map((c) => c.id), days)
       const label = clampLabel(options.label, 'uptime')
@@ -103,12 +107,15 @@ export class BadgeService {
     return { value, pageId, ttlMs: ttlUntil(boundary, this.clock.now(), BADGE_TTL_MS) }
   }
 
-  private unknown(style: BadgeStyle, label: string | undefined, fallback: string, look: { text: string; color: string }) {
-    return svg(renderBadge(clampLabel(label, fallback), look, style))
+  private unknown(kind: string, style: BadgeStyle, label: string | undefined, fallback: string, look: { text: string; color: string }) {
+    return this.cached(unknownKey(kind, style, label), async () => ({
+      value: await svg(renderBadge(clampLabel(label, fallback), look, style), NEGATIVE_CACHE_CONTROL),
+      negative: true,
+    }))
   }
 
-  private cached(slug: string | undefined, key: string, load: () => Promise<Fill>): Promise<PreparedResponse> {
-    if (!this.cache || slug === undefined) return load().then((f) => f.value)
+  private cached(key: string, load: () => Promise<Fill>): Promise<PreparedResponse> {
+    if (!this.cache) return load().then((f) => f.value)
     return this.cache.getOrLoad(key, load)
   }
 }

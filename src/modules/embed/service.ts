@@ -5,6 +5,7 @@
  */
 import type { Config } from '../../config.ts'
 import { prepareJson, prepareJsonError, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { EmbedRepo } from './repo.ts'
@@ -54,12 +55,12 @@ export class EmbedService {
     return slug === undefined ? undefined : this.cache.get(`md:${slug}`)
   }
 
-  private async loadSnippets(slug: string): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
+  private async loadSnippets(slug: string): Promise<CacheFill<PreparedResponse>> {
     const page = await this.repo.findPageBySlug(slug)
     // Private pages are not announced to the public: they answer like a missing page.
     if (!page || page.blocked === 1 || page.visibility !== 'public') {
-      // Not cached: the page may be created or unblocked a moment later.
-      return { value: this.notFound, ttlMs: 0 }
+      // Kept briefly as a negative answer: creating, showing or unblocking the page drops it at once.
+      return { value: this.notFound, negative: true }
     }
     if (!planHas(page.plan, 'markdown_snippets')) return { value: this.planTooLow, pageId: page.id }
     const snippets = buildSnippets({ slug: page.slug, customDomain: page.custom_domain }, this.config)

@@ -4,7 +4,7 @@ import type { CacheCounts } from './registry.ts'
 
 export class MeteredCache<V> extends TtlCache<V> {
   constructor(
-    options: TtlCacheOptions,
+    options: TtlCacheOptions<V>,
     private readonly counts: CacheCounts,
   ) {
     super(options)

@@ -8,8 +8,8 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { sha256Hex } from '../../lib/crypto.ts'
-import { prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
-import { TtlCache } from '../../lib/ttl-cache.ts'
+import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import type { PageEventsSource, PublicIncident, PublicMaintenance } from './events.ts'
@@ -121,7 +121,8 @@ export const DEFAULT_FAVICON_SVG =
 export const NO_SUCH_INCIDENT = 'There is no such incident.'
 
 export class PublicPagesService {
-  private readonly sites: TtlCache<Site> | undefined
+  /** Host → page; `null` is a negative answer (no page at this host), kept briefly. */
+  private readonly sites: TtlCache<Site | null> | undefined
   private readonly looks: TtlCache<Look> | undefined
   readonly pageCssUrl: Promise<string>
   readonly pageCss: Promise<PreparedResponse>
@@ -137,11 +138,10 @@ export class PublicPagesService {
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
   ) {
     if (cache) {
-      this.sites = new TtlCache({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, clock })
+      this.sites = new TtlCache<Site | null>({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, clock })
       this.looks = new TtlCache({ maxEntries: 2_000, defaultTtlMs: ASSET_TTL_MS, clock })
-      changes.subscribe((change) => {
-        for (const c of [this.sites!, this.looks!]) change.kind === 'page' ? c.invalidatePage(change.pageId) : c.clear()
-      })
+      this.sites.follow(changes)
+      this.looks.follow(changes)
     }
     this.pageCss = prepareCss(PAGE_CSS)
     this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
@@ -156,10 +156,10 @@ export class PublicPagesService {
   /** The page a status host shows, or undefined (unknown slug or domain, or a plan without custom domains). */
   resolve(route: Extract<HostRoute, { kind: 'status' | 'custom' }>): Promise<Site | undefined> {
     const key = route.host
-    const load = async () => {
+    const load = async (): Promise<CacheFill<Site | null>> => {
       const row = route.kind === 'status' ? await this.repo.findSiteBySlug(route.slug) : await this.repo.findSiteByDomain(route.host)
-      if (!row) return { value: undefined, ttlMs: 0 }
-      if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: undefined, ttlMs: 0, pageId: row.id }
+      if (!row) return { value: null, negative: true }
+      if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: null, negative: true, pageId: row.id }
       const site: Site = {
         pageId: row.id,
         slug: row.slug,
@@ -174,8 +174,8 @@ export class PublicPagesService {
       }
       return { value: site, pageId: row.id }
     }
-    if (!this.sites) return load().then((fill) => fill.value)
-    return this.sites.getOrLoad(key, load as () => Promise<{ value: Site }>) as Promise<Site | undefined>
+    const found = this.sites ? this.sites.getOrLoad(key, load) : load().then((fill) => fill.value)
+    return found.then((site) => site ?? undefined)
   }
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */

@@ -12,6 +12,7 @@
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { etagFor, prepareJsonError, prepareWithoutEtag, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { Incident, IncidentsService } from '../incidents/service.ts'
@@ -236,9 +237,10 @@ export class StatusService {
     }
   }
 
-  private async loadStatus(slug: string, query: StatusQuery): Promise<{ value: PreparedResponse; pageId?: number; ttlMs?: number }> {
+  private async loadStatus(slug: string, query: StatusQuery): Promise<CacheFill<PreparedResponse>> {
     const page = await this.findPublicPage(slug)
-    if (!page) return { value: this.notFound, ttlMs: 0 }
+    // Kept briefly, so an unknown slug costs no query on every request; a new page drops it.
+    if (!page) return { value: this.notFound, negative: true }
     const refusal = statusPlanRefusal(page.plan, query)
     if (refusal !== undefined) return { value: refusal === NO_PLAN ? this.noPlan : this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
     const now = this.clock.now()

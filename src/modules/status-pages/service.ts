@@ -87,6 +87,8 @@ export class StatusPagesService {
     const row = await this.uniqueWrite(() =>
       this.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.clock.now() }),
     )
+    // Caches may hold "no such page" for this slug or domain.
+    this.changes.pageChanged(row.id, { lookups: true })
     return toStatusPage(row)
   }
 
@@ -109,7 +111,8 @@ export class StatusPagesService {
       changes.visibility = input.visibility
     }
     const row = await this.uniqueWrite(() => this.repo.update(id, changes, this.clock.now()))
-    this.changes.pageChanged(id)
+    const lookups = changes.slug !== undefined || changes.custom_domain !== undefined || changes.visibility !== undefined
+    this.changes.pageChanged(id, { lookups })
     return toStatusPage(row)
   }
 
@@ -124,7 +127,7 @@ export class StatusPagesService {
     const row = await this.repo.findBySlug(parseSlugForAdmin(rawSlug))
     if (!row) throw notFound('no page with this slug')
     const updated = await this.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.clock.now())
-    this.changes.pageChanged(row.id)
+    this.changes.pageChanged(row.id, { lookups: true })
     return toStatusPage(updated)
   }
 

@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'bun:test'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { createPublicCache, NEGATIVE_TTL_MS, preparedSize, prepareResponse, prepareWithoutEtag } from '../../src/lib/http-cache.ts'
+
+const svg = (body: string) => prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl: 'public, max-age=300' })
+
+describe('the public cache', () => {
+  test('an entry is estimated from its body, key and headers plus a fixed overhead', async () => {
+    const prepared = await svg('x'.repeat(1000))
+    const headerChars = Object.entries(prepared.headers).reduce((sum, [name, value]) => sum + name.length + value.length, 0)
+    expect(preparedSize('badge:acme:flat:', prepared)).toBe(1000 + 2 * 'badge:acme:flat:'.length + headerChars + 512)
+    // Bytes, not characters: a multi-byte body counts what it occupies.
+    expect((await svg('é'.repeat(100))).body.byteLength).toBe(200)
+    expect(preparedSize('k', await svg('é'.repeat(100)))).toBeGreaterThan(preparedSize('k', await svg('e'.repeat(100))))
+  })
+
+  test('stays under its byte bound when answers are large, keeping the most recently used', async () => {
+    const cache = createPublicCache({ clock: new ManualClock(0), maxBytes: 1024 * 1024 })
+    const big = await svg('x'.repeat(100_000))
+    for (let i = 0; i < 30; i++) {
+      cache.set(`page:${i}`, { value: big })
+      cache.get('page:0') // the hot one
+      expect(cache.bytes).toBeLessThanOrEqual(1024 * 1024)
+    }
+    expect(cache.size).toBe(10) // ten answers of ~100 KB fit in 1 MiB
+    expect(cache.get('page:0')).toBe(big)
+    expect(cache.get('page:1')).toBeUndefined()
+    expect(cache.get('page:29')).toBe(big)
+  })
+
+  test('keeps negative answers for NEGATIVE_TTL_MS at most', () => {
+    const clock = new ManualClock(0)
+    const cache = createPublicCache({ clock })
+    const notFound = prepareWithoutEtag(404, '{"error":"not found"}', { contentType: 'application/json', cacheControl: 'no-store' })
+    cache.set('status:nobody:0:0:0', { value: notFound, negative: true, ttlMs: 15_000 })
+    clock.advance(NEGATIVE_TTL_MS - 1)
+    expect(cache.get('status:nobody:0:0:0')).toBe(notFound)
+    clock.advance(1)
+    expect(cache.get('status:nobody:0:0:0')).toBeUndefined()
+  })
+})
