@@ -12,7 +12,7 @@ import { clientAddress, isLoopback, trustedProxyMatcher } from './client-ip.ts'
 import type { OperationsConfig } from './config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
-import { applySecurityHeaders } from './security-headers.ts'
+import { applySecurityHeaders, HSTS } from './security-headers.ts'
 import { rememberClientAddress } from '../../lib/client-address.ts'
 
 export type Handler = (request: Request) => Promise<Response> | Response
@@ -45,6 +45,8 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   const now = options.now ?? (() => performance.now())
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
   const security = { serviceOrigin: options.serviceOrigin, isServiceHost: options.isServiceHost }
+  // Cache hits skip applySecurityHeaders (they carry the rest already); HSTS depends on BASE_URL.
+  const hsts = options.serviceOrigin.startsWith('https:')
 
   const limited = (ip: string): Response | undefined => {
     const decision = limiter!.take(ip)
@@ -92,7 +94,10 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   ): Response | Promise<Response> {
     const admitted = admit(wire)
     const hit = admitted instanceof Request ? cached?.(admitted) : undefined
-    if (hit) return hit
+    if (hit) {
+      if (hsts) hit.headers.set('strict-transport-security', HSTS)
+      return hit
+    }
     const request = admitted instanceof Request ? admitted : wire
     const startedAt = operations.requestLog ? now() : 0
     // One answer to "who is this?" for rate limits, the private-page gate and page-view counting.

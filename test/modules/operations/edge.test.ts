@@ -143,6 +143,11 @@ describe('Strict-Transport-Security', () => {
       const response = await edge(new Request(url), visitor)
       expect(`${url} ${response.headers.get('strict-transport-security')}`).toBe(`${url} max-age=31536000`)
     }
+    // A cache hit answered by the fast lane (the edge's `cached` path) carries it too.
+    const hit = `https://lantern.test/api/embed/markdown?slug=${slug}`
+    const hitResponse = await edge(new Request(hit), visitor, (r) => ctx.app.answerFromCache(r))
+    expect(ctx.app.answerFromCache(new Request(hit))).toBeDefined()
+    expect(hitResponse.headers.get('strict-transport-security')).toBe('max-age=31536000')
     const plain = createEdge((r) => ctx.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
     expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
   })
