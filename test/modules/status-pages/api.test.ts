@@ -6,7 +6,8 @@ let alice: { key: string; user: { id: number; email: string } }
 let bob: { key: string; user: { id: number; email: string } }
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // Checks the stored password format: argon2id, as in production.
+  ctx = await createTestContext({ realPasswords: true })
   alice = await ctx.createOwner('enterprise')
   bob = await ctx.createOwner('enterprise')
 })
