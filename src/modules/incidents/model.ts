@@ -72,6 +72,7 @@ export const TemplateBody = t.Object({
 export type CreateIncidentInput = Partial<Static<typeof CreateIncidentBody>>
 export type UpdateIncidentInput = Static<typeof UpdateIncidentBody>
 export type TemplateInput = Static<typeof TemplateBody>
+export type IncidentUpdateInput = Static<typeof IncidentUpdateBody>
 
 const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
 
