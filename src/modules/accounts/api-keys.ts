@@ -8,7 +8,7 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { apiKeySecurity, ownerAuth } from './auth.ts'
 import type { AccountsService, ApiKeyInfo } from './service.ts'
 
-export const ApiKeyJson = t.Object({
+const ApiKeyJson = t.Object({
   id: t.Integer(),
   prefix: t.String({ description: '`lnt_` and the key id: the start of the key, to recognise it by' }),
   name: t.String(),
@@ -19,7 +19,7 @@ export const ApiKeyJson = t.Object({
 })
 
 /** The named models of the OpenAPI document this module defines. */
-export const apiKeyModels = namedModels({ ApiKey: ApiKeyJson })
+const apiKeyModels = namedModels({ ApiKey: ApiKeyJson })
 const ApiKeyRef = modelRef(apiKeyModels, 'ApiKey')
 
 export const apiKeyJson = (key: ApiKeyInfo): Static<typeof ApiKeyJson> => ({

@@ -57,14 +57,14 @@ export {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export function normalizeEmail(raw: string): string {
+function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
   if (email.length > 254 || !EMAIL_PATTERN.test(email) || !email.isWellFormed()) throw badRequest('email is not a valid address')
   return email
 }
 
-export function parsePlan(raw: string): Plan {
+function parsePlan(raw: string): Plan {
   if (!isPlan(raw)) throw badRequest(`plan must be one of ${PLANS.join(', ')}`)
   return raw
 }

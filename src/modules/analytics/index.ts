@@ -119,7 +119,7 @@ function tokenRoutes(deps: AnalyticsDeps) {
 }
 
 function pageRoutes(deps: AnalyticsDeps) {
-  const { accounts, analytics, config } = deps
+  const { accounts, analytics } = deps
   const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description })
   return new Elysia()
     .get(

@@ -24,7 +24,7 @@ export const AnalyticsQuery = t.Object({
   token: t.Optional(t.String({ maxLength: 200, description: 'A share token, instead of an API key or session' })),
 })
 
-export const AnalyticsReportJson = t.Object({
+const AnalyticsReportJson = t.Object({
   page: t.Object({ id: t.Integer(), name: t.String(), slug: t.String() }),
   range: t.Object({
     key: t.String(),

@@ -32,7 +32,7 @@ export interface ShareToken {
 
 const PREFIX = 'lsh_'
 const TOKEN_PATTERN = /^lsh_([A-Za-z0-9_-]{12})_([A-Za-z0-9_-]{43})$/
-export const MAX_TOKENS_PER_PAGE = 100
+const MAX_TOKENS_PER_PAGE = 100
 
 const REFUSALS = {
   invalid: 'invalid share token',
@@ -48,7 +48,7 @@ export class ShareTokenRefused extends HttpError {
   }
 }
 
-export function tokenState(row: { expires_at: number | null; revoked_at: number | null }, now: number): TokenState {
+function tokenState(row: { expires_at: number | null; revoked_at: number | null }, now: number): TokenState {
   if (row.revoked_at !== null) return 'revoked'
   if (row.expires_at !== null && now >= row.expires_at) return 'expired'
   return 'active'

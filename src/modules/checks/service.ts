@@ -33,11 +33,11 @@ export const MAX_RESPONSE_MS = 600_000
 /** Reported times may run a little ahead of ours (clock skew between machines). */
 const FUTURE_TOLERANCE_MS = 60_000
 /** Older results are refused: day buckets are kept for good, so junk would stay for good. */
-export const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
+const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
 
 
 /** Validates a batch; throws a 400 naming the first bad entry. */
-export function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
+function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
   if (entries.length === 0) throw badRequest('checks must contain at least one entry')
   if (entries.length > MAX_CHECKS_PER_BATCH) throw badRequest(`checks may contain at most ${MAX_CHECKS_PER_BATCH} entries`)
   return entries.map((entry, index) => {

@@ -3,10 +3,10 @@ import { boundedText, modelRef, namedModels, nullableBoundedText } from '../../l
 import { toIso } from '../../lib/time.ts'
 import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
 
-export const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
+const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
   error: 'type must be one of site, api, dns',
 })
-export const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
+const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
   error: 'status must be one of up, degraded, down',
 })
 
@@ -44,7 +44,7 @@ export const HistoryQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, multipleOf: 1, error: 'limit must be an integer from 1 to 1000' })),
 })
 
-export const ComponentJson = t.Object({
+const ComponentJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   name: t.String(),
@@ -56,7 +56,7 @@ export const ComponentJson = t.Object({
   updated_at: t.String({ description: 'RFC 3339' }),
 })
 
-export const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
+const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
 
 /** The named models of the OpenAPI document this module defines. */
 export const componentModels = namedModels({ Component: ComponentJson, StatusChange: StatusChangeJson })

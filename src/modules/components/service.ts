@@ -14,7 +14,7 @@ import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
 import type { ComponentInput } from './model.ts'
 
-export const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
+const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
 export const MAX_HISTORY_IMPORT = 10_000
 
 export interface Component {
@@ -53,7 +53,7 @@ function toComponent(row: Selectable<ComponentsTable>): Component {
 }
 
 /** Validates a batch of past status changes; throws a 400 naming the first bad entry. */
-export function parseHistoryImport(
+function parseHistoryImport(
   entries: ReadonlyArray<{ status: string; at: string }>,
   now: number,
 ): StatusChange[] {

@@ -4,7 +4,7 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './service.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'
 
-export const IncidentStateSchema = t.Union(
+const IncidentStateSchema = t.Union(
   [t.Literal('investigating'), t.Literal('identified'), t.Literal('monitoring'), t.Literal('resolved')],
   { error: `state must be one of ${INCIDENT_STATES.join(', ')}` },
 )
@@ -76,7 +76,7 @@ export type IncidentUpdateInput = Static<typeof IncidentUpdateBody>
 
 const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
 
-export const IncidentJson = t.Object({
+const IncidentJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   title: t.String(),
@@ -93,7 +93,7 @@ export const IncidentJson = t.Object({
   updated_at: t.String(),
 })
 
-export const TemplateJson = t.Object({
+const TemplateJson = t.Object({
   id: t.Integer(),
   name: t.String(),
   title: t.String({ description: 'May contain {{component}} and {{page}}' }),

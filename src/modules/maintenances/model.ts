@@ -38,7 +38,7 @@ export const MaintenanceListQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1, error: 'limit must be an integer from 1 to 200' })),
 })
 
-export const MaintenanceJson = t.Object({
+const MaintenanceJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   title: t.String(),

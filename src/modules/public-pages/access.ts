@@ -29,7 +29,7 @@ export const GATE_PAGE_ATTEMPTS = 30
 export const GATE_PAGE_WINDOW_MS = 15 * 60_000
 const KNOWN_VISITOR_MS = 30 * 24 * 3600_000
 /** For passwords set from now on; stored ones that are shorter still open the gate. */
-export const MIN_PASSWORD_LENGTH = 8
+const MIN_PASSWORD_LENGTH = 8
 const EMBED_TOKEN_PREFIX = 'lpt_'
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
 const EMBED_TOKEN = /^lpt_[A-Za-z0-9_-]{43}$/
@@ -40,7 +40,7 @@ export type GateResult =
   | { kind: 'limited'; retryAfterSeconds: number }
   | { kind: 'no-password' }
 
-export function parseGatePassword(raw: string): string {
+function parseGatePassword(raw: string): string {
   if (raw.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   if (raw.length > 1024) throw badRequest('password must be at most 1024 characters')
   requireWellFormed('password', raw)

@@ -26,8 +26,8 @@ import {
 import type { PublicPagesRepo } from './repo.ts'
 import type { BrandingInput } from './settings-model.ts'
 
-export const MAX_FAVICON_BYTES = 100 * 1024
-export const MAX_LOGO_BYTES = 256 * 1024
+const MAX_FAVICON_BYTES = 100 * 1024
+const MAX_LOGO_BYTES = 256 * 1024
 
 export interface Branding {
   palette: Palette

@@ -5,7 +5,7 @@ import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
 import { MAX_PAGE_NAME, type StatusPage } from './service.ts'
 import { statusPageUrl } from './urls.ts'
 
-export const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {
+const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {
   error: 'visibility must be "public" or "private"',
 })
 
@@ -32,7 +32,7 @@ export const UpdateStatusPageBody = t.Object({
 /** What create and update take (create checks that slug and name are there). */
 export type StatusPageInput = Static<typeof UpdateStatusPageBody>
 
-export const StatusPageJson = t.Object({
+const StatusPageJson = t.Object({
   id: t.Integer(),
   slug: t.String(),
   name: t.String(),

@@ -41,7 +41,7 @@ export function toStatusPage(row: Selectable<StatusPagesTable>): StatusPage {
   }
 }
 
-export function parsePageName(raw: string): string {
+function parsePageName(raw: string): string {
   const name = raw.trim()
   if (name.length === 0) throw badRequest('name is required')
   if (name.length > MAX_PAGE_NAME) throw badRequest(`name must be at most ${MAX_PAGE_NAME} characters`)
