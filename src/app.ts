@@ -8,6 +8,7 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
+import type { PasswordHasher } from './lib/password.ts'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './lib/body-depth.ts'
 import { badRequest, errorResponse, HttpError, noStoreOnError } from './lib/errors.ts'
 import { corsPreflight, withAnyOrigin } from './lib/cors.ts'
@@ -53,6 +54,8 @@ export interface AppDeps {
   config: Config
   clock?: Clock
   changes?: ChangeFeed
+  /** argon2id unless a test passes a faster one. */
+  passwords?: PasswordHasher
   /** Off only for measuring the uncached path. */
   publicCache?: boolean
   /** Where unexpected errors are reported (defaults to stderr). */

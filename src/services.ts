@@ -6,6 +6,7 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
+import { argon2idHasher, type PasswordHasher } from './lib/password.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
 import { ChecksRepo } from './modules/checks/repo.ts'
@@ -32,19 +33,22 @@ export interface ServiceDeps {
   config: Config
   clock?: Clock
   changes?: ChangeFeed
+  /** argon2id unless a test passes a faster one. */
+  passwords?: PasswordHasher
 }
 
 export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
-  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, deps.config.defaultPlan, deps.config.baseUrl)
+  const passwords = deps.passwords ?? argon2idHasher
+  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   // Status changes keep the analytics roll-ups in step, in the same transaction.
   const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
-  const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes)
+  const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes, passwords)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))

@@ -1,16 +1,50 @@
-/** Schemas shared by every JSON API: the error body and numeric ids in paths. */
-import { t } from 'elysia'
+/**
+ * Schemas shared by every JSON API (the error body, numeric ids in paths) and the two helpers that
+ * make a schema a named model of the OpenAPI document: `namedModels` for a plugin's `.model(...)`,
+ * `modelRef` to use one in a route with its static type.
+ */
+import { t, type Static, type TSchema } from 'elysia'
+
+/**
+ * Marks schemas as named models. A plugin registers them with `.model(namedModels({...}))`; the
+ * OpenAPI document then lists them under `components.schemas` and routes `$ref` them. The `$id` is
+ * set here, not enumerable: Elysia would add an enumerable one, which @elysiajs/swagger copies into
+ * the document, where OpenAPI 3.0 has no `$id`.
+ */
+export function namedModels<const Models extends Record<string, TSchema>>(models: Models): Models {
+  for (const [name, schema] of Object.entries(models)) {
+    Object.defineProperty(schema, '$id', { value: `#/components/schemas/${name}`, enumerable: false, writable: true, configurable: true })
+  }
+  return models
+}
+
+/** A `$ref` to a model registered with `namedModels`, typed as the model's schema. */
+export function modelRef<Models extends Record<string, TSchema>, Name extends keyof Models & string>(_models: Models, name: Name) {
+  return t.Unsafe<Static<Models[Name]>>(t.Ref(name))
+}
+
+/** A text field whose error text states the schema's own limit, so the two cannot drift apart. */
+export const boundedText = (field: string, maxLength: number) =>
+  t.String({ maxLength, error: `${field} must be a string of at most ${maxLength} characters` })
+
+/** The same for a text field that may be null. */
+export const nullableBoundedText = (field: string, maxLength: number) =>
+  t.Nullable(t.String({ maxLength }), { error: `${field} must be a string of at most ${maxLength} characters or null` })
 
 export const ErrorBody = t.Object({ error: t.String() }, { description: 'What went wrong, for people' })
+
+/** Models every JSON API plugin registers next to its own: the error body. */
+export const sharedModels = namedModels({ Error: ErrorBody })
 
 export const IdParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'id must be a positive integer' }),
 })
 
+/** Error answers of a management route, by reference to the `Error` model (register `sharedModels`). */
 export const errorResponses = {
-  400: ErrorBody,
-  401: ErrorBody,
-  403: ErrorBody,
-  404: ErrorBody,
-  409: ErrorBody,
+  400: 'Error',
+  401: 'Error',
+  403: 'Error',
+  404: 'Error',
+  409: 'Error',
 } as const

@@ -36,7 +36,7 @@ export function parseText(
  * (`palette.primary`, `history[0].at`; a bad key names its object, `body` at the top), or
  * undefined when all text is well-formed. Iterative, so deep nesting costs no stack.
  */
-export function findMalformedText(value: unknown, root = 'body'): string | undefined {
+function findMalformedText(value: unknown, root = 'body'): string | undefined {
   const queue: Array<[unknown, string]> = [[value, '']]
   for (let i = 0; i < queue.length; i++) {
     const [item, path] = queue[i]!

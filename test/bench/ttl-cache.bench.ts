@@ -4,7 +4,7 @@
  * read over and over, as a warm badge is. The largest must cost at most twice the smallest.
  * In process, no I/O; each size is measured in several rounds and the median is kept.
  */
-import { ManualClock } from '../../src/lib/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { TtlCache } from '../../src/lib/ttl-cache.ts'
 
 const SIZES = [10, 1_000, 10_000, 100_000]

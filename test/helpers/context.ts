@@ -9,7 +9,9 @@ import { createApp, type App } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
+import { argon2idHasher, type PasswordHasher } from '../../src/lib/password.ts'
+import { ManualClock } from './clock.ts'
+import { fastTestHasher } from './password.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 
@@ -18,6 +20,8 @@ export interface TestContext {
   databasePath: string
   config: Config
   clock: ManualClock
+  /** The hasher the app was built with: fast unless `realPasswords` was asked for. */
+  passwords: PasswordHasher
   database: DatabaseHandle
   app: App
   /** Sends a request to the app; `path` is relative to BASE_URL unless it is a full URL. */
@@ -42,7 +46,13 @@ export interface PageJson {
 let ownerCounter = 0
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; publicCache?: boolean; now?: number } = {},
+  options: {
+    env?: Record<string, string>
+    publicCache?: boolean
+    now?: number
+    /** argon2id as in production, for tests of hashing and login; otherwise a fast test hasher. */
+    realPasswords?: boolean
+  } = {},
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-test-'))
   const databasePath = join(dir, 'lantern.sqlite')
@@ -55,7 +65,8 @@ export async function createTestContext(
   const clock = new ManualClock(options.now ?? Date.UTC(2026, 10, 1, 12, 0, 0))
   const database = openDatabase(databasePath)
   await migrateToLatest(database.db)
-  const app = createApp({ db: database.db, config, clock, publicCache: options.publicCache, logError: () => {} })
+  const passwords = options.realPasswords ? argon2idHasher : fastTestHasher
+  const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {} })
 
   const request: TestContext['request'] = async (path, init = {}) => {
     const { json, key, ...rest } = init
@@ -73,6 +84,7 @@ export async function createTestContext(
     databasePath,
     config,
     clock,
+    passwords,
     database,
     app,
     request,

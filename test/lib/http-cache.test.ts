@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ManualClock } from '../../src/lib/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { createPublicCache, NEGATIVE_TTL_MS, preparedSize, prepareResponse, prepareWithoutEtag } from '../../src/lib/http-cache.ts'
 
 const svg = (body: string) => prepareResponse(200, body, { contentType: 'image/svg+xml; charset=utf-8', cacheControl: 'public, max-age=300' })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { clientBudgetKey } from '../../src/lib/address-prefix.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { RateLimiter } from '../../src/lib/rate-limit.ts'
 
 describe('attempt limiter', () => {

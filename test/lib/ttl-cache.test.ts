@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { ChangeFeed } from '../../src/lib/change-feed.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
+import { ManualClock } from '../helpers/clock.ts'
 import { TtlCache } from '../../src/lib/ttl-cache.ts'
 
 const make = (maxEntries = 3, defaultTtlMs = 1000) => {

@@ -20,7 +20,7 @@ const DEEP = deepArray(4500)
 beforeAll(async () => {
   ctx = await createTestContext({ env: { SIGNUP: 'open' } })
   // The same database behind an app whose unexpected errors are recorded.
-  app = createApp({ db: ctx.database.db, config: ctx.config, clock: ctx.clock, logError: (error) => logged.push(error) })
+  app = createApp({ db: ctx.database.db, config: ctx.config, clock: ctx.clock, passwords: ctx.passwords, logError: (error) => logged.push(error) })
   key = (await ctx.createOwner('enterprise')).key
   pageId = (await ctx.createPage(key, { slug: 'deep', name: 'Deep' })).id
 })

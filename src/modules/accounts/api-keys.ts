@@ -2,13 +2,13 @@
  * The caller's API keys in the management API: list them (never the secret or its hash) and
  * revoke one. Keys are created with `lantern key create`; the CLI also lists and revokes.
  */
-import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { Elysia, t, type Static } from 'elysia'
+import { errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../lib/api-schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { apiKeySecurity, ownerAuth } from './auth.ts'
 import type { AccountsService, ApiKeyInfo } from './service.ts'
 
-export const ApiKeyJson = t.Object({
+const ApiKeyJson = t.Object({
   id: t.Integer(),
   prefix: t.String({ description: '`lnt_` and the key id: the start of the key, to recognise it by' }),
   name: t.String(),
@@ -18,7 +18,11 @@ export const ApiKeyJson = t.Object({
   state: t.Union([t.Literal('active'), t.Literal('revoked')]),
 })
 
-export const apiKeyJson = (key: ApiKeyInfo) => ({
+/** The named models of the OpenAPI document this module defines. */
+const apiKeyModels = namedModels({ ApiKey: ApiKeyJson })
+const ApiKeyRef = modelRef(apiKeyModels, 'ApiKey')
+
+export const apiKeyJson = (key: ApiKeyInfo): Static<typeof ApiKeyJson> => ({
   id: key.id,
   prefix: key.prefix,
   name: key.name,
@@ -34,6 +38,8 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
   const { accounts } = deps
   const detail = (summary: string, description: string) => ({ tags: ['API keys'], summary, description, security: apiKeySecurity })
   return new Elysia({ prefix: '/user/api/v1' })
+    .model(sharedModels)
+    .model(apiKeyModels)
     .use(ownerAuth(accounts))
     .get(
       '/api-keys',
@@ -43,7 +49,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
         return { data: list, meta: { count: list.length } }
       },
       {
-        response: { 200: t.Object({ data: t.Array(ApiKeyJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(ApiKeyRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('List your API keys', 'Oldest first, revoked keys included (`state: "revoked"`). The secret is never shown again after `lantern key create`, and only its hash is stored.'),
       },
     )
@@ -55,7 +61,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       },
       {
         params: IdParams,
-        response: { 200: t.Object({ data: ApiKeyJson }), ...errorResponses },
+        response: { 200: t.Object({ data: ApiKeyRef }), ...errorResponses },
         detail: detail(
           'Revoke an API key',
           'Every later request with the key answers 401; the key stays in the list as `revoked`. Revoking the key this request uses is allowed (this answer still succeeds). Revoking a revoked key returns it unchanged; another user\'s key is 404.',

@@ -12,7 +12,7 @@ import type { AccountsService, User } from './service.ts'
 
 export const SESSION_COOKIE = 'lantern_session'
 
-export function presentedApiKey(headers: Record<string, string | undefined>): string | undefined {
+function presentedApiKey(headers: Record<string, string | undefined>): string | undefined {
   const authorization = headers.authorization
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
@@ -30,7 +30,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * under BASE_URL's scheme (the service also answers on IP literals). The whole origin is compared
  * (src/lib/same-origin.ts): `http://<service host>` is not this service when BASE_URL is https.
  */
-export function serviceOrigins(request: Request, serviceOrigin: string): string[] {
+function serviceOrigins(request: Request, serviceOrigin: string): string[] {
   const own = publicOrigin(new URL(serviceOrigin).protocol as 'http:' | 'https:', new URL(request.url).host)
   return own && own !== serviceOrigin ? [serviceOrigin, own] : [serviceOrigin]
 }

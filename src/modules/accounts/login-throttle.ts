@@ -19,7 +19,7 @@ export const LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT = 10
 export const LOGIN_ATTEMPTS_PER_CLIENT = 30
 export const LOGIN_EMAIL_WINDOW_MS = 60 * 60_000
 export const LOGIN_ATTEMPTS_PER_EMAIL = 50
-export const KNOWN_CLIENT_MS = 30 * 24 * 3600_000
+const KNOWN_CLIENT_MS = 30 * 24 * 3600_000
 
 export const createLoginThrottle = (clock: Clock): GuessThrottle =>
   new GuessThrottle({

@@ -7,7 +7,7 @@ import { badRequest, HttpError, notFound, unauthorized } from '../../lib/errors.
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
-import { hashPassword, verifyPassword } from '../../lib/password.ts'
+import type { PasswordHasher } from '../../lib/password.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
 import type { GuessThrottle } from '../../lib/guess-throttle.ts'
@@ -57,14 +57,14 @@ export {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export function normalizeEmail(raw: string): string {
+function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
   if (email.length > 254 || !EMAIL_PATTERN.test(email) || !email.isWellFormed()) throw badRequest('email is not a valid address')
   return email
 }
 
-export function parsePlan(raw: string): Plan {
+function parsePlan(raw: string): Plan {
   if (!isPlan(raw)) throw badRequest(`plan must be one of ${PLANS.join(', ')}`)
   return raw
 }
@@ -82,6 +82,7 @@ export class AccountsService {
     private readonly repo: AccountsRepo,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    private readonly passwords: PasswordHasher,
     private readonly defaultPlan: Plan,
     /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
     readonly serviceOrigin: string,
@@ -97,7 +98,7 @@ export class AccountsService {
     if (await this.repo.findUserByEmail(email)) throw badRequest('a user with this email already exists')
     const row = await this.repo.insertUser({
       email,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await this.passwords.hash(input.password),
       plan,
       isAdmin: input.isAdmin ?? false,
       now: this.clock.now(),
@@ -190,8 +191,8 @@ export class AccountsService {
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
     // Verify against a dummy hash when the email is unknown, so both answers take the same time.
-    this.dummyHash ??= hashPassword('not a real password, only for timing')
-    const ok = await verifyPassword(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
+    this.dummyHash ??= this.passwords.hash('not a real password, only for timing')
+    const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
     if (!row || !ok) throw unauthorized('wrong email or password')
     attempt.succeeded()
     return { user: toUser(row), token: await this.startSession(row.id) }
@@ -240,11 +241,11 @@ export class AccountsService {
       // Guessing the current password through this form counts like guessing it at the login.
       const attempt = this.logins.admit(row.email, current.client)
       if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
-      if (!(await verifyPassword(current.password.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
+      if (!(await this.passwords.verify(current.password.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
       attempt.succeeded()
     }
     checkPassword(newPassword)
-    await this.repo.replacePasswordAndEndSessions(userId, await hashPassword(newPassword))
+    await this.repo.replacePasswordAndEndSessions(userId, await this.passwords.hash(newPassword))
   }
 
   async setPasswordByEmail(rawEmail: string, newPassword: string): Promise<User> {

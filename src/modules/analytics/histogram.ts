@@ -5,7 +5,7 @@
  */
 const RATIO = 1.1
 const LOG_RATIO = Math.log(RATIO)
-export const BUCKETS = 150 // 1.1^148 ms ≈ 1.3 million ms: beyond any timeout
+const BUCKETS = 150 // 1.1^148 ms ≈ 1.3 million ms: beyond any timeout
 
 export function bucketOf(ms: number): number {
   if (ms < 1) return 0

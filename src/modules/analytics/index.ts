@@ -4,13 +4,13 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { errorResponse, unauthorized } from '../../lib/errors.ts'
 import { apiKeySecurity, authenticateOwner, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { htmlPage, loginRedirect, redirect, sessionUser } from '../user-area/http.ts'
 import { messagePage } from '../user-area/views.ts'
-import { AnalyticsQuery, AnalyticsReportJson, CreateShareTokenBody, ShareTokenJson, shareTokenJson, TokenParams } from './model.ts'
+import { analyticsModels, AnalyticsQuery, AnalyticsReportRef, CreateShareTokenBody, ShareTokenJson, shareTokenJson, ShareTokenRef, TokenParams } from './model.ts'
 import { DEFAULT_PRESET, parseRange } from './range.ts'
 import type { AnalyticsService } from './service.ts'
 import { ShareTokenRefused, type ShareTokensService } from './share-tokens.ts'
@@ -40,7 +40,7 @@ function initialRange(query: { range?: string; from?: string; to?: string }, now
 
 function reportRoute(deps: AnalyticsDeps) {
   const { accounts, analytics } = deps
-  return new Elysia().get(
+  return new Elysia().model(sharedModels).model(analyticsModels).get(
     '/api/analytics/status-pages/:id',
     async ({ params, query, request, headers, set }) => {
       Object.assign(set.headers, NO_STORE)
@@ -52,7 +52,7 @@ function reportRoute(deps: AnalyticsDeps) {
     {
       params: IdParams,
       query: AnalyticsQuery,
-      response: { 200: t.Object({ data: AnalyticsReportJson }), ...errorResponses },
+      response: { 200: t.Object({ data: AnalyticsReportRef }), ...errorResponses },
       detail: {
         tags: ['Analytics'],
         summary: 'Analytics of a status page',
@@ -68,6 +68,8 @@ function tokenRoutes(deps: AnalyticsDeps) {
   const { shareTokens, config } = deps
   const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description, security: apiKeySecurity })
   return new Elysia({ prefix: '/user/analytics' })
+    .model(sharedModels)
+    .model(analyticsModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/:id/tokens',
@@ -78,7 +80,7 @@ function tokenRoutes(deps: AnalyticsDeps) {
       },
       {
         params: IdParams,
-        response: { 200: t.Object({ data: t.Array(ShareTokenJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(ShareTokenRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('List the share tokens of a page', 'Never includes the secrets.'),
       },
     )
@@ -110,14 +112,14 @@ function tokenRoutes(deps: AnalyticsDeps) {
       async ({ owner, params }) => ({ data: shareTokenJson(await shareTokens.revoke(owner, params.id, params.token_id)) }),
       {
         params: TokenParams,
-        response: { 200: t.Object({ data: ShareTokenJson }), ...errorResponses },
+        response: { 200: t.Object({ data: ShareTokenRef }), ...errorResponses },
         detail: detail('Revoke a share token', 'The shared view and API calls with it answer 403 from now on.'),
       },
     )
 }
 
 function pageRoutes(deps: AnalyticsDeps) {
-  const { accounts, analytics, config } = deps
+  const { accounts, analytics } = deps
   const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description })
   return new Elysia()
     .get(

@@ -1,6 +1,7 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
+import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
 import { toIsoOrNull, toIso } from '../../lib/time.ts'
-import type { ShareToken } from './share-tokens.ts'
+import { MAX_LABEL, type ShareToken } from './share-tokens.ts'
 
 const Percent = t.Nullable(t.Number({ description: 'Percent of tracked time, null when nothing was tracked' }))
 const Seconds = t.Integer({ description: 'Seconds' })
@@ -23,7 +24,7 @@ export const AnalyticsQuery = t.Object({
   token: t.Optional(t.String({ maxLength: 200, description: 'A share token, instead of an API key or session' })),
 })
 
-export const AnalyticsReportJson = t.Object({
+const AnalyticsReportJson = t.Object({
   page: t.Object({ id: t.Integer(), name: t.String(), slug: t.String() }),
   range: t.Object({
     key: t.String(),
@@ -85,17 +86,25 @@ export const ShareTokenJson = t.Object({
 })
 
 export const CreateShareTokenBody = t.Object({
-  label: t.Optional(t.String({ maxLength: 1000, error: 'label must be a string of at most 100 characters' })),
+  label: t.Optional(boundedText('label', MAX_LABEL)),
   expires_at: t.Optional(t.Nullable(t.String({ maxLength: 64, error: 'expires_at must be an RFC 3339 date-time' }))),
   read_only: t.Optional(t.Boolean({ error: 'read_only must be true or false' })),
 })
+
+/** What creating a token takes: the JSON body. */
+export type CreateTokenInput = Static<typeof CreateShareTokenBody>
 
 export const TokenParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'id must be a positive integer' }),
   token_id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'token_id must be a positive integer' }),
 })
 
-export function shareTokenJson(token: ShareToken) {
+/** The named models of the OpenAPI document this module defines. */
+export const analyticsModels = namedModels({ ShareToken: ShareTokenJson, AnalyticsReport: AnalyticsReportJson })
+export const ShareTokenRef = modelRef(analyticsModels, 'ShareToken')
+export const AnalyticsReportRef = modelRef(analyticsModels, 'AnalyticsReport')
+
+export function shareTokenJson(token: ShareToken): Static<typeof ShareTokenJson> {
   return {
     id: token.id,
     page_id: token.pageId,

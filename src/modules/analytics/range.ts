@@ -11,7 +11,7 @@ import { DAY_MS } from '../../lib/time.ts'
 export const PRESETS = { '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as const
 export type Preset = keyof typeof PRESETS
 export const DEFAULT_PRESET: Preset = '90d'
-export const MAX_RANGE_DAYS = 731
+const MAX_RANGE_DAYS = 731
 
 export interface ReportRange {
   key: Preset | 'custom'

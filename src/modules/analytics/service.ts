@@ -19,7 +19,7 @@ import { backfillStatusRollup } from './status-aggregator.ts'
  */
 export type ResponseTimeSource = (pageId: number, componentIds: readonly number[], range: ReportRange) => Promise<ResponseTimes | null>
 
-export const noResponseTimes: ResponseTimeSource = async () => null
+const noResponseTimes: ResponseTimeSource = async () => null
 
 export type Viewer = { kind: 'owner'; owner: User } | { kind: 'token'; token: ShareToken }
 

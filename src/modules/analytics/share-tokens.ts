@@ -13,6 +13,7 @@ import type { User } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { AnalyticsRepo } from './repo.ts'
 import type { AnalyticsShareTokensTable } from './tables.ts'
+import type { CreateTokenInput } from './model.ts'
 
 export type TokenState = 'active' | 'expired' | 'revoked'
 
@@ -31,7 +32,7 @@ export interface ShareToken {
 
 const PREFIX = 'lsh_'
 const TOKEN_PATTERN = /^lsh_([A-Za-z0-9_-]{12})_([A-Za-z0-9_-]{43})$/
-export const MAX_TOKENS_PER_PAGE = 100
+const MAX_TOKENS_PER_PAGE = 100
 
 const REFUSALS = {
   invalid: 'invalid share token',
@@ -47,7 +48,7 @@ export class ShareTokenRefused extends HttpError {
   }
 }
 
-export function tokenState(row: { expires_at: number | null; revoked_at: number | null }, now: number): TokenState {
+function tokenState(row: { expires_at: number | null; revoked_at: number | null }, now: number): TokenState {
   if (row.revoked_at !== null) return 'revoked'
   if (row.expires_at !== null && now >= row.expires_at) return 'expired'
   return 'active'
@@ -68,11 +69,8 @@ function toShareToken(row: Selectable<AnalyticsShareTokensTable>, now: number): 
   }
 }
 
-export interface CreateTokenInput {
-  label?: string
-  expires_at?: string | null
-  read_only?: boolean
-}
+/** Longest label, after trimming. */
+export const MAX_LABEL = 100
 
 export class ShareTokensService {
   constructor(
@@ -100,7 +98,7 @@ export class ShareTokensService {
       throw forbidden(`Analytics share tokens require ${planLabel(lowestPlanWith('analytics_share_tokens'))} plan or higher`)
     }
     const label = (input.label ?? 'Shared link').trim()
-    if (label.length === 0 || label.length > 100) throw badRequest('label must be 1 to 100 characters')
+    if (label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be 1 to ${MAX_LABEL} characters`)
     if (/[\u0000-\u001f\u007f]/.test(label)) throw badRequest('label must not contain control characters')
     requireWellFormed('label', label)
     const now = this.clock.now()

@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { CheckBatchBody } from './model.ts'
 import { MAX_CHECKS_PER_BATCH, type ChecksService } from './service.ts'
 
 export function checksRoutes(deps: { accounts: AccountsService; checks: ChecksService }) {
-  return new Elysia({ prefix: '/user/api/v1' }).use(ownerAuth(deps.accounts)).post(
+  return new Elysia({ prefix: '/user/api/v1' }).model(sharedModels).use(ownerAuth(deps.accounts)).post(
     '/components/:id/checks',
     async ({ owner, params, body, status }) => status(201, { data: await deps.checks.ingest(owner, params.id, body) }),
     {

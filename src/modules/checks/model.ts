@@ -1,4 +1,4 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
 import { MAX_CHECKS_PER_BATCH, MAX_RESPONSE_MS } from './service.ts'
 
 export const CheckBatchBody = t.Array(
@@ -13,3 +13,6 @@ export const CheckBatchBody = t.Array(
   }),
   { maxItems: MAX_CHECKS_PER_BATCH, error: `checks must be an array of at most ${MAX_CHECKS_PER_BATCH} {at, ok, response_ms} entries` },
 )
+
+/** One reported check result, as the batch body carries it. */
+export type CheckInput = Static<typeof CheckBatchBody>[number]

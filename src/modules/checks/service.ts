@@ -17,6 +17,7 @@ import { DAY_MS, MINUTE_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { ChecksRepo } from './repo.ts'
+import type { CheckInput } from './model.ts'
 import {
   meanSeries,
   MINUTE_RETENTION_MS,
@@ -32,16 +33,11 @@ export const MAX_RESPONSE_MS = 600_000
 /** Reported times may run a little ahead of ours (clock skew between machines). */
 const FUTURE_TOLERANCE_MS = 60_000
 /** Older results are refused: day buckets are kept for good, so junk would stay for good. */
-export const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
+const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
 
-export interface CheckInput {
-  at: string
-  ok: boolean
-  response_ms?: number | null
-}
 
 /** Validates a batch; throws a 400 naming the first bad entry. */
-export function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
+function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
   if (entries.length === 0) throw badRequest('checks must contain at least one entry')
   if (entries.length > MAX_CHECKS_PER_BATCH) throw badRequest(`checks may contain at most ${MAX_CHECKS_PER_BATCH} entries`)
   return entries.map((entry, index) => {

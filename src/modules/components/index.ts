@@ -1,17 +1,18 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {
-  ComponentJson,
   componentJson,
+  componentModels,
+  ComponentRef,
   CreateComponentBody,
   HISTORY_NOT_ARRAY,
   HistoryImportBody,
   HistoryQuery,
-  StatusChangeJson,
   statusChangeJson,
+  StatusChangeRef,
   UpdateComponentBody,
 } from './model.ts'
 import type { ComponentsService } from './service.ts'
@@ -22,11 +23,13 @@ const detail = (summary: string, description?: string) => ({
   description,
   security: apiKeySecurity,
 })
-const one = t.Object({ data: ComponentJson })
+const one = t.Object({ data: ComponentRef })
 
 export function componentsRoutes(deps: { accounts: AccountsService; components: ComponentsService }) {
   const { components } = deps
   return new Elysia({ prefix: '/user/api/v1' })
+    .model(sharedModels)
+    .model(componentModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/status-pages/:id/components',
@@ -36,7 +39,7 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
       },
       {
         params: IdParams,
-        response: { 200: t.Object({ data: t.Array(ComponentJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(ComponentRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('List the components of a status page'),
       },
     )
@@ -86,7 +89,7 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
       {
         params: IdParams,
         query: HistoryQuery,
-        response: { 200: t.Object({ data: t.Array(StatusChangeJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(StatusChangeRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('Recent status changes of a component, newest first'),
       },
     )
@@ -103,7 +106,7 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
         transform: ({ body }) => {
           if (!Array.isArray(body)) throw badRequest(HISTORY_NOT_ARRAY)
         },
-        response: { 200: t.Object({ data: t.Object({ imported: t.Integer(), component: ComponentJson }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Object({ imported: t.Integer(), component: ComponentRef }) }), ...errorResponses },
         detail: detail(
           'Import past status changes',
           'Body: `[{"status": "down", "at": "2026-01-01T10:00:00Z"}, …]`. All entries are validated first and written in one transaction: either all are imported or none. The component takes the status of its latest change.',

@@ -1,16 +1,17 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
+import { boundedText, modelRef, namedModels, nullableBoundedText } from '../../lib/api-schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
+import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
 
-export const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
+const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
   error: 'type must be one of site, api, dns',
 })
-export const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
+const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
   error: 'status must be one of up, degraded, down',
 })
 
-const name = t.String({ maxLength: 1000, error: 'name must be a string of at most 100 characters' })
-const group = t.Nullable(t.String({ maxLength: 1000 }), { error: 'group must be a string of at most 100 characters or null' })
+const name = boundedText('name', MAX_COMPONENT_NAME)
+const group = nullableBoundedText('group', MAX_GROUP_NAME)
 
 export const CreateComponentBody = t.Object({
   name,
@@ -26,6 +27,9 @@ export const UpdateComponentBody = t.Object({
   status: t.Optional(ComponentStatusSchema),
 })
 
+/** What create and update take (create checks that the name is there). */
+export type ComponentInput = Static<typeof UpdateComponentBody>
+
 export const HISTORY_NOT_ARRAY = `history must be an array of at most ${MAX_HISTORY_IMPORT} {status, at} entries`
 
 export const HistoryImportBody = t.Array(
@@ -40,7 +44,7 @@ export const HistoryQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, multipleOf: 1, error: 'limit must be an integer from 1 to 1000' })),
 })
 
-export const ComponentJson = t.Object({
+const ComponentJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   name: t.String(),
@@ -52,9 +56,14 @@ export const ComponentJson = t.Object({
   updated_at: t.String({ description: 'RFC 3339' }),
 })
 
-export const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
+const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
 
-export function componentJson(component: Component) {
+/** The named models of the OpenAPI document this module defines. */
+export const componentModels = namedModels({ Component: ComponentJson, StatusChange: StatusChangeJson })
+export const ComponentRef = modelRef(componentModels, 'Component')
+export const StatusChangeRef = modelRef(componentModels, 'StatusChange')
+
+export function componentJson(component: Component): Static<typeof ComponentJson> {
   return {
     id: component.id,
     page_id: component.pageId,
@@ -68,4 +77,4 @@ export function componentJson(component: Component) {
   }
 }
 
-export const statusChangeJson = (change: StatusChange) => ({ status: change.status, at: toIso(change.at) })
+export const statusChangeJson = (change: StatusChange): Static<typeof StatusChangeJson> => ({ status: change.status, at: toIso(change.at) })

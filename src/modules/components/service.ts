@@ -12,8 +12,9 @@ import type { User } from '../accounts/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
+import type { ComponentInput } from './model.ts'
 
-export const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
+const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
 export const MAX_HISTORY_IMPORT = 10_000
 
 export interface Component {
@@ -28,12 +29,9 @@ export interface Component {
   updatedAt: number
 }
 
-export interface ComponentInput {
-  name?: string
-  type?: ComponentType
-  group?: string | null
-  status?: ComponentStatus
-}
+/** Longest component and group names, after trimming. */
+export const MAX_COMPONENT_NAME = 100
+export const MAX_GROUP_NAME = 100
 
 export interface StatusChange {
   status: ComponentStatus
@@ -55,7 +53,7 @@ function toComponent(row: Selectable<ComponentsTable>): Component {
 }
 
 /** Validates a batch of past status changes; throws a 400 naming the first bad entry. */
-export function parseHistoryImport(
+function parseHistoryImport(
   entries: ReadonlyArray<{ status: string; at: string }>,
   now: number,
 ): StatusChange[] {
@@ -115,8 +113,8 @@ export class ComponentsService {
   async create(owner: User, pageId: number, input: ComponentInput): Promise<Component> {
     await this.pages.get(owner, pageId)
     if (input.name === undefined) throw badRequest('name is required')
-    const name = parseText('name', input.name, { max: 100 })
-    const groupName = input.group == null ? null : parseText('group', input.group, { max: 100 })
+    const name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
+    const groupName = input.group == null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
     const status = input.status ?? 'up'
     const now = this.clock.now()
     const row = await this.repo.transaction(async (repo) => {
@@ -139,9 +137,9 @@ export class ComponentsService {
   async update(owner: User, id: number, input: ComponentInput): Promise<Component> {
     const current = await this.get(owner, id)
     const changes: ComponentChanges = {}
-    if (input.name !== undefined) changes.name = parseText('name', input.name, { max: 100 })
+    if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
     if (input.type !== undefined) changes.type = input.type
-    if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, { max: 100 })
+    if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
     const now = this.clock.now()
     const statusChanged = input.status !== undefined && input.status !== current.status
     if (statusChanged) changes.status = input.status

@@ -13,7 +13,7 @@
  */
 import { ContentError } from './front-matter.ts'
 
-export const CHANGE_GROUPS = ['New', 'Improvement', 'Updated', 'Fixed'] as const
+const CHANGE_GROUPS = ['New', 'Improvement', 'Updated', 'Fixed'] as const
 export type ChangeGroup = (typeof CHANGE_GROUPS)[number]
 
 export interface ChangeItem {

@@ -7,7 +7,7 @@ import MarkdownIt from 'markdown-it'
 const SAFE_LINK = /^(?:https?:|mailto:|[/#?.]|[^:]*$)/i
 
 /** A URL-safe anchor for a heading or entry: lower-case words joined by dashes. */
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return (
     text
       .normalize('NFKD')

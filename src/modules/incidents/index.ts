@@ -1,24 +1,25 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {
   CreateIncidentBody,
   FromTemplateBody,
-  IncidentJson,
   incidentJson,
+  incidentModels,
+  IncidentRef,
+  IncidentTemplateRef,
   IncidentListQuery,
   IncidentUpdateBody,
   TemplateBody,
-  TemplateJson,
   templateJson,
   UpdateIncidentBody,
 } from './model.ts'
 import type { IncidentsService } from './service.ts'
 
 const detail = (tag: string, summary: string, description?: string) => ({ tags: [tag], summary, description, security: apiKeySecurity })
-const one = t.Object({ data: IncidentJson })
-const oneTemplate = t.Object({ data: TemplateJson })
+const one = t.Object({ data: IncidentRef })
+const oneTemplate = t.Object({ data: IncidentTemplateRef })
 const deleted = t.Object({ data: t.Object({ deleted: t.Boolean() }) })
 const STATE_NOTE =
   'The state is `state` (investigating, identified, monitoring, resolved) or its alias `incident_state_id` ("1".."4").'
@@ -26,6 +27,8 @@ const STATE_NOTE =
 export function incidentsRoutes(deps: { accounts: AccountsService; incidents: IncidentsService }) {
   const { incidents } = deps
   return new Elysia({ prefix: '/user/api/v1' })
+    .model(sharedModels)
+    .model(incidentModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/incidents',
@@ -35,7 +38,7 @@ export function incidentsRoutes(deps: { accounts: AccountsService; incidents: In
       },
       {
         query: IncidentListQuery,
-        response: { 200: t.Object({ data: t.Array(IncidentJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(IncidentRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('Incidents', 'List your incidents, newest first', 'Filter by `status_page_id` and `state`; `limit` 1–200 (default 50).'),
       },
     )
@@ -84,7 +87,7 @@ export function incidentsRoutes(deps: { accounts: AccountsService; incidents: In
         return { data: list, meta: { count: list.length } }
       },
       {
-        response: { 200: t.Object({ data: t.Array(TemplateJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(IncidentTemplateRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('Incident templates', 'List your incident templates'),
       },
     )

@@ -1,9 +1,10 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
+import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
-import type { Incident, IncidentTemplate } from './service.ts'
+import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './service.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'
 
-export const IncidentStateSchema = t.Union(
+const IncidentStateSchema = t.Union(
   [t.Literal('investigating'), t.Literal('identified'), t.Literal('monitoring'), t.Literal('resolved')],
   { error: `state must be one of ${INCIDENT_STATES.join(', ')}` },
 )
@@ -19,8 +20,8 @@ const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must 
   error: 'component_ids must be an array of at most 100 component ids',
   description: 'Affected components; empty or absent means the whole page',
 })
-const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })
-const message = t.String({ maxLength: 20_000, error: 'message must be a string of at most 10000 characters' })
+const title = boundedText('title', MAX_TITLE)
+const message = boundedText('message', MAX_MESSAGE)
 
 export const CreateIncidentBody = t.Object({
   title,
@@ -62,14 +63,20 @@ export const IncidentListQuery = t.Object({
 })
 
 export const TemplateBody = t.Object({
-  name: t.Optional(t.String({ maxLength: 1000, error: 'name must be a string of at most 100 characters' })),
+  name: t.Optional(boundedText('name', MAX_TEMPLATE_NAME)),
   title: t.Optional(title),
   message: t.Optional(message),
 })
 
+/** What the service takes: the JSON bodies (snake_case); it checks what is required itself. */
+export type CreateIncidentInput = Partial<Static<typeof CreateIncidentBody>>
+export type UpdateIncidentInput = Static<typeof UpdateIncidentBody>
+export type TemplateInput = Static<typeof TemplateBody>
+export type IncidentUpdateInput = Static<typeof IncidentUpdateBody>
+
 const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
 
-export const IncidentJson = t.Object({
+const IncidentJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   title: t.String(),
@@ -86,7 +93,7 @@ export const IncidentJson = t.Object({
   updated_at: t.String(),
 })
 
-export const TemplateJson = t.Object({
+const TemplateJson = t.Object({
   id: t.Integer(),
   name: t.String(),
   title: t.String({ description: 'May contain {{component}} and {{page}}' }),
@@ -95,7 +102,12 @@ export const TemplateJson = t.Object({
   updated_at: t.String(),
 })
 
-export function incidentJson(incident: Incident) {
+/** The named models of the OpenAPI document this module defines. */
+export const incidentModels = namedModels({ Incident: IncidentJson, IncidentTemplate: TemplateJson })
+export const IncidentRef = modelRef(incidentModels, 'Incident')
+export const IncidentTemplateRef = modelRef(incidentModels, 'IncidentTemplate')
+
+export function incidentJson(incident: Incident): Static<typeof IncidentJson> {
   return {
     id: incident.id,
     page_id: incident.pageId,
@@ -111,7 +123,7 @@ export function incidentJson(incident: Incident) {
   }
 }
 
-export function templateJson(template: IncidentTemplate) {
+export function templateJson(template: IncidentTemplate): Static<typeof TemplateJson> {
   return {
     id: template.id,
     name: template.name,

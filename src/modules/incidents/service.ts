@@ -20,6 +20,7 @@ import type { IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
+import type { CreateIncidentInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
 
 export const MAX_TITLE = 200
 export const MAX_MESSAGE = 10_000
@@ -56,31 +57,6 @@ export interface IncidentTemplate {
   updatedAt: number
 }
 
-/** What the API accepts to create an incident (snake_case as in the JSON body). */
-export interface CreateIncidentInput {
-  status_page_id?: number
-  component_id?: number
-  component_ids?: number[]
-  title?: string
-  message?: string
-  state?: string
-  incident_state_id?: string | number
-  started_at?: string
-}
-
-export interface UpdateIncidentInput {
-  title?: string
-  message?: string
-  state?: string
-  incident_state_id?: string | number
-  component_ids?: number[]
-}
-
-export interface TemplateInput {
-  name?: string
-  title?: string
-  message?: string
-}
 
 export interface IncidentListFilter {
   pageId?: number
@@ -166,7 +142,7 @@ export class IncidentsService {
   }
 
   /** Posts a timeline entry: a message and/or a new state (at least one). */
-  async addUpdate(owner: User, id: number, input: { message?: string; state?: string; incident_state_id?: string | number }): Promise<Incident> {
+  async addUpdate(owner: User, id: number, input: IncidentUpdateInput): Promise<Incident> {
     const current = await this.get(owner, id)
     const state = parseRequestedState(input)
     const message =

@@ -5,7 +5,7 @@ import type { IncidentState } from './tables.ts'
 export const INCIDENT_STATES: readonly IncidentState[] = ['investigating', 'identified', 'monitoring', 'resolved']
 
 /** `incident_state_id` "1".."4" (scripts written for hosted services send these). */
-export const INCIDENT_STATE_IDS: Readonly<Record<string, IncidentState>> = {
+const INCIDENT_STATE_IDS: Readonly<Record<string, IncidentState>> = {
   '1': 'investigating',
   '2': 'identified',
   '3': 'monitoring',
@@ -16,7 +16,7 @@ export function incidentStateId(state: IncidentState): string {
   return String(INCIDENT_STATES.indexOf(state) + 1)
 }
 
-export function isIncidentState(value: string): value is IncidentState {
+function isIncidentState(value: string): value is IncidentState {
   return (INCIDENT_STATES as readonly string[]).includes(value)
 }
 

@@ -1,17 +1,19 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
-import { CreateMaintenanceBody, MaintenanceJson, maintenanceJson, MaintenanceListQuery, UpdateMaintenanceBody } from './model.ts'
+import { CreateMaintenanceBody, maintenanceJson, MaintenanceListQuery, maintenanceModels, MaintenanceRef, UpdateMaintenanceBody } from './model.ts'
 import type { Maintenance, MaintenancesService } from './service.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Maintenances'], summary, description, security: apiKeySecurity })
-const one = t.Object({ data: MaintenanceJson })
+const one = t.Object({ data: MaintenanceRef })
 
 export function maintenancesRoutes(deps: { accounts: AccountsService; maintenances: MaintenancesService }) {
   const { maintenances } = deps
   const json = (window: Maintenance) => maintenanceJson(window, maintenances.now())
   return new Elysia({ prefix: '/user/api/v1/maintenances' })
+    .model(sharedModels)
+    .model(maintenanceModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/',
@@ -21,7 +23,7 @@ export function maintenancesRoutes(deps: { accounts: AccountsService; maintenanc
       },
       {
         query: MaintenanceListQuery,
-        response: { 200: t.Object({ data: t.Array(MaintenanceJson), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        response: { 200: t.Object({ data: t.Array(MaintenanceRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('List your maintenance windows, newest start first'),
       },
     )

@@ -1,10 +1,11 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
+import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { maintenancePhase, type Maintenance } from './service.ts'
+import { maintenancePhase, MAX_MESSAGE, MAX_TITLE, type Maintenance } from './service.ts'
 
 const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })
-const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })
-const message = t.String({ maxLength: 20_000, error: 'message must be a string of at most 10000 characters' })
+const title = boundedText('title', MAX_TITLE)
+const message = boundedText('message', MAX_MESSAGE)
 const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must contain positive integer ids' }), {
   maxItems: 100,
   error: 'component_ids must be an array of at most 100 component ids',
@@ -29,12 +30,15 @@ export const UpdateMaintenanceBody = t.Object({
   component_ids: t.Optional(componentIds),
 })
 
+/** What create and update take: the JSON bodies; the service checks what is required itself. */
+export type MaintenanceInput = Partial<Static<typeof CreateMaintenanceBody>>
+
 export const MaintenanceListQuery = t.Object({
   status_page_id: t.Optional(t.Numeric({ minimum: 1, error: 'status_page_id must be a positive integer' })),
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1, error: 'limit must be an integer from 1 to 200' })),
 })
 
-export const MaintenanceJson = t.Object({
+const MaintenanceJson = t.Object({
   id: t.Integer(),
   page_id: t.Integer(),
   title: t.String(),
@@ -49,7 +53,11 @@ export const MaintenanceJson = t.Object({
   updated_at: t.String(),
 })
 
-export function maintenanceJson(window: Maintenance, now: number) {
+/** The named models of the OpenAPI document this module defines. */
+export const maintenanceModels = namedModels({ Maintenance: MaintenanceJson })
+export const MaintenanceRef = modelRef(maintenanceModels, 'Maintenance')
+
+export function maintenanceJson(window: Maintenance, now: number): Static<typeof MaintenanceJson> {
   return {
     id: window.id,
     page_id: window.pageId,

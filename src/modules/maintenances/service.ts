@@ -17,6 +17,7 @@ import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
+import type { MaintenanceInput } from './model.ts'
 
 export type MaintenancePhase = 'scheduled' | 'in_progress' | 'completed'
 
@@ -32,14 +33,9 @@ export interface Maintenance {
   updatedAt: number
 }
 
-export interface MaintenanceInput {
-  status_page_id?: number
-  title?: string
-  message?: string
-  start_at?: string
-  end_at?: string
-  component_ids?: number[]
-}
+/** Longest title and message, after trimming. */
+export const MAX_TITLE = 200
+export const MAX_MESSAGE = 10_000
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
@@ -89,8 +85,8 @@ export class MaintenancesService {
   async create(owner: User, input: MaintenanceInput): Promise<Maintenance> {
     if (input.status_page_id === undefined) throw badRequest('status_page_id is required')
     for (const field of ['title', 'start_at', 'end_at'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
-    const title = parseText('title', input.title!, { max: 200 })
-    const message = parseText('message', input.message ?? '', { max: 10_000, multiline: true, allowEmpty: true })
+    const title = parseText('title', input.title!, { max: MAX_TITLE })
+    const message = parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const startAt = parseTime('start_at', input.start_at!)
     const endAt = parseTime('end_at', input.end_at!)
     checkWindow(startAt, endAt)
@@ -109,8 +105,8 @@ export class MaintenancesService {
   async update(owner: User, id: number, input: Omit<MaintenanceInput, 'status_page_id'>): Promise<Maintenance> {
     const current = await this.get(owner, id)
     const changes: { title?: string; message?: string; start_at?: number; end_at?: number } = {}
-    if (input.title !== undefined) changes.title = parseText('title', input.title, { max: 200 })
-    if (input.message !== undefined) changes.message = parseText('message', input.message, { max: 10_000, multiline: true, allowEmpty: true })
+    if (input.title !== undefined) changes.title = parseText('title', input.title, { max: MAX_TITLE })
+    if (input.message !== undefined) changes.message = parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     if (input.start_at !== undefined) changes.start_at = parseTime('start_at', input.start_at)
     if (input.end_at !== undefined) changes.end_at = parseTime('end_at', input.end_at)
     checkWindow(changes.start_at ?? current.startAt, changes.end_at ?? current.endAt)

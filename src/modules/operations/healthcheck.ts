@@ -9,7 +9,7 @@ export interface HealthAnswer {
 }
 
 /** The address to reach a server that listens on `host`: a wildcard listener answers on loopback. */
-export function localUrl(host: string, port: number, path: string): string {
+function localUrl(host: string, port: number, path: string): string {
   const address = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}${path}`
 }

@@ -9,7 +9,7 @@
 export const WORKER_ENV = 'LANTERN_WORKER'
 
 /** The command line that starts this same program again: a compiled binary or `bun <script>`. */
-export function selfCommand(): string[] {
+function selfCommand(): string[] {
   const compiled = Bun.main.startsWith('/$bunfs/') || /^[A-Z]:\\~BUN\\/i.test(Bun.main)
   return compiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.argv.slice(1)]
 }

@@ -4,7 +4,7 @@
 export const PLANS = ['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 
-export const FEATURES = [
+const FEATURES = [
   'badge_widget',
   'markdown_snippets',
   'status_json_details',
@@ -16,26 +16,18 @@ export type Feature = (typeof FEATURES)[number]
 
 interface PlanRow {
   features: ReadonlySet<Feature>
-  /** Components that may raise incidents automatically. */
-  autoIncidents: number
-  /** Recent checks kept in the domain lookup tools. */
-  recentLookups: number
 }
 
 const all = (...features: Feature[]): ReadonlySet<Feature> => new Set(features)
 const growthAndUp = all(...FEATURES)
 
 const MATRIX: Readonly<Record<Plan, PlanRow>> = {
-  free: { features: all(), autoIncidents: 0, recentLookups: 3 },
-  pro: {
-    features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens'),
-    autoIncidents: 5,
-    recentLookups: Infinity,
-  },
-  growth: { features: growthAndUp, autoIncidents: 20, recentLookups: Infinity },
-  business: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
-  oss_hero: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
-  enterprise: { features: growthAndUp, autoIncidents: Infinity, recentLookups: Infinity },
+  free: { features: all() },
+  pro: { features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens') },
+  growth: { features: growthAndUp },
+  business: { features: growthAndUp },
+  oss_hero: { features: growthAndUp },
+  enterprise: { features: growthAndUp },
 }
 
 export function isPlan(value: string): value is Plan {
@@ -44,10 +36,6 @@ export function isPlan(value: string): value is Plan {
 
 export function planHas(plan: Plan, feature: Feature): boolean {
   return MATRIX[plan].features.has(feature)
-}
-
-export function planLimit(plan: Plan, limit: 'autoIncidents' | 'recentLookups'): number {
-  return MATRIX[plan][limit]
 }
 
 /** The cheapest plan that has `feature`, for error messages ("requires Growth plan or higher"). */

@@ -17,7 +17,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { hashPassword, verifyPassword } from '../../lib/password.ts'
+import type { PasswordHasher } from '../../lib/password.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { PublicPagesRepo } from './repo.ts'
@@ -29,7 +29,7 @@ export const GATE_PAGE_ATTEMPTS = 30
 export const GATE_PAGE_WINDOW_MS = 15 * 60_000
 const KNOWN_VISITOR_MS = 30 * 24 * 3600_000
 /** For passwords set from now on; stored ones that are shorter still open the gate. */
-export const MIN_PASSWORD_LENGTH = 8
+const MIN_PASSWORD_LENGTH = 8
 const EMBED_TOKEN_PREFIX = 'lpt_'
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/
 const EMBED_TOKEN = /^lpt_[A-Za-z0-9_-]{43}$/
@@ -40,7 +40,7 @@ export type GateResult =
   | { kind: 'limited'; retryAfterSeconds: number }
   | { kind: 'no-password' }
 
-export function parseGatePassword(raw: string): string {
+function parseGatePassword(raw: string): string {
   if (raw.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   if (raw.length > 1024) throw badRequest('password must be at most 1024 characters')
   requireWellFormed('password', raw)
@@ -54,6 +54,7 @@ export class PageAccessService {
     private readonly repo: PublicPagesRepo,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    private readonly passwords: PasswordHasher,
   ) {
     this.guesses = new GuessThrottle({
       clock,
@@ -70,7 +71,7 @@ export class PageAccessService {
 
   /** Sets (or with null removes) the gate password; every open session of the page ends. */
   async setPassword(pageId: number, password: string | null): Promise<void> {
-    const hash = password === null ? null : await hashPassword(parseGatePassword(password))
+    const hash = password === null ? null : await this.passwords.hash(parseGatePassword(password))
     await this.repo.upsertAccess(pageId, { password_hash: hash }, this.clock.now())
     await this.repo.deleteSessionsOfPage(pageId)
     this.changes.pageChanged(pageId)
@@ -103,7 +104,7 @@ export class PageAccessService {
     if (!access?.password_hash) return { kind: 'no-password' }
     const guess = this.guesses.admit(String(input.pageId), input.client)
     if (!guess.ok) return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(guess.retryAfterMs / 1000)) }
-    const ok = input.password.length <= 1024 && (await verifyPassword(input.password, access.password_hash))
+    const ok = input.password.length <= 1024 && (await this.passwords.verify(input.password, access.password_hash))
     if (!ok) return { kind: 'wrong' }
     guess.succeeded()
     const now = this.clock.now()

@@ -7,7 +7,7 @@
 import { badRequest } from '../../lib/errors.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 
-export const MAX_CUSTOM_CSS_BYTES = 50 * 1024
+const MAX_CUSTOM_CSS_BYTES = 50 * 1024
 
 export function parseCustomCss(raw: string): string | null {
   const css = raw.replace(/\r\n?/g, '\n').trim()

@@ -9,7 +9,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams } from '../../lib/api-schemas.ts'
+import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../lib/api-schemas.ts'
 import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -22,6 +22,7 @@ import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, STATUS_API_DOCUMENTS, type PublicPagesService, type StatusApiDocument } from './service.ts'
 import type { PageSettingsService } from './settings.ts'
+import { AccessBody, accessJson, BrandingBody, brandingJson, ImageRef, PageAccessRef, BrandingRef, settingsModels } from './settings-model.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
 export type PageViewHook = (pageId: number, request: Request) => void
@@ -219,40 +220,6 @@ function redirect(location: string, headers: Record<string, string> = {}): Respo
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } })
 }
 
-const Palette = t.Object(
-  {
-    primary: t.Optional(t.String({ maxLength: 200 })),
-    secondary: t.Optional(t.String({ maxLength: 200 })),
-    accent: t.Optional(t.String({ maxLength: 200 })),
-    background: t.Optional(t.String({ maxLength: 200 })),
-    text: t.Optional(t.String({ maxLength: 200 })),
-  },
-  { additionalProperties: true, error: 'palette must be an object of hex colours' },
-)
-const Theme = t.Object({
-  background: t.String(),
-  surface: t.String(),
-  border: t.String(),
-  text: t.String(),
-  muted: t.String(),
-  accent: t.String(),
-  primary: t.String(),
-  onPrimary: t.String(),
-})
-const BrandingJson = t.Object({
-  palette: t.Object({ primary: t.String(), secondary: t.String(), accent: t.String(), background: t.String(), text: t.String() }),
-  light: Theme,
-  dark: Theme,
-  contrast: t.Object({ text_on_background: t.Number(), dark_text_on_background: t.Number() }),
-  custom_css: t.Nullable(t.String()),
-  favicon: t.Nullable(t.Object({ type: t.String(), bytes: t.Integer() })),
-  logo: t.Nullable(t.Object({ type: t.String(), bytes: t.Integer() })),
-})
-const AccessJson = t.Object({
-  visibility: t.String(),
-  password_set: t.Boolean(),
-  embed_token_set: t.Boolean(),
-})
 const detail = (summary: string, description?: string) => ({ tags: ['Status pages'], summary, description, security: apiKeySecurity })
 
 async function uploadedBytes(request: Request): Promise<Uint8Array> {
@@ -277,22 +244,10 @@ export function publicPagesRoutes(deps: {
   service: PublicPagesService
 }) {
   const { settings, service } = deps
-  const brandingJson = (b: Awaited<ReturnType<PageSettingsService['branding']>>) => ({
-    palette: b.palette,
-    light: b.light,
-    dark: b.dark,
-    contrast: b.contrast,
-    custom_css: b.customCss,
-    favicon: b.favicon,
-    logo: b.logo,
-  })
-  const accessJson = (a: { visibility: string; passwordSet: boolean; embedTokenSet: boolean }) => ({
-    visibility: a.visibility,
-    password_set: a.passwordSet,
-    embed_token_set: a.embedTokenSet,
-  })
   const imageRoutes = (kind: 'favicon' | 'logo') =>
     new Elysia({ prefix: '/user/api/v1/status-pages' })
+      .model(sharedModels)
+      .model(settingsModels)
       .use(ownerAuth(deps.accounts))
       .put(
         `/:id/${kind}`,
@@ -300,7 +255,7 @@ export function publicPagesRoutes(deps: {
         {
           params: IdParams,
           parse: 'none',
-          response: { 200: t.Object({ data: t.Object({ type: t.String(), bytes: t.Integer() }) }), ...errorResponses },
+          response: { 200: t.Object({ data: ImageRef }), ...errorResponses },
           detail: detail(
             kind === 'favicon' ? 'Upload the favicon of a page' : 'Upload the logo of a page',
             kind === 'favicon'
@@ -344,10 +299,12 @@ export function publicPagesRoutes(deps: {
     .use(imageRoutes('logo'))
     .use(
       new Elysia({ prefix: '/user/api/v1/status-pages' })
+        .model(sharedModels)
+        .model(settingsModels)
         .use(ownerAuth(deps.accounts))
         .get('/:id/branding', async ({ owner, params }) => ({ data: brandingJson(await settings.branding(owner, params.id)) }), {
           params: IdParams,
-          response: { 200: t.Object({ data: BrandingJson }), ...errorResponses },
+          response: { 200: t.Object({ data: BrandingRef }), ...errorResponses },
           detail: detail('Branding of a page: palette, derived dark colours, custom CSS, favicon, logo'),
         })
         .patch(
@@ -355,11 +312,8 @@ export function publicPagesRoutes(deps: {
           async ({ owner, params, body }) => ({ data: brandingJson(await settings.setBranding(owner, params.id, body)) }),
           {
             params: IdParams,
-            body: t.Object({
-              palette: t.Optional(t.Nullable(Palette)),
-              custom_css: t.Optional(t.Nullable(t.String({ maxLength: 200_000, error: 'custom_css must be a string or null' }))),
-            }),
-            response: { 200: t.Object({ data: BrandingJson }), ...errorResponses },
+            body: BrandingBody,
+            response: { 200: t.Object({ data: BrandingRef }), ...errorResponses },
             detail: detail(
               'Change the palette or the custom CSS',
               '`palette`: hex colours for `primary`, `secondary`, `accent`, `background`, `text` (light mode; text must reach 4.5:1 on background). Dark-mode colours are derived. `custom_css` (plans with custom CSS): at most 50 KB, no `<`, no `@import`. `null` resets either.',
@@ -368,7 +322,7 @@ export function publicPagesRoutes(deps: {
         )
         .get('/:id/access', async ({ owner, params }) => ({ data: accessJson(await settings.accessSettings(owner, params.id)) }), {
           params: IdParams,
-          response: { 200: t.Object({ data: AccessJson }), ...errorResponses },
+          response: { 200: t.Object({ data: PageAccessRef }), ...errorResponses },
           detail: detail('Access settings of a private page'),
         })
         .put(
@@ -376,8 +330,8 @@ export function publicPagesRoutes(deps: {
           async ({ owner, params, body }) => ({ data: accessJson(await settings.setPassword(owner, params.id, body.password)) }),
           {
             params: IdParams,
-            body: t.Object({ password: t.Nullable(t.String({ maxLength: 2000, error: 'password must be a string or null' })) }),
-            response: { 200: t.Object({ data: AccessJson }), ...errorResponses },
+            body: AccessBody,
+            response: { 200: t.Object({ data: PageAccessRef }), ...errorResponses },
             detail: detail(
               'Set the password of a private page',
               'At least 8 characters (shorter passwords set before keep working); `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',

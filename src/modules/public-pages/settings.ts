@@ -24,9 +24,10 @@ import {
   type Theme,
 } from './palette.ts'
 import type { PublicPagesRepo } from './repo.ts'
+import type { BrandingInput } from './settings-model.ts'
 
-export const MAX_FAVICON_BYTES = 100 * 1024
-export const MAX_LOGO_BYTES = 256 * 1024
+const MAX_FAVICON_BYTES = 100 * 1024
+const MAX_LOGO_BYTES = 256 * 1024
 
 export interface Branding {
   palette: Palette
@@ -38,10 +39,6 @@ export interface Branding {
   logo: { type: string; bytes: number } | null
 }
 
-export interface BrandingInput {
-  palette?: Partial<Record<string, string>> | null
-  custom_css?: string | null
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 

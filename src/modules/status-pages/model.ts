@@ -1,15 +1,16 @@
-import { t } from 'elysia'
+import { t, type Static } from 'elysia'
 import type { Config } from '../../config.ts'
 import { toIso } from '../../lib/time.ts'
-import type { StatusPage } from './service.ts'
+import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { MAX_PAGE_NAME, type StatusPage } from './service.ts'
 import { statusPageUrl } from './urls.ts'
 
-export const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {
+const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {
   error: 'visibility must be "public" or "private"',
 })
 
 const slug = t.String({ maxLength: 200, error: 'slug must be a string of letters, digits and hyphens' })
-const name = t.String({ maxLength: 1000, error: 'name must be a string of at most 100 characters' })
+const name = boundedText('name', MAX_PAGE_NAME)
 const customDomain = t.Nullable(t.String({ maxLength: 1000 }), {
   error: 'custom_domain must be a host name or null',
 })
@@ -28,7 +29,10 @@ export const UpdateStatusPageBody = t.Object({
   visibility: t.Optional(VisibilitySchema),
 })
 
-export const StatusPageJson = t.Object({
+/** What create and update take (create checks that slug and name are there). */
+export type StatusPageInput = Static<typeof UpdateStatusPageBody>
+
+const StatusPageJson = t.Object({
   id: t.Integer(),
   slug: t.String(),
   name: t.String(),
@@ -40,7 +44,11 @@ export const StatusPageJson = t.Object({
   updated_at: t.String({ description: 'RFC 3339' }),
 })
 
-export function statusPageJson(page: StatusPage, config: Pick<Config, 'scheme' | 'statusDomain'>) {
+/** The named models of the OpenAPI document this module defines. */
+export const statusPageModels = namedModels({ StatusPage: StatusPageJson })
+export const StatusPageRef = modelRef(statusPageModels, 'StatusPage')
+
+export function statusPageJson(page: StatusPage, config: Pick<Config, 'scheme' | 'statusDomain'>): Static<typeof StatusPageJson> {
   return {
     id: page.id,
     slug: page.slug,

@@ -10,6 +10,7 @@ import { isWithinDomain, parseCustomDomain } from './domain.ts'
 import type { StatusPageChanges, StatusPagesRepo } from './repo.ts'
 import { parseSlug } from './slug.ts'
 import type { StatusPagesTable, Visibility } from './tables.ts'
+import type { StatusPageInput } from './model.ts'
 
 export interface StatusPage {
   id: number
@@ -23,12 +24,8 @@ export interface StatusPage {
   updatedAt: number
 }
 
-export interface StatusPageInput {
-  slug?: string
-  name?: string
-  custom_domain?: string | null
-  visibility?: Visibility
-}
+/** Longest page name, after trimming. */
+export const MAX_PAGE_NAME = 100
 
 export function toStatusPage(row: Selectable<StatusPagesTable>): StatusPage {
   return {
@@ -44,10 +41,10 @@ export function toStatusPage(row: Selectable<StatusPagesTable>): StatusPage {
   }
 }
 
-export function parsePageName(raw: string): string {
+function parsePageName(raw: string): string {
   const name = raw.trim()
   if (name.length === 0) throw badRequest('name is required')
-  if (name.length > 100) throw badRequest('name must be at most 100 characters')
+  if (name.length > MAX_PAGE_NAME) throw badRequest(`name must be at most ${MAX_PAGE_NAME} characters`)
   // Control characters have no place in a title and break feeds and headers.
   if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('name must not contain control characters')
   requireWellFormed('name', name)

@@ -4,14 +4,14 @@ import { badRequest } from '../../lib/errors.ts'
 const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
 /** Names that would collide with the service's own hosts or confuse visitors. */
-export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
+const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'www', 'api', 'app', 'admin', 'static', 'mail', 'smtp', 'imap', 'pop', 'ftp', 'ns1', 'ns2',
   'status', 'user', 'users', 'docs', 'blog', 'help', 'support', 'assets', 'cdn', 'dashboard',
   'login', 'signup', 'auth', 'swagger', 'changelog', 'embed', 'badge', 'localhost',
 ])
 
 /** Lower-cases ASCII letters only: a Kelvin sign (U+212A) must not turn into a "k". */
-export function asciiLowerCase(value: string): string {
+function asciiLowerCase(value: string): string {
   return value.replace(/[A-Z]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 32))
 }
 

@@ -9,7 +9,7 @@ import { SESSION_TTL_MS, type AccountsService, type User } from '../accounts/ser
  * (`same-origin` rather than `no-referrer`, so the browser still sends Origin on our own form posts;
  * the shared analytics view, whose URL holds a token, sends no referrer at all).
  */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'same-origin',

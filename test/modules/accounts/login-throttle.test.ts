@@ -3,7 +3,7 @@
  * per email and client (IPv6: per /64), per client, and in a slower budget per email across all
  * clients, from which addresses that logged in to the account before are exempt.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import {
   LOGIN_ATTEMPTS_PER_EMAIL,
   LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT,
@@ -12,8 +12,6 @@ import {
 } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 
-// Each test checks tens of argon2 hashes: give slow machines room.
-setDefaultTimeout(60_000)
 
 let ctx: TestContext
 const PASSWORD = 'correct horse battery'

@@ -10,7 +10,8 @@ const PASSWORD = 'correct horse battery'
 const ORIGIN = 'https://lantern.test'
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // Login and password changes: argon2id, as in production.
+  ctx = await createTestContext({ realPasswords: true })
 })
 afterAll(() => ctx.close())
 
@@ -229,7 +230,7 @@ describe('logins', () => {
 describe('SIGNUP=open', () => {
   let open: TestContext
   beforeAll(async () => {
-    open = await createTestContext({ env: { SIGNUP: 'open' } })
+    open = await createTestContext({ env: { SIGNUP: 'open' }, realPasswords: true })
   })
   afterAll(() => open.close())
 

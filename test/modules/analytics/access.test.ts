@@ -143,7 +143,7 @@ describe('share token routes', () => {
     for (const [body, message] of [
       [{ expires_at: new Date(NOW).toISOString() }, 'expires_at must be in the future'],
       [{ expires_at: 'tomorrow' }, 'expires_at must be an RFC 3339'],
-      [{ label: 'x'.repeat(101) }, 'label must be 1 to 100'],
+      [{ label: 'x'.repeat(101) }, 'label must be a string of at most 100 characters'],
       [{ label: '   ' }, 'label must be 1 to 100'],
       [{ read_only: 'yes' }, 'read_only'],
     ] as const) {

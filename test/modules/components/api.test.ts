@@ -51,7 +51,7 @@ describe('components', () => {
       [{ name: '' }, 'name must not be empty'],
       [{ name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
       [{ name: 'x', status: 'sideways' }, 'status must be one of up, degraded, down'],
-      [{ name: 'x', group: 'g'.repeat(101) }, 'group must be at most 100 characters'],
+      [{ name: 'x', group: 'g'.repeat(101) }, 'group must be a string of at most 100 characters or null'],
       [{ name: 'x'.repeat(2000) }, 'name must be a string of at most 100 characters'],
     ]
     for (const [body, error] of cases) {

@@ -60,7 +60,7 @@ describe('incidents API', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ status_page_id: pageId }, /title/],
       [{ status_page_id: pageId, title: '   ' }, /title must not be empty/],
-      [{ status_page_id: pageId, title: 'x'.repeat(201) }, /title must be at most 200/],
+      [{ status_page_id: pageId, title: 'x'.repeat(201) }, /title must be a string of at most 200 characters/],
       [{ status_page_id: pageId, title: 'a\nb' }, /title must not contain control/],
       [{ title: 'no page' }, /status_page_id or component_id/],
       [{ status_page_id: pageId, title: 't', incident_state_id: '5' }, /incident_state_id/],

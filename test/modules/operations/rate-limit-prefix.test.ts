@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ManualClock } from '../../../src/lib/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { RateLimiter } from '../../../src/modules/operations/rate-limit.ts'
 
 describe('public API rate limit keys', () => {

@@ -4,13 +4,10 @@
  * that opened the page before are exempt. New gate passwords need 8 characters; shorter ones set
  * before keep working.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { hashPassword } from '../../../src/lib/password.ts'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { GATE_ATTEMPTS, GATE_PAGE_ATTEMPTS, GATE_PAGE_WINDOW_MS, GATE_WINDOW_MS } from '../../../src/modules/public-pages/access.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
-// Tens of argon2 checks per test: give slow machines room.
-setDefaultTimeout(60_000)
 
 let ctx: TestContext
 let key: string
@@ -83,7 +80,7 @@ describe('gate password length', () => {
     // A row as an older Lantern wrote it (4 characters were enough then).
     await ctx.database.db
       .insertInto('page_access')
-      .values({ page_id: page.id, password_hash: await hashPassword('abc123'), embed_token_hash: null, updated_at: ctx.clock.now() })
+      .values({ page_id: page.id, password_hash: await ctx.passwords.hash('abc123'), embed_token_hash: null, updated_at: ctx.clock.now() })
       .execute()
     expect((await attempt('legacy', 'abc12', '192.0.2.60')).status).toBe(401)
     const opened = await attempt('legacy', 'abc123', '192.0.2.60')

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { GATE_ATTEMPTS, GATE_WINDOW_MS, SESSION_TTL_MS } from '../../../src/modules/public-pages/access.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
-// Several tests check ten or more argon2 hashes: give a loaded machine room.
-setDefaultTimeout(30_000)
 
 let ctx: TestContext
 let owner: { key: string }

@@ -6,7 +6,7 @@ import { createApp } from '../../../src/app.ts'
 import { loadConfig } from '../../../src/config.ts'
 import { openDatabase, type DatabaseHandle } from '../../../src/db/client.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
-import { ManualClock } from '../../../src/lib/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 
 // The hook analytics plugs into: one call per page view by a visitor allowed to see the page.
 let dir: string

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
-import { ManualClock } from '../../../src/lib/clock.ts'
+import { ManualClock } from '../../helpers/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser, seriousAxeViolations as axeViolations } from '../../helpers/browser.ts'
 

@@ -6,7 +6,8 @@ let alice: { key: string; user: { id: number; email: string } }
 let bob: { key: string; user: { id: number; email: string } }
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // Checks the stored password format: argon2id, as in production.
+  ctx = await createTestContext({ realPasswords: true })
   alice = await ctx.createOwner('enterprise')
   bob = await ctx.createOwner('enterprise')
 })
@@ -123,7 +124,7 @@ describe('status pages', () => {
       [{ slug: 'bad slug', name: 'x' }, 'slug may contain only letters, digits and inner hyphens (a DNS label)'],
       [{ slug: 'x'.repeat(5000), name: 'x' }, 'slug must be a string of letters, digits and hyphens'],
       [{ slug: 'ok-slug', name: '   ' }, 'name is required'],
-      [{ slug: 'ok-slug', name: 'x'.repeat(101) }, 'name must be at most 100 characters'],
+      [{ slug: 'ok-slug', name: 'x'.repeat(101) }, 'name must be a string of at most 100 characters'],
       [{ slug: 'ok-slug', name: 'a\u0000b' }, 'name must not contain control characters'],
       [{ slug: 'ok-slug', name: 'x', visibility: 'hidden' }, 'visibility must be "public" or "private"'],
       [{ slug: 'ok-slug', name: 'x', custom_domain: 'http://x.example' }, 'custom_domain must be a bare host name, without scheme, path or credentials'],
