@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { toIso } from '../../lib/time.ts'
-import { maintenancePhase, type Maintenance } from './service.ts'
+import { maintenancePhase } from '../page-status/windows.ts'
+import type { Maintenance } from './service.ts'
 
 const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })
 const title = t.String({ maxLength: 1000, error: 'title must be a string of at most 200 characters' })

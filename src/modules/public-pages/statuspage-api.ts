@@ -5,9 +5,9 @@
  */
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
-import { maintenancePhase } from '../maintenances/service.ts'
+import { maintenancePhase } from '../page-status/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
-import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from './status.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from '../page-status/status.ts'
 
 export interface ApiComponent {
   id: number

@@ -1,0 +1,112 @@
+/**
+ * What is the status of this page, now and over N days (DESIGN §5.2): one snapshot from one read,
+ * used by the status site, the v2 (Statuspage-shaped) JSON, the status JSON and the badges alike.
+ * Data only: callers build their answers (and cache them no longer than `nextBoundary`).
+ */
+import type { Clock } from '../../lib/clock.ts'
+import type { Plan } from '../plans/matrix.ts'
+import { slugForLookup } from '../status-pages/slug.ts'
+import { overallStatus } from './overall.ts'
+import type { ComponentRow, IncidentRow, MaintenanceRow, PageStatusRepo } from './repo.ts'
+import { componentDisplayStatus, type DisplayStatus } from './status.ts'
+import { combinedUptime, dailyUptime, windowStart, type DayUptime } from './uptime.ts'
+import { coversComponent, isMaintenanceActive, maintenanceWindowsOf, nextBoundary } from './windows.ts'
+
+export interface PublicPage {
+  id: number
+  slug: string
+  name: string
+  customDomain: string | null
+  plan: Plan
+}
+
+export interface SnapshotComponent extends Omit<ComponentRow, 'statusAtStart' | 'changes'> {
+  /** What the page shows for it: its status, or `under_maintenance` while a window covers it (never over down). */
+  display: DisplayStatus
+  /** With `uptimeDays`: per UTC day, oldest first (today last); else empty. */
+  days: DayUptime[]
+}
+
+/** An unresolved incident (the incidents module's public shape, page id implied). */
+export type SnapshotIncident = IncidentRow
+/** A maintenance window (the maintenances module's public shape, page id implied). */
+export type SnapshotMaintenance = MaintenanceRow
+
+export interface PageSnapshot {
+  now: number
+  overall: DisplayStatus
+  /** In page order. */
+  components: SnapshotComponent[]
+  /** Unresolved incidents, newest first. */
+  incidents: SnapshotIncident[]
+  /** Windows not yet over (in progress or scheduled), soonest first. */
+  maintenances: SnapshotMaintenance[]
+  /** The windows in progress at `now`. */
+  activeMaintenances: SnapshotMaintenance[]
+  /** When this snapshot changes without any write: the next maintenance start or end. */
+  nextBoundary: number | undefined
+  /** The number of UTC days of `components[].days` (0 without uptime). */
+  uptimeDays: number
+}
+
+export interface UptimeFigures {
+  /** Per UTC day, oldest first (today last): % available, null without data. */
+  daily: Array<number | null>
+  /** Over the whole window. */
+  total: number | null
+}
+
+export class PageStatusService {
+  constructor(
+    private readonly repo: PageStatusRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The page for a slug from a URL when visitors may see it; private and blocked pages are unknown. */
+  async findPublicPage(rawSlug: string): Promise<PublicPage | undefined> {
+    const slug = slugForLookup(rawSlug)
+    if (slug === undefined) return undefined
+    const row = await this.repo.findPageBySlug(slug)
+    if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
+    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
+  }
+
+  /**
+   * The page at `now` (default: the clock): components with their display status, unresolved
+   * incidents, open maintenance windows, the overall status, and with `uptimeDays` the daily uptime
+   * of each component over that many UTC days ending today (maintenance left out, uptime.ts).
+   */
+  async snapshot(pageId: number, options: { now?: number; uptimeDays?: number } = {}): Promise<PageSnapshot> {
+    const now = options.now ?? this.clock.now()
+    const uptimeDays = options.uptimeDays ?? 0
+    const from = uptimeDays > 0 ? windowStart(now, uptimeDays) : undefined
+    const rows = await this.repo.snapshotRows(pageId, now, from)
+    const activeMaintenances = rows.openWindows.filter((m) => isMaintenanceActive(m, now))
+    const components = rows.components.map(({ statusAtStart, changes, ...row }): SnapshotComponent => ({
+      ...row,
+      display: componentDisplayStatus(row.status, activeMaintenances.some((m) => coversComponent(m, row.id))),
+      days:
+        uptimeDays > 0
+          ? dailyUptime({ changes, statusAtStart, maintenance: maintenanceWindowsOf(rows.uptimeWindows, row.id), days: uptimeDays, now })
+          : [],
+    }))
+    return {
+      now,
+      // The one overall-status rule of Lantern, for every surface.
+      overall: overallStatus({ components, activeIncidents: rows.incidents.length, activeMaintenances: activeMaintenances.length }),
+      components,
+      incidents: rows.incidents,
+      maintenances: rows.openWindows,
+      activeMaintenances,
+      nextBoundary: nextBoundary(rows.openWindows, now),
+      uptimeDays,
+    }
+  }
+}
+
+/** The page's uptime figures from a snapshot taken with `uptimeDays` (all components together). */
+export const snapshotUptime = (snapshot: PageSnapshot): UptimeFigures =>
+  combinedUptime(
+    snapshot.components.map((c) => c.days),
+    snapshot.uptimeDays,
+  )
