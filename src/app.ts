@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps): App {
   cache?.follow(services.changes)
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const fastLane = new FastLane()
-  const status = new StatusService(services.pageStatus, services.checks, cache, deps.config, services.clock)
+  const status = new StatusService(services.pageStatus, cache, deps.config, services.clock)
   const badges = new BadgeService(services.pageStatus, cache, services.clock)
   const preview = new PreviewService(services.pageStatus, deps.config)
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).

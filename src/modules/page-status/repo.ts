@@ -2,7 +2,8 @@
  * The reads behind a page's status (Kysely only): the page by slug, and everything a snapshot
  * needs in ONE statement: components (with their status history over the uptime window when asked),
  * unresolved incidents with affected components and timeline, maintenance windows not yet over,
- * and the windows that overlap the uptime window. SQLite builds the nested lists as JSON
+ * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
+ * components (the check roll-ups) when asked. SQLite builds the nested lists as JSON
  * (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
  * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
  */
@@ -63,6 +64,15 @@ export interface SnapshotRows {
   openWindows: MaintenanceRow[]
   /** Windows overlapping [uptimeFrom, now], newest start first; empty without an uptime window. */
   uptimeWindows: MaintenanceRow[]
+  /** Check roll-ups of the page's components per minute in [from, to), summed over them; empty unless asked. */
+  minutes: Array<{ start: number; timedChecks: number; responseMsSum: number }>
+}
+
+export interface SnapshotSpans {
+  /** The start of the uptime window (it ends at `now`). */
+  uptimeFrom?: number
+  /** The minutes of response times, [from, to). */
+  minutes?: { from: number; to: number }
 }
 
 type Tuple = readonly unknown[]
@@ -107,9 +117,11 @@ export class PageStatusRepo {
   /**
    * One statement for the whole snapshot of page `pageId` at `now`. With `uptimeFrom`, each
    * component also carries its status at that instant and its changes in [uptimeFrom, now], and
-   * the windows overlapping that span come along (maintenance is left out of uptime).
+   * the windows overlapping that span come along (maintenance is left out of uptime). With
+   * `minutes`, the response-time sums per minute of the page's components come along too.
    */
-  async snapshotRows(pageId: number, now: number, uptimeFrom?: number): Promise<SnapshotRows> {
+  async snapshotRows(pageId: number, now: number, spans: SnapshotSpans = {}): Promise<SnapshotRows> {
+    const { uptimeFrom, minutes } = spans
     const withUptime = uptimeFrom !== undefined
     const from = uptimeFrom ?? 0
     // History columns are NULL without an uptime window: SQLite never runs those sub-selects then.
@@ -125,7 +137,13 @@ export class PageStatusRepo {
           WHERE m.page_id = ${pageId} AND m.end_at > ${from} AND m.start_at <= ${now}
           ORDER BY m.start_at DESC, m.id DESC LIMIT ${UPTIME_WINDOWS_LIMIT}))`
       : sql`'[]'`
-    const result = await sql<{ components: string; incidents: string; open_windows: string; uptime_windows: string }>`SELECT
+    const minuteSums = minutes
+      ? sql`(SELECT json_group_array(json_array(minute, timed, total)) FROM (
+          SELECT minute, sum(timed_checks) AS timed, sum(response_ms_sum) AS total FROM check_minutes
+          WHERE component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND minute >= ${minutes.from} AND minute < ${minutes.to}
+          GROUP BY minute ORDER BY minute))`
+      : sql`'[]'`
+    const result = await sql<{ components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`SELECT
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
         FROM components c WHERE c.page_id = ${pageId} ORDER BY c.position, c.id)) AS components,
@@ -141,7 +159,8 @@ export class PageStatusRepo {
       (SELECT json_group_array(json(t)) FROM (
         SELECT ${maintenanceTuple} AS t FROM maintenances m WHERE m.page_id = ${pageId} AND m.end_at > ${now}
         ORDER BY m.start_at, m.id LIMIT ${SNAPSHOT_LIST_LIMIT})) AS open_windows,
-      ${uptimeWindows} AS uptime_windows`.execute(this.db)
+      ${uptimeWindows} AS uptime_windows,
+      ${minuteSums} AS minutes`.execute(this.db)
     const row = result.rows[0]!
     const list = (text: string) => JSON.parse(text) as Tuple[]
     return {
@@ -149,6 +168,7 @@ export class PageStatusRepo {
       incidents: list(row.incidents).map(incidentRow),
       openWindows: list(row.open_windows).map(maintenanceRow),
       uptimeWindows: list(row.uptime_windows).map(maintenanceRow),
+      minutes: (list(row.minutes) as Array<[number, number, number]>).map(([start, timedChecks, responseMsSum]) => ({ start, timedChecks, responseMsSum })),
     }
   }
 }

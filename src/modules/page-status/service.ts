@@ -4,6 +4,8 @@
  * Data only: callers build their answers (and cache them no longer than `nextBoundary`).
  */
 import type { Clock } from '../../lib/clock.ts'
+import { MINUTE_MS } from '../../lib/time.ts'
+import { meanSeries, minuteStart } from '../checks/rollup.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { overallStatus } from './overall.ts'
@@ -47,6 +49,8 @@ export interface PageSnapshot {
   nextBoundary: number | undefined
   /** The number of UTC days of `components[].days` (0 without uptime). */
   uptimeDays: number
+  /** With `rtmMinutes`: mean response time (ms) per minute over all components, oldest first (null without data). */
+  responseTimes: Array<number | null>
 }
 
 export interface UptimeFigures {
@@ -74,13 +78,18 @@ export class PageStatusService {
   /**
    * The page at `now` (default: the clock): components with their display status, unresolved
    * incidents, open maintenance windows, the overall status, and with `uptimeDays` the daily uptime
-   * of each component over that many UTC days ending today (maintenance left out, uptime.ts).
+   * of each component over that many UTC days ending today (maintenance left out, uptime.ts), and
+   * with `rtmMinutes` the mean response time per minute over that many minutes ending now.
    */
-  async snapshot(pageId: number, options: { now?: number; uptimeDays?: number } = {}): Promise<PageSnapshot> {
+  async snapshot(pageId: number, options: { now?: number; uptimeDays?: number; rtmMinutes?: number } = {}): Promise<PageSnapshot> {
     const now = options.now ?? this.clock.now()
     const uptimeDays = options.uptimeDays ?? 0
-    const from = uptimeDays > 0 ? windowStart(now, uptimeDays) : undefined
-    const rows = await this.repo.snapshotRows(pageId, now, from)
+    const rtmMinutes = options.rtmMinutes ?? 0
+    const minutesFrom = minuteStart(now) - (rtmMinutes - 1) * MINUTE_MS
+    const rows = await this.repo.snapshotRows(pageId, now, {
+      uptimeFrom: uptimeDays > 0 ? windowStart(now, uptimeDays) : undefined,
+      minutes: rtmMinutes > 0 ? { from: minutesFrom, to: minuteStart(now) + MINUTE_MS } : undefined,
+    })
     const activeMaintenances = rows.openWindows.filter((m) => isMaintenanceActive(m, now))
     const components = rows.components.map(({ statusAtStart, changes, ...row }): SnapshotComponent => ({
       ...row,
@@ -100,6 +109,7 @@ export class PageStatusService {
       activeMaintenances,
       nextBoundary: nextBoundary(rows.openWindows, now),
       uptimeDays,
+      responseTimes: rtmMinutes > 0 ? meanSeries(rows.minutes, minutesFrom, MINUTE_MS, rtmMinutes) : [],
     }
   }
 }

@@ -12,7 +12,6 @@ import type { Clock } from '../../lib/clock.ts'
 import { etagFor, prepareJsonError, prepareWithoutEtag, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { toIso } from '../../lib/time.ts'
-import type { ChecksService } from '../checks/service.ts'
 import type { OverallStatus } from '../page-status/overall.ts'
 import { snapshotUptime, type PageSnapshot, type PageStatusService, type PublicPage } from '../page-status/service.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -78,7 +77,6 @@ export class StatusService {
 
   constructor(
     private readonly pageStatus: PageStatusService,
-    private readonly checks: ChecksService,
     private readonly cache: PublicCache | undefined,
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
     private readonly clock: Clock,
@@ -114,9 +112,8 @@ export class StatusService {
     now = this.clock.now(),
     snapshot?: PageSnapshot,
   ): Promise<StatusJson> {
-    snapshot ??= await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd })
-    const ids = snapshot.components.map((c) => c.id)
-    const rtm = query.rtm > 0 ? await this.checks.minuteSeries(ids, now, query.rtm) : []
+    snapshot ??= await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
+    const rtm = snapshot.responseTimes
     const upd = query.upd > 0 ? snapshotUptime(snapshot).daily : []
     return {
       page: page.slug,
@@ -145,7 +142,7 @@ export class StatusService {
     const refusal = statusPlanRefusal(page.plan, query)
     if (refusal !== undefined) return { value: refusal === NO_PLAN ? this.noPlan : this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
     const now = this.clock.now()
-    const snapshot = await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd })
+    const snapshot = await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
     const body = await this.buildStatusJson(page, query, now, snapshot)
     const value = await prepareStatusJson(body)
     const ttlMs = ttlUntil(snapshot.nextBoundary, now, STATUS_TTL_MS)
