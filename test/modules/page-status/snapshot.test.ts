@@ -95,7 +95,6 @@ describe('page snapshot', () => {
     const snap = await pageStatus.snapshot(pageId, { uptimeDays: 3 })
     const web = snap.components.find((c) => c.id === ids.web)!
     expect(web.days.map((d) => d.downMs)).toEqual([0, 6 * H, 0])
-    // Components without any recorded change before today have no data before their creation.
     const { daily, total } = snapshotUptime(snap)
     expect(daily).toHaveLength(3)
     expect(daily[1]).toBeLessThan(100)
