@@ -20,7 +20,8 @@ import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { requestHost } from './host-router.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
-import { NO_SUCH_INCIDENT, STATUS_API_DOCUMENTS, type PublicPagesService, type StatusApiDocument } from './service.ts'
+import { NO_SUCH_INCIDENT, type PublicPagesService } from './service.ts'
+import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
 import type { PageSettingsService } from './settings.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */

@@ -12,7 +12,7 @@ import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, t
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
-import type { PageEventsSource, PublicIncident, PublicMaintenance } from './events.ts'
+import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from './host-router.ts'
 import { IMAGE_CONTENT_TYPES } from './images.ts'
@@ -29,18 +29,10 @@ import {
   type ComponentView,
 } from './render.ts'
 import type { PublicPagesRepo } from './repo.ts'
-import {
-  componentsJson,
-  incidentJson,
-  maintenanceJson,
-  pageJson,
-  statusJson,
-  type ApiComponent,
-  type ApiSnapshot,
-} from './statuspage-api.ts'
+import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
 import type { PageStatusService } from '../page-status/service.ts'
 import { worstOf } from '../page-status/status.ts'
-import { isMaintenanceActive, nextBoundary, ttlUntil } from '../page-status/windows.ts'
+import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
 
@@ -234,30 +226,7 @@ export class PublicPagesService {
     const status = await this.pageStatus.snapshot(site.pageId, { uptimeDays: withUptime ? UPTIME_DAYS : 0 })
     // The page and the JSON list the soonest windows only.
     const maintenances = status.maintenances.slice(0, MAINTENANCES_SHOWN)
-    const api: ApiSnapshot = {
-      slug: site.slug,
-      name: site.name,
-      url: site.url,
-      overall: status.overall,
-      updatedAt: Math.max(
-        site.updatedAt,
-        ...status.components.map((c) => c.updatedAt),
-        ...status.incidents.map((i) => i.updatedAt),
-        ...maintenances.map((m) => m.updatedAt),
-      ),
-      components: status.components.map(
-        (c): ApiComponent => ({
-          id: c.id,
-          name: c.name,
-          type: c.type,
-          group: c.group,
-          status: c.display,
-          position: c.position,
-          createdAt: c.createdAt,
-          updatedAt: c.updatedAt,
-        }),
-      ),
-    }
+    const api = apiSnapshot(site, status, maintenances)
     return { now: status.now, overall: status.overall, components: status.components, maintenances, activeIncidents: status.incidents, api, nextBoundary: status.nextBoundary }
   }
 
@@ -398,42 +367,11 @@ export class PublicPagesService {
   statusApi(site: Site, document: StatusApiDocument): Promise<PreparedResponse> {
     return this.cachedUntil(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
       const snap = await this.snapshot(site, false)
-      const s = snap.api
-      const page = pageJson(s)
-      const maint = (list: PublicMaintenance[]) => list.map((m) => maintenanceJson(s, m, snap.now))
-      let body: unknown
-      switch (document) {
-        case 'summary':
-          body = {
-            page,
-            components: componentsJson(s),
-            incidents: snap.activeIncidents.map((i) => incidentJson(s, i)),
-            scheduled_maintenances: maint(snap.maintenances),
-            status: statusJson(snap.overall),
-          }
-          break
-        case 'status':
-          body = { page, status: statusJson(snap.overall) }
-          break
-        case 'components':
-          body = { page, components: componentsJson(s) }
-          break
-        case 'incidents':
-          body = { page, incidents: (await this.events.incidentHistory(site.pageId, { limit: 50 })).map((i) => incidentJson(s, i)) }
-          break
-        case 'incidents/unresolved':
-          body = { page, incidents: snap.activeIncidents.map((i) => incidentJson(s, i)) }
-          break
-        case 'scheduled-maintenances':
-          body = { page, scheduled_maintenances: maint(await this.events.recentMaintenances(site.pageId, 50)) }
-          break
-        case 'scheduled-maintenances/upcoming':
-          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => snap.now < m.startAt)) }
-          break
-        case 'scheduled-maintenances/active':
-          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => isMaintenanceActive(m, snap.now))) }
-          break
-      }
+      const body = await documentBody(document, {
+        ...snap,
+        incidentHistory: () => this.events.incidentHistory(site.pageId, { limit: 50 }),
+        recentMaintenances: () => this.events.recentMaintenances(site.pageId, 50),
+      })
       return { value: await prepareJson(200, body, this.jsonHeaders(site)), boundary: snap.nextBoundary }
     })
   }
@@ -454,15 +392,3 @@ export class PublicPagesService {
     })
   }
 }
-
-export const STATUS_API_DOCUMENTS = [
-  'summary',
-  'status',
-  'components',
-  'incidents',
-  'incidents/unresolved',
-  'scheduled-maintenances',
-  'scheduled-maintenances/upcoming',
-  'scheduled-maintenances/active',
-] as const
-export type StatusApiDocument = (typeof STATUS_API_DOCUMENTS)[number]
