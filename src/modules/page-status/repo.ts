@@ -56,7 +56,11 @@ export interface MaintenanceRow {
   updatedAt: number
 }
 
+/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan. */
+export type PageRow = NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>
+
 export interface SnapshotRows {
+  page: PageRow | undefined
   components: ComponentRow[]
   /** Unresolved, newest start first. */
   incidents: IncidentRow[]
@@ -115,12 +119,13 @@ export class PageStatusRepo {
   }
 
   /**
-   * One statement for the whole snapshot of page `pageId` at `now`. With `uptimeFrom`, each
+   * One statement for the whole snapshot of a page (by id or slug) at `now`, the page's row
+   * included (undefined, with empty lists, when there is no such page). With `uptimeFrom`, each
    * component also carries its status at that instant and its changes in [uptimeFrom, now], and
    * the windows overlapping that span come along (maintenance is left out of uptime). With
    * `minutes`, the response-time sums per minute of the page's components come along too.
    */
-  async snapshotRows(pageId: number, now: number, spans: SnapshotSpans = {}): Promise<SnapshotRows> {
+  async snapshotRows(page: { id: number } | { slug: string }, now: number, spans: SnapshotSpans = {}): Promise<SnapshotRows> {
     const { uptimeFrom, minutes } = spans
     const withUptime = uptimeFrom !== undefined
     const from = uptimeFrom ?? 0
@@ -134,19 +139,24 @@ export class PageStatusRepo {
     const uptimeWindows = withUptime
       ? sql`(SELECT json_group_array(json(t)) FROM (
           SELECT ${maintenanceTuple} AS t FROM maintenances m
-          WHERE m.page_id = ${pageId} AND m.end_at > ${from} AND m.start_at <= ${now}
+          WHERE m.page_id = p.id AND m.end_at > ${from} AND m.start_at <= ${now}
           ORDER BY m.start_at DESC, m.id DESC LIMIT ${UPTIME_WINDOWS_LIMIT}))`
       : sql`'[]'`
     const minuteSums = minutes
       ? sql`(SELECT json_group_array(json_array(minute, timed, total)) FROM (
           SELECT minute, sum(timed_checks) AS timed, sum(response_ms_sum) AS total FROM check_minutes
-          WHERE component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND minute >= ${minutes.from} AND minute < ${minutes.to}
+          WHERE component_id IN (SELECT id FROM components WHERE page_id = p.id) AND minute >= ${minutes.from} AND minute < ${minutes.to}
           GROUP BY minute ORDER BY minute))`
       : sql`'[]'`
-    const result = await sql<{ components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`SELECT
+    const which = 'id' in page ? sql`sp.id = ${page.id}` : sql`sp.slug = ${page.slug}`
+    const result = await sql<PageRow & { components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
+    WITH p AS (
+      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan
+      FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
+    SELECT p.id, p.slug, p.name, p.custom_domain, p.visibility, p.blocked, p.updated_at, p.plan,
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
-        FROM components c WHERE c.page_id = ${pageId} ORDER BY c.position, c.id)) AS components,
+        FROM components c WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(i.id, i.title, i.state, i.started_at, i.resolved_at, i.created_at, i.updated_at,
           json((SELECT json_group_array(json_array(id, name)) FROM (
@@ -154,16 +164,20 @@ export class PageStatusRepo {
             WHERE ic.incident_id = i.id ORDER BY c.position, c.id))),
           json((SELECT json_group_array(json_array(id, state, message, at)) FROM (
             SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id)))) AS t
-        FROM incidents i WHERE i.page_id = ${pageId} AND i.state != 'resolved'
+        FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
         ORDER BY i.started_at DESC, i.id DESC LIMIT ${SNAPSHOT_LIST_LIMIT})) AS incidents,
       (SELECT json_group_array(json(t)) FROM (
-        SELECT ${maintenanceTuple} AS t FROM maintenances m WHERE m.page_id = ${pageId} AND m.end_at > ${now}
+        SELECT ${maintenanceTuple} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
         ORDER BY m.start_at, m.id LIMIT ${SNAPSHOT_LIST_LIMIT})) AS open_windows,
       ${uptimeWindows} AS uptime_windows,
-      ${minuteSums} AS minutes`.execute(this.db)
-    const row = result.rows[0]!
+      ${minuteSums} AS minutes
+    FROM p`.execute(this.db)
+    const row = result.rows[0]
+    if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
     const list = (text: string) => JSON.parse(text) as Tuple[]
+    const { id, slug, name, custom_domain, visibility, blocked, updated_at, plan } = row
     return {
+      page: { id, slug, name, custom_domain, visibility, blocked, updated_at, plan },
       components: list(row.components).map(componentRow),
       incidents: list(row.incidents).map(incidentRow),
       openWindows: list(row.open_windows).map(maintenanceRow),

@@ -9,7 +9,7 @@ import { meanSeries, minuteStart } from '../checks/rollup.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { overallStatus } from './overall.ts'
-import type { ComponentRow, IncidentRow, MaintenanceRow, PageStatusRepo } from './repo.ts'
+import type { ComponentRow, IncidentRow, MaintenanceRow, PageRow, PageStatusRepo } from './repo.ts'
 import { componentDisplayStatus, type DisplayStatus } from './status.ts'
 import { combinedUptime, dailyUptime, windowStart, type DayUptime } from './uptime.ts'
 import { coversComponent, isMaintenanceActive, maintenanceWindowsOf, nextBoundary } from './windows.ts'
@@ -70,9 +70,7 @@ export class PageStatusService {
   async findPublicPage(rawSlug: string): Promise<PublicPage | undefined> {
     const slug = slugForLookup(rawSlug)
     if (slug === undefined) return undefined
-    const row = await this.repo.findPageBySlug(slug)
-    if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
-    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
+    return publicPage(await this.repo.findPageBySlug(slug))
   }
 
   /**
@@ -81,12 +79,28 @@ export class PageStatusService {
    * of each component over that many UTC days ending today (maintenance left out, uptime.ts), and
    * with `rtmMinutes` the mean response time per minute over that many minutes ending now.
    */
-  async snapshot(pageId: number, options: { now?: number; uptimeDays?: number; rtmMinutes?: number } = {}): Promise<PageSnapshot> {
+  async snapshot(pageId: number, options: SnapshotOptions = {}): Promise<PageSnapshot> {
+    return (await this.read({ id: pageId }, options)).snapshot
+  }
+
+  /**
+   * A visible page for a slug from a URL and its snapshot, from the same single read (the status
+   * JSON and the badges); undefined for unknown, private and blocked pages.
+   */
+  async publicSnapshot(rawSlug: string, options: SnapshotOptions = {}): Promise<{ page: PublicPage; snapshot: PageSnapshot } | undefined> {
+    const slug = slugForLookup(rawSlug)
+    if (slug === undefined) return undefined
+    const { page, snapshot } = await this.read({ slug }, options)
+    const visible = publicPage(page)
+    return visible && { page: visible, snapshot }
+  }
+
+  private async read(which: { id: number } | { slug: string }, options: SnapshotOptions) {
     const now = options.now ?? this.clock.now()
     const uptimeDays = options.uptimeDays ?? 0
     const rtmMinutes = options.rtmMinutes ?? 0
     const minutesFrom = minuteStart(now) - (rtmMinutes - 1) * MINUTE_MS
-    const rows = await this.repo.snapshotRows(pageId, now, {
+    const rows = await this.repo.snapshotRows(which, now, {
       uptimeFrom: uptimeDays > 0 ? windowStart(now, uptimeDays) : undefined,
       minutes: rtmMinutes > 0 ? { from: minutesFrom, to: minuteStart(now) + MINUTE_MS } : undefined,
     })
@@ -99,7 +113,7 @@ export class PageStatusService {
           ? dailyUptime({ changes, statusAtStart, maintenance: maintenanceWindowsOf(rows.uptimeWindows, row.id), days: uptimeDays, now })
           : [],
     }))
-    return {
+    const snapshot: PageSnapshot = {
       now,
       // The one overall-status rule of Lantern, for every surface.
       overall: overallStatus({ components, activeIncidents: rows.incidents.length, activeMaintenances: activeMaintenances.length }),
@@ -111,7 +125,20 @@ export class PageStatusService {
       uptimeDays,
       responseTimes: rtmMinutes > 0 ? meanSeries(rows.minutes, minutesFrom, MINUTE_MS, rtmMinutes) : [],
     }
+    return { page: rows.page, snapshot }
   }
+}
+
+export interface SnapshotOptions {
+  now?: number
+  uptimeDays?: number
+  rtmMinutes?: number
+}
+
+/** Visitors may see a page that exists, is public and is not blocked. */
+function publicPage(row: PageRow | undefined): PublicPage | undefined {
+  if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
+  return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
 }
 
 /** The page's uptime figures from a snapshot taken with `uptimeDays` (all components together). */

@@ -136,13 +136,14 @@ export class StatusService {
   }
 
   private async loadStatus(slug: string, query: StatusQuery): Promise<CacheFill<PreparedResponse>> {
-    const page = await this.pageStatus.findPublicPage(slug)
+    const now = this.clock.now()
+    // The page and its snapshot in one read: the plan is checked on what it returns.
+    const found = await this.pageStatus.publicSnapshot(slug, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
     // Kept briefly, so an unknown slug costs no query on every request; a new page drops it.
-    if (!page) return { value: this.notFound, negative: true }
+    if (!found) return { value: this.notFound, negative: true }
+    const { page, snapshot } = found
     const refusal = statusPlanRefusal(page.plan, query)
     if (refusal !== undefined) return { value: refusal === NO_PLAN ? this.noPlan : this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
-    const now = this.clock.now()
-    const snapshot = await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
     const body = await this.buildStatusJson(page, query, now, snapshot)
     const value = await prepareStatusJson(body)
     const ttlMs = ttlUntil(snapshot.nextBoundary, now, STATUS_TTL_MS)

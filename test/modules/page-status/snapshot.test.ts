@@ -119,4 +119,15 @@ describe('page snapshot', () => {
     expect(snap).toMatchObject({ overall: 'operational', components: [], incidents: [], maintenances: [], nextBoundary: undefined, responseTimes: [null, null] })
     expect(snapshotUptime(snap)).toEqual({ daily: [null, null], total: null })
   })
+
+  test('by slug: the page and its snapshot from the same read; unknown and private pages are undefined', async () => {
+    const found = await pageStatus.publicSnapshot('SNAP', { uptimeDays: 3, rtmMinutes: 3 })
+    expect(found?.page).toEqual({ id: pageId, slug: 'snap', name: 'Snap', customDomain: null, plan: 'business' })
+    expect(found?.snapshot).toEqual(await pageStatus.snapshot(pageId, { uptimeDays: 3, rtmMinutes: 3 }))
+    expect(await pageStatus.publicSnapshot('nobody')).toBeUndefined()
+    expect(await pageStatus.publicSnapshot('../etc')).toBeUndefined()
+    const hidden = await ctx.app.services.pages.create(owner, { slug: 'snap-private', name: 'Hidden', visibility: 'private' })
+    expect(hidden.visibility).toBe('private')
+    expect(await pageStatus.publicSnapshot('snap-private')).toBeUndefined()
+  })
 })
