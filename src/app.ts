@@ -38,7 +38,6 @@ import { createRequestMeter } from './modules/metrics/meter.ts'
 import { AppMetrics } from './modules/metrics/registry.ts'
 import { databaseSizeBytes } from './modules/metrics/repo.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
-import { StatusRepo } from './modules/status-api/repo.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
@@ -113,9 +112,9 @@ export function createApp(deps: AppDeps): App {
   cache?.follow(services.changes)
   const embed = new EmbedService(new EmbedRepo(deps.db), cache, deps.config)
   const fastLane = new FastLane()
-  const status = new StatusService(new StatusRepo(deps.db), services.incidents, services.maintenances, services.checks, cache, deps.config, services.clock)
-  const badges = new BadgeService(status, cache, services.clock)
-  const preview = new PreviewService(status, deps.config)
+  const status = new StatusService(services.pageStatus, cache, deps.config, services.clock)
+  const badges = new BadgeService(services.pageStatus, cache, services.clock)
+  const preview = new PreviewService(services.pageStatus, deps.config)
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
   const publicPages = createPublicPages({ db: deps.db, config: deps.config, services, cache, status, onPageView, logError })

@@ -17,6 +17,8 @@ import { IncidentsRepo } from './modules/incidents/repo.ts'
 import { IncidentsService } from './modules/incidents/service.ts'
 import { MaintenancesRepo } from './modules/maintenances/repo.ts'
 import { MaintenancesService } from './modules/maintenances/service.ts'
+import { PageStatusRepo } from './modules/page-status/repo.ts'
+import { PageStatusService } from './modules/page-status/service.ts'
 import { PageAccessService } from './modules/public-pages/access.ts'
 import { PublicPagesRepo } from './modules/public-pages/repo.ts'
 import { PageViewCounter } from './modules/analytics/page-views.ts'
@@ -48,12 +50,14 @@ export function createServices(deps: ServiceDeps) {
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
+  // What is the status of a page, now and over N days: the one snapshot every public surface reads.
+  const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
   const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes, passwords)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
-  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageAccess, shareTokens, analytics, pageViews }
+  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageStatus, pageAccess, shareTokens, analytics, pageViews }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -3,7 +3,7 @@
  * so readers never wait for the writer, foreign keys on, and a busy timeout so a second process
  * (the CLI, another worker) waits for the write lock instead of failing.
  */
-import { Database as SqliteDatabase } from 'bun:sqlite'
+import { Database as SqliteDatabase, type Statement } from 'bun:sqlite'
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CompiledQuery, Kysely, type Driver } from 'kysely'
@@ -26,6 +26,43 @@ class ImmediateTransactionsDialect extends BunSqliteDialect {
     }
     return driver
   }
+}
+
+/** Distinct SQL texts kept compiled; `in (?, ?, …)` lists make one text per length, hence a bound. */
+export const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * The database as Kysely's driver sees it, with compiled statements kept per SQL text. The driver
+ * prepares every query anew, so SQLite parsed and planned the same text on every request; a kept
+ * statement skips that (most of a small query's cost, DESIGN §1). Least recently used texts are
+ * finalized beyond the bound. Safe because the driver runs one statement at a time to completion.
+ */
+function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {
+  const statements = new Map<string, Statement>()
+  const prepare = (sql: string): Statement => {
+    const kept = statements.get(sql)
+    if (kept) {
+      // Map order is insertion order: re-inserting marks it the most recently used.
+      statements.delete(sql)
+      statements.set(sql, kept)
+      return kept
+    }
+    const statement = sqlite.prepare(sql)
+    statements.set(sql, statement)
+    if (statements.size > STATEMENT_CACHE_SIZE) {
+      const [oldest, evicted] = statements.entries().next().value!
+      statements.delete(oldest)
+      evicted.finalize()
+    }
+    return statement
+  }
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }
 
 export interface DatabaseHandle {
@@ -65,7 +102,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec('PRAGMA synchronous = NORMAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) })
   const dataVersionQuery = sqlite.query<{ data_version: number }, []>('PRAGMA data_version')
   return {
     db,

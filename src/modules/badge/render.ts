@@ -2,9 +2,9 @@
  * Badge pictures, drawn by `badge-maker` (the library behind shields.io), which also escapes the
  * text it is given. What the badge says and its colour are decided here. Pure.
  */
-import { formatPercent } from '../components/uptime.ts'
+import { formatPercent } from '../page-status/uptime.ts'
 import { makeBadge } from 'badge-maker'
-import type { OverallStatus } from '../status-api/overall.ts'
+import type { OverallStatus } from '../page-status/overall.ts'
 
 export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const
 export type BadgeStyle = (typeof BADGE_STYLES)[number]

@@ -12,7 +12,8 @@ import type { Clock } from '../../lib/clock.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
-import { ttlUntil, type PublicPage, type StatusService } from '../status-api/service.ts'
+import { snapshotUptime, type PageStatusService, type SnapshotOptions } from '../page-status/service.ts'
+import { ttlUntil } from '../page-status/windows.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook, type BadgeStyle } from './render.ts'
 
 export const BADGE_TTL_MS = 5 * 60_000
@@ -54,7 +55,7 @@ export function parseDays(values: readonly string[]): number | { error: string }
 
 export class BadgeService {
   constructor(
-    private readonly status: StatusService,
+    private readonly pageStatus: PageStatusService,
     private readonly cache: PublicCache | undefined,
     private readonly clock: Clock,
   ) {}
@@ -75,9 +76,9 @@ export class BadgeService {
     const slug = slugForLookup(rawSlug)
     const key = statusKey(slug, style, options.label)
     return this.cached(key, async () => {
-      const page = slug === undefined ? undefined : await this.visiblePage(slug)
-      if (!page) return { value: await this.unknown('status', style, options.label, 'Status', STATUS_LOOK.unknown), negative: true }
-      const snapshot = await this.status.snapshot(page.id)
+      const found = slug === undefined ? undefined : await this.visible(slug, {})
+      if (!found) return { value: await this.unknown('status', style, options.label, 'Status', STATUS_LOOK.unknown), negative: true }
+      const { page, snapshot } = found
       const label = clampLabel(options.label, page.name || 'Status')
       return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, STATUS_LOOK[snapshot.overall], style)))
     })
@@ -89,18 +90,19 @@ export class BadgeService {
     const slug = slugForLookup(rawSlug)
     const key = uptimeKey(slug, days, style, options.label)
     return this.cached(key, async () => {
-      const page = slug === undefined ? undefined : await this.visiblePage(slug)
-      if (!page) return { value: await this.unknown('uptime', style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), negative: true }
-      const snapshot = await this.status.snapshot(page.id)
-      const { total } = await this.status.uptime(page.id, snapshot.components.map((c) => c.id), days)
+      const found = slug === undefined ? undefined : await this.visible(slug, { uptimeDays: days })
+      if (!found) return { value: await this.unknown('uptime', style, options.label, 'uptime', { text: 'Unknown', color: 'lightgrey' }), negative: true }
+      const { page, snapshot } = found
+      const { total } = snapshotUptime(snapshot)
       const label = clampLabel(options.label, 'uptime')
       return this.fill(page.id, snapshot.nextBoundary, await svg(renderBadge(label, uptimeLook(total), style)))
     })
   }
 
-  private async visiblePage(slug: string): Promise<PublicPage | undefined> {
-    const page = await this.status.findPublicPage(slug)
-    return page && planHas(page.plan, 'badge_widget') ? page : undefined
+  /** A visible page whose plan has badges, and its snapshot (one read). */
+  private async visible(slug: string, options: SnapshotOptions) {
+    const found = await this.pageStatus.publicSnapshot(slug, options)
+    return found && planHas(found.page.plan, 'badge_widget') ? found : undefined
   }
 
   private fill(pageId: number, boundary: number | undefined, value: PreparedResponse): Fill {

@@ -5,8 +5,6 @@ export interface IncidentFilter {
   ownerId?: number
   pageId?: number
   state?: IncidentState
-  /** Only incidents that are not resolved. */
-  active?: boolean
   /** Only incidents that started before this time (exclusive): the archive's cursor. */
   startedBefore?: number
   /** Only incidents that started at or after this time. */
@@ -31,7 +29,6 @@ export class IncidentsRepo {
     if (filter.ownerId !== undefined) query = query.where('status_pages.owner_id', '=', filter.ownerId)
     if (filter.pageId !== undefined) query = query.where('incidents.page_id', '=', filter.pageId)
     if (filter.state !== undefined) query = query.where('incidents.state', '=', filter.state)
-    if (filter.active) query = query.where('incidents.state', '!=', 'resolved')
     if (filter.startedBefore !== undefined) query = query.where('incidents.started_at', '<', filter.startedBefore)
     if (filter.startedSince !== undefined) query = query.where('incidents.started_at', '>=', filter.startedSince)
     return query.orderBy('incidents.started_at', 'desc').orderBy('incidents.id', 'desc').limit(filter.limit).execute()

@@ -4,8 +4,8 @@
  * templates. Every write tells the public caches through `changes.pageChanged`.
  *
  * Owner methods (`list`, `get`, `create`, `update`, `addUpdate`, `delete`, template methods) check
- * ownership: someone else's incident is a 404. Public read methods (`activeForPage`, `forPage`,
- * `historyForPage`) take a page id and do no ownership check: callers decide visibility.
+ * ownership: someone else's incident is a 404. Public read methods (`forPage`, `historyForPage`)
+ * take a page id and do no ownership check: callers decide visibility.
  */
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
@@ -218,11 +218,6 @@ export class IncidentsService {
   }
 
   // ---- public reads (no ownership: callers decide whether the page may be shown) -------------
-
-  /** Unresolved incidents of a page, newest first, with components and timeline. */
-  async activeForPage(pageId: number, limit = 50): Promise<Incident[]> {
-    return this.hydrate(await this.repo.list({ pageId, active: true, limit }))
-  }
 
   /** One incident of the page (its public page), or undefined when the id is not one of the page's. */
   async forPage(pageId: number, id: number): Promise<Incident | undefined> {

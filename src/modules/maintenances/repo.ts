@@ -7,11 +7,8 @@ export class MaintenancesRepo {
     return this.db.transaction().execute((trx) => work(new MaintenancesRepo(trx)))
   }
 
-  /**
-   * Windows, newest start first (`soonest`: earliest start first); `endingAfter` keeps only windows
-   * not yet over at that time, `startingBefore` only those started by then.
-   */
-  list(filter: { ownerId?: number; pageId?: number; endingAfter?: number; startingBefore?: number; soonest?: boolean; limit: number }) {
+  /** Windows, newest start first. */
+  list(filter: { ownerId?: number; pageId?: number; limit: number }) {
     let query = this.db
       .selectFrom('maintenances')
       .innerJoin('status_pages', 'status_pages.id', 'maintenances.page_id')
@@ -19,10 +16,7 @@ export class MaintenancesRepo {
       .select('status_pages.owner_id')
     if (filter.ownerId !== undefined) query = query.where('status_pages.owner_id', '=', filter.ownerId)
     if (filter.pageId !== undefined) query = query.where('maintenances.page_id', '=', filter.pageId)
-    if (filter.endingAfter !== undefined) query = query.where('maintenances.end_at', '>', filter.endingAfter)
-    if (filter.startingBefore !== undefined) query = query.where('maintenances.start_at', '<=', filter.startingBefore)
-    const direction = filter.soonest ? 'asc' : 'desc'
-    return query.orderBy('maintenances.start_at', direction).orderBy('maintenances.id', direction).limit(filter.limit).execute()
+    return query.orderBy('maintenances.start_at', 'desc').orderBy('maintenances.id', 'desc').limit(filter.limit).execute()
   }
 
   findWithOwner(id: number) {

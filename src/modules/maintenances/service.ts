@@ -3,8 +3,9 @@
  * the whole page). A window is active while `start_at <= now < end_at`; its phase (`scheduled`,
  * `in_progress`, `completed`) is derived from the clock, never stored.
  *
- * Owner methods check ownership (someone else's window is a 404). Public reads (`activeForPage`,
- * `upcomingForPage`, `recentForPage`) take a page id; callers decide whether the page is visible.
+ * Owner methods check ownership (someone else's window is a 404). The public read `recentForPage`
+ * takes a page id; callers decide whether the page is visible. Open windows and those that bear on
+ * uptime are read with the rest of a page's status (page-status).
  */
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
@@ -18,8 +19,6 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
 import type { MaintenanceInput } from './model.ts'
-
-export type MaintenancePhase = 'scheduled' | 'in_progress' | 'completed'
 
 export interface Maintenance {
   id: number
@@ -39,14 +38,6 @@ export const MAX_MESSAGE = 10_000
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
-
-export function maintenancePhase(window: { startAt: number; endAt: number }, now: number): MaintenancePhase {
-  if (now < window.startAt) return 'scheduled'
-  return now < window.endAt ? 'in_progress' : 'completed'
-}
-
-export const isMaintenanceActive = (window: { startAt: number; endAt: number }, now: number): boolean =>
-  maintenancePhase(window, now) === 'in_progress'
 
 function parseTime(field: string, raw: string): number {
   const ms = parseRfc3339(raw)
@@ -127,21 +118,6 @@ export class MaintenancesService {
 
   // ---- public reads ---------------------------------------------------------------------------
 
-  /** Windows of the page in progress at `now` (defaults to the clock). */
-  async activeForPage(pageId: number, now = this.clock.now()): Promise<Maintenance[]> {
-    return this.hydrate(await this.repo.list({ pageId, endingAfter: now, startingBefore: now, limit: 50 }))
-  }
-
-  /** Windows of the page not yet over (in progress or scheduled), soonest first. */
-  async upcomingForPage(pageId: number, now = this.clock.now(), limit = 50): Promise<Maintenance[]> {
-    return this.hydrate(await this.repo.list({ pageId, endingAfter: now, soonest: true, limit }))
-  }
-
-  /** Windows of the page overlapping [from, to), e.g. to leave them out of uptime. */
-  async betweenForPage(pageId: number, from: number, to: number): Promise<Maintenance[]> {
-    return this.hydrate(await this.repo.list({ pageId, endingAfter: from, startingBefore: to, limit: 1000 }))
-  }
-
   /** All windows of the page (any phase), newest start first. */
   async recentForPage(pageId: number, limit = 50): Promise<Maintenance[]> {
     return this.hydrate(await this.repo.list({ pageId, limit }))
@@ -152,7 +128,7 @@ export class MaintenancesService {
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
-    // Grouped once (order kept) instead of filtering the list for every row: betweenForPage reads up to 1000 windows.
+    // Grouped once (order kept) instead of filtering the list for every row.
     const components = Map.groupBy(await this.repo.componentsOf(rows.map((row) => row.id)), (c) => c.maintenance_id)
     return rows.map((row) => ({
       id: row.id,

@@ -1,7 +1,8 @@
 /**
- * What a status page shows besides its components: incidents and maintenance windows. The page
- * reads them through this small interface so the rendering does not depend on how they are
- * stored; `events-source.ts` plugs in the incidents and maintenances modules.
+ * What a status page shows besides its current status (page-status): the incident archive, one
+ * incident and past maintenance windows. The page reads them through this small interface so the
+ * rendering does not depend on how they are stored; `events-source.ts` plugs in the incidents and
+ * maintenances modules.
  */
 import type { Incident } from '../incidents/service.ts'
 import type { Maintenance } from '../maintenances/service.ts'
@@ -13,16 +14,10 @@ export type PublicIncident = Omit<Incident, 'pageId'>
 export type PublicMaintenance = Omit<Maintenance, 'pageId'>
 
 export interface PageEventsSource {
-  /** Incidents that are not resolved, newest first. */
-  activeIncidents(pageId: number): Promise<PublicIncident[]>
   /** One incident of the page, or undefined when the id belongs to no incident of this page. */
   incident(pageId: number, id: number): Promise<PublicIncident | undefined>
   /** Incidents (any state) that started before `before` (exclusive, when given), newest first. */
   incidentHistory(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<PublicIncident[]>
-  /** Maintenance windows that end after `from`, soonest first. */
-  maintenancesEndingAfter(pageId: number, from: number, limit: number): Promise<PublicMaintenance[]>
-  /** Maintenance windows overlapping [from, to), for leaving them out of uptime. */
-  maintenancesBetween(pageId: number, from: number, to: number): Promise<PublicMaintenance[]>
   /** Maintenance windows of any phase, newest start first (for the feeds). */
   recentMaintenances(pageId: number, limit: number): Promise<PublicMaintenance[]>
 }

@@ -18,6 +18,7 @@ import { requestPath } from '../../lib/fast-lane.ts'
 import { queryValues } from '../../lib/query.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook } from '../badge/render.ts'
 import { parseDays } from '../badge/service.ts'
+import { snapshotUptime, type PageStatusService } from '../page-status/service.ts'
 import { planHas } from '../plans/matrix.ts'
 import { parseStatusQuery } from '../status-api/query.ts'
 import { statusPlanRefusal, type StatusService } from '../status-api/service.ts'
@@ -42,6 +43,7 @@ export class PrivateEmbeds {
     private readonly repo: PublicPagesRepo,
     private readonly access: PageAccessService,
     private readonly status: StatusService,
+    private readonly pageStatus: PageStatusService,
     private readonly clock: Clock,
   ) {}
 
@@ -86,13 +88,13 @@ export class PrivateEmbeds {
     if (!page || !planHas(page.plan, 'badge_widget')) return undefined
     const style = parseStyle(queryValues(url, 'style')[0])
     const label = queryValues(url, 'label')[0]
-    const snapshot = await this.status.snapshot(page.id)
     if (kind === 'status') {
+      const snapshot = await this.pageStatus.snapshot(page.id)
       return new Response(renderBadge(clampLabel(label, page.name || 'Status'), STATUS_LOOK[snapshot.overall], style), { headers: SVG_HEADERS })
     }
     const days = parseDays(queryValues(url, 'days'))
     if (typeof days !== 'number') return undefined
-    const { total } = await this.status.uptime(page.id, snapshot.components.map((c) => c.id), days)
+    const { total } = snapshotUptime(await this.pageStatus.snapshot(page.id, { uptimeDays: days }))
     return new Response(renderBadge(clampLabel(label, 'uptime'), uptimeLook(total), style), { headers: SVG_HEADERS })
   }
 }

@@ -6,10 +6,10 @@
 import { html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
-import { isMaintenanceActive } from '../maintenances/service.ts'
+import { isMaintenanceActive } from '../page-status/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
-import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from './status.ts'
-import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../components/uptime.ts'
+import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../page-status/status.ts'
+import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../page-status/uptime.ts'
 import { DAY_MS } from '../../lib/time.ts'
 
 export const TYPE_LABELS: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Site' }

@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
-import type { ComponentStatus } from '../components/tables.ts'
 import { findPublicPageByDomain, findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 import type { ImageType } from './tables.ts'
 
@@ -13,54 +12,6 @@ export class PublicPagesRepo {
 
   findSiteByDomain(domain: string) {
     return findPublicPageByDomain(this.db, domain)
-  }
-
-  listComponents(pageId: number) {
-    return this.db
-      .selectFrom('components')
-      .select(['id', 'name', 'type', 'group_name', 'status', 'position', 'created_at', 'updated_at'])
-      .where('page_id', '=', pageId)
-      .orderBy('position')
-      .orderBy('id')
-      .execute()
-  }
-
-  /** Status changes at or after `from`, oldest first (an index range scan per component). */
-  historySince(componentIds: readonly number[], from: number) {
-    if (componentIds.length === 0) return Promise.resolve([])
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['component_id', 'status', 'at'])
-      .where('component_id', 'in', componentIds)
-      .where('at', '>=', from)
-      .orderBy('component_id')
-      .orderBy('at')
-      .orderBy('id')
-      .execute()
-  }
-
-  /** The status each component had just before `from` (one index seek per component). */
-  async statusBefore(componentIds: readonly number[], from: number): Promise<Map<number, ComponentStatus>> {
-    const result = new Map<number, ComponentStatus>()
-    if (componentIds.length === 0) return result
-    const rows = await this.db
-      .selectFrom('components as c')
-      .select((eb) => [
-        'c.id',
-        eb
-          .selectFrom('component_status_history as h')
-          .select('h.status')
-          .whereRef('h.component_id', '=', 'c.id')
-          .where('h.at', '<', from)
-          .orderBy('h.at', 'desc')
-          .orderBy('h.id', 'desc')
-          .limit(1)
-          .as('status'),
-      ])
-      .where('c.id', 'in', componentIds)
-      .execute()
-    for (const row of rows) if (row.status) result.set(row.id, row.status as ComponentStatus)
-    return result
   }
 
   findAppearance(pageId: number) {

@@ -12,7 +12,7 @@ import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, t
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
-import type { PageEventsSource, PublicIncident, PublicMaintenance } from './events.ts'
+import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from './host-router.ts'
 import { IMAGE_CONTENT_TYPES } from './images.ts'
@@ -29,26 +29,18 @@ import {
   type ComponentView,
 } from './render.ts'
 import type { PublicPagesRepo } from './repo.ts'
-import {
-  componentsJson,
-  incidentJson,
-  maintenanceJson,
-  pageJson,
-  statusJson,
-  type ApiComponent,
-  type ApiSnapshot,
-} from './statuspage-api.ts'
-import { overallStatus } from '../status-api/overall.ts'
-import { maintenanceWindowsOf, nextBoundary, ttlUntil } from '../status-api/service.ts'
-import { componentDisplayStatus, worstOf } from './status.ts'
+import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
+import type { PageStatusService } from '../page-status/service.ts'
+import { worstOf } from '../page-status/status.ts'
+import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import type { ImageType } from './tables.ts'
-import { dailyUptime, windowStart } from '../components/uptime.ts'
-import { isMaintenanceActive } from '../maintenances/service.ts'
 
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7
 export const HISTORY_PAGE_SIZE = 20
+/** Maintenance windows not yet over that the page and the JSON list, soonest first. */
+const MAINTENANCES_SHOWN = 20
 /** Incidents with one start time shown together on an archive page, at most. */
 const MAX_SAME_START = 500
 /** Page HTML and JSON are rebuilt at least this often (uptime bars and times move). */
@@ -132,6 +124,7 @@ export class PublicPagesService {
   constructor(
     private readonly repo: PublicPagesRepo,
     private readonly events: PageEventsSource,
+    private readonly pageStatus: PageStatusService,
     private readonly cache: PublicCache | undefined,
     private readonly clock: Clock,
     changes: ChangeFeed,
@@ -228,78 +221,13 @@ export class PublicPagesService {
     return this.looks.getOrLoad(`look:${site.pageId}`, load)
   }
 
-  private async componentsOf(site: Site, now: number, withUptime: boolean) {
-    const rows = await this.repo.listComponents(site.pageId)
-    const ids = rows.map((r) => r.id)
-    const from = windowStart(now, UPTIME_DAYS)
-    const [maintenances, history, before, pastMaintenance] = await Promise.all([
-      this.events.maintenancesEndingAfter(site.pageId, now, 20),
-      withUptime ? this.repo.historySince(ids, from) : Promise.resolve([]),
-      withUptime ? this.repo.statusBefore(ids, from) : Promise.resolve(new Map()),
-      withUptime ? this.events.maintenancesBetween(site.pageId, from, now) : Promise.resolve([]),
-    ])
-    const active = maintenances.filter((m) => isMaintenanceActive(m, now))
-    const inMaintenance = (id: number) => active.some((m) => m.components.length === 0 || m.components.some((c) => c.id === id))
-    const changesById = new Map<number, Array<{ status: 'up' | 'degraded' | 'down'; at: number }>>()
-    for (const h of history) {
-      let list = changesById.get(h.component_id)
-      if (!list) changesById.set(h.component_id, (list = []))
-      list.push({ status: h.status, at: h.at })
-    }
-    const components = rows.map((row) => ({
-      row,
-      status: componentDisplayStatus(row.status, inMaintenance(row.id)),
-      days: withUptime
-        ? dailyUptime({
-            changes: changesById.get(row.id) ?? [],
-            statusAtStart: before.get(row.id),
-            maintenance: maintenanceWindowsOf(pastMaintenance, row.id),
-            days: UPTIME_DAYS,
-            now,
-          })
-        : [],
-    }))
-    return { components, maintenances }
-  }
-
-  /** The data behind the page and the JSON API. */
+  /** The page's status (page-status) as the page and the Statuspage-shaped JSON show it. */
   async snapshot(site: Site, withUptime: boolean) {
-    const now = this.clock.now()
-    const [{ components, maintenances }, activeIncidents] = await Promise.all([
-      this.componentsOf(site, now, withUptime),
-      this.events.activeIncidents(site.pageId),
-    ])
-    // The one overall-status rule of Lantern (DESIGN §5.2), shared with the badge and status JSON.
-    const overall = overallStatus({
-      components: components.map((c) => ({ status: c.row.status })),
-      activeIncidents: activeIncidents.length,
-      activeMaintenances: maintenances.filter((m) => isMaintenanceActive(m, now)).length,
-    })
-    const api: ApiSnapshot = {
-      slug: site.slug,
-      name: site.name,
-      url: site.url,
-      overall,
-      updatedAt: Math.max(
-        site.updatedAt,
-        ...components.map((c) => c.row.updated_at),
-        ...activeIncidents.map((i) => i.updatedAt),
-        ...maintenances.map((m) => m.updatedAt),
-      ),
-      components: components.map(
-        (c): ApiComponent => ({
-          id: c.row.id,
-          name: c.row.name,
-          type: c.row.type,
-          group: c.row.group_name,
-          status: c.status,
-          position: c.row.position,
-          createdAt: c.row.created_at,
-          updatedAt: c.row.updated_at,
-        }),
-      ),
-    }
-    return { now, overall, components, maintenances, activeIncidents, api, nextBoundary: nextBoundary(maintenances, now) }
+    const status = await this.pageStatus.snapshot(site.pageId, { uptimeDays: withUptime ? UPTIME_DAYS : 0 })
+    // The page and the JSON list the soonest windows only.
+    const maintenances = status.maintenances.slice(0, MAINTENANCES_SHOWN)
+    const api = apiSnapshot(site, status, maintenances)
+    return { now: status.now, overall: status.overall, components: status.components, maintenances, activeIncidents: status.incidents, api, nextBoundary: status.nextBoundary }
   }
 
   /** Renders the page without any cache (what a cache miss costs). */
@@ -313,10 +241,7 @@ export class PublicPagesService {
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
     const recentIncidents = await this.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
     const groups = groupInPageOrder(
-      snap.components.map((c): [string | null, ComponentView] => [
-        c.row.group_name,
-        { id: c.row.id, name: c.row.name, type: c.row.type, status: c.status, days: c.days },
-      ]),
+      snap.components.map((c): [string | null, ComponentView] => [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days }]),
     )
     for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
     const html = renderStatusPage({
@@ -442,42 +367,11 @@ export class PublicPagesService {
   statusApi(site: Site, document: StatusApiDocument): Promise<PreparedResponse> {
     return this.cachedUntil(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
       const snap = await this.snapshot(site, false)
-      const s = snap.api
-      const page = pageJson(s)
-      const maint = (list: PublicMaintenance[]) => list.map((m) => maintenanceJson(s, m, snap.now))
-      let body: unknown
-      switch (document) {
-        case 'summary':
-          body = {
-            page,
-            components: componentsJson(s),
-            incidents: snap.activeIncidents.map((i) => incidentJson(s, i)),
-            scheduled_maintenances: maint(snap.maintenances),
-            status: statusJson(snap.overall),
-          }
-          break
-        case 'status':
-          body = { page, status: statusJson(snap.overall) }
-          break
-        case 'components':
-          body = { page, components: componentsJson(s) }
-          break
-        case 'incidents':
-          body = { page, incidents: (await this.events.incidentHistory(site.pageId, { limit: 50 })).map((i) => incidentJson(s, i)) }
-          break
-        case 'incidents/unresolved':
-          body = { page, incidents: snap.activeIncidents.map((i) => incidentJson(s, i)) }
-          break
-        case 'scheduled-maintenances':
-          body = { page, scheduled_maintenances: maint(await this.events.recentMaintenances(site.pageId, 50)) }
-          break
-        case 'scheduled-maintenances/upcoming':
-          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => snap.now < m.startAt)) }
-          break
-        case 'scheduled-maintenances/active':
-          body = { page, scheduled_maintenances: maint(snap.maintenances.filter((m) => isMaintenanceActive(m, snap.now))) }
-          break
-      }
+      const body = await documentBody(document, {
+        ...snap,
+        incidentHistory: () => this.events.incidentHistory(site.pageId, { limit: 50 }),
+        recentMaintenances: () => this.events.recentMaintenances(site.pageId, 50),
+      })
       return { value: await prepareJson(200, body, this.jsonHeaders(site)), boundary: snap.nextBoundary }
     })
   }
@@ -498,15 +392,3 @@ export class PublicPagesService {
     })
   }
 }
-
-export const STATUS_API_DOCUMENTS = [
-  'summary',
-  'status',
-  'components',
-  'incidents',
-  'incidents/unresolved',
-  'scheduled-maintenances',
-  'scheduled-maintenances/upcoming',
-  'scheduled-maintenances/active',
-] as const
-export type StatusApiDocument = (typeof STATUS_API_DOCUMENTS)[number]

@@ -5,9 +5,10 @@
  */
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
-import { maintenancePhase } from '../maintenances/service.ts'
+import type { PageSnapshot, SnapshotMaintenance } from '../page-status/service.ts'
+import { isMaintenanceActive, maintenancePhase } from '../page-status/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
-import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from './status.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from '../page-status/status.ts'
 
 export interface ApiComponent {
   id: number
@@ -180,5 +181,90 @@ export function maintenanceJson(s: ApiSnapshot, m: PublicMaintenance, now: numbe
     components: affectedComponents(s, m.components),
     scheduled_for: toIso(m.startAt),
     scheduled_until: toIso(m.endAt),
+  }
+}
+
+/** The page as the documents describe it: its snapshot (page-status) and the windows shown. */
+export function apiSnapshot(
+  page: { slug: string; name: string; url: string; updatedAt: number },
+  status: PageSnapshot,
+  maintenances: readonly SnapshotMaintenance[],
+): ApiSnapshot {
+  return {
+    slug: page.slug,
+    name: page.name,
+    url: page.url,
+    overall: status.overall,
+    updatedAt: Math.max(
+      page.updatedAt,
+      ...status.components.map((c) => c.updatedAt),
+      ...status.incidents.map((i) => i.updatedAt),
+      ...maintenances.map((m) => m.updatedAt),
+    ),
+    components: status.components.map((c) => ({
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      group: c.group,
+      status: c.display,
+      position: c.position,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+    })),
+  }
+}
+
+export const STATUS_API_DOCUMENTS = [
+  'summary',
+  'status',
+  'components',
+  'incidents',
+  'incidents/unresolved',
+  'scheduled-maintenances',
+  'scheduled-maintenances/upcoming',
+  'scheduled-maintenances/active',
+] as const
+export type StatusApiDocument = (typeof STATUS_API_DOCUMENTS)[number]
+
+/** What the documents are built from; the archive lists are read only by the documents that show them. */
+export interface DocumentSource {
+  api: ApiSnapshot
+  now: number
+  overall: DisplayStatus
+  activeIncidents: readonly PublicIncident[]
+  /** The windows not yet over that the page shows, soonest first. */
+  maintenances: readonly PublicMaintenance[]
+  incidentHistory(): Promise<PublicIncident[]>
+  recentMaintenances(): Promise<PublicMaintenance[]>
+}
+
+/** The body of one Statuspage-shaped document. */
+export async function documentBody(document: StatusApiDocument, source: DocumentSource): Promise<unknown> {
+  const s = source.api
+  const page = pageJson(s)
+  const maint = (list: readonly PublicMaintenance[]) => list.map((m) => maintenanceJson(s, m, source.now))
+  switch (document) {
+    case 'summary':
+      return {
+        page,
+        components: componentsJson(s),
+        incidents: source.activeIncidents.map((i) => incidentJson(s, i)),
+        scheduled_maintenances: maint(source.maintenances),
+        status: statusJson(source.overall),
+      }
+    case 'status':
+      return { page, status: statusJson(source.overall) }
+    case 'components':
+      return { page, components: componentsJson(s) }
+    case 'incidents':
+      return { page, incidents: (await source.incidentHistory()).map((i) => incidentJson(s, i)) }
+    case 'incidents/unresolved':
+      return { page, incidents: source.activeIncidents.map((i) => incidentJson(s, i)) }
+    case 'scheduled-maintenances':
+      return { page, scheduled_maintenances: maint(await source.recentMaintenances()) }
+    case 'scheduled-maintenances/upcoming':
+      return { page, scheduled_maintenances: maint(source.maintenances.filter((m) => source.now < m.startAt)) }
+    case 'scheduled-maintenances/active':
+      return { page, scheduled_maintenances: maint(source.maintenances.filter((m) => isMaintenanceActive(m, source.now))) }
   }
 }

@@ -33,12 +33,12 @@ export interface PublicPagesDeps {
 export function createPublicPages(deps: PublicPagesDeps) {
   const { services, config } = deps
   const repo = new PublicPagesRepo(deps.db)
-  const service = new PublicPagesService(repo, deps.events ?? pageEventsSource(services), deps.cache, services.clock, services.changes, config)
+  const service = new PublicPagesService(repo, deps.events ?? pageEventsSource(services), services.pageStatus, deps.cache, services.clock, services.changes, config)
   const settings = new PageSettingsService(repo, services.pages, services.pageAccess, services.clock, services.changes)
   const app = publicPagesApp({ service, access: services.pageAccess, config, onPageView: deps.onPageView, logError: deps.logError })
   const routes = publicPagesRoutes({ accounts: services.accounts, settings, service })
   const router = createHostRouter(config)
-  const privateEmbeds = new PrivateEmbeds(repo, services.pageAccess, deps.status, services.clock)
+  const privateEmbeds = new PrivateEmbeds(repo, services.pageAccess, deps.status, services.pageStatus, services.clock)
   return {
     service,
     settings,

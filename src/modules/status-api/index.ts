@@ -2,13 +2,13 @@ import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../lib/api-schemas.ts'
 import type { FastLane } from '../../lib/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
-import { OVERALL_STATUSES } from './overall.ts'
+import { DISPLAY_STATUSES } from '../page-status/status.ts'
 import type { StatusService } from './service.ts'
 
 const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
   page_url: t.String(),
-  overall: t.Union(OVERALL_STATUSES.map((s) => t.Literal(s))),
+  overall: t.Union(DISPLAY_STATUSES.map((s) => t.Literal(s))),
   updated: t.String({ description: 'When these figures were computed (RFC 3339); not part of the ETag, so an unchanged status still revalidates with 304' }),
   incidents: t.Array(
     t.Object({

@@ -3,7 +3,7 @@ import { html } from '../../lib/html.ts'
 import type { Config } from '../../config.ts'
 import { buildSnippets } from '../embed/snippets.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
-import type { StatusService } from '../status-api/service.ts'
+import type { PageStatusService } from '../page-status/service.ts'
 import { renderPreview } from './preview.ts'
 
 const errorPage = (status: number, message: string) => ({
@@ -13,7 +13,7 @@ const errorPage = (status: number, message: string) => ({
 
 export class PreviewService {
   constructor(
-    private readonly status: StatusService,
+    private readonly pageStatus: PageStatusService,
     private readonly config: Pick<Config, 'baseUrl' | 'scheme' | 'statusDomain'>,
   ) {}
 
@@ -22,7 +22,7 @@ export class PreviewService {
     if (slugValues.length > 1) return errorPage(400, 'slug must be given only once')
     const raw = slugValues[0]
     if (raw === undefined || raw === '') return errorPage(400, 'missing slug')
-    const page = await this.status.findPublicPage(raw)
+    const page = await this.pageStatus.findPublicPage(raw)
     if (!page) return errorPage(404, 'not found')
     if (!planHas(page.plan, 'badge_widget')) {
       return errorPage(403, `Embeds require ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`)

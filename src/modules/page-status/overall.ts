@@ -12,11 +12,14 @@
  * their status from this function.
  * - A page without components is `operational` (unless an incident or a maintenance says otherwise).
  */
-export const OVERALL_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const
-export type OverallStatus = (typeof OVERALL_STATUSES)[number]
+import type { ComponentStatus } from '../components/tables.ts'
+import type { DisplayStatus } from './status.ts'
+
+/** A page's overall status is one of the five display statuses. */
+export type OverallStatus = DisplayStatus
 
 export interface OverallInput {
-  components: ReadonlyArray<{ status: 'up' | 'degraded' | 'down' }>
+  components: ReadonlyArray<{ status: ComponentStatus }>
   /** Unresolved incidents of the page. */
   activeIncidents: number
   /** Maintenance windows of the page in progress now. */

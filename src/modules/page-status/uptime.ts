@@ -7,7 +7,7 @@
  * number of changes in the window, never the length of the whole history.
  */
 import { DAY_MS, utcDayStart } from '../../lib/time.ts'
-import type { ComponentStatus } from './tables.ts'
+import type { ComponentStatus } from '../components/tables.ts'
 
 export interface DayUptime {
   /** UTC midnight of the day, epoch ms. */

@@ -1,9 +1,11 @@
 /**
- * Status words of the public page and the Statuspage-shaped API (pure).
+ * The five display statuses of Lantern and their words (pure): one union for a component and for
+ * a whole page, one label table per surface (the page's rows and banner, the Statuspage-shaped API).
  */
 import type { ComponentStatus } from '../components/tables.ts'
 
-export type DisplayStatus = 'operational' | 'degraded_performance' | 'partial_outage' | 'major_outage' | 'under_maintenance'
+export const DISPLAY_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const
+export type DisplayStatus = (typeof DISPLAY_STATUSES)[number]
 
 export const STATUS_LABELS: Readonly<Record<DisplayStatus, string>> = {
   operational: 'Operational',

@@ -1,0 +1,188 @@
+/**
+ * The reads behind a page's status (Kysely only): the page by slug, and everything a snapshot
+ * needs in ONE statement: components (with their status history over the uptime window when asked),
+ * unresolved incidents with affected components and timeline, maintenance windows not yet over,
+ * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
+ * components (the check roll-ups) when asked. SQLite builds the nested lists as JSON
+ * (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
+ * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
+ */
+import { sql } from 'kysely'
+import type { Db } from '../../db/client.ts'
+import type { ComponentStatus, ComponentType } from '../components/tables.ts'
+import type { IncidentState } from '../incidents/tables.ts'
+import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
+
+/** Unresolved incidents and open windows read per snapshot, at most (as the modules' public reads). */
+export const SNAPSHOT_LIST_LIMIT = 50
+/** Windows overlapping an uptime window, at most (as `MaintenancesService.betweenForPage`). */
+const UPTIME_WINDOWS_LIMIT = 1000
+
+export interface ComponentRow {
+  id: number
+  name: string
+  type: ComponentType
+  group: string | null
+  status: ComponentStatus
+  position: number
+  createdAt: number
+  updatedAt: number
+  /** With an uptime window: the status in force when it opens (undefined: nothing recorded before). */
+  statusAtStart: ComponentStatus | undefined
+  /** With an uptime window: status changes inside it, oldest first. */
+  changes: Array<{ status: ComponentStatus; at: number }>
+}
+
+export interface IncidentRow {
+  id: number
+  title: string
+  state: IncidentState
+  startedAt: number
+  resolvedAt: number | null
+  components: Array<{ id: number; name: string }>
+  updates: Array<{ id: number; state: IncidentState; message: string; at: number }>
+  createdAt: number
+  updatedAt: number
+}
+
+export interface MaintenanceRow {
+  id: number
+  title: string
+  message: string
+  startAt: number
+  endAt: number
+  components: Array<{ id: number; name: string }>
+  createdAt: number
+  updatedAt: number
+}
+
+/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan. */
+export type PageRow = NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>
+
+export interface SnapshotRows {
+  page: PageRow | undefined
+  components: ComponentRow[]
+  /** Unresolved, newest start first. */
+  incidents: IncidentRow[]
+  /** Windows that end after `now` (in progress or scheduled), soonest start first. */
+  openWindows: MaintenanceRow[]
+  /** Windows overlapping [uptimeFrom, now], newest start first; empty without an uptime window. */
+  uptimeWindows: MaintenanceRow[]
+  /** Check roll-ups of the page's components per minute in [from, to), summed over them; empty unless asked. */
+  minutes: Array<{ start: number; timedChecks: number; responseMsSum: number }>
+}
+
+export interface SnapshotSpans {
+  /** The start of the uptime window (it ends at `now`). */
+  uptimeFrom?: number
+  /** The minutes of response times, [from, to). */
+  minutes?: { from: number; to: number }
+}
+
+type Tuple = readonly unknown[]
+
+const componentsOfMaintenance = sql`json((SELECT json_group_array(json_array(id, name)) FROM (
+  SELECT c.id, c.name FROM maintenance_components mc JOIN components c ON c.id = mc.component_id
+  WHERE mc.maintenance_id = m.id ORDER BY c.position, c.id)))`
+
+const maintenanceTuple = sql`json_array(m.id, m.title, m.message, m.start_at, m.end_at, m.created_at, m.updated_at, ${componentsOfMaintenance})`
+
+const pairs = (list: Tuple) => (list as Array<[number, string]>).map(([id, name]) => ({ id, name }))
+
+function maintenanceRow(t: Tuple): MaintenanceRow {
+  const [id, title, message, startAt, endAt, createdAt, updatedAt, components] = t as [number, string, string, number, number, number, number, Tuple]
+  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt }
+}
+
+function incidentRow(t: Tuple): IncidentRow {
+  const [id, title, state, startedAt, resolvedAt, createdAt, updatedAt, components, updates] = t as [
+    number, string, IncidentState, number, number | null, number, number, Tuple, Tuple,
+  ]
+  const timeline = (updates as Array<[number, IncidentState, string, number]>).map(([id, state, message, at]) => ({ id, state, message, at }))
+  return { id, title, state, startedAt, resolvedAt, components: pairs(components), updates: timeline, createdAt, updatedAt }
+}
+
+function componentRow(t: Tuple): ComponentRow {
+  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes] = t as [
+    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null,
+  ]
+  const list = ((changes ?? []) as Array<[ComponentStatus, number]>).map(([status, at]) => ({ status, at }))
+  return { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list }
+}
+
+export class PageStatusRepo {
+  constructor(private readonly db: Db) {}
+
+  /** What public reads need about a page: addresses, visibility, name and the owner's plan. */
+  findPageBySlug(slug: string) {
+    return findPublicPageBySlug(this.db, slug)
+  }
+
+  /**
+   * One statement for the whole snapshot of a page (by id or slug) at `now`, the page's row
+   * included (undefined, with empty lists, when there is no such page). With `uptimeFrom`, each
+   * component also carries its status at that instant and its changes in [uptimeFrom, now], and
+   * the windows overlapping that span come along (maintenance is left out of uptime). With
+   * `minutes`, the response-time sums per minute of the page's components come along too.
+   */
+  async snapshotRows(page: { id: number } | { slug: string }, now: number, spans: SnapshotSpans = {}): Promise<SnapshotRows> {
+    const { uptimeFrom, minutes } = spans
+    const withUptime = uptimeFrom !== undefined
+    const from = uptimeFrom ?? 0
+    // History columns are NULL without an uptime window: SQLite never runs those sub-selects then.
+    const history = withUptime
+      ? sql`(SELECT h.status FROM component_status_history h WHERE h.component_id = c.id AND h.at < ${from} ORDER BY h.at DESC, h.id DESC LIMIT 1),
+        json((SELECT json_group_array(json_array(status, at)) FROM (
+          SELECT h.status, h.at FROM component_status_history h
+          WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id)))`
+      : sql`NULL, NULL`
+    const uptimeWindows = withUptime
+      ? sql`(SELECT json_group_array(json(t)) FROM (
+          SELECT ${maintenanceTuple} AS t FROM maintenances m
+          WHERE m.page_id = p.id AND m.end_at > ${from} AND m.start_at <= ${now}
+          ORDER BY m.start_at DESC, m.id DESC LIMIT ${UPTIME_WINDOWS_LIMIT}))`
+      : sql`'[]'`
+    const minuteSums = minutes
+      ? sql`(SELECT json_group_array(json_array(minute, timed, total)) FROM (
+          SELECT minute, sum(timed_checks) AS timed, sum(response_ms_sum) AS total FROM check_minutes
+          WHERE component_id IN (SELECT id FROM components WHERE page_id = p.id) AND minute >= ${minutes.from} AND minute < ${minutes.to}
+          GROUP BY minute ORDER BY minute))`
+      : sql`'[]'`
+    const which = 'id' in page ? sql`sp.id = ${page.id}` : sql`sp.slug = ${page.slug}`
+    const result = await sql<PageRow & { components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
+    WITH p AS (
+      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan
+      FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
+    SELECT p.id, p.slug, p.name, p.custom_domain, p.visibility, p.blocked, p.updated_at, p.plan,
+      (SELECT json_group_array(json(t)) FROM (
+        SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
+        FROM components c WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
+      (SELECT json_group_array(json(t)) FROM (
+        SELECT json_array(i.id, i.title, i.state, i.started_at, i.resolved_at, i.created_at, i.updated_at,
+          json((SELECT json_group_array(json_array(id, name)) FROM (
+            SELECT c.id, c.name FROM incident_components ic JOIN components c ON c.id = ic.component_id
+            WHERE ic.incident_id = i.id ORDER BY c.position, c.id))),
+          json((SELECT json_group_array(json_array(id, state, message, at)) FROM (
+            SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id)))) AS t
+        FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
+        ORDER BY i.started_at DESC, i.id DESC LIMIT ${SNAPSHOT_LIST_LIMIT})) AS incidents,
+      (SELECT json_group_array(json(t)) FROM (
+        SELECT ${maintenanceTuple} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
+        ORDER BY m.start_at, m.id LIMIT ${SNAPSHOT_LIST_LIMIT})) AS open_windows,
+      ${uptimeWindows} AS uptime_windows,
+      ${minuteSums} AS minutes
+    FROM p`.execute(this.db)
+    const row = result.rows[0]
+    if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
+    const list = (text: string) => JSON.parse(text) as Tuple[]
+    const { id, slug, name, custom_domain, visibility, blocked, updated_at, plan } = row
+    return {
+      page: { id, slug, name, custom_domain, visibility, blocked, updated_at, plan },
+      components: list(row.components).map(componentRow),
+      incidents: list(row.incidents).map(incidentRow),
+      openWindows: list(row.open_windows).map(maintenanceRow),
+      uptimeWindows: list(row.uptime_windows).map(maintenanceRow),
+      minutes: (list(row.minutes) as Array<[number, number, number]>).map(([start, timedChecks, responseMsSum]) => ({ start, timedChecks, responseMsSum })),
+    }
+  }
+}
