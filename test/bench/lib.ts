@@ -17,6 +17,7 @@ import { createServices, type Services } from '../../src/services.ts'
 
 export interface LoadResult {
   rps: number
+  requests: number
   p50Ms: number
   p99Ms: number
 }
@@ -51,12 +52,13 @@ export async function runWrk(url: string, options: BenchOptions = {}): Promise<L
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1])
   const p50 = /\s50%\s+(\S+)/.exec(out)?.[1]
   const p99 = /\s99%\s+(\S+)/.exec(out)?.[1]
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1]
-  if (code !== 0 || !Number.isFinite(rps) || !p50 || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
+  if (code !== 0 || !Number.isFinite(rps) || !Number.isFinite(requests) || !p50 || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
   if (non2xx) throw new Error(`wrk saw ${non2xx} error responses from ${url}`)
-  return { rps, p50Ms: parseDuration(p50), p99Ms: parseDuration(p99) }
+  return { rps, requests, p50Ms: parseDuration(p50), p99Ms: parseDuration(p99) }
 }
 
 /**
@@ -105,15 +107,29 @@ export interface Pair {
   options?: BenchOptions
 }
 
+/** A wrk run with the CPU time this process spent meanwhile, per request (meaningful when the server runs in it). */
+export interface Measured extends LoadResult {
+  cpuUsPerRequest: number
+}
+
 export interface PairResult {
   pair: Pair
-  rounds: Array<{ subject: LoadResult; baseline: LoadResult; ratio: number }>
+  rounds: Array<{ subject: Measured; baseline: Measured; ratio: number; cpuRatio: number }>
   /** Medians over the rounds. */
   ratio: number
+  /** Baseline CPU per request over the subject's: the throughput ratio a core of its own would give. */
+  cpuRatio: number
   subjectRps: number
   baselineRps: number
   subjectP99Ms: number
   baselineP99Ms: number
+}
+
+async function measure(url: string, options?: BenchOptions): Promise<Measured> {
+  const before = process.cpuUsage()
+  const result = await runWrk(url, options)
+  const cpu = process.cpuUsage(before)
+  return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / result.requests }
 }
 
 /**
@@ -132,9 +148,9 @@ export async function alternate(
   const results = pairs.map((pair) => ({ pair, rounds: [] as PairResult['rounds'] }))
   for (let round = 1; round <= options.rounds; round++) {
     for (const result of results) {
-      const subject = await runWrk(result.pair.subjectUrl, result.pair.options)
-      const baseline = await runWrk(result.pair.baselineUrl, result.pair.options)
-      const measured = { subject, baseline, ratio: subject.rps / baseline.rps }
+      const subject = await measure(result.pair.subjectUrl, result.pair.options)
+      const baseline = await measure(result.pair.baselineUrl, result.pair.options)
+      const measured = { subject, baseline, ratio: subject.rps / baseline.rps, cpuRatio: baseline.cpuUsPerRequest / subject.cpuUsPerRequest }
       result.rounds.push(measured)
       options.onRound?.(result.pair, round, measured)
     }
@@ -143,6 +159,7 @@ export async function alternate(
     pair,
     rounds,
     ratio: median(rounds.map((r) => r.ratio)),
+    cpuRatio: median(rounds.map((r) => r.cpuRatio)),
     subjectRps: median(rounds.map((r) => r.subject.rps)),
     baselineRps: median(rounds.map((r) => r.baseline.rps)),
     subjectP99Ms: median(rounds.map((r) => r.subject.p99Ms)),
