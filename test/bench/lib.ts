@@ -9,12 +9,15 @@ import { join } from 'node:path'
 import type { Config } from '../../src/config.ts'
 import { openDatabase } from '../../src/db/client.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
+import { ifNoneMatchHits } from '../../src/lib/http-cache.ts'
+import { DAY_MS } from '../../src/lib/time.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import { createServices, type Services } from '../../src/services.ts'
 
 export interface LoadResult {
   rps: number
+  requests: number
   p50Ms: number
   p99Ms: number
 }
@@ -49,21 +52,27 @@ export async function runWrk(url: string, options: BenchOptions = {}): Promise<L
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1])
   const p50 = /\s50%\s+(\S+)/.exec(out)?.[1]
   const p99 = /\s99%\s+(\S+)/.exec(out)?.[1]
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1]
-  if (code !== 0 || !Number.isFinite(rps) || !p50 || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
+  if (code !== 0 || !Number.isFinite(rps) || !Number.isFinite(requests) || !p50 || !p99) throw new Error(`wrk failed (${code}):\n${out}`)
   if (non2xx) throw new Error(`wrk saw ${non2xx} error responses from ${url}`)
-  return { rps, p50Ms: parseDuration(p50), p99Ms: parseDuration(p99) }
+  return { rps, requests, p50Ms: parseDuration(p50), p99Ms: parseDuration(p99) }
 }
 
-/** A bare Bun.serve that answers every request with these bytes and headers: the baseline. */
-export function startBareServer(body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
-  const server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: () => new Response(body, { headers }),
-  })
+/**
+ * A bare Bun.serve that answers every request with these bytes and headers: the baseline. With
+ * `conditional`, a request whose If-None-Match holds the ETag gets a bodiless 304, as the app answers.
+ */
+export function startBareServer(body: Uint8Array<ArrayBuffer>, headers: Record<string, string>, options: { conditional?: boolean } = {}) {
+  const etag = headers.etag
+  const fetch =
+    options.conditional && etag !== undefined
+      ? (request: Request) =>
+          ifNoneMatchHits(request.headers.get('if-none-match'), etag) ? new Response(null, { status: 304, headers }) : new Response(body, { headers })
+      : () => new Response(body, { headers })
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch })
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
 }
 
@@ -83,38 +92,100 @@ export async function snapshot(url: string, init?: RequestInit): Promise<{ body:
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
 
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export interface Pair {
+  name: string
+  subjectUrl: string
+  baselineUrl: string
+  /** The ratio the issue asks for. */
+  target?: number
+  options?: BenchOptions
+}
+
+/** A wrk run with the CPU time this process spent meanwhile, per request (meaningful when the server runs in it). */
+export interface Measured extends LoadResult {
+  cpuUsPerRequest: number
+}
+
+export interface PairResult {
+  pair: Pair
+  rounds: Array<{ subject: Measured; baseline: Measured; ratio: number; cpuRatio: number }>
+  /** Medians over the rounds. */
+  ratio: number
+  /** Baseline CPU per request over the subject's: the throughput ratio a core of its own would give. */
+  cpuRatio: number
+  subjectRps: number
+  baselineRps: number
+  subjectP99Ms: number
+  baselineP99Ms: number
+}
+
+async function measure(url: string, options?: BenchOptions): Promise<Measured> {
+  const before = process.cpuUsage()
+  const result = await runWrk(url, options)
+  const cpu = process.cpuUsage(before)
+  return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / result.requests }
+}
+
+/**
+ * Measures every pair in `rounds` rounds, subject then baseline, pair after pair within each round,
+ * so that a burst of load from other jobs lands in one round of each pair rather than in all rounds
+ * of one. Each pair is warmed first (JIT, caches, connections). Returns the medians per pair.
+ */
+export async function alternate(
+  pairs: readonly Pair[],
+  options: { rounds: number; onRound?: (pair: Pair, round: number, result: PairResult['rounds'][number]) => void },
+): Promise<PairResult[]> {
+  for (const pair of pairs) {
+    await runWrk(pair.subjectUrl, { ...pair.options, seconds: 1 })
+    await runWrk(pair.baselineUrl, { ...pair.options, seconds: 1 })
+  }
+  const results = pairs.map((pair) => ({ pair, rounds: [] as PairResult['rounds'] }))
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const result of results) {
+      const subject = await measure(result.pair.subjectUrl, result.pair.options)
+      const baseline = await measure(result.pair.baselineUrl, result.pair.options)
+      const measured = { subject, baseline, ratio: subject.rps / baseline.rps, cpuRatio: baseline.cpuUsPerRequest / subject.cpuUsPerRequest }
+      result.rounds.push(measured)
+      options.onRound?.(result.pair, round, measured)
+    }
+  }
+  return results.map(({ pair, rounds }) => ({
+    pair,
+    rounds,
+    ratio: median(rounds.map((r) => r.ratio)),
+    cpuRatio: median(rounds.map((r) => r.cpuRatio)),
+    subjectRps: median(rounds.map((r) => r.subject.rps)),
+    baselineRps: median(rounds.map((r) => r.baseline.rps)),
+    subjectP99Ms: median(rounds.map((r) => r.subject.p99Ms)),
+    baselineP99Ms: median(rounds.map((r) => r.baseline.p99Ms)),
+  }))
+}
+
 /**
  * Alternates subject and baseline for `rounds` rounds, prints each round and the median ratio of
  * requests/s, and returns that median. `target` is the ratio the issue asks for.
  */
-export async function compare(spec: {
-  name: string
-  subjectUrl: string
-  baselineUrl: string
-  target?: number
-  rounds?: number
-  options?: BenchOptions
-}): Promise<number> {
+export async function compare(spec: Pair & { rounds?: number }): Promise<number> {
   const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 4)
   console.log(`\n## ${spec.name}`)
   console.log('round   subject r/s  baseline r/s   ratio   p50 subject   p99 subject   p99 baseline')
-  const ratios: number[] = []
-  // Warm both (JIT, caches, connections) before measuring.
-  await runWrk(spec.subjectUrl, { ...spec.options, seconds: 1 })
-  await runWrk(spec.baselineUrl, { ...spec.options, seconds: 1 })
-  for (let round = 1; round <= rounds; round++) {
-    const subject = await runWrk(spec.subjectUrl, spec.options)
-    const baseline = await runWrk(spec.baselineUrl, spec.options)
-    const ratio = subject.rps / baseline.rps
-    ratios.push(ratio)
-    console.log(
-      `${String(round).padStart(5)} ${fmt(subject.rps)}     ${fmt(baseline.rps)}   ${ratio.toFixed(2).padStart(5)}   ${fmt(subject.p50Ms, 2)} ms  ${fmt(subject.p99Ms, 2)} ms  ${fmt(baseline.p99Ms, 2)} ms`,
-    )
-  }
-  const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!
-  const verdict = spec.target === undefined ? '' : median >= spec.target ? `  (target ≥ ${spec.target}: met)` : `  (target ≥ ${spec.target}: NOT met)`
-  console.log(`median ratio ${median.toFixed(2)}${verdict}`)
-  return median
+  const [result] = await alternate([spec], {
+    rounds,
+    onRound: (_, round, { subject, baseline, ratio }) =>
+      console.log(
+        `${String(round).padStart(5)} ${fmt(subject.rps)}     ${fmt(baseline.rps)}   ${ratio.toFixed(2).padStart(5)}   ${fmt(subject.p50Ms, 2)} ms  ${fmt(subject.p99Ms, 2)} ms  ${fmt(baseline.p99Ms, 2)} ms`,
+      ),
+  })
+  const ratio = result!.ratio
+  const verdict = spec.target === undefined ? '' : ratio >= spec.target ? `  (target ≥ ${spec.target}: met)` : `  (target ≥ ${spec.target}: NOT met)`
+  console.log(`median ratio ${ratio.toFixed(2)}${verdict}`)
+  return ratio
 }
 
 /** A temporary folder for a benchmark's database, removed by the returned function. */
@@ -137,4 +208,31 @@ export async function seedDatabase<T>(config: Config, plan: Plan, seed: (service
   } finally {
     await handle.close()
   }
+}
+
+/**
+ * A page of 20 components (4 ungrouped, then 4 groups of 4); each component has two 5-minute outages
+ * a day over `days` days, imported as status history through the real service.
+ */
+export async function seedHistoryPage(services: Services, owner: User, page: { slug: string; name: string; days: number }) {
+  const created = await services.pages.create(owner, { slug: page.slug, name: page.name })
+  const now = Date.now()
+  const components = []
+  for (let i = 0; i < 20; i++) {
+    const c = await services.components.create(owner, created.id, {
+      name: `Component ${i + 1}`,
+      group: i < 4 ? null : `Group ${Math.floor(i / 4)}`,
+      type: (['site', 'api', 'dns'] as const)[i % 3],
+    })
+    const entries: Array<{ status: string; at: string }> = [{ status: 'up', at: new Date(now - page.days * DAY_MS - 1000).toISOString() }]
+    for (let d = page.days; d >= 1; d--) {
+      for (const hour of [3, 15]) {
+        const start = now - d * DAY_MS + hour * 3_600_000 + i * 1000
+        entries.push({ status: 'down', at: new Date(start).toISOString() }, { status: 'up', at: new Date(start + 5 * 60_000).toISOString() })
+      }
+    }
+    await services.components.importHistory(owner, c.id, entries)
+    components.push(c)
+  }
+  return { page: created, components }
 }

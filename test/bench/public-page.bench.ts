@@ -8,12 +8,9 @@
 import { loadConfig } from '../../src/config.ts'
 import { createApp } from '../../src/app.ts'
 import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/main.ts'
-import { createServices } from '../../src/services.ts'
-import { compare, startBareServer, tempDir } from './lib.ts'
+import { compare, seedDatabase, seedHistoryPage, startBareServer, tempDir } from './lib.ts'
 
-const DAY = 86_400_000
 const temp = tempDir()
 const config = loadConfig({
   PORT: '0',
@@ -23,37 +20,12 @@ const config = loadConfig({
   STATUS_DOMAIN: 'status.example.com',
 })
 
-/** 20 components in 4 groups; each has two 5-minute outages a day over `days` days. */
-async function seedPage(services: ReturnType<typeof createServices>, owner: Awaited<ReturnType<typeof services.accounts.createUser>>, slug: string, days: number) {
-  const page = await services.pages.create(owner, { slug, name: `Bench ${days} days` })
-  const now = Date.now()
-  for (let i = 0; i < 20; i++) {
-    const c = await services.components.create(owner, page.id, {
-      name: `Component ${i + 1}`,
-      group: i < 4 ? null : `Group ${Math.floor(i / 4)}`,
-      type: (['site', 'api', 'dns'] as const)[i % 3],
-    })
-    const entries: Array<{ status: string; at: string }> = [{ status: 'up', at: new Date(now - days * DAY - 1000).toISOString() }]
-    for (let d = days; d >= 1; d--) {
-      for (const hour of [3, 15]) {
-        const start = now - d * DAY + hour * 3_600_000 + i * 1000
-        entries.push({ status: 'down', at: new Date(start).toISOString() }, { status: 'up', at: new Date(start + 5 * 60_000).toISOString() })
-      }
-    }
-    await services.components.importHistory(owner, c.id, entries)
-  }
-  return page
-}
-
-const seed = openDatabase(config.databasePath)
-await migrateToLatest(seed.db)
-const services = createServices({ db: seed.db, config })
-const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan: 'business' })
 const started = performance.now()
 const sizes = [90, 365, 730]
-for (const days of sizes) await seedPage(services, owner, `bench-${days}`, days)
+await seedDatabase(config, 'business', async (services, owner) => {
+  for (const days of sizes) await seedHistoryPage(services, owner, { slug: `bench-${days}`, name: `Bench ${days} days`, days })
+})
 console.log(`seeded 3 pages × 20 components (${sizes.join(', ')} days, 4 changes a day) in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-await seed.close()
 
 // Warm: the page on its status host through the real server, Host header as a browser sends it.
 const server = await startServer(config)
