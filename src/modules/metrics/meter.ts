@@ -3,7 +3,7 @@
  * entry (`answerFromCache`, called by the server before the edge). A request takes exactly one of
  * the two, so each is counted once. Route labels are patterns from the apps' own route tables.
  */
-import { requestPath } from '../../lib/fast-lane.ts'
+import { requestPath } from '../../http/fast-lane.ts'
 import type { AppMetrics } from './registry.ts'
 import { RouteMatcher } from './route-matcher.ts'
 

@@ -4,11 +4,11 @@
  * origin with a normal-length host before Elysia sees them (its router misreads URLs with very
  * short hosts such as `http://a.io/`), and the page they are for travels beside them.
  */
-import { corsPreflight, withAnyOrigin } from '../../lib/cors.ts'
-import { requestPath } from '../../lib/fast-lane.ts'
+import { corsPreflight, withAnyOrigin } from '../../http/cors.ts'
+import { requestPath } from '../../http/fast-lane.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 import { clientKey, setPublicContext } from './context.ts'
-import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
+import { requestHost, type HostRoute, type HostRouter } from '../../http/host-router.ts'
 import type { PublicPagesService } from './service.ts'
 
 export const INTERNAL_ORIGIN = 'http://status-page.lantern.internal'

@@ -12,8 +12,8 @@
  * Ports never matter (a proxy may or may not keep them), letters are compared in lower case, a
  * trailing dot (the fully qualified form) is ignored and IDN hosts are compared in punycode.
  */
-import { isDnsName, isIpLiteral, normalizeHost } from '../../lib/host.ts'
-import { slugForLookup } from '../status-pages/slug.ts'
+import { isDnsName, isIpLiteral, normalizeHost } from '../lib/host.ts'
+import { slugForLookup } from '../modules/status-pages/slug.ts'
 
 export type HostRoute =
   | { kind: 'service' }
