@@ -148,8 +148,15 @@ describe('Strict-Transport-Security', () => {
     const hitResponse = await edge(new Request(hit), visitor, (r) => ctx.app.answerFromCache(r))
     expect(ctx.app.answerFromCache(new Request(hit))).toBeDefined()
     expect(hitResponse.headers.get('strict-transport-security')).toBe('max-age=31536000')
-    const plain = createEdge((r) => ctx.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
-    expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+    // Over an http BASE_URL: the whole front door of such an app (its own edge included), from a socket.
+    const http = await createTestContext({ env: { BASE_URL: 'http://lantern.test' } })
+    try {
+      const plain = createEdge((r) => http.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
+      expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+      expect((await http.app.fetch(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+    } finally {
+      await http.close()
+    }
   })
 })
 

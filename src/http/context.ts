@@ -1,0 +1,107 @@
+/**
+ * What the front door knows about one request, worked out at most once and handed down: the host
+ * route, the path, and who the client is (resolved only when something asks: reading the socket's
+ * peer address has a real cost, and most requests never need it). Kept beside the request in a
+ * WeakMap, never in a header a client could forge.
+ */
+import { clientAddress, type ProxyTrust } from './edge/client-address.ts'
+import { requestPath } from './fast-lane.ts'
+import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
+
+/** The connection's peer address, or a function that reads it from the socket. */
+export type PeerAddress = string | undefined | (() => string | undefined)
+
+export class RequestContext {
+  private hostRoute: HostRoute | undefined
+  private pathname: string | undefined
+  private peerResolved = false
+  private peerClient: string | undefined
+  /** Whether the fast lane was already asked (and had no answer): the full path does not ask again. */
+  fastLaneAsked = false
+
+  constructor(
+    readonly request: Request,
+    private readonly router: HostRouter | undefined,
+    private readonly peer: PeerAddress | RequestContext,
+    private readonly trusted: ProxyTrust,
+  ) {
+    this.fromSocket = peer instanceof RequestContext ? peer.fromSocket : peer !== undefined
+  }
+
+  /** False for requests handed to the app in process (tests, tools): there is no socket. */
+  readonly fromSocket: boolean
+
+  /** Which site the request is for (host routing happens here, once). Needs the router. */
+  get route(): HostRoute {
+    this.hostRoute ??= this.router!.route(requestHost(this.request))
+    return this.hostRoute
+  }
+
+  get hasRouter(): boolean {
+    return this.router !== undefined
+  }
+
+  get path(): string {
+    this.pathname ??= requestPath(this.request.url)
+    return this.pathname
+  }
+
+  /**
+   * The client as the connection says (the peer, or what a trusted proxy forwarded); undefined
+   * without a socket. Rate limits use this one: requests made in process are never limited.
+   */
+  get socketClient(): string | undefined {
+    if (!this.peerResolved) {
+      if (this.peer instanceof RequestContext) {
+        this.peerClient = this.peer.socketClient
+        this.peerResolved = true
+        return this.peerClient
+      }
+      const peer = typeof this.peer === 'function' ? this.peer() : this.peer
+      this.peerClient = clientAddress(peer, this.request.headers.get('x-forwarded-for'), this.trusted)
+      this.peerResolved = true
+    }
+    return this.peerClient
+  }
+
+  /**
+   * Key of the client for the features that limit or count clients (private-page gate, login
+   * throttle, page views). Without a socket the last `X-Forwarded-For` hop stands in, so tests can
+   * play several clients.
+   */
+  get client(): string {
+    if (this.fromSocket) return this.socketClient ?? 'unknown'
+    return forwardedClient(this.request)
+  }
+}
+
+const contexts = new WeakMap<Request, RequestContext>()
+
+/**
+ * The context for a request at the front door. A request that already passed an outer edge (a test
+ * wrapping `app.handle` in its own edge) keeps the client that edge resolved.
+ */
+export function createContext(request: Request, router: HostRouter | undefined, peer: PeerAddress, trusted: ProxyTrust): RequestContext {
+  const outer = peer === undefined ? contexts.get(request) : undefined
+  const context = new RequestContext(request, router, outer ?? peer, trusted)
+  contexts.set(request, context)
+  return context
+}
+
+export function attachContext(context: RequestContext): void {
+  contexts.set(context.request, context)
+}
+
+export function contextOf(request: Request): RequestContext | undefined {
+  return contexts.get(request)
+}
+
+function forwardedClient(request: Request): string {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim()
+  return forwarded ? forwarded.slice(0, 64) : 'unknown'
+}
+
+/** The client a request comes from, as the front door resolved it (see RequestContext.client). */
+export function clientKey(request: Request): string {
+  return contexts.get(request)?.client ?? forwardedClient(request)
+}
