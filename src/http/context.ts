@@ -13,6 +13,7 @@ export type PeerAddress = string | undefined | (() => string | undefined)
 
 export class RequestContext {
   private hostRoute: HostRoute | undefined
+  private href: string | undefined
   private pathname: string | undefined
   private peerResolved = false
   private peerClient: string | undefined
@@ -24,6 +25,8 @@ export class RequestContext {
     private readonly router: HostRouter | undefined,
     private readonly peer: PeerAddress | RequestContext,
     private readonly trusted: ProxyTrust,
+    /** The Host header when the edge read it already (it names the same host as the URL Bun built from it). */
+    private readonly host?: string | null,
   ) {
     this.fromSocket = peer instanceof RequestContext ? peer.fromSocket : peer !== undefined
   }
@@ -33,7 +36,7 @@ export class RequestContext {
 
   /** Which site the request is for (host routing happens here, once). Needs the router. */
   get route(): HostRoute {
-    this.hostRoute ??= this.router!.route(requestHost(this.request))
+    this.hostRoute ??= this.router!.route(this.host || requestHost(this.request))
     return this.hostRoute
   }
 
@@ -41,8 +44,14 @@ export class RequestContext {
     return this.router !== undefined
   }
 
+  /** `request.url`, read once: Bun builds a new string on every read. */
+  get url(): string {
+    this.href ??= this.request.url
+    return this.href
+  }
+
   get path(): string {
-    this.pathname ??= requestPath(this.request.url)
+    this.pathname ??= requestPath(this.url)
     return this.pathname
   }
 
@@ -81,13 +90,12 @@ const contexts = new WeakMap<Request, RequestContext>()
  * The context for a request at the front door. A request that already passed an outer edge (a test
  * wrapping `app.handle` in its own edge) keeps the client that edge resolved.
  */
-export function createContext(request: Request, router: HostRouter | undefined, peer: PeerAddress, trusted: ProxyTrust): RequestContext {
+export function createContext(request: Request, router: HostRouter | undefined, peer: PeerAddress, trusted: ProxyTrust, host?: string | null): RequestContext {
   const outer = peer === undefined ? contexts.get(request) : undefined
-  const context = new RequestContext(request, router, outer ?? peer, trusted)
-  contexts.set(request, context)
-  return context
+  return new RequestContext(request, router, outer ?? peer, trusted, host)
 }
 
+/** Hands the context down to the features that ask for it by request (`clientKey`); cache hits never need it. */
 export function attachContext(context: RequestContext): void {
   contexts.set(context.request, context)
 }

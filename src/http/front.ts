@@ -61,7 +61,7 @@ export function createFront(deps: FrontDeps): Front {
   const { fastLane, meter } = deps
 
   const fromCache: CachedAnswer = (request, context) => {
-    if (context.route.kind !== 'service' || request.url.includes('auth_token=')) return undefined
+    if (context.route.kind !== 'service' || context.url.includes('auth_token=')) return undefined
     context.fastLaneAsked = true
     const hit = fastLane.answer(request, context.path)
     if (hit === undefined) return undefined

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { systemClock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import { judgeHostHeader } from '../../lib/host.ts'
-import { createContext, type PeerAddress, type RequestContext } from '../context.ts'
+import { attachContext, createContext, type PeerAddress, type RequestContext } from '../context.ts'
 import type { HostRouter } from '../host-router.ts'
 import { isLoopback, trustedProxyMatcher } from './client-address.ts'
 import type { OperationsConfig } from '../../config.ts'
@@ -68,8 +68,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
    * that does not parse: refuse it here, once, before anything reads the URL. Without a Host
    * (HTTP/1.0) the URL is only a path: the request goes to the service host.
    */
-  const admit = (request: Request): Request | Response => {
-    const host = request.headers.get('host')
+  const admit = (request: Request, host: string | null): Request | Response => {
     if (host !== null && goodHosts.has(host)) return request
     switch (judgeHostHeader(host)) {
       case 'ok':
@@ -92,9 +91,10 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
    * work behind the cache, which a hit does not reach, and hits carry their headers already.
    */
   return function edge(wire: Request, peer: PeerAddress, cached?: CachedAnswer): Response | Promise<Response> {
-    const admitted = admit(wire)
+    const host = wire.headers.get('host')
+    const admitted = admit(wire, host)
     const request = admitted instanceof Request ? admitted : wire
-    const context = createContext(request, router, peer, trusted)
+    const context = createContext(request, router, peer, trusted, host)
     if (admitted instanceof Request && cached) {
       const hit = cached(request, context)
       if (hit) {
@@ -103,6 +103,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
         return hit
       }
     }
+    attachContext(context)
     const startedAt = operations.requestLog ? now() : 0
     const finish = (response: Response): Response => {
       const onServiceHost = router && admitted instanceof Request ? context.route.kind === 'service' : undefined
