@@ -40,10 +40,6 @@ export class RequestContext {
     return this.hostRoute
   }
 
-  get hasRouter(): boolean {
-    return this.router !== undefined
-  }
-
   /** `request.url`, read once: Bun builds a new string on every read. */
   get url(): string {
     this.href ??= this.request.url
@@ -98,10 +94,6 @@ export function createContext(request: Request, router: HostRouter | undefined, 
 /** Hands the context down to the features that ask for it by request (`clientKey`); cache hits never need it. */
 export function attachContext(context: RequestContext): void {
   contexts.set(context.request, context)
-}
-
-export function contextOf(request: Request): RequestContext | undefined {
-  return contexts.get(request)
 }
 
 function forwardedClient(request: Request): string {

@@ -2,7 +2,7 @@
  * HTTP of public pages.
  *
  * - `publicPagesApp`: the app of status hosts (`<slug>.<STATUS_DOMAIN>` and custom domains). The
- *   host dispatcher (`dispatch.ts`) hands it requests rewritten onto an internal origin, with the
+ *   status site's entry (`site-entry.ts`, behind src/http/front.ts) hands it requests rewritten onto an internal origin, with the
  *   page in `publicContext(request)`.
  * - `publicPagesRoutes`: what the service host adds: the owner's settings in the management API
  *   and `GET /api/tls/ask` for Caddy's on-demand TLS.
