@@ -6,7 +6,7 @@
  */
 import { clientAddress, type ProxyTrust } from './edge/client-address.ts'
 import { requestPath } from './fast-lane.ts'
-import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
+import { urlHost, type HostRoute, type HostRouter } from './host-router.ts'
 
 /** The connection's peer address, or a function that reads it from the socket. */
 export type PeerAddress = string | undefined | (() => string | undefined)
@@ -36,7 +36,7 @@ export class RequestContext {
 
   /** Which site the request is for (host routing happens here, once). Needs the router. */
   get route(): HostRoute {
-    this.hostRoute ??= this.router!.route(this.host || requestHost(this.request))
+    this.hostRoute ??= this.router!.route(this.host || urlHost(this.url))
     return this.hostRoute
   }
 
