@@ -2,8 +2,8 @@
  * Configuration from the environment (DESIGN §3): pure, validated, frozen. A bad value throws a
  * ConfigError whose message is the one line `main.ts` prints before it exits.
  */
-import { OperationsConfigError, readOperationsConfig, type OperationsConfig } from './modules/operations/config.ts'
-import { isPlan, PLANS, type Plan } from './modules/plans/matrix.ts'
+import { ipText, ipValue, normalizeIp } from './lib/ip.ts'
+import { isPlan, PLANS, type Plan } from './lib/plans.ts'
 
 export interface Config {
   readonly port: number
@@ -20,7 +20,7 @@ export interface Config {
   readonly signup: 'open' | 'closed'
   /** METRICS_TOKEN: set, `GET /metrics` answers to `Authorization: Bearer <token>`; unset, it is 404. */
   readonly metricsToken?: string | undefined
-  /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (src/modules/operations/config.ts). */
+  /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (readOperationsConfig below). */
   readonly operations: OperationsConfig
 }
 
@@ -92,14 +92,6 @@ function readMetricsToken(env: Env): string | undefined {
   return raw
 }
 
-function readOperations(env: Env, port: number): OperationsConfig {
-  try {
-    return readOperationsConfig(env, port)
-  } catch (error) {
-    throw error instanceof OperationsConfigError ? new ConfigError(error.message) : error
-  }
-}
-
 export function loadConfig(env: Env): Config {
   const port = readPort(env)
   const host = env.HOST?.trim() || '0.0.0.0'
@@ -113,6 +105,78 @@ export function loadConfig(env: Env): Config {
     defaultPlan: readDefaultPlan(env),
     signup: readSignup(env),
     metricsToken: readMetricsToken(env),
-    operations: readOperations(env, port),
+    operations: readOperationsConfig(env, port),
+  })
+}
+
+// Operations settings: workers, request log, rate limit and trusted proxies.
+
+export interface OperationsConfig {
+  /** Server processes sharing the port (`WORKERS`, 1–64). */
+  readonly workers: number
+  /** One JSON line per request on stdout (`REQUEST_LOG=1`). */
+  readonly requestLog: boolean
+  /** Requests a minute per client on public APIs (`RATE_LIMIT`); 0 = no limit. */
+  readonly rateLimitPerMinute: number
+  /**
+   * Proxies whose X-Forwarded-For is believed (`TRUST_PROXY`: comma-separated addresses and CIDR
+   * ranges, `none`; default loopback), in canonical form: `10.0.0.0/8`, `fd00::/8`, `127.0.0.1`.
+   */
+  readonly trustedProxies: readonly string[]
+}
+
+/** One TRUST_PROXY entry in canonical form: an address or `network/prefix`. */
+function trustEntry(part: string): string {
+  const refuse = (why = '') => new ConfigError(`TRUST_PROXY must list IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8) separated by commas, got "${part}"${why}`)
+  const [address = '', prefixText, ...extra] = part.split('/')
+  const ip = normalizeIp(address)
+  if (!ip || extra.length > 0) throw refuse()
+  if (prefixText === undefined) return ip
+  if (!/^\d{1,3}$/.test(prefixText)) throw refuse()
+  let prefix = Number(prefixText)
+  // `::ffff:10.0.0.0/104` is an IPv4 range written as IPv6; normalizeIp already gave the IPv4 address.
+  if (address.includes(':') && !ip.includes(':')) {
+    if (prefix < 96) throw refuse(' (an IPv4-mapped range needs a prefix of at least 96)')
+    prefix -= 96
+  }
+  const { bits, value } = ipValue(ip)
+  if (prefix > bits) throw refuse(` (the prefix is at most ${bits})`)
+  const hostBits = (1n << BigInt(bits - prefix)) - 1n
+  if ((value & hostBits) !== 0n) throw refuse(` (the range starts at ${ipText(bits, value & ~hostBits)}/${prefix})`)
+  return `${ip}/${prefix}`
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'off') return false
+  if (raw === '1' || raw === 'true' || raw === 'on') return true
+  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`)
+}
+
+export function readOperationsConfig(env: Env, port: number): OperationsConfig {
+  const workers = integer(env, 'WORKERS', 1, 1, 64)
+  if (workers > 1 && port === 0) throw new ConfigError('WORKERS above 1 needs a fixed PORT (not 0)')
+  // A reverse proxy on the same machine is the usual set-up, so loopback is trusted unless told otherwise.
+  const trustSetting = env.TRUST_PROXY?.trim() ?? ''
+  const trustedProxies = (trustSetting === '' ? '127.0.0.1,::1' : trustSetting === 'none' ? '' : trustSetting)
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map(trustEntry)
+  return Object.freeze({
+    workers,
+    requestLog: flag(env, 'REQUEST_LOG'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT', 600, 0, 1_000_000),
+    trustedProxies: Object.freeze(trustedProxies),
   })
 }

@@ -9,8 +9,6 @@ import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
-import { createEdge } from './modules/operations/edge.ts'
-import { createHostRouter } from './modules/public-pages/host-router.ts'
 import { stopOnSignals } from './modules/operations/signals.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
@@ -42,35 +40,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Page views are buffered in memory and written in batches.
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
   const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
-  const hostRouter = createHostRouter(config)
-  // Rate limits, security headers, request log (src/modules/operations/edge.ts).
-  const edge = createEdge((request) => app.handle(request), {
-    operations: config.operations,
-    serviceOrigin: config.baseUrl,
-    isServiceHost: (host) => hostRouter.route(host).kind === 'service',
-    workerId: options.workerId,
-    log: options.log,
-  })
-  // Cache hits skip the edge after its Host check: they already carry their security headers, and rate
-  // limits protect the work behind the cache, which a hit does not reach. With the request log on,
-  // every request goes through the edge so that each one is logged.
-  const worker = options.workerId === undefined ? undefined : String(options.workerId)
-  const fromCache = config.operations.requestLog
-    ? undefined
-    : worker === undefined
-      ? app.answerFromCache
-      : (request: Request) => {
-          const hit = app.answerFromCache(request)
-          hit?.headers.set('x-lantern-worker', worker)
-          return hit
-        }
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -78,7 +54,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     development: false,
     // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
     reusePort: config.operations.workers > 1,
-    fetch: (request, server) => edge(request, () => server.requestIP(request)?.address, fromCache),
+    // The front door (src/http/front.ts); the peer address is read only when something needs it.
+    fetch: (request, server) => app.fetch(request, () => server.requestIP(request)?.address),
   })
   let stopping: Promise<void> | undefined
   return {

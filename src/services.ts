@@ -1,6 +1,7 @@
 /**
- * The composition root for everything below HTTP: repos and services wired to one database. The
- * HTTP app and the CLI both build on it, so there is exactly one implementation of each action.
+ * The composition root: every repo, service and cache, wired to one database, and the change-feed
+ * subscriptions. The HTTP app (`app.ts`), the server (`main.ts`) and the CLI all build on it, so
+ * there is exactly one implementation of each action and one place where objects are made.
  */
 import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
@@ -29,6 +30,23 @@ import { recordResponseTimes, responseTimesFrom } from './modules/analytics/resp
 import { refreshStatusRollup } from './modules/analytics/status-aggregator.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
+import { publicCacheOptions, type PublicCache } from './lib/http-cache.ts'
+import { TtlCache } from './lib/ttl-cache.ts'
+import { APP_VERSION } from './lib/version.ts'
+import { BadgeService } from './modules/badge/service.ts'
+import { EmbedRepo } from './modules/embed/repo.ts'
+import { EmbedService } from './modules/embed/service.ts'
+import { PreviewService } from './modules/embed/preview-service.ts'
+import { MeteredCache } from './modules/metrics/metered-cache.ts'
+import { AppMetrics } from './modules/metrics/registry.ts'
+import { databaseSizeBytes } from './modules/metrics/repo.ts'
+import { pageEventsSource } from './modules/public-pages/events-source.ts'
+import { PrivateEmbeds } from './modules/public-pages/private-embeds.ts'
+import { PublicPagesService } from './modules/public-pages/service.ts'
+import { PageSettingsService } from './modules/public-pages/settings.ts'
+import { StatusService } from './modules/status-api/service.ts'
+import { WIDGET_JS } from './modules/widget/asset.ts'
+import { WidgetService } from './modules/widget/service.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -37,6 +55,10 @@ export interface ServiceDeps {
   changes?: ChangeFeed
   /** argon2id unless a test passes a faster one. */
   passwords?: PasswordHasher
+  /** Off only for measuring the uncached path. */
+  publicCache?: boolean
+  /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
+  workerId?: number
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -52,12 +74,61 @@ export function createServices(deps: ServiceDeps) {
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
-  const pageAccess = new PageAccessService(new PublicPagesRepo(deps.db), clock, changes, passwords)
+  const publicPagesRepo = new PublicPagesRepo(deps.db)
+  const pageAccess = new PageAccessService(publicPagesRepo, clock, changes, passwords)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
-  return { clock, changes, accounts, pages, components, incidents, maintenances, checks, pageStatus, pageAccess, shareTokens, analytics, pageViews }
+
+  // `/metrics` only with METRICS_TOKEN: otherwise nothing is counted at all.
+  const metrics = deps.config.metricsToken === undefined ? undefined : new AppMetrics({
+    version: APP_VERSION,
+    workerId: deps.workerId,
+    databaseSizeBytes: () => databaseSizeBytes(deps.db),
+    pageViewsBuffered: () => pageViews.pending,
+    cacheEntries: () => publicCache?.size ?? 0,
+  })
+  // The public cache of prepared answers (status JSON, snippets, badges, pages); every write empties
+  // what it touches through the change feed.
+  const cacheOptions = publicCacheOptions({ clock })
+  const publicCache: PublicCache | undefined =
+    deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
+  publicCache?.follow(changes)
+
+  const embed = new EmbedService(new EmbedRepo(deps.db), publicCache, deps.config)
+  const status = new StatusService(pageStatus, publicCache, deps.config, clock)
+  const badges = new BadgeService(pageStatus, publicCache, clock)
+  const preview = new PreviewService(pageStatus, deps.config)
+  const widget = new WidgetService(WIDGET_JS)
+  const publicPages = new PublicPagesService(publicPagesRepo, pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
+  const pageSettings = new PageSettingsService(publicPagesRepo, pages, pageAccess, clock, changes)
+  const privateEmbeds = new PrivateEmbeds(publicPagesRepo, pageAccess, status, pageStatus, clock)
+  return {
+    clock,
+    changes,
+    accounts,
+    pages,
+    components,
+    incidents,
+    maintenances,
+    checks,
+    pageStatus,
+    pageAccess,
+    shareTokens,
+    analytics,
+    pageViews,
+    metrics,
+    publicCache,
+    embed,
+    status,
+    badges,
+    preview,
+    widget,
+    publicPages,
+    pageSettings,
+    privateEmbeds,
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -24,20 +24,3 @@ export function errorResponse(status: number, message: string, headers?: Headers
   response.headers.set('content-type', 'application/json; charset=utf-8')
   return response
 }
-
-/**
- * An error answer may never be stored by a browser or a shared cache: a page created, a key fixed
- * or a limit lifted a moment later must not hide behind it. Applied to every answer of the app.
- */
-export function noStoreOnError(response: Response): Response {
-  if (response.status < 400 || /\bno-store\b/.test(response.headers.get('cache-control') ?? '')) return response
-  try {
-    response.headers.set('cache-control', 'no-store')
-    return response
-  } catch {
-    // Immutable headers (e.g. Response.redirect): copy once.
-    const copy = new Response(response.body, response)
-    copy.headers.set('cache-control', 'no-store')
-    return copy
-  }
-}

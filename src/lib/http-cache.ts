@@ -127,10 +127,26 @@ export function serveMaybePending(prepared: PreparedResponse | Promise<PreparedR
   return prepared instanceof Promise ? prepared.then((p) => servePrepared(p, ifNoneMatch)) : servePrepared(prepared, ifNoneMatch)
 }
 
+/**
+ * Each prepared answer's headers as a `Headers` object, built on first use: a Response copies a
+ * `Headers` about three times faster than it converts a plain record (the largest single cost of a
+ * warm hit, measured in test/bench). The copy is the Response's own, so the edge may add to it.
+ */
+const preparedHeaders = new WeakMap<PreparedResponse, Headers>()
+
+function headersOf(prepared: PreparedResponse): Headers {
+  let headers = preparedHeaders.get(prepared)
+  if (headers === undefined) {
+    headers = new Headers(prepared.headers)
+    preparedHeaders.set(prepared, headers)
+  }
+  return headers
+}
+
 /** The Response for a prepared body, or a bodiless 304 when the client already holds these bytes. */
 export function servePrepared(prepared: PreparedResponse, ifNoneMatch: string | null): Response {
   if (prepared.etag !== undefined && ifNoneMatchHits(ifNoneMatch, prepared.etag)) {
-    return new Response(null, { status: 304, headers: prepared.headers })
+    return new Response(null, { status: 304, headers: headersOf(prepared) })
   }
-  return new Response(prepared.body, { status: prepared.status, headers: prepared.headers })
+  return new Response(prepared.body, { status: prepared.status, headers: headersOf(prepared) })
 }

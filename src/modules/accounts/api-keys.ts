@@ -3,7 +3,7 @@
  * revoke one. Keys are created with `lantern key create`; the CLI also lists and revokes.
  */
 import { Elysia, t, type Static } from 'elysia'
-import { errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { apiKeySecurity, ownerAuth } from './auth.ts'
 import type { AccountsService, ApiKeyInfo } from './service.ts'

@@ -4,7 +4,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../lib/api-schemas.ts'
+import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../http/schemas.ts'
 import { errorResponse, unauthorized } from '../../lib/errors.ts'
 import { apiKeySecurity, authenticateOwner, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIsoOrNull, toIso } from '../../lib/time.ts'
 import { MAX_LABEL, type ShareToken } from './share-tokens.ts'
 

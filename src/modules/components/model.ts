@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels, nullableBoundedText } from '../../lib/api-schemas.ts'
+import { boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
 import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
 

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './service.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
 import { maintenancePhase } from '../page-status/windows.ts'
 import { MAX_MESSAGE, MAX_TITLE, type Maintenance } from './service.ts'

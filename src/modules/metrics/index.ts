@@ -3,7 +3,7 @@
  * route does not exist and the answer is the usual 404), and only with `Authorization: Bearer <token>`.
  */
 import { Elysia, t } from 'elysia'
-import { ErrorBody } from '../../lib/api-schemas.ts'
+import { ErrorBody } from '../../http/schemas.ts'
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import type { AppMetrics } from './registry.ts'

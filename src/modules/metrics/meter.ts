@@ -1,17 +1,17 @@
 /**
- * Counts and times every request of an app: wraps its single entry (`handle`) and its cache-hit
- * entry (`answerFromCache`, called by the server before the edge). A request takes exactly one of
- * the two, so each is counted once. Route labels are patterns from the apps' own route tables.
+ * Counts and times every request the front door hands to an app (`handle`), and counts the cache
+ * hits it answers itself (`countHit`). A request takes exactly one of the two, so each is counted
+ * once. Route labels are patterns from the apps' own route tables; the host route and the path come
+ * from the request's context (worked out once by the front door).
  */
-import { requestPath } from '../../lib/fast-lane.ts'
+import type { RequestContext } from '../../http/context.ts'
 import type { AppMetrics } from './registry.ts'
 import { RouteMatcher } from './route-matcher.ts'
 
 /** Paths remembered with their route: hot badges repeat, and a lookup costs less than a match. */
 const REMEMBERED_PATHS = 1024
 
-type Handle = (request: Request) => Response | Promise<Response>
-type CacheAnswer = (request: Request) => Response | undefined
+type Handle = (request: Request, context: RequestContext) => Response | Promise<Response>
 
 export interface MeterDeps {
   metrics: AppMetrics
@@ -19,16 +19,16 @@ export interface MeterDeps {
   serviceRoutes: Iterable<string>
   /** Route patterns of the status-page hosts' app; their labels start with `status:`. */
   statusRoutes: Iterable<string>
-  isForServiceHost(request: Request): boolean
 }
+
+export type RequestMeter = ReturnType<typeof createRequestMeter>
 
 export function createRequestMeter(deps: MeterDeps) {
   const { metrics } = deps
   const service = new RouteMatcher(deps.serviceRoutes)
   const status = new RouteMatcher(deps.statusRoutes)
   const remembered = new Map<string, string>()
-  const serviceRoute = (request: Request): string => {
-    const path = requestPath(request.url)
+  const serviceRoute = (path: string): string => {
     let route = remembered.get(path)
     if (route === undefined) {
       route = service.match(path) ?? 'other'
@@ -37,32 +37,32 @@ export function createRequestMeter(deps: MeterDeps) {
     }
     return route
   }
-  const routeOf = (request: Request): string => {
-    if (deps.isForServiceHost(request)) return serviceRoute(request)
-    const pattern = status.match(requestPath(request.url))
+  const routeOf = (context: RequestContext): string => {
+    if (context.route.kind === 'service') return serviceRoute(context.path)
+    const pattern = status.match(context.path)
     return pattern === undefined ? 'other' : `status:${pattern}`
   }
 
   return {
-    /** Every request through the app: counted by route, method and status, and timed. */
+    /** Every request through an app: counted by route, method and status, and timed. */
     handle(handle: Handle): Handle {
-      return (request) => {
+      return (request, context) => {
         const startedAt = performance.now()
         const done = (response: Response): Response => {
-          const route = routeOf(request)
+          const route = routeOf(context)
           metrics.countRequest(route, request.method, response.status)
           metrics.observeDuration(route, (performance.now() - startedAt) / 1000)
           return response
         }
         const failed = (error: unknown): never => {
-          const route = routeOf(request)
+          const route = routeOf(context)
           metrics.countRequest(route, request.method, 500)
           metrics.observeDuration(route, (performance.now() - startedAt) / 1000)
           throw error
         }
         let result: Response | Promise<Response>
         try {
-          result = handle(request)
+          result = handle(request, context)
         } catch (error) {
           return failed(error)
         }
@@ -70,13 +70,9 @@ export function createRequestMeter(deps: MeterDeps) {
         return result instanceof Promise ? result.then(done, failed) : done(result)
       }
     },
-    /** Cache hits before the edge (service host only): counted, not timed; a miss is counted later by `handle`. */
-    answerFromCache(answer: CacheAnswer): CacheAnswer {
-      return (request) => {
-        const hit = answer(request)
-        if (hit !== undefined) metrics.countRequest(serviceRoute(request), request.method, hit.status)
-        return hit
-      }
+    /** A cache hit answered before the edge (service host only): counted, not timed. */
+    countHit(request: Request, context: RequestContext, hit: Response): void {
+      metrics.countRequest(serviceRoute(context.path), request.method, hit.status)
     },
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The plan matrix (DESIGN §4) as data: every plan check in Lantern reads from here.
  */
-export const PLANS = ['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise'] as const
-export type Plan = (typeof PLANS)[number]
+import { PLANS, type Plan } from '../../lib/plans.ts'
+
+export { isPlan, PLANS, type Plan } from '../../lib/plans.ts'
 
 const FEATURES = [
   'badge_widget',
@@ -28,10 +29,6 @@ const MATRIX: Readonly<Record<Plan, PlanRow>> = {
   business: { features: growthAndUp },
   oss_hero: { features: growthAndUp },
   enterprise: { features: growthAndUp },
-}
-
-export function isPlan(value: string): value is Plan {
-  return (PLANS as readonly string[]).includes(value)
 }
 
 export function planHas(plan: Plan, feature: Feature): boolean {

@@ -1,9 +1,8 @@
 /**
- * What the host dispatcher knows about a request it hands to the public-pages app: the page, the
+ * What the status site's entry (site-entry.ts) knows about a request it hands to the public-pages app: the page, the
  * original request and the client. Kept beside the rewritten request (a WeakMap), never in a
  * header a client could forge.
  */
-import { clientAddressOf } from '../../lib/client-address.ts'
 import type { Site } from './service.ts'
 
 export interface PublicRequestContext {
@@ -25,6 +24,3 @@ export function setPublicContext(request: Request, context: PublicRequestContext
 export function publicContext(request: Request): PublicRequestContext | undefined {
   return contexts.get(request)
 }
-
-/** The client a request comes from, as the server edge resolved it (see src/lib/client-address.ts). */
-export const clientKey = (request: Request): string => clientAddressOf(request)

@@ -2,14 +2,14 @@
  * HTTP of public pages.
  *
  * - `publicPagesApp`: the app of status hosts (`<slug>.<STATUS_DOMAIN>` and custom domains). The
- *   host dispatcher (`dispatch.ts`) hands it requests rewritten onto an internal origin, with the
+ *   status site's entry (`site-entry.ts`, behind src/http/front.ts) hands it requests rewritten onto an internal origin, with the
  *   page in `publicContext(request)`.
  * - `publicPagesRoutes`: what the service host adds: the owner's settings in the management API
  *   and `GET /api/tls/ask` for Caddy's on-demand TLS.
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../lib/api-schemas.ts'
+import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../http/schemas.ts'
 import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -17,7 +17,7 @@ import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { normalizeHost } from '../../lib/host.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
-import { requestHost } from './host-router.ts'
+import { requestHost } from '../../http/host-router.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type PublicPagesService } from './service.ts'

@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
-import { requestPath } from '../../lib/fast-lane.ts'
+import { requestPath } from '../../http/fast-lane.ts'
 import { queryValues } from '../../lib/query.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook } from '../badge/render.ts'
 import { parseDays } from '../badge/service.ts'

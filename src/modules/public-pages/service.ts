@@ -14,7 +14,7 @@ import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
-import type { HostRoute } from './host-router.ts'
+import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from './images.ts'
 import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from './palette.ts'
 import {

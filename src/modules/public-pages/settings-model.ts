@@ -3,7 +3,7 @@
  * bodies, the answers registered as named models, and the types the settings service takes.
  */
 import { t, type Static } from 'elysia'
-import { modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { modelRef, namedModels } from '../../http/schemas.ts'
 import type { Branding } from './settings.ts'
 
 const PaletteBody = t.Object(

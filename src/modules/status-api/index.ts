@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
-import { ErrorBody } from '../../lib/api-schemas.ts'
-import type { FastLane } from '../../lib/fast-lane.ts'
+import { ErrorBody } from '../../http/schemas.ts'
+import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
 import { DISPLAY_STATUSES } from '../page-status/status.ts'
 import type { StatusService } from './service.ts'

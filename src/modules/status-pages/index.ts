@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, IdParams, sharedModels } from '../../lib/api-schemas.ts'
+import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { CreateStatusPageBody, statusPageJson, statusPageModels, StatusPageRef, UpdateStatusPageBody } from './model.ts'

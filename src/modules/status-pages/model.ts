@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import type { Config } from '../../config.ts'
 import { toIso } from '../../lib/time.ts'
-import { boundedText, modelRef, namedModels } from '../../lib/api-schemas.ts'
+import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { MAX_PAGE_NAME, type StatusPage } from './service.ts'
 import { statusPageUrl } from './urls.ts'
 

@@ -12,7 +12,7 @@ import { statusPageUrl } from '../status-pages/urls.ts'
 import { endSessionCookie, htmlPage, loginRedirect, redirect, safeNext, sessionCookie, sessionUser } from './http.ts'
 import { homePage, loginPage, messagePage, passwordPage, signupPage } from './views.ts'
 import { loadAsset } from './assets.ts'
-import { clientKey } from '../public-pages/context.ts'
+import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['User area'], summary, description })

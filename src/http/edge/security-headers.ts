@@ -21,8 +21,8 @@
 export interface SecurityContext {
   /** Origin of the service host, e.g. `https://status.example.com`. */
   serviceOrigin: string
-  /** Whether a Host header names the service host; the host router's answer when given. */
-  isServiceHost?: (host: string | null) => boolean
+  /** Whether the request is for the service host: the host router's answer when known. */
+  onServiceHost?: boolean | undefined
 }
 
 const SWAGGER_CDN = 'https://cdn.jsdelivr.net'
@@ -82,9 +82,7 @@ export function applySecurityHeaders(request: Request, response: Response, conte
   const type = headers.get('content-type') ?? ''
   if (type.startsWith('text/html')) {
     const url = new URL(request.url)
-    const onServiceHost = context.isServiceHost
-      ? context.isServiceHost(request.headers.get('host') ?? url.host)
-      : url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host
+    const onServiceHost = context.onServiceHost ?? (url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host)
     if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, url.pathname, context.serviceOrigin))
     if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin')
     if (onServiceHost && !headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')

@@ -12,8 +12,8 @@
  * Ports never matter (a proxy may or may not keep them), letters are compared in lower case, a
  * trailing dot (the fully qualified form) is ignored and IDN hosts are compared in punycode.
  */
-import { isDnsName, isIpLiteral, normalizeHost } from '../../lib/host.ts'
-import { slugForLookup } from '../status-pages/slug.ts'
+import { isDnsName, isIpLiteral, normalizeHost } from '../lib/host.ts'
+import { slugForLookup } from '../modules/status-pages/slug.ts'
 
 export type HostRoute =
   | { kind: 'service' }
@@ -71,7 +71,11 @@ export function createHostRouter(config: HostRouterConfig): HostRouter {
  * requests made in tests carry the host in their URL.
  */
 export function requestHost(request: Request): string {
-  const url = request.url
+  return urlHost(request.url)
+}
+
+/** The authority of an absolute URL string, without building a URL object. */
+export function urlHost(url: string): string {
   const start = url.indexOf('//') + 2
   let end = url.indexOf('/', start)
   if (end === -1) end = url.length

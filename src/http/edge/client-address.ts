@@ -3,7 +3,7 @@
  * proxies, the right-most address in X-Forwarded-For that is not a trusted proxy (entries further
  * left can be written by the client itself).
  */
-import { ipValue, normalizeIp } from './config.ts'
+import { ipValue, normalizeIp } from '../../lib/ip.ts'
 
 /** Whether a (canonical) address is one of the trusted proxies. A Set of addresses is one too. */
 export interface ProxyTrust {

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { FastLane } from '../../src/lib/fast-lane.ts'
+import { FastLane } from '../../src/http/fast-lane.ts'
 
 test('prefix handlers get the path; exact paths win; only GET', () => {
   const lane = new FastLane()

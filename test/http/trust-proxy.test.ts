@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../../../src/config.ts'
-import { startServer, type RunningServer } from '../../../src/main.ts'
-import { clientAddress, trustedProxyMatcher } from '../../../src/modules/operations/client-ip.ts'
+import { loadConfig } from '../../src/config.ts'
+import { startServer, type RunningServer } from '../../src/main.ts'
+import { clientAddress, trustedProxyMatcher } from '../../src/http/edge/client-address.ts'
 
 const trusted = (setting: string) => trustedProxyMatcher(loadConfig({ TRUST_PROXY: setting }).operations.trustedProxies)
 

@@ -1,6 +1,6 @@
 /** One JSON line per request (`REQUEST_LOG=1`). The query string is left out: it may hold tokens. */
-import { requestPath } from '../../lib/fast-lane.ts'
-import { requestHost } from '../public-pages/host-router.ts'
+import { requestPath } from '../fast-lane.ts'
+import { requestHost } from '../host-router.ts'
 
 export interface RequestLogEntry {
   time: string

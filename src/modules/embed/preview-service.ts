@@ -1,7 +1,7 @@
 /** Finds the page for the preview and renders it, or a short HTML error page. */
 import { html } from '../../lib/html.ts'
 import type { Config } from '../../config.ts'
-import { buildSnippets } from '../embed/snippets.ts'
+import { buildSnippets } from './snippets.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { PageStatusService } from '../page-status/service.ts'
 import { renderPreview } from './preview.ts'

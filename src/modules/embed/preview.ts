@@ -6,7 +6,7 @@
  * template literals as \u escapes, which ghtml would then print verbatim.
  */
 import { html } from '../../lib/html.ts'
-import type { Snippets } from '../embed/snippets.ts'
+import type { Snippets } from './snippets.ts'
 
 export interface PreviewInput {
   pageName: string

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { FastLane, requestPath } from '../../src/lib/fast-lane.ts'
+import { FastLane, requestPath } from '../../src/http/fast-lane.ts'
 
 test('requestPath reads the path of absolute URLs', () => {
   expect(requestPath('http://localhost:3000/api/embed/markdown?slug=a')).toBe('/api/embed/markdown')

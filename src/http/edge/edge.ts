@@ -1,27 +1,30 @@
 /**
- * The edge around the app: what happens to every request before and after `app.handle` when the
- * server listens (main.ts). Rate limits for public APIs, security headers, the request log and the
- * worker id. Tests of features call `app.handle` directly and are not limited.
+ * The edge: what happens to every request around the app (src/http/front.ts puts it in front of
+ * both sites): the Host check, cache hits, rate limits for public APIs, security headers, the
+ * request log and the worker id. Requests handed in without a socket (tests, `app.handle`) have no
+ * peer address and are never rate limited.
  */
 import type { Clock } from '../../lib/clock.ts'
 import { systemClock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
-import { requestPath } from '../../lib/fast-lane.ts'
 import { judgeHostHeader } from '../../lib/host.ts'
-import { clientAddress, isLoopback, trustedProxyMatcher } from './client-ip.ts'
-import type { OperationsConfig } from './config.ts'
+import { attachContext, createContext, type PeerAddress, type RequestContext } from '../context.ts'
+import type { HostRouter } from '../host-router.ts'
+import { isLoopback, trustedProxyMatcher } from './client-address.ts'
+import type { OperationsConfig } from '../../config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
 import { applySecurityHeaders, HSTS } from './security-headers.ts'
-import { rememberClientAddress } from '../../lib/client-address.ts'
 
-export type Handler = (request: Request) => Promise<Response> | Response
+export type Handler = (request: Request, context: RequestContext) => Promise<Response> | Response
+/** A pre-encoded cache hit, or undefined; called after the Host check, before rate limits. */
+export type CachedAnswer = (request: Request, context: RequestContext) => Response | undefined
 
 export interface EdgeOptions {
   operations: OperationsConfig
   serviceOrigin: string
-  /** Whether a Host header names the service host (the host router decides in the server). */
-  isServiceHost?: (host: string | null) => boolean
+  /** The one host router of the program: the context routes each request with it, once. */
+  router?: HostRouter
   clock?: Clock
   /** Set when this process is one of several workers (1-based). */
   workerId?: number | undefined
@@ -34,7 +37,7 @@ export interface EdgeOptions {
 /**
  * Wraps a handler; call the result with the request and the connection's peer address, or a
  * function that reads it (only called when something needs the client: a rate-limited path, the
- * request log, or a feature reading `clientAddressOf`).
+ * request log, or a feature reading `clientKey`).
  */
 export function createEdge(handle: Handler, options: EdgeOptions) {
   const { operations } = options
@@ -44,7 +47,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   const log = options.log ?? ((line: string) => console.log(line))
   const now = options.now ?? (() => performance.now())
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
-  const security = { serviceOrigin: options.serviceOrigin, isServiceHost: options.isServiceHost }
+  const router = options.router
   // Cache hits skip applySecurityHeaders (they carry the rest already); HSTS depends on BASE_URL.
   const hsts = options.serviceOrigin.startsWith('https:')
 
@@ -65,8 +68,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
    * that does not parse: refuse it here, once, before anything reads the URL. Without a Host
    * (HTTP/1.0) the URL is only a path: the request goes to the service host.
    */
-  const admit = (request: Request): Request | Response => {
-    const host = request.headers.get('host')
+  const admit = (request: Request, host: string | null): Request | Response => {
     if (host !== null && goodHosts.has(host)) return request
     switch (judgeHostHeader(host)) {
       case 'ok':
@@ -85,49 +87,42 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
 
   /**
    * Synchronous when the app answers synchronously (the fast lane): no extra turn of the event loop.
-   * `cached` answers a pre-encoded cache hit without the rest of the edge (see main.ts).
+   * `cached` answers a pre-encoded cache hit without the rest of the edge: rate limits protect the
+   * work behind the cache, which a hit does not reach, and hits carry their headers already.
    */
-  return function edge(
-    wire: Request,
-    peer: string | undefined | (() => string | undefined),
-    cached?: (request: Request) => Response | undefined,
-  ): Response | Promise<Response> {
-    const admitted = admit(wire)
-    const hit = admitted instanceof Request ? cached?.(admitted) : undefined
-    if (hit) {
-      if (hsts) hit.headers.set('strict-transport-security', HSTS)
-      return hit
-    }
+  return function edge(wire: Request, peer: PeerAddress, cached?: CachedAnswer): Response | Promise<Response> {
+    const host = wire.headers.get('host')
+    const admitted = admit(wire, host)
     const request = admitted instanceof Request ? admitted : wire
-    const startedAt = operations.requestLog ? now() : 0
-    // One answer to "who is this?" for rate limits, the private-page gate and page-view counting.
-    let resolved = false
-    let ip: string | undefined
-    const client = (): string | undefined => {
-      if (!resolved) {
-        ip = clientAddress(typeof peer === 'function' ? peer() : peer, request.headers.get('x-forwarded-for'), trusted)
-        resolved = true
+    const context = createContext(request, router, peer, trusted, host)
+    if (admitted instanceof Request && cached) {
+      const hit = cached(request, context)
+      if (hit) {
+        if (hsts) hit.headers.set('strict-transport-security', HSTS)
+        if (worker) hit.headers.set('x-lantern-worker', worker)
+        return hit
       }
-      return ip
     }
-    rememberClientAddress(request, client)
+    attachContext(context)
+    const startedAt = operations.requestLog ? now() : 0
     const finish = (response: Response): Response => {
-      const out = applySecurityHeaders(request, response, security)
+      const onServiceHost = router && admitted instanceof Request ? context.route.kind === 'service' : undefined
+      const out = applySecurityHeaders(request, response, { serviceOrigin: options.serviceOrigin, onServiceHost })
       if (worker) out.headers.set('x-lantern-worker', worker)
       if (operations.requestLog) {
-        log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: client(), worker: options.workerId }))
+        log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: context.socketClient, worker: options.workerId }))
       }
       return out
     }
     if (admitted instanceof Response) return finish(admitted)
-    if (limiter && isRateLimited(request.method, requestPath(request.url))) {
-      const address = client()
+    if (limiter && isRateLimited(request.method, context.path)) {
+      const address = context.socketClient
       if (address !== undefined && !isLoopback(address)) {
         const refusal = limited(address)
         if (refusal) return finish(refusal)
       }
     }
-    const result = handle(request)
+    const result = handle(request, context)
     return result instanceof Promise ? result.then(finish) : finish(result)
   }
 }

@@ -1,14 +1,15 @@
 /**
- * The single entry of the HTTP application: the host router decides, per request, whether the
- * service app or the public-pages app answers. Status-host requests are rewritten onto an internal
- * origin with a normal-length host before Elysia sees them (its router misreads URLs with very
- * short hosts such as `http://a.io/`), and the page they are for travels beside them.
+ * The entry of the status site, for requests the front door (src/http/front.ts) routed to a status
+ * host: a page's slug host, a custom domain, or an unknown host (its 404 page). Requests for a page
+ * are rewritten onto an internal origin with a normal-length host before Elysia sees them (its
+ * router misreads URLs with very short hosts such as `http://a.io/`), and the page they are for
+ * travels beside them.
  */
-import { corsPreflight, withAnyOrigin } from '../../lib/cors.ts'
-import { requestPath } from '../../lib/fast-lane.ts'
+import { corsPreflight, withAnyOrigin } from '../../http/cors.ts'
+import type { RequestContext } from '../../http/context.ts'
+import type { HostRoute } from '../../http/host-router.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
-import { clientKey, setPublicContext } from './context.ts'
-import { requestHost, type HostRoute, type HostRouter } from './host-router.ts'
+import { setPublicContext } from './context.ts'
 import type { PublicPagesService } from './service.ts'
 
 export const INTERNAL_ORIGIN = 'http://status-page.lantern.internal'
@@ -18,10 +19,14 @@ const isCorsOpenPath = (path: string): boolean => path.startsWith('/api/v2/') ||
 
 type Handle = (request: Request) => Response | Promise<Response>
 
-export interface HostDispatchDeps {
-  router: HostRouter
+/** A host that is not the service host: a page's slug host, a custom domain, or unknown. */
+export type StatusHostRoute = Exclude<HostRoute, { kind: 'service' }>
+
+export type StatusSiteEntry = (request: Request, route: StatusHostRoute, context: RequestContext) => Promise<Response>
+
+export interface StatusSiteEntryDeps {
   service: PublicPagesService
-  serviceHandle: Handle
+  /** The status site's Elysia app. */
   publicHandle: Handle
   logError: (error: unknown) => void
 }
@@ -38,31 +43,31 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-export function createHostDispatch(deps: HostDispatchDeps): Handle {
-  const { router, service } = deps
+export function createStatusSiteEntry(deps: StatusSiteEntryDeps): StatusSiteEntry {
+  const { service } = deps
   const notFound = async () => {
     const prepared = await service.notFoundPage()
     return new Response(prepared.body, { status: 404, headers: prepared.headers })
   }
-  const statusHost = async (request: Request, route: Exclude<HostRoute, { kind: 'service' }>): Promise<Response> => {
+  return async (request, route, context) => {
     try {
       const site = route.kind === 'unknown' ? undefined : await service.resolve(route)
       if (!site) {
         // The 404 page links the shared stylesheet: it is served here too, so the page is styled.
-        if (requestPath(request.url) === '/_lantern/page.css' && (request.method === 'GET' || request.method === 'HEAD')) {
+        if (context.path === '/_lantern/page.css' && (request.method === 'GET' || request.method === 'HEAD')) {
           return servePrepared(await service.pageCss, request.headers.get('if-none-match'))
         }
         return withHeader(await notFound(), 'x-robots-tag', 'noindex')
       }
       // The JSON API and the feeds are read from any site (Statuspage widgets): preflights are
       // answered here, and every answer of theirs, errors included, is opened.
-      const corsOpen = isCorsOpenPath(requestPath(request.url))
+      const corsOpen = isCorsOpenPath(context.path)
       if (corsOpen && request.method === 'OPTIONS') return corsPreflight(request)
       const url = request.url
       const authority = url.indexOf('//') + 2
       const pathStart = url.indexOf('/', authority)
       const internal = new Request(INTERNAL_ORIGIN + (pathStart === -1 ? '/' : url.slice(pathStart)), request)
-      setPublicContext(internal, { site, original: request, origin: url.slice(0, pathStart === -1 ? url.length : pathStart), client: clientKey(request) })
+      setPublicContext(internal, { site, original: request, origin: url.slice(0, pathStart === -1 ? url.length : pathStart), client: context.client })
       const answer = await deps.publicHandle(internal)
       const response = corsOpen ? withAnyOrigin(answer) : answer
       return site.visibility === 'private' || site.blocked ? withHeader(response, 'x-robots-tag', 'noindex') : response
@@ -70,10 +75,5 @@ export function createHostDispatch(deps: HostDispatchDeps): Handle {
       deps.logError(error)
       return new Response('internal error', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } })
     }
-  }
-  // Synchronous for the service host, so its fast lane keeps answering without a promise.
-  return (request) => {
-    const route = router.route(requestHost(request))
-    return route.kind === 'service' ? deps.serviceHandle(request) : statusHost(request, route)
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { normalizeHost } from '../../../src/lib/host.ts'
-import { createHostRouter, requestHost } from '../../../src/modules/public-pages/host-router.ts'
+import { normalizeHost } from '../../src/lib/host.ts'
+import { createHostRouter, requestHost } from '../../src/http/host-router.ts'
 
 const router = createHostRouter({ baseUrl: 'https://lantern.example.com', statusDomain: 'status.example.com' })
 

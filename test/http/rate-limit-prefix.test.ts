@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ManualClock } from '../../helpers/clock.ts'
-import { RateLimiter } from '../../../src/modules/operations/rate-limit.ts'
+import { ManualClock } from '../helpers/clock.ts'
+import { RateLimiter } from '../../src/http/edge/rate-limit.ts'
 
 describe('public API rate limit keys', () => {
   test('addresses of one IPv6 /64 share one bucket; another /64 has its own', () => {

@@ -32,10 +32,9 @@ export class FastLane {
     this.prefixes.push([prefix, handler])
   }
 
-  /** A response when a registered handler has one ready; otherwise undefined. */
-  answer(request: Request): Response | undefined {
+  /** A response when a registered handler has one ready; otherwise undefined. `path` when the caller has it already. */
+  answer(request: Request, path = requestPath(request.url)): Response | undefined {
     if (request.method !== 'GET') return undefined
-    const path = requestPath(request.url)
     const exact = this.handlers.get(path)
     if (exact) return exact(request)
     for (const [prefix, handler] of this.prefixes) if (path.startsWith(prefix)) return handler(request, path)

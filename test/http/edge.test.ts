@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../../../src/config.ts'
-import { ManualClock } from '../../helpers/clock.ts'
-import { startServer, type RunningServer } from '../../../src/main.ts'
-import { clientAddress } from '../../../src/modules/operations/client-ip.ts'
-import { readOperationsConfig } from '../../../src/modules/operations/config.ts'
-import { createEdge } from '../../../src/modules/operations/edge.ts'
-import { RateLimiter } from '../../../src/modules/operations/rate-limit.ts'
-import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+import { loadConfig } from '../../src/config.ts'
+import { ManualClock } from '../helpers/clock.ts'
+import { startServer, type RunningServer } from '../../src/main.ts'
+import { clientAddress } from '../../src/http/edge/client-address.ts'
+import { readOperationsConfig } from '../../src/config.ts'
+import { createEdge } from '../../src/http/edge/edge.ts'
+import { RateLimiter } from '../../src/http/edge/rate-limit.ts'
+import { createTestContext, json, type TestContext } from '../helpers/context.ts'
 
 let ctx: TestContext
 let slug: string
@@ -148,8 +148,15 @@ describe('Strict-Transport-Security', () => {
     const hitResponse = await edge(new Request(hit), visitor, (r) => ctx.app.answerFromCache(r))
     expect(ctx.app.answerFromCache(new Request(hit))).toBeDefined()
     expect(hitResponse.headers.get('strict-transport-security')).toBe('max-age=31536000')
-    const plain = createEdge((r) => ctx.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
-    expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+    // Over an http BASE_URL: the whole front door of such an app (its own edge included), from a socket.
+    const http = await createTestContext({ env: { BASE_URL: 'http://lantern.test' } })
+    try {
+      const plain = createEdge((r) => http.app.handle(r), { operations: operations(), serviceOrigin: 'http://lantern.test' })
+      expect((await plain(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+      expect((await http.app.fetch(new Request('http://lantern.test/docs/'), visitor)).headers.get('strict-transport-security')).toBeNull()
+    } finally {
+      await http.close()
+    }
   })
 })
 

@@ -1,0 +1,116 @@
+/**
+ * The front door: the single entry for every request, from the socket (`fetch`) or in process
+ * (`handle`, tests and tools). One pass, in this order:
+ *
+ * 1. the edge's Host check (a malformed or doubled Host is a 400 before anything reads the URL);
+ * 2. host routing, once (the request's context keeps the answer for everyone after);
+ * 3. service host: a pre-encoded cache hit from the fast lane, asked once, answered here before
+ *    rate limits (they protect the work behind the cache, which a hit does not reach). Requests
+ *    with `auth_token` never take it: private embeds are never cached. With the request log on,
+ *    every request takes the full path so that each one is logged;
+ * 4. the edge (rate limits, security headers, request log, worker id) around the right site:
+ *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), the
+ *    service app; status host or custom domain → the status site; unknown host → its 404 page.
+ *
+ * Every error answer is `no-store`; with METRICS_TOKEN each request is counted once.
+ */
+import type { OperationsConfig } from '../config.ts'
+import { createContext, type RequestContext } from './context.ts'
+import { corsPreflight, withAnyOrigin } from './cors.ts'
+import { createEdge, type CachedAnswer } from './edge/edge.ts'
+import { noStoreOnError } from './errors.ts'
+import type { FastLane } from './fast-lane.ts'
+import type { HostRoute, HostRouter } from './host-router.ts'
+
+type Handle = (request: Request) => Response | Promise<Response>
+type SiteHandle = (request: Request, context: RequestContext) => Response | Promise<Response>
+
+export interface FrontDeps {
+  router: HostRouter
+  fastLane: FastLane
+  /** The service host's Elysia app. */
+  serviceApp: Handle
+  /** Service-host paths whose answers any site may read (their preflights are answered here). */
+  isCorsOpenPath(path: string): boolean
+  /** Embeds of private pages asked with `auth_token`: an answer, or undefined at once when not one. */
+  privateEmbed(request: Request, context: RequestContext): Promise<Response | undefined> | undefined
+  /** Status hosts, custom domains and unknown hosts. */
+  statusSite(request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext): Promise<Response>
+  /** Counts requests (`/metrics`); absent when metrics are off. */
+  meter?: { handle(handle: SiteHandle): SiteHandle; countHit(request: Request, context: RequestContext, hit: Response): void } | undefined
+  operations: OperationsConfig
+  serviceOrigin: string
+  workerId?: number | undefined
+  log?: (line: string) => void
+  logError(error: unknown): void
+}
+
+export interface Front {
+  /** The server's entry: `peer` is the connection's address, or a function that reads it. */
+  fetch(request: Request, peer: string | undefined | (() => string | undefined)): Response | Promise<Response>
+  /** The same front door without a socket (tests, tools): never rate limited. */
+  handle(request: Request): Response | Promise<Response>
+  /** A pre-encoded cache hit for the service host, or undefined (what the front door answers first). */
+  answerFromCache(request: Request): Response | undefined
+}
+
+/** Without a socket there is no peer, so no proxy is ever trusted. */
+const NO_PROXIES = new Set<string>()
+
+export function createFront(deps: FrontDeps): Front {
+  const { fastLane, meter } = deps
+
+  const fromCache: CachedAnswer = (request, context) => {
+    if (context.route.kind !== 'service' || context.url.includes('auth_token=')) return undefined
+    context.fastLaneAsked = true
+    const hit = fastLane.answer(request, context.path)
+    if (hit === undefined) return undefined
+    meter?.countHit(request, context, hit)
+    return noStoreOnError(hit)
+  }
+
+  const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> =>
+    (context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)) ?? deps.serviceApp(request)
+
+  /** The service host: embeds are read from any site, so their preflights are answered and every answer opened. */
+  const serviceHost = (request: Request, context: RequestContext): Response | Promise<Response> => {
+    if (!deps.isCorsOpenPath(context.path)) return serviceApp(request, context)
+    if (request.method === 'OPTIONS') return corsPreflight(request)
+    const answer = serviceApp(request, context)
+    return answer instanceof Promise ? answer.then(withAnyOrigin) : withAnyOrigin(answer)
+  }
+
+  // Embeds of private pages with `auth_token` first; everything else synchronously, as before.
+  const service = (request: Request, context: RequestContext): Response | Promise<Response> => {
+    const privately = deps.privateEmbed(request, context)
+    if (!privately) return serviceHost(request, context)
+    return privately.then(
+      (response) => response ?? serviceHost(request, context),
+      (error: unknown) => {
+        deps.logError(error)
+        return serviceHost(request, context)
+      },
+    )
+  }
+
+  const site: SiteHandle = (request, context) => {
+    const route = context.route
+    const result = route.kind === 'service' ? service(request, context) : deps.statusSite(request, route, context)
+    return result instanceof Promise ? result.then(noStoreOnError) : noStoreOnError(result)
+  }
+
+  const edge = createEdge(meter ? meter.handle(site) : site, {
+    operations: deps.operations,
+    serviceOrigin: deps.serviceOrigin,
+    router: deps.router,
+    workerId: deps.workerId,
+    log: deps.log,
+  })
+  const cached = deps.operations.requestLog ? undefined : fromCache
+
+  return {
+    fetch: (request, peer) => edge(request, peer, cached),
+    handle: (request) => edge(request, undefined, cached),
+    answerFromCache: (request) => fromCache(request, createContext(request, deps.router, undefined, NO_PROXIES)),
+  }
+}
