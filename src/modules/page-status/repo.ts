@@ -9,8 +9,10 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import type { IncidentState } from '../incidents/tables.ts'
+import type { Maintenance } from '../maintenances/service.ts'
 import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 
 /** Unresolved incidents and open windows read per snapshot, at most (as the modules' public reads). */
@@ -18,15 +20,8 @@ export const SNAPSHOT_LIST_LIMIT = 50
 /** Windows overlapping an uptime window, at most (as `MaintenancesService.betweenForPage`). */
 const UPTIME_WINDOWS_LIMIT = 1000
 
-export interface ComponentRow {
-  id: number
-  name: string
-  type: ComponentType
-  group: string | null
-  status: ComponentStatus
-  position: number
-  createdAt: number
-  updatedAt: number
+/** A component as its module holds it (its page is the snapshot's), with its uptime data. */
+export interface ComponentRow extends Omit<Component, 'pageId'> {
   /** With an uptime window: the status in force when it opens (undefined: nothing recorded before). */
   statusAtStart: ComponentStatus | undefined
   /** With an uptime window: status changes inside it, oldest first. */
@@ -45,16 +40,8 @@ export interface IncidentRow {
   updatedAt: number
 }
 
-export interface MaintenanceRow {
-  id: number
-  title: string
-  message: string
-  startAt: number
-  endAt: number
-  components: Array<{ id: number; name: string }>
-  createdAt: number
-  updatedAt: number
-}
+/** A maintenance window as its module holds it (its page is the snapshot's). */
+export type MaintenanceRow = Omit<Maintenance, 'pageId'>
 
 /** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan. */
 export type PageRow = NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>
