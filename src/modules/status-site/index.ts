@@ -1,50 +1,30 @@
 /**
- * HTTP of public pages.
- *
- * - `publicPagesApp`: the app of status hosts (`<slug>.<STATUS_DOMAIN>` and custom domains). The
- *   status site's entry (`site-entry.ts`, behind src/http/front.ts) hands it requests rewritten onto an internal origin, with the
- *   page in `publicContext(request)`.
- * - `publicPagesRoutes`: what the service host adds: the owner's settings in the management API
- *   and `GET /api/tls/ask` for Caddy's on-demand TLS.
+ * The app of status hosts (`<slug>.<STATUS_DOMAIN>` and custom domains). The status site's entry
+ * (`site-entry.ts`, behind src/http/front.ts) hands it requests rewritten onto an internal origin,
+ * with the page in `publicContext(request)`. The owner's settings are in branding/ and page-access/.
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../http/schemas.ts'
 import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
-import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
-import type { AccountsService } from '../accounts/service.ts'
-import { normalizeHost } from '../../lib/host.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { requestHost } from '../../http/host-router.ts'
-import { SESSION_TTL_MS, type PageAccessService } from './access.ts'
+import { safeNext, sessionCookie, sessionCookieName } from '../page-access/gate.ts'
+import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
-import { NO_SUCH_INCIDENT, type PublicPagesService } from './service.ts'
+import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
 import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
-import type { PageSettingsService } from './settings.ts'
-import { AccessBody, accessJson, BrandingBody, brandingJson, ImageRef, PageAccessRef, BrandingRef, settingsModels } from './settings-model.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
 export type PageViewHook = (pageId: number, request: Request) => void
 
-export interface PublicPagesAppDeps {
-  service: PublicPagesService
+export interface StatusSiteAppDeps {
+  service: StatusSiteService
   access: PageAccessService
   config: Pick<Config, 'scheme'>
   onPageView?: PageViewHook
   logError: (error: unknown) => void
-}
-
-export function sessionCookieName(scheme: 'http' | 'https'): string {
-  // `__Host-` makes browsers keep the cookie to this exact host, over https only.
-  return scheme === 'https' ? '__Host-lantern_access' : 'lantern_access'
-}
-
-/** A local path to return to after the gate; anything else goes to the page itself. */
-export function safeNext(raw: string | null | undefined): string {
-  if (!raw || raw.length > 2000 || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\u0000-\u001f\\]/.test(raw)) return '/'
-  return raw
 }
 
 function pathAndQuery(url: string): string {
@@ -55,7 +35,7 @@ function pathAndQuery(url: string): string {
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
 
-export function publicPagesApp(deps: PublicPagesAppDeps) {
+export function statusSiteApp(deps: StatusSiteAppDeps) {
   const { service, access, config } = deps
   const cookieName = sessionCookieName(config.scheme)
 
@@ -132,7 +112,7 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
     return serve(prepared ?? (await service.pageNotFound(ctx.site)), request, ctx)
   }
 
-  let app = new Elysia({ name: 'public-pages' })
+  let app = new Elysia({ name: 'status-site' })
     .onError(async ({ code, error, request }) => {
       // A blocked page answers 503 on every path, unknown ones and other methods included.
       const site = publicContext(request)?.site
@@ -200,10 +180,7 @@ export function publicPagesApp(deps: PublicPagesAppDeps) {
           case 'wrong':
             return gate(ctx, { error: 'Wrong password.', next })
           case 'ok': {
-            const secure = config.scheme === 'https' ? '; Secure' : ''
-            return redirect(next, {
-              'set-cookie': `${cookieName}=${result.token}; Path=/; Max-Age=${SESSION_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`,
-            })
+            return redirect(next, { 'set-cookie': sessionCookie(config.scheme, result.token) })
           }
         }
       },
@@ -221,147 +198,3 @@ function redirect(location: string, headers: Record<string, string> = {}): Respo
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...headers } })
 }
 
-const detail = (summary: string, description?: string) => ({ tags: ['Status pages'], summary, description, security: apiKeySecurity })
-
-async function uploadedBytes(request: Request): Promise<Uint8Array> {
-  const type = request.headers.get('content-type') ?? ''
-  if (type.toLowerCase().startsWith('multipart/form-data')) {
-    let form: FormData
-    try {
-      form = await request.formData()
-    } catch {
-      throw new HttpError(400, 'file: the multipart body could not be read')
-    }
-    const file = form.get('file')
-    if (!(file instanceof Blob)) throw new HttpError(400, 'file is required (multipart field "file")')
-    return new Uint8Array(await file.arrayBuffer())
-  }
-  return new Uint8Array(await request.arrayBuffer())
-}
-
-export function publicPagesRoutes(deps: {
-  accounts: AccountsService
-  settings: PageSettingsService
-  service: PublicPagesService
-}) {
-  const { settings, service } = deps
-  const imageRoutes = (kind: 'favicon' | 'logo') =>
-    new Elysia({ prefix: '/user/api/v1/status-pages' })
-      .model(sharedModels)
-      .model(settingsModels)
-      .use(ownerAuth(deps.accounts))
-      .put(
-        `/:id/${kind}`,
-        async ({ owner, params, request }) => ({ data: await settings.setImage(owner, params.id, kind, await uploadedBytes(request)) }),
-        {
-          params: IdParams,
-          parse: 'none',
-          response: { 200: t.Object({ data: ImageRef }), ...errorResponses },
-          detail: detail(
-            kind === 'favicon' ? 'Upload the favicon of a page' : 'Upload the logo of a page',
-            kind === 'favicon'
-              ? 'Multipart field `file` (or the raw bytes as the body). At most 100 KB; PNG, JPEG, SVG or ICO, recognised by content. Needs a plan with custom CSS. SVG is served with a CSP that forbids scripts.'
-              : 'Multipart field `file` (or the raw bytes as the body). At most 256 KB; PNG, JPEG, SVG or ICO, recognised by content.',
-          ),
-        },
-      )
-      .delete(
-        `/:id/${kind}`,
-        async ({ owner, params }) => {
-          await settings.deleteImage(owner, params.id, kind)
-          return { data: { deleted: true } }
-        },
-        {
-          params: IdParams,
-          response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
-          detail: detail(kind === 'favicon' ? 'Remove the custom favicon' : 'Remove the logo'),
-        },
-      )
-
-  return new Elysia({ name: 'public-pages-management' })
-    .get(
-      '/api/tls/ask',
-      async ({ query }) => {
-        const domain = normalizeHost(query.domain ?? '')
-        if (domain && !domain.startsWith('[') && (await service.servesDomain(domain))) return { ok: true }
-        return errorResponse(404, 'not found')
-      },
-      {
-        query: t.Object({ domain: t.Optional(t.String({ maxLength: 300 })) }),
-        response: { 200: t.Object({ ok: t.Boolean() }), 404: ErrorBody },
-        detail: {
-          tags: ['Operations'],
-          summary: 'May a TLS certificate be issued for this domain? (Caddy on-demand TLS `ask`)',
-          description: '200 when the domain is the custom domain of a page that is not blocked; 404 otherwise.',
-        },
-      },
-    )
-    .use(imageRoutes('favicon'))
-    .use(imageRoutes('logo'))
-    .use(
-      new Elysia({ prefix: '/user/api/v1/status-pages' })
-        .model(sharedModels)
-        .model(settingsModels)
-        .use(ownerAuth(deps.accounts))
-        .get('/:id/branding', async ({ owner, params }) => ({ data: brandingJson(await settings.branding(owner, params.id)) }), {
-          params: IdParams,
-          response: { 200: t.Object({ data: BrandingRef }), ...errorResponses },
-          detail: detail('Branding of a page: palette, derived dark colours, custom CSS, favicon, logo'),
-        })
-        .patch(
-          '/:id/branding',
-          async ({ owner, params, body }) => ({ data: brandingJson(await settings.setBranding(owner, params.id, body)) }),
-          {
-            params: IdParams,
-            body: BrandingBody,
-            response: { 200: t.Object({ data: BrandingRef }), ...errorResponses },
-            detail: detail(
-              'Change the palette or the custom CSS',
-              '`palette`: hex colours for `primary`, `secondary`, `accent`, `background`, `text` (light mode; text must reach 4.5:1 on background). Dark-mode colours are derived. `custom_css` (plans with custom CSS): at most 50 KB, no `<`, no `@import`. `null` resets either.',
-            ),
-          },
-        )
-        .get('/:id/access', async ({ owner, params }) => ({ data: accessJson(await settings.accessSettings(owner, params.id)) }), {
-          params: IdParams,
-          response: { 200: t.Object({ data: PageAccessRef }), ...errorResponses },
-          detail: detail('Access settings of a private page'),
-        })
-        .put(
-          '/:id/access',
-          async ({ owner, params, body }) => ({ data: accessJson(await settings.setPassword(owner, params.id, body.password)) }),
-          {
-            params: IdParams,
-            body: AccessBody,
-            response: { 200: t.Object({ data: PageAccessRef }), ...errorResponses },
-            detail: detail(
-              'Set the password of a private page',
-              'At least 8 characters (shorter passwords set before keep working); `null` removes it. Visitors who typed it get a 1-hour session on that host. Changing it ends every session.',
-            ),
-          },
-        )
-        .post(
-          '/:id/access/token',
-          async ({ owner, params, status }) => status(201, { data: { auth_token: await settings.rotateEmbedToken(owner, params.id) } }),
-          {
-            params: IdParams,
-            response: { 201: t.Object({ data: t.Object({ auth_token: t.String() }) }), ...errorResponses },
-            detail: detail(
-              'Create a read-only embed token for a private page (replaces the previous one)',
-              'Shown once. Add `auth_token=<token>` to the status JSON, badge or widget URLs and to `/api/v2/*.json` and the feeds of the page.',
-            ),
-          },
-        )
-        .delete(
-          '/:id/access/token',
-          async ({ owner, params }) => {
-            await settings.revokeEmbedToken(owner, params.id)
-            return { data: { deleted: true } }
-          },
-          {
-            params: IdParams,
-            response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
-            detail: detail('Revoke the embed token of a private page'),
-          },
-        ),
-    )
-}
