@@ -17,17 +17,12 @@ import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
 import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from '../branding/palette.ts'
-import {
-  groupInPageOrder,
-  renderBlockedPage,
-  renderGatePage,
-  renderHistoryPage,
-  renderIncidentPage,
-  renderNotFoundPage,
-  renderStatusPage,
-  type Assets,
-  type ComponentView,
-} from './render.ts'
+import { renderGatePage } from './render/gate.ts'
+import { renderHistoryPage } from './render/history.ts'
+import { renderIncidentPage } from './render/incident.ts'
+import { renderBlockedPage, renderNotFoundPage } from './render/not-found.ts'
+import { groupInPageOrder, renderStatusPage, type ComponentView } from './render/page.ts'
+import type { Assets } from './render/shared.ts'
 import type { StatusSiteRepo } from './repo.ts'
 import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
 import type { PageStatusService } from '../page-status/service.ts'
