@@ -5,12 +5,11 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { requestHost } from '../../http/host-router.ts'
-import { safeNext, sessionCookie, sessionCookieName } from '../page-access/gate.ts'
+import { safeNext, VisitorGate } from '../page-access/gate.ts'
 import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
@@ -37,7 +36,7 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 
 export function statusSiteApp(deps: StatusSiteAppDeps) {
   const { service, access, config } = deps
-  const cookieName = sessionCookieName(config.scheme)
+  const visitors = new VisitorGate(access, config.scheme)
 
   const ctxOf = (request: Request): PublicRequestContext => {
     const ctx = publicContext(request)
@@ -45,17 +44,8 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
     return ctx
   }
 
-  const hasSession = (ctx: PublicRequestContext) =>
-    access.sessionGrants(readCookie(ctx.original.headers.get('cookie'), cookieName), ctx.site.pageId, ctx.site.host)
-
-  /** Visitors of a private page need a session; scripts may bring the embed token instead. */
-  const mayRead = async (ctx: PublicRequestContext, request: Request, allowToken: boolean): Promise<boolean> => {
-    if (ctx.site.visibility === 'public') return true
-    if (await hasSession(ctx)) return true
-    if (!allowToken) return false
-    const token = new URL(request.url).searchParams.get('auth_token')
-    return access.embedTokenGrants(ctx.site.pageId, token)
-  }
+  const mayRead = (ctx: PublicRequestContext, request: Request, allowToken: boolean): Promise<boolean> =>
+    visitors.mayRead(ctx.site, { cookieHeader: ctx.original.headers.get('cookie'), url: request.url }, allowToken)
 
   const gate = async (
     ctx: PublicRequestContext,
@@ -162,27 +152,14 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
         if (!own || requestProvenance(request, [own]) === 'cross') return text(403, 'cross-site form refused')
         if (ctx.site.visibility === 'public') return redirect('/')
         const form = new URLSearchParams((await request.text()).slice(0, 10_000))
-        const password = form.get('password') ?? ''
-        const next = safeNext(form.get('next'))
-        const result = await access.attempt({ pageId: ctx.site.pageId, host: ctx.site.host, client: ctx.client, password })
-        switch (result.kind) {
-          case 'no-password':
-            return gate(ctx, { status: 403, next })
-          case 'limited': {
-            const minutes = Math.ceil(result.retryAfterSeconds / 60)
-            return gate(ctx, {
-              status: 429,
-              error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-              headers: { 'retry-after': String(result.retryAfterSeconds) },
-              next,
-            })
-          }
-          case 'wrong':
-            return gate(ctx, { error: 'Wrong password.', next })
-          case 'ok': {
-            return redirect(next, { 'set-cookie': sessionCookie(config.scheme, result.token) })
-          }
-        }
+        const outcome = await visitors.submit({ pageId: ctx.site.pageId, host: ctx.site.host, client: ctx.client, form })
+        if (outcome.kind === 'open') return redirect(outcome.next, { 'set-cookie': outcome.setCookie })
+        return gate(ctx, {
+          status: outcome.status,
+          error: outcome.error,
+          headers: outcome.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(outcome.retryAfterSeconds) },
+          next: outcome.next,
+        })
       },
       { parse: 'none', detail: { hide: true } },
     )
