@@ -31,10 +31,14 @@ import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { createRequestMeter } from './modules/metrics/meter.ts'
-import { publicPagesApp, publicPagesRoutes, type PageViewHook } from './modules/public-pages/index.ts'
-import type { PublicPagesService } from './modules/public-pages/service.ts'
-import type { PageSettingsService } from './modules/public-pages/settings.ts'
-import { createStatusSiteEntry } from './modules/public-pages/site-entry.ts'
+import { brandingRoutes } from './modules/branding/index.ts'
+import type { BrandingService } from './modules/branding/service.ts'
+import { pageAccessRoutes } from './modules/page-access/index.ts'
+import { statusSiteApp as createStatusSiteApp, type PageViewHook } from './modules/status-site/index.ts'
+import type { StatusSiteService } from './modules/status-site/service.ts'
+import { createStatusSiteEntry } from './modules/status-site/site-entry.ts'
+import { tlsAskRoutes } from './modules/status-pages/tls-ask.ts'
+import { privateEmbedHook } from './http/private-embed.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
@@ -92,10 +96,12 @@ export function createApp(deps: AppDeps): App {
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
-    .use(publicPagesRoutes({ accounts: services.accounts, settings: services.pageSettings, service: services.publicPages }))
+    .use(tlsAskRoutes(services.pages))
+    .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
+    .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(contentRoutes(createContentService(config.baseUrl)))
 
-  const statusSiteApp = publicPagesApp({ service: services.publicPages, access: services.pageAccess, config, onPageView, logError })
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
 
   const front = createFront({
     // The one host router of the program.
@@ -103,8 +109,11 @@ export function createApp(deps: AppDeps): App {
     fastLane,
     serviceApp: serviceApp.handle,
     isCorsOpenPath,
-    privateEmbed: (request) => services.privateEmbeds.answer(request),
-    statusSite: createStatusSiteEntry({ service: services.publicPages, publicHandle: statusSiteApp.handle, logError }),
+    privateEmbed: privateEmbedHook({
+      statusJson: (url) => services.privateStatusJson.answer(url),
+      badge: (url, slug, kind) => services.privateBadges.answer(url, slug, kind),
+    }),
+    statusSite: createStatusSiteEntry({ service: services.statusSite, publicHandle: statusSiteApp.handle, logError }),
     meter: services.metrics && createRequestMeter({
       metrics: services.metrics,
       serviceRoutes: serviceApp.routes.map((route) => route.path),
@@ -124,7 +133,8 @@ export function createApp(deps: AppDeps): App {
     services,
     publicCache: services.publicCache,
     status: services.status,
-    publicPages: { service: services.publicPages, settings: services.pageSettings },
+    statusSite: services.statusSite,
+    branding: services.branding,
   }
 }
 
@@ -138,5 +148,6 @@ export interface App {
   services: Services
   publicCache: PublicCache | undefined
   status: StatusService
-  publicPages: { service: PublicPagesService; settings: PageSettingsService }
+  statusSite: StatusSiteService
+  branding: BrandingService
 }

@@ -20,8 +20,9 @@ import { MaintenancesRepo } from './modules/maintenances/repo.ts'
 import { MaintenancesService } from './modules/maintenances/service.ts'
 import { PageStatusRepo } from './modules/page-status/repo.ts'
 import { PageStatusService } from './modules/page-status/service.ts'
-import { PageAccessService } from './modules/public-pages/access.ts'
-import { PublicPagesRepo } from './modules/public-pages/repo.ts'
+import { PageAccessRepo } from './modules/page-access/repo.ts'
+import { PageAccessService } from './modules/page-access/service.ts'
+import { PageAccessSettingsService } from './modules/page-access/settings.ts'
 import { PageViewCounter } from './modules/analytics/page-views.ts'
 import { AnalyticsRepo } from './modules/analytics/repo.ts'
 import { AnalyticsService } from './modules/analytics/service.ts'
@@ -40,10 +41,13 @@ import { PreviewService } from './modules/embed/preview-service.ts'
 import { MeteredCache } from './modules/metrics/metered-cache.ts'
 import { AppMetrics } from './modules/metrics/registry.ts'
 import { databaseSizeBytes } from './modules/metrics/repo.ts'
-import { pageEventsSource } from './modules/public-pages/events-source.ts'
-import { PrivateEmbeds } from './modules/public-pages/private-embeds.ts'
-import { PublicPagesService } from './modules/public-pages/service.ts'
-import { PageSettingsService } from './modules/public-pages/settings.ts'
+import { PrivateBadges } from './modules/badge/private.ts'
+import { BrandingRepo } from './modules/branding/repo.ts'
+import { BrandingService } from './modules/branding/service.ts'
+import { pageEventsSource } from './modules/status-site/events-source.ts'
+import { StatusSiteRepo } from './modules/status-site/repo.ts'
+import { StatusSiteService } from './modules/status-site/service.ts'
+import { PrivateStatusJson } from './modules/status-api/private.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetService } from './modules/widget/service.ts'
@@ -74,8 +78,8 @@ export function createServices(deps: ServiceDeps) {
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
-  const publicPagesRepo = new PublicPagesRepo(deps.db)
-  const pageAccess = new PageAccessService(publicPagesRepo, clock, changes, passwords)
+  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords)
+  const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
@@ -101,9 +105,11 @@ export function createServices(deps: ServiceDeps) {
   const badges = new BadgeService(pageStatus, publicCache, clock)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetService(WIDGET_JS)
-  const publicPages = new PublicPagesService(publicPagesRepo, pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
-  const pageSettings = new PageSettingsService(publicPagesRepo, pages, pageAccess, clock, changes)
-  const privateEmbeds = new PrivateEmbeds(publicPagesRepo, pageAccess, status, pageStatus, clock)
+  const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
+  const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
+  // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
+  const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
+  const privateBadges = new PrivateBadges(pageAccess, pageStatus)
   return {
     clock,
     changes,
@@ -115,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     checks,
     pageStatus,
     pageAccess,
+    pageAccessSettings,
     shareTokens,
     analytics,
     pageViews,
@@ -125,9 +132,10 @@ export function createServices(deps: ServiceDeps) {
     badges,
     preview,
     widget,
-    publicPages,
-    pageSettings,
-    privateEmbeds,
+    statusSite,
+    branding,
+    privateStatusJson,
+    privateBadges,
   }
 }
 

@@ -13,7 +13,8 @@ import type {
   PageViewVisitorsTable,
 } from '../modules/analytics/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
-import type { PageAccessSessionsTable, PageAccessTable, PageAppearanceTable } from '../modules/public-pages/tables.ts'
+import type { PageAppearanceTable } from '../modules/branding/tables.ts'
+import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
 import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable } from '../modules/checks/tables.ts'
 import type {

@@ -2,7 +2,7 @@
  * CORS of the endpoints made to be read from any site (status JSON, feeds, badges, the widget).
  * They carry no credentials, so `*` is safe; their errors are opened too, so a widget on another
  * site reads "private" or "not found" instead of failing with a CORS error. Which paths are open is
- * decided at the front door (src/http/front.ts for the service host, public-pages/site-entry.ts for status hosts).
+ * decided at the front door (src/http/front.ts for the service host, status-site/site-entry.ts for status hosts).
  */
 
 export const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const

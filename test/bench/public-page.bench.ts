@@ -55,7 +55,7 @@ console.log('\n## cold render (no cache), median of 25 after 5 warm-ups')
 console.log('history       history rows   render ms   full request ms')
 for (const days of sizes) {
   const slug = `bench-${days}`
-  const site = (await app.publicPages.service.resolve({ kind: 'status', slug, host: `${slug}.status.example.com` }))!
+  const site = (await app.statusSite.resolve({ kind: 'status', slug, host: `${slug}.status.example.com` }))!
   const rows = await db.db
     .selectFrom('component_status_history')
     .innerJoin('components', 'components.id', 'component_status_history.component_id')
@@ -72,7 +72,7 @@ for (const days of sizes) {
     }
     return samples.sort((a, b) => a - b)[12]!
   }
-  const render = await time(() => app.publicPages.service.renderPage(site))
+  const render = await time(() => app.statusSite.renderPage(site))
   const request = await time(async () => (await app.handle(new Request(`https://${slug}.status.example.com/`))).arrayBuffer())
   console.log(`${String(days).padStart(4)} days    ${String(rows.n).padStart(12)}   ${render.toFixed(2).padStart(9)}   ${request.toFixed(2).padStart(15)}`)
 }

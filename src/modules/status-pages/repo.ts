@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts'
+import { findPublicPageByDomain } from './public-lookup.ts'
 import type { Visibility } from './tables.ts'
 
 export interface StatusPageChanges {
@@ -11,6 +12,11 @@ export interface StatusPageChanges {
 
 export class StatusPagesRepo {
   constructor(private readonly db: Db) {}
+
+  /** The page a custom domain points to, with its owner's plan (for the TLS `ask` check). */
+  findPublicPageByDomain(domain: string) {
+    return findPublicPageByDomain(this.db, domain)
+  }
 
   listByOwner(ownerId: number) {
     return this.db.selectFrom('status_pages').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute()

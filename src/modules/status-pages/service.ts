@@ -61,6 +61,12 @@ export class StatusPagesService {
     private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
   ) {}
 
+  /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
+  async servesDomain(domain: string): Promise<boolean> {
+    const row = await this.repo.findPublicPageByDomain(domain)
+    return row !== undefined && row.blocked === 0 && planHas(row.plan, 'custom_domain_private')
+  }
+
   async list(owner: User): Promise<StatusPage[]> {
     return (await this.repo.listByOwner(owner.id)).map(toStatusPage)
   }

@@ -7,8 +7,8 @@ import {
   lightTheme,
   parseHexColor,
   readableOn,
-} from '../../../src/modules/public-pages/palette.ts'
-import { parsePalette } from '../../../src/modules/public-pages/settings.ts'
+} from '../../../src/modules/branding/palette.ts'
+import { parsePalette } from '../../../src/modules/branding/service.ts'
 
 describe('branding palette', () => {
   test('contrast ratio follows WCAG', () => {

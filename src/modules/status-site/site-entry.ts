@@ -10,7 +10,7 @@ import type { RequestContext } from '../../http/context.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 import { setPublicContext } from './context.ts'
-import type { PublicPagesService } from './service.ts'
+import type { StatusSiteService } from './service.ts'
 
 export const INTERNAL_ORIGIN = 'http://status-page.lantern.internal'
 
@@ -25,7 +25,7 @@ export type StatusHostRoute = Exclude<HostRoute, { kind: 'service' }>
 export type StatusSiteEntry = (request: Request, route: StatusHostRoute, context: RequestContext) => Promise<Response>
 
 export interface StatusSiteEntryDeps {
-  service: PublicPagesService
+  service: StatusSiteService
   /** The status site's Elysia app. */
   publicHandle: Handle
   logError: (error: unknown) => void

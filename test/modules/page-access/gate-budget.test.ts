@@ -5,7 +5,7 @@
  * before keep working.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { GATE_ATTEMPTS, GATE_PAGE_ATTEMPTS, GATE_PAGE_WINDOW_MS, GATE_WINDOW_MS } from '../../../src/modules/public-pages/access.ts'
+import { GATE_ATTEMPTS, GATE_PAGE_ATTEMPTS, GATE_PAGE_WINDOW_MS, GATE_WINDOW_MS } from '../../../src/modules/page-access/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 

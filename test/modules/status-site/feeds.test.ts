@@ -1,7 +1,7 @@
 /** The feed renderers on their own: what a feed reader gets out of hostile texts. */
 import { expect, test } from 'bun:test'
 import { DOMParser } from '@xmldom/xmldom'
-import { renderAtom, renderRss } from '../../../src/modules/public-pages/feeds.ts'
+import { renderAtom, renderRss } from '../../../src/modules/status-site/feeds.ts'
 
 const XSS = '<img src=x onerror=alert(1)><script>alert(2)</script> & more'
 const input = {

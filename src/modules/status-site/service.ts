@@ -15,26 +15,21 @@ import { statusPageUrl } from '../status-pages/urls.ts'
 import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
-import { IMAGE_CONTENT_TYPES } from './images.ts'
-import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from './palette.ts'
-import {
-  groupInPageOrder,
-  renderBlockedPage,
-  renderGatePage,
-  renderHistoryPage,
-  renderIncidentPage,
-  renderNotFoundPage,
-  renderStatusPage,
-  type Assets,
-  type ComponentView,
-} from './render.ts'
-import type { PublicPagesRepo } from './repo.ts'
+import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
+import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from '../branding/palette.ts'
+import { renderGatePage } from './render/gate.ts'
+import { renderHistoryPage } from './render/history.ts'
+import { renderIncidentPage } from './render/incident.ts'
+import { renderBlockedPage, renderNotFoundPage } from './render/not-found.ts'
+import { groupInPageOrder, renderStatusPage, type ComponentView } from './render/page.ts'
+import type { Assets } from './render/shared.ts'
+import type { StatusSiteRepo } from './repo.ts'
 import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
 import type { PageStatusService } from '../page-status/service.ts'
 import { worstOf } from '../page-status/status.ts'
 import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
-import type { ImageType } from './tables.ts'
+import type { ImageType } from '../branding/tables.ts'
 
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7
@@ -112,7 +107,7 @@ export const DEFAULT_FAVICON_SVG =
 
 export const NO_SUCH_INCIDENT = 'There is no such incident.'
 
-export class PublicPagesService {
+export class StatusSiteService {
   /** Host → page; `null` is a negative answer (no page at this host), kept briefly. */
   private readonly sites: TtlCache<Site | null> | undefined
   private readonly looks: TtlCache<Look> | undefined
@@ -122,7 +117,7 @@ export class PublicPagesService {
   private readonly defaultFaviconUrl: Promise<string>
 
   constructor(
-    private readonly repo: PublicPagesRepo,
+    private readonly repo: StatusSiteRepo,
     private readonly events: PageEventsSource,
     private readonly pageStatus: PageStatusService,
     private readonly cache: PublicCache | undefined,
@@ -169,12 +164,6 @@ export class PublicPagesService {
     }
     const found = this.sites ? this.sites.getOrLoad(key, load) : load().then((fill) => fill.value)
     return found.then((site) => site ?? undefined)
-  }
-
-  /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
-  async servesDomain(domain: string): Promise<boolean> {
-    const row = await this.repo.findSiteByDomain(domain)
-    return row !== undefined && row.blocked === 0 && planHas(row.plan, 'custom_domain_private')
   }
 
   private cached(key: string, pageId: number, ttlMs: number, build: () => Promise<PreparedResponse>): Promise<PreparedResponse> {

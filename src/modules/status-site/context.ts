@@ -1,5 +1,5 @@
 /**
- * What the status site's entry (site-entry.ts) knows about a request it hands to the public-pages app: the page, the
+ * What the status site's entry (site-entry.ts) knows about a request it hands to the status-site app: the page, the
  * original request and the client. Kept beside the rewritten request (a WeakMap), never in a
  * header a client could forge.
  */

@@ -20,7 +20,9 @@ import { badRequest } from '../../lib/errors.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
-import type { PublicPagesRepo } from './repo.ts'
+import type { Plan } from '../plans/matrix.ts'
+import { slugForLookup } from '../status-pages/slug.ts'
+import type { PageAccessRepo } from './repo.ts'
 
 export const SESSION_TTL_MS = 60 * 60_000
 export const GATE_ATTEMPTS = 5
@@ -47,11 +49,20 @@ function parseGatePassword(raw: string): string {
   return raw
 }
 
+/** A private page an embed URL's slug and `auth_token` open. */
+export interface GrantedEmbedPage {
+  id: number
+  slug: string
+  name: string
+  customDomain: string | null
+  plan: Plan
+}
+
 export class PageAccessService {
   private readonly guesses: GuessThrottle
 
   constructor(
-    private readonly repo: PublicPagesRepo,
+    private readonly repo: PageAccessRepo,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly passwords: PasswordHasher,
@@ -120,5 +131,18 @@ export class PageAccessService {
     if (!token || !SESSION_TOKEN.test(token)) return false
     const session = await this.repo.findSession(await sha256Hex(token))
     return session !== undefined && session.page_id === pageId && session.host === host && session.expires_at > this.clock.now()
+  }
+
+  /**
+   * The private page a slug and its one `auth_token` open, or undefined (a public, blocked or
+   * unknown page, or a wrong token: then the public answer applies).
+   */
+  async grantedEmbedPage(rawSlug: string, tokens: readonly string[]): Promise<GrantedEmbedPage | undefined> {
+    const slug = slugForLookup(rawSlug)
+    if (slug === undefined || tokens.length !== 1) return undefined
+    const row = await this.repo.findPageBySlug(slug)
+    if (!row || row.blocked === 1 || row.visibility !== 'private') return undefined
+    if (!(await this.embedTokenGrants(row.id, tokens[0]))) return undefined
+    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
   }
 }

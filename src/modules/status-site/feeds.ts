@@ -8,7 +8,7 @@ import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
 import { maintenancePhase, type MaintenancePhase } from '../page-status/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
-import { formatDateTime } from './render.ts'
+import { formatDateTime } from './render/shared.ts'
 
 export interface FeedInput {
   name: string

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { GATE_ATTEMPTS, GATE_WINDOW_MS, SESSION_TTL_MS } from '../../../src/modules/public-pages/access.ts'
+import { GATE_ATTEMPTS, GATE_WINDOW_MS, SESSION_TTL_MS } from '../../../src/modules/page-access/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 

@@ -3,7 +3,7 @@
  * of components and groups (HTTP through the real app, real SQLite, a fixed clock).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { formatDuration } from '../../../src/modules/public-pages/render.ts'
+import { formatDuration } from '../../../src/modules/status-site/render/shared.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 describe('formatDuration (the tips of the daily bars)', () => {

@@ -217,7 +217,7 @@ test('an uploaded SVG favicon with a script cannot run it, even opened directly'
   const owner = await accounts.findUserByEmail('e2e@example.com')
   const acme = (await pages.list(owner)).find((p) => p.slug === 'acme')!
   const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="document.title=\'pwned\'"><script>document.title="pwned";alert(1)</script><circle r="5"/></svg>'
-  await server.app.publicPages.settings.setImage(owner, acme.id, 'favicon', new TextEncoder().encode(svg))
+  await server.app.branding.setImage(owner, acme.id, 'favicon', new TextEncoder().encode(svg))
   const context = await browser.newContext()
   const page = await context.newPage()
   const dialogs: string[] = []

@@ -1,14 +1,10 @@
-/**
- * The owner's side of public pages (management API): palette, custom CSS, favicon, logo, the
- * gate password and the embed token of a private page.
- */
+/** The owner's side of a page's branding (management API): palette, custom CSS, favicon, logo. */
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import type { User } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
-import type { PageAccessService } from './access.ts'
 import { parseCustomCss } from './custom-css.ts'
 import { sniffImage } from './images.ts'
 import {
@@ -23,8 +19,8 @@ import {
   type Palette,
   type Theme,
 } from './palette.ts'
-import type { PublicPagesRepo } from './repo.ts'
-import type { BrandingInput } from './settings-model.ts'
+import type { BrandingRepo } from './repo.ts'
+import type { BrandingInput } from './model.ts'
 
 const MAX_FAVICON_BYTES = 100 * 1024
 const MAX_LOGO_BYTES = 256 * 1024
@@ -39,14 +35,12 @@ export interface Branding {
   logo: { type: string; bytes: number } | null
 }
 
-
 const round2 = (n: number) => Math.round(n * 100) / 100
 
-export class PageSettingsService {
+export class BrandingService {
   constructor(
-    private readonly repo: PublicPagesRepo,
+    private readonly repo: BrandingRepo,
     private readonly pages: StatusPagesService,
-    private readonly access: PageAccessService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
   ) {}
@@ -110,27 +104,6 @@ export class PageSettingsService {
       this.clock.now(),
     )
     this.changes.pageChanged(pageId)
-  }
-
-  async accessSettings(owner: User, pageId: number) {
-    const page = await this.pages.get(owner, pageId)
-    return { visibility: page.visibility, ...(await this.access.settings(pageId)) }
-  }
-
-  async setPassword(owner: User, pageId: number, password: string | null) {
-    await this.pages.get(owner, pageId)
-    await this.access.setPassword(pageId, password)
-    return this.accessSettings(owner, pageId)
-  }
-
-  async rotateEmbedToken(owner: User, pageId: number): Promise<string> {
-    await this.pages.get(owner, pageId)
-    return this.access.rotateEmbedToken(pageId)
-  }
-
-  async revokeEmbedToken(owner: User, pageId: number): Promise<void> {
-    await this.pages.get(owner, pageId)
-    await this.access.revokeEmbedToken(pageId)
   }
 
   private requireCustomCss(owner: User, what: string): void {

@@ -1,10 +1,10 @@
 /**
- * Schemas of the owner's page settings in the management API (branding, images, access): the
- * bodies, the answers registered as named models, and the types the settings service takes.
+ * Schemas of a page's branding in the management API (palette, custom CSS, images): the bodies,
+ * the answers registered as named models, and the types the branding service takes.
  */
 import { t, type Static } from 'elysia'
 import { modelRef, namedModels } from '../../http/schemas.ts'
-import type { Branding } from './settings.ts'
+import type { Branding } from './service.ts'
 
 const PaletteBody = t.Object(
   {
@@ -21,8 +21,6 @@ export const BrandingBody = t.Object({
   palette: t.Optional(t.Nullable(PaletteBody)),
   custom_css: t.Optional(t.Nullable(t.String({ maxLength: 200_000, error: 'custom_css must be a string or null' }))),
 })
-
-export const AccessBody = t.Object({ password: t.Nullable(t.String({ maxLength: 2000, error: 'password must be a string or null' })) })
 
 /** What `setBranding` takes: the JSON body. */
 export type BrandingInput = Static<typeof BrandingBody>
@@ -50,17 +48,10 @@ const BrandingJson = t.Object({
   logo: t.Nullable(ImageJson),
 })
 
-const AccessJson = t.Object({
-  visibility: t.String(),
-  password_set: t.Boolean(),
-  embed_token_set: t.Boolean(),
-})
-
-/** The named models of the OpenAPI document the settings routes define. */
-export const settingsModels = namedModels({ Branding: BrandingJson, PageAccess: AccessJson, Image: ImageJson })
-export const BrandingRef = modelRef(settingsModels, 'Branding')
-export const PageAccessRef = modelRef(settingsModels, 'PageAccess')
-export const ImageRef = modelRef(settingsModels, 'Image')
+/** The named models of the OpenAPI document the branding routes define. */
+export const brandingModels = namedModels({ Branding: BrandingJson, Image: ImageJson })
+export const BrandingRef = modelRef(brandingModels, 'Branding')
+export const ImageRef = modelRef(brandingModels, 'Image')
 
 export const brandingJson = (b: Branding): Static<typeof BrandingJson> => ({
   palette: b.palette,
@@ -70,10 +61,4 @@ export const brandingJson = (b: Branding): Static<typeof BrandingJson> => ({
   custom_css: b.customCss,
   favicon: b.favicon,
   logo: b.logo,
-})
-
-export const accessJson = (a: { visibility: string; passwordSet: boolean; embedTokenSet: boolean }): Static<typeof AccessJson> => ({
-  visibility: a.visibility,
-  password_set: a.passwordSet,
-  embed_token_set: a.embedTokenSet,
 })

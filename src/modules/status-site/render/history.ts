@@ -1,0 +1,51 @@
+/** The incident history archive of a status host (pure), by month, paged with a `before` cursor. */
+import { html } from '../../../lib/html.ts'
+import type { PublicIncident } from '../events.ts'
+import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
+
+export interface HistoryView {
+  name: string
+  canonicalUrl: string
+  noindex: boolean
+  incidents: PublicIncident[]
+  /** `before` cursor of the next (older) page of the archive, if any. */
+  olderCursor: number | undefined
+  newer: boolean
+  now: number
+  assets: Assets
+}
+
+export function renderHistoryPage(view: HistoryView): string {
+  const groups = new Map<string, PublicIncident[]>()
+  const monthFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' })
+  for (const incident of view.incidents) {
+    const month = monthFormat.format(incident.startedAt)
+    groups.set(month, [...(groups.get(month) ?? []), incident])
+  }
+  return html`!${head(`Incident history · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true })}
+<body>
+<a class="skip" href="#main">Skip to content</a>
+!${siteHeader(view)}
+<main id="main" class="wrap">
+<h2>Incident history</h2>
+!${
+    view.incidents.length === 0
+      ? '<p>No incidents reported.</p>'
+      : [...groups]
+          .map(
+            ([month, incidents]) =>
+              html`<section class="history-day"><h3>${month}</h3>!${incidents
+                .map((incident) => incidentBlock(incident, { headingLevel: 3, link: true }))
+                .join('')}</section>`,
+          )
+          .join('')
+  }
+<nav class="pager" aria-label="Archive pages">!${view.newer ? '<a href="/history">Newest incidents</a>' : '<span></span>'}!${
+    view.olderCursor === undefined ? '' : html`<a href="/history?before=${view.olderCursor}">Older incidents</a>`
+  }</nav>
+</main>
+!${footer(view.now)}
+</body>
+</html>
+`
+}

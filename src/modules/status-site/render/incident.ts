@@ -1,0 +1,19 @@
+/** The page of one incident on a status host (pure). */
+import { html } from '../../../lib/html.ts'
+import type { PublicIncident } from '../events.ts'
+import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
+
+export function renderIncidentPage(view: { name: string; incident: PublicIncident; noindex: boolean; canonicalUrl: string; now: number; assets: Assets }): string {
+  return html`!${head(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/incidents/${view.incident.id}`, feeds: true })}
+<body>
+<a class="skip" href="#main">Skip to content</a>
+!${siteHeader(view)}
+<main id="main" class="wrap">
+!${incidentBlock(view.incident, { headingLevel: 2, link: false })}
+<p><a href="/history">Incident history</a></p>
+</main>
+!${footer(view.now)}
+</body>
+</html>
+`
+}

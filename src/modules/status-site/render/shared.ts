@@ -1,0 +1,94 @@
+/**
+ * What every HTML page of a status host shares (pure): the head, the site header and footer, the
+ * incident card and how times read. Rendered with `ghtml`, whose `html` tag escapes every
+ * interpolation; `!${…}` is only used for fragments these files built themselves.
+ */
+import { html } from '../../../lib/html.ts'
+import { toIso } from '../../../lib/time.ts'
+import type { PublicIncident } from '../events.ts'
+
+export interface Assets {
+  pageCss: string
+  themeCss: string
+  favicon: string | undefined
+  logo: string | undefined
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' })
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+export const formatDate = (ms: number): string => dateFormat.format(ms)
+export const formatDateTime = (ms: number): string => `${dateTimeFormat.format(ms)} UTC`
+
+/** A duration as people say it; a downtime under a minute in seconds, never "0 min". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${Math.max(1, seconds)} s`
+  const minutes = Math.round(ms / 60_000)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`
+}
+
+export const time = (ms: number) => html`<time datetime="${toIso(ms)}">${formatDateTime(ms)}</time>`
+
+export function head(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean }): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+!${options.noindex ? '<meta name="robots" content="noindex">\n' : ''}<title>${title}</title>
+<link rel="stylesheet" href="${assets.pageCss}">
+!${assets.themeCss === assets.pageCss ? '' : html`<link rel="stylesheet" href="${assets.themeCss}">
+`}!${assets.favicon ? html`<link rel="icon" href="${assets.favicon}">
+` : ''}!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">
+` : ''}!${
+    options.feeds
+      ? html`<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="/history.rss">
+<link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="/history.atom">
+`
+      : ''
+  }</head>`
+}
+
+export function siteHeader(view: { name: string; assets: Assets }): string {
+  return html`<header class="site"><div class="wrap">
+<a class="brand" href="/">!${view.assets.logo ? html`<img src="${view.assets.logo}" alt="" width="40" height="40">` : ''}<h1>${view.name}</h1></a>
+<nav aria-label="Status page"><a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a></nav>
+</div></header>`
+}
+
+export function footer(now: number): string {
+  return html`<footer><div class="wrap"><p>Updated !${time(now)}</p><p><a href="/api/v2/summary.json">Status API</a> &middot; Powered by Lantern</p></div></footer>`
+}
+
+export function incidentBlock(incident: PublicIncident, options: { headingLevel: 3 | 2; link: boolean }): string {
+  const updates = [...incident.updates].reverse()
+  const affected = incident.components.length === 0 ? 'All components' : incident.components.map((c) => c.name).join(', ')
+  const title = options.link ? html`<a href="/incidents/${incident.id}">${incident.title}</a>` : html`${incident.title}`
+  const heading = options.headingLevel === 2 ? html`<h2>!${title}</h2>` : html`<h3>!${title}</h3>`
+  // Only an open incident keeps the red stripe; a resolved one is marked as done.
+  const resolved = incident.resolvedAt !== null
+  return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
+!${heading}
+<p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
+<ol class="timeline">!${updates
+    .map(
+      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}<p class="message">${u.message}</p></li>`,
+    )
+    .join('')}</ol>
+</article>`
+}
+
+export const bareAssets = (pageCss: string): Assets => ({ pageCss, themeCss: pageCss, favicon: undefined, logo: undefined })
