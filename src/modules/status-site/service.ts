@@ -7,7 +7,6 @@
 import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { sha256Hex } from '../../lib/crypto.ts'
 import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
@@ -16,7 +15,8 @@ import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
-import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from '../branding/palette.ts'
+import { storedPalette } from '../branding/palette.ts'
+import { DEFAULT_FAVICON_SVG, IMAGE_HEADERS, IMMUTABLE, prepareCss, shortHash, themeCss } from './look.ts'
 import { renderGatePage } from './render/gate.ts'
 import { renderHistoryPage } from './render/history.ts'
 import { renderIncidentPage } from './render/incident.ts'
@@ -70,7 +70,6 @@ export interface Look {
   logo: PreparedResponse | undefined
 }
 
-const encoder = new TextEncoder()
 const HTML = 'text/html; charset=utf-8'
 /**
  * Status pages need nothing but their own stylesheets, images and the gate form: no script at all.
@@ -84,33 +83,6 @@ export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; f
 const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' }
 /** The JSON and the feeds are read from any site (the status site's entry opens them too). */
 const JSON_CORS = { 'access-control-allow-origin': '*' }
-/** Assets under a versioned URL (`?v=<hash>`) never change: a year in any cache. */
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-
-const prepareCss = (css: string) => prepareResponse(200, css, { contentType: 'text/css; charset=utf-8', cacheControl: IMMUTABLE })
-
-async function shortHash(bytes: Uint8Array | string): Promise<string> {
-  return (await sha256Hex(typeof bytes === 'string' ? encoder.encode(bytes) : bytes)).slice(0, 16)
-}
-
-export function themeCss(palette: Palette, customCss: string | null): string {
-  const light = themeVariables(lightTheme(palette))
-  const dark = themeVariables(darkTheme(palette))
-  const custom = customCss ? `\n/* custom CSS of this page */\n${customCss}\n` : ''
-  return `:root{${light}}\n@media (prefers-color-scheme:dark){:root{${dark}}}\n${custom}`
-}
-
-/** Headers of every image the owner uploaded: an SVG can never run a script, on any browser. */
-export const IMAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; sandbox",
-  'x-content-type-options': 'nosniff',
-  'cross-origin-resource-policy': 'same-origin',
-}
-
-/** The icon of pages without their own favicon: a lantern-ish light in a rounded square. */
-export const DEFAULT_FAVICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'
-
 const lookKey = (pageId: number): string => `look:${pageId}`
 
 export const NO_SUCH_INCIDENT = 'There is no such incident.'
