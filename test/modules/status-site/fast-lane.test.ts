@@ -12,6 +12,7 @@ import { createApp, type App } from '../../../src/app.ts'
 import { loadConfig } from '../../../src/config.ts'
 import { openDatabase, type DatabaseHandle } from '../../../src/db/client.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
+import { clientKey } from '../../../src/http/context.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { fastTestHasher } from '../../helpers/password.ts'
 
@@ -19,6 +20,8 @@ let dir: string
 let database: DatabaseHandle
 let app: App
 const views: Array<{ pageId: number; host: string }> = []
+/** The client each view was counted for, as analytics reads it. */
+const viewClients: string[] = []
 let openId = 0
 
 const get = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers: { host: new URL(url).host, ...headers } })
@@ -36,7 +39,10 @@ beforeAll(async () => {
     passwords: fastTestHasher,
     logError: () => {},
     workerId: 2,
-    onPageView: (pageId, request) => views.push({ pageId, host: new URL(request.url).host }),
+    onPageView: (pageId, request) => {
+      views.push({ pageId, host: new URL(request.url).host })
+      viewClients.push(clientKey(request))
+    },
   })
   const owner = await app.services.accounts.createUser({ email: 'lane@example.com', password: 'long enough', plan: 'growth' })
   openId = (await app.services.pages.create(owner, { slug: 'open', name: 'Open' })).id
@@ -135,5 +141,23 @@ describe('the status hosts fast lane', () => {
     expect(app.answerFromCache(new Request('https://open.status.test/', { method: 'HEAD', headers: { host: 'open.status.test' } }))).toBeUndefined()
     await app.handle(get('https://nobody.status.test/'))
     expect(app.answerFromCache(get('https://nobody.status.test/'))).toBeUndefined()
+  })
+
+  test('over a real socket, a view served from the fast lane is counted for the connection\'s client', async () => {
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', development: false, fetch: (request, srv) => app.fetch(request, () => srv.requestIP(request)?.address) })
+    try {
+      const url = `http://127.0.0.1:${server.port}/`
+      const headers = { host: 'open.status.test' }
+      expect((await fetch(url, { headers })).status).toBe(200)
+      // Warm: the next socket read is a fast-lane hit (asking counts a view too, hence the reset after).
+      expect(app.answerFromCache(get('https://open.status.test/'))).toBeDefined()
+      viewClients.length = 0
+      const hit = await fetch(url, { headers })
+      expect(hit.status).toBe(200)
+      expect(hit.headers.get('x-lantern-worker')).toBe('2')
+      expect(viewClients).toEqual(['127.0.0.1'])
+    } finally {
+      await server.stop(true)
+    }
   })
 })
