@@ -37,6 +37,7 @@ import { pageAccessRoutes } from './modules/page-access/index.ts'
 import { statusSiteApp as createStatusSiteApp, type PageViewHook } from './modules/status-site/index.ts'
 import type { StatusSiteService } from './modules/status-site/service.ts'
 import { createStatusSiteEntry } from './modules/status-site/site-entry.ts'
+import { createStatusSiteFastLane } from './modules/status-site/site-fast-lane.ts'
 import { tlsAskRoutes } from './modules/status-pages/tls-ask.ts'
 import { privateEmbedHook } from './http/private-embed.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): App {
       statusJson: (url) => services.privateStatusJson.answer(url),
       badge: (url, slug, kind) => services.privateBadges.answer(url, slug, kind),
     }),
+    statusSiteHit: createStatusSiteFastLane({ service: services.statusSite, onPageView, logError }),
     statusSite: createStatusSiteEntry({ service: services.statusSite, publicHandle: statusSiteApp.handle, logError }),
     meter: services.metrics && createRequestMeter({
       metrics: services.metrics,

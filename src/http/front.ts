@@ -4,10 +4,12 @@
  *
  * 1. the edge's Host check (a malformed or doubled Host is a 400 before anything reads the URL);
  * 2. host routing, once (the request's context keeps the answer for everyone after);
- * 3. service host: a pre-encoded cache hit from the fast lane, asked once, answered here before
- *    rate limits (they protect the work behind the cache, which a hit does not reach). Requests
- *    with `auth_token` never take it: private embeds are never cached. With the request log on,
- *    every request takes the full path so that each one is logged;
+ * 3. a pre-encoded cache hit, answered here before rate limits (they protect the work behind the
+ *    cache, which a hit does not reach): on the service host from its fast lane, asked once
+ *    (requests with `auth_token` never take it: private embeds are never cached); on a status
+ *    host from the status site's fast lane (public pages only; it calls the page-view hook as the
+ *    route does). With the request log on, every request takes the full path so that each one is
+ *    logged;
  * 4. the edge (rate limits, security headers, request log, worker id) around the right site:
  *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), the
  *    service app; status host or custom domain → the status site; unknown host → its 404 page.
@@ -34,6 +36,8 @@ export interface FrontDeps {
   isCorsOpenPath(path: string): boolean
   /** Embeds of private pages asked with `auth_token`: an answer, or undefined at once when not one. */
   privateEmbed(request: Request, context: RequestContext): Promise<Response | undefined> | undefined
+  /** A status host's warm public read from the cache, or undefined (the full path answers). */
+  statusSiteHit?: ((request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext) => Response | undefined) | undefined
   /** Status hosts, custom domains and unknown hosts. */
   statusSite(request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext): Promise<Response>
   /** Counts requests (`/metrics`); absent when metrics are off. */
@@ -50,7 +54,7 @@ export interface Front {
   fetch(request: Request, peer: string | undefined | (() => string | undefined)): Response | Promise<Response>
   /** The same front door without a socket (tests, tools): never rate limited. */
   handle(request: Request): Response | Promise<Response>
-  /** A pre-encoded cache hit for the service host, or undefined (what the front door answers first). */
+  /** A pre-encoded cache hit for any host, or undefined (what the front door answers first). */
   answerFromCache(request: Request): Response | undefined
 }
 
@@ -60,10 +64,16 @@ const NO_PROXIES = new Set<string>()
 export function createFront(deps: FrontDeps): Front {
   const { fastLane, meter } = deps
 
+  const { statusSiteHit } = deps
   const fromCache: CachedAnswer = (request, context) => {
-    if (context.route.kind !== 'service' || context.url.includes('auth_token=')) return undefined
-    context.fastLaneAsked = true
-    const hit = fastLane.answer(request, context.path)
+    const route = context.route
+    let hit: Response | undefined
+    if (route.kind !== 'service') {
+      hit = statusSiteHit?.(request, route, context)
+    } else if (!context.url.includes('auth_token=')) {
+      context.fastLaneAsked = true
+      hit = fastLane.answer(request, context.path)
+    }
     if (hit === undefined) return undefined
     meter?.countHit(request, context, hit)
     return noStoreOnError(hit)

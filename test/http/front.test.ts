@@ -9,7 +9,7 @@ import { createFront } from '../../src/http/front.ts'
 import { createHostRouter, type HostRouter } from '../../src/http/host-router.ts'
 
 function counted(env: Record<string, string> = {}) {
-  const counts = { route: 0, fastLane: 0, app: 0, site: 0 }
+  const counts = { route: 0, fastLane: 0, app: 0, site: 0, siteLane: 0 }
   const real = createHostRouter({ baseUrl: 'https://lantern.test', statusDomain: 'status.test' })
   const router: HostRouter = { route: (host) => (counts.route++, real.route(host)) }
   const fastLane = new (class extends FastLane {
@@ -26,6 +26,10 @@ function counted(env: Record<string, string> = {}) {
     serviceApp: () => (counts.app++, new Response('from the app')),
     isCorsOpenPath: () => false,
     privateEmbed: () => undefined,
+    statusSiteHit: (_request, route, context) => {
+      counts.siteLane++
+      return route.kind === 'status' && context.path === '/warm' ? new Response('warm status read') : undefined
+    },
     statusSite: async () => (counts.site++, new Response('status site')),
     operations: readOperationsConfig(env, 3000),
     serviceOrigin: 'https://lantern.test',
@@ -43,25 +47,41 @@ describe('one front door', () => {
     const response = await front.fetch(request('https://lantern.test/hot'), '203.0.113.9')
     expect(await response.text()).toBe('hot')
     expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000')
-    expect(counts).toEqual({ route: 1, fastLane: 1, app: 0, site: 0 })
+    expect(counts).toEqual({ route: 1, fastLane: 1, app: 0, site: 0, siteLane: 0 })
   })
 
   test('a miss: the fast lane is not asked a second time on the way to the app', async () => {
     const { front, counts } = counted()
     expect(await (await front.fetch(request('https://lantern.test/cold'), '203.0.113.9')).text()).toBe('from the app')
-    expect(counts).toEqual({ route: 1, fastLane: 1, app: 1, site: 0 })
+    expect(counts).toEqual({ route: 1, fastLane: 1, app: 1, site: 0, siteLane: 0 })
   })
 
-  test('a status host: routed once, never the fast lane', async () => {
+  test('a status host: routed once, never the service fast lane; its own lane asked once, a miss goes on to the site', async () => {
     const { front, counts } = counted()
     expect(await (await front.fetch(request('https://acme.status.test/hot'), '203.0.113.9')).text()).toBe('status site')
-    expect(counts).toEqual({ route: 1, fastLane: 0, app: 0, site: 1 })
+    expect(counts).toEqual({ route: 1, fastLane: 0, app: 0, site: 1, siteLane: 1 })
+  })
+
+  test('a warm status-host read: answered by its lane, the status site never reached, HSTS added', async () => {
+    const { front, counts } = counted()
+    const hit = front.fetch(request('https://acme.status.test/warm'), '203.0.113.9')
+    expect(hit).toBeInstanceOf(Response)
+    expect(await (hit as Response).text()).toBe('warm status read')
+    expect((hit as Response).headers.get('strict-transport-security')).toBe('max-age=31536000')
+    expect(counts).toEqual({ route: 1, fastLane: 0, app: 0, site: 0, siteLane: 1 })
+  })
+
+  test('with the request log on, a warm status-host read takes the full path and is logged', async () => {
+    const { front, counts, lines } = counted({ REQUEST_LOG: '1' })
+    expect(await (await front.handle(request('https://acme.status.test/warm'))).text()).toBe('status site')
+    expect(counts).toEqual({ route: 1, fastLane: 0, app: 0, site: 1, siteLane: 0 })
+    expect(lines).toHaveLength(1)
   })
 
   test('with the request log on, a hit takes the full path (logged) and still asks the fast lane once', async () => {
     const { front, counts, lines } = counted({ REQUEST_LOG: '1' })
     expect(await (await front.handle(request('https://lantern.test/hot'))).text()).toBe('hot')
-    expect(counts).toEqual({ route: 1, fastLane: 1, app: 0, site: 0 })
+    expect(counts).toEqual({ route: 1, fastLane: 1, app: 0, site: 0, siteLane: 0 })
     expect(lines).toHaveLength(1)
   })
 

@@ -106,8 +106,9 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
     attachContext(context)
     const startedAt = operations.requestLog ? now() : 0
     const finish = (response: Response): Response => {
-      const onServiceHost = router && admitted instanceof Request ? context.route.kind === 'service' : undefined
-      const out = applySecurityHeaders(request, response, { serviceOrigin: options.serviceOrigin, onServiceHost })
+      const known = admitted instanceof Request
+      const onServiceHost = router && known ? context.route.kind === 'service' : undefined
+      const out = applySecurityHeaders(request, response, { serviceOrigin: options.serviceOrigin, onServiceHost, pathname: known ? context.path : undefined })
       if (worker) out.headers.set('x-lantern-worker', worker)
       if (operations.requestLog) {
         log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: context.socketClient, worker: options.workerId }))

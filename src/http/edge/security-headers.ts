@@ -23,6 +23,8 @@ export interface SecurityContext {
   serviceOrigin: string
   /** Whether the request is for the service host: the host router's answer when known. */
   onServiceHost?: boolean | undefined
+  /** The request's path when the caller has it already (the front door's context): no URL is parsed. */
+  pathname?: string | undefined
 }
 
 const SWAGGER_CDN = 'https://cdn.jsdelivr.net'
@@ -81,9 +83,13 @@ export function applySecurityHeaders(request: Request, response: Response, conte
   if (context.serviceOrigin.startsWith('https:') && !headers.has('strict-transport-security')) headers.set('strict-transport-security', HSTS)
   const type = headers.get('content-type') ?? ''
   if (type.startsWith('text/html')) {
-    const url = new URL(request.url)
-    const onServiceHost = context.onServiceHost ?? (url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host)
-    if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, url.pathname, context.serviceOrigin))
+    let { onServiceHost, pathname } = context
+    if (onServiceHost === undefined || pathname === undefined) {
+      const url = new URL(request.url)
+      onServiceHost ??= url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host
+      pathname ??= url.pathname
+    }
+    if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, pathname, context.serviceOrigin))
     if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin')
     if (onServiceHost && !headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')
   } else if (type.startsWith('image/svg+xml') && !headers.has('content-security-policy')) {

@@ -70,9 +70,9 @@ export function createRequestMeter(deps: MeterDeps) {
         return result instanceof Promise ? result.then(done, failed) : done(result)
       }
     },
-    /** A cache hit answered before the edge (service host only): counted, not timed. */
+    /** A cache hit answered before the edge (either host's fast lane): counted, not timed. */
     countHit(request: Request, context: RequestContext, hit: Response): void {
-      metrics.countRequest(serviceRoute(context.path), request.method, hit.status)
+      metrics.countRequest(routeOf(context), request.method, hit.status)
     },
   }
 }

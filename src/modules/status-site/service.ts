@@ -7,7 +7,6 @@
 import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { sha256Hex } from '../../lib/crypto.ts'
 import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
@@ -16,7 +15,8 @@ import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
-import { darkTheme, lightTheme, storedPalette, themeVariables, type Palette } from '../branding/palette.ts'
+import { storedPalette } from '../branding/palette.ts'
+import { DEFAULT_FAVICON_SVG, IMAGE_HEADERS, IMMUTABLE, prepareCss, shortHash, themeCss } from './look.ts'
 import { renderGatePage } from './render/gate.ts'
 import { renderHistoryPage } from './render/history.ts'
 import { renderIncidentPage } from './render/incident.ts'
@@ -29,6 +29,7 @@ import type { PageStatusService } from '../page-status/service.ts'
 import { worstOf } from '../page-status/status.ts'
 import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
+import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
 import type { ImageType } from '../branding/tables.ts'
 
 export const UPTIME_DAYS = 90
@@ -69,41 +70,20 @@ export interface Look {
   logo: PreparedResponse | undefined
 }
 
-const encoder = new TextEncoder()
 const HTML = 'text/html; charset=utf-8'
 /**
  * Status pages need nothing but their own stylesheets, images and the gate form: no script at all.
  * (Framing is left to the instance's security headers.)
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'"
-const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' }
+/**
+ * Baked in at preparation, so the fast lane adds nothing per request: what the edge's security
+ * headers would add to a status host's HTML (its own policy is kept; framing stays open).
+ */
+const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' }
+/** The JSON and the feeds are read from any site (the status site's entry opens them too). */
 const JSON_CORS = { 'access-control-allow-origin': '*' }
-/** Assets under a versioned URL (`?v=<hash>`) never change: a year in any cache. */
-const IMMUTABLE = 'public, max-age=31536000, immutable'
-
-const prepareCss = (css: string) => prepareResponse(200, css, { contentType: 'text/css; charset=utf-8', cacheControl: IMMUTABLE })
-
-async function shortHash(bytes: Uint8Array | string): Promise<string> {
-  return (await sha256Hex(typeof bytes === 'string' ? encoder.encode(bytes) : bytes)).slice(0, 16)
-}
-
-export function themeCss(palette: Palette, customCss: string | null): string {
-  const light = themeVariables(lightTheme(palette))
-  const dark = themeVariables(darkTheme(palette))
-  const custom = customCss ? `\n/* custom CSS of this page */\n${customCss}\n` : ''
-  return `:root{${light}}\n@media (prefers-color-scheme:dark){:root{${dark}}}\n${custom}`
-}
-
-/** Headers of every image the owner uploaded: an SVG can never run a script, on any browser. */
-export const IMAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; sandbox",
-  'x-content-type-options': 'nosniff',
-  'cross-origin-resource-policy': 'same-origin',
-}
-
-/** The icon of pages without their own favicon: a lantern-ish light in a rounded square. */
-export const DEFAULT_FAVICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'
+const lookKey = (pageId: number): string => `look:${pageId}`
 
 export const NO_SUCH_INCIDENT = 'There is no such incident.'
 
@@ -113,6 +93,10 @@ export class StatusSiteService {
   private readonly looks: TtlCache<Look> | undefined
   readonly pageCssUrl: Promise<string>
   readonly pageCss: Promise<PreparedResponse>
+  /** The same, once prepared: what the fast lane serves (undefined only in the first moment). */
+  private pageCssReady: PreparedResponse | undefined
+  private readonly robotsFiles: Promise<{ open: PreparedResponse; closed: PreparedResponse }>
+  private robotsReady: { open: PreparedResponse; closed: PreparedResponse } | undefined
   private readonly defaultFavicon: Promise<PreparedResponse>
   private readonly defaultFaviconUrl: Promise<string>
 
@@ -132,6 +116,9 @@ export class StatusSiteService {
       this.looks.follow(changes)
     }
     this.pageCss = prepareCss(PAGE_CSS)
+    void this.pageCss.then((css) => (this.pageCssReady = css))
+    const robots = (body: string) => prepareResponse(200, body, { contentType: 'text/plain; charset=utf-8', cacheControl: 'public, max-age=300' })
+    this.robotsFiles = Promise.all([robots('User-agent: *\nAllow: /\n'), robots('User-agent: *\nDisallow: /\n')]).then(([open, closed]) => (this.robotsReady = { open, closed }))
     this.pageCssUrl = shortHash(PAGE_CSS).then((v) => `/_lantern/page.css?v=${v}`)
     this.defaultFavicon = prepareResponse(200, DEFAULT_FAVICON_SVG, {
       contentType: IMAGE_CONTENT_TYPES.svg,
@@ -164,6 +151,26 @@ export class StatusSiteService {
     }
     const found = this.sites ? this.sites.getOrLoad(key, load) : load().then((fill) => fill.value)
     return found.then((site) => site ?? undefined)
+  }
+
+  /**
+   * What the fast lane reads, synchronously, and only what is already there: the page a host
+   * shows (null: no page there), a prepared answer under its key (keys.ts), the stylesheets and
+   * robots.txt. Undefined means "not known yet": the route loads it.
+   */
+  knownSite(host: string): Site | null | undefined {
+    return this.sites?.get(host)
+  }
+
+  cachedAnswer(key: string): PreparedResponse | undefined {
+    return this.cache?.get(key)
+  }
+
+  readyAsset(path: string, site: Site): PreparedResponse | undefined {
+    if (path === '/_lantern/page.css') return this.pageCssReady
+    if (path === '/_lantern/theme.css') return this.looks?.get(lookKey(site.pageId))?.theme
+    if (path === '/robots.txt') return this.robotsReady && this.robotsFor(site, this.robotsReady)
+    return undefined
   }
 
   private cached(key: string, pageId: number, ttlMs: number, build: () => Promise<PreparedResponse>): Promise<PreparedResponse> {
@@ -207,7 +214,7 @@ export class StatusSiteService {
       return { value: { assets, theme, favicon: custom ?? (await this.defaultFavicon), customFavicon: custom !== undefined, logo }, pageId: site.pageId }
     }
     if (!this.looks) return (await load()).value
-    return this.looks.getOrLoad(`look:${site.pageId}`, load)
+    return this.looks.getOrLoad(lookKey(site.pageId), load)
   }
 
   /** The page's status (page-status) as the page and the Statuspage-shaped JSON show it. */
@@ -250,7 +257,7 @@ export class StatusSiteService {
   }
 
   page(site: Site): Promise<PreparedResponse> {
-    return this.cachedUntil(`pp:html:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
+    return this.cachedUntil(pageKey(site.pageId), site.pageId, PAGE_TTL_MS, async () => {
       const { html, boundary } = await this.renderPageUntil(site)
       return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }), boundary }
     })
@@ -261,7 +268,7 @@ export class StatusSiteService {
   }
 
   async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
-    const key = `pp:history:${site.pageId}:${before ?? ''}`
+    const key = historyKey(site.pageId, before)
     // Only the first archive page is cached: any `before` cursor is a valid URL, and caching each
     // one would let made-up cursors push everything else out of the cache.
     return this.cached(key, site.pageId, before === undefined ? PAGE_TTL_MS : 0, async () => {
@@ -339,10 +346,12 @@ export class StatusSiteService {
     return prepareResponse(404, body, { contentType: HTML, cacheControl: 'no-store', extraHeaders: HTML_HEADERS })
   }
 
-  robots(site: Site): Promise<PreparedResponse> {
-    const open = site.visibility === 'public' && !site.blocked
-    const body = open ? 'User-agent: *\nAllow: /\n' : 'User-agent: *\nDisallow: /\n'
-    return prepareResponse(200, body, { contentType: 'text/plain; charset=utf-8', cacheControl: 'public, max-age=300' })
+  async robots(site: Site): Promise<PreparedResponse> {
+    return this.robotsFor(site, await this.robotsFiles)
+  }
+
+  private robotsFor(site: Site, files: { open: PreparedResponse; closed: PreparedResponse }): PreparedResponse {
+    return site.visibility === 'public' && !site.blocked ? files.open : files.closed
   }
 
   private jsonHeaders(site: Site) {
@@ -354,7 +363,7 @@ export class StatusSiteService {
 
   /** One of the Statuspage-shaped documents: summary, status, components, incidents, … */
   statusApi(site: Site, document: StatusApiDocument): Promise<PreparedResponse> {
-    return this.cachedUntil(`pp:v2:${document}:${site.pageId}`, site.pageId, 15_000, async () => {
+    return this.cachedUntil(statusApiKey(site.pageId, document), site.pageId, 15_000, async () => {
       const snap = await this.snapshot(site, false)
       const body = await documentBody(document, {
         ...snap,
@@ -366,7 +375,7 @@ export class StatusSiteService {
   }
 
   feed(site: Site, format: 'rss' | 'atom'): Promise<PreparedResponse> {
-    return this.cachedUntil(`pp:feed:${format}:${site.pageId}`, site.pageId, PAGE_TTL_MS, async () => {
+    return this.cachedUntil(feedKey(site.pageId, format), site.pageId, PAGE_TTL_MS, async () => {
       const [incidents, maintenances] = await Promise.all([
         this.events.incidentHistory(site.pageId, { limit: 50 }),
         this.events.recentMaintenances(site.pageId, 20),
@@ -376,6 +385,7 @@ export class StatusSiteService {
       const value = await prepareResponse(200, body, {
         contentType: format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8',
         cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=60',
+        extraHeaders: JSON_CORS,
       })
       return { value, boundary: nextBoundary(maintenances, input.now) }
     })

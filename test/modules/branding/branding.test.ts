@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { contrastRatio } from '../../../src/modules/branding/palette.ts'
-import { DEFAULT_FAVICON_SVG } from '../../../src/modules/status-site/service.ts'
+import { DEFAULT_FAVICON_SVG } from '../../../src/modules/status-site/look.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext

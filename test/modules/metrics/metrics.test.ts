@@ -156,6 +156,17 @@ describe('with METRICS_TOKEN', () => {
     expect(valueOf(after, 'lantern_cache_entries')).toBeGreaterThan(0)
   })
 
+  test('a status host read answered by its fast lane counts under its status route', async () => {
+    const url = 'https://measured.status.test/api/v2/components.json'
+    expect((await ctx.request(url)).status).toBe(200) // miss: fills the cache
+    const before = await scrape()
+    expect(ctx.app.answerFromCache(new Request(url))?.status).toBe(200)
+    const after = await scrape()
+    const delta = (labels: Record<string, string>) => valueOf(after, 'lantern_http_requests_total', labels) - valueOf(before, 'lantern_http_requests_total', labels)
+    expect(delta({ route: 'status:/api/v2/components.json', method: 'GET', status: '200' })).toBe(1)
+    expect(delta({ route: 'other', method: 'GET', status: '200' })).toBe(0)
+  })
+
   test('database size and page views waiting in the buffer', async () => {
     const view = await ctx.request('https://measured.status.test/', { headers: { 'user-agent': BROWSER, accept: 'text/html' } })
     expect(view.status).toBe(200)

@@ -1,0 +1,36 @@
+/**
+ * The one cache key of each hot status-host read, from its path (and query) and the page the host
+ * route named. The service fills the public cache under these keys and the fast lane
+ * (site-fast-lane.ts) reads them: one function, so the two can never disagree.
+ */
+import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
+
+export const pageKey = (pageId: number): string => `pp:html:${pageId}`
+/** Only the first archive page (no cursor) is ever cached. */
+export const historyKey = (pageId: number, before: number | undefined): string => `pp:history:${pageId}:${before ?? ''}`
+export const feedKey = (pageId: number, format: 'rss' | 'atom'): string => `pp:feed:${format}:${pageId}`
+export const statusApiKey = (pageId: number, document: StatusApiDocument): string => `pp:v2:${document}:${pageId}`
+
+const DOCUMENTS = new Set<string>(STATUS_API_DOCUMENTS)
+
+/**
+ * The key of a read the public cache may hold for this path, or undefined (any other path, or a
+ * query that changes the answer: an archive cursor). Other queries are ignored, as the routes do.
+ */
+export function readKey(path: string, query: string, pageId: number): string | undefined {
+  switch (path) {
+    case '/':
+      return pageKey(pageId)
+    case '/history':
+      return query === '' ? historyKey(pageId, undefined) : undefined
+    case '/history.rss':
+      return feedKey(pageId, 'rss')
+    case '/history.atom':
+      return feedKey(pageId, 'atom')
+  }
+  if (path.startsWith('/api/v2/') && path.endsWith('.json')) {
+    const document = path.slice('/api/v2/'.length, -'.json'.length)
+    if (DOCUMENTS.has(document)) return statusApiKey(pageId, document as StatusApiDocument)
+  }
+  return undefined
+}
