@@ -79,7 +79,9 @@ test('stop() lets requests in flight finish, then refuses new connections', asyn
       ),
     }),
   )
-  await Bun.sleep(20)
+  // Once the first import has answered, the other nine are on the server (SQLite takes them in turn):
+  // a fixed sleep could call stop() before a loaded machine had even sent them.
+  await Promise.race(imports)
   const stopped = running.stop()
   const responses = await Promise.all(imports)
   await stopped
