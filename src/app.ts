@@ -14,6 +14,7 @@ import type { PublicCache } from './lib/http-cache.ts'
 import { clientKey } from './http/context.ts'
 import { guardBody, mapError } from './http/errors.ts'
 import { FastLane } from './http/fast-lane.ts'
+import { StatusJsonReads } from './modules/status-api/http.ts'
 import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): App {
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
     .use(embedRoutes(services.embed, fastLane))
-    .use(statusApiRoutes(services.status, fastLane))
+    .use(statusApiRoutes(new StatusJsonReads(services.status, services.publicCache, services.clock), fastLane))
     .use(badgeRoutes(services.badges, fastLane))
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))

@@ -101,7 +101,7 @@ export function createServices(deps: ServiceDeps) {
   publicCache?.follow(changes)
 
   const embed = new EmbedService(new EmbedRepo(deps.db), publicCache, deps.config)
-  const status = new StatusService(pageStatus, publicCache, deps.config, clock)
+  const status = new StatusService(pageStatus, deps.config, clock)
   const badges = new BadgeService(pageStatus, publicCache, clock)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetService(WIDGET_JS)
