@@ -15,6 +15,7 @@ import { clientKey } from './http/context.ts'
 import { guardBody, mapError } from './http/errors.ts'
 import { FastLane } from './http/fast-lane.ts'
 import { StatusJsonReads } from './modules/status-api/http.ts'
+import { SnippetsReads } from './modules/embed/http.ts'
 import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): App {
     .use(openApi())
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
-    .use(embedRoutes(services.embed, fastLane))
+    .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
     .use(statusApiRoutes(new StatusJsonReads(services.status, services.publicCache, services.clock), fastLane))
     .use(badgeRoutes(services.badges, fastLane))
     .use(widgetRoutes(services.widget))

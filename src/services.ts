@@ -100,7 +100,7 @@ export function createServices(deps: ServiceDeps) {
     deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   publicCache?.follow(changes)
 
-  const embed = new EmbedService(new EmbedRepo(deps.db), publicCache, deps.config)
+  const embed = new EmbedService(new EmbedRepo(deps.db), deps.config)
   const status = new StatusService(pageStatus, deps.config, clock)
   const badges = new BadgeService(pageStatus, publicCache, clock)
   const preview = new PreviewService(pageStatus, deps.config)
