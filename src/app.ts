@@ -16,6 +16,7 @@ import { guardBody, mapError } from './http/errors.ts'
 import { FastLane } from './http/fast-lane.ts'
 import { StatusJsonReads } from './modules/status-api/http.ts'
 import { SnippetsReads } from './modules/embed/http.ts'
+import { BadgeReads } from './modules/badge/http.ts'
 import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
@@ -87,7 +88,7 @@ export function createApp(deps: AppDeps): App {
     .use(metricsRoutes(services.metrics, config.metricsToken))
     .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
     .use(statusApiRoutes(new StatusJsonReads(services.status, services.publicCache, services.clock), fastLane))
-    .use(badgeRoutes(services.badges, fastLane))
+    .use(badgeRoutes(new BadgeReads(services.badges, services.publicCache, services.clock), fastLane))
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config }))

@@ -102,7 +102,7 @@ export function createServices(deps: ServiceDeps) {
 
   const embed = new EmbedService(new EmbedRepo(deps.db), deps.config)
   const status = new StatusService(pageStatus, deps.config, clock)
-  const badges = new BadgeService(pageStatus, publicCache, clock)
+  const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetService(WIDGET_JS)
   const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)

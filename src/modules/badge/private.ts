@@ -5,7 +5,7 @@ import type { PageAccessService } from '../page-access/service.ts'
 import { snapshotUptime, type PageStatusService } from '../page-status/service.ts'
 import { planHas } from '../plans/matrix.ts'
 import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook } from './render.ts'
-import { parseDays } from './service.ts'
+import { parseDays } from './http.ts'
 
 const SVG_HEADERS = {
   ...PRIVATE_EMBED_HEADERS,
