@@ -50,14 +50,29 @@ export function statusKey(url: string): string | undefined {
  * that clients revalidate with a 304. Bytes differ while the meaning is the same, hence a weak ETag.
  */
 export async function prepareStatusJson(body: StatusJson): Promise<PreparedResponse> {
-  const prepared = prepareWithoutEtag(200, JSON.stringify(body), {
+  const text = JSON.stringify(body)
+  const prepared = prepareWithoutEtag(200, text, {
     contentType: 'application/json; charset=utf-8',
     cacheControl: STATUS_CACHE_CONTROL,
     extraHeaders: CORS_HEADERS,
   })
-  const { updated: _computedAt, ...figures } = body
-  const etag = `W/${await etagFor(encoder.encode(JSON.stringify(figures)))}`
+  const etag = `W/${await etagFor(encoder.encode(withoutUpdated(text)))}`
   return { ...prepared, etag, headers: { ...prepared.headers, etag } }
+}
+
+const UPDATED_MEMBER = ',"updated":"'
+
+/**
+ * The JSON text of the body without its `updated` member: exactly `JSON.stringify` of the body
+ * without that key (key order is kept), cut from the text already encoded instead of encoding the
+ * body twice. The first match is the member: inside a JSON string every quote is escaped, so the
+ * unescaped quote after the comma can only open a key.
+ */
+export function withoutUpdated(text: string): string {
+  const start = text.indexOf(UPDATED_MEMBER)
+  if (start === -1) return text
+  const end = text.indexOf('"', start + UPDATED_MEMBER.length)
+  return text.slice(0, start) + text.slice(end + 1)
 }
 
 export class StatusJsonReads {

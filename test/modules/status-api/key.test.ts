@@ -1,6 +1,6 @@
 /** `statusKey(url)`: the one cache key of the status JSON, shared by its route and the fast lane. */
 import { expect, test } from 'bun:test'
-import { statusKey, statusRequest } from '../../../src/modules/status-api/http.ts'
+import { statusKey, statusRequest, withoutUpdated } from '../../../src/modules/status-api/http.ts'
 
 const at = (query: string) => `http://lantern.test/api/embed/status?${query}`
 
@@ -41,4 +41,19 @@ test('repeated or malformed parameters are refused before any lookup: a 400 nami
 test('a slug no page can have is a 404 without a key', () => {
   const read = statusRequest(at('slug=not_a_slug'))
   expect('refused' in read && read.refused.status).toBe(404)
+})
+
+test('the ETag input is the body without `updated`, cut from the encoded text', () => {
+  const body = {
+    page: 'acme',
+    page_url: 'https://acme.status.example.com',
+    overall: 'operational',
+    updated: '2026-11-10T12:00:00.000Z',
+    incidents: [{ id: '1', title: 'A "quoted" ,"updated":" title', state: 'investigating', started: '2026-11-10T11:00:00.000Z', component: null }],
+    rtm: [1, null],
+    upd: [],
+    dns_only: false,
+  }
+  const { updated: _, ...figures } = body
+  expect(withoutUpdated(JSON.stringify(body))).toBe(JSON.stringify(figures))
 })
