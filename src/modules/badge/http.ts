@@ -11,7 +11,9 @@ import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { NEGATIVE_CACHE_CONTROL, prepareJsonError, prepareResponse, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { queryParams } from '../../lib/query.ts'
+import { memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
+import { requestPath } from '../../http/fast-lane.ts'
 import { ttlUntil } from '../page-status/windows.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import { clampLabel, parseStyle, renderBadge, type BadgeStyle } from './render.ts'
@@ -62,7 +64,9 @@ function pathSlug(segment: string): string | undefined {
  * (at most 32 characters), so huge labels cannot bloat the cache; a slug no page can have is keyed
  * as '', which no page has. Of repeated `style` or `label`, the last counts.
  */
-export function badgeRequest(path: string, url: string): BadgeRead | { refused: PreparedResponse } | undefined {
+export const badgeRequest: (url: string) => BadgeRead | { refused: PreparedResponse } | undefined = memoizeByText((url) => readBadgeRequest(requestPath(url), url))
+
+function readBadgeRequest(path: string, url: string): BadgeRead | { refused: PreparedResponse } | undefined {
   if (!path.startsWith(BADGE_PREFIX)) return undefined
   const rest = path.slice(BADGE_PREFIX.length)
   let kind: BadgeKind
@@ -88,7 +92,7 @@ export function badgeRequest(path: string, url: string): BadgeRead | { refused: 
 
 /** The cache key of a badge request URL, or undefined when it is not a badge or is refused. */
 export function badgeKey(url: string): string | undefined {
-  const read = badgeRequest(new URL(url).pathname, url)
+  const read = badgeRequest(url)
   return read && 'key' in read ? read.key : undefined
 }
 
@@ -105,9 +109,9 @@ export class BadgeReads {
   ) {}
 
   /** The fast lane: a response when the badge is cached; never touches the database. */
-  cached(request: Request, path: string): Response | undefined {
+  cached(request: Request): Response | undefined {
     if (this.cache === undefined) return undefined
-    const read = badgeRequest(path, request.url)
+    const read = badgeRequest(request.url)
     const hit = read && 'key' in read ? this.cache.get(read.key) : undefined
     return hit && servePrepared(hit, request.headers.get('if-none-match'))
   }

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import { errorResponse } from '../../lib/errors.ts'
-import { requestPath, type FastLane } from '../../http/fast-lane.ts'
+import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
 import { BADGE_STYLES } from './render.ts'
 import { BADGE_PREFIX, badgeRequest, MAX_UPTIME_DAYS, type BadgeReads } from './http.ts'
@@ -16,9 +16,9 @@ const svgResponse = t.String({ description: 'An SVG image (image/svg+xml)' })
 /** The routes and their fast-lane reader: all answer through `reads` (http.ts), keyed by one `badgeRequest`. */
 export function badgeRoutes(reads: BadgeReads, fastLane?: FastLane) {
   // Cache hits skip the router: /badge/<slug>.svg and /badge/<slug>/uptime.svg.
-  fastLane?.registerPrefix(BADGE_PREFIX, (request, path) => reads.cached(request, path))
+  fastLane?.registerPrefix(BADGE_PREFIX, (request) => reads.cached(request))
   const answer = (request: Request, kind: BadgeKind) => {
-    const read = badgeRequest(requestPath(request.url), request.url)
+    const read = badgeRequest(request.url)
     if (read === undefined || ('kind' in read && read.kind !== kind)) return errorResponse(404, 'not found')
     if ('refused' in read) return servePrepared(read.refused, null)
     return serveMaybePending(reads.prepared(read), request.headers.get('if-none-match'))

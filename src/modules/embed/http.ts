@@ -5,6 +5,7 @@
  */
 import { errorFill, prepareJson, prepareJsonError, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
+import { memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { EmbedService } from './service.ts'
@@ -23,7 +24,9 @@ const NOT_FOUND = errorBody(404, 'not found')
 export type SnippetsRequest = { key: string; slug: string } | { refused: PreparedResponse }
 
 /** Reads a snippets request URL once: missing, empty or repeated `slug` → 400; a slug no page can have → 404. */
-export function snippetsRequest(url: string): SnippetsRequest {
+export const snippetsRequest: (url: string) => SnippetsRequest = memoizeByText(readSnippetsRequest)
+
+function readSnippetsRequest(url: string): SnippetsRequest {
   const values = queryValues(url, 'slug')
   if (values.length > 1) return { refused: REPEATED_SLUG }
   const raw = values[0]

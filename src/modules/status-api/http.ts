@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { errorFill, etagFor, prepareJsonError, prepareWithoutEtag, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
@@ -30,7 +31,9 @@ export type StatusRequest = { key: string; slug: string; query: StatusQuery } | 
  * Reads a status JSON request URL once. Equivalent URLs (parameter order, `inc=0` or absent, the
  * slug's case) share a key; a malformed query is a 400, a slug no page can have a 404.
  */
-export function statusRequest(url: string): StatusRequest {
+export const statusRequest: (url: string) => StatusRequest = memoizeByText(readStatusRequest)
+
+function readStatusRequest(url: string): StatusRequest {
   const query = parseStatusQuery(url)
   if ('error' in query) return { refused: errorBody(400, query.error) }
   const slug = slugForLookup(query.slug)

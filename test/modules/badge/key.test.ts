@@ -40,7 +40,7 @@ test('no key for what is not a badge, and a 400 for a malformed or repeated days
     expect(badgeKey(at(path))).toBeUndefined()
   }
   for (const query of ['days=0', 'days=91', 'days=7&days=7', 'days=x']) {
-    const read = badgeRequest('/badge/acme/uptime.svg', at(`/badge/acme/uptime.svg?${query}`))
+    const read = badgeRequest(at(`/badge/acme/uptime.svg?${query}`))
     expect(read !== undefined && 'refused' in read && read.refused.status).toBe(400)
   }
 })
