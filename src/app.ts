@@ -47,7 +47,7 @@ import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
-import { WIDGET_PATH } from './modules/widget/service.ts'
+import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
 
 export interface AppDeps {
