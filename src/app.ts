@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps): App {
     isCorsOpenPath,
     privateEmbed: privateEmbedHook({
       statusJson: (url) => services.privateStatusJson.answer(url),
-      badge: (url, slug, kind) => services.privateBadges.answer(url, slug, kind),
+      badge: (url) => services.privateBadges.answer(url),
     }),
     statusSite: createStatusSiteEntry({ service: services.statusSite, publicHandle: statusSiteApp.handle, logError }),
     meter: services.metrics && createRequestMeter({

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { NEGATIVE_CACHE_CONTROL, prepareJsonError, prepareResponse, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { queryParams } from '../../lib/query.ts'
-import { memoizeByText } from '../../lib/memo.ts'
+import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { requestPath } from '../../http/fast-lane.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -64,7 +64,10 @@ function pathSlug(segment: string): string | undefined {
  * (at most 32 characters), so huge labels cannot bloat the cache; a slug no page can have is keyed
  * as '', which no page has. Of repeated `style` or `label`, the last counts.
  */
-export const badgeRequest: (url: string) => BadgeRead | { refused: PreparedResponse } | undefined = memoizeByText((url) => readBadgeRequest(requestPath(url), url))
+export const badgeRequest: (url: string) => BadgeRead | { refused: PreparedResponse } | undefined = memoizeByText((url) => readBadgeUrl(url), { keepOut: carriesToken })
+
+/** The same without remembering the URL: for requests that carry a secret (`auth_token`). */
+export const readBadgeUrl = (url: string) => readBadgeRequest(requestPath(url), url)
 
 function readBadgeRequest(path: string, url: string): BadgeRead | { refused: PreparedResponse } | undefined {
   if (!path.startsWith(BADGE_PREFIX)) return undefined

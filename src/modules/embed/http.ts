@@ -5,7 +5,7 @@
  */
 import { errorFill, prepareJson, prepareJsonError, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
-import { memoizeByText } from '../../lib/memo.ts'
+import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { EmbedService } from './service.ts'
@@ -24,7 +24,7 @@ const NOT_FOUND = errorBody(404, 'not found')
 export type SnippetsRequest = { key: string; slug: string } | { refused: PreparedResponse }
 
 /** Reads a snippets request URL once: missing, empty or repeated `slug` → 400; a slug no page can have → 404. */
-export const snippetsRequest: (url: string) => SnippetsRequest = memoizeByText(readSnippetsRequest)
+export const snippetsRequest: (url: string) => SnippetsRequest = memoizeByText(readSnippetsRequest, { keepOut: carriesToken })
 
 function readSnippetsRequest(url: string): SnippetsRequest {
   const values = queryValues(url, 'slug')

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { errorFill, etagFor, prepareJsonError, prepareWithoutEtag, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
-import { memoizeByText } from '../../lib/memo.ts'
+import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
@@ -31,7 +31,7 @@ export type StatusRequest = { key: string; slug: string; query: StatusQuery } | 
  * Reads a status JSON request URL once. Equivalent URLs (parameter order, `inc=0` or absent, the
  * slug's case) share a key; a malformed query is a 400, a slug no page can have a 404.
  */
-export const statusRequest: (url: string) => StatusRequest = memoizeByText(readStatusRequest)
+export const statusRequest: (url: string) => StatusRequest = memoizeByText(readStatusRequest, { keepOut: carriesToken })
 
 function readStatusRequest(url: string): StatusRequest {
   const query = parseStatusQuery(url)
