@@ -14,6 +14,9 @@ import type { PublicCache } from './lib/http-cache.ts'
 import { clientKey } from './http/context.ts'
 import { guardBody, mapError } from './http/errors.ts'
 import { FastLane } from './http/fast-lane.ts'
+import { StatusJsonReads } from './modules/status-api/http.ts'
+import { SnippetsReads } from './modules/embed/http.ts'
+import { BadgeReads } from './modules/badge/http.ts'
 import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
@@ -45,7 +48,7 @@ import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
-import { WIDGET_PATH } from './modules/widget/service.ts'
+import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
 
 export interface AppDeps {
@@ -84,9 +87,9 @@ export function createApp(deps: AppDeps): App {
     .use(openApi())
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
-    .use(embedRoutes(services.embed, fastLane))
-    .use(statusApiRoutes(services.status, fastLane))
-    .use(badgeRoutes(services.badges, fastLane))
+    .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
+    .use(statusApiRoutes(new StatusJsonReads(services.status, services.publicCache, services.clock), fastLane))
+    .use(badgeRoutes(new BadgeReads(services.badges, services.publicCache, services.clock), fastLane))
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config }))
@@ -112,7 +115,7 @@ export function createApp(deps: AppDeps): App {
     isCorsOpenPath,
     privateEmbed: privateEmbedHook({
       statusJson: (url) => services.privateStatusJson.answer(url),
-      badge: (url, slug, kind) => services.privateBadges.answer(url, slug, kind),
+      badge: (url) => services.privateBadges.answer(url),
     }),
     statusSiteHit: createStatusSiteFastLane({ service: services.statusSite, onPageView, logError }),
     statusSite: createStatusSiteEntry({ service: services.statusSite, publicHandle: statusSiteApp.handle, logError }),

@@ -50,7 +50,7 @@ import { StatusSiteService } from './modules/status-site/service.ts'
 import { PrivateStatusJson } from './modules/status-api/private.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
-import { WidgetService } from './modules/widget/service.ts'
+import { WidgetScript } from './modules/widget/http.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -100,11 +100,11 @@ export function createServices(deps: ServiceDeps) {
     deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   publicCache?.follow(changes)
 
-  const embed = new EmbedService(new EmbedRepo(deps.db), publicCache, deps.config)
-  const status = new StatusService(pageStatus, publicCache, deps.config, clock)
-  const badges = new BadgeService(pageStatus, publicCache, clock)
+  const embed = new EmbedService(new EmbedRepo(deps.db), deps.config)
+  const status = new StatusService(pageStatus, deps.config, clock)
+  const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
-  const widget = new WidgetService(WIDGET_JS)
+  const widget = new WidgetScript(WIDGET_JS)
   const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
   const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).

@@ -26,7 +26,8 @@ type PrivateAnswer = Promise<Response | undefined>
 
 export interface PrivateEmbedAnswers {
   statusJson(url: string): PrivateAnswer
-  badge(url: string, slug: string, kind: 'status' | 'uptime'): PrivateAnswer
+  /** Any path under `/badge/`: the badge module reads the URL (its one `badgeRequest`). */
+  badge(url: string): PrivateAnswer
 }
 
 /**
@@ -40,8 +41,7 @@ export function privateEmbedHook(answers: PrivateEmbedAnswers) {
     if (!url.includes('auth_token=')) return undefined
     const path = requestPath(url)
     if (path === '/api/embed/status') return answers.statusJson(url)
-    const badge = /^\/badge\/([^/]+?)(\.svg|\/uptime\.svg)$/.exec(path)
-    if (badge) return answers.badge(url, decodeURIComponent(badge[1]!), badge[2] === '.svg' ? 'status' : 'uptime')
+    if (path.startsWith('/badge/')) return answers.badge(url)
     return undefined
   }
 }

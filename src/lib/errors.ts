@@ -12,6 +12,20 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An HttpError about one page (a plan that lacks a feature): a cached answer built from it is tagged
+ * with the page, so a change to the page or its owner's plan drops it.
+ */
+export class PageHttpError extends HttpError {
+  constructor(
+    status: number,
+    message: string,
+    readonly pageId: number,
+  ) {
+    super(status, message)
+  }
+}
+
 export const badRequest = (message: string): HttpError => new HttpError(400, message)
 export const unauthorized = (message = 'unauthorized'): HttpError => new HttpError(401, message)
 export const forbidden = (message: string): HttpError => new HttpError(403, message)

@@ -4,7 +4,8 @@
  */
 import type { Clock } from './clock.ts'
 import { base64url } from './crypto.ts'
-import { TtlCache, type TtlCacheOptions } from './ttl-cache.ts'
+import { HttpError, PageHttpError } from './errors.ts'
+import { TtlCache, type CacheFill, type TtlCacheOptions } from './ttl-cache.ts'
 
 const encoder = new TextEncoder()
 
@@ -121,6 +122,34 @@ export const prepareJson = (
 /** A prepared `{"error": message}` answer (never cached by clients). */
 export const prepareJsonError = (status: number, message: string, extraHeaders?: Record<string, string>): PreparedResponse =>
   prepareWithoutEtag(status, JSON.stringify({ error: message }), { contentType: JSON_TYPE, cacheControl: 'no-store', extraHeaders })
+
+/**
+ * A hot read through the public cache: the entry at once on a hit, else `load` fills it (once for
+ * concurrent misses). Without a cache (`publicCache: false`) every call loads.
+ */
+export function readThrough(
+  cache: PublicCache | undefined,
+  key: string,
+  load: () => Promise<CacheFill<PreparedResponse>>,
+): PreparedResponse | Promise<PreparedResponse> {
+  if (cache === undefined) return load().then((fill) => fill.value)
+  return cache.get(key) ?? cache.getOrLoad(key, load)
+}
+
+/**
+ * The cache fill for a coded error a service threw while loading a hot read: "no such page" is a
+ * negative answer (kept briefly, dropped when a page appears); a refusal about a page (its plan) is
+ * tagged with the page, so a change to it drops the answer. Anything else is not an answer.
+ */
+export function errorFill(
+  error: unknown,
+  prepare: (status: number, message: string) => PreparedResponse,
+  ttlMs?: number,
+): CacheFill<PreparedResponse> {
+  if (error instanceof PageHttpError) return { value: prepare(error.status, error.message), pageId: error.pageId, ttlMs }
+  if (error instanceof HttpError && error.status === 404) return { value: prepare(404, error.message), negative: true }
+  throw error
+}
 
 /** Serves a value that may still be loading without an extra await on the (common) cached path. */
 export function serveMaybePending(prepared: PreparedResponse | Promise<PreparedResponse>, ifNoneMatch: string | null) {

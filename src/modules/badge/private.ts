@@ -4,8 +4,8 @@ import { queryValues } from '../../lib/query.ts'
 import type { PageAccessService } from '../page-access/service.ts'
 import { snapshotUptime, type PageStatusService } from '../page-status/service.ts'
 import { planHas } from '../plans/matrix.ts'
-import { clampLabel, parseStyle, renderBadge, STATUS_LOOK, uptimeLook } from './render.ts'
-import { parseDays } from './service.ts'
+import { clampLabel, renderBadge, STATUS_LOOK, uptimeLook } from './render.ts'
+import { readBadgeUrl } from './http.ts'
 
 const SVG_HEADERS = {
   ...PRIVATE_EMBED_HEADERS,
@@ -20,19 +20,21 @@ export class PrivateBadges {
     private readonly pageStatus: PageStatusService,
   ) {}
 
-  /** The badge, or undefined when the token opens no private page with badges (the public answer applies). */
-  async answer(url: string, slug: string, kind: 'status' | 'uptime'): Promise<Response | undefined> {
-    const page = await this.access.grantedEmbedPage(slug, queryValues(url, 'auth_token'))
+  /**
+   * The badge of a request URL (read as the public routes read it), or undefined
+   * when it is no badge or the token opens no private page with badges (the public answer applies).
+   */
+  async answer(url: string): Promise<Response | undefined> {
+    // Not the remembering reader: these URLs carry a secret.
+    const read = readBadgeUrl(url)
+    if (read === undefined || 'refused' in read || read.slug === undefined) return undefined
+    const page = await this.access.grantedEmbedPage(read.slug, queryValues(url, 'auth_token'))
     if (!page || !planHas(page.plan, 'badge_widget')) return undefined
-    const style = parseStyle(queryValues(url, 'style')[0])
-    const label = queryValues(url, 'label')[0]
-    if (kind === 'status') {
+    if (read.kind === 'status') {
       const snapshot = await this.pageStatus.snapshot(page.id)
-      return new Response(renderBadge(clampLabel(label, page.name || 'Status'), STATUS_LOOK[snapshot.overall], style), { headers: SVG_HEADERS })
+      return new Response(renderBadge(clampLabel(read.label, page.name || 'Status'), STATUS_LOOK[snapshot.overall], read.style), { headers: SVG_HEADERS })
     }
-    const days = parseDays(queryValues(url, 'days'))
-    if (typeof days !== 'number') return undefined
-    const { total } = snapshotUptime(await this.pageStatus.snapshot(page.id, { uptimeDays: days }))
-    return new Response(renderBadge(clampLabel(label, 'uptime'), uptimeLook(total), style), { headers: SVG_HEADERS })
+    const { total } = snapshotUptime(await this.pageStatus.snapshot(page.id, { uptimeDays: read.days }))
+    return new Response(renderBadge(clampLabel(read.label, 'uptime'), uptimeLook(total), read.style), { headers: SVG_HEADERS })
   }
 }

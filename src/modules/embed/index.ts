@@ -1,9 +1,8 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
-import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
-import { queryValues } from '../../lib/query.ts'
-import type { EmbedService } from './service.ts'
+import { serveMaybePending } from '../../lib/http-cache.ts'
+import { MARKDOWN_PATH, type SnippetsReads } from './http.ts'
 
 const SnippetsJson = t.Object({
   status_page_url: t.String({ description: 'The public status page (custom domain when set)' }),
@@ -14,17 +13,12 @@ const SnippetsJson = t.Object({
   minimal_md: t.String(),
 })
 
-const MARKDOWN_PATH = '/api/embed/markdown'
-
-export function embedRoutes(embed: EmbedService, fastLane?: FastLane) {
-  fastLane?.register(MARKDOWN_PATH, (request) => {
-    const cached = embed.cachedSnippets(queryValues(request.url, 'slug'))
-    return cached && servePrepared(cached, request.headers.get('if-none-match'))
-  })
+/** The route and its fast-lane reader: both answer through `reads` (http.ts), keyed by one `snippetsKey`. */
+export function embedRoutes(reads: SnippetsReads, fastLane?: FastLane) {
+  fastLane?.register(MARKDOWN_PATH, (request) => reads.cached(request))
   return new Elysia().get(
     MARKDOWN_PATH,
-    ({ request }) =>
-      serveMaybePending(embed.markdownSnippets(queryValues(request.url, 'slug')), request.headers.get('if-none-match')),
+    ({ request }) => serveMaybePending(reads.prepared(request.url), request.headers.get('if-none-match')),
     {
       query: t.Object({ slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })) }),
       response: {

@@ -2,7 +2,7 @@
 import type { Config } from '../../config.ts'
 import { escapeHtml } from '../../lib/html.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
-import { WIDGET_PATH } from '../widget/service.ts'
+import { WIDGET_PATH } from '../widget/http.ts'
 
 export interface Snippets {
   status_page_url: string

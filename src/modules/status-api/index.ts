@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
-import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
+import { serveMaybePending } from '../../lib/http-cache.ts'
 import { DISPLAY_STATUSES } from '../page-status/status.ts'
-import type { StatusService } from './service.ts'
+import { STATUS_PATH, type StatusJsonReads } from './http.ts'
 
 const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
@@ -24,15 +24,11 @@ const StatusJsonSchema = t.Object({
   dns_only: t.Boolean({ description: 'True when every component of the page is a DNS component' }),
 })
 
-const STATUS_PATH = '/api/embed/status'
-
-export function statusApiRoutes(status: StatusService, fastLane?: FastLane) {
-  fastLane?.register(STATUS_PATH, (request) => {
-    const cached = status.cachedStatus(request.url)
-    return cached && servePrepared(cached, request.headers.get('if-none-match'))
-  })
+/** The route and its fast-lane reader: both answer through `reads` (http.ts), keyed by one `statusKey`. */
+export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
+  fastLane?.register(STATUS_PATH, (request) => reads.cached(request))
   return new Elysia()
-    .get(STATUS_PATH, ({ request }) => serveMaybePending(status.statusJson(request.url), request.headers.get('if-none-match')), {
+    .get(STATUS_PATH, ({ request }) => serveMaybePending(reads.prepared(request.url), request.headers.get('if-none-match')), {
       query: t.Object({
         slug: t.Optional(t.String({ description: 'The status page slug (case-insensitive)' })),
         inc: t.Optional(t.String({ description: '1: include active incidents (Growth plan or higher)' })),

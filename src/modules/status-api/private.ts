@@ -2,7 +2,7 @@
 import { PRIVATE_EMBED_HEADERS } from '../../http/private-embed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { errorResponse } from '../../lib/errors.ts'
-import { queryValues } from '../../lib/query.ts'
+import { queryParams } from '../../lib/query.ts'
 import type { PageAccessService } from '../page-access/service.ts'
 import { parseStatusQuery } from './query.ts'
 import { statusPlanRefusal, type StatusService } from './service.ts'
@@ -16,9 +16,10 @@ export class PrivateStatusJson {
 
   /** The status JSON, or undefined when the token opens no private page (the public answer applies). */
   async answer(url: string): Promise<Response | undefined> {
-    const query = parseStatusQuery(url)
+    const params = queryParams(url)
+    const query = parseStatusQuery(url, params)
     if ('error' in query) return undefined
-    const page = await this.access.grantedEmbedPage(query.slug, queryValues(url, 'auth_token'))
+    const page = await this.access.grantedEmbedPage(query.slug, params.get('auth_token') ?? [])
     if (!page) return undefined
     const refusal = statusPlanRefusal(page.plan, query)
     if (refusal !== undefined) return errorResponse(403, refusal, PRIVATE_EMBED_HEADERS)

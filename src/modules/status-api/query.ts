@@ -2,7 +2,7 @@
  * The query of `GET /api/embed/status`, read from the raw URL so repeated parameters are caught.
  * Out-of-range or malformed values are refused with a message naming the parameter. Pure.
  */
-import { queryValues } from '../../lib/query.ts'
+import { queryParams } from '../../lib/query.ts'
 
 export interface StatusQuery {
   slug: string
@@ -17,8 +17,9 @@ export interface StatusQuery {
 export const MAX_RTM = 240
 export const MAX_UPD = 30
 
-function intParam(url: string, name: string, max: number, unit: string): number | string {
-  const values = queryValues(url, name)
+const NONE: readonly string[] = []
+
+function intParam(values: readonly string[], name: string, max: number, unit: string): number | string {
   if (values.length === 0) return 0
   if (values.length > 1) return `${name} must be given only once`
   const raw = values[0]!
@@ -28,18 +29,19 @@ function intParam(url: string, name: string, max: number, unit: string): number 
   return value >= 1 && value <= max ? value : message
 }
 
-export function parseStatusQuery(url: string): StatusQuery | { error: string } {
-  const slugs = queryValues(url, 'slug')
+/** The status query of a request URL (its parameters read in one pass), or the 400 text. */
+export function parseStatusQuery(url: string, params: ReadonlyMap<string, readonly string[]> = queryParams(url)): StatusQuery | { error: string } {
+  const slugs = params.get('slug') ?? NONE
   if (slugs.length > 1) return { error: 'slug must be given only once' }
   const slug = slugs[0]
   if (slug === undefined || slug === '') return { error: 'missing slug' }
-  const incValues = queryValues(url, 'inc')
+  const incValues = params.get('inc') ?? NONE
   if (incValues.length > 1) return { error: 'inc must be given only once' }
   const incRaw = incValues[0]
   if (incRaw !== undefined && incRaw !== '0' && incRaw !== '1') return { error: 'inc must be 0 or 1' }
-  const rtm = intParam(url, 'rtm', MAX_RTM, 'minutes')
+  const rtm = intParam(params.get('rtm') ?? NONE, 'rtm', MAX_RTM, 'minutes')
   if (typeof rtm === 'string') return { error: rtm }
-  const upd = intParam(url, 'upd', MAX_UPD, 'days')
+  const upd = intParam(params.get('upd') ?? NONE, 'upd', MAX_UPD, 'days')
   if (typeof upd === 'string') return { error: upd }
   return { slug, inc: incRaw === '1', rtm, upd }
 }

@@ -1,31 +1,22 @@
 /**
- * `GET /api/embed/status` (DESIGN §5.2): the overall status, active incidents, response times from
- * the check roll-ups and daily uptime of a page, from its snapshot (page-status). Prepared once per
- * page and query and cached 15 s (less when a maintenance window starts or ends sooner).
+ * The status JSON of `GET /api/embed/status` (DESIGN §5.2): the overall status, active incidents,
+ * response times from the check roll-ups and daily uptime of a page, from its snapshot
+ * (page-status). Returns data or throws a coded error; the prepared answer, its ETag and its place
+ * in the public cache are built beside the route (http.ts).
  *
  * Public methods other features use:
- * - `statusJson(url)`: the prepared answer of the status endpoint;
+ * - `statusJson(slug, query)`: the figures of a public page, plan checked;
  * - `buildStatusJson(page, query)`: the figures of a visible page without plan checks (private embeds).
  */
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { etagFor, prepareJsonError, prepareWithoutEtag, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
-import type { CacheFill } from '../../lib/ttl-cache.ts'
+import { notFound, PageHttpError } from '../../lib/errors.ts'
 import { toIso } from '../../lib/time.ts'
 import type { OverallStatus } from '../page-status/overall.ts'
 import { snapshotUptime, type PageSnapshot, type PageStatusService, type PublicPage } from '../page-status/service.ts'
-import { ttlUntil } from '../page-status/windows.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
-import { slugForLookup } from '../status-pages/slug.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
-import { parseStatusQuery, type StatusQuery } from './query.ts'
-
-export const STATUS_TTL_MS = 15_000
-export const STATUS_CACHE_CONTROL = 'public, max-age=15'
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag',
-}
+import type { StatusQuery } from './query.ts'
 
 export interface StatusJson {
   page: string
@@ -38,12 +29,17 @@ export interface StatusJson {
   dns_only: boolean
 }
 
-const statusKey = (slug: string, query: StatusQuery) => `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`
+/** A page's status JSON and what a cache needs to keep it: the page, when it was computed, when it next changes. */
+export interface StatusRead {
+  body: StatusJson
+  pageId: number
+  computedAt: number
+  /** The next maintenance boundary, when one is ahead. */
+  nextBoundary: number | undefined
+}
 
-const errorBody = (status: number, error: string) => prepareJsonError(status, error, CORS_HEADERS)
-
-const NO_PLAN = `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`
-const NO_DETAILS = `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`
+export const NO_PLAN = `Status API requires ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`
+export const NO_DETAILS = `Incidents and sparklines (inc, rtm, upd) require ${planLabel(lowestPlanWith('status_json_details'))} plan or higher`
 
 /** Why the plan of a page refuses this status query (the 403 text), or undefined when it allows it. */
 export function statusPlanRefusal(plan: Plan, query: Pick<StatusQuery, 'inc' | 'rtm' | 'upd'>): string | undefined {
@@ -52,60 +48,30 @@ export function statusPlanRefusal(plan: Plan, query: Pick<StatusQuery, 'inc' | '
   return wantsDetails && !planHas(plan, 'status_json_details') ? NO_DETAILS : undefined
 }
 
-const encoder = new TextEncoder()
-
-/**
- * The encoded status JSON with an ETag of everything but `updated`: the body is rebuilt (with a new
- * `updated`) whenever the 15 s cache entry expires, yet an unchanged status must keep its ETag so
- * that clients revalidate with a 304. Bytes differ while the meaning is the same, hence a weak ETag.
- */
-export async function prepareStatusJson(body: StatusJson): Promise<PreparedResponse> {
-  const prepared = prepareWithoutEtag(200, JSON.stringify(body), {
-    contentType: 'application/json; charset=utf-8',
-    cacheControl: STATUS_CACHE_CONTROL,
-    extraHeaders: CORS_HEADERS,
-  })
-  const { updated: _computedAt, ...figures } = body
-  const etag = `W/${await etagFor(encoder.encode(JSON.stringify(figures)))}`
-  return { ...prepared, etag, headers: { ...prepared.headers, etag } }
-}
-
 export class StatusService {
-  private readonly notFound = errorBody(404, 'not found')
-  private readonly noPlan = errorBody(403, NO_PLAN)
-  private readonly noDetails = errorBody(403, NO_DETAILS)
-
   constructor(
     private readonly pageStatus: PageStatusService,
-    private readonly cache: PublicCache | undefined,
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
     private readonly clock: Clock,
   ) {}
 
-  /** The prepared answer of `GET /api/embed/status` for a request URL. */
-  statusJson(url: string): PreparedResponse | Promise<PreparedResponse> {
-    const parsed = parseStatusQuery(url)
-    if ('error' in parsed) return errorBody(400, parsed.error)
-    const query = parsed
-    const slug = slugForLookup(query.slug)
-    if (slug === undefined) return this.notFound
-    const key = statusKey(slug, query)
-    const hit = this.cache?.get(key)
-    if (hit) return hit
-    const load = () => this.loadStatus(slug, query)
-    return this.cache ? this.cache.getOrLoad(key, load) : load().then((fill) => fill.value)
+  /**
+   * The status JSON of a public page by its lookup slug. Throws 404 for an unknown, blocked or
+   * private page, and a PageHttpError 403 when the owner's plan refuses the query.
+   */
+  async statusJson(slug: string, query: Omit<StatusQuery, 'slug'>): Promise<StatusRead> {
+    const now = this.clock.now()
+    // The page and its snapshot in one read: the plan is checked on what it returns.
+    const found = await this.pageStatus.publicSnapshot(slug, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
+    if (!found) throw notFound()
+    const { page, snapshot } = found
+    const refusal = statusPlanRefusal(page.plan, query)
+    if (refusal !== undefined) throw new PageHttpError(403, refusal, page.id)
+    const body = await this.buildStatusJson(page, query, now, snapshot)
+    return { body, pageId: page.id, computedAt: now, nextBoundary: snapshot.nextBoundary }
   }
 
-  /** The cached answer for a request URL if there is one; never touches the database. */
-  cachedStatus(url: string): PreparedResponse | undefined {
-    if (!this.cache) return undefined
-    const parsed = parseStatusQuery(url)
-    if ('error' in parsed) return undefined
-    const slug = slugForLookup(parsed.slug)
-    return slug === undefined ? undefined : this.cache.get(statusKey(slug, parsed))
-  }
-
-  /** The status JSON of a visible page (no plan checks): for the preview page and tests. */
+  /** The status JSON of a visible page (no plan checks): for private embeds and tests. */
   async buildStatusJson(
     page: PublicPage,
     query: Omit<StatusQuery, 'slug'>,
@@ -113,7 +79,6 @@ export class StatusService {
     snapshot?: PageSnapshot,
   ): Promise<StatusJson> {
     snapshot ??= await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
-    const rtm = snapshot.responseTimes
     const upd = query.upd > 0 ? snapshotUptime(snapshot).daily : []
     return {
       page: page.slug,
@@ -129,24 +94,9 @@ export class StatusService {
             component: i.components.length > 0 ? i.components.map((c) => c.name).join(', ') : null,
           }))
         : [],
-      rtm,
+      rtm: snapshot.responseTimes,
       upd,
       dns_only: snapshot.components.length > 0 && snapshot.components.every((c) => c.type === 'dns'),
     }
-  }
-
-  private async loadStatus(slug: string, query: StatusQuery): Promise<CacheFill<PreparedResponse>> {
-    const now = this.clock.now()
-    // The page and its snapshot in one read: the plan is checked on what it returns.
-    const found = await this.pageStatus.publicSnapshot(slug, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
-    // Kept briefly, so an unknown slug costs no query on every request; a new page drops it.
-    if (!found) return { value: this.notFound, negative: true }
-    const { page, snapshot } = found
-    const refusal = statusPlanRefusal(page.plan, query)
-    if (refusal !== undefined) return { value: refusal === NO_PLAN ? this.noPlan : this.noDetails, pageId: page.id, ttlMs: STATUS_TTL_MS }
-    const body = await this.buildStatusJson(page, query, now, snapshot)
-    const value = await prepareStatusJson(body)
-    const ttlMs = ttlUntil(snapshot.nextBoundary, now, STATUS_TTL_MS)
-    return { value, pageId: page.id, ttlMs }
   }
 }

@@ -29,6 +29,8 @@ export function parseSlug(raw: string): string {
 
 /** The lookup form of a slug from a URL, or undefined when it cannot name any page. */
 export function slugForLookup(raw: string): string | undefined {
+  // Slugs in URLs are mostly written as stored: then there is nothing to lower-case (hot reads).
+  if (raw.length <= 63 && SLUG_PATTERN.test(raw)) return raw
   const slug = asciiLowerCase(raw)
   return slug.length <= 63 && SLUG_PATTERN.test(slug) ? slug : undefined
 }

@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
 import { servePrepared } from '../../lib/http-cache.ts'
-import { WIDGET_PATH, type WidgetService } from './service.ts'
+import { WIDGET_PATH, type WidgetScript } from './http.ts'
 
-export function widgetRoutes(widget: WidgetService) {
+export function widgetRoutes(widget: WidgetScript) {
   return new Elysia().get(
     WIDGET_PATH,
     async ({ request }) =>

@@ -1,6 +1,7 @@
 /**
- * Serves the built widget: the bytes are prepared once per process (plain and gzip, each with its
- * ETag) and answered with a long cache lifetime. The URL carries the major version (`v1`), so a
+ * The HTTP shape of the built widget, beside its route (there is no logic beyond it, so no
+ * service): the bytes are prepared once per process (plain and gzip, each with its ETag) and
+ * answered with a long cache lifetime. The URL carries the major version (`v1`), so a
  * day of freshness plus a week of stale-while-revalidate keeps embeds fast and fixes arrive soon.
  */
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -13,7 +14,7 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
-export class WidgetService {
+export class WidgetScript {
   private prepared: Promise<{ plain: PreparedResponse; gzip: PreparedResponse }> | undefined
 
   constructor(private readonly source: string) {}
