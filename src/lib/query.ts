@@ -4,20 +4,7 @@
  * URLSearchParams without building one, which matters on the hottest paths.
  */
 export function queryValues(url: string, name: string): string[] {
-  const start = url.indexOf('?')
-  if (start === -1) return []
-  const values: string[] = []
-  let position = start + 1
-  while (position <= url.length) {
-    let end = url.indexOf('&', position)
-    if (end === -1) end = url.length
-    const equals = url.indexOf('=', position)
-    const keyEnd = equals === -1 || equals > end ? end : equals
-    const key = decodeComponent(url.slice(position, keyEnd))
-    if (key === name) values.push(keyEnd === end ? '' : decodeComponent(url.slice(keyEnd + 1, end)))
-    position = end + 1
-  }
-  return values
+  return queryParams(url).get(name) ?? []
 }
 
 /**
