@@ -4,6 +4,7 @@
  * site reads "private" or "not found" instead of failing with a CORS error. Which paths are open is
  * decided at the front door (src/http/front.ts for the service host, status-site/site-entry.ts for status hosts).
  */
+import { withHeader } from './response.ts'
 
 export const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const
 
@@ -26,14 +27,5 @@ export function corsPreflight(request: Request): Response {
 
 /** The response with `Access-Control-Allow-Origin: *` unless it names an origin of its own. */
 export function withAnyOrigin(response: Response): Response {
-  if (response.headers.has('access-control-allow-origin')) return response
-  try {
-    response.headers.set('access-control-allow-origin', '*')
-    return response
-  } catch {
-    // Immutable headers (e.g. Response.redirect): copy once.
-    const copy = new Response(response.body, response)
-    copy.headers.set('access-control-allow-origin', '*')
-    return copy
-  }
+  return response.headers.has('access-control-allow-origin') ? response : withHeader(response, 'access-control-allow-origin', '*')
 }

@@ -4,6 +4,7 @@
  * guard run before validation, and no-store on every error answer.
  */
 import type { ValidationError } from 'elysia'
+import { withHeader } from './response.ts'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../lib/body-depth.ts'
 import { badRequest, errorResponse, HttpError } from '../lib/errors.ts'
 import { assertWellFormedText } from '../lib/text.ts'
@@ -66,13 +67,5 @@ export const guardBody = ({ body }: { body: unknown }): void => {
  */
 export function noStoreOnError(response: Response): Response {
   if (response.status < 400 || /\bno-store\b/.test(response.headers.get('cache-control') ?? '')) return response
-  try {
-    response.headers.set('cache-control', 'no-store')
-    return response
-  } catch {
-    // Immutable headers (e.g. Response.redirect): copy once.
-    const copy = new Response(response.body, response)
-    copy.headers.set('cache-control', 'no-store')
-    return copy
-  }
+  return withHeader(response, 'cache-control', 'no-store')
 }

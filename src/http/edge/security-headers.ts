@@ -17,6 +17,7 @@
  *
  * A feature that needs another policy sets its own `Content-Security-Policy` header; it is kept.
  */
+import { withHeader } from '../response.ts'
 
 export interface SecurityContext {
   /** Origin of the service host, e.g. `https://status.example.com`. */
@@ -65,17 +66,9 @@ export const HSTS = 'max-age=31536000'
 
 export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
-function mutable(response: Response): Response {
-  try {
-    if (!response.headers.has('x-content-type-options')) response.headers.set('x-content-type-options', 'nosniff')
-    return response
-  } catch {
-    // Immutable headers (e.g. a fetched Response): copy it once.
-    const copy = new Response(response.body, response)
-    copy.headers.set('x-content-type-options', 'nosniff')
-    return copy
-  }
-}
+/** Every answer says nosniff; the rest of the headers are then set on a response that takes them. */
+const mutable = (response: Response): Response =>
+  response.headers.has('x-content-type-options') ? response : withHeader(response, 'x-content-type-options', 'nosniff')
 
 export function applySecurityHeaders(request: Request, response: Response, context: SecurityContext): Response {
   const out = mutable(response)

@@ -6,6 +6,7 @@
  * travels beside them.
  */
 import { corsPreflight, withAnyOrigin } from '../../http/cors.ts'
+import { withHeader } from '../../http/response.ts'
 import type { RequestContext } from '../../http/context.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -29,18 +30,6 @@ export interface StatusSiteEntryDeps {
   /** The status site's Elysia app. */
   publicHandle: Handle
   logError: (error: unknown) => void
-}
-
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value)
-    return response
-  } catch {
-    // Immutable headers (e.g. Response.redirect): copy once.
-    const copy = new Response(response.body, response)
-    copy.headers.set(name, value)
-    return copy
-  }
 }
 
 export function createStatusSiteEntry(deps: StatusSiteEntryDeps): StatusSiteEntry {
