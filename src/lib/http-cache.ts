@@ -172,6 +172,12 @@ function headersOf(prepared: PreparedResponse): Headers {
   return headers
 }
 
+/** A fast-lane answer: the cached entry under `key` served to `request`, or undefined on a miss. */
+export function serveCached(cache: PublicCache, key: string | undefined, request: Request): Response | undefined {
+  const hit = key === undefined ? undefined : cache.get(key)
+  return hit && servePrepared(hit, request.headers.get('if-none-match'))
+}
+
 /** The Response for a prepared body, or a bodiless 304 when the client already holds these bytes. */
 export function servePrepared(prepared: PreparedResponse, ifNoneMatch: string | null): Response {
   if (prepared.etag !== undefined && ifNoneMatchHits(ifNoneMatch, prepared.etag)) {

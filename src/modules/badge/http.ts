@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { NEGATIVE_CACHE_CONTROL, prepareJsonError, prepareResponse, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { NEGATIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareResponse, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
 import { queryParams } from '../../lib/query.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
@@ -114,9 +114,7 @@ export class BadgeReads {
   /** The fast lane: a response when the badge is cached; never touches the database. */
   cached(request: Request): Response | undefined {
     if (this.cache === undefined) return undefined
-    const read = badgeRequest(request.url)
-    const hit = read && 'key' in read ? this.cache.get(read.key) : undefined
-    return hit && servePrepared(hit, request.headers.get('if-none-match'))
+    return serveCached(this.cache, badgeKey(request.url), request)
   }
 
   /** The prepared badge for a read: cached, or loaded and cached. */

@@ -3,7 +3,7 @@
  * `snippetsKey` reads the URL once, and the prepared answer (bytes, ETag, `Cache-Control`, CORS) and
  * its cache fill (5 minutes, tagged with the page; "no such page" kept briefly) are built here.
  */
-import { errorFill, prepareJson, prepareJsonError, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { errorFill, type PreparedResponse, prepareJson, prepareJsonError, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
@@ -51,8 +51,7 @@ export class SnippetsReads {
   cached(request: Request): Response | undefined {
     if (this.cache === undefined) return undefined
     const read = snippetsRequest(request.url)
-    const hit = 'key' in read ? this.cache.get(read.key) : undefined
-    return hit && servePrepared(hit, request.headers.get('if-none-match'))
+    return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
   }
 
   /** The prepared answer for a request URL: refused, cached, or loaded and cached. */

@@ -73,26 +73,8 @@ export class AppMetrics {
       buckets: DURATION_BUCKETS,
       registers,
     })
-    let reportedHits = 0
-    let reportedMisses = 0
-    new Counter({
-      name: 'lantern_cache_hits_total',
-      help: 'Public answers (badges, status JSON, snippets, status pages) served from the in-process cache',
-      registers,
-      collect() {
-        this.inc(cache.hits - reportedHits)
-        reportedHits = cache.hits
-      },
-    })
-    new Counter({
-      name: 'lantern_cache_misses_total',
-      help: 'Public answers built from the database because the cache had none',
-      registers,
-      collect() {
-        this.inc(cache.misses - reportedMisses)
-        reportedMisses = cache.misses
-      },
-    })
+    countFrom('lantern_cache_hits_total', 'Public answers (badges, status JSON, snippets, status pages) served from the in-process cache', () => cache.hits, registers)
+    countFrom('lantern_cache_misses_total', 'Public answers built from the database because the cache had none', () => cache.misses, registers)
     new Gauge({
       name: 'lantern_cache_entries',
       help: 'Entries in the in-process cache of public answers',
@@ -146,4 +128,19 @@ export class AppMetrics {
   render(): Promise<string> {
     return this.registry.metrics()
   }
+}
+
+/** A counter fed from a plain running number (bumped on the hot path): each scrape adds what is new. */
+function countFrom(name: string, help: string, read: () => number, registers: Registry[]): void {
+  let reported = 0
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const now = read()
+      this.inc(now - reported)
+      reported = now
+    },
+  })
 }

@@ -4,7 +4,7 @@
  * weak ETag, `Cache-Control`, CORS) and its cache fill are built here from what the service returns.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { errorFill, etagFor, prepareJsonError, prepareWithoutEtag, readThrough, servePrepared, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -89,8 +89,7 @@ export class StatusJsonReads {
   cached(request: Request): Response | undefined {
     if (this.cache === undefined) return undefined
     const read = statusRequest(request.url)
-    const hit = 'key' in read ? this.cache.get(read.key) : undefined
-    return hit && servePrepared(hit, request.headers.get('if-none-match'))
+    return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
   }
 
   /** The prepared answer for a request URL: refused, cached, or loaded and cached. */
