@@ -62,9 +62,7 @@ export interface Front {
 const NO_PROXIES = new Set<string>()
 
 export function createFront(deps: FrontDeps): Front {
-  const { fastLane, meter } = deps
-
-  const { statusSiteHit } = deps
+  const { fastLane, meter, statusSiteHit } = deps
   const fromCache: CachedAnswer = (request, context) => {
     const route = context.route
     let hit: Response | undefined
