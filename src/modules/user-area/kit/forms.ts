@@ -49,20 +49,16 @@ interface FieldShape {
 }
 
 function shapeOf(schema: TSchema): FieldShape {
-  let inner: TSchema = schema
-  let nullable = false
-  if (Array.isArray(schema.anyOf)) {
-    const members = schema.anyOf as TSchema[]
-    nullable = members.some((member) => member.type === 'null')
-    const rest = members.filter((member) => member.type !== 'null')
-    if (rest.length === 1) inner = rest[0]!
-  }
+  // Elysia's t.Integer, t.Numeric and t.BooleanString are unions with a string form; t.Nullable adds null.
+  const members: TSchema[] = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [schema]
+  const nullable = members.some((member) => member.type === 'null')
+  const has = (type: string) => members.some((member) => member.type === type)
   const kind =
-    inner.type === 'number' || inner.type === 'integer'
+    has('number') || has('integer')
       ? 'number'
-      : inner.type === 'boolean'
+      : has('boolean')
         ? 'boolean'
-        : inner.type === 'string' && inner.format === 'date-time'
+        : members.some((member) => member.type === 'string' && member.format === 'date-time')
           ? 'datetime'
           : 'text'
   return { kind, nullable }
