@@ -7,7 +7,7 @@ import { t } from 'elysia'
 import { badRequest, conflict, forbidden, notFound } from '../../../src/lib/errors.ts'
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../../src/modules/status-pages/model.ts'
 import { clearFlashCookie, flashCookie, readFlash } from '../../../src/modules/user-area/kit/flash.ts'
-import { checkboxField, emptyForm, readForm, selectField, serviceErrorState, textArea, textField } from '../../../src/modules/user-area/kit/forms.ts'
+import { checkboxField, emptyForm, readForm, selectField, serviceErrorState, textArea, textField, toDatetimeLocal } from '../../../src/modules/user-area/kit/forms.ts'
 import { checkDomainDns } from '../../../src/modules/status-pages/dns-check.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { loginCookie, ORIGIN } from '../analytics/helpers.ts'
@@ -40,6 +40,11 @@ describe('readForm', () => {
     const unchecked = readForm(schema, { position: '0', at: '2026-11-23T10:30:15' })
     if (unchecked.ok) expect(unchecked.value).toEqual({ position: 0, notify: false, at: '2026-11-23T10:30:15Z' })
     expect(readForm(schema, { position: 'three', at: 'x' }).state.errors.position).toStartWith('position: ')
+    // The API's times are plain strings: the form names its datetime-local fields.
+    const plain = readForm(t.Object({ starts_at: t.String() }), { starts_at: '2026-11-23T08:05' }, { datetimes: ['starts_at'] })
+    if (plain.ok) expect(plain.value).toEqual({ starts_at: '2026-11-23T08:05:00Z' })
+    expect(plain.ok).toBe(true)
+    expect(toDatetimeLocal(Date.UTC(2026, 10, 23, 8, 5, 30))).toBe('2026-11-23T08:05')
     const only = readForm(UpdateStatusPageBody, { name: 'A', slug: 'b' }, { only: ['name'] })
     if (only.ok) expect(only.value).toEqual({ name: 'A' })
   })

@@ -4,10 +4,11 @@
  *   const form = readForm(UpdateStatusPageBody, body, { only: ['name', 'slug'] })
  *   if (!form.ok) return render(view(form.state), 400)          // errors next to their fields
  *   try { await pages.update(user, id, form.value) }             // the service the API calls
- *   catch (error) { return render(view(serviceErrorState(error, form.state)), statusOf(error)) }
+ *   catch (error) { return render(view(serviceErrorState(error, form.state)), errorStatus(error)) }
  *
  * Conversion from form text, by the schema: "" → omitted (optional) or null (nullable); numbers;
- * booleans from checkboxes (absent = false); `date-time` strings from `datetime-local` (read as UTC).
+ * booleans from checkboxes (absent = false); `date-time` strings and the fields named in `datetimes` from
+ * `datetime-local` (read as UTC; `toDatetimeLocal(ms)` fills one).
  * Field helpers render label, control, hint and error (`aria-invalid`, `aria-describedby`); every
  * value is escaped, so markup typed into a field comes back as text.
  */
@@ -69,11 +70,18 @@ function fromDatetimeLocal(raw: string): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(raw) ? `${raw}:00Z` : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(raw) ? `${raw}Z` : raw
 }
 
+/** An instant as a `datetime-local` value in UTC (`2026-11-23T10:30`), for `textField({ type: 'datetime-local' })`. */
+export const toDatetimeLocal = (ms: number): string => new Date(ms).toISOString().slice(0, 16)
+
 /**
  * Reads the fields of `schema` (an object schema of the API) from a form body and validates them
  * with the schema itself. `only` names the fields this form holds; the others stay undefined.
  */
-export function readForm<S extends TSchema>(schema: S, body: unknown, options: { only?: readonly string[] } = {}): FormResult<S> {
+export function readForm<S extends TSchema>(
+  schema: S,
+  body: unknown,
+  options: { only?: readonly string[]; /** Fields typed in `datetime-local` inputs (read as UTC). */ datetimes?: readonly string[] } = {},
+): FormResult<S> {
   const fields = formFields(body)
   const properties = (schema.properties ?? {}) as Record<string, TSchema>
   const required = new Set<string>((schema.required as string[] | undefined) ?? [])
@@ -83,6 +91,7 @@ export function readForm<S extends TSchema>(schema: S, body: unknown, options: {
     const property = properties[name]
     if (!property) continue
     const shape = shapeOf(property)
+    if (options.datetimes?.includes(name)) shape.kind = 'datetime'
     const raw = fields[name]
     if (shape.kind === 'boolean') {
       value[name] = raw === 'on' || raw === 'true' || raw === '1'
