@@ -194,6 +194,18 @@ describe('status pages in the browser', () => {
     expect(ok.status).toBe(303)
   })
 
+  test('the account screens on the kit pass axe and fit 320 px too (login, password)', async () => {
+    const anonymous = await app.browser.newContext()
+    const login = await anonymous.newPage()
+    await login.goto(`${app.base}/user/login`)
+    await checkA11y(login)
+    await checkLayouts(login, app.shots, 'login', ['Log in'])
+    await anonymous.close()
+    await app.page.goto(`${app.base}/user/password`)
+    await checkA11y(app.page)
+    await checkLayouts(app.page, app.shots, 'password', ['Change password', 'Current password'])
+  })
+
   test('keyboard only: Tab to the form, type, Enter submits', async () => {
     const page = app.page
     await page.goto(`${app.base}/user`)
