@@ -134,6 +134,24 @@ describe('screen guard over HTTP', () => {
     expect(await ctx.app.services.pages.list({ id: 1 } as never)).toEqual([])
   })
 
+  test('the list shows a blocked page clearly; a private page on a downgraded plan can still be renamed', async () => {
+    const owner = await ctx.createOwner('growth')
+    const ownerCookie = await loginCookie(ctx, owner.user.email)
+    const page = await ctx.createPage(owner.key, { name: 'Kept private', slug: 'kept-private', visibility: 'private' })
+    await ctx.app.services.pages.setBlocked('kept-private', true)
+    const list = await (await ctx.request('/user', { headers: { cookie: ownerCookie } })).text()
+    expect(list).toContain('Blocked by the administrator: hidden from visitors')
+    await ctx.app.services.accounts.setPlan(owner.user.email, 'free')
+    const saved = await ctx.request(`/user/pages/${page.id}/settings`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, cookie: ownerCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'Renamed', slug: 'kept-private', visibility: 'private', custom_domain: '' }).toString(),
+    })
+    expect(saved.status).toBe(303)
+    const after = await ctx.app.services.pages.get(owner.user, page.id)
+    expect({ name: after.name, visibility: after.visibility }).toEqual({ name: 'Renamed', visibility: 'private' })
+  })
+
   test('the flash is shown once and its cookie cleared', async () => {
     const created = await ctx.request('/user/pages', {
       method: 'POST',

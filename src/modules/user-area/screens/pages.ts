@@ -7,7 +7,7 @@
  *   GET  /user/pages/:id/settings[?check=dns]  settings + DNS   POST /user/pages/:id/settings       update
  *   GET  /user/pages/:id/delete           confirmation          POST /user/pages/:id/delete         delete
  */
-import { Elysia, t } from 'elysia'
+import { Elysia, t, type Static } from 'elysia'
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../status-pages/model.ts'
 import { checkDomainDns, type DnsCheck } from '../../status-pages/dns-check.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
@@ -23,6 +23,15 @@ const IdPath = t.Object({ id: t.String() })
 const PAGE_FIELDS = ['name', 'slug', 'visibility', 'custom_domain'] as const
 
 const withoutPort = (host: string) => host.replace(/:\d+$/, '')
+
+/**
+ * Only what the owner changed, as a PATCH would send it: a page kept private after a downgrade can
+ * still be renamed (sending `visibility: private` again would be refused by the plan check).
+ */
+function changedOnly(page: StatusPage, input: Static<typeof UpdateStatusPageBody>): Static<typeof UpdateStatusPageBody> {
+  const current: Record<string, unknown> = { name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain }
+  return Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== current[key]))
+}
 
 export function pageScreens(deps: ScreenDeps) {
   const { services, config } = deps
@@ -101,7 +110,7 @@ export function pageScreens(deps: ScreenDeps) {
           render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, state, await domainHelp(page, false)), status)
         if (!form.ok) return again(form.state, 400)
         try {
-          await pages.update(user, page.id, form.value)
+          await pages.update(user, page.id, changedOnly(page, form.value))
         } catch (error) {
           return again(serviceErrorState(error, form.state), errorStatus(error))
         }
