@@ -96,7 +96,7 @@ export function pageScreens(deps: ScreenDeps) {
       }),
       {
         params: IdPath,
-        query: t.Object({ check: t.Optional(t.String({ maxLength: 10 })) }),
+        query: t.Object({ check: t.Optional(t.String()) }),
         response: { 200: HtmlResponse, 404: HtmlResponse },
         detail: detail('A status page: settings (check=dns looks up the custom domain)'),
       },
