@@ -47,6 +47,7 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
+import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
@@ -68,6 +69,8 @@ export interface AppDeps {
   workerId?: number
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void
+  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, the check is not offered. */
+  dns?: DnsResolver
 }
 
 /** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */
@@ -98,7 +101,7 @@ export function createApp(deps: AppDeps): App {
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
-    .use(userAreaRoutes({ accounts: services.accounts, pages: services.pages, config }))
+    .use(userAreaRoutes({ services, config, dns: deps.dns }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))

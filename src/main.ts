@@ -3,6 +3,7 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
+import { nodeDnsResolver } from './http/edge/dns-resolver.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
@@ -40,7 +41,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const database = openDatabase(config.databasePath)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log, dns: nodeDnsResolver })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   // Page views are buffered in memory and written in batches.

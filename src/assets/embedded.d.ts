@@ -41,3 +41,8 @@ declare module 'uplot/dist/uPlot.iife.min.js' {
   const value: string
   export default value
 }
+
+declare module '*/user/app.js' {
+  const text: string
+  export default text
+}

@@ -14,6 +14,7 @@ import { ManualClock } from './clock.ts'
 import { fastTestHasher } from './password.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
+import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 
 export interface TestContext {
   dir: string
@@ -52,6 +53,8 @@ export async function createTestContext(
     now?: number
     /** argon2id as in production, for tests of hashing and login; otherwise a fast test hasher. */
     realPasswords?: boolean
+    /** DNS answers for the custom-domain check (production: node:dns); absent, the check is off. */
+    dns?: DnsResolver
   } = {},
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-test-'))
@@ -66,7 +69,7 @@ export async function createTestContext(
   const database = openDatabase(databasePath)
   await migrateToLatest(database.db)
   const passwords = options.realPasswords ? argon2idHasher : fastTestHasher
-  const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {} })
+  const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {}, dns: options.dns })
 
   const request: TestContext['request'] = async (path, init = {}) => {
     const { json, key, ...rest } = init

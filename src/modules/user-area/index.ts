@@ -1,16 +1,18 @@
 /**
- * The user area's shell: log in and out, sign up (only with SIGNUP=open), change the password, and
- * the list of the owner's pages. Server-rendered HTML; forms work without JavaScript.
+ * The owner's web app under /user: log in and out, sign up (only with SIGNUP=open), change the
+ * password, static files, and the screens (screens/*.ts, registered in SCREENS below). Server-rendered
+ * HTML on the kit (kit/*.ts); forms work without JavaScript.
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { isCrossSite, isSameOrigin, sessionToken } from '../accounts/auth.ts'
 import { TooManyAttempts, type AccountsService } from '../accounts/service.ts'
-import type { StatusPagesService } from '../status-pages/service.ts'
-import { statusPageUrl } from '../status-pages/urls.ts'
 import { endSessionCookie, htmlPage, loginRedirect, redirect, safeNext, sessionCookie, sessionUser } from './http.ts'
-import { homePage, loginPage, messagePage, passwordPage, signupPage } from './views.ts'
+import { loginPage, messagePage, passwordPage, signupPage } from './views.ts'
+import { crossSitePage } from './kit/guard.ts'
+import type { ScreenDeps } from './screens/deps.ts'
+import { pageScreens } from './screens/pages.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -19,12 +21,15 @@ const detail = (summary: string, description?: string) => ({ tags: ['User area']
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const FormField = (max: number) => t.String({ maxLength: max })
 
-const crossSite = () => htmlPage(messagePage('Request refused', 'This form must be sent from this site.'), 403)
+const crossSite = crossSitePage
 
-export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusPagesService; config: Config }) {
-  const { accounts, pages, config } = deps
+export function userAreaRoutes(deps: ScreenDeps) {
+  const { config } = deps
+  const accounts: AccountsService = deps.services.accounts
   const signupOpen = config.signup === 'open'
   return new Elysia()
+    // Every screen module of the web app, in one place: add yours here (screens/*.ts).
+    .use(pageScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
@@ -104,22 +109,6 @@ export function userAreaRoutes(deps: { accounts: AccountsService; pages: StatusP
         response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 429: HtmlResponse },
         detail: detail('Change the password', 'Ends every session of the account, then starts a new one for this browser.'),
       },
-    )
-    .get(
-      '/user',
-      async ({ request }) => {
-        const user = await sessionUser(accounts, request)
-        if (!user) return loginRedirect(request)
-        const list = (await pages.list(user)).map((page) => ({
-          id: page.id,
-          name: page.name,
-          slug: page.slug,
-          blocked: page.blocked ? 1 : 0,
-          url: statusPageUrl(page, config),
-        }))
-        return htmlPage(homePage(user, list))
-      },
-      { response: { 200: HtmlResponse }, detail: detail('The user area: your status pages') },
     )
     .get('/static/user/:file', ({ params, request }) => serveAsset(`/static/user/${params.file}`, request), {
       params: t.Object({ file: t.String({ maxLength: 100 }) }),

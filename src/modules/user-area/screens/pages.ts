@@ -1,0 +1,144 @@
+/**
+ * The status-pages screens (views in views/pages.ts), on the same service methods the API routes
+ * call (StatusPagesService create/update/delete) and the API's own body schemas:
+ *
+ *   GET  /user, /user/pages               list + "New page"     POST /user/pages                    create
+ *   GET  /user/pages/:id                  overview
+ *   GET  /user/pages/:id/settings[?check=dns]  settings + DNS   POST /user/pages/:id/settings       update
+ *   GET  /user/pages/:id/delete           confirmation          POST /user/pages/:id/delete         delete
+ */
+import { Elysia, t, type Static } from 'elysia'
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../../status-pages/model.ts'
+import { checkDomainDns, type DnsCheck } from '../../status-pages/dns-check.ts'
+import type { StatusPage } from '../../status-pages/service.ts'
+import { statusPageUrl } from '../../status-pages/urls.ts'
+import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
+import { idParam, screens } from '../kit/guard.ts'
+import type { ScreenDeps } from './deps.ts'
+import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
+
+const detail = (summary: string) => ({ tags: ['User area'], summary })
+const HtmlResponse = t.String({ description: 'An HTML page' })
+const IdPath = t.Object({ id: t.String() })
+const PAGE_FIELDS = ['name', 'slug', 'visibility', 'custom_domain'] as const
+
+const withoutPort = (host: string) => host.replace(/:\d+$/, '')
+
+/**
+ * Only what the owner changed, as a PATCH would send it: a page kept private after a downgrade can
+ * still be renamed (sending `visibility: private` again would be refused by the plan check).
+ */
+function changedOnly(page: StatusPage, input: Static<typeof UpdateStatusPageBody>): Static<typeof UpdateStatusPageBody> {
+  const current: Record<string, unknown> = { name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain }
+  return Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== current[key]))
+}
+
+export function pageScreens(deps: ScreenDeps) {
+  const { services, config } = deps
+  const pages = services.pages
+  const screen = screens({ accounts: services.accounts, config })
+  const urlOf = (page: StatusPage) => statusPageUrl(page, config)
+
+  const listScreen = screen(async ({ user, render }) => {
+    const rows = (await pages.list(user)).map((page) => ({ page, url: urlOf(page) }))
+    return render({ title: 'Your status pages' }, pagesListView(rows, emptyForm({ visibility: 'public' })))
+  })
+
+  const settingsForm = (page: StatusPage): FormState =>
+    emptyForm({ name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain })
+
+  async function domainHelp(page: StatusPage, check: boolean): Promise<DomainHelp> {
+    const statusDomain = withoutPort(config.statusDomain)
+    const serviceHost = new URL(config.baseUrl).hostname
+    const pageHost = `${page.slug}.${statusDomain}`
+    let result: DnsCheck | undefined
+    if (check && page.customDomain && deps.dns) {
+      result = await checkDomainDns(deps.dns, page.customDomain, { pageHost, serviceHost, statusDomain })
+    }
+    return { cnameTarget: pageHost, serviceHost, check: result, checkAvailable: deps.dns !== undefined }
+  }
+
+  return new Elysia()
+    .get('/user', listScreen, { response: { 200: HtmlResponse }, detail: detail('The user area: your status pages') })
+    .get('/user/pages', listScreen, { response: { 200: HtmlResponse }, detail: detail('Your status pages') })
+    .post(
+      '/user/pages',
+      screen(async ({ user, body, render, redirect }) => {
+        const form = readForm(CreateStatusPageBody, body, { only: ['name', 'slug', 'visibility'] })
+        const again = async (state: FormState, status: number) => {
+          const rows = (await pages.list(user)).map((page) => ({ page, url: urlOf(page) }))
+          return render({ title: 'Your status pages' }, pagesListView(rows, state), status)
+        }
+        if (!form.ok) return again(form.state, 400)
+        try {
+          const page = await pages.create(user, form.value)
+          return redirect(`/user/pages/${page.id}`, `Page "${page.name}" created.`)
+        } catch (error) {
+          return again(serviceErrorState(error, form.state), errorStatus(error))
+        }
+      }),
+      { response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 409: HtmlResponse }, detail: detail('Create a status page (form post)') },
+    )
+    .get(
+      '/user/pages/:id',
+      screen(async ({ user, params, render }) => {
+        const page = await pages.get(user, idParam(params.id))
+        return render({ title: page.name, crumbs: pageCrumbs(page) }, pageOverviewView({ page, url: urlOf(page) }))
+      }),
+      { params: IdPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A status page: overview') },
+    )
+    .get(
+      '/user/pages/:id/settings',
+      screen(async ({ user, params, query, render }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const help = await domainHelp(page, query.check === 'dns')
+        return render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, settingsForm(page), help))
+      }),
+      {
+        params: IdPath,
+        query: t.Object({ check: t.Optional(t.String()) }),
+        response: { 200: HtmlResponse, 404: HtmlResponse },
+        detail: detail('A status page: settings (check=dns looks up the custom domain)'),
+      },
+    )
+    .post(
+      '/user/pages/:id/settings',
+      screen(async ({ user, params, body, render, redirect }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const form = readForm(UpdateStatusPageBody, body, { only: PAGE_FIELDS })
+        const again = async (state: FormState, status: number) =>
+          render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, state, await domainHelp(page, false)), status)
+        if (!form.ok) return again(form.state, 400)
+        try {
+          await pages.update(user, page.id, changedOnly(page, form.value))
+        } catch (error) {
+          return again(serviceErrorState(error, form.state), errorStatus(error))
+        }
+        return redirect(`/user/pages/${page.id}/settings`, 'Settings saved.')
+      }),
+      { params: IdPath, response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 409: HtmlResponse }, detail: detail('Change a status page (form post)') },
+    )
+    .get(
+      '/user/pages/:id/delete',
+      screen(async ({ user, params, render }) => {
+        const page = await pages.get(user, idParam(params.id))
+        return render({ title: `Delete ${page.name}`, crumbs: pageCrumbs(page, 'Delete') }, deletePageView(page, emptyForm()))
+      }),
+      { params: IdPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A status page: confirm deletion') },
+    )
+    .post(
+      '/user/pages/:id/delete',
+      screen(async ({ user, params, body, render, redirect }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const typed = (formFields(body).confirm_slug ?? '').trim().toLowerCase()
+        if (typed !== page.slug) {
+          const state: FormState = { values: formFields(body), errors: { confirm_slug: `Type the slug "${page.slug}" exactly to delete the page.` } }
+          return render({ title: `Delete ${page.name}`, crumbs: pageCrumbs(page, 'Delete') }, deletePageView(page, state), 400)
+        }
+        await pages.delete(user, page.id)
+        return redirect('/user', `Page "${page.name}" deleted.`)
+      }),
+      { params: IdPath, response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Delete a status page (form post, after typing its slug)') },
+    )
+}
+
