@@ -48,7 +48,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
-          const { token } = await accounts.login(body.email, body.password, client)
+          const { token } = await accounts.login(body.email, body.password, client, request.headers.get('user-agent'))
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
@@ -103,7 +103,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
           throw error
         }
         // Every session ended with the change; this browser gets a fresh one.
-        const token = await accounts.startSession(user.id)
+        const token = await accounts.startSession(user.id, request.headers.get('user-agent'))
         return redirect('/user/password?done=1', 303, { 'set-cookie': sessionCookie(config, token) })
       },
       {
@@ -130,7 +130,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
         if (!signupOpen) return closedSignup()
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          const { token } = await accounts.signUp({ email: body.email, password: body.password }, clientOf(request, server))
+          const { token } = await accounts.signUp({ email: body.email, password: body.password }, clientOf(request, server), request.headers.get('user-agent'))
           return redirect('/user', 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
