@@ -30,7 +30,7 @@ async function startProcess(env: Record<string, string>) {
     const reader = (child.stdout as ReadableStream<Uint8Array>).getReader()
     for (let r = await reader.read(); !r.done; r = await reader.read()) output += new TextDecoder().decode(r.value)
   })()
-  for (let i = 0; i < 200 && !output.includes('listening on'); i++) await Bun.sleep(50)
+  for (let i = 0; i < 600 && !output.includes('listening on'); i++) await Bun.sleep(50)
   if (!output.includes('listening on')) throw new Error(`server did not start: ${output}`)
   // The setup line follows the listening line in the same turn; give the pipe a moment to deliver it.
   for (let i = 0; i < 20 && !SETUP_LINE.test(output); i++) await Bun.sleep(25)
@@ -98,7 +98,7 @@ test('fresh database: the server prints a link that creates the first account on
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}, 30_000)
+}, 60_000)
 
 let ctx: TestContext
 let token: string
