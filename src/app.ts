@@ -22,6 +22,7 @@ import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
 import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
+import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/checks/index.ts'
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): App {
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
+    .use(planRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ services, config, dns: deps.dns }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
     .use(tlsAskRoutes(services.pages))

@@ -46,3 +46,8 @@ declare module '*/user/app.js' {
   const text: string
   export default text
 }
+
+declare module '*/user/copy.js' {
+  const text: string
+  export default text
+}

@@ -24,6 +24,7 @@ export function openApi() {
         { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
         { name: 'API keys', description: 'Create (web session only), list and revoke your API keys' },
         { name: 'Sessions', description: 'Your login sessions: list them, end one, end all others' },
+        { name: 'Plan', description: 'Your plan, what it allows and your usage' },
         { name: 'Operations', description: 'Health and operations' },
         { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
         { name: 'User area', description: 'Login, logout and the server-rendered user area' },

@@ -151,6 +151,30 @@ export class AccountsRepo {
     return Number(result.numDeletedRows)
   }
 
+  /** What the account holds, for the plan screen: pages, components (and the most on one page), active keys. */
+  async usageCounts(userId: number) {
+    const pages = await this.db
+      .selectFrom('status_pages')
+      .leftJoin('components', 'components.page_id', 'status_pages.id')
+      .select(['status_pages.id', (eb) => eb.fn.count<number>('components.id').as('components')])
+      .where('status_pages.owner_id', '=', userId)
+      .groupBy('status_pages.id')
+      .execute()
+    const keys = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    const perPage = pages.map((page) => Number(page.components))
+    return {
+      pages: pages.length,
+      components: perPage.reduce((sum, count) => sum + count, 0),
+      mostComponentsOnOnePage: perPage.length === 0 ? 0 : Math.max(...perPage),
+      activeApiKeys: Number(keys.count),
+    }
+  }
+
   hasUsers() {
     return this.db.selectFrom('users').select('id').limit(1).executeTakeFirst().then((row) => row !== undefined)
   }

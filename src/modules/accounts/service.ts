@@ -49,6 +49,13 @@ export interface SessionInfo {
   current: boolean
 }
 
+export interface AccountUsage {
+  pages: number
+  components: number
+  mostComponentsOnOnePage: number
+  activeApiKeys: number
+}
+
 const KEY_PREFIX = 'lnt_'
 const PUBLIC_ID_LENGTH = 12 // 9 random bytes, base64url
 /** `lnt_`, the public id (9 random bytes, base64url), `_`, the secret (32 random bytes, base64url). */
@@ -172,6 +179,18 @@ export class AccountsService {
   /** Every key of the user, oldest first, revoked ones included (as `revoked`). */
   async listApiKeys(userId: number): Promise<ApiKeyInfo[]> {
     return (await this.repo.listApiKeys(userId)).map(toKeyInfo)
+  }
+
+  /** What the account holds (pages, components, active keys), for "plan and usage". */
+  usage(userId: number): Promise<AccountUsage> {
+    return this.repo.usageCounts(userId)
+  }
+
+  /** One of the user's keys; another user's key is unknown (404). */
+  async getApiKey(userId: number, keyId: number): Promise<ApiKeyInfo> {
+    const row = await this.repo.findApiKey(userId, keyId)
+    if (!row) throw notFound()
+    return toKeyInfo(row)
   }
 
   /**

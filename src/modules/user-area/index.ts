@@ -14,6 +14,8 @@ import { crossSitePage } from './kit/guard.ts'
 import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
 import { setupScreens } from './screens/setup.ts'
+import { accountScreens } from './screens/account.ts'
+import { planScreens } from './screens/plan.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -32,6 +34,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(pageScreens(deps))
     .use(setupScreens(deps))
+    .use(accountScreens(deps))
+    .use(planScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

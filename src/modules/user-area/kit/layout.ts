@@ -34,7 +34,9 @@ export interface NavEntry {
 export const USER_NAV: NavEntry[] = [
   { label: 'Pages', href: '/user', prefix: '/user/pages' },
   { label: 'Analytics', href: '/user/analytics' },
-  { label: 'Password', href: '/user/password' },
+  { label: 'Account', href: '/user/account' },
+  { label: 'API keys', href: '/user/api-keys' },
+  { label: 'Plan', href: '/user/plan' },
   { label: 'Docs', href: '/docs' },
 ]
 
