@@ -331,6 +331,11 @@ export class AccountsService {
     return token
   }
 
+  /** True while the database has no users (first-run setup pending): one indexed lookup. */
+  async needsSetup(): Promise<boolean> {
+    return !(await this.repo.hasUsers())
+  }
+
   /** True while `presented` is the live setup token and no user exists yet (compared in constant time). */
   async setupTokenValid(presented: string): Promise<boolean> {
     return (await this.liveSetupToken(presented)) !== undefined

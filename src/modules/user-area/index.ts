@@ -40,7 +40,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
       '/user/login',
       async ({ request, query }) => {
         if (await sessionUser(accounts, request)) return redirect(safeNext(query.next))
-        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen }))
+        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen, setupPending: await accounts.needsSetup() }))
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse }, detail: detail('Login page') },
     )

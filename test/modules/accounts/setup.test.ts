@@ -160,6 +160,10 @@ test('bad input: errors next to the fields, markup stays text, the token is not 
   expect((await ctx.request(`/user/setup?token=${token}`)).status).toBe(200)
 })
 
+test('the login page points a newcomer to the setup link while there are no accounts, and only then', async () => {
+  expect(await (await ctx.request('/user/login')).text()).toContain('This Lantern has no accounts yet')
+})
+
 test('the first account is an administrator on the default plan; once any user exists the token is gone', async () => {
   const created = await postSetup({ token, email: 'Admin@Example.com', password: 'correct horse battery' })
   expect(created.status).toBe(303)
@@ -169,6 +173,7 @@ test('the first account is an administrator on the default plan; once any user e
   expect(await ctx.database.db.selectFrom('setup_tokens').selectAll().execute()).toHaveLength(0)
   // A start with users issues nothing and leaves no token behind.
   expect(await ctx.app.services.accounts.issueSetupToken()).toBeUndefined()
+  expect(await (await ctx.request('/user/login')).text()).not.toContain('no accounts yet')
 })
 
 test('a token issued before a user was created elsewhere (the CLI) no longer works', async () => {
