@@ -10,7 +10,7 @@ import type { Plan } from '../../plans/matrix.ts'
 export function usageLine(line: UsageLine): string {
   const id = `usage-${line.key.replaceAll('_', '-')}`
   if (line.limit === null) {
-    return html`<li><span class="label" id="${id}">${line.label}</span> <span class="count" aria-describedby="${id}">${String(line.used)}</span> <span class="muted">· no limit on your plan</span></li>`
+    return html`<li><span class="label">${line.label}</span> <span class="count">${String(line.used)}</span> <span class="muted">· no limit on your plan</span></li>`
   }
   const text = `${line.used} / ${line.limit}`
   // The meter's text content is its fallback; the visible count says the same for everyone.
