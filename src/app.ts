@@ -81,10 +81,12 @@ export function createApp(deps: AppDeps): App {
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
 
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
+
   const serviceApp = new Elysia()
     .onError(mapError(logError))
     .onTransform({ as: 'global' }, guardBody)
-    .use(openApi())
+    .use(openApi({ baseUrl: config.baseUrl, scheme: config.scheme, statusDomain: config.statusDomain, statusRoutes: () => statusSiteApp.routes }))
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
     .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
@@ -104,8 +106,6 @@ export function createApp(deps: AppDeps): App {
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(contentRoutes(createContentService(config.baseUrl)))
-
-  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
 
   const front = createFront({
     // The one host router of the program.

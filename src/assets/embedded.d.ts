@@ -41,3 +41,11 @@ declare module 'uplot/dist/uPlot.iife.min.js' {
   const value: string
   export default value
 }
+declare module '*/api-docs/start.js' {
+  const value: string
+  export default value
+}
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const value: string
+  export default value
+}

@@ -15,6 +15,7 @@
  *   No `preload` either: that is a decision for whoever owns the domain. Browsers ignore the header
  *   on plain http responses, so sending it there is harmless.
  *
+ * The API reference (`/swagger`) is served by Lantern itself under this same policy: no CDN.
  * A feature that needs another policy sets its own `Content-Security-Policy` header; it is kept.
  */
 import { withHeader } from '../response.ts'
@@ -28,24 +29,7 @@ export interface SecurityContext {
   pathname?: string | undefined
 }
 
-const SWAGGER_CDN = 'https://cdn.jsdelivr.net'
-
-export function htmlPolicy(onServiceHost: boolean, pathname: string, serviceOrigin: string): string {
-  if (onServiceHost && (pathname === '/swagger' || pathname.startsWith('/swagger/'))) {
-    // The API reference (Scalar) loads its viewer and fonts from a CDN.
-    return [
-      "default-src 'self'",
-      `script-src 'self' ${SWAGGER_CDN}`,
-      `style-src 'self' 'unsafe-inline' ${SWAGGER_CDN} https://fonts.googleapis.com`,
-      `font-src 'self' data: ${SWAGGER_CDN} https://fonts.scalar.com https://fonts.gstatic.com`,
-      "img-src 'self' data: https:",
-      "connect-src 'self'",
-      "worker-src 'self' blob:",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ')
-  }
+export function htmlPolicy(onServiceHost: boolean, _pathname: string, serviceOrigin: string): string {
   const self = onServiceHost ? "'self'" : `'self' ${serviceOrigin}`
   return [
     "default-src 'self'",

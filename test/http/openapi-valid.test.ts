@@ -1,0 +1,63 @@
+/**
+ * `/swagger/json` is a valid OpenAPI document of the version it declares (checked by a real
+ * validator, offline), and it lists every route a client can call: those of the service host and
+ * those of the status hosts (`<slug>.<STATUS_DOMAIN>` and custom domains).
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { statusSiteApp } from '../../src/modules/status-site/index.ts'
+import { createTestContext, json, type TestContext } from '../helpers/context.ts'
+
+let ctx: TestContext
+let doc: any
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  doc = await json(await ctx.request('/swagger/json'))
+})
+afterAll(() => ctx.close())
+
+test('the document validates as the OpenAPI version it declares', async () => {
+  expect(doc.openapi).toMatch(/^3\.1\.\d+$/)
+  const result = await new Validator({ allErrors: true }).validate(structuredClone(doc))
+  // The first few errors are enough to see what is wrong.
+  expect(Array.isArray(result.errors) ? result.errors.slice(0, 5) : result.errors).toBeUndefined()
+  expect(result.valid).toBe(true)
+})
+
+test('every response says what it is (OpenAPI requires a description)', () => {
+  const missing: string[] = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      if (typeof operation !== 'object' || !operation.responses) continue
+      for (const [status, response] of Object.entries<any>(operation.responses)) {
+        if (typeof response.description !== 'string' || response.description === '') missing.push(`${method} ${path} ${status}`)
+      }
+    }
+  }
+  expect(missing).toEqual([])
+})
+
+/** The status site's own list of routes, built as the app builds it. */
+function statusSiteRoutes(): Array<{ method: string; path: string }> {
+  const app = statusSiteApp({ service: {} as never, access: {} as never, config: { scheme: 'https' }, logError: () => {} })
+  return app.routes.map((route) => ({ method: route.method.toLowerCase(), path: route.path.replace(/:(\w+)/g, '{$1}') }))
+}
+
+test('every route of the status hosts is in the document, marked as answered there', () => {
+  const routes = statusSiteRoutes()
+  // The Statuspage-shaped JSON, the feeds and the pages are among them.
+  for (const path of ['/api/v2/summary.json', '/api/v2/status.json', '/history.rss', '/history.atom', '/', '/history', '/incidents/{id}']) {
+    expect(routes.map((r) => r.path)).toContain(path)
+  }
+  const absent: string[] = []
+  for (const { method, path } of routes) {
+    const item = doc.paths[path]
+    const operation = item?.[method]
+    const onStatusHost =
+      operation?.servers?.some((server: any) => server.url.includes("status.test")) || /status host/i.test(operation?.description ?? '')
+    if (!operation || !onStatusHost) absent.push(`${method.toUpperCase()} ${path}`)
+  }
+  expect(absent).toEqual([])
+  expect(doc.servers?.[0]?.url).toBe('https://lantern.test')
+})
