@@ -1,5 +1,5 @@
 /**
- * Routes of the service host's own pages: `/docs/`, `/blog/`, their tag listings, `/changelog`
+ * Routes of the service host's own pages: the front page `/`, `/docs/`, `/blog/`, their tag listings, `/changelog`
  * with its Atom feed, `/robots.txt`, `/sitemap.xml` and the stylesheet they share.
  *
  * URL rules: listings end in a slash (`/docs/`, `/docs/tag/setup/`), single pages do not
@@ -60,6 +60,10 @@ function sectionRoutes(content: ContentService, section: Section) {
 export function contentRoutes(content: ContentService) {
   const detail = (summary: string) => ({ tags: ['Site'], summary })
   return new Elysia()
+    .get('/', ({ request }) => serve(request, content.landing()), {
+      response: { 200: HtmlBody, 304: NoBody },
+      detail: detail('The front page: what this instance is, log in and sign up, links to the docs (HTML)'),
+    })
     .use(sectionRoutes(content, 'docs'))
     .use(sectionRoutes(content, 'blog'))
     .get(
