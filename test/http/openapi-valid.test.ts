@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import Ajv2020 from 'ajv/dist/2020'
 import { statusSiteApp } from '../../src/modules/status-site/index.ts'
 import { createTestContext, json, type TestContext } from '../helpers/context.ts'
 
@@ -23,6 +24,24 @@ test('the document validates as the OpenAPI version it declares', async () => {
   // The first few errors are enough to see what is wrong.
   expect(Array.isArray(result.errors) ? result.errors.slice(0, 5) : result.errors).toBeUndefined()
   expect(result.valid).toBe(true)
+})
+
+/** Every Schema Object of the document, with where it is. */
+function* schemaObjects(value: unknown, path: string): Generator<[object, string]> {
+  if (value === null || typeof value !== 'object') return
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'schema' && child !== null && typeof child === 'object') yield [child, `${path}/${key}`]
+    else yield* schemaObjects(child, `${path}/${key}`)
+  }
+}
+
+test('every schema is valid JSON Schema 2020-12 (the dialect of OpenAPI 3.1)', () => {
+  // The OpenAPI validator checks only that a Schema Object is an object; the meta-schema checks the rest.
+  const ajv = new Ajv2020({ strict: false, validateFormats: false })
+  const schemas = [...schemaObjects(doc.paths, '/paths'), ...Object.entries<object>(doc.components.schemas).map(([name, schema]) => [schema, name] as [object, string])]
+  expect(schemas.length).toBeGreaterThan(100)
+  const invalid = schemas.filter(([schema]) => !ajv.validateSchema(schema)).map(([, path]) => path)
+  expect(invalid).toEqual([])
 })
 
 test('every response says what it is (OpenAPI requires a description)', () => {
