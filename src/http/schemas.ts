@@ -9,7 +9,7 @@ import { t, type Static, type TSchema } from 'elysia'
  * Marks schemas as named models. A plugin registers them with `.model(namedModels({...}))`; the
  * OpenAPI document then lists them under `components.schemas` and routes `$ref` them. The `$id` is
  * set here, not enumerable: Elysia would add an enumerable one, which @elysiajs/swagger copies into
- * the document, where OpenAPI 3.0 has no `$id`.
+ * the document, where an `$id` would change the base against which every `$ref` inside resolves.
  */
 export function namedModels<const Models extends Record<string, TSchema>>(models: Models): Models {
   for (const [name, schema] of Object.entries(models)) {
