@@ -12,7 +12,7 @@ import themeCss from '../assets/api-docs/theme.css' with { type: 'text' }
 import { errorResponse } from '../lib/errors.ts'
 import { html } from '../lib/html.ts'
 import { prepareResponse, servePrepared, type PreparedResponse } from '../lib/http-cache.ts'
-import { sharedModels } from './schemas.ts'
+import { HtmlPage, sharedModels } from './schemas.ts'
 
 export const VIEWER_ASSET_PREFIX = '/static/api-docs/'
 
@@ -52,7 +52,6 @@ function viewerPage(specPath: string): string {
 `}`
 }
 
-const HtmlBody = t.String({ description: 'An HTML page' })
 const NoBody = t.Void({ description: 'No body' })
 
 export function apiViewerRoutes(specPath: string) {
@@ -65,7 +64,7 @@ export function apiViewerRoutes(specPath: string) {
           await load('page', () => prepareResponse(200, viewerPage(specPath), { contentType: 'text/html; charset=utf-8', cacheControl: 'public, max-age=300' })),
           request.headers.get('if-none-match'),
         ),
-      { response: { 200: HtmlBody, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (Swagger UI, served by this instance)' } },
+      { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (Swagger UI, served by this instance)' } },
     )
     .get(
       `${VIEWER_ASSET_PREFIX}:file`,

@@ -5,8 +5,9 @@
  * The document declares OpenAPI 3.1: its schemas are JSON Schema (what Elysia's `t` produces:
  * `type: 'null'` in unions, `const`, `examples`), which 3.0 cannot express. @elysiajs/swagger builds
  * the paths from the service app's routes; `finishDocument` then does the two things the plugin
- * cannot be told: a description for every response (OpenAPI requires one) and the routes of the
- * status hosts, which live in another app (src/modules/status-site/).
+ * cannot be told: a description and the real media type of every response (OpenAPI requires the
+ * one; the plugin lists JSON, multipart and text for every answer) and the routes of the status
+ * hosts, which live in another app (src/modules/status-site/).
  */
 import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
@@ -106,12 +107,37 @@ export function finishDocument(plugin: OpenApiDocument, statusRoutes: readonly D
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation !== 'object' || operation === null || !operation.responses) continue
-      for (const [status, response] of Object.entries<Record<string, unknown>>(operation.responses)) {
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+        // The plugin spreads a string schema's keywords (contentMediaType, maxLength…) into the
+        // Response Object, which has none of them: they stay in the schema.
+        for (const key of Object.keys(response)) if (!RESPONSE_FIELDS.has(key) && !key.startsWith('x-')) delete response[key]
         if (typeof response.description !== 'string' || response.description === '') response.description = describeStatus(status)
+        if (response.content) response.content = answerContent(response.content)
       }
     }
   }
   return doc
+}
+
+/** The fields of an OpenAPI 3.1 Response Object. */
+const RESPONSE_FIELDS = new Set(['description', 'headers', 'content', 'links', '$ref', 'summary'])
+
+/** What the plugin lists for every answer whatever the route sends. */
+const PLUGIN_DEFAULT_TYPES = ['application/json', 'multipart/form-data', 'text/plain']
+
+/**
+ * The media type an answer is sent with: the schema's `contentMediaType` (`textAnswer` in
+ * schemas.ts), else JSON for objects, arrays and models. A string without one keeps the plugin's
+ * list: the route has not said what it sends.
+ */
+function answerContent(content: Record<string, { schema?: unknown }>): Record<string, { schema?: unknown }> {
+  const types = Object.keys(content)
+  if (types.length !== PLUGIN_DEFAULT_TYPES.length || !PLUGIN_DEFAULT_TYPES.every((type) => types.includes(type))) return content
+  const entry = content['application/json']!
+  const schema = (entry.schema ?? {}) as { contentMediaType?: unknown; type?: unknown }
+  if (typeof schema.contentMediaType === 'string') return { [schema.contentMediaType]: entry }
+  if (schema.type === 'string') return content
+  return { 'application/json': entry }
 }
 
 const STATUS_TEXT: Record<string, string> = {

@@ -31,6 +31,15 @@ export const boundedText = (field: string, maxLength: number) =>
 export const nullableBoundedText = (field: string, maxLength: number) =>
   t.Nullable(t.String({ maxLength }), { error: `${field} must be a string of at most ${maxLength} characters or null` })
 
+/**
+ * An answer that is not JSON: a string whose media type the OpenAPI document states
+ * (`contentMediaType`, the JSON Schema keyword for it; see src/http/openapi.ts).
+ */
+export const textAnswer = (mediaType: string, description: string) => t.String({ description, contentMediaType: mediaType })
+
+/** An HTML page (the site's pages, the user area, previews). */
+export const HtmlPage = textAnswer('text/html', 'An HTML page')
+
 export const ErrorBody = t.Object({ error: t.String() }, { description: 'What went wrong, for people' })
 
 /** Models every JSON API plugin registers next to its own: the error body. */

@@ -57,6 +57,22 @@ test('every response says what it is (OpenAPI requires a description)', () => {
   expect(missing).toEqual([])
 })
 
+test('each answer has the media type it is sent with, not the plugin default of three', async () => {
+  const typesOf = (path: string, method: string, status: string) => Object.keys(doc.paths[path][method].responses[status].content ?? {})
+  expect(typesOf('/user/api/v1/status-pages/{id}', 'get', '200')).toEqual(['application/json'])
+  expect(typesOf('/user/api/v1/status-pages/{id}', 'get', '404')).toEqual(['application/json'])
+  expect(typesOf('/', 'get', '200')).toEqual(['text/html'])
+  expect(typesOf('/docs/{slug}', 'get', '404')).toEqual(['text/html'])
+  expect(typesOf('/changelog.atom', 'get', '200')).toEqual(['application/atom+xml'])
+  expect(typesOf('/badge/{slug}', 'get', '200')).toEqual(['image/svg+xml'])
+  expect(typesOf('/static/embed/v1/status.js', 'get', '200')).toEqual(['text/javascript'])
+  expect(typesOf('/embed/preview', 'get', '200')).toEqual(['text/html'])
+  expect(typesOf('/analytics/{id}', 'get', '200')).toEqual(['text/html'])
+  // What the document says is what the wire says.
+  const page = await ctx.request('/')
+  expect(page.headers.get('content-type')).toStartWith('text/html')
+})
+
 /** The status site's own list of routes, built as the app builds it. */
 function statusSiteRoutes(): Array<{ method: string; path: string }> {
   const app = statusSiteApp({ service: {} as never, access: {} as never, config: { scheme: 'https' }, logError: () => {} })

@@ -7,11 +7,12 @@
  * unknown page or tag is the HTML 404 page.
  */
 import { Elysia, t } from 'elysia'
+import { HtmlPage, textAnswer } from '../../http/schemas.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import type { ContentService, Section } from './service.ts'
 import { FAVICON_PATH, SITE_CSS_PATH } from './views.ts'
 
-const HtmlBody = t.String({ description: 'An HTML page' })
+const HtmlBody = HtmlPage
 const NoBody = t.Void({ description: 'No body' })
 const pageResponses = { 200: HtmlBody, 301: NoBody, 304: NoBody, 404: HtmlBody }
 
@@ -72,23 +73,23 @@ export function contentRoutes(content: ContentService) {
       { response: pageResponses, detail: detail('What changed, newest first (HTML)') },
     )
     .get('/changelog.atom', ({ request }) => serve(request, content.changelogAtom()), {
-      response: { 200: t.String({ description: 'Atom 1.0 feed' }), 304: NoBody },
+      response: { 200: textAnswer('application/atom+xml', 'Atom 1.0 feed'), 304: NoBody },
       detail: detail('The changelog as an Atom feed'),
     })
     .get('/robots.txt', ({ request }) => serve(request, content.robots()), {
-      response: { 200: t.String(), 304: NoBody },
+      response: { 200: textAnswer('text/plain', 'robots.txt'), 304: NoBody },
       detail: detail('robots.txt of the service host'),
     })
     .get('/sitemap.xml', ({ request }) => serve(request, content.sitemap()), {
-      response: { 200: t.String({ description: 'Sitemap 0.9' }), 304: NoBody },
+      response: { 200: textAnswer('application/xml', 'Sitemap 0.9'), 304: NoBody },
       detail: detail('Sitemap of the docs, blog and changelog'),
     })
     .get(FAVICON_PATH, ({ request }) => serve(request, content.favicon()), {
-      response: { 200: t.String({ description: 'SVG icon' }), 304: NoBody, 404: HtmlBody },
+      response: { 200: textAnswer('image/svg+xml', 'SVG icon'), 304: NoBody, 404: HtmlBody },
       detail: detail('Icon of the docs, blog and changelog'),
     })
     .get(SITE_CSS_PATH, ({ request }) => serve(request, content.siteCss()), {
-      response: { 200: t.String(), 304: NoBody },
+      response: { 200: textAnswer('text/css', 'Stylesheet'), 304: NoBody },
       detail: detail('Stylesheet of the docs, blog and changelog'),
     })
 }
