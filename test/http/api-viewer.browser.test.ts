@@ -50,3 +50,16 @@ for (const scheme of ['light', 'dark'] as const) {
     await context.close()
   }, 60_000)
 }
+
+test('/swagger has the same CSP as every other page of the service host, and its files come from the program', async () => {
+  const policy = async (path: string) => (await site.ctx.request(path)).headers.get('content-security-policy')
+  expect(await policy('/swagger')).toBe(await policy('/docs/'))
+  const html = await (await site.ctx.request('/swagger')).text()
+  expect(html).not.toMatch(/https?:\/\//)
+  expect(html).not.toMatch(/<script>|<style|style="/)
+  for (const src of html.match(/(?:src|href)="[^"]+"/g) ?? []) expect(src).toMatch(/="\//)
+  const script = await site.ctx.request('/static/api-docs/swagger-ui.js')
+  expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+  expect(script.headers.get('etag')).toBeTruthy()
+  expect((await site.ctx.request('/static/api-docs/nope.js')).status).toBe(404)
+})
