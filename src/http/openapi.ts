@@ -58,12 +58,18 @@ export function openApi(options: OpenApiOptions) {
     description: 'A status page (a custom domain serves the same routes)',
     variables: { slug: { default: 'acme', description: "The page's slug" } },
   }
+  // Routes are fixed once the app is built: finish the document once per set of routes.
+  let finished: { key: string; doc: OpenApiDocument } | undefined
+  const finish = (plugin: OpenApiDocument): OpenApiDocument => {
+    const statusRoutes = options.statusRoutes()
+    const key = `${Object.keys(plugin.paths).length}:${statusRoutes.length}`
+    if (finished?.key !== key) finished = { key, doc: finishDocument(plugin, statusRoutes, statusServer) }
+    return finished.doc
+  }
   return (
     new Elysia({ name: 'openapi' })
       // Runs for the plugin's document route, which is registered after it.
-      .onAfterHandle(({ path, response }) =>
-        path === SPEC_PATH ? finishDocument(response as OpenApiDocument, options.statusRoutes(), statusServer) : undefined,
-      )
+      .onAfterHandle(({ path, response }) => (path === SPEC_PATH ? finish(response as OpenApiDocument) : undefined))
       .use(
         swagger({
           path: '/swagger',
