@@ -58,11 +58,14 @@ describe('routing table: which app answers which host', () => {
   })
 
   test('status-host routes are not reachable on the service host', async () => {
-    for (const path of ['/', '/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
+    for (const path of ['/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
       const response = await get(path)
       expect(response.status).toBe(404)
       expect(await json(response)).toEqual({ error: 'not found' })
     }
+    // `/` of the service host is its own front page, not a status page.
+    const front = await (await get('/')).text()
+    expect(front).toContain('<h1>Lantern at lantern.test</h1>')
     // The service host has robots.txt of its own (the site's), not a status page's.
     const robots = await (await get('/robots.txt')).text()
     expect(robots).toContain('Sitemap:')
