@@ -3,7 +3,7 @@
  * needs in ONE statement: components (with their status history over the uptime window when asked),
  * unresolved incidents with affected components and timeline, maintenance windows not yet over,
  * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
- * components (the check roll-ups) when asked. SQLite builds the nested lists as JSON
+ * components (the per-page check roll-up, page_check_minutes) when asked. SQLite builds the nested lists as JSON
  * (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
  * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
  */
@@ -130,10 +130,9 @@ export class PageStatusRepo {
           ORDER BY m.start_at DESC, m.id DESC LIMIT ${UPTIME_WINDOWS_LIMIT}))`
       : sql`'[]'`
     const minuteSums = minutes
-      ? sql`(SELECT json_group_array(json_array(minute, timed, total)) FROM (
-          SELECT minute, sum(timed_checks) AS timed, sum(response_ms_sum) AS total FROM check_minutes
-          WHERE component_id IN (SELECT id FROM components WHERE page_id = p.id) AND minute >= ${minutes.from} AND minute < ${minutes.to}
-          GROUP BY minute ORDER BY minute))`
+      ? sql`(SELECT json_group_array(json_array(minute, timed_checks, response_ms_sum)) FROM (
+          SELECT minute, timed_checks, response_ms_sum FROM page_check_minutes
+          WHERE page_id = p.id AND minute >= ${minutes.from} AND minute < ${minutes.to} ORDER BY minute))`
       : sql`'[]'`
     const which = 'id' in page ? sql`sp.id = ${page.id}` : sql`sp.slug = ${page.slug}`
     const result = await sql<PageRow & { components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
