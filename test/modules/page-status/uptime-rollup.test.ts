@@ -136,3 +136,14 @@ describe('uptime from the daily roll-ups', () => {
     expect(await fromRollups(Date.UTC(2026, 10, 20, 15), 7)).toEqual([ids.steady, ids.flappy, ids.late])
   })
 })
+
+test('a component whose history predates the roll-ups (no cursor, no rows): the raw history answers, the same way', async () => {
+  const db = ctx.database.db
+  await db.deleteFrom('component_status_daily').where('component_id', '=', ids.late).execute()
+  await db.deleteFrom('component_status_cursor').where('component_id', '=', ids.late).execute()
+  const now = Date.UTC(2026, 10, 20, 15)
+  for (const days of [1, 7, 30]) await expectSameAsRaw(now, days)
+  const snap = await ctx.app.services.pageStatus.snapshot(pageId, { now, uptimeDays: 30 })
+  expect(snap.components.find((c) => c.id === ids.late)!.days.some((d) => d.upMs > 0)).toBe(true)
+  expect(await fromRollups(now, 7)).toEqual([ids.steady, ids.flappy])
+})
