@@ -9,6 +9,7 @@ import { sql } from 'kysely'
 import { DAY_MS, MINUTE_MS } from '../../../src/lib/time.ts'
 import type { User } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { minuteMeans } from '../../helpers/minutes.ts'
 
 /** Half an hour before a UTC midnight: the series below cross it. */
 const NOW = Date.UTC(2026, 10, 20, 23, 30, 0)
@@ -41,7 +42,7 @@ async function expectInStep(pageIds: Array<[number, number[]]>, now: number) {
   expect(rollup).toEqual(raw)
   for (const [pageId, componentIds] of pageIds) {
     const snap = await ctx.app.services.pageStatus.snapshot(pageId, { now, rtmMinutes: 90 })
-    expect(snap.responseTimes).toEqual(await ctx.app.services.checks.minuteSeries(componentIds, now, 90))
+    expect(snap.responseTimes).toEqual(await minuteMeans(ctx.database.db, componentIds, now, 90))
   }
 }
 
