@@ -3,8 +3,8 @@
  * needs in ONE statement: components (with their status history over the uptime window when asked),
  * unresolved incidents with affected components and timeline, maintenance windows not yet over,
  * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
- * components (the per-page check roll-up, page_check_minutes) when asked. SQLite builds the nested lists as JSON
- * (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
+ * components (the per-page roll-up page_check_minutes) when asked. SQLite builds the nested lists
+ * as JSON (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
  * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
  */
 import { sql } from 'kysely'
@@ -125,8 +125,9 @@ export class PageStatusRepo {
    * `minutes`, the response-time sums per minute of the page's components come along too.
    *
    * Uptime reads the daily status roll-ups (analytics: a row per component and day, and a cursor
-   * with the latest change) instead of every change in the span (about 40 % of a cold status
-   * JSON's read over 7 days, measured), unless they cannot answer exactly: a maintenance window
+   * with the latest change) instead of every change in the span (bench fixture, 20 components over
+   * 7 days: 140 rows instead of 560 changes, the statement's CPU ~275 → ~210 µs), unless they
+   * cannot answer exactly: a maintenance window
    * overlaps the span (it cuts holes by time of day), the component has no cursor (history older
    * than the roll-ups), or its latest change is after `now`. Then the raw history is read.
    */
