@@ -5,7 +5,9 @@
  * deleted components and pages), and the snapshot's response times must equal the raw answer.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
+import { migrations } from '../../../db/migrations/index.ts'
+import { migrateToLatest } from '../../../src/db/migrate.ts'
 import { DAY_MS, MINUTE_MS } from '../../../src/lib/time.ts'
 import type { User } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
@@ -116,5 +118,19 @@ describe('page_check_minutes', () => {
     const { rollup } = await rollupAndRaw()
     expect(rollup.some((r) => r.page_id === pages.b)).toBe(false)
     await expectInStep([[pages.a, [comps.api, comps.web]]], now)
+  })
+
+  test('the migration fills the roll-up from the buckets already stored (down, then up again)', async () => {
+    const db = ctx.database.db
+    const before = await rollupAndRaw()
+    expect(before.raw.length).toBeGreaterThan(0)
+    // Back to the migration before it (and whatever came later), then up again.
+    const down = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_25_0320_create_response_rollups')
+    expect(down.error).toBeUndefined()
+    expect(down.results?.map((r) => r.migrationName)).toContain('2026_11_26_0300_create_page_check_minutes')
+    expect(await migrateToLatest(db)).toContain('2026_11_26_0300_create_page_check_minutes')
+    const after = await rollupAndRaw()
+    expect(after.rollup).toEqual(before.raw)
+    expect(after.rollup).toEqual(before.rollup)
   })
 })
