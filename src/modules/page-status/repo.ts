@@ -102,11 +102,18 @@ function componentRow(t: Tuple): ComponentRow {
   const list = ((changes ?? []) as Array<[ComponentStatus, number]>).map(([status, at]) => ({ status, at }))
   const row: ComponentRow = { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list }
   if (rolled) {
-    const [latest, since, days] = rolled as [ComponentStatus, number, Array<[number, number, number, number]>]
-    const rows = days.map(([day, upMs, degradedMs, downMs]) => ({ day: day * DAY_MS, upMs, degradedMs, downMs }))
-    row.rollup = { rows, status: latest, since }
+    const [latest, since] = rolled as [ComponentStatus, number]
+    row.rollup = { rows: [], status: latest, since }
   }
   return row
+}
+
+/** Hands the page's roll-up rows (component, day number, ms up / degraded / down) to the components the roll-ups answer for. */
+function attachStatusDays(components: ComponentRow[], days: Tuple[]): void {
+  const byId = new Map(components.map((c) => [c.id, c]))
+  for (const [id, day, upMs, degradedMs, downMs] of days as Array<[number, number, number, number, number]>) {
+    byId.get(id)?.rollup?.rows.push({ day: day * DAY_MS, upMs, degradedMs, downMs })
+  }
 }
 
 export class PageStatusRepo {
@@ -142,9 +149,14 @@ export class PageStatusRepo {
         CASE WHEN ${rawHistory} THEN json((SELECT json_group_array(json_array(status, at)) FROM (
           SELECT h.status, h.at FROM component_status_history h
           WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id))) END,
-        CASE WHEN NOT ${rawHistory} THEN json_array(cs.status, cs.since, json((SELECT json_group_array(json_array(d.day, d.up_ms, d.degraded_ms, d.down_ms))
-          FROM component_status_daily d WHERE d.component_id = c.id AND d.day >= ${Math.floor(from / DAY_MS)} AND d.day <= ${Math.floor(now / DAY_MS)}))) END`
+        CASE WHEN NOT ${rawHistory} THEN json_array(cs.status, cs.since) END`
       : sql`NULL, NULL, NULL`
+    // The roll-up rows of all the page's components in one list: a sub-select per component costs
+    // more (~25 µs of the statement for 20 components, measured).
+    const statusDays = withUptime
+      ? sql`(SELECT json_group_array(json_array(d.component_id, d.day, d.up_ms, d.degraded_ms, d.down_ms)) FROM component_status_daily d
+          WHERE d.component_id IN (SELECT id FROM components WHERE page_id = p.id) AND d.day >= ${Math.floor(from / DAY_MS)} AND d.day <= ${Math.floor(now / DAY_MS)})`
+      : sql`'[]'`
     const cursor = withUptime ? sql`LEFT JOIN component_status_cursor cs ON cs.component_id = c.id` : sql``
     const hasWindows = withUptime ? sql`EXISTS (SELECT 1 FROM maintenances m WHERE m.page_id = sp.id AND m.end_at > ${from} AND m.start_at <= ${now})` : sql`0`
     const uptimeWindows = withUptime
@@ -159,7 +171,7 @@ export class PageStatusRepo {
           WHERE page_id = p.id AND minute >= ${minutes.from} AND minute < ${minutes.to} ORDER BY minute))`
       : sql`'[]'`
     const which = 'id' in page ? sql`sp.id = ${page.id}` : sql`sp.slug = ${page.slug}`
-    const result = await sql<PageRow & { components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
+    const result = await sql<PageRow & { components: string; status_days: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
     WITH p AS (
       SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan, ${hasWindows} AS has_windows
       FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
@@ -167,6 +179,7 @@ export class PageStatusRepo {
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
+      ${statusDays} AS status_days,
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(i.id, i.title, i.state, i.started_at, i.resolved_at, i.created_at, i.updated_at,
           json((SELECT json_group_array(json_array(id, name)) FROM (
@@ -186,9 +199,11 @@ export class PageStatusRepo {
     if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
     const list = (text: string) => JSON.parse(text) as Tuple[]
     const { id, slug, name, custom_domain, visibility, blocked, updated_at, plan } = row
+    const components = list(row.components).map(componentRow)
+    attachStatusDays(components, list(row.status_days))
     return {
       page: { id, slug, name, custom_domain, visibility, blocked, updated_at, plan },
-      components: list(row.components).map(componentRow),
+      components,
       incidents: list(row.incidents).map(incidentRow),
       openWindows: list(row.open_windows).map(maintenanceRow),
       uptimeWindows: list(row.uptime_windows).map(maintenanceRow),
