@@ -133,7 +133,7 @@ export class PageStatusRepo {
    *
    * Uptime reads the daily status roll-ups (analytics: a row per component and day, and a cursor
    * with the latest change) instead of every change in the span (bench fixture, 20 components over
-   * 7 days: 140 rows instead of 560 changes, the statement's CPU ~275 → ~210 µs), unless they
+   * 7 days: 140 rows instead of 560 changes, the statement's CPU ~275 → ~230 µs), unless they
    * cannot answer exactly: a maintenance window overlaps the span (it cuts holes by time of day),
    * the component has no cursor (history older than the roll-ups), or its latest change is after
    * `now`. Then the raw history is read.
