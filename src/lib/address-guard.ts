@@ -9,7 +9,8 @@
  * Classification (ipaddr.js's range table, kept up to date upstream, over hand-written prefixes):
  * - `unicast` (public) addresses are allowed;
  * - loopback, RFC 1918 private, link-local, IPv6 unique-local and carrier-grade NAT (100.64/10) are
- *   allowed only when the instance sets MONITOR_PRIVATE_TARGETS=1;
+ *   allowed only when the instance sets MONITOR_PRIVATE_TARGETS=1, or, narrower, only inside the
+ *   networks it lists (MONITOR_PRIVATE_TARGETS=192.168.1.0/24,fd00::/8);
  * - every other range (unspecified 0.0.0.0 and ::, multicast, broadcast, reserved, benchmarking,
  *   documentation, discard, Teredo, site-local, IPv4-compatible ::a.b.c.d) is always refused;
  * - cloud metadata addresses are always refused, flag or not;
@@ -40,8 +41,11 @@ const PRIVATE_RANGES = new Set(['loopback', 'private', 'linkLocal', 'uniqueLocal
 
 export type AddressVerdict = { allowed: true } | { allowed: false; why: string }
 
+/** Which private addresses the instance allows: none, all, or those inside the listed networks. */
+export type PrivateTargets = boolean | readonly string[]
+
 /** Whether one IP address (any textual form ipaddr.js reads) may be the target of a check. */
-export function classifyAddress(address: string, allowPrivate: boolean): AddressVerdict {
+export function classifyAddress(address: string, allowPrivate: PrivateTargets): AddressVerdict {
   const canonical = canonicalHost(address)
   if (canonical === undefined || !isIpLiteral(canonical)) return { allowed: false, why: 'not an IP address' }
   if (METADATA_ADDRESSES.has(canonical)) return { allowed: false, why: 'a cloud metadata address' }
@@ -57,9 +61,16 @@ export function classifyAddress(address: string, allowPrivate: boolean): Address
   const range = ip.range()
   if (range === 'unicast') return { allowed: true }
   if (PRIVATE_RANGES.has(range)) {
-    return allowPrivate ? { allowed: true } : { allowed: false, why: `a ${range} address (MONITOR_PRIVATE_TARGETS=1 allows it)` }
+    if (allowPrivate === true || (Array.isArray(allowPrivate) && allowPrivate.some((cidr) => inCidr(ip, cidr)))) return { allowed: true }
+    const hint = Array.isArray(allowPrivate) ? 'outside the networks MONITOR_PRIVATE_TARGETS lists' : 'MONITOR_PRIVATE_TARGETS=1 allows it'
+    return { allowed: false, why: `a ${range} address (${hint})` }
   }
   return { allowed: false, why: `a ${range} address` }
+}
+
+function inCidr(ip: ipaddr.IPv4 | ipaddr.IPv6, cidr: string): boolean {
+  const [network, bits] = ipaddr.parseCIDR(cidr)
+  return network.kind() === ip.kind() && ip.match(network as never, bits)
 }
 
 /** The IPv4 address an IPv6 form carries, 'refuse' for forms we do not unwrap, else undefined. */
@@ -118,7 +129,7 @@ export interface CheckedAddress {
 }
 
 export interface AddressGuard {
-  readonly allowPrivate: boolean
+  readonly allowPrivate: PrivateTargets
   /**
    * Resolves `host` once and checks every address. Throws AddressRefused when the host is
    * invalid, resolves to nothing, or any address is refused. Connect to `address` only.
@@ -128,7 +139,7 @@ export interface AddressGuard {
   refusesLiteral(host: string): string | undefined
 }
 
-export function createAddressGuard(options: { resolve: Resolve; allowPrivate: boolean }): AddressGuard {
+export function createAddressGuard(options: { resolve: Resolve; allowPrivate: PrivateTargets }): AddressGuard {
   const { resolve, allowPrivate } = options
 
   function refusesLiteral(input: string): string | undefined {
@@ -169,12 +180,20 @@ export function createAddressGuard(options: { resolve: Resolve; allowPrivate: bo
   return { allowPrivate, check, refusesLiteral }
 }
 
-/** MONITOR_PRIVATE_TARGETS: `1`/`true` allows private targets; unset or `0`/`false` refuses them. */
-export function readPrivateTargets(env: Record<string, string | undefined>): boolean {
+/**
+ * MONITOR_PRIVATE_TARGETS: unset, `0` or `false` refuses private targets; `1` or `true` allows them
+ * all; a comma-separated list of networks (`192.168.1.0/24,10.0.0.5`) allows only those.
+ */
+export function readPrivateTargets(env: Record<string, string | undefined>): PrivateTargets {
   const raw = env.MONITOR_PRIVATE_TARGETS?.trim().toLowerCase() ?? ''
   if (raw === '' || raw === '0' || raw === 'false') return false
   if (raw === '1' || raw === 'true') return true
-  throw new Error(`MONITOR_PRIVATE_TARGETS must be 1 or 0, got "${clip(raw)}"`)
+  const networks = raw.split(',').map((part) => part.trim())
+  for (const network of networks) {
+    const cidr = network.includes('/') ? network : `${network}/${network.includes(':') ? 128 : 32}`
+    if (!ipaddr.IPv4.isValidCIDRFourPartDecimal(cidr) && !(cidr.includes(':') && ipaddr.IPv6.isValidCIDR(cidr))) throw new Error(`MONITOR_PRIVATE_TARGETS must be 1, 0 or a list of networks such as 192.168.1.0/24, got "${clip(network)}"`)
+  }
+  return networks.map((network) => (network.includes('/') ? network : `${network}/${network.includes(':') ? 128 : 32}`))
 }
 
 /** The address for a URL: IPv6 in brackets. */

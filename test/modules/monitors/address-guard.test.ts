@@ -159,6 +159,41 @@ describe('readPrivateTargets', () => {
     expect(readPrivateTargets({ MONITOR_PRIVATE_TARGETS: '0' })).toBe(false)
     expect(readPrivateTargets({ MONITOR_PRIVATE_TARGETS: '1' })).toBe(true)
     expect(readPrivateTargets({ MONITOR_PRIVATE_TARGETS: 'TRUE' })).toBe(true)
-    expect(() => readPrivateTargets({ MONITOR_PRIVATE_TARGETS: 'yes please' })).toThrow('MONITOR_PRIVATE_TARGETS must be 1 or 0')
+    expect(() => readPrivateTargets({ MONITOR_PRIVATE_TARGETS: 'yes please' })).toThrow('MONITOR_PRIVATE_TARGETS must be 1, 0 or a list of networks')
+  })
+
+  test('reads a list of networks; a bare address is one host; octal forms are refused', () => {
+    expect(readPrivateTargets({ MONITOR_PRIVATE_TARGETS: '192.168.1.0/24, 10.0.0.5,fd00::/8' })).toEqual(['192.168.1.0/24', '10.0.0.5/32', 'fd00::/8'])
+    expect(() => readPrivateTargets({ MONITOR_PRIVATE_TARGETS: '0177.0.0.1/8' })).toThrow('got "0177.0.0.1/8"')
+    expect(() => readPrivateTargets({ MONITOR_PRIVATE_TARGETS: '10.0.0.0/33' })).toThrow()
+  })
+})
+
+describe('a list of private networks', () => {
+  const allow = ['192.168.1.0/24', '127.0.0.1/32', 'fd00::/8', '169.254.0.0/16']
+  const TABLE: Array<[string, boolean]> = [
+    ['192.168.1.77', true],
+    ['192.168.2.1', false],
+    ['127.0.0.1', true],
+    ['127.0.0.2', false],
+    ['::ffff:127.0.0.1', true],
+    ['fd12::1', true],
+    ['fe80::1', false],
+    ['8.8.8.8', true],
+    // A listed network never opens metadata or non-private ranges.
+    ['169.254.169.254', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['10.0.0.1', false],
+  ]
+  for (const [address, allowed] of TABLE) {
+    test(`${address}: ${allowed ? 'allowed' : 'refused'}`, () => expect(classifyAddress(address, allow).allowed).toBe(allowed))
+  }
+  test('even 0.0.0.0/0 opens only private ranges', () => {
+    for (const address of ['10.0.0.1', '127.0.0.2', '100.64.1.1']) expect(classifyAddress(address, ['0.0.0.0/0']).allowed).toBe(true)
+    for (const address of ['0.0.0.0', '224.0.0.1', '255.255.255.255', '169.254.169.254', '198.18.0.1']) expect(classifyAddress(address, ['0.0.0.0/0']).allowed).toBe(false)
+  })
+  test('the reason says the address is outside the list', () => {
+    expect(classifyAddress('127.0.0.2', ['127.0.0.1/32'])).toEqual({ allowed: false, why: 'a loopback address (outside the networks MONITOR_PRIVATE_TARGETS lists)' })
   })
 })

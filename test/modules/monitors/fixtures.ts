@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import DNS from 'dns2'
-import { createAddressGuard } from '../../../src/lib/address-guard.ts'
+import { createAddressGuard, type PrivateTargets } from '../../../src/lib/address-guard.ts'
 import type { CheckDeps } from '../../../src/modules/monitors/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
@@ -38,7 +38,7 @@ export function makeTestPki(names: string[], days: number): TestPki {
 }
 
 /** Deps whose resolver knows only `names` (name → addresses); everything else is NXDOMAIN. */
-export function testDeps(options: { allowPrivate: boolean; names?: Record<string, string[]>; trustedCa?: string; clock?: ManualClock; dnsServers?: string[] }): CheckDeps & { lookups: string[] } {
+export function testDeps(options: { allowPrivate: PrivateTargets; names?: Record<string, string[]>; trustedCa?: string; clock?: ManualClock; dnsServers?: string[] }): CheckDeps & { lookups: string[] } {
   const lookups: string[] = []
   const names = options.names ?? {}
   const resolve = async (host: string) => {
