@@ -269,7 +269,8 @@ function evaluateOne(condition: Condition, input: ConditionInput, bodyJson: () =
     return { ok: false, reason: condition.op === 'contains' ? 'contains needs a string or an array on the left' : `${condition.op} needs numbers on both sides` }
   }
   if (pass) return { ok: true }
-  return { ok: false, reason: `${actual(condition.left, left)} ${condition.op === 'contains' ? 'does not contain it' : 'does not match'}` }
+  const side = condition.left.kind === 'literal' ? { operand: condition.right, value: right } : { operand: condition.left, value: left }
+  return { ok: false, reason: mismatch(side.operand, side.value, condition.op) }
 }
 
 function compare(left: unknown, op: Operator, right: unknown): boolean | 'type' {
@@ -323,10 +324,9 @@ function describe(operand: Operand): string {
   return operand.kind === 'len' ? `len(${text})` : text
 }
 
-/** The actual value for [STATUS], [RESPONSE_TIME] and len(); only the type for anything from the body. */
-function actual(operand: Operand, value: unknown): string {
-  if (operand.kind === 'literal') return JSON.stringify(value)
-  if (operand.kind === 'len' || operand.source !== 'BODY') return `${describe(operand)} was ${String(value)}`
+/** Why a comparison failed: the value of [STATUS], [RESPONSE_TIME] and len(), only the type of anything from the body. */
+function mismatch(operand: Operand, value: unknown, op: Operator): string {
+  if (operand.kind === 'len' || (operand.kind === 'ref' && operand.source !== 'BODY')) return `${describe(operand)} was ${String(value)}`
   const type = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
-  return `${describe(operand)} (${type})`
+  return `${describe(operand)} is ${type} that ${op === 'contains' ? 'does not contain it' : 'does not match'}`
 }

@@ -143,7 +143,7 @@ describe('HTTP checks', () => {
     const pass = ['[STATUS] == 200', '[RESPONSE_TIME] < 2000', '[BODY].data.items[0].state == "ok"', 'len([BODY].data.items) > 0', '[BODY].tags contains "b"', '[BODY]["odd key"] == 1']
     expect((await runCheck(http('/json', { conditions: pass }), deps)).outcome).toBe('ok')
     const failed = await runCheck(http('/json', { conditions: ['[STATUS] == 200', '[BODY].data.items[1].state == "ok"'] }), deps)
-    expect(failed).toMatchObject({ outcome: 'fail', statusCode: 200, message: 'condition 2 failed: [BODY].data.items[1].state == "ok" ([BODY].data.items[1].state (a string) does not match)' })
+    expect(failed).toMatchObject({ outcome: 'fail', statusCode: 200, message: 'condition 2 failed: [BODY].data.items[1].state == "ok" ([BODY].data.items[1].state is a string that does not match)' })
     expect(failed.message).not.toContain('busy')
     const bad = await runCheck(http('/badjson', { conditions: ['[BODY].status == "ok"'] }), deps)
     expect(bad).toMatchObject({ outcome: 'fail', message: 'condition 1 failed: [BODY].status == "ok" (the body is not valid JSON)' })
