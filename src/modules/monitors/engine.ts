@@ -80,6 +80,8 @@ export async function runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<Chec
         return await runDnsCheck(spec, deps)
       case 'tls':
         return await runTlsCheck(spec, deps)
+      default:
+        return { outcome: 'fail', responseTimeMs: null, message: `unknown monitor type ${JSON.stringify((spec as { type?: unknown }).type)}`.slice(0, 512) }
     }
   } catch (error) {
     // A bug must cost one failed result, never the scheduler loop.
