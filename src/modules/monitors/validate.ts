@@ -64,6 +64,9 @@ export function validateSpec(spec: MonitorSpec, guard: AddressGuard): SpecProble
       if (spec.keyword && (typeof spec.keyword.text !== 'string' || spec.keyword.text.length < 1 || spec.keyword.text.length > 200)) {
         problem('keyword', 'the keyword must be 1 to 200 characters')
       }
+      if (spec.method === 'HEAD' && (spec.keyword || spec.conditions?.some((condition) => condition.includes('[BODY]')))) {
+        problem('method', 'a HEAD request has no body for a keyword or a [BODY] condition')
+      }
       const conditions = parseConditions(spec.conditions ?? [])
       if (!conditions.ok) {
         for (const error of conditions.errors) problems.push({ field: 'conditions', message: `condition ${error.index + 1}: ${error.message}`, index: error.index, position: error.position })

@@ -25,6 +25,7 @@ describe('validateSpec', () => {
         ['conditions', 'condition 1: "=" is not an operator; use "==" at column 10'],
       ],
     ],
+    ['HEAD with a keyword', { type: 'http', url: 'https://example.com/', method: 'HEAD', timeoutMs: 1_000, keyword: { text: 'ok' } }, [['method', /HEAD request has no body/]]],
     ['degraded threshold above the timeout', { type: 'tcp', host: 'db.example.com', port: 5432, timeoutMs: 1_000, degradedAfterMs: 1_000 }, [['degradedAfterMs', /below the timeout/]]],
     ['a TCP port out of range', { type: 'tcp', host: 'db.example.com', port: 70_000, timeoutMs: 1_000 }, [['port', 'port must be from 1 to 65535']]],
     ['TLS thresholds upside down', { type: 'tls', host: 'example.com', timeoutMs: 1_000, degradedBelowDays: 5, failBelowDays: 10 }, [['failBelowDays', 'must not be above degradedBelowDays']]],
