@@ -10,6 +10,8 @@ import type { HttpSpec } from '../../../src/modules/monitors/spec.ts'
 import { makeTestPki, testDeps, type TestPki } from './fixtures.ts'
 
 type Server = ReturnType<typeof Bun.serve>
+// 64 MiB of zeros, about 64 KiB on the wire: the reader must stop at 1 MiB after decompression.
+const GZIP_BOMB = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024))
 let plain: Server
 let secure: Server
 let other: Server
@@ -37,6 +39,17 @@ function routes(request: Request, server: { port: number | undefined }): Respons
       return new Response('{"status": "ok",', { headers: { 'content-type': 'application/json' } })
     case '/big':
       return new Response('x'.repeat(2 * 1024 * 1024) + 'NEEDLE')
+    case '/drip':
+      return new Response(
+        new ReadableStream({
+          async pull(controller) {
+            await Bun.sleep(50)
+            controller.enqueue(new TextEncoder().encode('.'))
+          },
+        }),
+      )
+    case '/gzip-bomb':
+      return new Response(GZIP_BOMB, { headers: { 'content-encoding': 'gzip', 'content-type': 'text/plain' } })
     case '/chain/1':
       return Response.redirect(`/chain/2`, 302)
     case '/chain/2':
@@ -136,6 +149,20 @@ describe('HTTP checks', () => {
     const result = await runCheck(http('/big', { keyword: { text: 'NEEDLE' } }), loopbackOnly())
     expect(result).toMatchObject({ outcome: 'fail', message: 'keyword "NEEDLE" not found in the first 1048576 bytes' })
     expect(JSON.stringify(result)).not.toContain('xxxx')
+  })
+
+  test('a body that trickles in is cut by the same deadline', async () => {
+    const started = performance.now()
+    const result = await runCheck(http('/drip', { timeoutMs: 300, keyword: { text: 'never' } }), loopbackOnly())
+    expect(result).toMatchObject({ outcome: 'fail', statusCode: 200, message: 'reading the body: timed out after 300 ms' })
+    expect(performance.now() - started).toBeLessThan(1_500)
+  })
+
+  test('a compressed body counts after decompression: a gzip bomb is read to 1 MiB only', async () => {
+    const before = process.memoryUsage().rss
+    const result = await runCheck(http('/gzip-bomb', { keyword: { text: 'x' } }), loopbackOnly())
+    expect(result).toMatchObject({ outcome: 'fail', statusCode: 200, message: 'keyword "x" not found in the first 1048576 bytes' })
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024)
   })
 
   test('JSON conditions: pass, fail with the condition, bad JSON', async () => {
