@@ -13,7 +13,8 @@
  *   types are HttpSpec with `keyword` or `conditions` set.
  *   CheckDeps   = { guard: AddressGuard, clock: Clock, elapsed?, trustedCa?, dnsServers?, userAgent? }
  *   createCheckDeps({ env, clock }) builds production deps: the system resolver, MONITOR_PRIVATE_TARGETS
- *   and the system's DNS servers.
+ *   (readPrivateTargets: false | true | list of networks; it throws on a bad value, so read it at
+ *   start-up) and the system's DNS servers. Tests build deps with createAddressGuard({ resolve, allowPrivate }).
  *
  * ── Validating input (API → 400) ────────────────────────────────────────────────────────────────
  *   validateSpec(spec, guard): SpecProblem[]        field-level problems, conditions with positions
@@ -27,8 +28,9 @@
  *   encodeHistory / decodeHistory: the last 21 outcomes as a short string ("oodff") for a column
  *
  * ── Push monitors (pure; the endpoint comes with the scheduler) ─────────────────────────────────
- *   parsePushQuery(query) → PushSignal; pushResult(signal) → CheckResult;
- *   pushDeadline(clock) / pushOverdue(clock, now) → a fail result once interval + grace passed in silence
+ *   parsePushQuery(query) → PushSignal; pushResult(signal) → CheckResult (status=down is a fail);
+ *   pushDeadline(clock) / pushOverdue(clock, now) → a fail result once interval + grace passed in
+ *   silence, else null. Feed both kinds of result to nextState like any other check's.
  *
  * ── Defaults and numbers ────────────────────────────────────────────────────────────────────────
  *   DEFAULTS (spec.ts), defaultTimeoutMs(intervalSeconds); rationale in src/content/docs/monitors.md
