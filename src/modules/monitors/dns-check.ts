@@ -7,7 +7,7 @@
 import DNS from 'dns2'
 import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
 import { abortable } from '../../lib/abortable.ts'
-import { describeFailure } from './http-check.ts'
+import { describeFailure } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
 
 export interface ResolverAddress {

@@ -3,8 +3,9 @@
  * request goes to that checked IP with `Host` (and TLS SNI) set to the name, so `fetch` never looks
  * the name up again. Redirects are followed here by hand (bounded), never by `fetch`.
  */
-import { AddressRefused, isIpLiteral, urlHost } from '../../lib/address-guard.ts'
+import { isIpLiteral, urlHost } from '../../lib/address-guard.ts'
 import { evaluateConditions, parseConditions } from './conditions.ts'
+import { describeFailure } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'
 import { DEFAULT_ACCEPTED_STATUS, parseAcceptedStatus, statusAccepted } from './status-codes.ts'
 
@@ -177,13 +178,4 @@ async function readLimited(response: Response, limit: number): Promise<{ text: s
 
 function failure(message: string, details?: CheckResult['details']): CheckResult {
   return { outcome: 'fail', responseTimeMs: null, message: clipMessage(message), ...(details ? { details } : {}) }
-}
-
-/** A short reason for a thrown error: a timeout, a refusal, or the error's code and message. */
-export function describeFailure(error: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `timed out after ${timeoutMs} ms`
-  if (error instanceof AddressRefused) return `refused: ${error.message}`
-  const code = (error as { code?: unknown }).code
-  const message = error instanceof Error ? error.message.replace(/ For more information, pass `verbose: true`.*$/, '') : String(error)
-  return typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message
 }

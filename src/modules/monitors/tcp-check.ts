@@ -1,6 +1,6 @@
 /** TCP port checks: connect to the guard-checked address within the timeout, then close (edge: node:net). */
 import { createConnection } from 'node:net'
-import { describeFailure } from './http-check.ts'
+import { describeFailure } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type TcpSpec } from './spec.ts'
 
 export async function runTcpCheck(spec: TcpSpec, deps: CheckDeps): Promise<CheckResult> {

@@ -5,7 +5,7 @@
 import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../lib/address-guard.ts'
 import { DAY_MS } from '../../lib/time.ts'
-import { describeFailure } from './http-check.ts'
+import { describeFailure } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
 
 export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<CheckResult> {
