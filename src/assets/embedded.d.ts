@@ -46,3 +46,8 @@ declare module '*/user/app.js' {
   const text: string
   export default text
 }
+
+declare module '*/user/branding.js' {
+  const text: string
+  export default text
+}
