@@ -69,7 +69,10 @@ export function accessSection(deps: ScreenDeps) {
           try {
             await pages.update(user, page.id, { visibility: form.value.visibility })
           } catch (error) {
-            return accessPage(user, page, render, { visibilityForm: serviceErrorState(error, form.state), status: errorStatus(error) })
+            // The form has one field: the plan's refusal ("Private pages require …") belongs next to it.
+            const { _form, ...errors } = serviceErrorState(error, form.state).errors
+            const visibilityForm = { values: form.state.values, errors: _form ? { ...errors, visibility: _form } : errors }
+            return accessPage(user, page, render, { visibilityForm, status: errorStatus(error) })
           }
         }
         return redirect(back(page), form.value.visibility === 'private' ? 'The page is now private.' : 'The page is now public.')
