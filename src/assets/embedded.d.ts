@@ -53,3 +53,8 @@ declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
   const value: string
   export default value
 }
+
+declare module '*/user/branding.js' {
+  const text: string
+  export default text
+}

@@ -8,6 +8,7 @@ import type { DnsCheck } from '../../status-pages/dns-check.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
+import { BRANDING_SECTIONS } from './sections-branding.ts'
 
 export interface PageRow {
   page: StatusPage
@@ -19,6 +20,7 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Overview', href: (id) => `/user/pages/${id}` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
+  ...BRANDING_SECTIONS,
 ]
 
 const VISIBILITY_OPTIONS = [
