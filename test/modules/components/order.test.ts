@@ -58,7 +58,8 @@ describe('component order', () => {
       [{ ids: [ids.web, ids.api, ids.db, bobs] }, `ids: component ${bobs} is not a component of this page`],
       [{ ids: [ids.web, 0, ids.db] }, 'ids must contain positive integer ids'],
       [{ ids: 'x' }, 'ids must contain positive integer ids'],
-      [{}, 'ids must be an array of at most 1000 component ids'],
+      [{}, 'ids is required'],
+      [{ ids: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'ids must be an array of at most 1000 component ids'],
     ]
     for (const [body, error] of cases) {
       const response = await reorder(body)
