@@ -13,6 +13,7 @@ import { loginPage, messagePage, passwordPage, signupPage } from './views.ts'
 import { crossSitePage } from './kit/guard.ts'
 import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
+import { componentScreens } from './screens/components.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -30,6 +31,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(pageScreens(deps))
+    .use(componentScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

@@ -19,6 +19,7 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Overview', href: (id) => `/user/pages/${id}` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
+  { label: 'Components', href: (id) => `/user/pages/${id}/components` },
 ]
 
 const VISIBILITY_OPTIONS = [
@@ -37,7 +38,8 @@ const stateBadge = (page: StatusPage) =>
     ? html`<span class="badge bad">Blocked by the administrator: hidden from visitors</span>`
     : html`<span class="badge ok">Active</span>`
 
-export function pagesListView(rows: PageRow[], form: FormState): string {
+/** `pictures`: the components and incidents of each page (views/page-pictures.ts), below the list. */
+export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): string {
   const items = rows.map(
     ({ page, url }) => html`<tr>
   <td><a href="/user/pages/${String(page.id)}">${page.name}</a></td>
@@ -54,6 +56,7 @@ export function pagesListView(rows: PageRow[], form: FormState): string {
 <tbody>!${items.join('')}</tbody></table></div>`
   return html`<h1>Your status pages</h1>
 <section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Pages</h2>!${list}</section>
+!${pictures}
 <section class="card" aria-labelledby="new-heading">
   <h2 id="new-heading">New page</h2>
   !${errorSummary(form, LABELS)}
