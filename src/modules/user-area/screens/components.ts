@@ -148,8 +148,10 @@ export function componentScreens(deps: ScreenDeps) {
         const again = async (state: FormState, status: number) =>
           render({ title: `Edit ${component.name}`, crumbs: componentsCrumbs(page, component.name), ...LOOK }, editComponentView(page, component, await groupsOf(user, page), state), status)
         if (!form.ok) return again(form.state, 400)
+        // The form always holds the name: an emptied one is sent as "" (the API's "name must not be empty"), not omitted.
+        const input = { ...form.value, name: form.value.name ?? formFields(body).name ?? '' }
         try {
-          const saved = await components.update(user, component.id, form.value)
+          const saved = await components.update(user, component.id, input)
           return redirect(back(page.id, saved.id), `Component "${saved.name}" saved.`)
         } catch (error) {
           return again(serviceErrorState(error, form.state), errorStatus(error))
