@@ -1,7 +1,10 @@
 // Components screen: drag a component within its group to reorder; on drop the new order is posted
 // through the same form the server offers (…/components/order). Move up / Move down buttons remain
-// the keyboard and no-JavaScript path; this file only adds pointer dragging.
+// the keyboard and no-JavaScript path; this file adds pointer dragging and puts the focus back.
 (() => {
+  // After a move (…/components#c-12) focus the moved component: the keyboard user goes on from there.
+  const target = /^#c-\d+$/.test(location.hash) ? document.getElementById(location.hash.slice(1)) : null
+  if (target && !document.querySelector('[aria-invalid="true"]')) target.focus()
   const form = document.getElementById('order-form')
   if (!(form instanceof HTMLFormElement)) return
   const input = form.querySelector('input[name="ids"]')

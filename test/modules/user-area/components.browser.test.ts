@@ -37,11 +37,12 @@ async function createPage(name: string): Promise<{ id: number; slug: string }> {
 
 async function addComponent(page: Page, pageId: number, fields: { name: string; group?: string; type?: string; status?: string }) {
   await page.goto(`${app.base}/user/pages/${pageId}/components`)
-  await page.getByLabel('Name', { exact: true }).fill(fields.name)
-  if (fields.type) await page.getByLabel('Type', { exact: true }).selectOption(fields.type)
-  if (fields.group) await page.getByLabel('Group', { exact: true }).fill(fields.group)
-  if (fields.status) await page.getByLabel('Status', { exact: true }).selectOption(fields.status)
-  await page.getByRole('button', { name: 'Add component' }).click()
+  const form = page.getByRole('region', { name: 'Add component' })
+  await form.getByLabel('Name', { exact: true }).fill(fields.name)
+  if (fields.type) await form.getByLabel('Type', { exact: true }).selectOption(fields.type)
+  if (fields.group) await form.getByLabel('Group', { exact: true }).fill(fields.group)
+  if (fields.status) await form.getByLabel('Status', { exact: true }).selectOption(fields.status)
+  await form.getByRole('button', { name: 'Add component' }).click()
   await page.waitForURL(new RegExp(`/user/pages/${pageId}/components#c-\\d+$`))
   expect(await page.getByRole('status').filter({ hasText: `Component "${fields.name}" added.` }).isVisible()).toBe(true)
 }
@@ -82,6 +83,8 @@ describe('components in the browser', () => {
     await page.waitForURL(new RegExp(`#c-\\d+$`))
     await page.getByText('"Database" moved up.').waitFor()
     expect(await namesOf(id)).toEqual(['Website', 'Database', 'API'])
+    // Focus lands back on the moved component, so the keyboard user can go on from there.
+    expect(await page.evaluate(() => document.activeElement?.querySelector('.comp-name')?.textContent)).toBe('Database')
     await page.getByRole('button', { name: 'Move up group Backend' }).focus()
     await page.keyboard.press('Enter')
     await page.getByText('Group moved up.').waitFor()
@@ -125,15 +128,16 @@ describe('components in the browser', () => {
     expect((await services().components.history(app.owner.user, mail!.id, 10)).map((h) => h.status)).toEqual(['down', 'up'])
 
     // Rename the group: every member moves; an error stays next to the field.
-    await page.getByText('Rename group Edge').click()
-    await page.getByLabel('New name for Edge').fill('x'.repeat(100))
-    await page.getByLabel('New name for Edge').evaluate((el: HTMLInputElement) => el.removeAttribute('maxlength'))
-    await page.getByLabel('New name for Edge').fill('x'.repeat(101))
-    await page.getByRole('button', { name: 'Rename' }).click()
-    expect(await page.locator('#f-to-0-error').textContent()).toBe('to must be a string of at most 100 characters or null')
+    const rename = page.getByRole('region', { name: 'Rename a group' })
+    await rename.getByLabel('Group', { exact: true }).selectOption('Edge')
+    await rename.getByLabel('New name').evaluate((el: HTMLInputElement) => el.removeAttribute('maxlength'))
+    await rename.getByLabel('New name').fill('x'.repeat(101))
+    await rename.getByRole('button', { name: 'Rename group' }).click()
+    expect(await page.locator('#f-to-error').textContent()).toBe('to must be a string of at most 100 characters or null')
+    expect(await page.locator('#f-to').inputValue()).toBe('x'.repeat(101))
     expect((await listOf(id)).map((c) => c.group)).toEqual(['Edge', 'Edge'])
-    await page.getByLabel('New name for Edge').fill('Network')
-    await page.getByRole('button', { name: 'Rename' }).click()
+    await rename.getByLabel('New name').fill('Network')
+    await rename.getByRole('button', { name: 'Rename group' }).click()
     await page.getByText('Group "Edge" is now "Network".').waitFor()
     expect((await listOf(id)).map((c) => c.group)).toEqual(['Network', 'Network'])
 

@@ -8,7 +8,7 @@ import { html } from '../../../lib/html.ts'
 import type { Component } from '../../components/service.ts'
 import { pageBlocks, type OrderBlock } from '../../components/order.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
+import { emptyForm, errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { pageCrumbs, pagesCrumbs, sectionNav } from './pages.ts'
 
@@ -25,7 +25,7 @@ const TYPE_OPTIONS = [
 const labelOf = (options: ReadonlyArray<{ value: string; label: string }>, value: string) => options.find((o) => o.value === value)?.label ?? value
 export const statusLabel = (status: string) => labelOf(STATUS_OPTIONS, status)
 
-const LABELS: Record<string, string> = { name: 'Name', type: 'Type', group: 'Group', status: 'Status', to: 'New name' }
+const LABELS: Record<string, string> = { name: 'Name', type: 'Type', group: 'Group', status: 'Status', from: 'Group', to: 'New name' }
 
 export const componentsPath = (pageId: number) => `/user/pages/${pageId}/components`
 const componentPath = (c: Component) => `${componentsPath(c.pageId)}/${c.id}`
@@ -71,19 +71,22 @@ function componentItem(c: Component, index: number, count: number): string {
 </li>`
 }
 
-function renameForm(page: StatusPage, group: string, index: number, state: FormState | undefined): string {
-  const mine = state && state.values.from === group
-  const form: FormState = mine ? state : { values: { to: group }, errors: {} }
-  return html`<details class="comp-rename"!${mine ? ' open' : ''}><summary>Rename group<span class="visually-hidden"> ${group}</span></summary>
+/** One form for every group: pick it, type its new name (empty ungroups, another group's name merges). */
+function renameSection(page: StatusPage, groups: string[], state: FormState | undefined): string {
+  if (groups.length === 0) return ''
+  const form: FormState = state ?? emptyForm({ from: groups[0] })
+  return html`<section class="card" aria-labelledby="rename-heading">
+  <h2 id="rename-heading">Rename a group</h2>
+  !${errorSummary(form, LABELS)}
   <form method="post" action="${componentsPath(page.id)}/groups/rename" class="stack" novalidate>
-    <input type="hidden" name="from" value="${group}">
-    !${textField({ name: 'to', label: `New name for ${group}`, hint: 'Empty takes its components out of any group; the name of another group merges them.', maxLength: 100, state: { ...form, values: { to: form.values.to ?? '' } } }).replace(/f-to/g, `f-to-${index}`)}
-    <button type="submit">Rename</button>
+    !${selectField({ name: 'from', label: 'Group', options: groups.map((g) => ({ value: g, label: g })), state: form })}
+    !${textField({ name: 'to', label: 'New name', hint: 'Empty takes its components out of any group; the name of another group merges them.', maxLength: 100, autocomplete: 'off', state: form })}
+    <button type="submit">Rename group</button>
   </form>
-</details>`
+</section>`
 }
 
-function blockSection(page: StatusPage, block: OrderBlock<Component>, index: number, count: number, rename: FormState | undefined): string {
+function blockSection(page: StatusPage, block: OrderBlock<Component>, index: number, count: number): string {
   const items = block.items.map((c, i) => componentItem(c, i, block.items.length)).join('')
   const heading = block.group ?? 'Not in a group'
   const context = block.group === null ? 'components not in a group' : `group ${block.group}`
@@ -93,7 +96,6 @@ function blockSection(page: StatusPage, block: OrderBlock<Component>, index: num
   </span>`
   return html`<section class="comp-block" aria-labelledby="block-${String(index)}">
   <div class="comp-block-head"><h3 id="block-${String(index)}">${heading}</h3>!${count > 1 ? moves : ''}</div>
-  !${block.group === null ? '' : renameForm(page, block.group, index, rename)}
   <ol class="comp-list">!${items}</ol>
 </section>`
 }
@@ -112,7 +114,7 @@ export function componentsView(page: StatusPage, components: Component[], option
     components.length === 0
       ? html`<p>No components yet. Add the parts of your service people depend on (website, API, DNS…).</p>`
       : html`<p class="hint">Shown in this order on the public page; a group stands where its first component does. Drag a component, or use Move up and Move down.</p>
-!${blocks.map((block, i) => blockSection(page, block, i, blocks.length, options.rename)).join('')}
+!${blocks.map((block, i) => blockSection(page, block, i, blocks.length)).join('')}
 <form method="post" action="${componentsPath(page.id)}/order" id="order-form" hidden><input type="hidden" name="ids" value="${components.map((c) => c.id).join(',')}"></form>`
   const datalist = html`<datalist id="group-names">!${groups.map((g) => html`<option value="${g}"></option>`).join('')}</datalist>`
   return html`<h1>Components: ${page.name}</h1>
@@ -121,6 +123,7 @@ export function componentsView(page: StatusPage, components: Component[], option
   <h2 id="list-heading">Components</h2>
   !${list}
 </section>
+!${renameSection(page, groups, options.rename)}
 <section class="card" aria-labelledby="add-heading">
   <h2 id="add-heading">Add component</h2>
   !${errorSummary(options.add, LABELS)}
