@@ -85,7 +85,7 @@ describe('components in the browser', () => {
     expect(await namesOf(id)).toEqual(['Website', 'Database', 'API'])
     // Focus lands back on the moved component, so the keyboard user can go on from there.
     expect(await page.evaluate(() => document.activeElement?.querySelector('.comp-name')?.textContent)).toBe('Database')
-    await page.getByRole('button', { name: 'Move up group Backend' }).focus()
+    await page.getByRole('button', { name: 'Move group up Backend' }).focus()
     await page.keyboard.press('Enter')
     await page.getByText('Group moved up.').waitFor()
     expect(await namesOf(id)).toEqual(['Database', 'API', 'Website'])
