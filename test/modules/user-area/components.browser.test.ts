@@ -279,4 +279,29 @@ describe('components in the browser', () => {
     expect(ok.status).toBe(303)
     expect(await namesOf(id)).toEqual(['Two', 'One'])
   })
+
+  test('bad form input is a clear 400 and changes nothing', async () => {
+    const { id } = await createPage('Bad input')
+    await addComponent(app.page, id, { name: 'One' })
+    await addComponent(app.page, id, { name: 'Two' })
+    const before = await listOf(id)
+    const [one, two] = before
+    const cookie = await app.cookieOf(app.context)
+    const cases: Array<[string, Record<string, string>, string]> = [
+      [`/user/pages/${id}/components/${one!.id}/move`, { direction: 'sideways' }, 'direction must be up or down'],
+      [`/user/pages/${id}/components/${one!.id}/status`, { status: 'sideways' }, 'status must be one of up, degraded, down'],
+      [`/user/pages/${id}/components/${one!.id}/status`, {}, 'status is required'],
+      [`/user/pages/${id}/components/order`, { ids: 'abc' }, 'ids must contain positive integer ids'],
+      [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids: component ${one!.id} is listed twice`],
+      [`/user/pages/${id}/components/order`, { ids: String(one!.id) }, `ids must list every component of this page (component ${two!.id} is missing)`],
+      [`/user/pages/${id}/components/groups/move`, { block: '-1', direction: 'up' }, 'block must be a position in the list'],
+      [`/user/pages/${id}/components`, { name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
+    ]
+    for (const [path, fields, message] of cases) {
+      const response = await postForm(app, path, fields, { cookie })
+      const body = await response.text()
+      expect({ path, fields, status: response.status, shown: body.includes(message.replaceAll('"', '&quot;')) }).toEqual({ path, fields, status: 400, shown: true })
+    }
+    expect(await listOf(id)).toEqual(before)
+  })
 })
