@@ -57,11 +57,13 @@ export function moveComponent<T extends { id: number; group: string | null }>(it
 }
 
 /**
- * The ids in page order after moving the block at `index` past its neighbour; undefined at the
- * ends. Two runs of ungrouped components that meet become one block, as on the public page.
+ * The ids in page order after moving the block that holds component `id` past its neighbour;
+ * undefined at the ends or when no block holds it. Naming the block by a member (not by its index)
+ * keeps a form posted from an older copy of the list from moving another group. Two runs of
+ * ungrouped components that meet become one block, as on the public page.
  */
-export function moveBlock<T extends { id: number; group: string | null }>(items: readonly T[], index: number, direction: Direction): number[] | undefined {
+export function moveBlock<T extends { id: number; group: string | null }>(items: readonly T[], id: number, direction: Direction): number[] | undefined {
   const blocks = pageBlocks(items)
-  if (!swap(blocks, index, direction)) return undefined
+  if (!swap(blocks, blocks.findIndex((block) => block.items.some((item) => item.id === id)), direction)) return undefined
   return flatIds(blocks)
 }

@@ -27,10 +27,11 @@ describe('page order blocks', () => {
     expect(moveComponent(items, 99, 'up')).toBeUndefined()
   })
 
-  test('moving a block swaps it with its neighbour; none past the ends', () => {
-    expect(moveBlock(items, 1, 'up')).toEqual([2, 4, 1, 3, 5])
-    expect(moveBlock(items, 3, 'up')).toEqual([1, 2, 4, 5, 3])
-    expect(moveBlock(items, 0, 'up')).toBeUndefined()
-    expect(moveBlock(items, 3, 'down')).toBeUndefined()
+  test('moving a block (named by any member) swaps it with its neighbour; none past the ends', () => {
+    expect(moveBlock(items, 4, 'up')).toEqual([2, 4, 1, 3, 5])
+    expect(moveBlock(items, 5, 'up')).toEqual([1, 2, 4, 5, 3])
+    expect(moveBlock(items, 1, 'up')).toBeUndefined()
+    expect(moveBlock(items, 5, 'down')).toBeUndefined()
+    expect(moveBlock(items, 99, 'down')).toBeUndefined()
   })
 })

@@ -243,7 +243,8 @@ describe('components in the browser', () => {
       [`/user/pages/${mine.id}/components/${theirComponent.id}/delete`, {}],
       [`/user/pages/${theirs.id}/components/order`, { ids: String(theirComponent.id) }],
       [`/user/pages/${theirs.id}/components/groups/rename`, { from: 'G', to: 'Hijacked' }],
-      [`/user/pages/${theirs.id}/components/groups/move`, { block: '0', direction: 'down' }],
+      [`/user/pages/${theirs.id}/components/groups/move`, { member: String(theirComponent.id), direction: 'down' }],
+      [`/user/pages/${mine.id}/components/groups/move`, { member: String(theirComponent.id), direction: 'down' }],
     ]
     for (const [path, fields] of posts) {
       const response = await postForm(app, path, fields, { cookie })
@@ -297,7 +298,7 @@ describe('components in the browser', () => {
       [`/user/pages/${id}/components/order`, { ids: 'abc' }, 'ids must contain positive integer ids'],
       [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids: component ${one!.id} is listed twice`],
       [`/user/pages/${id}/components/order`, { ids: String(one!.id) }, `ids must list every component of this page (component ${two!.id} is missing)`],
-      [`/user/pages/${id}/components/groups/move`, { block: '-1', direction: 'up' }, 'block must be a position in the list'],
+      [`/user/pages/${id}/components/groups/move`, { member: '-1', direction: 'up' }, 'member must be a component id'],
       [`/user/pages/${id}/components`, { name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
     ]
     for (const [path, fields, message] of cases) {

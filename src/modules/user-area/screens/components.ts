@@ -6,7 +6,7 @@
  *   GET  /user/pages/:id/components/:cid             edit           POST …/components/:cid             update
  *   POST …/components/:cid/status                    set the status (one control per component)
  *   POST …/components/:cid/move   direction=up|down  one place within its block (keyboard, no JS)
- *   POST …/components/groups/move block=i&direction  a whole group (block) past its neighbour
+ *   POST …/components/groups/move member=cid&direction  the group (block) holding cid past its neighbour
  *   POST …/components/order       ids=3,1,2          the order drag-and-drop made (components.js)
  *   POST …/components/groups/rename from&to          rename (merge, ungroup) a group
  *   GET  …/components/:cid/delete                    confirmation   POST …/components/:cid/delete      delete
@@ -109,9 +109,11 @@ export function componentScreens(deps: ScreenDeps) {
       screen(async ({ user, params, body, redirect }) => {
         const page = await pages.get(user, idParam(params.id))
         const direction = directionOf(body)
-        const block = Number(formFields(body).block)
-        if (!Number.isSafeInteger(block) || block < 0) throw new HttpError(400, 'block must be a position in the list')
-        return applyOrder(user, page, moveBlock(await components.list(user, page.id), block, direction), redirect, `Group moved ${direction}.`)
+        const member = formFields(body).member ?? ''
+        if (!/^[1-9]\d{0,14}$/.test(member)) throw new HttpError(400, 'member must be a component id')
+        // Another owner's component, or one of another page, names nothing here (404, as on the component routes).
+        const { component } = await pageAndComponent(user, { id: String(page.id), cid: member })
+        return applyOrder(user, page, moveBlock(await components.list(user, page.id), component.id, direction), redirect, `Group moved ${direction}.`, component.id)
       }),
       { params: PagePath, response: formResponses, detail: detail('Move a group of components up or down (form post)') },
     )

@@ -90,8 +90,8 @@ function blockSection(page: StatusPage, block: OrderBlock<Component>, index: num
   const items = block.items.map((c, i) => componentItem(c, i, block.items.length)).join('')
   const heading = block.group ?? 'Not in a group'
   const moves = html`<span class="comp-move">
-    !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group up', heading, { block: String(index), direction: 'up' }, index === 0)}
-    !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group down', heading, { block: String(index), direction: 'down' }, index === count - 1)}
+    !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group up', heading, { member: String(block.items[0]!.id), direction: 'up' }, index === 0)}
+    !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group down', heading, { member: String(block.items[0]!.id), direction: 'down' }, index === count - 1)}
   </span>`
   return html`<section class="comp-block" aria-labelledby="block-${String(index)}">
   <div class="comp-block-head"><h3 id="block-${String(index)}">${heading}</h3>!${count > 1 ? moves : ''}</div>
