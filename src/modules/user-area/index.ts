@@ -14,6 +14,7 @@ import { crossSitePage } from './kit/guard.ts'
 import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
 import { brandingScreens } from './screens/branding-all.ts'
+import { componentScreens } from './screens/components.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -32,6 +33,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(pageScreens(deps))
     .use(brandingScreens(deps))
+    .use(componentScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
