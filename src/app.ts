@@ -10,7 +10,7 @@ import type { Db } from './db/client.ts'
 import type { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import type { PasswordHasher } from './lib/password.ts'
-import type { PublicCache } from './lib/http-cache.ts'
+import { servePrepared, type PublicCache } from './lib/http-cache.ts'
 import { clientKey } from './http/context.ts'
 import { guardBody, mapError } from './http/errors.ts'
 import { FastLane } from './http/fast-lane.ts'
@@ -86,10 +86,13 @@ export function createApp(deps: AppDeps): App {
   // Page views feed the analytics (buffered; written in batches by main.ts's timer).
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
 
+  const content = createContentService(config.baseUrl, { statusDomain: config.statusDomain, signupOpen: config.signup === 'open' })
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
+
   const serviceApp = new Elysia()
-    .onError(mapError(logError))
+    .onError(mapError(logError, async () => servePrepared(await content.notFound(), null)))
     .onTransform({ as: 'global' }, guardBody)
-    .use(openApi())
+    .use(openApi({ baseUrl: config.baseUrl, scheme: config.scheme, statusDomain: config.statusDomain, statusRoutes: () => statusSiteApp.routes }))
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
     .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
@@ -110,9 +113,7 @@ export function createApp(deps: AppDeps): App {
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
-    .use(contentRoutes(createContentService(config.baseUrl)))
-
-  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
+    .use(contentRoutes(content))
 
   const front = createFront({
     // The one host router of the program.

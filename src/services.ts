@@ -105,8 +105,8 @@ export function createServices(deps: ServiceDeps) {
   const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetScript(WIDGET_JS)
-  const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
   const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
+  const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), branding, pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)

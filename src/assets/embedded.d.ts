@@ -41,8 +41,20 @@ declare module 'uplot/dist/uPlot.iife.min.js' {
   const value: string
   export default value
 }
-
 declare module '*/user/app.js' {
+  const value: string
+  export default value
+}
+declare module '*/api-docs/start.js' {
+  const value: string
+  export default value
+}
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const value: string
+  export default value
+}
+
+declare module '*/user/branding.js' {
   const text: string
   export default text
 }

@@ -16,7 +16,7 @@ import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/co
 import type { PageAppearanceTable } from '../modules/branding/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
-import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable } from '../modules/checks/tables.ts'
+import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable, PageCheckMinutesTable } from '../modules/checks/tables.ts'
 import type {
   IncidentComponentsTable,
   IncidentsTable,
@@ -40,6 +40,7 @@ export interface Database {
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable
+  page_check_minutes: PageCheckMinutesTable
   page_appearance: PageAppearanceTable
   page_access: PageAccessTable
   page_access_sessions: PageAccessSessionsTable

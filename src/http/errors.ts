@@ -1,6 +1,6 @@
 /**
  * How errors become answers, for every app: the Elysia error mapping (coded errors, validation,
- * parse errors, unknown routes, the rest a logged 500), the one-line validation message, the body
+ * parse errors, unknown routes by Accept, the rest a logged 500), the one-line validation message, the body
  * guard run before validation, and no-store on every error answer.
  */
 import type { ValidationError } from 'elysia'
@@ -32,9 +32,43 @@ export function validationMessage(error: Readonly<ValidationError>): string {
   return `${field}: ${first.message ?? 'invalid value'}`
 }
 
-/** The Elysia error mapping of the service app: coded errors keep their status; the rest is a logged 500. */
-export function mapError(logError: (error: unknown) => void) {
-  return ({ code, error }: { code: unknown; error: unknown }): Response => {
+/**
+ * Whether the client would rather have HTML than JSON, from its Accept header: `text/html` (or
+ * `text/*`) is listed with a weight above zero and above `application/json`'s. Browsers send that;
+ * API clients, tools without an Accept header and a bare `*` + `/*` do not. A tie goes to JSON.
+ */
+export function prefersHtml(accept: string | null | undefined): boolean {
+  if (!accept) return false
+  let html = 0
+  let json = 0
+  for (const range of accept.split(',')) {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase())
+    const qParameter = parameters.find((parameter) => parameter.startsWith('q='))
+    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2))
+    if (!Number.isFinite(q)) continue
+    if (type === 'text/html' || type === 'text/*') html = Math.max(html, q)
+    else if (type === 'application/json' || type === 'application/*') json = Math.max(json, q)
+  }
+  return html > 0 && html > json
+}
+
+/** The service host's HTML 404 page (the site's look), for browsers. */
+export type NotFoundPage = () => Response | Promise<Response>
+
+/**
+ * The Elysia error mapping of the service app: coded errors keep their status; the rest is a logged
+ * 500. An unknown path is the HTML 404 page for a browser and `{"error": "not found"}` for API
+ * clients (see `prefersHtml`); a HEAD request gets the same status and headers without the body.
+ */
+export function mapError(logError: (error: unknown) => void, notFoundPage?: NotFoundPage) {
+  const unknownPath = async (request: Request | undefined): Promise<Response> => {
+    const answer = notFoundPage && prefersHtml(request?.headers.get('accept')) ? await notFoundPage() : errorResponse(404, 'not found')
+    const out = new Response(request?.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers })
+    // The answer depends on Accept: a shared cache must not hand the page to an API client.
+    out.headers.set('vary', 'Accept')
+    return out
+  }
+  return ({ code, error, request }: { code: unknown; error: unknown; request?: Request }): Response | Promise<Response> => {
     if (error instanceof HttpError) return errorResponse(error.status, error.message)
     switch (code) {
       case 'VALIDATION':
@@ -42,7 +76,7 @@ export function mapError(logError: (error: unknown) => void) {
       case 'PARSE':
         return errorResponse(400, 'request body is not valid JSON')
       case 'NOT_FOUND':
-        return errorResponse(404, 'not found')
+        return unknownPath(request)
       default:
         logError(error)
         return errorResponse(500, 'internal error')

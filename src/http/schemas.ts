@@ -9,7 +9,7 @@ import { t, type Static, type TSchema } from 'elysia'
  * Marks schemas as named models. A plugin registers them with `.model(namedModels({...}))`; the
  * OpenAPI document then lists them under `components.schemas` and routes `$ref` them. The `$id` is
  * set here, not enumerable: Elysia would add an enumerable one, which @elysiajs/swagger copies into
- * the document, where OpenAPI 3.0 has no `$id`.
+ * the document, where an `$id` would change the base against which every `$ref` inside resolves.
  */
 export function namedModels<const Models extends Record<string, TSchema>>(models: Models): Models {
   for (const [name, schema] of Object.entries(models)) {
@@ -30,6 +30,15 @@ export const boundedText = (field: string, maxLength: number) =>
 /** The same for a text field that may be null. */
 export const nullableBoundedText = (field: string, maxLength: number) =>
   t.Nullable(t.String({ maxLength }), { error: `${field} must be a string of at most ${maxLength} characters or null` })
+
+/**
+ * An answer that is not JSON: a string whose media type the OpenAPI document states
+ * (`contentMediaType`, the JSON Schema keyword for it; see src/http/openapi.ts).
+ */
+export const textAnswer = (mediaType: string, description: string) => t.String({ description, contentMediaType: mediaType })
+
+/** An HTML page (the site's pages, the user area, previews). */
+export const HtmlPage = textAnswer('text/html', 'An HTML page')
 
 export const ErrorBody = t.Object({ error: t.String() }, { description: 'What went wrong, for people' })
 

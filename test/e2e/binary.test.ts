@@ -89,6 +89,8 @@ test('with no arguments it serves: healthz, changelog, docs, API reference; SIGT
     expect(icon.headers.get('content-type')).toBe('image/svg+xml')
     expect(await icon.text()).toStartWith('<svg')
     expect((await fetch(`${base}/swagger/json`)).status).toBe(200)
+    // The API reference's viewer is inside the binary, not on a CDN.
+    expect((await (await fetch(`${base}/static/api-docs/swagger-ui.js`)).text()).length).toBeGreaterThan(1_000_000)
     expect((await fetch(`${base}/api/embed/markdown?slug=none`)).status).toBe(404)
     // Every static asset of every feature travels inside the binary.
     for (const [path, type] of [
@@ -99,6 +101,12 @@ test('with no arguments it serves: healthz, changelog, docs, API reference; SIGT
       ['/static/analytics/uplot.css', 'text/css'],
       ['/static/user/user.css', 'text/css'],
       ['/user/login', 'text/html'],
+      ['/', 'text/html'],
+      ['/swagger', 'text/html'],
+      ['/static/api-docs/swagger-ui.js', 'javascript'],
+      ['/static/api-docs/swagger-ui.css', 'text/css'],
+      ['/static/api-docs/start.js', 'javascript'],
+      ['/static/api-docs/theme.css', 'text/css'],
     ] as const) {
       const asset = await fetch(`${base}${path}`)
       expect(`${path} ${asset.status}`).toBe(`${path} 200`)

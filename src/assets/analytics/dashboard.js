@@ -85,7 +85,8 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
     body.replaceChildren.apply(body, rows)
   }
 
-  // Colours of the current theme (user.css), so that axes and grid read in light and dark mode.
+  // Colours of the current theme (user.css for text and grid, charts.css for the series), so that
+  // axes, grid and lines read in light and dark mode.
   function themeColour(name, fallback) {
     return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback
   }
@@ -136,19 +137,19 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
       }
       charts.push(new uPlot(opts, [xs].concat(data), target))
     }
-    chart('chart-uptime', [{ label: 'Uptime %', stroke: '#067647', width: 2 }], [r.daily.map(function (d) { return nul(d.uptime_percent) })])
+    chart('chart-uptime', [{ label: 'Uptime %', stroke: themeColour('--chart-uptime', '#067647'), width: 2 }], [r.daily.map(function (d) { return nul(d.uptime_percent) })])
     chart('chart-views', [
-      { label: 'Views', stroke: '#2563eb', width: 2 },
-      { label: 'Unique visitors', stroke: '#7c3aed', width: 2 },
-      { label: 'Views during incidents or maintenance', stroke: '#b42318', width: 2 },
+      { label: 'Views', stroke: themeColour('--chart-views', '#2563eb'), width: 2 },
+      { label: 'Unique visitors', stroke: themeColour('--chart-visitors', '#7c3aed'), width: 2 },
+      { label: 'Views during incidents or maintenance', stroke: themeColour('--chart-incident-views', '#b42318'), width: 2 },
     ], [
       r.daily.map(function (d) { return d.views }),
       r.daily.map(function (d) { return d.unique_visitors }),
       r.daily.map(function (d) { return d.incident_views }),
     ])
     chart('chart-response', [
-      { label: 'Avg ms', stroke: '#0e7490', width: 2 },
-      { label: 'p95 ms', stroke: '#c2410c', width: 2 },
+      { label: 'Avg ms', stroke: themeColour('--chart-avg', '#0e7490'), width: 2 },
+      { label: 'p95 ms', stroke: themeColour('--chart-p95', '#c2410c'), width: 2 },
     ], [
       r.daily.map(function (d) { return nul(d.avg_response_ms) }),
       r.daily.map(function (d) { return nul(d.p95_response_ms) }),

@@ -15,6 +15,7 @@
  *   No `preload` either: that is a decision for whoever owns the domain. Browsers ignore the header
  *   on plain http responses, so sending it there is harmless.
  *
+ * The API reference (`/swagger`) is served by Lantern itself under this same policy: no CDN.
  * A feature that needs another policy sets its own `Content-Security-Policy` header; it is kept.
  */
 import { withHeader } from '../response.ts'
@@ -24,28 +25,11 @@ export interface SecurityContext {
   serviceOrigin: string
   /** Whether the request is for the service host: the host router's answer when known. */
   onServiceHost?: boolean | undefined
-  /** The request's path when the caller has it already (the front door's context): no URL is parsed. */
+  /** The request's path (no longer needed: every page of a host has one policy, /swagger included). */
   pathname?: string | undefined
 }
 
-const SWAGGER_CDN = 'https://cdn.jsdelivr.net'
-
-export function htmlPolicy(onServiceHost: boolean, pathname: string, serviceOrigin: string): string {
-  if (onServiceHost && (pathname === '/swagger' || pathname.startsWith('/swagger/'))) {
-    // The API reference (Scalar) loads its viewer and fonts from a CDN.
-    return [
-      "default-src 'self'",
-      `script-src 'self' ${SWAGGER_CDN}`,
-      `style-src 'self' 'unsafe-inline' ${SWAGGER_CDN} https://fonts.googleapis.com`,
-      `font-src 'self' data: ${SWAGGER_CDN} https://fonts.scalar.com https://fonts.gstatic.com`,
-      "img-src 'self' data: https:",
-      "connect-src 'self'",
-      "worker-src 'self' blob:",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ')
-  }
+export function htmlPolicy(onServiceHost: boolean, serviceOrigin: string): string {
   const self = onServiceHost ? "'self'" : `'self' ${serviceOrigin}`
   return [
     "default-src 'self'",
@@ -76,13 +60,12 @@ export function applySecurityHeaders(request: Request, response: Response, conte
   if (context.serviceOrigin.startsWith('https:') && !headers.has('strict-transport-security')) headers.set('strict-transport-security', HSTS)
   const type = headers.get('content-type') ?? ''
   if (type.startsWith('text/html')) {
-    let { onServiceHost, pathname } = context
-    if (onServiceHost === undefined || pathname === undefined) {
+    let { onServiceHost } = context
+    if (onServiceHost === undefined) {
       const url = new URL(request.url)
-      onServiceHost ??= url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host
-      pathname ??= url.pathname
+      onServiceHost = url.origin === context.serviceOrigin || url.host === new URL(context.serviceOrigin).host
     }
-    if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, pathname, context.serviceOrigin))
+    if (!headers.has('content-security-policy')) headers.set('content-security-policy', htmlPolicy(onServiceHost, context.serviceOrigin))
     if (!headers.has('referrer-policy')) headers.set('referrer-policy', 'strict-origin-when-cross-origin')
     if (onServiceHost && !headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')
   } else if (type.startsWith('image/svg+xml') && !headers.has('content-security-policy')) {

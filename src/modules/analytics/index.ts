@@ -4,7 +4,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, IdParams, sharedModels } from '../../http/schemas.ts'
+import { errorResponses, ErrorBody, HtmlPage, IdParams, sharedModels } from '../../http/schemas.ts'
 import { errorResponse, unauthorized } from '../../lib/errors.ts'
 import { apiKeySecurity, authenticateOwner, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
@@ -23,7 +23,7 @@ export interface AnalyticsDeps {
   config: Config
 }
 
-const HtmlResponse = t.String({ description: 'An HTML page' })
+const HtmlResponse = HtmlPage
 const NO_STORE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }
 /** The dashboards and the shared view: a token may be in the URL, so no referrer ever leaves. */
 const NO_REFERRER = { 'referrer-policy': 'no-referrer' }

@@ -13,7 +13,7 @@ export interface DashboardOptions {
   mode: { kind: 'owner'; user: User } | { kind: 'shared'; token: string; rangePicker: boolean }
 }
 
-const HEAD = '<link rel="stylesheet" href="/static/analytics/uplot.css">'
+const HEAD = '<link rel="stylesheet" href="/static/analytics/uplot.css"><link rel="stylesheet" href="/static/analytics/charts.css">'
 const SCRIPTS = ['/static/analytics/uplot.js']
 const MODULES = ['/static/analytics/dashboard.js']
 

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { ErrorBody } from '../../http/schemas.ts'
+import { ErrorBody, textAnswer } from '../../http/schemas.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
@@ -11,7 +11,7 @@ const BadgeQuery = t.Object({
   style: t.Optional(t.String({ description: `One of ${BADGE_STYLES.join(', ')} (default flat; anything else draws flat)` })),
   label: t.Optional(t.String({ description: 'Left-hand text (default: the page name), at most 32 characters' })),
 })
-const svgResponse = t.String({ description: 'An SVG image (image/svg+xml)' })
+const svgResponse = textAnswer('image/svg+xml', 'An SVG image')
 
 /** The routes and their fast-lane reader: all answer through `reads` (http.ts), keyed by one `badgeRequest`. */
 export function badgeRoutes(reads: BadgeReads, fastLane?: FastLane) {

@@ -6,7 +6,7 @@ import { t, type Static } from 'elysia'
 import { modelRef, namedModels } from '../../http/schemas.ts'
 import type { Branding } from './service.ts'
 
-const PaletteBody = t.Object(
+export const PaletteBody = t.Object(
   {
     primary: t.Optional(t.String({ maxLength: 200 })),
     secondary: t.Optional(t.String({ maxLength: 200 })),

@@ -23,6 +23,11 @@ export class BrandingRepo {
       .executeTakeFirst()
   }
 
+  /** Everything, image bytes included: what the status site shows (BrandingService.publicAppearance). */
+  findAppearance(pageId: number) {
+    return this.db.selectFrom('page_appearance').selectAll().where('page_id', '=', pageId).executeTakeFirst()
+  }
+
   async upsertAppearance(
     pageId: number,
     changes: Partial<{

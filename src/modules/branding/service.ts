@@ -20,6 +20,7 @@ import {
   type Theme,
 } from './palette.ts'
 import type { BrandingRepo } from './repo.ts'
+import type { ImageType } from './tables.ts'
 import type { BrandingInput } from './model.ts'
 
 const MAX_FAVICON_BYTES = 100 * 1024
@@ -35,6 +36,14 @@ export interface Branding {
   logo: { type: string; bytes: number } | null
 }
 
+/** What visitors see of a page's branding (no ownership or plan checks: the status site applies the plan). */
+export interface PublicAppearance {
+  palette: Palette
+  customCss: string | null
+  favicon: { bytes: Uint8Array; type: ImageType } | undefined
+  logo: { bytes: Uint8Array; type: ImageType } | undefined
+}
+
 const round2 = (n: number) => Math.round(n * 100) / 100
 
 export class BrandingService {
@@ -44,6 +53,18 @@ export class BrandingService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
   ) {}
+
+  /** A page's palette, custom CSS and images as the status site shows them. */
+  async publicAppearance(pageId: number): Promise<PublicAppearance> {
+    const row = await this.repo.findAppearance(pageId)
+    const image = (bytes: Uint8Array | null | undefined, type: ImageType | null | undefined) => (bytes && type ? { bytes, type } : undefined)
+    return {
+      palette: storedPalette(row?.palette_json ?? null),
+      customCss: row?.custom_css ?? null,
+      favicon: image(row?.favicon, row?.favicon_type),
+      logo: image(row?.logo, row?.logo_type),
+    }
+  }
 
   async branding(owner: User, pageId: number): Promise<Branding> {
     await this.pages.get(owner, pageId)

@@ -5,21 +5,19 @@
  * Check results do not change a component's status: they feed response times and check-based
  * figures. The status stays what the owner (or, later, a monitor's rules) sets.
  *
- * Public read methods for other features (status JSON, analytics):
- * - `minuteSeries(componentIds, now, minutes)`: mean response time per minute, oldest first;
- * - `dailyBuckets(componentIds, now, days)`: per-day sums (checks, ok checks, response times);
- * - `dailyMeanSeries(componentIds, now, days)`: mean response time per UTC day, oldest first.
+ * Public reads elsewhere read the roll-ups directly: the page snapshot (page-status) the per-page
+ * minute sums (page_check_minutes), analytics its own response-time roll-ups. Here:
+ * - `dailyBuckets(componentIds, now, days)`: per-day sums (checks, ok checks, response times).
  */
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { DAY_MS, MINUTE_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
+import { DAY_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { ChecksRepo } from './repo.ts'
 import type { CheckInput } from './model.ts'
 import {
-  meanSeries,
   MINUTE_RETENTION_MS,
   minuteStart,
   RAW_RETENTION_MS,
@@ -95,16 +93,6 @@ export class ChecksService {
     await this.repo.pruneAll(now - RAW_RETENTION_MS, minuteStart(now - MINUTE_RETENTION_MS))
   }
 
-  /**
-   * Mean response time per minute over the components, for the `minutes` minutes ending with the
-   * current one (oldest first, the current minute last); null where no check measured one.
-   */
-  async minuteSeries(componentIds: readonly number[], now: number, minutes: number): Promise<Array<number | null>> {
-    const from = minuteStart(now) - (minutes - 1) * MINUTE_MS
-    const buckets = await this.repo.buckets('check_minutes', componentIds, from, minuteStart(now) + MINUTE_MS)
-    return meanSeries(buckets, from, MINUTE_MS, minutes)
-  }
-
   /** Day buckets (summed over the components) for the `days` UTC days ending with today, oldest first. */
   async dailyBuckets(componentIds: readonly number[], now: number, days: number): Promise<Bucket[]> {
     const from = utcDayStart(now) - (days - 1) * DAY_MS
@@ -127,12 +115,6 @@ export class ChecksService {
       if (row.responseMsMax !== null) bucket.responseMsMax = Math.max(bucket.responseMsMax ?? 0, row.responseMsMax)
     }
     return out
-  }
-
-  /** Mean response time per UTC day, oldest first (today last); null for days without timings. */
-  async dailyMeanSeries(componentIds: readonly number[], now: number, days: number): Promise<Array<number | null>> {
-    const buckets = await this.dailyBuckets(componentIds, now, days)
-    return buckets.map((b) => (b.timedChecks ? Math.round(b.responseMsSum / b.timedChecks) : null))
   }
 
   /** Raw rows kept for a component (for tests and diagnostics). */

@@ -25,3 +25,12 @@ export interface CheckMinutesTable extends BucketColumns {
 export interface CheckDaysTable extends BucketColumns {
   day: number
 }
+
+/** The minute buckets of a page's components summed per page and minute (kept by triggers). */
+export interface PageCheckMinutesTable {
+  page_id: number
+  minute: number
+  checks: number
+  timed_checks: number
+  response_ms_sum: number
+}

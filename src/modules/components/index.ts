@@ -6,12 +6,14 @@ import type { AccountsService } from '../accounts/service.ts'
 import {
   componentJson,
   componentModels,
+  ComponentOrderBody,
   ComponentRef,
   CreateComponentBody,
   HISTORY_NOT_ARRAY,
   HistoryImportBody,
   HistoryQuery,
   statusChangeJson,
+  RenameGroupBody,
   StatusChangeRef,
   UpdateComponentBody,
 } from './model.ts'
@@ -51,6 +53,35 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
         body: CreateComponentBody,
         response: { 201: one, ...errorResponses },
         detail: detail('Add a component to a status page'),
+      },
+    )
+    .put(
+      '/status-pages/:id/components/order',
+      async ({ owner, params, body }) => {
+        const list = (await components.reorder(owner, params.id, body.ids)).map(componentJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        params: IdParams,
+        body: ComponentOrderBody,
+        response: { 200: t.Object({ data: t.Array(ComponentRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail(
+          'Reorder the components of a status page',
+          'Body: `{"ids": [3, 1, 2]}`, every component of the page exactly once. The public page shows them in this order; a group stands where its first member does. Answers the components in their new order.',
+        ),
+      },
+    )
+    .post(
+      '/status-pages/:id/component-groups/rename',
+      async ({ owner, params, body }) => ({ data: await components.renameGroup(owner, params.id, body) }),
+      {
+        params: IdParams,
+        body: RenameGroupBody,
+        response: { 200: t.Object({ data: t.Object({ moved: t.Integer() }) }), ...errorResponses },
+        detail: detail(
+          'Rename a component group',
+          'Body: `{"from": "Backend", "to": "Servers"}`. Every component of group `from` moves to `to` (an existing group merges them; null ungroups them). 400 when no component is in `from`.',
+        ),
       },
     )
     .get('/components/:id', async ({ owner, params }) => ({ data: componentJson(await components.get(owner, params.id)) }), {

@@ -27,6 +27,22 @@ export const UpdateComponentBody = t.Object({
   status: t.Optional(ComponentStatusSchema),
 })
 
+/** The most components a page's order may list (far above any plan's limit). */
+export const MAX_ORDER_IDS = 1000
+
+export const ComponentOrderBody = t.Object({
+  ids: t.Array(t.Integer({ minimum: 1, error: 'ids must contain positive integer ids' }), {
+    maxItems: MAX_ORDER_IDS,
+    error: `ids must be an array of at most ${MAX_ORDER_IDS} component ids`,
+    description: 'Every component of the page, each once, in the new order',
+  }),
+})
+
+export const RenameGroupBody = t.Object({
+  from: boundedText('from', MAX_GROUP_NAME),
+  to: nullableBoundedText('to', MAX_GROUP_NAME),
+})
+
 /** What create and update take (create checks that the name is there). */
 export type ComponentInput = Static<typeof UpdateComponentBody>
 

@@ -90,6 +90,30 @@ export class ComponentsRepo {
       .executeTakeFirstOrThrow()
   }
 
+  /** Gives each listed component its index as position (call inside a transaction). */
+  async setPositions(pageId: number, orderedIds: readonly number[], now: number): Promise<void> {
+    for (const [position, id] of orderedIds.entries()) {
+      await this.db
+        .updateTable('components')
+        .set({ position, updated_at: now })
+        .where('id', '=', id)
+        .where('page_id', '=', pageId)
+        .where('position', '!=', position)
+        .execute()
+    }
+  }
+
+  /** Moves every component of group `from` on the page to group `to`; returns how many moved. */
+  async renameGroup(pageId: number, from: string, to: string | null, now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('components')
+      .set({ group_name: to, updated_at: now })
+      .where('page_id', '=', pageId)
+      .where('group_name', '=', from)
+      .executeTakeFirst()
+    return Number(result.numUpdatedRows)
+  }
+
   delete(id: number) {
     return this.db.deleteFrom('components').where('id', '=', id).execute()
   }

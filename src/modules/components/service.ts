@@ -91,6 +91,21 @@ export async function requireComponentsOnPage(
   return ids
 }
 
+/** `ids` when it lists each of `current` exactly once; else a 400 naming the first fault. */
+export function checkOrder(ids: readonly number[], current: readonly number[]): number[] {
+  const onPage = new Set(current)
+  const seen = new Set<number>()
+  for (const id of ids) {
+    if (!Number.isSafeInteger(id) || id < 1) throw badRequest('ids must contain positive integer ids')
+    if (!onPage.has(id)) throw badRequest(`ids: component ${id} is not a component of this page`)
+    if (seen.has(id)) throw badRequest(`ids: component ${id} is listed twice`)
+    seen.add(id)
+  }
+  const missing = current.find((id) => !seen.has(id))
+  if (missing !== undefined) throw badRequest(`ids must list every component of this page (component ${missing} is missing)`)
+  return [...ids]
+}
+
 export class ComponentsService {
   constructor(
     private readonly repo: ComponentsRepo,
@@ -150,6 +165,33 @@ export class ComponentsService {
     })
     this.changes.pageChanged(current.pageId)
     return toComponent(row)
+  }
+
+  /**
+   * Puts the page's components in the order of `ids`, which must list each of them exactly once
+   * (the public page shows them in this order; a group stands where its first member does).
+   */
+  async reorder(owner: User, pageId: number, ids: readonly number[]): Promise<Component[]> {
+    await this.pages.get(owner, pageId)
+    const ordered = checkOrder(ids, (await this.repo.listByPage(pageId)).map((row) => row.id))
+    const now = this.clock.now()
+    const rows = await this.repo.transaction(async (repo) => {
+      await repo.setPositions(pageId, ordered, now)
+      return repo.listByPage(pageId)
+    })
+    this.changes.pageChanged(pageId)
+    return rows.map(toComponent)
+  }
+
+  /** Renames a group of the page (`to` null or the name of another group merges or ungroups its members). */
+  async renameGroup(owner: User, pageId: number, input: { from: string; to: string | null }): Promise<{ moved: number }> {
+    await this.pages.get(owner, pageId)
+    const from = parseText('from', input.from, { max: MAX_GROUP_NAME })
+    const to = input.to === null ? null : parseText('to', input.to, { max: MAX_GROUP_NAME })
+    const moved = await this.repo.renameGroup(pageId, from, to, this.clock.now())
+    if (moved === 0) throw badRequest(`from names no group of this page`)
+    this.changes.pageChanged(pageId)
+    return { moved }
   }
 
   async delete(owner: User, id: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Routes of the service host's own pages: `/docs/`, `/blog/`, their tag listings, `/changelog`
+ * Routes of the service host's own pages: the front page `/`, `/docs/`, `/blog/`, their tag listings, `/changelog`
  * with its Atom feed, `/robots.txt`, `/sitemap.xml` and the stylesheet they share.
  *
  * URL rules: listings end in a slash (`/docs/`, `/docs/tag/setup/`), single pages do not
@@ -7,11 +7,12 @@
  * unknown page or tag is the HTML 404 page.
  */
 import { Elysia, t } from 'elysia'
+import { HtmlPage, textAnswer } from '../../http/schemas.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
 import type { ContentService, Section } from './service.ts'
 import { FAVICON_PATH, SITE_CSS_PATH } from './views.ts'
 
-const HtmlBody = t.String({ description: 'An HTML page' })
+const HtmlBody = HtmlPage
 const NoBody = t.Void({ description: 'No body' })
 const pageResponses = { 200: HtmlBody, 301: NoBody, 304: NoBody, 404: HtmlBody }
 
@@ -60,6 +61,10 @@ function sectionRoutes(content: ContentService, section: Section) {
 export function contentRoutes(content: ContentService) {
   const detail = (summary: string) => ({ tags: ['Site'], summary })
   return new Elysia()
+    .get('/', ({ request }) => serve(request, content.landing()), {
+      response: { 200: HtmlBody, 304: NoBody },
+      detail: detail('The front page: what this instance is, log in and sign up, links to the docs (HTML)'),
+    })
     .use(sectionRoutes(content, 'docs'))
     .use(sectionRoutes(content, 'blog'))
     .get(
@@ -68,23 +73,23 @@ export function contentRoutes(content: ContentService) {
       { response: pageResponses, detail: detail('What changed, newest first (HTML)') },
     )
     .get('/changelog.atom', ({ request }) => serve(request, content.changelogAtom()), {
-      response: { 200: t.String({ description: 'Atom 1.0 feed' }), 304: NoBody },
+      response: { 200: textAnswer('application/atom+xml', 'Atom 1.0 feed'), 304: NoBody },
       detail: detail('The changelog as an Atom feed'),
     })
     .get('/robots.txt', ({ request }) => serve(request, content.robots()), {
-      response: { 200: t.String(), 304: NoBody },
+      response: { 200: textAnswer('text/plain', 'robots.txt'), 304: NoBody },
       detail: detail('robots.txt of the service host'),
     })
     .get('/sitemap.xml', ({ request }) => serve(request, content.sitemap()), {
-      response: { 200: t.String({ description: 'Sitemap 0.9' }), 304: NoBody },
+      response: { 200: textAnswer('application/xml', 'Sitemap 0.9'), 304: NoBody },
       detail: detail('Sitemap of the docs, blog and changelog'),
     })
     .get(FAVICON_PATH, ({ request }) => serve(request, content.favicon()), {
-      response: { 200: t.String({ description: 'SVG icon' }), 304: NoBody, 404: HtmlBody },
+      response: { 200: textAnswer('image/svg+xml', 'SVG icon'), 304: NoBody, 404: HtmlBody },
       detail: detail('Icon of the docs, blog and changelog'),
     })
     .get(SITE_CSS_PATH, ({ request }) => serve(request, content.siteCss()), {
-      response: { 200: t.String(), 304: NoBody },
+      response: { 200: textAnswer('text/css', 'Stylesheet'), 304: NoBody },
       detail: detail('Stylesheet of the docs, blog and changelog'),
     })
 }

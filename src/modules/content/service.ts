@@ -8,7 +8,7 @@ import { parseChangelog, type ChangelogEntry } from './changelog.ts'
 import { TAG } from './front-matter.ts'
 import { Library } from './library.ts'
 import { changelogAtom, robotsTxt, sitemap } from './feeds.ts'
-import { changelogPage, contentPage, indexPage, notFoundPage, tagPage } from './views.ts'
+import { changelogPage, contentPage, indexPage, landingPage, notFoundPage, tagPage, type LandingOptions } from './views.ts'
 
 export interface ContentSources {
   docs: Readonly<Record<string, string>>
@@ -31,7 +31,13 @@ export class ContentService {
   constructor(
     private readonly sources: ContentSources,
     private readonly baseUrl: string,
+    private readonly instance: Omit<LandingOptions, 'baseUrl'> = { statusDomain: new URL(baseUrl).host, signupOpen: false },
   ) {}
+
+  /** The front page of the service host. */
+  landing(): Promise<PreparedResponse> {
+    return this.html('landing', () => landingPage({ baseUrl: this.baseUrl, ...this.instance }))
+  }
 
   // Parsed on first use, so start-up (and every test app) does not pay for Markdown nobody asked for.
   get docs(): Library {

@@ -151,6 +151,35 @@ export function changelogPage(entries: readonly ChangelogEntry[], baseUrl: strin
 export function notFoundPage(): string {
   return layout({
     title: 'Not found',
-    body: html`<h1>Not found</h1><p>There is no page at this address. Try the <a href="/docs/">docs</a>, the <a href="/blog/">blog</a> or the <a href="/changelog">changelog</a>.</p>`,
+    body: html`<h1>Not found</h1><p>There is no page at this address. Start from the <a href="/">front page</a>, or try the <a href="/docs/">docs</a>, the <a href="/blog/">blog</a>, the <a href="/changelog">changelog</a> or the <a href="/swagger">API reference</a>.</p>`,
+  })
+}
+
+export interface LandingOptions {
+  baseUrl: string
+  statusDomain: string
+  signupOpen: boolean
+}
+
+/** The service host's front page: what this instance is, how to get in, where to read on. */
+export function landingPage(options: LandingOptions): string {
+  const host = new URL(options.baseUrl).host
+  return layout({
+    title: host,
+    description: `Lantern status pages at ${host}`,
+    canonical: `${options.baseUrl}/`,
+    body: html`<h1>Lantern at ${host}</h1>
+<p class="lead">This is a Lantern instance: status pages that tell your users what works, what does not and what you are doing about it. Each page lives at its own address, <code>&lt;slug&gt;.${options.statusDomain}</code>, or on a custom domain.</p>
+<ul class="actions">
+<li><a class="button primary" href="/user/login">Log in</a></li>
+!${options.signupOpen ? html`<li><a class="button" href="/user/signup">Sign up</a></li>` : ''}
+</ul>
+!${options.signupOpen ? '' : html`<p class="meta">Accounts on this instance are created by its operator (<code>lantern user create</code>).</p>`}
+<h2>Read on</h2>
+<ul class="pages">
+<li><a href="/docs/">Docs</a><p>Getting started, status pages, incidents, embedding, running Lantern.</p></li>
+<li><a href="/changelog">Changelog</a><p>What changed, newest first.</p></li>
+<li><a href="/swagger">API reference</a><p>Every route of the management API, the embeds and the status pages; the <a href="/swagger/json">OpenAPI document</a> for tools.</p></li>
+</ul>`,
   })
 }

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { HtmlPage, textAnswer } from '../../http/schemas.ts'
 import { queryValues } from '../../lib/query.ts'
 import { PREVIEW_SCRIPT } from './preview.ts'
 
@@ -12,7 +13,7 @@ export function previewRoutes(preview: (slugValues: string[]) => Promise<{ statu
           headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' },
         }),
       {
-        response: { 200: t.String({ description: 'JavaScript' }) },
+        response: { 200: textAnswer('text/javascript', 'JavaScript') },
         detail: { tags: ['Embeds'], summary: 'Script of the preview page (copy buttons)' },
       },
     )
@@ -32,7 +33,7 @@ export function previewRoutes(preview: (slugValues: string[]) => Promise<{ statu
     },
     {
       query: t.Object({ slug: t.Optional(t.String({ description: 'The status page slug' })) }),
-      response: { 200: t.String({ description: 'HTML' }), 400: t.String(), 403: t.String(), 404: t.String() },
+      response: { 200: HtmlPage, 400: HtmlPage, 403: HtmlPage, 404: HtmlPage },
       detail: {
         tags: ['Embeds'],
         summary: 'Preview of the embed snippets',

@@ -5,6 +5,12 @@ import { buildSnippets } from './snippets.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { PageStatusService } from '../page-status/service.ts'
 import { renderPreview } from './preview.ts'
+import type { Snippets } from './snippets.ts'
+import type { Plan } from '../plans/matrix.ts'
+
+export const NO_EMBEDS_PLAN = `Embeds require ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`
+
+export type EmbedPreview = { ok: true; snippets: Snippets; uptimeBadgeUrl: string } | { ok: false; message: string }
 
 const errorPage = (status: number, message: string) => ({
   status,
@@ -24,13 +30,18 @@ export class PreviewService {
     if (raw === undefined || raw === '') return errorPage(400, 'missing slug')
     const page = await this.pageStatus.findPublicPage(raw)
     if (!page) return errorPage(404, 'not found')
-    if (!planHas(page.plan, 'badge_widget')) {
-      return errorPage(403, `Embeds require ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`)
-    }
-    const snippets = buildSnippets({ slug: page.slug, customDomain: page.customDomain }, this.config)
+    const shown = this.forPage(page)
+    if (!shown.ok) return errorPage(403, shown.message)
+    return { status: 200, html: renderPreview({ pageName: page.name, snippets: shown.snippets, uptimeBadgeUrl: shown.uptimeBadgeUrl }) }
+  }
+
+  /** What the preview shows for a page (the owner's screen shows the same), or why the plan refuses it. */
+  forPage(page: { slug: string; customDomain: string | null; plan: Plan }): EmbedPreview {
+    if (!planHas(page.plan, 'badge_widget')) return { ok: false, message: NO_EMBEDS_PLAN }
     return {
-      status: 200,
-      html: renderPreview({ pageName: page.name, snippets, uptimeBadgeUrl: `${this.config.baseUrl}/badge/${page.slug}/uptime.svg?days=30` }),
+      ok: true,
+      snippets: buildSnippets({ slug: page.slug, customDomain: page.customDomain }, this.config),
+      uptimeBadgeUrl: `${this.config.baseUrl}/badge/${page.slug}/uptime.svg?days=30`,
     }
   }
 }

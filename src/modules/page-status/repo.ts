@@ -3,12 +3,13 @@
  * needs in ONE statement: components (with their status history over the uptime window when asked),
  * unresolved incidents with affected components and timeline, maintenance windows not yet over,
  * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
- * components (the check roll-ups) when asked. SQLite builds the nested lists as JSON
- * (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
+ * components (the per-page roll-up page_check_minutes) when asked. SQLite builds the nested lists
+ * as JSON (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
  * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import { DAY_MS } from '../../lib/time.ts'
 import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import type { IncidentState } from '../incidents/tables.ts'
@@ -22,10 +23,15 @@ const UPTIME_WINDOWS_LIMIT = 1000
 
 /** A component as its module holds it (its page is the snapshot's), with its uptime data. */
 export interface ComponentRow extends Omit<Component, 'pageId'> {
-  /** With an uptime window: the status in force when it opens (undefined: nothing recorded before). */
+  /** With an uptime window read from the raw history: the status in force when it opens (undefined: nothing recorded before). */
   statusAtStart: ComponentStatus | undefined
-  /** With an uptime window: status changes inside it, oldest first. */
+  /** With an uptime window read from the raw history: status changes inside it, oldest first. */
   changes: Array<{ status: ComponentStatus; at: number }>
+  /**
+   * With an uptime window the daily roll-ups can answer (see `snapshotRows`): their rows inside it
+   * (`day` as epoch ms) and the latest change; the raw fields above are empty then.
+   */
+  rollup?: { rows: Array<{ day: number; upMs: number; degradedMs: number; downMs: number }>; status: ComponentStatus; since: number }
 }
 
 export interface IncidentRow {
@@ -90,11 +96,24 @@ function incidentRow(t: Tuple): IncidentRow {
 }
 
 function componentRow(t: Tuple): ComponentRow {
-  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes] = t as [
-    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null,
+  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes, rolled] = t as [
+    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null, Tuple | null,
   ]
   const list = ((changes ?? []) as Array<[ComponentStatus, number]>).map(([status, at]) => ({ status, at }))
-  return { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list }
+  const row: ComponentRow = { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list }
+  if (rolled) {
+    const [latest, since] = rolled as [ComponentStatus, number]
+    row.rollup = { rows: [], status: latest, since }
+  }
+  return row
+}
+
+/** Hands the page's roll-up rows (component, day number, ms up / degraded / down) to the components the roll-ups answer for. */
+function attachStatusDays(components: ComponentRow[], days: Tuple[]): void {
+  const byId = new Map(components.map((c) => [c.id, c]))
+  for (const [id, day, upMs, degradedMs, downMs] of days as Array<[number, number, number, number, number]>) {
+    byId.get(id)?.rollup?.rows.push({ day: day * DAY_MS, upMs, degradedMs, downMs })
+  }
 }
 
 export class PageStatusRepo {
@@ -111,18 +130,35 @@ export class PageStatusRepo {
    * component also carries its status at that instant and its changes in [uptimeFrom, now], and
    * the windows overlapping that span come along (maintenance is left out of uptime). With
    * `minutes`, the response-time sums per minute of the page's components come along too.
+   *
+   * Uptime reads the daily status roll-ups (analytics: a row per component and day, and a cursor
+   * with the latest change) instead of every change in the span (bench fixture, 20 components over
+   * 7 days: 140 rows instead of 560 changes, the statement's CPU ~275 → ~230 µs), unless they
+   * cannot answer exactly: a maintenance window overlaps the span (it cuts holes by time of day),
+   * the component has no cursor (history older than the roll-ups), or its latest change is after
+   * `now`. Then the raw history is read.
    */
   async snapshotRows(page: { id: number } | { slug: string }, now: number, spans: SnapshotSpans = {}): Promise<SnapshotRows> {
     const { uptimeFrom, minutes } = spans
     const withUptime = uptimeFrom !== undefined
     const from = uptimeFrom ?? 0
     // History columns are NULL without an uptime window: SQLite never runs those sub-selects then.
+    const rawHistory = sql`(p.has_windows OR cs.since IS NULL OR cs.since > ${now})`
     const history = withUptime
-      ? sql`(SELECT h.status FROM component_status_history h WHERE h.component_id = c.id AND h.at < ${from} ORDER BY h.at DESC, h.id DESC LIMIT 1),
-        json((SELECT json_group_array(json_array(status, at)) FROM (
+      ? sql`CASE WHEN ${rawHistory} THEN (SELECT h.status FROM component_status_history h WHERE h.component_id = c.id AND h.at < ${from} ORDER BY h.at DESC, h.id DESC LIMIT 1) END,
+        CASE WHEN ${rawHistory} THEN json((SELECT json_group_array(json_array(status, at)) FROM (
           SELECT h.status, h.at FROM component_status_history h
-          WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id)))`
-      : sql`NULL, NULL`
+          WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id))) END,
+        CASE WHEN NOT ${rawHistory} THEN json_array(cs.status, cs.since) END`
+      : sql`NULL, NULL, NULL`
+    // The roll-up rows of all the page's components in one list: a sub-select per component costs
+    // more (~25 µs of the statement for 20 components, measured).
+    const statusDays = withUptime
+      ? sql`(SELECT json_group_array(json_array(d.component_id, d.day, d.up_ms, d.degraded_ms, d.down_ms)) FROM component_status_daily d
+          WHERE d.component_id IN (SELECT id FROM components WHERE page_id = p.id) AND d.day >= ${Math.floor(from / DAY_MS)} AND d.day <= ${Math.floor(now / DAY_MS)})`
+      : sql`'[]'`
+    const cursor = withUptime ? sql`LEFT JOIN component_status_cursor cs ON cs.component_id = c.id` : sql``
+    const hasWindows = withUptime ? sql`EXISTS (SELECT 1 FROM maintenances m WHERE m.page_id = sp.id AND m.end_at > ${from} AND m.start_at <= ${now})` : sql`0`
     const uptimeWindows = withUptime
       ? sql`(SELECT json_group_array(json(t)) FROM (
           SELECT ${maintenanceTuple} AS t FROM maintenances m
@@ -130,20 +166,20 @@ export class PageStatusRepo {
           ORDER BY m.start_at DESC, m.id DESC LIMIT ${UPTIME_WINDOWS_LIMIT}))`
       : sql`'[]'`
     const minuteSums = minutes
-      ? sql`(SELECT json_group_array(json_array(minute, timed, total)) FROM (
-          SELECT minute, sum(timed_checks) AS timed, sum(response_ms_sum) AS total FROM check_minutes
-          WHERE component_id IN (SELECT id FROM components WHERE page_id = p.id) AND minute >= ${minutes.from} AND minute < ${minutes.to}
-          GROUP BY minute ORDER BY minute))`
+      ? sql`(SELECT json_group_array(json_array(minute, timed_checks, response_ms_sum)) FROM (
+          SELECT minute, timed_checks, response_ms_sum FROM page_check_minutes
+          WHERE page_id = p.id AND minute >= ${minutes.from} AND minute < ${minutes.to} ORDER BY minute))`
       : sql`'[]'`
     const which = 'id' in page ? sql`sp.id = ${page.id}` : sql`sp.slug = ${page.slug}`
-    const result = await sql<PageRow & { components: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
+    const result = await sql<PageRow & { components: string; status_days: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }>`
     WITH p AS (
-      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan
+      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan, ${hasWindows} AS has_windows
       FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
     SELECT p.id, p.slug, p.name, p.custom_domain, p.visibility, p.blocked, p.updated_at, p.plan,
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
-        FROM components c WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
+        FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
+      ${statusDays} AS status_days,
       (SELECT json_group_array(json(t)) FROM (
         SELECT json_array(i.id, i.title, i.state, i.started_at, i.resolved_at, i.created_at, i.updated_at,
           json((SELECT json_group_array(json_array(id, name)) FROM (
@@ -163,9 +199,11 @@ export class PageStatusRepo {
     if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
     const list = (text: string) => JSON.parse(text) as Tuple[]
     const { id, slug, name, custom_domain, visibility, blocked, updated_at, plan } = row
+    const components = list(row.components).map(componentRow)
+    attachStatusDays(components, list(row.status_days))
     return {
       page: { id, slug, name, custom_domain, visibility, blocked, updated_at, plan },
-      components: list(row.components).map(componentRow),
+      components,
       incidents: list(row.incidents).map(incidentRow),
       openWindows: list(row.open_windows).map(maintenanceRow),
       uptimeWindows: list(row.uptime_windows).map(maintenanceRow),

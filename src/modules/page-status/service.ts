@@ -11,7 +11,7 @@ import { slugForLookup } from '../status-pages/slug.ts'
 import { overallStatus } from './overall.ts'
 import type { ComponentRow, IncidentRow, MaintenanceRow, PageRow, PageStatusRepo } from './repo.ts'
 import { componentDisplayStatus, type DisplayStatus } from './status.ts'
-import { combinedUptime, dailyUptime, windowStart, type DayUptime } from './uptime.ts'
+import { combinedUptime, dailyUptime, rolledUpUptime, windowStart, type DayUptime } from './uptime.ts'
 import { coversComponent, isMaintenanceActive, maintenanceWindowsOf, nextBoundary } from './windows.ts'
 
 export interface PublicPage {
@@ -22,7 +22,7 @@ export interface PublicPage {
   plan: Plan
 }
 
-export interface SnapshotComponent extends Omit<ComponentRow, 'statusAtStart' | 'changes'> {
+export interface SnapshotComponent extends Omit<ComponentRow, 'statusAtStart' | 'changes' | 'rollup'> {
   /** What the page shows for it: its status, or `under_maintenance` while a window covers it (never over down). */
   display: DisplayStatus
   /** With `uptimeDays`: per UTC day, oldest first (today last); else empty. */
@@ -105,13 +105,15 @@ export class PageStatusService {
       minutes: rtmMinutes > 0 ? { from: minutesFrom, to: minuteStart(now) + MINUTE_MS } : undefined,
     })
     const activeMaintenances = rows.openWindows.filter((m) => isMaintenanceActive(m, now))
-    const components = rows.components.map(({ statusAtStart, changes, ...row }): SnapshotComponent => ({
+    const components = rows.components.map(({ statusAtStart, changes, rollup, ...row }): SnapshotComponent => ({
       ...row,
       display: componentDisplayStatus(row.status, activeMaintenances.some((m) => coversComponent(m, row.id))),
       days:
-        uptimeDays > 0
-          ? dailyUptime({ changes, statusAtStart, maintenance: maintenanceWindowsOf(rows.uptimeWindows, row.id), days: uptimeDays, now })
-          : [],
+        uptimeDays === 0
+          ? []
+          : rollup
+            ? rolledUpUptime({ ...rollup, days: uptimeDays, now })
+            : dailyUptime({ changes, statusAtStart, maintenance: maintenanceWindowsOf(rows.uptimeWindows, row.id), days: uptimeDays, now }),
     }))
     const snapshot: PageSnapshot = {
       now,

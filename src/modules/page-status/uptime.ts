@@ -92,6 +92,35 @@ export function dailyUptime(input: UptimeInput): DayUptime[] {
   return days
 }
 
+export interface RolledUpInput {
+  /** The daily roll-ups' rows inside the window: time per status from the first change to the latest one. */
+  rows: ReadonlyArray<{ day: number; upMs: number; degradedMs: number; downMs: number }>
+  /** The latest change (at or before `now`): its status holds from `since` on. */
+  status: ComponentStatus
+  since: number
+  days: number
+  now: number
+}
+
+/**
+ * The same figures as `dailyUptime` from the daily status roll-ups (analytics' component_status_daily
+ * and its cursor) instead of every change: exact when no maintenance window overlaps the window
+ * (the roll-ups hold no time of day to cut holes into) and the latest change is not after `now`.
+ */
+export function rolledUpUptime(input: RolledUpInput): DayUptime[] {
+  const first = windowStart(input.now, input.days)
+  const days: DayUptime[] = Array.from({ length: input.days }, (_, i) => ({ day: first + i * DAY_MS, upMs: 0, degradedMs: 0, downMs: 0, maintenanceMs: 0 }))
+  for (const row of input.rows) {
+    const day = days[Math.floor((row.day - first) / DAY_MS)]
+    if (!day) continue
+    day.upMs += row.upMs
+    day.degradedMs += row.degradedMs
+    day.downMs += row.downMs
+  }
+  addTime(days, first, FIELD_OF[input.status], Math.max(input.since, first), input.now)
+  return days
+}
+
 /** Up share of the measured time (degraded counts as up: the service answered), or null without data. */
 export function uptimePercent(days: ReadonlyArray<DayUptime>): number | null {
   let up = 0

@@ -31,6 +31,9 @@ function pathAndQuery(url: string): string {
   return start === -1 ? '/' : url.slice(start)
 }
 
+/** How a route of the status hosts is listed in the OpenAPI document (src/http/openapi.ts). */
+const doc = (summary: string) => ({ tags: ['Status host'], summary })
+
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
 
@@ -114,13 +117,27 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       const page = site ? await service.pageNotFound(site) : await service.notFoundPage()
       return new Response(page.body, { status: error instanceof HttpError ? error.status : 404, headers: page.headers })
     })
-    .get('/robots.txt', async ({ request }) => servePrepared(await service.robots(ctxOf(request).site), null))
-    .get('/_lantern/page.css', async ({ request }) => servePrepared(await service.pageCss, request.headers.get('if-none-match')))
-    .get('/_lantern/theme.css', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).theme))
-    .get('/_lantern/favicon', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon))
-    .get('/favicon.ico', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon))
-    .get('/_lantern/logo', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).logo))
-    .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site), true))
+    .get('/robots.txt', async ({ request }) => servePrepared(await service.robots(ctxOf(request).site), null), {
+      detail: doc('robots.txt of the status page'),
+    })
+    .get('/_lantern/page.css', async ({ request }) => servePrepared(await service.pageCss, request.headers.get('if-none-match')), {
+      detail: doc('Stylesheet shared by every status page'),
+    })
+    .get('/_lantern/theme.css', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).theme), {
+      detail: doc("The page's palette and custom CSS (branding)"),
+    })
+    .get('/_lantern/favicon', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
+      detail: doc("The page's favicon (branding)"),
+    })
+    .get('/favicon.ico', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
+      detail: doc("The page's favicon, at the address browsers ask for"),
+    })
+    .get('/_lantern/logo', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).logo), {
+      detail: doc("The page's logo (branding)"),
+    })
+    .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site), true), {
+      detail: doc('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
+    })
     .get(
       '/history',
       ({ request, query }) => {
@@ -128,7 +145,10 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
         if (before !== undefined && (!Number.isSafeInteger(before) || before < 0)) return text(400, 'before must be a time in epoch milliseconds')
         return htmlRoute(request, (ctx) => service.historyPage(ctx.site, before))
       },
-      { query: t.Object({ before: t.Optional(t.String({ maxLength: 200 })) }) },
+      {
+        query: t.Object({ before: t.Optional(t.String({ maxLength: 200, description: 'Older than this time (epoch milliseconds)' })) }),
+        detail: doc('Past incidents and maintenance, newest first (HTML)'),
+      },
     )
     .get(
       '/incidents/:id',
@@ -137,10 +157,14 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
         if (!/^\d{1,15}$/.test(params.id)) return htmlRoute(request, (ctx) => service.pageNotFound(ctx.site, NO_SUCH_INCIDENT))
         return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id))
       },
-      { params: t.Object({ id: t.String({ maxLength: 40 }) }) },
+      { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: doc('One incident with its timeline of updates (HTML)') },
     )
-    .get('/history.rss', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'rss')))
-    .get('/history.atom', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'atom')))
+    .get('/history.rss', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'rss')), {
+      detail: doc('Incidents and maintenance as an RSS 2.0 feed (private pages: session or auth_token)'),
+    })
+    .get('/history.atom', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'atom')), {
+      detail: doc('Incidents and maintenance as an Atom 1.0 feed (private pages: session or auth_token)'),
+    })
     .post(
       '/_lantern/access',
       async ({ request }) => {
@@ -161,11 +185,13 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
           next: outcome.next,
         })
       },
-      { parse: 'none', detail: { hide: true } },
+      { parse: 'none', detail: doc("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
     )
   for (const document of STATUS_API_DOCUMENTS) {
-    app = app.get(`/api/v2/${document}.json`, ({ request }) =>
-      dataRoute(request, (ctx) => service.statusApi(ctx.site, document as StatusApiDocument)),
+    app = app.get(
+      `/api/v2/${document}.json`,
+      ({ request }) => dataRoute(request, (ctx) => service.statusApi(ctx.site, document as StatusApiDocument)),
+      { detail: doc(`Statuspage-compatible ${document}.json (private pages: session or auth_token)`) },
     ) as unknown as typeof app
   }
   return app

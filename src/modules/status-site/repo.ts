@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts'
 import { findPublicPageByDomain, findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 
-/** What the status site reads: the page a host shows and its appearance (owned by branding/). */
+/** What the status site reads itself: the page a host shows (its appearance comes from branding/). */
 export class StatusSiteRepo {
   constructor(private readonly db: Db) {}
 
@@ -11,9 +11,5 @@ export class StatusSiteRepo {
 
   findSiteByDomain(domain: string) {
     return findPublicPageByDomain(this.db, domain)
-  }
-
-  findAppearance(pageId: number) {
-    return this.db.selectFrom('page_appearance').selectAll().where('page_id', '=', pageId).executeTakeFirst()
   }
 }

@@ -15,7 +15,6 @@ import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
-import { storedPalette } from '../branding/palette.ts'
 import { DEFAULT_FAVICON_SVG, IMAGE_HEADERS, IMMUTABLE, prepareCss, shortHash, themeCss } from './look.ts'
 import { renderGatePage } from './render/gate.ts'
 import { renderHistoryPage } from './render/history.ts'
@@ -31,6 +30,7 @@ import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
 import type { ImageType } from '../branding/tables.ts'
+import type { BrandingService } from '../branding/service.ts'
 
 export const UPTIME_DAYS = 90
 export const RECENT_DAYS = 7
@@ -102,6 +102,7 @@ export class StatusSiteService {
 
   constructor(
     private readonly repo: StatusSiteRepo,
+    private readonly appearance: Pick<BrandingService, 'publicAppearance'>,
     private readonly events: PageEventsSource,
     private readonly pageStatus: PageStatusService,
     private readonly cache: PublicCache | undefined,
@@ -190,10 +191,9 @@ export class StatusSiteService {
 
   async look(site: Site): Promise<Look> {
     const load = async () => {
-      const row = await this.repo.findAppearance(site.pageId)
-      const palette = storedPalette(row?.palette_json ?? null)
-      const customCss = row && planHas(site.plan, 'custom_css') ? row.custom_css : null
-      const css = themeCss(palette, customCss)
+      const branding = await this.appearance.publicAppearance(site.pageId)
+      const customCss = planHas(site.plan, 'custom_css') ? branding.customCss : null
+      const css = themeCss(branding.palette, customCss)
       const theme = await prepareCss(css)
       const image = async (bytes: Uint8Array | null | undefined, type: ImageType | null | undefined) => {
         if (!bytes || !type) return undefined
@@ -203,8 +203,8 @@ export class StatusSiteService {
           extraHeaders: IMAGE_HEADERS,
         })
       }
-      const custom = planHas(site.plan, 'custom_css') ? await image(row?.favicon, row?.favicon_type) : undefined
-      const logo = await image(row?.logo, row?.logo_type)
+      const custom = planHas(site.plan, 'custom_css') ? await image(branding.favicon?.bytes, branding.favicon?.type) : undefined
+      const logo = await image(branding.logo?.bytes, branding.logo?.type)
       const assets: Assets = {
         pageCss: await this.pageCssUrl,
         themeCss: `/_lantern/theme.css?v=${await shortHash(css)}`,

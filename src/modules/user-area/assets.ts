@@ -9,6 +9,11 @@ import userCss from '../../assets/user/user.css' with { type: 'text' }
 import userJs from '../../assets/user/app.js' with { type: 'text' }
 import copyJs from '../../assets/user/copy.js' with { type: 'text' }
 import accountCss from '../../assets/user/account.css' with { type: 'text' }
+import brandingCss from '../../assets/user/branding.css' with { type: 'text' }
+import brandingJs from '../../assets/user/branding.js' with { type: 'text' }
+import chartsCss from '../../assets/analytics/charts.css' with { type: 'text' }
+import componentsCss from '../../assets/user/components.css' with { type: 'text' }
+import componentsJs from '../../assets/user/components.js' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -26,6 +31,11 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/app.js': { text: userJs, contentType: JS },
   '/static/user/copy.js': { text: copyJs, contentType: JS },
   '/static/user/account.css': { text: accountCss, contentType: CSS },
+  '/static/user/branding.css': { text: brandingCss, contentType: CSS },
+  '/static/user/branding.js': { text: brandingJs, contentType: JS },
+  '/static/analytics/charts.css': { text: chartsCss, contentType: CSS },
+  '/static/user/components.css': { text: componentsCss, contentType: CSS },
+  '/static/user/components.js': { text: componentsJs, contentType: JS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },

@@ -16,6 +16,8 @@ import { pageScreens } from './screens/pages.ts'
 import { setupScreens } from './screens/setup.ts'
 import { accountScreens } from './screens/account.ts'
 import { planScreens } from './screens/plan.ts'
+import { brandingScreens } from './screens/branding-all.ts'
+import { componentScreens } from './screens/components.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -36,6 +38,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(setupScreens(deps))
     .use(accountScreens(deps))
     .use(planScreens(deps))
+    .use(brandingScreens(deps))
+    .use(componentScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { textAnswer } from '../../http/schemas.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
 import { WIDGET_PATH, type WidgetScript } from './http.ts'
 
@@ -8,7 +9,7 @@ export function widgetRoutes(widget: WidgetScript) {
     async ({ request }) =>
       servePrepared(await widget.script(request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
     {
-      response: { 200: t.String({ description: 'JavaScript' }), 304: t.Void() },
+      response: { 200: textAnswer('text/javascript', 'JavaScript'), 304: t.Void() },
       detail: {
         tags: ['Embeds'],
         summary: 'The live status widget script',

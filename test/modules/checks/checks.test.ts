@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DAY_MS, MINUTE_MS } from '../../../src/lib/time.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+import { minuteMeans } from '../../helpers/minutes.ts'
 
 let ctx: TestContext
 let key: string
@@ -36,8 +37,8 @@ describe('POST /user/api/v1/components/:id/checks', () => {
     expect(await json(response)).toEqual({ data: { accepted: 4 } })
     await post(secondId, [{ at: iso(-2 * MINUTE_MS + 1), ok: true, response_ms: 500 }])
     const checks = ctx.app.services.checks
-    expect(await checks.minuteSeries([componentId], NOW, 3)).toEqual([200, null, null])
-    expect(await checks.minuteSeries([componentId, secondId], NOW, 3)).toEqual([300, null, null])
+    expect(await minuteMeans(ctx.database.db, [componentId], NOW, 3)).toEqual([200, null, null])
+    expect(await minuteMeans(ctx.database.db, [componentId, secondId], NOW, 3)).toEqual([300, null, null])
     const days = await checks.dailyBuckets([componentId], NOW, 2)
     expect(days.map((d) => [d.checks, d.okChecks, d.timedChecks, d.responseMsSum])).toEqual([
       [0, 0, 0, 0],
@@ -47,7 +48,7 @@ describe('POST /user/api/v1/components/:id/checks', () => {
 
   test('repeated batches add up in the buckets', async () => {
     await post(componentId, [{ at: iso(-2 * MINUTE_MS + 20_000), ok: true, response_ms: 600 }])
-    expect(await ctx.app.services.checks.minuteSeries([componentId], NOW, 3)).toEqual([333, null, null])
+    expect(await minuteMeans(ctx.database.db, [componentId], NOW, 3)).toEqual([333, null, null])
   })
 
   test('old checks keep day figures but no raw rows or minute buckets; retention prunes raw rows', async () => {
@@ -62,7 +63,7 @@ describe('POST /user/api/v1/components/:id/checks', () => {
     expect(await ctx.app.services.checks.rawCount(componentId)).toBe(1)
     const later = await ctx.app.services.checks.dailyBuckets([componentId], NOW + 8 * DAY_MS, 9)
     expect(later[0]).toMatchObject({ checks: 5 })
-    expect(await ctx.app.services.checks.minuteSeries([componentId], NOW, 3)).toEqual([null, null, null])
+    expect(await minuteMeans(ctx.database.db, [componentId], NOW, 3)).toEqual([null, null, null])
     ctx.clock.set(NOW)
   })
 

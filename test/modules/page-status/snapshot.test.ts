@@ -8,6 +8,7 @@ import type { User } from '../../../src/modules/accounts/service.ts'
 import type { PageStatusService } from '../../../src/modules/page-status/service.ts'
 import { snapshotUptime } from '../../../src/modules/page-status/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { minuteMeans } from '../../helpers/minutes.ts'
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0)
 const H = 3_600_000
@@ -109,7 +110,7 @@ describe('page snapshot', () => {
     await ctx.app.services.checks.ingest(owner, ids.dns, [{ at: iso(NOW), ok: true, response_ms: 500 }])
     const snap = await pageStatus.snapshot(pageId, { rtmMinutes: 3 })
     expect(snap.responseTimes).toEqual([null, 100, 400])
-    expect(snap.responseTimes).toEqual(await ctx.app.services.checks.minuteSeries([ids.api, ids.web, ids.dns], NOW, 3))
+    expect(snap.responseTimes).toEqual(await minuteMeans(ctx.database.db, [ids.api, ids.web, ids.dns], NOW, 3))
     expect((await pageStatus.snapshot(pageId)).responseTimes).toEqual([])
   })
 

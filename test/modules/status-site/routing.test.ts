@@ -58,11 +58,14 @@ describe('routing table: which app answers which host', () => {
   })
 
   test('status-host routes are not reachable on the service host', async () => {
-    for (const path of ['/', '/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
+    for (const path of ['/history', '/history.rss', '/api/v2/summary.json', '/_lantern/page.css', '/_lantern/access']) {
       const response = await get(path)
       expect(response.status).toBe(404)
       expect(await json(response)).toEqual({ error: 'not found' })
     }
+    // `/` of the service host is its own front page, not a status page.
+    const front = await (await get('/')).text()
+    expect(front).toContain('<h1>Lantern at lantern.test</h1>')
     // The service host has robots.txt of its own (the site's), not a status page's.
     const robots = await (await get('/robots.txt')).text()
     expect(robots).toContain('Sitemap:')
@@ -127,7 +130,6 @@ describe('routing table: which app answers which host', () => {
   test('a custom domain stops working when the plan loses custom domains, and comes back', async () => {
     await ctx.app.services.accounts.setPlan(owner.user.email, 'free')
     expect((await get('https://a.io/')).status).toBe(404)
-    expect((await get('/api/tls/ask?domain=a.io')).status).toBe(404)
     expect((await get('https://acme.status.test/')).status).toBe(200)
     await ctx.app.services.accounts.setPlan(owner.user.email, 'growth')
     expect((await get('https://a.io/')).status).toBe(200)
@@ -222,20 +224,7 @@ describe('blocked pages', () => {
     const robots = await get('https://acme.status.test/robots.txt')
     expect(await robots.text()).toBe('User-agent: *\nDisallow: /\n')
     expect(robots.headers.get('x-robots-tag')).toBe('noindex')
-    expect((await get('/api/tls/ask?domain=a.io')).status).toBe(404)
     await ctx.app.services.pages.setBlocked('acme', false)
     expect((await get('https://acme.status.test/')).status).toBe(200)
-  })
-})
-
-describe('GET /api/tls/ask (Caddy on-demand TLS)', () => {
-  test('200 only for a custom domain of a page that is not blocked', async () => {
-    expect((await get('/api/tls/ask?domain=a.io')).status).toBe(200)
-    expect((await get('/api/tls/ask?domain=A.IO.')).status).toBe(200)
-    expect((await get('/api/tls/ask?domain=status.b%C3%BCcher.de')).status).toBe(200)
-    for (const query of ['', '?domain=', '?domain=acme.status.test', '?domain=lantern.test', '?domain=other.io', '?domain=127.0.0.1', '?domain=%3Cscript%3E', `?domain=${'x'.repeat(400)}`]) {
-      const response = await get(`/api/tls/ask${query}`)
-      expect([400, 404]).toContain(response.status)
-    }
   })
 })

@@ -2,7 +2,8 @@
  * What the analytics dashboard shows, in real headless Chromium against a listening test context
  * with a fixed clock (2026-11-23 12:00 UTC, never the wall clock): figures and labels, ISO dates,
  * chart axes readable in light and dark mode, a lone response-time point drawn, and no sideways
- * scroll at 320 px.
+ * scroll at 320 px; every series line in colours of the theme (charts.css) that stand out from the
+ * card, and axe in both themes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { contrastRatio } from '../../../src/modules/branding/palette.ts'
-import { launchBrowser } from '../../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations } from '../../helpers/browser.ts'
 import { json } from '../../helpers/context.ts'
 import { listenTestContext, type ListeningContext } from '../../helpers/listening.ts'
 
@@ -155,14 +156,40 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.context().close()
     }, 60_000)
 
+    test('every series line stands out from the card (3:1), in colours of this theme from CSS custom properties; axe finds nothing serious', async () => {
+      const { page } = await dashboard(scheme, 1280, '', CAPTURE_CHARTS)
+      const { card } = await canvasPixels(page, '#chart-uptime')
+      const strokes = (await page.evaluate(() =>
+        (window as any).__charts.map((chart: any) => chart.series.slice(1).map((s: any, i: number) => s.stroke(chart, i + 1))),
+      )) as string[][]
+      const fromCss = await page.evaluate(() =>
+        ['--chart-uptime', '--chart-views', '--chart-visitors', '--chart-incident-views', '--chart-avg', '--chart-p95'].map((name) =>
+          getComputedStyle(document.documentElement).getPropertyValue(name).trim(),
+        ),
+      )
+      expect(strokes.flat()).toEqual(fromCss)
+      for (const colour of strokes.flat()) {
+        expect({ scheme, colour, enough: contrastRatio(colour, cssHex(card)) >= 3 }).toEqual({ scheme, colour, enough: true })
+      }
+      expect(await seriousAxeViolations(page)).toEqual([])
+      // The views chart as a picture: a real PNG of the card, with the theme's lines in it.
+      const shot = await page.locator('#chart-views').screenshot({ path: join(shots, `dashboard-views-${scheme}.png`) })
+      expect([...shot.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG')
+      expect(shot.length).toBeGreaterThan(1000)
+      await page.context().close()
+    }, 60_000)
+
     // The default 90 days with one day of data, and a range of that one day.
     for (const query of ['', '?range=custom&from=2026-11-23&to=2026-11-23']) {
       test(`a response-time chart with one day of data draws it (${query || '90 days'})`, async () => {
         const { page } = await dashboard(scheme, 1280, query)
         const { pixels } = await canvasPixels(page, '#chart-response')
-        // The series colours (avg #0e7490, p95 #c2410c), allowing for anti-aliasing.
+        // The series colours of this theme (avg and p95), allowing for anti-aliasing.
+        const [avg, p95] = (await page.evaluate(() =>
+          ['--chart-avg', '--chart-p95'].map((name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()),
+        )).map((hex) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)))
         const near = (r: number, g: number, b: number, [R, G, B]: number[]) => Math.abs(r - R!) + Math.abs(g - G!) + Math.abs(b - B!) < 60
-        const drawn = pixels.filter(([, , r, g, b]) => near(r, g, b, [14, 116, 144]) || near(r, g, b, [194, 65, 12]))
+        const drawn = pixels.filter(([, , r, g, b]) => near(r, g, b, avg!) || near(r, g, b, p95!))
         expect(drawn.length).toBeGreaterThan(10)
         await page.context().close()
       }, 60_000)

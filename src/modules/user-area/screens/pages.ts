@@ -15,6 +15,7 @@ import { statusPageUrl } from '../../status-pages/urls.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import type { ScreenDeps } from './deps.ts'
+import { pagePictures, PICTURES_HEAD } from './page-pictures.ts'
 import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
@@ -40,8 +41,9 @@ export function pageScreens(deps: ScreenDeps) {
   const urlOf = (page: StatusPage) => statusPageUrl(page, config)
 
   const listScreen = screen(async ({ user, render }) => {
-    const rows = (await pages.list(user)).map((page) => ({ page, url: urlOf(page) }))
-    return render({ title: 'Your status pages' }, pagesListView(rows, emptyForm({ visibility: 'public' })))
+    const list = await pages.list(user)
+    const rows = list.map((page) => ({ page, url: urlOf(page) }))
+    return render({ title: 'Your status pages', head: PICTURES_HEAD }, pagesListView(rows, emptyForm({ visibility: 'public' }), await pagePictures(deps, list)))
   })
 
   const settingsForm = (page: StatusPage): FormState =>

@@ -8,6 +8,7 @@ import type { DnsCheck } from '../../status-pages/dns-check.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
+import { BRANDING_SECTIONS } from './sections-branding.ts'
 
 export interface PageRow {
   page: StatusPage
@@ -17,6 +18,8 @@ export interface PageRow {
 /** The sections of a page, in the order of its sub-navigation. Screens append theirs here. */
 export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string }> = [
   { label: 'Overview', href: (id) => `/user/pages/${id}` },
+  { label: 'Components', href: (id) => `/user/pages/${id}/components` },
+  ...BRANDING_SECTIONS,
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
 ]
@@ -37,7 +40,8 @@ const stateBadge = (page: StatusPage) =>
     ? html`<span class="badge bad">Blocked by the administrator: hidden from visitors</span>`
     : html`<span class="badge ok">Active</span>`
 
-export function pagesListView(rows: PageRow[], form: FormState): string {
+/** `pictures`: the components and incidents of each page (views/page-pictures.ts), below the list. */
+export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): string {
   const items = rows.map(
     ({ page, url }) => html`<tr>
   <td><a href="/user/pages/${String(page.id)}">${page.name}</a></td>
@@ -54,6 +58,7 @@ export function pagesListView(rows: PageRow[], form: FormState): string {
 <tbody>!${items.join('')}</tbody></table></div>`
   return html`<h1>Your status pages</h1>
 <section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Pages</h2>!${list}</section>
+!${pictures}
 <section class="card" aria-labelledby="new-heading">
   <h2 id="new-heading">New page</h2>
   !${errorSummary(form, LABELS)}

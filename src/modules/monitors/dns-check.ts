@@ -1,0 +1,126 @@
+/**
+ * DNS checks: one query of one record type to one resolver, answers compared with the expected
+ * values. dns2's client rather than `node:dns`: Bun's `node:dns` splits a long TXT record into one
+ * record per 255-byte piece (oven-sh/bun#21370), and dns2 lets a check name its own resolver and port.
+ * A resolver named in the spec goes through the address guard; the instance's own resolvers do not.
+ */
+import DNS from 'dns2'
+import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
+import { abortable } from '../../lib/abortable.ts'
+import { describeFailure } from './failure.ts'
+import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
+
+export interface ResolverAddress {
+  address: string
+  port: number
+}
+
+/** Reads "ip", "ip:port" or "[v6]:port"; undefined when it is not an IP literal with a valid port. */
+export function parseResolver(text: string): ResolverAddress | undefined {
+  const raw = text.trim()
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(raw)
+  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(raw)
+  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : plain ? [plain[1]!, plain[2]] : raw.includes(':') ? [raw, undefined] : []
+  if (host === undefined) return undefined
+  // Only plain dotted quads and IPv6 text: "2130706433" is not a resolver anyone means.
+  if (!host.includes(':') && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return undefined
+  const address = canonicalHost(host)
+  if (address === undefined || !isIpLiteral(address)) return undefined
+  const portNumber = port === undefined ? 53 : Number(port)
+  if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) return undefined
+  return { address, port: portNumber }
+}
+
+export async function runDnsCheck(spec: DnsSpec, deps: CheckDeps): Promise<CheckResult> {
+  const elapsed = deps.elapsed ?? (() => performance.now())
+  const signal = AbortSignal.timeout(spec.timeoutMs)
+  const fail = (message: string): CheckResult => ({ outcome: 'fail', responseTimeMs: null, message: clipMessage(message) })
+
+  let resolver: ResolverAddress | undefined
+  if (spec.resolver) {
+    resolver = parseResolver(spec.resolver)
+    if (!resolver) return fail(`resolver "${spec.resolver}" must be an IP address with an optional port`)
+    const refusal = deps.guard.refusesLiteral(resolver.address)
+    if (refusal) return fail(`refused: resolver ${refusal}`)
+  } else {
+    resolver = (deps.dnsServers ?? []).map(parseResolver).find((server) => server !== undefined)
+    if (!resolver) return fail('no DNS resolver configured')
+  }
+
+  const started = elapsed()
+  let packet: DNS.Packet
+  try {
+    const query = DNS.UDPClient({
+      dns: resolver.address,
+      port: resolver.port,
+      socketType: resolver.address.includes(':') ? 'udp6' : 'udp4',
+      timeout: spec.timeoutMs,
+      // dns2's TCP fallback splits the server text on ":", which only works for IPv4.
+      retryOverTCP: !resolver.address.includes(':'),
+    })
+    packet = await abortable(query(spec.name, spec.recordType), signal)
+  } catch (error) {
+    return fail(`${spec.recordType} ${spec.name}: ${describeFailure(error, signal, spec.timeoutMs)}`)
+  }
+  const responseTimeMs = Math.round(elapsed() - started)
+  const rcode = packet.header.rcode
+  if (rcode !== 0) {
+    const name = Object.entries(DNS.Packet.RCODE).find(([, code]) => code === rcode)?.[0] ?? `rcode ${rcode}`
+    return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: ${name}`) }
+  }
+  const answers = answerValues(packet, spec.recordType)
+  const shown = answers.map((answer) => answer.display).join(', ')
+  const details = { answers: clipMessage(shown) }
+  if (answers.length === 0) return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: no ${spec.recordType} records`), details }
+  const missing = (spec.expected ?? []).filter((value) => !answers.some((answer) => answer.matches(value)))
+  if (missing.length > 0) {
+    return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: expected ${missing.join(', ')}, got ${shown}`), details }
+  }
+  const slow = spec.degradedAfterMs != null && responseTimeMs > spec.degradedAfterMs
+  const message = `${spec.recordType} ${spec.name}: ${shown}${slow ? `, slower than ${spec.degradedAfterMs} ms` : ''}`
+  return { outcome: slow ? 'degraded' : 'ok', responseTimeMs, message: clipMessage(message), details }
+}
+
+interface AnswerValue {
+  display: string
+  matches(expected: string): boolean
+}
+
+const TYPE_CODES: Record<DnsRecordType, number> = { A: 1, AAAA: 28, CNAME: 5, MX: 15, TXT: 16 }
+const hostName = (name: unknown) => String(name ?? '').toLowerCase().replace(/\.$/, '')
+
+/** The answers of the asked type (a CNAME chain's other records left out), each with its match rule. */
+export function answerValues(packet: DNS.Packet, type: DnsRecordType): AnswerValue[] {
+  const records = packet.answers.filter((record) => record.type === TYPE_CODES[type]) as unknown as Array<Record<string, unknown>>
+  return records.map((record): AnswerValue => {
+    switch (type) {
+      case 'A':
+      case 'AAAA': {
+        const address = canonicalHost(String(record.address)) ?? String(record.address)
+        return { display: address, matches: (expected) => canonicalHost(expected.trim()) === address }
+      }
+      case 'CNAME': {
+        const domain = hostName(record.domain)
+        return { display: domain, matches: (expected) => hostName(expected.trim()) === domain }
+      }
+      case 'MX': {
+        const exchange = hostName(record.exchange)
+        const priority = Number(record.priority)
+        return {
+          display: `${priority} ${exchange}`,
+          // "mail.example.com" or "10 mail.example.com".
+          matches: (expected) => {
+            const [first, second] = expected.trim().split(/\s+/)
+            return second === undefined ? hostName(first) === exchange : Number(first) === priority && hostName(second) === exchange
+          },
+        }
+      }
+      case 'TXT': {
+        // One record's 255-byte pieces make one string again (RFC 7208 §3.3).
+        const data = record.data
+        const text = Array.isArray(data) ? data.join('') : String(data ?? '')
+        return { display: JSON.stringify(text), matches: (expected) => expected === text }
+      }
+    }
+  })
+}

@@ -1,0 +1,181 @@
+/**
+ * HTTP(S) checks through the address guard: every hop's host is resolved once and checked, and the
+ * request goes to that checked IP with `Host` (and TLS SNI) set to the name, so `fetch` never looks
+ * the name up again. Redirects are followed here by hand (bounded), never by `fetch`.
+ */
+import { isIpLiteral, urlHost } from '../../lib/address-guard.ts'
+import { evaluateConditions, parseConditions } from './conditions.ts'
+import { describeFailure } from './failure.ts'
+import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'
+import { DEFAULT_ACCEPTED_STATUS, parseAcceptedStatus, statusAccepted } from './status-codes.ts'
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+/** Headers the engine owns; a spec cannot set them. */
+const OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'])
+/** Credentials that do not follow a redirect to another origin (as browsers' fetch does). */
+const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
+
+export async function runHttpCheck(spec: HttpSpec, deps: CheckDeps): Promise<CheckResult> {
+  const elapsed = deps.elapsed ?? (() => performance.now())
+  const started = elapsed()
+  const accepted = parseAcceptedStatus(spec.acceptedStatus ?? DEFAULT_ACCEPTED_STATUS)
+  if (!accepted.ok) return failure(`invalid accepted status codes: ${accepted.message}`)
+  const parsedConditions = parseConditions(spec.conditions ?? [])
+  if (!parsedConditions.ok) return failure(`invalid condition: ${parsedConditions.errors[0]!.message}`)
+
+  const signal = AbortSignal.timeout(spec.timeoutMs)
+  let url: URL
+  try {
+    url = new URL(spec.url)
+  } catch {
+    return failure('the URL is not valid')
+  }
+  let method: string = spec.method ?? 'GET'
+  let body = spec.body ?? undefined
+  let headers = requestHeaders(spec, deps)
+  let redirects = 0
+  let response: Response
+  let address: string
+  try {
+    for (;;) {
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure(`cannot fetch a ${url.protocol} URL`)
+      if (url.username || url.password) return failure('URLs with credentials are not fetched; use an Authorization header')
+      const checked = await deps.guard.check(url.hostname, signal)
+      address = checked.address
+      response = await fetchAt(url, checked.address, { method, headers, body, signal, trustedCa: deps.trustedCa })
+      const location = response.headers.get('location')
+      if (spec.followRedirects === false || !REDIRECTS.has(response.status) || location === null) break
+      await response.body?.cancel()
+      if (redirects >= DEFAULTS.maxRedirects) return failure(`more than ${DEFAULTS.maxRedirects} redirects`, { redirects })
+      redirects++
+      const next = new URL(location, url)
+      if (next.origin !== url.origin) headers = withoutOriginBound(headers)
+      // 303 always, and 301/302 after a POST, become a GET without body (as fetch does).
+      if (response.status === 303 ? method !== 'HEAD' : (response.status === 301 || response.status === 302) && method === 'POST') {
+        method = 'GET'
+        body = undefined
+        headers = withoutBodyHeaders(headers)
+      }
+      url = next
+    }
+  } catch (error) {
+    return failure(describeFailure(error, signal, spec.timeoutMs), { redirects })
+  }
+
+  const responseTimeMs = Math.round(elapsed() - started)
+  const statusCode = response.status
+  const details = { address, redirects }
+  const needsBody = Boolean(spec.keyword?.text) || parsedConditions.conditions.length > 0
+  let bodyText: { text: string; truncated: boolean } | undefined
+  try {
+    if (needsBody) bodyText = await readLimited(response, DEFAULTS.bodyLimitBytes)
+    else await response.body?.cancel()
+  } catch (error) {
+    return { ...failure(`reading the body: ${describeFailure(error, signal, spec.timeoutMs)}`, details), statusCode }
+  }
+  const verdict = (outcome: 'ok' | 'fail', message: string): CheckResult => {
+    const slow = outcome === 'ok' && spec.degradedAfterMs != null && responseTimeMs > spec.degradedAfterMs
+    const final = slow ? `${message}, slower than ${spec.degradedAfterMs} ms` : message
+    return { outcome: slow ? 'degraded' : outcome, responseTimeMs, statusCode, message: clipMessage(final), details }
+  }
+
+  if (!statusAccepted(statusCode, accepted.ranges)) {
+    return verdict('fail', `HTTP ${statusCode} is not an accepted status (${spec.acceptedStatus ?? DEFAULT_ACCEPTED_STATUS})`)
+  }
+  if (spec.keyword?.text && bodyText) {
+    const caseSensitive = spec.keyword.caseSensitive !== false
+    const haystack = caseSensitive ? bodyText.text : bodyText.text.toLowerCase()
+    const needle = caseSensitive ? spec.keyword.text : spec.keyword.text.toLowerCase()
+    const found = haystack.includes(needle)
+    const wanted = spec.keyword.present !== false
+    if (found !== wanted) {
+      const where = bodyText.truncated ? ` in the first ${DEFAULTS.bodyLimitBytes} bytes` : ''
+      return verdict('fail', `keyword "${spec.keyword.text}" ${wanted ? 'not found' : 'found'}${where}`)
+    }
+  }
+  if (parsedConditions.conditions.length > 0) {
+    const result = evaluateConditions(parsedConditions.conditions, { status: statusCode, responseTimeMs, body: bodyText })
+    if (!result.ok) return verdict('fail', result.reason)
+  }
+  return verdict('ok', `HTTP ${statusCode}`)
+}
+
+function requestHeaders(spec: HttpSpec, deps: CheckDeps): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (!OWNED_HEADERS.has(name.toLowerCase())) headers.set(name, value)
+  }
+  if (!headers.has('user-agent')) headers.set('user-agent', deps.userAgent ?? 'Lantern-Monitor')
+  return headers
+}
+
+function withoutOriginBound(headers: Headers): Headers {
+  const next = new Headers(headers)
+  for (const name of ORIGIN_BOUND_HEADERS) next.delete(name)
+  return next
+}
+
+function withoutBodyHeaders(headers: Headers): Headers {
+  const next = new Headers(headers)
+  for (const name of ['content-type', 'content-encoding', 'content-language', 'content-location']) next.delete(name)
+  return next
+}
+
+/** One request to the checked address: Host and SNI carry the name, the socket goes to `address`. */
+function fetchAt(
+  url: URL,
+  address: string,
+  options: { method: string; headers: Headers; body: string | undefined; signal: AbortSignal; trustedCa: string | undefined },
+): Promise<Response> {
+  const target = new URL(url)
+  target.hostname = urlHost(address)
+  const headers = new Headers(options.headers)
+  headers.set('host', url.host)
+  const tls: { serverName?: string; ca?: string } = {}
+  if (url.protocol === 'https:' && !isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) tls.serverName = url.hostname
+  if (options.trustedCa) tls.ca = options.trustedCa
+  return fetch(target, {
+    method: options.method,
+    headers,
+    body: options.method === 'GET' || options.method === 'HEAD' ? undefined : options.body,
+    redirect: 'manual',
+    signal: options.signal,
+    // A fresh connection per check: a pooled socket must never carry one host's TLS session to another.
+    keepalive: false,
+    tls,
+  })
+}
+
+/** Reads at most `limit` bytes of the body as UTF-8 and stops reading there. */
+async function readLimited(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+  if (!response.body) return { text: '', truncated: false }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  let truncated = false
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    const room = limit - size
+    if (value.byteLength > room) {
+      chunks.push(value.subarray(0, room))
+      size = limit
+      truncated = true
+      await reader.cancel()
+      break
+    }
+    chunks.push(value)
+    size += value.byteLength
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return { text: new TextDecoder().decode(bytes), truncated }
+}
+
+function failure(message: string, details?: CheckResult['details']): CheckResult {
+  return { outcome: 'fail', responseTimeMs: null, message: clipMessage(message), ...(details ? { details } : {}) }
+}

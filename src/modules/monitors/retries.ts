@@ -1,0 +1,34 @@
+/** Retries inside one run: a failed attempt is tried again after a pause, a few times (pure; sleep injected). */
+import { DEFAULTS, type CheckResult } from './spec.ts'
+
+export interface RetryPolicy {
+  /** Extra attempts after a failed one (default 2, at most 5). */
+  retries: number
+  /** Pause between attempts in ms (default 2,000). */
+  retryDelayMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: DEFAULTS.retries, retryDelayMs: DEFAULTS.retryDelayMs }
+
+export type Sleep = (ms: number) => Promise<void>
+
+/**
+ * Runs `attempt` until it does not fail or the retries are used up. Only `fail` is retried: a
+ * degraded answer is an answer. The result says how many attempts it took.
+ */
+export async function runWithRetries(attempt: () => Promise<CheckResult>, policy: RetryPolicy, sleep: Sleep): Promise<CheckResult & { attempts: number }> {
+  const retries = Math.max(0, Math.min(DEFAULTS.maxRetries, Math.floor(policy.retries)))
+  let attempts = 0
+  for (;;) {
+    attempts++
+    const result = await attempt()
+    if (result.outcome !== 'fail' || attempts > retries) return { ...result, attempts }
+    await sleep(policy.retryDelayMs)
+  }
+}
+
+/** The longest one run can take: the scheduler's hard deadline (plus its own margin). */
+export function runBudgetMs(timeoutMs: number, policy: RetryPolicy): number {
+  const retries = Math.max(0, Math.min(DEFAULTS.maxRetries, Math.floor(policy.retries)))
+  return (retries + 1) * timeoutMs + retries * policy.retryDelayMs
+}

@@ -1,0 +1,126 @@
+/** What a check is asked to do (MonitorSpec), what it needs (CheckDeps) and what it answers (CheckResult). */
+import type { AddressGuard } from '../../lib/address-guard.ts'
+import type { Clock } from '../../lib/clock.ts'
+
+export type Outcome = 'ok' | 'degraded' | 'fail'
+
+export interface CheckResult {
+  outcome: Outcome
+  /**
+   * HTTP: start of the run (DNS included) to the final response's headers, redirects included.
+   * TCP: to the connection. TLS: to the finished handshake. DNS: the query.
+   * Null when nothing answered (refused by the guard, connection refused, timeout).
+   */
+  responseTimeMs: number | null
+  statusCode?: number
+  /** One line for the owner, at most 512 characters; never contains the response body. */
+  message: string
+  details?: Record<string, string | number | boolean | null>
+}
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+export type HttpMethod = (typeof HTTP_METHODS)[number]
+
+/** Fields every active check has. */
+interface CommonSpec {
+  /** Hard deadline of one attempt, in ms (DNS, connect, TLS, redirects and body read all inside it). */
+  timeoutMs: number
+  /** An ok attempt slower than this is `degraded`; null or absent: never. */
+  degradedAfterMs?: number | null
+}
+
+export interface HttpSpec extends CommonSpec {
+  type: 'http'
+  url: string
+  method?: HttpMethod
+  headers?: Record<string, string>
+  body?: string | null
+  /** e.g. "200-299,301"; default "200-299". */
+  acceptedStatus?: string
+  /** Follow up to MAX_REDIRECTS redirects, re-checking every hop (default true). */
+  followRedirects?: boolean
+  /** Keyword in the body: must be present (default) or absent; case-sensitive unless caseSensitive is false. */
+  keyword?: { text: string; present?: boolean; caseSensitive?: boolean } | null
+  /** JSON conditions (conditions.ts), all must hold. */
+  conditions?: string[]
+}
+
+export interface TcpSpec extends CommonSpec {
+  type: 'tcp'
+  host: string
+  port: number
+}
+
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT'] as const
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number]
+
+export interface DnsSpec extends CommonSpec {
+  type: 'dns'
+  name: string
+  recordType: DnsRecordType
+  /** Every value here must be in the answer; absent or empty: any answer of the type will do. */
+  expected?: string[]
+  /** "ip" or "ip:port" ("[v6]:port"); absent: the instance's resolvers (CheckDeps.dnsServers). */
+  resolver?: string | null
+}
+
+export interface TlsSpec extends CommonSpec {
+  type: 'tls'
+  host: string
+  port?: number
+  /** Degraded when fewer days are left (default DEFAULTS.tlsDegradedBelowDays). */
+  degradedBelowDays?: number
+  /** Failed when fewer days are left (default DEFAULTS.tlsFailBelowDays). */
+  failBelowDays?: number
+}
+
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec
+export type MonitorType = MonitorSpec['type'] | 'push'
+
+export interface CheckDeps {
+  /** Resolves once, checks every address, and names the address to connect to. */
+  guard: AddressGuard
+  /** Wall time: certificate days left. */
+  clock: Clock
+  /** Monotonic milliseconds for response times (default performance.now). */
+  elapsed?: () => number
+  /** PEM of the CAs to trust instead of the system's (tests, private PKI). */
+  trustedCa?: string
+  /** The instance's own DNS resolvers ("ip" or "ip:port"), trusted; used when a DNS spec names none. */
+  dnsServers?: string[]
+  userAgent?: string
+}
+
+/** Numbers the engine uses when a spec or setting leaves them out (see src/content/docs/monitors.md). */
+export const DEFAULTS = {
+  /** Body bytes read for keyword and JSON checks; the rest is never read. */
+  bodyLimitBytes: 1024 * 1024,
+  maxRedirects: 5,
+  maxMessageLength: 512,
+  /** timeout = min(10 s, 0.8 × interval) unless set. */
+  timeoutMs: 10_000,
+  timeoutShareOfInterval: 0.8,
+  maxTimeoutMs: 60_000,
+  retries: 2,
+  retryDelayMs: 2_000,
+  maxRetries: 5,
+  confirmFailures: 2,
+  confirmSuccesses: 2,
+  flapWindow: 21,
+  flapHighPercent: 50,
+  flapLowPercent: 25,
+  tlsDegradedBelowDays: 14,
+  tlsFailBelowDays: 3,
+  pushGraceSeconds: 60,
+} as const
+
+/** The default timeout for a monitor run every `intervalSeconds`. */
+export function defaultTimeoutMs(intervalSeconds: number): number {
+  return Math.min(DEFAULTS.timeoutMs, Math.floor(intervalSeconds * 1000 * DEFAULTS.timeoutShareOfInterval))
+}
+
+/** Cuts a message to the limit; messages are single lines. */
+export function clipMessage(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > DEFAULTS.maxMessageLength ? `${line.slice(0, DEFAULTS.maxMessageLength - 1)}…` : line
+}

@@ -1,0 +1,41 @@
+/** TCP port checks: connect to the guard-checked address within the timeout, then close (edge: node:net). */
+import { createConnection } from 'node:net'
+import { describeFailure } from './failure.ts'
+import { clipMessage, type CheckDeps, type CheckResult, type TcpSpec } from './spec.ts'
+
+export async function runTcpCheck(spec: TcpSpec, deps: CheckDeps): Promise<CheckResult> {
+  const elapsed = deps.elapsed ?? (() => performance.now())
+  const started = elapsed()
+  const signal = AbortSignal.timeout(spec.timeoutMs)
+  try {
+    const checked = await deps.guard.check(spec.host, signal)
+    await connectOnce(checked.address, spec.port, signal)
+    const responseTimeMs = Math.round(elapsed() - started)
+    const slow = spec.degradedAfterMs != null && responseTimeMs > spec.degradedAfterMs
+    return {
+      outcome: slow ? 'degraded' : 'ok',
+      responseTimeMs,
+      message: clipMessage(`connected to port ${spec.port}${slow ? `, slower than ${spec.degradedAfterMs} ms` : ''}`),
+      details: { address: checked.address },
+    }
+  } catch (error) {
+    return { outcome: 'fail', responseTimeMs: null, message: clipMessage(describeFailure(error, signal, spec.timeoutMs)) }
+  }
+}
+
+function connectOnce(address: string, port: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const socket = createConnection({ host: address, port })
+    const done = (error?: unknown) => {
+      signal.removeEventListener('abort', onAbort)
+      socket.destroy()
+      if (error === undefined) resolve()
+      else reject(error)
+    }
+    const onAbort = () => done(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    socket.once('connect', () => done())
+    socket.once('error', (error) => done(error))
+  })
+}

@@ -1,0 +1,78 @@
+/**
+ * TLS checks: a handshake with SNI to the guard-checked address, then the certificate's days left
+ * against the injected clock (edge: node:tls). An untrusted chain or a name mismatch fails.
+ */
+import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
+import { isIpLiteral } from '../../lib/address-guard.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { describeFailure } from './failure.ts'
+import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
+
+export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<CheckResult> {
+  const elapsed = deps.elapsed ?? (() => performance.now())
+  const started = elapsed()
+  const signal = AbortSignal.timeout(spec.timeoutMs)
+  const port = spec.port ?? 443
+  let handshake: Handshake
+  try {
+    const checked = await deps.guard.check(spec.host, signal)
+    const serverName = isIpLiteral(checked.host) ? undefined : checked.host
+    handshake = await handshakeOnce({ address: checked.address, port, serverName, ca: deps.trustedCa, signal })
+  } catch (error) {
+    return { outcome: 'fail', responseTimeMs: null, message: clipMessage(describeFailure(error, signal, spec.timeoutMs)) }
+  }
+  const responseTimeMs = Math.round(elapsed() - started)
+  const validTo = Date.parse(handshake.certificate.valid_to)
+  const daysLeft = Math.floor((validTo - deps.clock.now()) / DAY_MS)
+  const details = {
+    daysLeft,
+    validTo: Number.isNaN(validTo) ? null : new Date(validTo).toISOString(),
+    issuer: String(handshake.certificate.issuer?.CN ?? ''),
+    protocol: handshake.protocol,
+  }
+  const failBelow = spec.failBelowDays ?? DEFAULTS.tlsFailBelowDays
+  const degradedBelow = spec.degradedBelowDays ?? DEFAULTS.tlsDegradedBelowDays
+  const result = (outcome: CheckResult['outcome'], message: string): CheckResult => ({ outcome, responseTimeMs, message: clipMessage(message), details })
+  if (handshake.authorizationError) return result('fail', `certificate not trusted: ${handshake.authorizationError}`)
+  if (Number.isNaN(validTo)) return result('fail', 'certificate has no readable expiry date')
+  const left = `certificate expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`
+  if (daysLeft < 0) return result('fail', 'certificate has expired')
+  if (daysLeft < failBelow) return result('fail', `${left} (fails under ${failBelow})`)
+  if (daysLeft < degradedBelow) return result('degraded', `${left} (degraded under ${degradedBelow})`)
+  const slow = spec.degradedAfterMs != null && responseTimeMs > spec.degradedAfterMs
+  return result(slow ? 'degraded' : 'ok', slow ? `${left}, handshake slower than ${spec.degradedAfterMs} ms` : left)
+}
+
+interface Handshake {
+  certificate: PeerCertificate
+  authorizationError: string | null
+  protocol: string
+}
+
+function handshakeOnce(options: { address: string; port: number; serverName: string | undefined; ca: string | undefined; signal: AbortSignal }): Promise<Handshake> {
+  const { signal } = options
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    // rejectUnauthorized off so an untrusted certificate still shows its dates; trust is judged below.
+    const socket: TLSSocket = connect({
+      host: options.address,
+      port: options.port,
+      ...(options.serverName ? { servername: options.serverName } : {}),
+      ...(options.ca ? { ca: options.ca } : {}),
+      rejectUnauthorized: false,
+    })
+    const finish = (error: unknown, value?: Handshake) => {
+      signal.removeEventListener('abort', onAbort)
+      socket.destroy()
+      if (value) resolve(value)
+      else reject(error)
+    }
+    const onAbort = () => finish(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    socket.once('secureConnect', () => {
+      const authorizationError = socket.authorized ? null : String(socket.authorizationError ?? 'unknown')
+      finish(undefined, { certificate: socket.getPeerCertificate(), authorizationError, protocol: socket.getProtocol() ?? '' })
+    })
+    socket.once('error', (error) => finish(error))
+  })
+}
