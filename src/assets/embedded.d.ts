@@ -46,3 +46,7 @@ declare module '*/user/app.js' {
   const text: string
   export default text
 }
+declare module '*/user/when.js' {
+  const text: string
+  export default text
+}

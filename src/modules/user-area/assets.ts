@@ -7,6 +7,8 @@ import dashboardJs from '../../assets/analytics/dashboard.js' with { type: 'text
 import formatJs from '../../assets/analytics/format.js' with { type: 'text' }
 import userCss from '../../assets/user/user.css' with { type: 'text' }
 import userJs from '../../assets/user/app.js' with { type: 'text' }
+import incidentsCss from '../../assets/user/incidents.css' with { type: 'text' }
+import whenJs from '../../assets/user/when.js' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -22,6 +24,8 @@ const CSS = 'text/css; charset=utf-8'
 const ASSETS: Record<string, Asset> = {
   '/static/user/user.css': { text: userCss, contentType: CSS },
   '/static/user/app.js': { text: userJs, contentType: JS },
+  '/static/user/incidents.css': { text: incidentsCss, contentType: CSS },
+  '/static/user/when.js': { text: whenJs, contentType: JS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },

@@ -13,6 +13,9 @@ import { loginPage, messagePage, passwordPage, signupPage } from './views.ts'
 import { crossSitePage } from './kit/guard.ts'
 import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
+import { incidentScreens } from './screens/incidents.ts'
+import { templateScreens } from './screens/templates.ts'
+import { maintenanceScreens } from './screens/maintenances.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -30,6 +33,9 @@ export function userAreaRoutes(deps: ScreenDeps) {
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(pageScreens(deps))
+    .use(incidentScreens(deps))
+    .use(templateScreens(deps))
+    .use(maintenanceScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

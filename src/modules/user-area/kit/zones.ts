@@ -23,8 +23,8 @@ export function zoneNames(): readonly string[] {
 
 export const isZone = (value: string | undefined): value is string => value !== undefined && zoneNames().includes(value)
 
-/** The zone remembered for this browser, else UTC. */
-export function zoneOf(request: Request): string {
+/** The zone this browser's owner chose last (cookie), if any. */
+export function chosenZone(request: Request): string | undefined {
   const raw = readCookie(request.headers.get('cookie'), ZONE_COOKIE)
   let zone: string | undefined
   try {
@@ -32,8 +32,11 @@ export function zoneOf(request: Request): string {
   } catch {
     zone = undefined
   }
-  return isZone(zone) ? zone : DEFAULT_ZONE
+  return isZone(zone) ? zone : undefined
 }
+
+/** The zone remembered for this browser, else UTC. */
+export const zoneOf = (request: Request): string => chosenZone(request) ?? DEFAULT_ZONE
 
 /** The Set-Cookie that remembers `zone` for a year. */
 export const zoneCookie = (config: Pick<Config, 'scheme'>, zone: string): string =>

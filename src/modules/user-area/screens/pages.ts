@@ -15,6 +15,7 @@ import { statusPageUrl } from '../../status-pages/urls.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import type { ScreenDeps } from './deps.ts'
+import { overviewPanels } from './overview.ts'
 import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
@@ -81,9 +82,10 @@ export function pageScreens(deps: ScreenDeps) {
     )
     .get(
       '/user/pages/:id',
-      screen(async ({ user, params, render }) => {
+      screen(async ({ user, params, request, render }) => {
         const page = await pages.get(user, idParam(params.id))
-        return render({ title: page.name, crumbs: pageCrumbs(page) }, pageOverviewView({ page, url: urlOf(page) }))
+        const panels = await overviewPanels(deps, user, page, request)
+        return render({ title: page.name, crumbs: pageCrumbs(page), head: panels.head, scripts: panels.scripts }, pageOverviewView({ page, url: urlOf(page) }) + panels.body)
       }),
       { params: IdPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A status page: overview') },
     )

@@ -18,6 +18,8 @@ export interface PageRow {
 export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string }> = [
   { label: 'Overview', href: (id) => `/user/pages/${id}` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
+  { label: 'Incidents', href: (id) => `/user/pages/${id}/incidents` },
+  { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
 ]
 
