@@ -210,6 +210,25 @@ describe('incidents in the browser', () => {
     expect(await publicText()).not.toContain('API outage')
   })
 
+  test('without JavaScript the report form still works: a template with the title left empty gives its wording', async () => {
+    const context = await app.browser.newContext({ javaScriptEnabled: false })
+    await context.addCookies([{ name: 'lantern_session', value: (await app.cookieOf(app.context)).split('=')[1]!, url: app.base }])
+    const page = await context.newPage()
+    await page.goto(`${app.base}/user/pages/${pageId}`)
+    await page.getByLabel('Template').selectOption({ label: 'Outage' })
+    expect(await page.locator('#f-title').inputValue()).toBe('')
+    await page.getByRole('checkbox', { name: 'Website' }).check()
+    await page.getByRole('button', { name: 'Open incident' }).click()
+    await page.waitForURL(/\/user\/incidents\/\d+$/)
+    expect(await page.locator('h1').textContent()).toBe('Website outage')
+    const incidentId = Number(/\/user\/incidents\/(\d+)$/.exec(page.url())![1])
+    await page.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
+    expect((await services().incidents.get(user(), incidentId)).state).toBe('resolved')
+    await context.close()
+    await services().incidents.delete(user(), incidentId)
+  })
+
   test('a blank incident with every field: errors next to the field with the API texts; started_at in the chosen zone', async () => {
     const page = app.page
     await page.goto(`${app.base}/user/pages/${pageId}/incidents`)
