@@ -60,7 +60,7 @@ export interface ComponentChoice {
  * Affected components (checkboxes) and the status each is set to. `status_<id>` selects use the
  * component API's own values; `component_ids` checkboxes the incident API's.
  */
-export function componentFieldset(legend: string, choices: ComponentChoice[], form: FormState, options: { checkboxes: boolean }): string {
+export function componentFieldset(legend: string, choices: ComponentChoice[], form: FormState, options: { checkboxes: boolean; statuses: boolean }): string {
   if (choices.length === 0) {
     return html`<p class="hint">This page has no components yet: the incident concerns the whole page.</p>`
   }
@@ -75,13 +75,14 @@ export function componentFieldset(legend: string, choices: ComponentChoice[], fo
       (choice) => html`<option value="${choice.value}"!${choice.value === current ? ' selected' : ''}>${choice.label}</option>`,
     ).join('')}</select>`
     const box = options.checkboxes
-      ? html`<input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${checked ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label>`
-      : html`<span>${component.name}</span>`
+      ? html`<span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${checked ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span>`
+      : html`<span class="choice-name">${component.name}</span>`
+    if (!options.statuses) return html`<li class="component-choice">!${box}</li>`
     return html`<li class="component-choice">!${box} !${select}!${statusError ? html`<p class="field-error" id="f-${statusName}-error">${statusError}</p>` : ''}</li>`
   })
   return html`<fieldset class="field components-field!${error ? ' has-error' : ''}" id="f-component_ids"!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
   <legend>${legend}</legend>
-  !${options.checkboxes ? '<p class="hint">None ticked: the whole page. Each component gets the status chosen beside it.</p>' : ''}
+  !${options.checkboxes ? `<p class="hint">None ticked: the whole page.${options.statuses ? ' Each component gets the status chosen beside it.' : ''}</p>` : ''}
   <ul class="plain">!${rows.join('')}</ul>
   !${error ? html`<p class="field-error" id="f-component_ids-error">${error}</p>` : ''}
 </fieldset>`
@@ -131,7 +132,7 @@ export function reportForm(options: ReportFormOptions): string {
   )}
   !${selectField({ name: 'state', label: 'State', options: STATE_OPTIONS, state: form, fallback: 'investigating' })}
   !${textArea({ name: 'message', label: 'Message', hint: 'The first update on the public page (optional).', rows: 3, state: form })}
-  !${componentFieldset('Affected components', choices, form, { checkboxes: true })}
+  !${componentFieldset('Affected components', choices, form, { checkboxes: true, statuses: true })}
   !${
     full
       ? html`!${textField({ name: 'started_at', label: 'Started at', type: 'datetime-local', hint: 'Empty: now. Read in the time zone below.', state: form })}
@@ -215,7 +216,7 @@ export function incidentView(options: IncidentViewOptions): string {
   <form method="post" action="/user/incidents/${id}/updates" class="stack" novalidate>
     !${textArea({ name: 'message', label: 'Message', rows: 3, state: updateForm })}
     !${selectField({ name: 'state', label: 'State', options: STATE_OPTIONS, state: updateForm, fallback: incident.state })}
-    !${componentFieldset('Component statuses', statusChoices, updateForm, { checkboxes: false })}
+    !${componentFieldset('Component statuses', statusChoices, updateForm, { checkboxes: false, statuses: true })}
     <button type="submit">Post update</button>
   </form>
   !${
@@ -239,7 +240,7 @@ export function incidentView(options: IncidentViewOptions): string {
   !${errorSummary(editForm, UPDATE_LABELS)}
   <form method="post" action="/user/incidents/${id}/edit" class="stack" novalidate>
     !${textField({ name: 'title', label: 'Title', maxLength: 200, state: editForm, autocomplete: 'off' })}
-    !${componentFieldset('Affected components', editChoices, editForm, { checkboxes: true })}
+    !${componentFieldset('Affected components', editChoices, editForm, { checkboxes: true, statuses: false })}
     <button type="submit" class="secondary">Save changes</button>
   </form>
 </section>

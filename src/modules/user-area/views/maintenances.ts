@@ -65,7 +65,7 @@ function componentChecks(components: Component[], form: FormState): string {
   const error = form.errors.component_ids
   const rows = components.map((component) => {
     const id = String(component.id)
-    return html`<li><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></li>`
+    return html`<li class="component-choice"><span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span></li>`
   })
   return html`<fieldset class="field components-field!${error ? ' has-error' : ''}" id="f-component_ids"!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
   <legend>Affected components</legend>
@@ -89,9 +89,9 @@ export function windowForm(options: WindowFormOptions): string {
   return html`!${errorSummary(form, LABELS)}
 <form method="post" action="${options.action}" class="stack" novalidate>
   !${textField({ name: 'title', label: 'Title', hint: 'e.g. "Database upgrade".', required: true, maxLength: 200, state: form, autocomplete: 'off' })}
-  !${textField({ name: 'start_at', label: 'Starts', type: 'datetime-local', required: true, hint: 'In the time zone chosen below.', state: form })}
-  !${textField({ name: 'end_at', label: 'Ends', type: 'datetime-local', required: true, hint: 'In the time zone chosen below.', state: form })}
   !${zoneField(form, options.zone, options.zoneGuessed)}
+  !${textField({ name: 'start_at', label: 'Starts', type: 'datetime-local', required: true, hint: 'In the time zone above.', state: form })}
+  !${textField({ name: 'end_at', label: 'Ends', type: 'datetime-local', required: true, hint: 'In the time zone above.', state: form })}
   !${textArea({ name: 'message', label: 'Message', hint: 'What visitors should expect (optional).', rows: 3, state: form })}
   !${componentChecks(options.components, form)}
   <button type="submit">${options.button}</button>

@@ -10,7 +10,7 @@ export function zoneField(form: FormState, zone: string, guessed = false): strin
   return selectField({
     name: 'tz',
     label: 'Time zone',
-    hint: 'The times above are read in this zone and stored in UTC.',
+    hint: 'Times in this form are read in this zone and stored in UTC.',
     options: zoneOptions(),
     state: form,
     fallback: zone,
