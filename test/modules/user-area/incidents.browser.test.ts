@@ -52,6 +52,8 @@ beforeAll(async () => {
   pageId = (await app.server.ctx.createPage(app.owner.key, { name: 'Acme Cloud', slug })).id
   apiComponent = await addComponent(app.owner.key, pageId, 'API')
   webComponent = await addComponent(app.owner.key, pageId, 'Website')
+  // The template the outage tests pick (the templates test makes its own through the screens).
+  await services().incidents.createTemplate(user(), { name: 'Outage', title: '{{component}} outage', message: 'We are investigating problems with {{component}}.' })
 })
 afterAll(() => app.close())
 
@@ -105,7 +107,6 @@ describe('templates in the browser', () => {
 describe('incidents in the browser', () => {
   test('the outage path: from the overview, a template and Enter open the incident (one submit, a few keys)', async () => {
     const page = app.page
-    await createTemplate(page, 'Outage', '{{component}} outage', 'We are investigating problems with {{component}}.')
     await page.goto(`${app.base}/user/pages/${pageId}`)
     let loads = 0
     let keys = 0
@@ -178,6 +179,16 @@ describe('incidents in the browser', () => {
     shown = await publicText()
     expect(shown).toContain('A fix is out; watching.')
     expect(shown).toContain('Monitoring')
+
+    // A status alone changes the component and adds no timeline entry; nothing at all is the API's 400.
+    await page.getByRole('button', { name: 'Post update' }).click()
+    expect(await page.locator('#f-message-error').textContent()).toBe('message or incident_state_id is required')
+    await page.getByLabel('Status of API').selectOption('down')
+    await page.getByRole('button', { name: 'Post update' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
+    expect(await page.getByText('Component statuses saved.').isVisible()).toBe(true)
+    expect((await services().components.get(user(), apiComponent)).status).toBe('down')
+    expect((await services().incidents.get(user(), incidentId)).updates).toHaveLength(3)
 
     await page.getByRole('button', { name: 'Resolve' }).click()
     await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
