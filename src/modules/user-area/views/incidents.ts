@@ -42,13 +42,12 @@ export const incidentsCrumbs = (page: StatusPage, current?: string): Crumb[] =>
     ? [...pageCrumbs(page, 'Incidents').slice(0, -1), { label: 'Incidents', href: `/user/pages/${page.id}/incidents` }, { label: current }]
     : pageCrumbs(page, 'Incidents')
 
-const incidentCrumbs = (page: StatusPage, incident: Incident, current?: string): Crumb[] => {
-  const base = [...incidentsCrumbs(page, incident.title).slice(0, -1)]
+export const incidentCrumbs = (page: StatusPage, incident: Incident, current?: string): Crumb[] => {
+  const base = incidentsCrumbs(page, incident.title).slice(0, -1)
   return current
     ? [...base, { label: incident.title, href: `/user/incidents/${incident.id}` }, { label: current }]
     : [...base, { label: incident.title }]
 }
-export { incidentCrumbs }
 
 /** The "selected" markers of component checkboxes come from the form's list, not one value. */
 export interface ComponentChoice {
