@@ -58,3 +58,7 @@ declare module '*/user/branding.js' {
   const text: string
   export default text
 }
+declare module '*/user/when.js' {
+  const text: string
+  export default text
+}

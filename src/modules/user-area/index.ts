@@ -15,6 +15,9 @@ import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
 import { brandingScreens } from './screens/branding-all.ts'
 import { componentScreens } from './screens/components.ts'
+import { incidentScreens } from './screens/incidents.ts'
+import { templateScreens } from './screens/templates.ts'
+import { maintenanceScreens } from './screens/maintenances.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -34,6 +37,9 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(pageScreens(deps))
     .use(brandingScreens(deps))
     .use(componentScreens(deps))
+    .use(incidentScreens(deps))
+    .use(templateScreens(deps))
+    .use(maintenanceScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

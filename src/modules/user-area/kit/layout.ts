@@ -34,6 +34,7 @@ export interface NavEntry {
 export const USER_NAV: NavEntry[] = [
   { label: 'Pages', href: '/user', prefix: '/user/pages' },
   { label: 'Analytics', href: '/user/analytics' },
+  { label: 'Templates', href: '/user/templates' },
   { label: 'Password', href: '/user/password' },
   { label: 'Docs', href: '/docs' },
 ]
