@@ -52,14 +52,14 @@ export function statusKey(url: string): string | undefined {
  * `updated`) whenever the 15 s cache entry expires, yet an unchanged status must keep its ETag so
  * that clients revalidate with a 304. Bytes differ while the meaning is the same, hence a weak ETag.
  */
-export async function prepareStatusJson(body: StatusJson): Promise<PreparedResponse> {
+export function prepareStatusJson(body: StatusJson): PreparedResponse {
   const text = JSON.stringify(body)
   const prepared = prepareWithoutEtag(200, text, {
     contentType: 'application/json; charset=utf-8',
     cacheControl: STATUS_CACHE_CONTROL,
     extraHeaders: CORS_HEADERS,
   })
-  const etag = `W/${await etagFor(encoder.encode(withoutUpdated(text)))}`
+  const etag = `W/${etagFor(encoder.encode(withoutUpdated(text)))}`
   return { ...prepared, etag, headers: { ...prepared.headers, etag } }
 }
 
@@ -102,7 +102,7 @@ export class StatusJsonReads {
   private async load(slug: string, query: StatusQuery): Promise<CacheFill<PreparedResponse>> {
     try {
       const { body, pageId, computedAt, nextBoundary } = await this.status.statusJson(slug, query)
-      return { value: await prepareStatusJson(body), pageId, ttlMs: ttlUntil(nextBoundary, computedAt, STATUS_TTL_MS) }
+      return { value: prepareStatusJson(body), pageId, ttlMs: ttlUntil(nextBoundary, computedAt, STATUS_TTL_MS) }
     } catch (error) {
       return errorFill(error, errorBody, STATUS_TTL_MS)
     }
