@@ -77,8 +77,15 @@ export function createFront(deps: FrontDeps): Front {
     return noStoreOnError(hit)
   }
 
-  const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> =>
-    (context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)) ?? deps.serviceApp(request)
+  const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> => {
+    const hit = context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)
+    if (hit) return hit
+    // A cold hot read loads without the router; an unexpected error is left to the route, which
+    // answers it (500, logged) as it answers every other.
+    const loaded = fastLane.miss(request, context.path)
+    if (loaded === undefined) return deps.serviceApp(request)
+    return loaded instanceof Promise ? loaded.catch(() => deps.serviceApp(request)) : loaded
+  }
 
   /** The service host: embeds are read from any site, so their preflights are answered and every answer opened. */
   const serviceHost = (request: Request, context: RequestContext): Response | Promise<Response> => {

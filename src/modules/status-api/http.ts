@@ -4,7 +4,7 @@
  * weak ETag, `Cache-Control`, CORS) and its cache fill are built here from what the service returns.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
+import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached, serveMaybePending } from '../../lib/http-cache.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -90,6 +90,17 @@ export class StatusJsonReads {
     if (this.cache === undefined) return undefined
     const read = statusRequest(request.url)
     return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
+  }
+
+  /**
+   * The fast lane's miss reader: the answer loaded (and cached) for a request the route would
+   * answer the same way; undefined for a refused query, which the route answers (its 400 or 404).
+   */
+  missed(request: Request): Response | Promise<Response> | undefined {
+    const read = statusRequest(request.url)
+    if (!('key' in read)) return undefined
+    const prepared = readThrough(this.cache, read.key, () => this.load(read.slug, read.query))
+    return serveMaybePending(prepared, request.headers.get('if-none-match'))
   }
 
   /** The prepared answer for a request URL: refused, cached, or loaded and cached. */
