@@ -11,7 +11,8 @@
  *    route does). With the request log on, every request takes the full path so that each one is
  *    logged;
  * 4. the edge (rate limits, security headers, request log, worker id) around the right site:
- *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), the
+ *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), its
+ *    miss readers (a cold hot read loads without the router; errors fall back to it), the
  *    service app; status host or custom domain → the status site; unknown host → its 404 page.
  *
  * Every error answer is `no-store`; with METRICS_TOKEN each request is counted once.
