@@ -58,6 +58,10 @@ declare module '*/user/branding.js' {
   const text: string
   export default text
 }
+declare module '*/user/when.js' {
+  const text: string
+  export default text
+}
 
 declare module '*/user/copy.js' {
   const text: string

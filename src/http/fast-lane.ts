@@ -4,8 +4,14 @@
  * an error, another method) goes through the Elysia route, which validates, loads and fills the
  * cache. Both produce the same prepared bytes, so the contract lives in one place, while a cache hit
  * skips the router (about a third of a warm request's cost, measured in test/bench).
+ *
+ * A path may also register a miss reader: it loads what the cache did not hold (a Promise) for a
+ * request its route would answer the same way, so a cold read skips the router too. It is asked
+ * only inside the edge (rate limits apply, as to the route); what it leaves (undefined: a refused
+ * query, say) and any error it meets go to the Elysia route.
  */
 export type FastLaneHandler = (request: Request) => Response | undefined
+export type FastLaneMissHandler = (request: Request) => Response | Promise<Response> | undefined
 
 /** The path of an absolute request URL, without building a URL object. */
 export function requestPath(url: string): string {
@@ -21,10 +27,13 @@ export type FastLanePathHandler = (request: Request, path: string) => Response |
 
 export class FastLane {
   private readonly handlers = new Map<string, FastLaneHandler>()
+  private readonly missHandlers = new Map<string, FastLaneMissHandler>()
   private readonly prefixes: Array<[string, FastLanePathHandler]> = []
 
-  register(path: string, handler: FastLaneHandler): void {
+  /** `handler` answers from the cache only; `miss`, when given, loads what it did not hold. */
+  register(path: string, handler: FastLaneHandler, miss?: FastLaneMissHandler): void {
     this.handlers.set(path, handler)
+    if (miss) this.missHandlers.set(path, miss)
   }
 
   /** For paths that carry a parameter (`/badge/<slug>.svg`): the handler gets the path too. */
@@ -39,5 +48,11 @@ export class FastLane {
     if (exact) return exact(request)
     for (const [prefix, handler] of this.prefixes) if (path.startsWith(prefix)) return handler(request, path)
     return undefined
+  }
+
+  /** A GET on a path with a miss reader: its answer (usually a Promise), or undefined for the route to answer. */
+  miss(request: Request, path = requestPath(request.url)): Response | Promise<Response> | undefined {
+    if (request.method !== 'GET') return undefined
+    return this.missHandlers.get(path)?.(request)
   }
 }

@@ -11,7 +11,8 @@
  *    route does). With the request log on, every request takes the full path so that each one is
  *    logged;
  * 4. the edge (rate limits, security headers, request log, worker id) around the right site:
- *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), the
+ *    service host → private embeds, CORS-open paths, the fast lane (unless already asked), its
+ *    miss readers (a cold hot read loads without the router; errors fall back to it), the
  *    service app; status host or custom domain → the status site; unknown host → its 404 page.
  *
  * Every error answer is `no-store`; with METRICS_TOKEN each request is counted once.
@@ -77,8 +78,15 @@ export function createFront(deps: FrontDeps): Front {
     return noStoreOnError(hit)
   }
 
-  const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> =>
-    (context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)) ?? deps.serviceApp(request)
+  const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> => {
+    const hit = context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)
+    if (hit) return hit
+    // A cold hot read loads without the router; an unexpected error is left to the route, which
+    // answers it (500, logged) as it answers every other.
+    const loaded = fastLane.miss(request, context.path)
+    if (loaded === undefined) return deps.serviceApp(request)
+    return loaded instanceof Promise ? loaded.catch(() => deps.serviceApp(request)) : loaded
+  }
 
   /** The service host: embeds are read from any site, so their preflights are answered and every answer opened. */
   const serviceHost = (request: Request, context: RequestContext): Response | Promise<Response> => {

@@ -17,3 +17,21 @@ test('answers only GET requests on registered paths, and only when the handler h
   expect(lane.answer(new Request('https://x.test/hot?hit', { method: 'POST' }))).toBeUndefined()
   expect(lane.answer(new Request('https://x.test/cold?hit'))).toBeUndefined()
 })
+
+test('a registered miss reader answers GETs the cache did not (a Promise), and nothing else', async () => {
+  const lane = new FastLane()
+  lane.register(
+    '/hot',
+    () => undefined,
+    (request) => (request.url.endsWith('?bad') ? undefined : Promise.resolve(new Response('loaded'))),
+  )
+  lane.register('/cache-only', () => undefined)
+  const loaded = lane.miss(new Request('https://x.test/hot?ok'))
+  expect(loaded).toBeInstanceOf(Promise)
+  expect(await (await loaded!).text()).toBe('loaded')
+  // The reader leaves what it does not answer (a refused query) to the route; so do other methods and paths.
+  expect(lane.miss(new Request('https://x.test/hot?bad'))).toBeUndefined()
+  expect(lane.miss(new Request('https://x.test/hot?ok', { method: 'HEAD' }))).toBeUndefined()
+  expect(lane.miss(new Request('https://x.test/cache-only'))).toBeUndefined()
+  expect(lane.miss(new Request('https://x.test/cold'))).toBeUndefined()
+})

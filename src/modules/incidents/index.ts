@@ -138,7 +138,7 @@ export function incidentsRoutes(deps: { accounts: AccountsService; incidents: In
         detail: detail(
           'Incident templates',
           'Open an incident from a template',
-          `Give \`status_page_id\` or \`component_id\` and optionally \`component_ids\`. \`{{component}}\` becomes the affected components' names ("all systems" when none), \`{{page}}\` the page name. ${STATE_NOTE}`,
+          `Give \`status_page_id\` or \`component_id\` and optionally \`component_ids\`. \`title\` and \`message\`, when given, replace the template's (the web app sends the form as edited). \`{{component}}\` becomes the affected components' names ("all systems" when none), \`{{page}}\` the page name. ${STATE_NOTE}`,
         ),
       },
     )

@@ -52,6 +52,9 @@ export const FromTemplateBody = t.Object({
   status_page_id: t.Optional(id('status_page_id')),
   component_id: t.Optional(id('component_id')),
   component_ids: t.Optional(componentIds),
+  // Instead of the template's own (placeholders filled the same way).
+  title: t.Optional(title),
+  message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
 })
@@ -73,6 +76,7 @@ export type CreateIncidentInput = Partial<Static<typeof CreateIncidentBody>>
 export type UpdateIncidentInput = Static<typeof UpdateIncidentBody>
 export type TemplateInput = Static<typeof TemplateBody>
 export type IncidentUpdateInput = Static<typeof IncidentUpdateBody>
+export type FromTemplateInput = Static<typeof FromTemplateBody>
 
 const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
 

@@ -20,7 +20,7 @@ import type { IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
-import type { CreateIncidentInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
+import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
 
 export const MAX_TITLE = 200
 export const MAX_MESSAGE = 10_000
@@ -202,18 +202,18 @@ export class IncidentsService {
    * Opens an incident from a template: `{{component}}` and `{{page}}` in its title and message are
    * replaced by the affected components' names and the page name (plain substitution).
    */
-  async createFromTemplate(
-    owner: User,
-    templateId: number,
-    input: Omit<CreateIncidentInput, 'title' | 'message'>,
-  ): Promise<Incident> {
+  async createFromTemplate(owner: User, templateId: number, input: FromTemplateInput): Promise<Incident> {
     const template = await this.getTemplate(owner, templateId)
+    // A title or message given with the template (the web app's form, edited) replaces the template's.
+    const ownTitle = input.title === undefined ? template.title : parseText('title', input.title, { max: MAX_TITLE })
+    const ownMessage =
+      input.message === undefined ? template.message : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const { pageId, page, componentIds } = await this.resolveTarget(owner, input)
     const names = (await this.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
     const values = { component: componentPhrase(names), page: page.name }
     // The filled title may outgrow the title limit: cut it rather than refuse the template.
-    const title = cutText(fillTemplate(template.title, values), MAX_TITLE)
-    const message = cutText(fillTemplate(template.message, values), MAX_MESSAGE)
+    const title = cutText(fillTemplate(ownTitle, values), MAX_TITLE)
+    const message = cutText(fillTemplate(ownMessage, values), MAX_MESSAGE)
     return this.create(owner, { ...input, status_page_id: pageId, component_id: undefined, component_ids: componentIds, title, message })
   }
 

@@ -4,7 +4,7 @@
  * weak ETag, `Cache-Control`, CORS) and its cache fill are built here from what the service returns.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
+import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached, serveMaybePending } from '../../lib/http-cache.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -52,14 +52,14 @@ export function statusKey(url: string): string | undefined {
  * `updated`) whenever the 15 s cache entry expires, yet an unchanged status must keep its ETag so
  * that clients revalidate with a 304. Bytes differ while the meaning is the same, hence a weak ETag.
  */
-export async function prepareStatusJson(body: StatusJson): Promise<PreparedResponse> {
+export function prepareStatusJson(body: StatusJson): PreparedResponse {
   const text = JSON.stringify(body)
   const prepared = prepareWithoutEtag(200, text, {
     contentType: 'application/json; charset=utf-8',
     cacheControl: STATUS_CACHE_CONTROL,
     extraHeaders: CORS_HEADERS,
   })
-  const etag = `W/${await etagFor(encoder.encode(withoutUpdated(text)))}`
+  const etag = `W/${etagFor(encoder.encode(withoutUpdated(text)))}`
   return { ...prepared, etag, headers: { ...prepared.headers, etag } }
 }
 
@@ -92,6 +92,17 @@ export class StatusJsonReads {
     return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
   }
 
+  /**
+   * The fast lane's miss reader: the answer loaded (and cached) for a request the route would
+   * answer the same way; undefined for a refused query, which the route answers (its 400 or 404).
+   */
+  missed(request: Request): Response | Promise<Response> | undefined {
+    const read = statusRequest(request.url)
+    if (!('key' in read)) return undefined
+    const prepared = readThrough(this.cache, read.key, () => this.load(read.slug, read.query))
+    return serveMaybePending(prepared, request.headers.get('if-none-match'))
+  }
+
   /** The prepared answer for a request URL: refused, cached, or loaded and cached. */
   prepared(url: string): PreparedResponse | Promise<PreparedResponse> {
     const read = statusRequest(url)
@@ -102,7 +113,7 @@ export class StatusJsonReads {
   private async load(slug: string, query: StatusQuery): Promise<CacheFill<PreparedResponse>> {
     try {
       const { body, pageId, computedAt, nextBoundary } = await this.status.statusJson(slug, query)
-      return { value: await prepareStatusJson(body), pageId, ttlMs: ttlUntil(nextBoundary, computedAt, STATUS_TTL_MS) }
+      return { value: prepareStatusJson(body), pageId, ttlMs: ttlUntil(nextBoundary, computedAt, STATUS_TTL_MS) }
     } catch (error) {
       return errorFill(error, errorBody, STATUS_TTL_MS)
     }

@@ -26,7 +26,11 @@ const StatusJsonSchema = t.Object({
 
 /** The route and its fast-lane reader: both answer through `reads` (http.ts), keyed by one `statusKey`. */
 export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
-  fastLane?.register(STATUS_PATH, (request) => reads.cached(request))
+  fastLane?.register(
+    STATUS_PATH,
+    (request) => reads.cached(request),
+    (request) => reads.missed(request),
+  )
   return new Elysia()
     .get(STATUS_PATH, ({ request }) => serveMaybePending(reads.prepared(request.url), request.headers.get('if-none-match')), {
       query: t.Object({

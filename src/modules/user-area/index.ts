@@ -18,6 +18,9 @@ import { accountScreens } from './screens/account.ts'
 import { planScreens } from './screens/plan.ts'
 import { brandingScreens } from './screens/branding-all.ts'
 import { componentScreens } from './screens/components.ts'
+import { incidentScreens } from './screens/incidents.ts'
+import { templateScreens } from './screens/templates.ts'
+import { maintenanceScreens } from './screens/maintenances.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -40,6 +43,9 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(planScreens(deps))
     .use(brandingScreens(deps))
     .use(componentScreens(deps))
+    .use(incidentScreens(deps))
+    .use(templateScreens(deps))
+    .use(maintenanceScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

@@ -192,6 +192,24 @@ describe('incident templates', () => {
   })
 })
 
+describe('opening from a template with the wording changed', () => {
+  test('title and message given with the template win over its own and get the same substitution', async () => {
+    const template = (await json(await api('/incident-templates', { method: 'POST', json: { name: 'Down', title: '{{component}} down', message: 'Looking into {{component}}' } }))).data
+    const edited = await api(`/incident-templates/${template.id}/incidents`, {
+      method: 'POST',
+      json: { status_page_id: pageId, component_ids: [apiId], title: '{{component}} is slow on {{page}}', message: 'Edited: {{component}}' },
+    })
+    expect(edited.status).toBe(201)
+    const { data } = await json(edited)
+    expect({ title: data.title, message: data.updates[0].message }).toEqual({ title: 'API is slow on Inc <Page>', message: 'Edited: API' })
+    // Without them, the template's own wording (as before).
+    const plain = (await json(await api(`/incident-templates/${template.id}/incidents`, { method: 'POST', json: { status_page_id: pageId, component_ids: [webId] } }))).data
+    expect({ title: plain.title, message: plain.updates[0].message }).toEqual({ title: 'Website down', message: 'Looking into Website' })
+    // The same rules as a blank incident: an empty title is refused.
+    expect((await api(`/incident-templates/${template.id}/incidents`, { method: 'POST', json: { status_page_id: pageId, title: '  ' } })).status).toBe(400)
+  })
+})
+
 describe('templates with long substitutions', () => {
   test('a filled title cut at the limit never ends in half an emoji', async () => {
     const emojiPage = (await ctx.createPage(key, { slug: 'inc-emoji', name: '\u{1F525}'.repeat(40) })).id

@@ -16,6 +16,7 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type F
 import { idParam, screens } from '../kit/guard.ts'
 import type { ScreenDeps } from './deps.ts'
 import { pagePictures, PICTURES_HEAD } from './page-pictures.ts'
+import { overviewPanels } from './overview.ts'
 import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
@@ -83,9 +84,10 @@ export function pageScreens(deps: ScreenDeps) {
     )
     .get(
       '/user/pages/:id',
-      screen(async ({ user, params, render }) => {
+      screen(async ({ user, params, request, render }) => {
         const page = await pages.get(user, idParam(params.id))
-        return render({ title: page.name, crumbs: pageCrumbs(page) }, pageOverviewView({ page, url: urlOf(page) }))
+        const panels = await overviewPanels(deps, user, page, request)
+        return render({ title: page.name, crumbs: pageCrumbs(page), head: panels.head, scripts: panels.scripts }, pageOverviewView({ page, url: urlOf(page) }) + panels.body)
       }),
       { params: IdPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A status page: overview') },
     )

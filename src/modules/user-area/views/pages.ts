@@ -19,8 +19,10 @@ export interface PageRow {
 export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string }> = [
   { label: 'Overview', href: (id) => `/user/pages/${id}` },
   { label: 'Components', href: (id) => `/user/pages/${id}/components` },
-  ...BRANDING_SECTIONS,
+  { label: 'Incidents', href: (id) => `/user/pages/${id}/incidents` },
+  { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
+  ...BRANDING_SECTIONS,
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
 ]
 
