@@ -132,7 +132,9 @@ test('the token is stored only as a hash; a new start replaces it (only the late
 })
 
 test('wrong, missing, malformed or over-long tokens are 404 HTML, not a JSON error or a 500', async () => {
-  for (const query of ['', '?token=', `?token=${'x'.repeat(5000)}`, `?token=${token.slice(0, -1)}A`, '?token=%3Cb%3E']) {
+  // One character off (never the same character again, whatever the token ends in).
+  const almost = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
+  for (const query of ['', '?token=', `?token=${'x'.repeat(5000)}`, `?token=${almost}`, '?token=%3Cb%3E']) {
     const response = await ctx.request(`/user/setup${query}`)
     expect(response.status).toBe(404)
     expect(response.headers.get('content-type')).toContain('text/html')
