@@ -21,6 +21,8 @@ import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
 import { openApi } from './http/openapi.ts'
 import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
+import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
+import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/checks/index.ts'
@@ -104,6 +106,8 @@ export function createApp(deps: AppDeps): App {
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
+    .use(sessionsRoutes({ accounts: services.accounts }))
+    .use(planRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ services, config, dns: deps.dns }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
     .use(tlsAskRoutes(services.pages))

@@ -11,6 +11,11 @@ import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { stopOnSignals } from './modules/operations/signals.ts'
+import { AccountsRepo } from './modules/accounts/repo.ts'
+import { AccountsService } from './modules/accounts/service.ts'
+import { announceFirstRunSetup } from './modules/accounts/setup.ts'
+import { systemClock } from './lib/clock.ts'
+import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
@@ -20,6 +25,8 @@ export interface RunningServer {
   url: string
   port: number
   app: ReturnType<typeof createApp>
+  /** While the database has no users: the line with the first-run setup link (printed at start). */
+  setupLine?: string
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -59,10 +66,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     fetch: (request, server) => app.fetch(request, () => server.requestIP(request)?.address),
   })
   let stopping: Promise<void> | undefined
+  // Workers leave this to their supervisor, which prints one link for all of them.
+  const setupLine = options.workerId === undefined ? await announceFirstRunSetup(app.services.accounts, config.baseUrl) : undefined
   return {
     url: server.url.toString(),
     port: server.port ?? config.port,
     app,
+    setupLine,
     stop() {
       stopping ??= (async () => {
         watcher.stop()
@@ -98,6 +108,8 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     // The supervisor: migrate once, then run the workers (each of them runs this function too).
     const database = openDatabase(config.databasePath)
     await migrateToLatest(database.db)
+    const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl)
+    const setupLine = await announceFirstRunSetup(accounts, config.baseUrl)
     await database.close()
     const supervisor = superviseWorkers({
       count: config.operations.workers,
@@ -106,6 +118,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
       onAllGone: () => process.exit(1),
     })
     console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+    if (setupLine) console.log(setupLine)
     // SIGINT is passed on as SIGTERM: a worker treats both alike.
     stopOnSignals(() => supervisor.stop('SIGTERM'), (reason) => console.log(`lantern: ${reason}, stopping the workers`))
     return
@@ -113,6 +126,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
   const running = await startServer(config, { workerId })
   const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
   console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+  if (running.setupLine) console.log(running.setupLine)
   const shutdown = stopOnSignals(() => running.stop(), (reason) => console.log(`${who}: ${reason}, finishing requests in flight`))
   if (workerId !== undefined) {
     // A worker whose supervisor is gone (killed hard) stops too, instead of holding the port.

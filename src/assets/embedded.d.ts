@@ -62,3 +62,8 @@ declare module '*/user/when.js' {
   const text: string
   export default text
 }
+
+declare module '*/user/copy.js' {
+  const text: string
+  export default text
+}

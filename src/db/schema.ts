@@ -1,5 +1,5 @@
 /** The database as Kysely sees it, assembled from each feature's table types. */
-import type { ApiKeysTable, SessionsTable, UsersTable } from '../modules/accounts/tables.ts'
+import type { ApiKeysTable, SessionsTable, SetupTokensTable, UsersTable } from '../modules/accounts/tables.ts'
 import type {
   AnalyticsShareTokensTable,
   ComponentResponseCursorTable,
@@ -45,6 +45,7 @@ export interface Database {
   page_access: PageAccessTable
   page_access_sessions: PageAccessSessionsTable
   sessions: SessionsTable
+  setup_tokens: SetupTokensTable
   component_status_daily: ComponentStatusDailyTable
   page_status_daily: PageStatusDailyTable
   component_status_cursor: ComponentStatusCursorTable

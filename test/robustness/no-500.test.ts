@@ -17,6 +17,8 @@ interface Owned {
   maintenance: number
   template: number
   shareToken: number
+  /** A login session of the owner (its row id, as the sessions API names it). */
+  session: number
 }
 
 let ctx: TestContext
@@ -27,6 +29,7 @@ let aPlay: Owned
 let bPlay: Owned
 /** The free owner's login session (the user area's credentials). */
 let freeCookie: string
+let freeEmail: string
 
 const HUGE = 'x'.repeat(100_000)
 /** Values for ids in paths (already URL-encoded). */
@@ -37,7 +40,7 @@ const RAW_QUERY_VALUES = ['%ED%A0%80', '%00', '%FF', '%', '%E2%80%AE']
 /** Values for body properties. */
 const BODY_VALUES: unknown[] = ['', HUGE, -1, 0, 1.5, 1e308, -1e308, '1e309', 'NaN', '<script>alert(1)</script>', '\ud800', 'a\u0000b', '\u202e', null, true, [], [1, 2], {}, { a: 1 }, ['<b>']]
 
-async function setup(key: string, slug: string): Promise<Owned> {
+async function setup(key: string, slug: string, userId: number): Promise<Owned> {
   const page = (await ctx.createPage(key, { slug, name: `Page ${slug}` })).id
   const post = async (path: string, body: unknown) => {
     const response = await ctx.request(path, { method: 'POST', key, json: body })
@@ -49,7 +52,9 @@ async function setup(key: string, slug: string): Promise<Owned> {
   const maintenance = await post('/user/api/v1/maintenances', { status_page_id: page, title: 'Upgrade', start_at: '2026-11-02T00:00:00Z', end_at: '2026-11-02T01:00:00Z' })
   const template = await post('/user/api/v1/incident-templates', { name: 'Outage', title: '{{component}} down', message: 'm' })
   const shareToken = await post(`/user/analytics/${page}/tokens`, { label: 'share' })
-  return { key, page, slug, component, incident, maintenance, template, shareToken }
+  await ctx.app.services.accounts.startSession(userId)
+  const session = (await ctx.app.services.accounts.listSessions(userId))[0]!.id
+  return { key, page, slug, component, incident, maintenance, template, shareToken, session }
 }
 
 beforeAll(async () => {
@@ -58,11 +63,12 @@ beforeAll(async () => {
   const freeOwner = await ctx.createOwner('free')
   const enterprise = enterpriseOwner.key
   const free = freeOwner.key
-  freeCookie = await loginCookie(ctx, freeOwner.user.email)
-  a = await setup(enterprise, 'fuzz-ent')
-  b = await setup(free, 'fuzz-free')
-  aPlay = await setup(enterprise, 'fuzz-ent-play')
-  bPlay = await setup(free, 'fuzz-free-play')
+  freeEmail = freeOwner.user.email
+  freeCookie = await loginCookie(ctx, freeEmail)
+  a = await setup(enterprise, 'fuzz-ent', enterpriseOwner.user.id)
+  b = await setup(free, 'fuzz-free', freeOwner.user.id)
+  aPlay = await setup(enterprise, 'fuzz-ent-play', enterpriseOwner.user.id)
+  bPlay = await setup(free, 'fuzz-free-play', freeOwner.user.id)
   // B is free: its share tokens could not be created; use A's as the "other" one for B too.
   if (b.shareToken < 0) b.shareToken = a.shareToken
   if (bPlay.shareToken < 0) bPlay.shareToken = aPlay.shareToken
@@ -77,6 +83,7 @@ function ownedId(path: string, name: string, owner: Owned): string {
   if (path.startsWith('/user/api/v1/incidents/')) return String(owner.incident)
   if (path.startsWith('/user/api/v1/incident-templates/')) return String(owner.template)
   if (path.startsWith('/user/api/v1/maintenances/')) return String(owner.maintenance)
+  if (path.startsWith('/user/api/v1/sessions/')) return String(owner.session)
   if (name === 'id') return String(owner.page)
   return 'getting-started'
 }
@@ -332,6 +339,8 @@ test('hostile headers (cookies, keys, ETags, forwarded addresses, hosts) are nev
 }, 30_000)
 
 test('by login session too, another owner\'s ids are 404 for every documented owner operation, and change nothing', async () => {
+  // The hostile requests above may have ended the free owner's sessions (DELETE /sessions): a fresh login.
+  freeCookie = await loginCookie(ctx, freeEmail)
   const doc = await json(await ctx.request('/swagger/json'))
   const before = await ctx.request(`/user/api/v1/status-pages/${a.page}`, { key: a.key }).then((r) => r.text())
   const failures: string[] = []

@@ -1,11 +1,16 @@
 /**
- * The caller's API keys in the management API: list them (never the secret or its hash) and
- * revoke one. Keys are created with `lantern key create`; the CLI also lists and revokes.
+ * The caller's API keys in the management API: create one (the secret is in that answer only),
+ * list them (never the secret or its hash) and revoke one. The CLI does the same (`lantern key …`).
+ *
+ * Creating a key needs the login session (the web app, or the cookie with this site's Origin), not
+ * an API key: a leaked key that could mint keys would outlive its own revocation.
  */
 import { Elysia, t, type Static } from 'elysia'
 import { errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
-import { apiKeySecurity, ownerAuth } from './auth.ts'
+import { forbidden } from '../../lib/errors.ts'
+import { apiKeySecurity, ownerAuth, presentsApiKey } from './auth.ts'
+import { CreateApiKeyBody } from './model.ts'
 import type { AccountsService, ApiKeyInfo } from './service.ts'
 
 const ApiKeyJson = t.Object({
@@ -19,8 +24,17 @@ const ApiKeyJson = t.Object({
 })
 
 /** The named models of the OpenAPI document this module defines. */
-const apiKeyModels = namedModels({ ApiKey: ApiKeyJson })
+const NewApiKeyJson = t.Composite([
+  ApiKeyJson,
+  t.Object({ key: t.String({ description: 'The whole key (`lnt_…`): shown in this answer only, never again' }) }),
+])
+
+const apiKeyModels = namedModels({ ApiKey: ApiKeyJson, NewApiKey: NewApiKeyJson, CreateApiKey: CreateApiKeyBody })
 const ApiKeyRef = modelRef(apiKeyModels, 'ApiKey')
+const NewApiKeyRef = modelRef(apiKeyModels, 'NewApiKey')
+
+/** Why an API key cannot create keys (403), for the API and its documentation. */
+export const KEYS_NEED_SESSION = 'API keys cannot create API keys: create one in the web app (Account → API keys) or with lantern key create'
 
 export const apiKeyJson = (key: ApiKeyInfo): Static<typeof ApiKeyJson> => ({
   id: key.id,
@@ -51,6 +65,26 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       {
         response: { 200: t.Object({ data: t.Array(ApiKeyRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
         detail: detail('List your API keys', 'Oldest first, revoked keys included (`state: "revoked"`). The secret is never shown again after `lantern key create`, and only its hash is stored.'),
+      },
+    )
+    .post(
+      '/api-keys',
+      async ({ owner, body, headers, set, status }) => {
+        Object.assign(set.headers, NO_STORE)
+        if (presentsApiKey(headers)) throw forbidden(KEYS_NEED_SESSION)
+        const created = await accounts.createApiKey(owner.id, body.name)
+        return status(201, { data: { ...apiKeyJson(created.info), key: created.key } })
+      },
+      {
+        body: CreateApiKeyBody,
+        response: { 201: t.Object({ data: NewApiKeyRef }), ...errorResponses },
+        detail: {
+          ...detail(
+            'Create an API key',
+            'Answers the whole key (`key`) once; only its hash is stored, so it cannot be shown again. Needs the login session cookie (a POST from this site\'s Origin); a request with an API key is refused with 403, so a leaked key cannot create keys that outlive its revocation.',
+          ),
+          security: [{ sessionCookie: [] }],
+        },
       },
     )
     .delete(

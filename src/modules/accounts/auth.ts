@@ -21,6 +21,10 @@ function presentedApiKey(headers: Record<string, string | undefined>): string | 
   return headers['x-api-key']?.trim() || undefined
 }
 
+/** True when the request presents an API key (or any Authorization header), whatever else it carries. */
+export const presentsApiKey = (headers: Record<string, string | undefined>): boolean =>
+  presentedApiKey(headers) !== undefined || headers.authorization !== undefined
+
 export const apiKeySecurity: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }]
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -102,18 +102,123 @@ export class AccountsRepo {
     })
   }
 
-  insertSession(session: { userId: number; tokenHash: string; now: number; expiresAt: number }) {
+  insertSession(session: { userId: number; tokenHash: string; now: number; expiresAt: number; client: string | null }) {
     return this.db
       .insertInto('sessions')
-      .values({ user_id: session.userId, token_hash: session.tokenHash, created_at: session.now, expires_at: session.expiresAt })
+      .values({
+        user_id: session.userId,
+        token_hash: session.tokenHash,
+        created_at: session.now,
+        expires_at: session.expiresAt,
+        last_seen_at: session.now,
+        client: session.client,
+      })
       .execute()
+  }
+
+  touchSession(sessionId: number, now: number) {
+    return this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute()
+  }
+
+  /** The user's live sessions, newest first; the token hash is only for marking "this browser". */
+  listLiveSessions(userId: number, now: number) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['id', 'token_hash', 'created_at', 'last_seen_at', 'expires_at', 'client'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+  }
+
+  /** Ends one session of the user by its row id; another user's id ends nothing (0 rows). */
+  async deleteSessionById(userId: number, sessionId: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .executeTakeFirst()
+    return result.numDeletedRows > 0n
+  }
+
+  /** Ends every session of the user but the one with `keepTokenHash` (none kept when undefined). */
+  async deleteSessionsExcept(userId: number, keepTokenHash: string | undefined): Promise<number> {
+    let query = this.db.deleteFrom('sessions').where('user_id', '=', userId)
+    if (keepTokenHash !== undefined) query = query.where('token_hash', '!=', keepTokenHash)
+    const result = await query.executeTakeFirst()
+    return Number(result.numDeletedRows)
+  }
+
+  /** What the account holds, for the plan screen: pages, components (and the most on one page), active keys. */
+  async usageCounts(userId: number) {
+    const pages = await this.db
+      .selectFrom('status_pages')
+      .leftJoin('components', 'components.page_id', 'status_pages.id')
+      .select(['status_pages.id', (eb) => eb.fn.count<number>('components.id').as('components')])
+      .where('status_pages.owner_id', '=', userId)
+      .groupBy('status_pages.id')
+      .execute()
+    const keys = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    const perPage = pages.map((page) => Number(page.components))
+    return {
+      pages: pages.length,
+      components: perPage.reduce((sum, count) => sum + count, 0),
+      mostComponentsOnOnePage: perPage.length === 0 ? 0 : Math.max(...perPage),
+      activeApiKeys: Number(keys.count),
+    }
+  }
+
+  hasUsers() {
+    return this.db.selectFrom('users').select('id').limit(1).executeTakeFirst().then((row) => row !== undefined)
+  }
+
+  /** The one setup token there is: any earlier one is replaced (the latest log line is the link). */
+  replaceSetupToken(tokenHash: string, now: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('setup_tokens').execute()
+      await trx.insertInto('setup_tokens').values({ token_hash: tokenHash, created_at: now }).execute()
+    })
+  }
+
+  deleteSetupTokens() {
+    return this.db.deleteFrom('setup_tokens').execute()
+  }
+
+  findSetupToken() {
+    return this.db.selectFrom('setup_tokens').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst()
+  }
+
+  /**
+   * Creates the first user and spends the setup token in one transaction: the token row must still
+   * be there and no user may exist yet, so a second use (or a race with the CLI) creates nothing.
+   */
+  createFirstUser(tokenId: number, user: { email: string; passwordHash: string; plan: Plan; now: number }) {
+    return this.db.transaction().execute(async (trx) => {
+      const spent = await trx.deleteFrom('setup_tokens').where('id', '=', tokenId).executeTakeFirst()
+      if (spent.numDeletedRows === 0n) return undefined
+      const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst()
+      if (existing) return undefined
+      await trx.deleteFrom('setup_tokens').execute()
+      return trx
+        .insertInto('users')
+        .values({ email: user.email, password_hash: user.passwordHash, plan: user.plan, is_admin: 1, created_at: user.now })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    })
   }
 
   findLiveSessionWithUser(tokenHash: string, now: number) {
     return this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.token_hash', 'users.id', 'users.email', 'users.plan', 'users.is_admin', 'users.created_at'])
+      .select(['sessions.id as session_id', 'sessions.token_hash', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.plan', 'users.is_admin', 'users.created_at'])
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.expires_at', '>', now)
       .executeTakeFirst()

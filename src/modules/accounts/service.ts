@@ -15,6 +15,7 @@ import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
 import type { AccountsRepo } from './repo.ts'
+import { summarizeUserAgent } from './user-agent.ts'
 
 export interface User {
   id: number
@@ -33,6 +34,26 @@ export interface ApiKeyInfo {
   lastUsedAt: number | null
   revokedAt: number | null
   state: 'active' | 'revoked'
+}
+
+/** A login session as the account screen and the API show it: the row id, never the token or its hash. */
+export interface SessionInfo {
+  id: number
+  createdAt: number
+  /** Last authenticated request, recorded at most once a minute. */
+  lastSeenAt: number | null
+  expiresAt: number
+  /** "Chrome on Linux"; null for sessions from before this was recorded. */
+  client: string | null
+  /** True for the session of the request that asked (its cookie). */
+  current: boolean
+}
+
+export interface AccountUsage {
+  pages: number
+  components: number
+  mostComponentsOnOnePage: number
+  activeApiKeys: number
 }
 
 const KEY_PREFIX = 'lnt_'
@@ -160,6 +181,18 @@ export class AccountsService {
     return (await this.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
+  /** What the account holds (pages, components, active keys), for "plan and usage". */
+  usage(userId: number): Promise<AccountUsage> {
+    return this.repo.usageCounts(userId)
+  }
+
+  /** One of the user's keys; another user's key is unknown (404). */
+  async getApiKey(userId: number, keyId: number): Promise<ApiKeyInfo> {
+    const row = await this.repo.findApiKey(userId, keyId)
+    if (!row) throw notFound()
+    return toKeyInfo(row)
+  }
+
   /**
    * Revokes one of the user's keys: every later request with it is 401. Someone else's key is
    * unknown (404); revoking a revoked key changes nothing and returns it as it is.
@@ -185,7 +218,7 @@ export class AccountsService {
    * client and per email (see login-throttle.ts; counted in memory only). Success starts a session:
    * the returned token goes into the cookie and only its hash is stored.
    */
-  async login(rawEmail: string, password: string, clientKey: string): Promise<{ user: User; token: string }> {
+  async login(rawEmail: string, password: string, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
     const attempt = this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
@@ -195,33 +228,68 @@ export class AccountsService {
     const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
     if (!row || !ok) throw unauthorized('wrong email or password')
     attempt.succeeded()
-    return { user: toUser(row), token: await this.startSession(row.id) }
+    return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 
   /** Open sign-up: at most 10 attempts per client address an hour. */
-  async signUp(input: { email: string; password: string }, clientKey: string): Promise<{ user: User; token: string }> {
+  async signUp(input: { email: string; password: string }, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const client = clientBudgetKey(clientKey)
     const wait = this.signupsPerClient.retryAfterMs(client)
     if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
     this.signupsPerClient.hit(client)
     const user = await this.createUser(input)
-    return { user, token: await this.startSession(user.id) }
+    return { user, token: await this.startSession(user.id, userAgent) }
   }
 
-  async startSession(userId: number): Promise<string> {
+  /** Starts a login session; `userAgent` is kept only as a short summary ("Firefox on Linux"). */
+  async startSession(userId: number, userAgent?: string | null): Promise<string> {
     const token = randomToken(32)
     const now = this.clock.now()
     await this.repo.deleteExpiredSessions(now)
-    await this.repo.insertSession({ userId, tokenHash: await sha256Hex(token), now, expiresAt: now + SESSION_TTL_MS })
+    await this.repo.insertSession({
+      userId,
+      tokenHash: await sha256Hex(token),
+      now,
+      expiresAt: now + SESSION_TTL_MS,
+      client: summarizeUserAgent(userAgent),
+    })
     return token
+  }
+
+  /** The user's live sessions, newest first; `currentToken` (the asking browser's cookie) marks its own. */
+  async listSessions(userId: number, currentToken?: string): Promise<SessionInfo[]> {
+    const currentHash = currentToken && SESSION_TOKEN_PATTERN.test(currentToken) ? await sha256Hex(currentToken) : undefined
+    const rows = await this.repo.listLiveSessions(userId, this.clock.now())
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      expiresAt: row.expires_at,
+      client: row.client,
+      current: currentHash !== undefined && constantTimeEqual(currentHash, row.token_hash),
+    }))
+  }
+
+  /** Ends one of the user's sessions by its id (as listSessions shows it); another user's id is 404. */
+  async endSessionById(userId: number, sessionId: number): Promise<void> {
+    if (!(await this.repo.deleteSessionById(userId, sessionId, this.clock.now()))) throw notFound('no such session')
+  }
+
+  /** Ends every session of the user except the asking browser's (`currentToken`); returns how many ended. */
+  async endOtherSessions(userId: number, currentToken?: string): Promise<number> {
+    const keep = currentToken && SESSION_TOKEN_PATTERN.test(currentToken) ? await sha256Hex(currentToken) : undefined
+    return this.repo.deleteSessionsExcept(userId, keep)
   }
 
   /** The user of a live session, or undefined for a malformed, unknown, ended or expired one. */
   async authenticateSession(token: string): Promise<User | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return undefined
     const hash = await sha256Hex(token)
-    const row = await this.repo.findLiveSessionWithUser(hash, this.clock.now())
+    const now = this.clock.now()
+    const row = await this.repo.findLiveSessionWithUser(hash, now)
     if (!row || !constantTimeEqual(hash, row.token_hash)) return undefined
+    // "Last seen" for the session list, written at most once a minute so reads stay reads.
+    if (row.last_seen_at === null || now - row.last_seen_at >= LAST_USED_RESOLUTION_MS) await this.repo.touchSession(row.session_id, now)
     return toUser(row)
   }
 
@@ -246,6 +314,58 @@ export class AccountsService {
     }
     checkPassword(newPassword)
     await this.repo.replacePasswordAndEndSessions(userId, await this.passwords.hash(newPassword))
+  }
+
+  /**
+   * First-run setup: while no user exists, issues a new setup token (the server prints the link at
+   * start) and keeps only its hash; any earlier one is replaced. Once a user exists: none, and any
+   * stored one is removed.
+   */
+  async issueSetupToken(): Promise<string | undefined> {
+    if (await this.repo.hasUsers()) {
+      await this.repo.deleteSetupTokens()
+      return undefined
+    }
+    const token = randomToken(32)
+    await this.repo.replaceSetupToken(await sha256Hex(token), this.clock.now())
+    return token
+  }
+
+  /** True while the database has no users (first-run setup pending): one indexed lookup. */
+  async needsSetup(): Promise<boolean> {
+    return !(await this.repo.hasUsers())
+  }
+
+  /** True while `presented` is the live setup token and no user exists yet (compared in constant time). */
+  async setupTokenValid(presented: string): Promise<boolean> {
+    return (await this.liveSetupToken(presented)) !== undefined
+  }
+
+  /**
+   * Creates the first account with the setup token: an administrator on the instance's default
+   * plan, logged in at once. The token is spent in the same transaction; a wrong or spent token,
+   * or any existing user, is 404 (nothing to set up).
+   */
+  async completeSetup(presented: string, input: { email: string; password: string }, userAgent?: string | null): Promise<{ user: User; token: string }> {
+    const email = normalizeEmail(input.email)
+    checkPassword(input.password)
+    if (!(await this.liveSetupToken(presented))) throw notFound()
+    const passwordHash = await this.passwords.hash(input.password)
+    // Looked up again after the slow hash: another request may have used it meanwhile.
+    const live = await this.liveSetupToken(presented)
+    const row = live && (await this.repo.createFirstUser(live.id, { email, passwordHash, plan: this.defaultPlan, now: this.clock.now() }))
+    if (!row) throw notFound()
+    const user = toUser(row)
+    return { user, token: await this.startSession(user.id, userAgent) }
+  }
+
+  private async liveSetupToken(presented: string): Promise<{ id: number } | undefined> {
+    if (!SESSION_TOKEN_PATTERN.test(presented)) return undefined
+    const presentedHash = await sha256Hex(presented)
+    const row = await this.repo.findSetupToken()
+    if (!row || !constantTimeEqual(presentedHash, row.token_hash)) return undefined
+    if (await this.repo.hasUsers()) return undefined
+    return { id: row.id }
   }
 
   async setPasswordByEmail(rawEmail: string, newPassword: string): Promise<User> {

@@ -28,4 +28,15 @@ export interface SessionsTable {
   token_hash: string
   created_at: number
   expires_at: number
+  /** The last authenticated request (recorded at most once a minute); null before the first. */
+  last_seen_at: number | null
+  /** A short summary of the browser ("Chrome on Linux"), never the raw User-Agent. */
+  client: string | null
+}
+
+/** The first-run setup token (SHA-256 of it); exists only while there are no users. */
+export interface SetupTokensTable {
+  id: Generated<number>
+  token_hash: string
+  created_at: number
 }

@@ -13,6 +13,9 @@ import { loginPage, messagePage, passwordPage, signupPage } from './views.ts'
 import { crossSitePage } from './kit/guard.ts'
 import type { ScreenDeps } from './screens/deps.ts'
 import { pageScreens } from './screens/pages.ts'
+import { setupScreens } from './screens/setup.ts'
+import { accountScreens } from './screens/account.ts'
+import { planScreens } from './screens/plan.ts'
 import { brandingScreens } from './screens/branding-all.ts'
 import { componentScreens } from './screens/components.ts'
 import { incidentScreens } from './screens/incidents.ts'
@@ -35,6 +38,9 @@ export function userAreaRoutes(deps: ScreenDeps) {
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(pageScreens(deps))
+    .use(setupScreens(deps))
+    .use(accountScreens(deps))
+    .use(planScreens(deps))
     .use(brandingScreens(deps))
     .use(componentScreens(deps))
     .use(incidentScreens(deps))
@@ -44,7 +50,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
       '/user/login',
       async ({ request, query }) => {
         if (await sessionUser(accounts, request)) return redirect(safeNext(query.next))
-        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen }))
+        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen, setupPending: await accounts.needsSetup() }))
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse }, detail: detail('Login page') },
     )
@@ -56,7 +62,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
-          const { token } = await accounts.login(body.email, body.password, client)
+          const { token } = await accounts.login(body.email, body.password, client, request.headers.get('user-agent'))
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
@@ -111,7 +117,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
           throw error
         }
         // Every session ended with the change; this browser gets a fresh one.
-        const token = await accounts.startSession(user.id)
+        const token = await accounts.startSession(user.id, request.headers.get('user-agent'))
         return redirect('/user/password?done=1', 303, { 'set-cookie': sessionCookie(config, token) })
       },
       {
@@ -138,7 +144,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
         if (!signupOpen) return closedSignup()
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          const { token } = await accounts.signUp({ email: body.email, password: body.password }, clientOf(request, server))
+          const { token } = await accounts.signUp({ email: body.email, password: body.password }, clientOf(request, server), request.headers.get('user-agent'))
           return redirect('/user', 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {

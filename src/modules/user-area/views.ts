@@ -11,12 +11,13 @@ export { layout, messagePage, type LayoutOptions } from './kit/layout.ts'
 
 const withError = (state: FormState, error: string | undefined): FormState => (error ? { ...state, errors: { _form: error } } : state)
 
-export function loginPage(options: { error?: string; email?: string; next?: string; signupOpen: boolean }): string {
+export function loginPage(options: { error?: string; email?: string; next?: string; signupOpen: boolean; setupPending?: boolean }): string {
   const state = withError(emptyForm({ email: options.email }), options.error)
   return layout(
     { title: 'Log in' },
     html`<section class="card narrow">
   <h1>Log in</h1>
+  !${options.setupPending ? html`<p>This Lantern has no accounts yet. Open the setup link the server printed when it started (<q>no accounts yet — create the first one at …</q>) to create the first one.</p>` : ''}
   !${formError(state)}
   <form method="post" action="/user/login">
     <input type="hidden" name="next" value="${options.next ?? '/user'}">
@@ -53,6 +54,7 @@ export function passwordPage(user: User, options: { error?: string; done?: boole
       title: 'Change password',
       user,
       path: '/user/password',
+      crumbs: [{ label: 'Account', href: '/user/account' }, { label: 'Change password' }],
       flash: options.done ? { kind: 'notice', text: 'Password changed. Other sessions were logged out.' } : undefined,
     },
     html`<section class="card narrow">

@@ -35,7 +35,9 @@ export const USER_NAV: NavEntry[] = [
   { label: 'Pages', href: '/user', prefix: '/user/pages' },
   { label: 'Analytics', href: '/user/analytics' },
   { label: 'Templates', href: '/user/templates' },
-  { label: 'Password', href: '/user/password' },
+  { label: 'Account', href: '/user/account' },
+  { label: 'API keys', href: '/user/api-keys' },
+  { label: 'Plan', href: '/user/plan' },
   { label: 'Docs', href: '/docs' },
 ]
 
