@@ -11,6 +11,7 @@ import * as createSessions from './2026_11_25_0300_create_sessions.ts'
 import * as createAnalytics from './2026_11_25_0310_create_analytics.ts'
 import * as createResponseRollups from './2026_11_25_0320_create_response_rollups.ts'
 import * as createPageCheckMinutes from './2026_11_26_0300_create_page_check_minutes.ts'
+import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0310_create_analytics': createAnalytics,
   '2026_11_25_0320_create_response_rollups': createResponseRollups,
   '2026_11_26_0300_create_page_check_minutes': createPageCheckMinutes,
+  '2026_11_27_0300_create_monitors': createMonitors,
 }
