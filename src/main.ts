@@ -21,6 +21,8 @@ export interface RunningServer {
   url: string
   port: number
   app: ReturnType<typeof createApp>
+  /** This process runs the monitor scheduler (with WORKERS=N, worker 1 only). */
+  schedulesMonitors: boolean
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -83,6 +85,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: server.url.toString(),
     port: server.port ?? config.port,
     app,
+    schedulesMonitors: scheduleMonitors,
     stop() {
       stopping ??= (async () => {
         watcher.stop()
