@@ -131,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
   return {
+    config: deps.config,
     clock,
     changes,
     accounts,

@@ -71,6 +71,12 @@ export interface MonitorInput extends MonitorOptions {
   degraded_after_ms?: number | null
 }
 
+/** Where a monitor belongs: a component (its page follows) or only a page. */
+export interface MonitorPlacement {
+  component_id?: number | null
+  status_page_id?: number | null
+}
+
 /** Engine field names → API field names, so a 400 names what the owner sent. */
 const API_FIELD: Record<string, string> = {
   url: 'target',

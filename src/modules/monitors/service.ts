@@ -12,7 +12,7 @@ import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
-import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions } from './definition.ts'
+import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
@@ -37,11 +37,6 @@ export interface Monitor {
   lastPushAt: number | null
   createdAt: number
   updatedAt: number
-}
-
-export interface MonitorPlacement {
-  component_id?: number | null
-  status_page_id?: number | null
 }
 
 export const PUSH_PATH = '/api/push/'
