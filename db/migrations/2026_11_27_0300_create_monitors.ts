@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely'
  * state, since, flapping, encoded history), when it runs next, and the push token's hash.
  * `updated_at` moves only with the owner's changes (not with runs): the scheduler follows it to
  * learn of new, changed and resumed monitors. Results go to the component's check store; here
- * only a short raw log (`monitor_results`, 48 h) and the state changes (`monitor_state_changes`,
+ * only a short raw log (`monitor_results`, 24 h) and the state changes (`monitor_state_changes`,
  * kept: availability over 365 days reads them). `components.status_override` marks a manual
  * status the owner set on a monitored component.
  */

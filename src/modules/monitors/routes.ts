@@ -113,7 +113,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
           200: t.Object({ data: t.Array(MonitorResultRef), meta: t.Object({ count: t.Integer(), next_before: t.Nullable(t.Integer({ description: 'pass as `before` for the next page' })) }) }),
           ...errorResponses,
         },
-        detail: detail('Recent results of a monitor, newest first', 'Raw results are kept 48 hours; older figures live on in the component’s minute and day roll-ups.'),
+        detail: detail('Recent results of a monitor, newest first', 'Raw results are kept 24 hours; older figures live on in the component’s minute and day roll-ups.'),
       },
     )
     .get(

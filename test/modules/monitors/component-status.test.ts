@@ -68,7 +68,10 @@ describe('HTTP monitor → component → public page', () => {
     const history = (await json(await api(`/components/${componentId}/history`))).data
     expect(history[0].status).toBe('down')
     // Results fed the component's check store (sparklines, uptime bars, analytics).
-    expect(await ctx.app.services.checks.rawCount(componentId)).toBe(3)
+    const [today] = await ctx.app.services.checks.dailyBuckets([componentId], ctx.clock.now(), 1)
+    expect(today).toMatchObject({ checks: 3, okChecks: 1 })
+    // One raw row per result, in the monitor's own log (not twice).
+    expect(await ctx.app.services.checks.rawCount(componentId)).toBe(0)
 
     // A manual status is an override: runs leave it alone until the owner clears it.
     const overridden = (await json(await api(`/components/${componentId}`, { method: 'PATCH', json: { status: 'up' } }))).data
