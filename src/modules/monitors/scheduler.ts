@@ -134,7 +134,7 @@ export class MonitorScheduler {
   private async turn(): Promise<void> {
     try {
       await this.sync()
-      await this.startDue()
+      await this.startDueSerially()
       await this.flush()
     } catch (error) {
       this.options.onError?.(error)
@@ -157,6 +157,27 @@ export class MonitorScheduler {
       this.heap.push({ id: row.id, at: row.next_run_at })
     }
   }
+
+  /**
+   * One startDue at a time (the global cap counts what is starting). A finished run calls it too,
+   * so a monitor that waited for its host's cap starts when a slot frees, not a whole tick later.
+   */
+  private startDueSerially(): Promise<void> {
+    if (this.starting) {
+      this.startAgain = true
+      return this.starting
+    }
+    this.starting = (async () => {
+      do {
+        this.startAgain = false
+        await this.startDue()
+      } while (this.startAgain)
+    })().finally(() => (this.starting = undefined))
+    return this.starting
+  }
+
+  private starting: Promise<void> | undefined
+  private startAgain = false
 
   private async startDue(): Promise<void> {
     const now = this.options.clock.now()
@@ -206,6 +227,8 @@ export class MonitorScheduler {
         this.runWithDeadline(spec, policy, budget).then((result) => {
           if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 1) - 1)
           if (!this.abandoned) this.pending.push({ kind: 'run', monitorId: entry.id, scheduledAt: entry.at, result })
+          const top = this.heap.peek()
+          if (this.running && top && top.at <= this.options.clock.now()) this.startDueSerially().catch((error) => this.options.onError?.(error))
         }),
       )
     }
