@@ -125,6 +125,26 @@ describe('caps and deadlines', () => {
     expect(most).toBeLessThanOrEqual(6)
   })
 
+  test('a run waiting for its host starts as soon as a slot frees, without waiting for the next tick', async () => {
+    await removeAll()
+    const timer = new ManualTimer(ctx.clock)
+    const gates = [gate(), gate()]
+    let calls = 0
+    const scheduler = schedulerFor(ctx, { timer, perHostCap: 1, run: async () => (await gates[calls++]!.promise, ok()) })
+    const monitors = await Promise.all([1, 2].map((i) => createMonitor({ name: `w${i}`, type: 'http', target: `https://busy.example.com/${i}` })))
+    ctx.clock.advance(60_000)
+    scheduler.start()
+    timer.advance(250) // the first tick
+    while (calls < 1) await Bun.sleep(1)
+    expect(scheduler.active).toBe(1)
+    gates[0]!.open()
+    // No timer moves: the finished run hands its slot on.
+    while (calls < 2) await Bun.sleep(1)
+    gates[1]!.open()
+    await scheduler.stop()
+    for (const m of monitors) expect(await resultsOf(m.id)).toHaveLength(1)
+  })
+
   test('a run that never ends fails at its hard deadline (runBudgetMs + 1 s)', async () => {
     await removeAll()
     const timer = new ManualTimer(ctx.clock)
@@ -196,5 +216,22 @@ describe('stop and start', () => {
     await a.settle()
     await b.settle()
     expect(await resultsOf(m.id)).toHaveLength(2)
+  })
+})
+
+describe('retention', () => {
+  test('raw results older than 24 h are pruned in small batches; newer ones stay', async () => {
+    await removeAll()
+    const m = await createMonitor({ name: 'old', type: 'http', target: 'https://old.example.com/' })
+    const scheduler = schedulerFor(ctx, { run: async () => ok() })
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000)
+      await scheduler.tick()
+      await scheduler.settle()
+    }
+    expect(await resultsOf(m.id)).toHaveLength(3)
+    ctx.clock.advance(24 * 3_600_000 - 30_000) // the first two are now older than a day
+    expect(await ctx.app.services.monitorRecorder.prune(1)).toBe(2)
+    expect(await resultsOf(m.id)).toHaveLength(1)
   })
 })
