@@ -173,8 +173,10 @@ export class MonitorsService {
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
       updated_at: now,
     })
-    const previousComponent = row.component_id
-    if (previousComponent !== null && previousComponent !== (placement.component_id ?? null)) await this.recorder.refreshComponent(previousComponent)
+    // Both the component it left and the one it joined take their monitors' worst state again.
+    if (row.component_id !== placement.component_id) {
+      for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
+    }
     return this.get(owner, id)
   }
 

@@ -162,3 +162,15 @@ describe('results and availability', () => {
     expect((await ctx.request(`/user/api/v1/monitors/${id}/results?limit=0`, { key })).status).toBe(400)
   })
 })
+
+describe('OpenAPI', () => {
+  test('the monitor routes reference named models', async () => {
+    const doc = await json(await ctx.request('/swagger/json'))
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Monitor', 'MonitorResult', 'MonitorAvailability']))
+    const schema = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema
+    expect(schema('/user/api/v1/monitors/{id}', 'get', '200').properties.data).toEqual({ $ref: '#/components/schemas/Monitor' })
+    expect(schema('/user/api/v1/monitors/{id}/results', 'get', '200').properties.data.items).toEqual({ $ref: '#/components/schemas/MonitorResult' })
+    expect(schema('/user/api/v1/monitors/{id}/availability', 'get', '200').properties.data).toEqual({ $ref: '#/components/schemas/MonitorAvailability' })
+    expect(doc.paths['/api/push/{token}'].post).toBeDefined()
+  })
+})
