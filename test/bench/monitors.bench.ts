@@ -24,7 +24,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const INTERVAL = 30
 
 async function child(kind: 'http' | 'https', count: number): Promise<void> {
-  const pki = makeTestPki(['bench.test'], 30)
+  const pki = makeTestPki(['bench.test', '*.bench.test'], 30)
   const target = Bun.spawn([process.execPath, join(import.meta.dir, 'monitor-target.ts')], {
     env: { ...process.env, TARGET_CERT: pki.cert, TARGET_KEY: pki.key },
     stdout: 'pipe',
@@ -38,17 +38,18 @@ async function child(kind: 'http' | 'https', count: number): Promise<void> {
   try {
     await migrateToLatest(database.db)
     const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test', MONITOR_PRIVATE_TARGETS: '1' })
-    // bench.test is 127.0.0.1 (the certificate's name); nothing leaves the machine.
+    // Every *.bench.test name is 127.0.0.1 (the certificate's names); nothing leaves the machine.
     const checkDeps = { guard: createAddressGuard({ resolve: async () => ['127.0.0.1'], allowPrivate: true }), clock: systemClock, trustedCa: pki.ca }
     const services = createServices({ db: database.db, config, checkDeps })
     const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
     const page = await services.pages.create(owner, { slug: 'bench', name: 'Bench' })
     const components = []
     for (let i = 0; i < 100; i++) components.push(await services.components.create(owner, page.id, { name: `C${i}` }))
-    const url = kind === 'https' ? `https://bench.test:${ports.https}/` : `http://127.0.0.1:${ports.http}/`
+    // 100 host names (all 127.0.0.1), as monitors of many services would be; the per-host cap applies per name.
+    const url = (i: number) => (kind === 'https' ? `https://h${i % 100}.bench.test:${ports.https}/${i}` : `http://h${i % 100}.bench.test:${ports.http}/${i}`)
     const setupStart = performance.now()
     for (let i = 0; i < count; i++) {
-      await services.monitors.create(owner, { name: `m${i}`, type: 'http', target: `${url}${i}`, interval_seconds: INTERVAL, retries: 0, component_id: components[i % 100]!.id })
+      await services.monitors.create(owner, { name: `m${i}`, type: 'http', target: url(i), interval_seconds: INTERVAL, retries: 0, component_id: components[i % 100]!.id })
     }
     const setupSeconds = (performance.now() - setupStart) / 1000
     const scheduler = new MonitorScheduler({ repo: services.monitorsRepo, recorder: services.monitorRecorder, clock: systemClock, checkDeps, onError: (e) => console.error(e) })

@@ -6,7 +6,7 @@
  * - A global cap (100 runs at once) and a per-host cap (4) bound the load on us and on a target;
  *   a run that finds its host busy waits for a later tick.
  * - Every run has a hard deadline: the engine's runBudgetMs + 1 s; past it, the run is a failure.
- * - Finished runs are written in batches: one transaction per tick (recorder.ts).
+ * - Finished runs are written in batches: one transaction a second at most (recorder.ts).
  * - The database is the truth: a due monitor is read again before it runs, so a pause, a change
  *   or a push in another process is seen; the owner's changes reach the heap through `updated_at`.
  *   next_run_at is persisted with each result, so a restart neither loses nor doubles a run.
@@ -40,6 +40,8 @@ export interface SchedulerOptions {
   checkDeps: CheckDeps
   timer?: Timer
   tickMs?: number
+  /** Finished runs are written at most this often, in one transaction (default 1 s). */
+  flushEveryMs?: number
   globalCap?: number
   perHostCap?: number
   /** The check itself (default: the engine's runMonitor with checkDeps). */
@@ -47,7 +49,7 @@ export interface SchedulerOptions {
   onError?: (error: unknown) => void
 }
 
-export const SCHEDULER_DEFAULTS = { tickMs: 250, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000 } as const
+export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000 } as const
 
 export class MonitorScheduler {
   private readonly heap = new MinHeap()
@@ -56,6 +58,8 @@ export class MonitorScheduler {
   /** Monitors with a run under way or a result not yet written: never started twice. */
   private readonly inFlight = new Map<number, Promise<void>>()
   private readonly hostLoad = new Map<string, number>()
+  /** Each monitor's host as of its last run (a hint; the row read before a run decides). */
+  private readonly hostOf = new Map<number, string>()
   private pending: MonitorEvent[] = []
   private watermark = 0
   private loaded = false
@@ -64,6 +68,8 @@ export class MonitorScheduler {
   private ticking: Promise<void> | undefined
   private readonly timer: Timer
   private readonly tickMs: number
+  private readonly flushEveryMs: number
+  private lastFlushAt = Number.NEGATIVE_INFINITY
   private readonly globalCap: number
   private readonly perHostCap: number
   private readonly run: RunCheck
@@ -74,6 +80,7 @@ export class MonitorScheduler {
   constructor(private readonly options: SchedulerOptions) {
     this.timer = options.timer ?? systemTimer
     this.tickMs = options.tickMs ?? SCHEDULER_DEFAULTS.tickMs
+    this.flushEveryMs = options.flushEveryMs ?? SCHEDULER_DEFAULTS.flushEveryMs
     this.globalCap = options.globalCap ?? SCHEDULER_DEFAULTS.globalCap
     this.perHostCap = options.perHostCap ?? SCHEDULER_DEFAULTS.perHostCap
     this.run = options.run ?? ((spec, policy, sleep) => runMonitor(spec, options.checkDeps, policy, sleep))
@@ -135,7 +142,12 @@ export class MonitorScheduler {
     try {
       await this.sync()
       await this.startDueSerially()
-      await this.flush()
+      // One write transaction a second at most (or sooner when much is waiting): fewer, larger batches.
+      const now = this.options.clock.now()
+      if (now - this.lastFlushAt >= this.flushEveryMs || this.pending.length >= 1_000) {
+        this.lastFlushAt = now
+        await this.flush()
+      }
     } catch (error) {
       this.options.onError?.(error)
     }
@@ -182,16 +194,31 @@ export class MonitorScheduler {
   private async startDue(): Promise<void> {
     const now = this.options.clock.now()
     const due: Array<{ id: number; at: number }> = []
-    while (this.inFlight.size + due.length < this.globalCap) {
+    const busyHosts: Array<{ id: number; at: number }> = []
+    // Runs this batch already plans per host: a monitor whose host (known from its last run) is
+    // full waits without a database read, and the scan is bounded so a crowd for one host costs little.
+    const planned = new Map<string, number>()
+    let scanned = 0
+    while (this.inFlight.size + due.length < this.globalCap && scanned++ < this.globalCap * 4) {
       const top = this.heap.peek()
       if (!top || top.at > now) break
       this.heap.pop()
       if (this.scheduled.get(top.id) !== top.at || this.inFlight.has(top.id)) continue
+      const host = this.hostOf.get(top.id)
+      if (host) {
+        const load = (this.hostLoad.get(host) ?? 0) + (planned.get(host) ?? 0)
+        if (load >= this.perHostCap) {
+          busyHosts.push(top)
+          continue
+        }
+        planned.set(host, (planned.get(host) ?? 0) + 1)
+      }
       due.push(top)
     }
+    for (const entry of busyHosts) this.heap.push(entry)
+    busyHosts.length = 0
     if (due.length === 0) return
     const rows = new Map((await this.options.repo.findMany(due.map((d) => d.id))).map((row) => [row.id, row]))
-    const busyHosts: Array<{ id: number; at: number }> = []
     for (const entry of due) {
       const row = rows.get(entry.id)
       if (!row || row.enabled !== 1) {
@@ -206,6 +233,8 @@ export class MonitorScheduler {
       }
       const definition = definitionOf(row)
       const host = hostKey(definition)
+      if (host === null) this.hostOf.delete(entry.id)
+      else this.hostOf.set(entry.id, host)
       if (host !== null && (this.hostLoad.get(host) ?? 0) >= this.perHostCap) {
         busyHosts.push(entry)
         continue
