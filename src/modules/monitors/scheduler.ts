@@ -86,10 +86,13 @@ export class MonitorScheduler {
     this.run = options.run ?? ((spec, policy, sleep) => runMonitor(spec, options.checkDeps, policy, sleep))
   }
 
-  /** Runs under way right now. */
+  /** Runs under way right now (not counting finished ones waiting to be written). */
   get active(): number {
-    return this.inFlight.size
+    return this.runningNow
   }
+
+  /** What the global cap counts: checks on the network now. Finished runs wait for the write without holding a slot. */
+  private runningNow = 0
 
   start(): void {
     if (this.running) return
@@ -199,7 +202,7 @@ export class MonitorScheduler {
     // full waits without a database read, and the scan is bounded so a crowd for one host costs little.
     const planned = new Map<string, number>()
     let scanned = 0
-    while (this.inFlight.size + due.length < this.globalCap && scanned++ < this.globalCap * 4) {
+    while (this.runningNow + due.length < this.globalCap && scanned++ < this.globalCap * 4) {
       const top = this.heap.peek()
       if (!top || top.at > now) break
       this.heap.pop()
@@ -249,12 +252,14 @@ export class MonitorScheduler {
         continue
       }
       if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 0) + 1)
+      this.runningNow++
       const policy: RetryPolicy = { retries: definition.retries, retryDelayMs: definition.retryIntervalMs }
       const budget = runBudgetMs(definition.timeoutMs, policy) + SCHEDULER_DEFAULTS.deadlineMarginMs
       this.inFlight.set(
         entry.id,
         this.runWithDeadline(spec, policy, budget).then((result) => {
           if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 1) - 1)
+          this.runningNow--
           if (!this.abandoned) this.pending.push({ kind: 'run', monitorId: entry.id, scheduledAt: entry.at, result })
           const top = this.heap.peek()
           if (this.running && top && top.at <= this.options.clock.now()) this.startDueSerially().catch((error) => this.options.onError?.(error))
