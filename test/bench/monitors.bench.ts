@@ -3,8 +3,10 @@
  * process. Each load runs in its own process (fresh database, fresh heap), bounded in time:
  *   - 1,000 HTTPS monitors at 30 s (a new TLS handshake per check)
  *   - 10,000 HTTP monitors at 30 s
- * Reported: CPU of the scheduling process (% of one core, user + system), schedule lateness
- * p50/p99, resident memory, results written and failed, and database growth per day.
+ * Reported: CPU of the scheduling process (% of one core, user + system, over the whole window),
+ * schedule lateness p50/p99 after the first interval (and p99 within it, which includes the backlog
+ * that came due during set-up), resident memory, results written and failed, and database growth
+ * per day (raw results are kept a day, so about that much is the steady extra size).
  * BENCH_SECONDS (default 60) sets the measured window; MONITOR_BENCH=https:1000,http:10000 the loads.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -65,7 +67,12 @@ async function child(kind: 'http' | 'https', count: number): Promise<void> {
     const cpuBefore = process.cpuUsage()
     const wallBefore = performance.now()
     scheduler.start()
-    await Bun.sleep(SECONDS * 1000)
+    // The first interval also works off what came due while 10,000 monitors were being created;
+    // steady-state lateness is measured after it.
+    await Bun.sleep(INTERVAL * 1000)
+    const firstInterval = [...scheduler.lateness].sort((a, b) => a - b)
+    scheduler.lateness.length = 0
+    await Bun.sleep(Math.max(0, SECONDS - INTERVAL) * 1000)
     const cpu = process.cpuUsage(cpuBefore)
     const wall = performance.now() - wallBefore
     const rss = process.memoryUsage().rss
@@ -90,9 +97,10 @@ async function child(kind: 'http' | 'https', count: number): Promise<void> {
         seconds: Math.round(wall / 1000),
         setup_seconds: Math.round(setupSeconds),
         cpu_percent_of_one_core: Number((((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(2)),
+        first_interval_lateness_p99_ms: firstInterval[Math.floor(firstInterval.length * 0.99)] ?? 0,
         lateness_p50_ms: pct(50),
         lateness_p99_ms: pct(99),
-        runs_started: sorted.length,
+        runs_started: firstInterval.length + sorted.length,
         results_written: Number(counts.n),
         failed: Number(counts.failed ?? 0),
         response_ms_avg: Math.round(Number(counts.avg_ms ?? 0)),
