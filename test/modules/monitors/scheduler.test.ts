@@ -145,6 +145,23 @@ describe('caps and deadlines', () => {
     for (const m of monitors) expect(await resultsOf(m.id)).toHaveLength(1)
   })
 
+  test('finished runs waiting for their write do not hold a slot of the global cap', async () => {
+    await removeAll()
+    const gates = [gate(), gate()]
+    let calls = 0
+    const scheduler = schedulerFor(ctx, { globalCap: 2, flushEveryMs: 600_000, run: async () => (await (gates[calls++] ?? { promise: Promise.resolve() }).promise, ok()) })
+    await Promise.all([1, 2, 3, 4].map((i) => createMonitor({ name: `g${i}`, type: 'http', target: `https://g${i}.example.com/` })))
+    ctx.clock.advance(60_000)
+    await scheduler.tick() // starts 2; the write of this tick finds nothing finished yet
+    expect(calls).toBe(2)
+    for (const g of gates) g.open()
+    await Bun.sleep(0)
+    expect(scheduler.active).toBe(0)
+    await scheduler.tick() // no write due for 10 minutes, yet both slots are free
+    expect(calls).toBe(4)
+    await scheduler.settle()
+  })
+
   test('a run that never ends fails at its hard deadline (runBudgetMs + 1 s)', async () => {
     await removeAll()
     const timer = new ManualTimer(ctx.clock)

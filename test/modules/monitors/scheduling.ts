@@ -34,7 +34,7 @@ export class ManualTimer implements Timer {
   }
 }
 
-export function schedulerFor(ctx: TestContext, options: { timer?: Timer; run?: RunCheck; globalCap?: number; perHostCap?: number } = {}) {
+export function schedulerFor(ctx: TestContext, options: { timer?: Timer; run?: RunCheck; globalCap?: number; perHostCap?: number; flushEveryMs?: number } = {}) {
   const timer = options.timer ?? new ManualTimer(ctx.clock)
   const services = ctx.app.services
   return new MonitorScheduler({
@@ -46,6 +46,7 @@ export function schedulerFor(ctx: TestContext, options: { timer?: Timer; run?: R
     run: options.run,
     globalCap: options.globalCap,
     perHostCap: options.perHostCap,
+    flushEveryMs: options.flushEveryMs,
     onError: (error) => {
       throw error
     },
