@@ -142,3 +142,18 @@ describe('push monitors over HTTP', () => {
     await scheduler.stop()
   })
 })
+
+describe('moving a monitor', () => {
+  test('the component it joins takes its state at once', async () => {
+    const other = (await json(await api(`/status-pages/${pageId}/components`, { method: 'POST', json: { name: 'Other' } }))).data.id
+    const created = (await json(await api('/monitors', {
+      method: 'POST',
+      json: { name: 'Mover', type: 'push', interval_seconds: 60, confirm_failures: 1, confirm_successes: 1 },
+    }))).data
+    expect(await json(await ctx.request(`${created.push_url}?status=down`))).toEqual({ ok: true, state: 'down' })
+    expect((await json(await api(`/components/${other}`))).data.status).toBe('up')
+    const moved = (await json(await api(`/monitors/${created.id}`, { method: 'PATCH', json: { component_id: other } }))).data
+    expect(moved).toMatchObject({ component_id: other, status_page_id: pageId, status_page_slug: 'watched' })
+    expect((await json(await api(`/components/${other}`))).data.status).toBe('down')
+  })
+})
