@@ -35,6 +35,7 @@ import { healthRoutes } from './modules/health/index.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
+import { monitorsRoutes, pushRoutes } from './modules/monitors/routes.ts'
 import { createRequestMeter } from './modules/metrics/meter.ts'
 import { brandingRoutes } from './modules/branding/index.ts'
 import type { BrandingService } from './modules/branding/service.ts'
@@ -53,6 +54,7 @@ import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
+import type { CheckDeps } from './modules/monitors/engine.ts'
 
 export interface AppDeps {
   db: Db
@@ -73,6 +75,8 @@ export interface AppDeps {
   log?: (line: string) => void
   /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, the check is not offered. */
   dns?: DnsResolver
+  /** What monitor checks use; default the system's (services.ts). */
+  checkDeps?: CheckDeps
 }
 
 /** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */
@@ -105,6 +109,8 @@ export function createApp(deps: AppDeps): App {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))
+    .use(pushRoutes(services.monitors))
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
     .use(planRoutes({ accounts: services.accounts }))

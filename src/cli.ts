@@ -15,6 +15,7 @@ import { checkHealth } from './modules/operations/healthcheck.ts'
 import { apiKeyJson } from './modules/accounts/api-keys.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
+import { monitorCommands } from './modules/monitors/cli.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -27,6 +28,10 @@ export const USAGE = `Usage: lantern <command>
   key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
+  monitor list --email E                        the user's monitors, one JSON line each
+  monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
+                                                types: http keyword json tcp dns tls push; --options '{"keyword":"OK"}'
+  monitor pause|resume|delete --email E --id N
   backup FILE                                   consistent copy of the database, also while the server runs
   healthcheck                                   exit 0 when the server on this machine answers /healthz
   version
@@ -113,6 +118,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
     options: { slug: { type: 'string' } },
     run: async (s, f) => JSON.stringify({ slug: (await s.pages.setBlocked(required(f, 'slug'), false)).slug, blocked: false }),
   },
+  ...monitorCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */

@@ -4,6 +4,7 @@
  */
 import { ipText, ipValue, normalizeIp } from './lib/ip.ts'
 import { isPlan, PLANS, type Plan } from './lib/plans.ts'
+import { readPrivateTargets, type PrivateTargets } from './lib/address-guard.ts'
 
 export interface Config {
   readonly port: number
@@ -22,6 +23,8 @@ export interface Config {
   readonly metricsToken?: string | undefined
   /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (readOperationsConfig below). */
   readonly operations: OperationsConfig
+  /** MONITOR_PRIVATE_TARGETS (src/lib/address-guard.ts): private monitor targets allowed, all or some networks. */
+  readonly monitorPrivateTargets: PrivateTargets
 }
 
 export class ConfigError extends Error {
@@ -106,7 +109,16 @@ export function loadConfig(env: Env): Config {
     signup: readSignup(env),
     metricsToken: readMetricsToken(env),
     operations: readOperationsConfig(env, port),
+    monitorPrivateTargets: readMonitorPrivateTargets(env),
   })
+}
+
+function readMonitorPrivateTargets(env: Env): PrivateTargets {
+  try {
+    return readPrivateTargets(env)
+  } catch (error) {
+    throw new ConfigError((error as Error).message)
+  }
 }
 
 // Operations settings: workers, request log, rate limit and trusted proxies.

@@ -17,6 +17,7 @@ import { announceFirstRunSetup } from './modules/accounts/setup.ts'
 import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
+import { MonitorScheduler } from './modules/monitors/scheduler.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -27,6 +28,8 @@ export interface RunningServer {
   app: ReturnType<typeof createApp>
   /** While the database has no users: the line with the first-run setup link (printed at start). */
   setupLine?: string
+  /** This process runs the monitor scheduler (with WORKERS=N, worker 1 only). */
+  schedulesMonitors: boolean
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -42,6 +45,8 @@ export interface StartOptions {
   log?: (line: string) => void
   /** The application's time (default the system clock); tests pin it so they never depend on the hour. */
   clock?: Clock
+  /** Run the monitor scheduler here (default: yes, unless this is a worker other than the first). */
+  monitors?: boolean
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -55,6 +60,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
   const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
+  // Monitors: exactly one process schedules them. With WORKERS=N that is worker 1 (a restarted
+  // worker 1 takes over: next runs are in the database, so nothing is lost or doubled).
+  const scheduleMonitors = options.monitors ?? (options.workerId === undefined || options.workerId === 1)
+  const monitorScheduler = scheduleMonitors
+    ? new MonitorScheduler({
+        repo: app.services.monitorsRepo,
+        recorder: app.services.monitorRecorder,
+        clock: app.services.clock,
+        checkDeps: app.services.checkDeps,
+        onError: (error) => console.error('[lantern] monitor scheduler:', error),
+      })
+    : undefined
+  monitorScheduler?.start()
+  // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
+  const pruneMonitorResults = scheduleMonitors
+    ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
+    : undefined
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -73,10 +95,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port: server.port ?? config.port,
     app,
     setupLine,
+    schedulesMonitors: scheduleMonitors,
     stop() {
       stopping ??= (async () => {
         watcher.stop()
         clearInterval(pruneChecks)
+        clearInterval(pruneMonitorResults)
+        // Finished runs are written; unfinished ones are dropped and run again on the next start.
+        await monitorScheduler?.stop({ abandon: true })
         // A long synchronous write (a big import) delays the signal handler, and requests that arrived
         // meanwhile still wait in their sockets; one turn of the event loop takes them in, so they
         // count as in flight instead of being cut off with the connection.

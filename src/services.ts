@@ -51,6 +51,13 @@ import { PrivateStatusJson } from './modules/status-api/private.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetScript } from './modules/widget/http.ts'
+import { createAddressGuard } from './lib/address-guard.ts'
+import { componentStatusFromMonitors } from './modules/monitors/component-status.ts'
+import type { CheckDeps } from './modules/monitors/engine.ts'
+import { MonitorRecorder } from './modules/monitors/recorder.ts'
+import { MonitorsRepo } from './modules/monitors/repo.ts'
+import { MonitorsService } from './modules/monitors/service.ts'
+import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -63,6 +70,8 @@ export interface ServiceDeps {
   publicCache?: boolean
   /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
   workerId?: number
+  /** What monitor checks use (address guard, resolvers, trusted CAs); default: the system's, with MONITOR_PRIVATE_TARGETS. */
+  checkDeps?: CheckDeps
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -72,10 +81,21 @@ export function createServices(deps: ServiceDeps) {
   const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   // Status changes keep the analytics roll-ups in step, in the same transaction.
-  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes)
+  const monitorsRepo = new MonitorsRepo(deps.db)
+  // A monitored component's status follows its monitors (component-status.ts).
+  const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
+  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
+  const checkDeps: CheckDeps = deps.checkDeps ?? {
+    guard: createAddressGuard({ resolve: systemResolve, allowPrivate: deps.config.monitorPrivateTargets }),
+    clock,
+    dnsServers: systemDnsServers(),
+    userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
+  }
+  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes)
+  const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
   const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords)
@@ -111,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
   return {
+    config: deps.config,
     clock,
     changes,
     accounts,
@@ -119,6 +140,10 @@ export function createServices(deps: ServiceDeps) {
     incidents,
     maintenances,
     checks,
+    checkDeps,
+    monitorsRepo,
+    monitorRecorder,
+    monitors,
     pageStatus,
     pageAccess,
     pageAccessSettings,

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       defaultPlan: 'enterprise',
       signup: 'closed',
       operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
+      monitorPrivateTargets: false,
     })
     expect(Object.isFrozen(config)).toBe(true)
   })
@@ -25,6 +26,12 @@ describe('loadConfig', () => {
     expect(config.scheme).toBe('https')
     expect(config.statusDomain).toBe('status.example.com')
     expect(config.defaultPlan).toBe('free')
+  })
+
+  test('MONITOR_PRIVATE_TARGETS: 1, a list of networks, or a clear error', () => {
+    expect(loadConfig({ MONITOR_PRIVATE_TARGETS: '1' }).monitorPrivateTargets).toBe(true)
+    expect(loadConfig({ MONITOR_PRIVATE_TARGETS: '10.0.0.5' }).monitorPrivateTargets).toEqual(['10.0.0.5/32'])
+    expect(() => loadConfig({ MONITOR_PRIVATE_TARGETS: 'lan' })).toThrow(ConfigError)
   })
 
   const bad: Array<[Record<string, string>, string]> = [

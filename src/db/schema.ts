@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -56,4 +57,7 @@ export interface Database {
   component_response_daily: ComponentResponseDailyTable
   component_response_cursor: ComponentResponseCursorTable
   page_response_daily: PageResponseDailyTable
+  monitors: MonitorsTable
+  monitor_results: MonitorResultsTable
+  monitor_state_changes: MonitorStateChangesTable
 }

@@ -18,6 +18,11 @@ export class ChecksRepo {
     return this.db.transaction().execute((trx) => work(new ChecksRepo(trx, this.onRecorded)))
   }
 
+  /** The same, also handing out the transaction, for a caller that writes its own rows in it. */
+  transactionWithDb<T>(work: (repo: ChecksRepo, trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new ChecksRepo(trx, this.onRecorded), trx))
+  }
+
   /** Lets the listener (if any) update its read models in the same transaction. */
   async recorded(componentId: number, checks: ReadonlyArray<{ at: number; responseMs: number | null }>) {
     if (this.onRecorded) await this.onRecorded(this.db, componentId, checks)

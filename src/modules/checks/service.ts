@@ -9,6 +9,7 @@
  * minute sums (page_check_minutes), analytics its own response-time roll-ups. Here:
  * - `dailyBuckets(componentIds, now, days)`: per-day sums (checks, ok checks, response times).
  */
+import type { Db } from '../../db/client.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest } from '../../lib/errors.ts'
@@ -84,6 +85,31 @@ export class ChecksService {
       await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
       await repo.prune(componentId, rawFrom, minutesFrom)
       await repo.recorded(componentId, checks)
+    })
+  }
+
+  /**
+   * The caller's own writes and the checks they produce, in one transaction: `write` gets the
+   * transaction and answers the checks per component (the built-in monitors write one such batch
+   * per tick). No pruning here: pruneAll does it on its own timer, so a busy writer never waits on
+   * clean-up. `raw: false` skips the raw rows, for a writer that keeps its own raw log (monitors
+   * keep monitor_results, with more in it); the buckets and read models are written all the same.
+   */
+  async recordBatch(
+    write: (trx: Db) => Promise<ReadonlyArray<{ componentId: number; checks: readonly CheckResult[] }>>,
+    options: { raw?: boolean } = {},
+  ): Promise<void> {
+    const now = this.clock.now()
+    const rawFrom = now - RAW_RETENTION_MS
+    const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
+    await this.repo.transactionWithDb(async (repo, trx) => {
+      for (const { componentId, checks } of await write(trx)) {
+        if (checks.length === 0) continue
+        if (options.raw !== false) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
+        await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
+        await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
+        await repo.recorded(componentId, checks)
+      }
     })
   }
 

@@ -25,6 +25,12 @@ export const UpdateComponentBody = t.Object({
   type: t.Optional(ComponentTypeSchema),
   group: t.Optional(group),
   status: t.Optional(ComponentStatusSchema),
+  status_override: t.Optional(
+    t.Boolean({
+      error: 'status_override must be true or false',
+      description: 'On a component with monitors, a status set by hand is an override (true); false hands the status back to the monitors.',
+    }),
+  ),
 })
 
 /** The most components a page's order may list (far above any plan's limit). */
@@ -67,6 +73,7 @@ const ComponentJson = t.Object({
   type: ComponentTypeSchema,
   group: t.Nullable(t.String()),
   status: ComponentStatusSchema,
+  status_override: t.Boolean({ description: 'The status was set by hand on a monitored component; monitors leave it alone until cleared.' }),
   position: t.Integer(),
   created_at: t.String({ description: 'RFC 3339' }),
   updated_at: t.String({ description: 'RFC 3339' }),
@@ -87,6 +94,7 @@ export function componentJson(component: Component): Static<typeof ComponentJson
     type: component.type,
     group: component.group,
     status: component.status,
+    status_override: component.statusOverride,
     position: component.position,
     created_at: toIso(component.createdAt),
     updated_at: toIso(component.updatedAt),

@@ -7,6 +7,7 @@ export interface ComponentChanges {
   type?: ComponentType
   group_name?: string | null
   status?: ComponentStatus
+  status_override?: number
 }
 
 /**

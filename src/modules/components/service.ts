@@ -24,6 +24,8 @@ export interface Component {
   type: ComponentType
   group: string | null
   status: ComponentStatus
+  /** The owner set the status by hand on a monitored component: monitors leave it alone until cleared. */
+  statusOverride: boolean
   position: number
   createdAt: number
   updatedAt: number
@@ -46,6 +48,7 @@ function toComponent(row: Selectable<ComponentsTable>): Component {
     type: row.type,
     group: row.group_name,
     status: row.status,
+    statusOverride: row.status_override === 1,
     position: row.position,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -112,6 +115,8 @@ export class ComponentsService {
     private readonly pages: StatusPagesService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    /** The status a component's monitors give it (null: no monitor with a confirmed state). */
+    private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null> = async () => null,
   ) {}
 
   async list(owner: User, pageId: number): Promise<Component[]> {
@@ -155,13 +160,19 @@ export class ComponentsService {
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
     if (input.type !== undefined) changes.type = input.type
     if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
+    let status = input.status
+    const monitored = await this.monitoredStatus(id)
+    // A status set by hand on a monitored component is an override; clearing it hands the status back to the monitors.
+    if (input.status_override === false) {
+      changes.status_override = 0
+      if (status === undefined && monitored !== null) status = monitored
+    } else if (input.status_override === true || (input.status !== undefined && monitored !== null)) {
+      changes.status_override = 1
+    }
     const now = this.clock.now()
-    const statusChanged = input.status !== undefined && input.status !== current.status
-    if (statusChanged) changes.status = input.status
     const row = await this.repo.transaction(async (repo) => {
       const updated = await repo.update(id, changes, now)
-      if (statusChanged) await repo.insertHistory(id, [{ status: input.status!, at: now }])
-      return updated
+      return status !== undefined && status !== current.status ? this.writeStatus(repo, id, status, now) : updated
     })
     this.changes.pageChanged(current.pageId)
     return toComponent(row)
@@ -192,6 +203,27 @@ export class ComponentsService {
     if (moved === 0) throw badRequest(`from names no group of this page`)
     this.changes.pageChanged(pageId)
     return { moved }
+  }
+
+  /**
+   * The status the component's monitors give it, unless the owner overrides it: the same write as
+   * a manual change (history row, analytics roll-up, cache invalidation). No owner check: the
+   * scheduler calls it for monitors it already owns the facts about.
+   */
+  async applyMonitorStatus(id: number, status: ComponentStatus): Promise<boolean> {
+    const row = await this.repo.transaction(async (repo) => {
+      const current = await repo.findWithOwner(id)
+      if (!current || current.status_override === 1 || current.status === status) return undefined
+      return this.writeStatus(repo, id, status, this.clock.now())
+    })
+    if (row) this.changes.pageChanged(row.page_id)
+    return row !== undefined
+  }
+
+  private async writeStatus(repo: ComponentsRepo, id: number, status: ComponentStatus, now: number) {
+    const updated = await repo.update(id, { status }, now)
+    await repo.insertHistory(id, [{ status, at: now }])
+    return updated
   }
 
   async delete(owner: User, id: number): Promise<void> {

@@ -11,6 +11,8 @@ export interface ComponentsTable {
   group_name: string | null
   status: ComponentStatus
   position: number
+  /** 1: the owner set the status by hand on a monitored component; monitors leave it alone. */
+  status_override: Generated<number>
   created_at: number
   updated_at: number
 }

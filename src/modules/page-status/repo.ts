@@ -23,7 +23,7 @@ export const SNAPSHOT_LIST_LIMIT = 50
 const UPTIME_WINDOWS_LIMIT = 1000
 
 /** A component as its module holds it (its page is the snapshot's), with its uptime data. */
-export interface ComponentRow extends Omit<Component, 'pageId'> {
+export interface ComponentRow extends Omit<Component, 'pageId' | 'statusOverride'> {
   /** With an uptime window read from the raw history: the status in force when it opens (undefined: nothing recorded before). */
   statusAtStart: ComponentStatus | undefined
   /** With an uptime window read from the raw history: status changes inside it, oldest first. */

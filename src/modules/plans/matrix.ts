@@ -54,3 +54,22 @@ const PLAN_LABELS: Readonly<Record<Plan, string>> = {
 export function planLabel(plan: Plan): string {
   return PLAN_LABELS[plan]
 }
+
+/** Monitors per plan (DESIGN §4): how many an owner may have (null: no limit) and the shortest interval. */
+export interface MonitorLimits {
+  maxMonitors: number | null
+  minIntervalSeconds: number
+}
+
+const MONITOR_LIMITS: Readonly<Record<Plan, MonitorLimits>> = {
+  free: { maxMonitors: 5, minIntervalSeconds: 300 },
+  pro: { maxMonitors: 50, minIntervalSeconds: 30 },
+  growth: { maxMonitors: 100, minIntervalSeconds: 30 },
+  business: { maxMonitors: null, minIntervalSeconds: 30 },
+  oss_hero: { maxMonitors: null, minIntervalSeconds: 30 },
+  enterprise: { maxMonitors: null, minIntervalSeconds: 30 },
+}
+
+export function monitorLimits(plan: Plan): MonitorLimits {
+  return MONITOR_LIMITS[plan]
+}

@@ -1,0 +1,220 @@
+/**
+ * A monitor as the owner defines it (name, type, target, numbers, the type's options), how API
+ * input merges into it, how it is checked before it is stored (field-named 400s through the
+ * engine's validateSpec) and the MonitorSpec the engine runs. Pure.
+ */
+import type { AddressGuard } from '../../lib/address-guard.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
+import type { StoredMonitorType } from './tables.ts'
+import { validateSpec } from './validate.ts'
+
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push']
+export const MAX_MONITOR_NAME = 100
+export const MAX_TARGET = 2048
+/** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
+export const MIN_INTERVAL_SECONDS = 30
+export const MAX_INTERVAL_SECONDS = 86_400
+export const MAX_CONFIRM = 10
+export const MAX_PUSH_GRACE_SECONDS = 3_600
+
+/** The type's options, stored as JSON under the API's own names. */
+export interface MonitorOptions {
+  method?: HttpMethod
+  headers?: Record<string, string>
+  body?: string | null
+  accepted_status?: string
+  follow_redirects?: boolean
+  keyword?: string | null
+  keyword_present?: boolean
+  keyword_case_sensitive?: boolean
+  conditions?: string[]
+  port?: number
+  record_type?: DnsRecordType
+  expected?: string[]
+  resolver?: string | null
+  tls_degraded_below_days?: number
+  tls_fail_below_days?: number
+  push_grace_seconds?: number
+}
+
+export const OPTION_FIELDS = [
+  'method', 'headers', 'body', 'accepted_status', 'follow_redirects', 'keyword', 'keyword_present', 'keyword_case_sensitive',
+  'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
+] as const satisfies ReadonlyArray<keyof MonitorOptions>
+
+export interface MonitorDefinition {
+  name: string
+  type: StoredMonitorType
+  target: string | null
+  intervalSeconds: number
+  timeoutMs: number
+  retries: number
+  retryIntervalMs: number
+  confirmFailures: number
+  confirmSuccesses: number
+  degradedAfterMs: number | null
+  options: MonitorOptions
+}
+
+/** What create and patch take (API names); every field optional here, create checks what it needs. */
+export interface MonitorInput extends MonitorOptions {
+  name?: string
+  type?: StoredMonitorType
+  target?: string | null
+  interval_seconds?: number
+  timeout_ms?: number | null
+  retries?: number
+  retry_interval_seconds?: number
+  confirm_failures?: number
+  confirm_successes?: number
+  degraded_after_ms?: number | null
+}
+
+/** Where a monitor belongs: a component (its page follows) or only a page. */
+export interface MonitorPlacement {
+  component_id?: number | null
+  status_page_id?: number | null
+}
+
+/** Engine field names → API field names, so a 400 names what the owner sent. */
+const API_FIELD: Record<string, string> = {
+  url: 'target',
+  host: 'target',
+  name: 'target',
+  timeoutMs: 'timeout_ms',
+  degradedAfterMs: 'degraded_after_ms',
+  acceptedStatus: 'accepted_status',
+  recordType: 'record_type',
+  degradedBelowDays: 'tls_degraded_below_days',
+  failBelowDays: 'tls_fail_below_days',
+}
+
+const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+
+/** The definition after applying `input` to `current` (or to defaults when creating); throws a 400 naming the field. */
+export function mergeDefinition(current: MonitorDefinition | undefined, input: MonitorInput): MonitorDefinition {
+  const name = input.name !== undefined ? input.name.trim() : current?.name
+  if (!name) throw badRequest('name is required')
+  if (name.length > MAX_MONITOR_NAME) throw badRequest(`name must be at most ${MAX_MONITOR_NAME} characters`)
+  const type = input.type ?? current?.type
+  if (!type) throw badRequest('type is required')
+  if (!MONITOR_TYPES.includes(type)) throw badRequest(`type must be one of ${MONITOR_TYPES.join(', ')}`)
+  if (current && type !== current.type && (type === 'push' || current.type === 'push')) {
+    throw badRequest('type: a monitor cannot change to or from push; create a new monitor instead')
+  }
+  const target = input.target !== undefined ? (input.target === null ? null : input.target.trim()) : current?.target ?? null
+  if (type === 'push') {
+    if (target) throw badRequest('target: a push monitor has no target; it is called at its push URL')
+  } else if (!target) throw badRequest('target is required')
+  else if (target.length > MAX_TARGET) throw badRequest(`target must be at most ${MAX_TARGET} characters`)
+
+  const intervalSeconds = input.interval_seconds ?? current?.intervalSeconds ?? 60
+  if (!isInt(intervalSeconds, MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS)) {
+    throw badRequest(`interval_seconds must be a whole number from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`)
+  }
+  // A timeout follows the interval until the owner sets one; null goes back to following it.
+  const timeoutMs = input.timeout_ms === null ? defaultTimeoutMs(intervalSeconds) : input.timeout_ms ?? current?.timeoutMs ?? defaultTimeoutMs(intervalSeconds)
+  const retries = input.retries ?? current?.retries ?? DEFAULTS.retries
+  if (!isInt(retries, 0, DEFAULTS.maxRetries)) throw badRequest(`retries must be from 0 to ${DEFAULTS.maxRetries}`)
+  const retryIntervalMs = input.retry_interval_seconds !== undefined ? input.retry_interval_seconds * 1000 : current?.retryIntervalMs ?? DEFAULTS.retryDelayMs
+  if (!isInt(retryIntervalMs, 0, 60_000)) throw badRequest('retry_interval_seconds must be from 0 to 60')
+  const confirmFailures = input.confirm_failures ?? current?.confirmFailures ?? DEFAULTS.confirmFailures
+  if (!isInt(confirmFailures, 1, MAX_CONFIRM)) throw badRequest(`confirm_failures must be from 1 to ${MAX_CONFIRM}`)
+  const confirmSuccesses = input.confirm_successes ?? current?.confirmSuccesses ?? DEFAULTS.confirmSuccesses
+  if (!isInt(confirmSuccesses, 1, MAX_CONFIRM)) throw badRequest(`confirm_successes must be from 1 to ${MAX_CONFIRM}`)
+  const degradedAfterMs = input.degraded_after_ms !== undefined ? input.degraded_after_ms : current?.degradedAfterMs ?? null
+
+  const options: MonitorOptions = { ...(current?.options ?? {}) }
+  for (const field of OPTION_FIELDS) {
+    if (input[field] !== undefined) (options as Record<string, unknown>)[field] = input[field]
+  }
+  if (type === 'keyword' && !options.keyword) throw badRequest('keyword is required for a keyword monitor')
+  if (type === 'json' && !options.conditions?.length) throw badRequest('conditions: a json monitor needs at least one condition')
+  if (options.record_type !== undefined && !DNS_RECORD_TYPES.includes(options.record_type)) {
+    throw badRequest(`record_type must be one of ${DNS_RECORD_TYPES.join(', ')}`)
+  }
+  const grace = options.push_grace_seconds
+  if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
+  return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options }
+}
+
+/** Checks the definition as the engine will run it: a 400 naming the first bad field. */
+export function assertRunnable(definition: MonitorDefinition, guard: AddressGuard): void {
+  const spec = toSpec(definition)
+  if (!spec) return
+  const problem = validateSpec(spec, guard)[0]
+  if (problem) throw badRequest(`${API_FIELD[problem.field] ?? problem.field}: ${problem.message}`)
+}
+
+/** Splits "host:port" / "[v6]:port" / "host" (port absent: undefined). */
+export function splitHostPort(target: string): { host: string; port: number | undefined } {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(target)
+  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) }
+  const plain = /^([^:]+):(\d{1,5})$/.exec(target)
+  if (plain) return { host: plain[1]!, port: Number(plain[2]) }
+  return { host: target, port: undefined }
+}
+
+/** The engine's spec; null for push monitors (nothing to run, only silence to notice). */
+export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
+  const { options: o, target } = definition
+  const common = { timeoutMs: definition.timeoutMs, degradedAfterMs: definition.degradedAfterMs }
+  switch (definition.type) {
+    case 'http':
+    case 'keyword':
+    case 'json':
+      return {
+        type: 'http',
+        url: target ?? '',
+        ...common,
+        ...(o.method ? { method: o.method } : {}),
+        ...(o.headers ? { headers: o.headers } : {}),
+        ...(o.body != null ? { body: o.body } : {}),
+        ...(o.accepted_status ? { acceptedStatus: o.accepted_status } : {}),
+        ...(o.follow_redirects !== undefined ? { followRedirects: o.follow_redirects } : {}),
+        keyword: definition.type === 'keyword' && o.keyword ? { text: o.keyword, present: o.keyword_present ?? true, caseSensitive: o.keyword_case_sensitive ?? true } : null,
+        ...(o.conditions?.length ? { conditions: o.conditions } : {}),
+      }
+    case 'tcp': {
+      const split = splitHostPort(target ?? '')
+      return { type: 'tcp', host: split.host, port: (o.port ?? split.port) as number, ...common }
+    }
+    case 'tls': {
+      const split = splitHostPort(target ?? '')
+      return {
+        type: 'tls',
+        host: split.host,
+        port: o.port ?? split.port ?? 443,
+        ...common,
+        ...(o.tls_degraded_below_days !== undefined ? { degradedBelowDays: o.tls_degraded_below_days } : {}),
+        ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
+      }
+    }
+    case 'dns':
+      return { type: 'dns', name: target ?? '', recordType: o.record_type ?? 'A', ...common, ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
+    case 'push':
+      return null
+  }
+}
+
+/** Which host a run talks to, for the per-host cap (null: none, e.g. push). */
+export function hostKey(definition: MonitorDefinition): string | null {
+  const spec = toSpec(definition)
+  if (!spec) return null
+  switch (spec.type) {
+    case 'http':
+      try {
+        return new URL(spec.url).hostname.toLowerCase()
+      } catch {
+        return spec.url
+      }
+    case 'tcp':
+    case 'tls':
+      return spec.host.toLowerCase()
+    case 'dns':
+      return spec.resolver ?? 'dns'
+  }
+}
+
+export const pushGraceSeconds = (definition: MonitorDefinition): number => definition.options.push_grace_seconds ?? DEFAULTS.pushGraceSeconds

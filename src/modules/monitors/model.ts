@@ -1,0 +1,180 @@
+/** The monitors API's schemas (named models of the OpenAPI document) and JSON shapes. */
+import { t, type Static } from 'elysia'
+import { modelRef, namedModels } from '../../http/schemas.ts'
+import { toIso, toIsoOrNull } from '../../lib/time.ts'
+import type { Availability } from './availability.ts'
+import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
+import { PUSH_PATH, type Monitor } from './service.ts'
+import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
+
+const literals = <T extends string>(values: readonly T[], field: string) =>
+  t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
+
+const TypeSchema = literals(MONITOR_TYPES, 'type')
+const int = (field: string, min: number, max: number, description?: string) =>
+  t.Integer({ minimum: min, maximum: max, error: `${field} must be a whole number from ${min} to ${max}`, ...(description ? { description } : {}) })
+
+/** Options of the monitor's type (ignored by types they do not concern). */
+const optionFields = {
+  method: t.Optional(literals(HTTP_METHODS, 'method')),
+  headers: t.Optional(t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 4096 }), { error: 'headers must be an object of header names to strings' })),
+  body: t.Optional(t.Nullable(t.String({ maxLength: 65_536 }), { error: 'body must be a string of at most 65536 characters or null' })),
+  accepted_status: t.Optional(t.String({ maxLength: 200, error: 'accepted_status must be codes and ranges such as "200-299,301"', description: 'default "200-299"' })),
+  follow_redirects: t.Optional(t.Boolean({ error: 'follow_redirects must be true or false', description: 'default true, at most 5 hops' })),
+  keyword: t.Optional(t.Nullable(t.String({ maxLength: 200 }), { error: 'keyword must be a string of at most 200 characters or null' })),
+  keyword_present: t.Optional(t.Boolean({ error: 'keyword_present must be true or false', description: 'default true; false: the keyword must be absent' })),
+  keyword_case_sensitive: t.Optional(t.Boolean({ error: 'keyword_case_sensitive must be true or false', description: 'default true' })),
+  conditions: t.Optional(t.Array(t.String({ maxLength: 512 }), { maxItems: 20, error: 'conditions must be a list of at most 20 strings of at most 512 characters' })),
+  port: t.Optional(int('port', 1, 65535, 'tcp and tls: the port, unless the target says host:port')),
+  record_type: t.Optional(literals(DNS_RECORD_TYPES, 'record_type')),
+  expected: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20, error: 'expected must be a list of at most 20 strings' })),
+  resolver: t.Optional(t.Nullable(t.String({ maxLength: 100 }), { error: 'resolver must be an IP address with an optional port, or null' })),
+  tls_degraded_below_days: t.Optional(int('tls_degraded_below_days', 0, 365)),
+  tls_fail_below_days: t.Optional(int('tls_fail_below_days', 0, 365)),
+  push_grace_seconds: t.Optional(int('push_grace_seconds', 0, MAX_PUSH_GRACE_SECONDS, `default ${DEFAULTS.pushGraceSeconds}`)),
+}
+
+const settingFields = {
+  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls), name (dns); none for push' })),
+  interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
+  timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
+  retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),
+  retry_interval_seconds: t.Optional(int('retry_interval_seconds', 0, 60)),
+  confirm_failures: t.Optional(int('confirm_failures', 1, MAX_CONFIRM, `failing runs in a row before down; default ${DEFAULTS.confirmFailures}`)),
+  confirm_successes: t.Optional(int('confirm_successes', 1, MAX_CONFIRM, `passing runs in a row before up; default ${DEFAULTS.confirmSuccesses}`)),
+  degraded_after_ms: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: DEFAULTS.maxTimeoutMs }), { error: 'degraded_after_ms must be a whole number of ms below the timeout, or null' })),
+  component_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'component_id must be a component id or null', description: "the component whose status follows this monitor (its page becomes the monitor's page)" })),
+  status_page_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'status_page_id must be a status page id or null' })),
+  ...optionFields,
+}
+
+const name = t.String({ minLength: 1, maxLength: MAX_MONITOR_NAME, error: `name must be a string of 1 to ${MAX_MONITOR_NAME} characters` })
+
+export const CreateMonitorBody = t.Object({
+  name,
+  type: TypeSchema,
+  enabled: t.Optional(t.Boolean({ error: 'enabled must be true or false' })),
+  ...settingFields,
+})
+
+export const UpdateMonitorBody = t.Object({ name: t.Optional(name), type: t.Optional(TypeSchema), ...settingFields })
+
+export const ResultsQuery = t.Object({
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 500, multipleOf: 1, error: 'limit must be an integer from 1 to 500' })),
+  before: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'before must be a result id' })),
+})
+
+export const AvailabilityQuery = t.Object({
+  period: t.Optional(t.Union([t.Literal('7d'), t.Literal('30d'), t.Literal('90d'), t.Literal('365d')], { error: 'period must be one of 7d, 30d, 90d, 365d' })),
+})
+
+const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('paused')])
+
+const MonitorJson = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  type: t.String({ enum: [...MONITOR_TYPES] }),
+  target: t.Nullable(t.String()),
+  interval_seconds: t.Integer(),
+  enabled: t.Boolean(),
+  component_id: t.Nullable(t.Integer()),
+  status_page_id: t.Nullable(t.Integer()),
+  status_page_slug: t.Nullable(t.String()),
+  timeout_ms: t.Integer(),
+  retries: t.Integer(),
+  retry_interval_seconds: t.Number(),
+  confirm_failures: t.Integer(),
+  confirm_successes: t.Integer(),
+  degraded_after_ms: t.Nullable(t.Integer()),
+  options: t.Record(t.String(), t.Unknown(), { description: "the type's options as set (method, headers, keyword, conditions, port, record_type, …)" }),
+  state: StateSchema,
+  state_since: t.String({ description: 'RFC 3339' }),
+  flapping: t.Boolean(),
+  next_run_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  last_check_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  last_outcome: t.Nullable(t.String()),
+  last_response_ms: t.Nullable(t.Integer()),
+  last_message: t.Nullable(t.String()),
+  push_url: t.Optional(t.String({ description: 'push monitors, on creation and token rotation only: the secret URL to call' })),
+  created_at: t.String({ description: 'RFC 3339' }),
+  updated_at: t.String({ description: 'RFC 3339' }),
+})
+
+const MonitorResultJson = t.Object({
+  id: t.Integer(),
+  at: t.String({ description: 'RFC 3339' }),
+  outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail')]),
+  response_ms: t.Nullable(t.Integer()),
+  status_code: t.Nullable(t.Integer()),
+  attempts: t.Integer(),
+  message: t.String(),
+})
+
+const MonitorAvailabilityJson = t.Object({
+  period: t.String(),
+  from: t.String({ description: 'RFC 3339' }),
+  to: t.String({ description: 'RFC 3339' }),
+  uptime_percent: t.Nullable(t.Number({ description: 'null when nothing was watched in the period' })),
+  monitored_seconds: t.Integer(),
+  downtime_seconds: t.Integer(),
+  incidents: t.Integer({ description: 'down spells that began in the period' }),
+  mttr_seconds: t.Nullable(t.Integer()),
+  mtbf_seconds: t.Nullable(t.Integer()),
+})
+
+export const monitorModels = namedModels({ Monitor: MonitorJson, MonitorResult: MonitorResultJson, MonitorAvailability: MonitorAvailabilityJson })
+export const MonitorRef = modelRef(monitorModels, 'Monitor')
+export const MonitorResultRef = modelRef(monitorModels, 'MonitorResult')
+export const MonitorAvailabilityRef = modelRef(monitorModels, 'MonitorAvailability')
+
+export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: string): Static<typeof MonitorJson> {
+  const d = monitor.definition
+  return {
+    id: monitor.id,
+    name: d.name,
+    type: d.type,
+    target: d.target,
+    interval_seconds: d.intervalSeconds,
+    enabled: monitor.enabled,
+    component_id: monitor.componentId,
+    status_page_id: monitor.pageId,
+    status_page_slug: monitor.pageSlug,
+    timeout_ms: d.timeoutMs,
+    retries: d.retries,
+    retry_interval_seconds: d.retryIntervalMs / 1000,
+    confirm_failures: d.confirmFailures,
+    confirm_successes: d.confirmSuccesses,
+    degraded_after_ms: d.degradedAfterMs,
+    options: { ...d.options },
+    state: monitor.state,
+    state_since: toIso(monitor.stateSince),
+    flapping: monitor.flapping,
+    next_run_at: toIsoOrNull(monitor.nextRunAt),
+    last_check_at: toIsoOrNull(monitor.lastCheckAt),
+    last_outcome: monitor.lastOutcome,
+    last_response_ms: monitor.lastResponseMs,
+    last_message: monitor.lastMessage,
+    ...(pushToken ? { push_url: `${baseUrl}${PUSH_PATH}${pushToken}` } : {}),
+    created_at: toIso(monitor.createdAt),
+    updated_at: toIso(monitor.updatedAt),
+  }
+}
+
+export function monitorResultJson(row: { id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string }): Static<typeof MonitorResultJson> {
+  return { id: row.id, at: toIso(row.at), outcome: row.outcome as 'ok', response_ms: row.response_ms, status_code: row.status_code, attempts: row.attempts, message: row.message }
+}
+
+export function availabilityJson(a: Availability): Static<typeof MonitorAvailabilityJson> {
+  const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 1000))
+  return {
+    period: a.period,
+    from: toIso(a.from),
+    to: toIso(a.to),
+    uptime_percent: a.uptimePercent,
+    monitored_seconds: Math.round(a.monitoredMs / 1000),
+    downtime_seconds: Math.round(a.downtimeMs / 1000),
+    incidents: a.incidents,
+    mttr_seconds: seconds(a.mttrMs),
+    mtbf_seconds: seconds(a.mtbfMs),
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Writes what monitors found, many at once: in ONE transaction per batch it reads the monitors'
+ * current rows, moves their state with nextState, logs the raw results, records state changes,
+ * sets the next run, and feeds the component check store (so sparklines, uptime bars, analytics and
+ * badges follow monitors with no second path). After the commit, a component whose monitor changed
+ * state takes the worst of its monitors' states through the components service's own status write.
+ *
+ * A run is recorded at most once: a run scheduled before the monitor's stored next run was already
+ * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
+ * a second scheduler unable to double a run.
+ */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import type { ChecksService } from '../checks/service.ts'
+import type { ComponentsService } from '../components/service.ts'
+import { componentStatusFromMonitors } from './component-status.ts'
+import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
+import { MonitorsRepo, type MonitorRow } from './repo.ts'
+import type { CheckResult } from './spec.ts'
+import { decodeHistory, encodeHistory, nextState, type StateSnapshot } from './state.ts'
+import { DEFAULTS } from './spec.ts'
+
+/** Something to record for one monitor. */
+export type MonitorEvent =
+  /** A finished run of an active check, for the run that was due at `scheduledAt`. */
+  | { kind: 'run'; monitorId: number; scheduledAt: number; result: CheckResult & { attempts: number } }
+  /** A push monitor's deadline came: silence is a failure, unless a push arrived meanwhile. */
+  | { kind: 'deadline'; monitorId: number; scheduledAt: number }
+  /** A push arrived. */
+  | { kind: 'push'; monitorId: number; result: CheckResult }
+
+/**
+ * Raw results older than this are deleted (documented in src/content/docs/monitors.md): 1,000
+ * monitors at 30 s write 2.88 M rows a day, so raw results are kept one day; the minute buckets
+ * (2 days) and day buckets (for good) of the check store keep the figures.
+ */
+export const RESULT_RETENTION_MS = 24 * 3_600_000
+
+export function snapshotOf(row: Pick<MonitorRow, 'state' | 'state_since' | 'flapping' | 'history'>): StateSnapshot {
+  return { state: row.state, since: row.state_since, flapping: row.flapping === 1, history: decodeHistory(row.history) }
+}
+
+export function pushClockOf(row: Pick<MonitorRow, 'last_push_at' | 'watching_since' | 'interval_s' | 'options_json'>): PushClock {
+  const grace = (JSON.parse(row.options_json) as { push_grace_seconds?: number }).push_grace_seconds ?? DEFAULTS.pushGraceSeconds
+  return { lastPushAt: row.last_push_at, watchingSince: row.watching_since, intervalSeconds: row.interval_s, graceSeconds: grace }
+}
+
+/** The first run time after `now` on the monitor's grid (scheduledAt + k × interval): late runs never bunch up. */
+export function nextRunAfter(scheduledAt: number, intervalMs: number, now: number): number {
+  if (scheduledAt > now) return scheduledAt + intervalMs
+  return scheduledAt + (Math.floor((now - scheduledAt) / intervalMs) + 1) * intervalMs
+}
+
+export class MonitorRecorder {
+  constructor(
+    private readonly repo: MonitorsRepo,
+    private readonly checks: ChecksService,
+    private readonly components: ComponentsService,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  /** Records the events in one transaction; answers each monitor's next run (absent: drop it from the schedule). */
+  async record(events: readonly MonitorEvent[]): Promise<Map<number, number>> {
+    const nextRuns = new Map<number, number>()
+    if (events.length === 0) return nextRuns
+    const changedComponents = new Set<number>()
+    const touchedPages = new Set<number>()
+    await this.checks.recordBatch(async (trx) => {
+      const repo = new MonitorsRepo(trx)
+      const rows = new Map((await repo.findMany([...new Set(events.map((e) => e.monitorId))])).map((row) => [row.id, row]))
+      const results: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string }> = []
+      const stateChanges: Array<{ monitor_id: number; state: string; at: number }> = []
+      const checksByComponent = new Map<number, Array<{ at: number; ok: boolean; responseMs: number | null }>>()
+      for (const event of events) {
+        const row = rows.get(event.monitorId)
+        if (!row || row.enabled !== 1) continue
+        const now = this.clock.now()
+        let result: (CheckResult & { attempts?: number }) | null
+        let nextRunAt: number
+        let lastPushAt = row.last_push_at
+        if (event.kind === 'push') {
+          result = event.result
+          lastPushAt = now
+          nextRunAt = pushDeadline({ ...pushClockOf(row), lastPushAt }) + 1
+        } else {
+          // Already recorded, or overtaken by a pause and resume: never twice.
+          if (event.scheduledAt < row.next_run_at) {
+            nextRuns.set(row.id, row.next_run_at)
+            continue
+          }
+          if (event.kind === 'deadline') {
+            result = pushOverdue(pushClockOf(row), now)
+            nextRunAt = result ? now + row.interval_s * 1000 : pushDeadline(pushClockOf(row)) + 1
+          } else {
+            result = event.result
+            nextRunAt = nextRunAfter(event.scheduledAt, row.interval_s * 1000, now)
+          }
+        }
+        nextRuns.set(row.id, nextRunAt)
+        if (!result) {
+          await repo.update(row.id, { next_run_at: nextRunAt })
+          row.next_run_at = nextRunAt
+          continue
+        }
+        const transition = nextState(snapshotOf(row), result.outcome, { confirmFailures: row.confirm_failures, confirmSuccesses: row.confirm_successes }, now)
+        const next = transition.next
+        const changes = {
+          state: next.state,
+          state_since: next.since,
+          flapping: next.flapping ? 1 : 0,
+          history: encodeHistory(next.history),
+          next_run_at: nextRunAt,
+          last_check_at: now,
+          last_outcome: result.outcome,
+          last_response_ms: result.responseTimeMs,
+          last_message: result.message,
+          last_push_at: lastPushAt,
+        }
+        await repo.update(row.id, changes)
+        // Later events of the same monitor in this batch build on this one.
+        Object.assign(row, changes)
+        results.push({
+          monitor_id: row.id,
+          at: now,
+          outcome: result.outcome,
+          response_ms: result.responseTimeMs,
+          status_code: result.statusCode ?? null,
+          attempts: result.attempts ?? 1,
+          message: result.message,
+        })
+        if (transition.changed) stateChanges.push({ monitor_id: row.id, state: next.state, at: now })
+        if (row.component_id !== null) {
+          let list = checksByComponent.get(row.component_id)
+          if (!list) checksByComponent.set(row.component_id, (list = []))
+          list.push({ at: now, ok: result.outcome !== 'fail', responseMs: result.responseTimeMs })
+          if (transition.changed) changedComponents.add(row.component_id)
+          if (row.page_id !== null) touchedPages.add(row.page_id)
+        }
+      }
+      await repo.insertResults(results)
+      await repo.insertStateChanges(stateChanges)
+      return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))
+      // The raw log is monitor_results: one raw row per result, not two.
+    }, { raw: false })
+    for (const componentId of changedComponents) await this.refreshComponent(componentId)
+    for (const pageId of touchedPages) this.changes.pageChanged(pageId)
+    return nextRuns
+  }
+
+  /** Gives the component the worst state of its monitors (unless the owner overrides it). */
+  async refreshComponent(componentId: number): Promise<void> {
+    const status = componentStatusFromMonitors(await this.repo.componentMonitorStates(componentId))
+    if (status !== null) await this.components.applyMonitorStatus(componentId, status)
+  }
+
+  /** Deletes raw results past the retention, in small transactions so a run's writes never wait long. */
+  async prune(batchSize = 5_000): Promise<number> {
+    const before = this.clock.now() - RESULT_RETENTION_MS
+    let total = 0
+    for (;;) {
+      const deleted = await this.repo.pruneResults(before, batchSize)
+      total += deleted
+      if (deleted < batchSize) return total
+      // Let the scheduler's writes in between two deletes.
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+  }
+}

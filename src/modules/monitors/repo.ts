@@ -1,0 +1,119 @@
+/** SQL of the monitors: the rows, the raw result log and the state changes. */
+import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { Db } from '../../db/client.ts'
+import type { MonitorResultsTable, MonitorsTable } from './tables.ts'
+
+export type MonitorRow = Selectable<MonitorsTable> & { page_slug: string | null }
+
+export class MonitorsRepo {
+  constructor(readonly db: Db) {}
+
+  transaction<T>(work: (repo: MonitorsRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new MonitorsRepo(trx)))
+  }
+
+  private select() {
+    return this.db
+      .selectFrom('monitors')
+      .leftJoin('status_pages', 'status_pages.id', 'monitors.page_id')
+      .selectAll('monitors')
+      .select('status_pages.slug as page_slug')
+  }
+
+  find(id: number): Promise<MonitorRow | undefined> {
+    return this.select().where('monitors.id', '=', id).executeTakeFirst()
+  }
+
+  findMany(ids: readonly number[]): Promise<MonitorRow[]> {
+    if (ids.length === 0) return Promise.resolve([])
+    return this.select().where('monitors.id', 'in', ids).execute()
+  }
+
+  listByOwner(ownerId: number): Promise<MonitorRow[]> {
+    return this.select().where('monitors.owner_id', '=', ownerId).orderBy('monitors.id').execute()
+  }
+
+  async countByOwner(ownerId: number): Promise<number> {
+    const row = await this.db.selectFrom('monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
+  findByPushHash(hash: string): Promise<MonitorRow | undefined> {
+    return this.select().where('monitors.push_token_hash', '=', hash).executeTakeFirst()
+  }
+
+  async insert(values: Insertable<MonitorsTable>): Promise<number> {
+    const row = await this.db.insertInto('monitors').values(values).returning('id').executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  async update(id: number, changes: Updateable<MonitorsTable>): Promise<void> {
+    await this.db.updateTable('monitors').set(changes).where('id', '=', id).execute()
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('monitors').where('id', '=', id).execute()
+  }
+
+  /** Monitors the owner changed at or after `since` (the scheduler's watermark); runs do not move updated_at. */
+  changedSince(since: number) {
+    return this.db.selectFrom('monitors').select(['id', 'enabled', 'next_run_at', 'updated_at']).where('updated_at', '>=', since).execute()
+  }
+
+  /** Every enabled monitor's next run (the scheduler's start). */
+  allEnabled() {
+    return this.db.selectFrom('monitors').select(['id', 'next_run_at', 'updated_at']).where('enabled', '=', 1).execute()
+  }
+
+  async insertResults(rows: ReadonlyArray<Insertable<MonitorResultsTable>>): Promise<void> {
+    for (let i = 0; i < rows.length; i += 100) await this.db.insertInto('monitor_results').values(rows.slice(i, i + 100)).execute()
+  }
+
+  async insertStateChanges(rows: ReadonlyArray<{ monitor_id: number; state: string; at: number }>): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) await this.db.insertInto('monitor_state_changes').values(rows.slice(i, i + 200)).execute()
+  }
+
+  /** Newest first, below the `before` id when given. */
+  listResults(monitorId: number, limit: number, before: number | undefined) {
+    let query = this.db.selectFrom('monitor_results').selectAll().where('monitor_id', '=', monitorId)
+    if (before !== undefined) query = query.where('id', '<', before)
+    return query.orderBy('id', 'desc').limit(limit).execute()
+  }
+
+  /** State changes from `from` on, with the last one before it (the state the period began in). */
+  async stateChanges(monitorId: number, from: number): Promise<Array<{ state: string; at: number }>> {
+    const before = await this.db
+      .selectFrom('monitor_state_changes')
+      .select(['state', 'at'])
+      .where('monitor_id', '=', monitorId)
+      .where('at', '<', from)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
+    const within = await this.db
+      .selectFrom('monitor_state_changes')
+      .select(['state', 'at'])
+      .where('monitor_id', '=', monitorId)
+      .where('at', '>=', from)
+      .orderBy('at')
+      .orderBy('id')
+      .execute()
+    return [...before, ...within]
+  }
+
+  /** Deletes at most `limit` raw results older than `before`; the number deleted. */
+  async pruneResults(before: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('monitor_results')
+      .where('id', 'in', (eb) => eb.selectFrom('monitor_results').select('id').where('at', '<', before).limit(limit))
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  }
+
+  /** The confirmed states of a component's enabled monitors. */
+  async componentMonitorStates(componentId: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('monitors').select('state').where('component_id', '=', componentId).where('enabled', '=', 1).execute()
+    return rows.map((row) => row.state)
+  }
+}

@@ -1,0 +1,160 @@
+/** `/user/api/v1/monitors` (the hosted service's shape) and the push endpoint `/api/push/<token>`. */
+import { Elysia, t } from 'elysia'
+import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
+import type { AccountsService } from '../accounts/service.ts'
+import {
+  availabilityJson,
+  AvailabilityQuery,
+  CreateMonitorBody,
+  MonitorAvailabilityRef,
+  monitorJson,
+  monitorModels,
+  MonitorRef,
+  monitorResultJson,
+  MonitorResultRef,
+  ResultsQuery,
+  UpdateMonitorBody,
+} from './model.ts'
+import type { MonitorsService } from './service.ts'
+
+const detail = (summary: string, description?: string) => ({ tags: ['Monitors'], summary, description, security: apiKeySecurity })
+const one = t.Object({ data: MonitorRef })
+
+export function monitorsRoutes(deps: { accounts: AccountsService; monitors: MonitorsService; baseUrl: string }) {
+  const { monitors, baseUrl } = deps
+  return new Elysia({ prefix: '/user/api/v1/monitors' })
+    .model(sharedModels)
+    .model(monitorModels)
+    .use(ownerAuth(deps.accounts))
+    .get(
+      '/',
+      async ({ owner }) => {
+        const list = (await monitors.list(owner)).map((m) => monitorJson(m, baseUrl))
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        response: { 200: t.Object({ data: t.Array(MonitorRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List your monitors', 'Paused monitors are listed too, with `enabled: false` and `state: "paused"`.'),
+      },
+    )
+    .post(
+      '/',
+      async ({ owner, body, status }) => {
+        const created = await monitors.create(owner, body)
+        return status(201, { data: monitorJson(created.monitor, baseUrl, created.pushToken) })
+      },
+      {
+        body: CreateMonitorBody,
+        response: { 201: one, ...errorResponses },
+        detail: detail(
+          'Create a monitor',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`. A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
+        ),
+      },
+    )
+    .get('/:id', async ({ owner, params }) => ({ data: monitorJson(await monitors.get(owner, params.id), baseUrl) }), {
+      params: IdParams,
+      response: { 200: one, ...errorResponses },
+      detail: detail('Get a monitor'),
+    })
+    .patch('/:id', async ({ owner, params, body }) => ({ data: monitorJson(await monitors.update(owner, params.id, body), baseUrl) }), {
+      params: IdParams,
+      body: UpdateMonitorBody,
+      response: { 200: one, ...errorResponses },
+      detail: detail('Change a monitor', 'A new type or target starts the state over (pending).'),
+    })
+    .delete(
+      '/:id',
+      async ({ owner, params }) => {
+        await monitors.delete(owner, params.id)
+        return { data: { deleted: true } }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
+        detail: detail('Delete a monitor and its results'),
+      },
+    )
+    .post('/:id/pause', async ({ owner, params }) => ({ data: monitorJson(await monitors.setEnabled(owner, params.id, false), baseUrl) }), {
+      params: IdParams,
+      response: { 200: one, ...errorResponses },
+      detail: detail('Pause a monitor', 'No runs while paused; paused time does not count in availability.'),
+    })
+    .post('/:id/resume', async ({ owner, params }) => ({ data: monitorJson(await monitors.setEnabled(owner, params.id, true), baseUrl) }), {
+      params: IdParams,
+      response: { 200: one, ...errorResponses },
+      detail: detail('Resume a monitor', 'It starts over as pending; its first run comes within one interval.'),
+    })
+    .post(
+      '/:id/push-token',
+      async ({ owner, params }) => {
+        const token = await monitors.rotatePushToken(owner, params.id)
+        return { data: monitorJson(await monitors.get(owner, params.id), baseUrl, token) }
+      },
+      {
+        params: IdParams,
+        response: { 200: one, ...errorResponses },
+        detail: detail('Replace the push URL of a push monitor', 'The old URL stops working; the new one is answered once, here.'),
+      },
+    )
+    .get(
+      '/:id/results',
+      async ({ owner, params, query }) => {
+        const limit = query.limit ?? 100
+        const rows = await monitors.results(owner, params.id, limit, query.before)
+        const last = rows[rows.length - 1]
+        return { data: rows.map(monitorResultJson), meta: { count: rows.length, next_before: rows.length === limit && last ? last.id : null } }
+      },
+      {
+        params: IdParams,
+        query: ResultsQuery,
+        response: {
+          200: t.Object({ data: t.Array(MonitorResultRef), meta: t.Object({ count: t.Integer(), next_before: t.Nullable(t.Integer({ description: 'pass as `before` for the next page' })) }) }),
+          ...errorResponses,
+        },
+        detail: detail('Recent results of a monitor, newest first', 'Raw results are kept 24 hours; older figures live on in the component’s minute and day roll-ups.'),
+      },
+    )
+    .get(
+      '/:id/availability',
+      async ({ owner, params, query }) => ({ data: availabilityJson(await monitors.availability(owner, params.id, query.period ?? '30d')) }),
+      {
+        params: IdParams,
+        query: AvailabilityQuery,
+        response: { 200: t.Object({ data: MonitorAvailabilityRef }), ...errorResponses },
+        detail: detail('Availability of a monitor', 'Uptime %, downtime, MTTR and MTBF over 7d, 30d (default), 90d or 365d, from its confirmed state changes; paused time is not counted.'),
+      },
+    )
+}
+
+const PushParams = t.Object({ token: t.String({ minLength: 16, maxLength: 100, error: 'not a push token' }) })
+const PushQuery = t.Object({
+  status: t.Optional(t.String({ maxLength: 10, description: 'up (default) or down' })),
+  msg: t.Optional(t.String({ maxLength: 2000, description: 'a message; cut to 512 characters' })),
+  ping: t.Optional(t.String({ maxLength: 20, description: 'a response time in ms' })),
+})
+
+/** The push endpoint: public (the token is the secret), rate-limited by the edge like every `/api/` path. */
+export function pushRoutes(monitors: MonitorsService) {
+  const pushDetail = {
+    tags: ['Monitors'],
+    summary: 'Push to a push (heartbeat) monitor',
+    description: '`?status=up|down&msg=&ping=` (GET or POST). Silence longer than the interval plus the grace time makes the monitor down.',
+  }
+  const response = { 200: t.Object({ ok: t.Boolean(), state: t.String() }), 400: 'Error', 404: 'Error' } as const
+  return new Elysia()
+    .model(sharedModels)
+    .get('/api/push/:token', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams)) }), {
+      params: PushParams,
+      query: PushQuery,
+      response,
+      detail: pushDetail,
+    })
+    .post('/api/push/:token', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams)) }), {
+      params: PushParams,
+      query: PushQuery,
+      response,
+      detail: pushDetail,
+    })
+}

@@ -1,0 +1,276 @@
+/**
+ * The owner's monitors: create, change, pause, resume, delete (with ownership and plan limits),
+ * their recent results and availability, and the push endpoint's side. Runs belong to the
+ * scheduler (scheduler.ts); every write of a result goes through the recorder.
+ */
+import type { AddressGuard } from '../../lib/address-guard.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
+import type { User } from '../accounts/service.ts'
+import type { ComponentsService } from '../components/service.ts'
+import { monitorLimits, planLabel } from '../plans/matrix.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
+import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
+import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
+import type { MonitorRecorder } from './recorder.ts'
+import type { MonitorRow, MonitorsRepo } from './repo.ts'
+import type { MonitorState } from './state.ts'
+
+export interface Monitor {
+  id: number
+  ownerId: number
+  definition: MonitorDefinition
+  enabled: boolean
+  componentId: number | null
+  pageId: number | null
+  pageSlug: string | null
+  state: MonitorState | 'paused'
+  stateSince: number
+  flapping: boolean
+  nextRunAt: number | null
+  lastCheckAt: number | null
+  lastOutcome: string | null
+  lastResponseMs: number | null
+  lastMessage: string | null
+  lastPushAt: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export const PUSH_PATH = '/api/push/'
+
+/** A deterministic offset into the interval from the id: first runs spread evenly, and the same after a restart. */
+export function phaseOffsetMs(id: number, intervalMs: number): number {
+  let h = Math.imul(id ^ 0x9e3779b9, 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  h ^= h >>> 16
+  return (h >>> 0) % intervalMs
+}
+
+export function definitionOf(row: MonitorRow): MonitorDefinition {
+  return {
+    name: row.name,
+    type: row.type,
+    target: row.target,
+    intervalSeconds: row.interval_s,
+    timeoutMs: row.timeout_ms,
+    retries: row.retries,
+    retryIntervalMs: row.retry_interval_ms,
+    confirmFailures: row.confirm_failures,
+    confirmSuccesses: row.confirm_successes,
+    degradedAfterMs: row.degraded_after_ms,
+    options: JSON.parse(row.options_json) as MonitorOptions,
+  }
+}
+
+function toMonitor(row: MonitorRow): Monitor {
+  const enabled = row.enabled === 1
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    definition: definitionOf(row),
+    enabled,
+    componentId: row.component_id,
+    pageId: row.page_id,
+    pageSlug: row.page_slug,
+    state: enabled ? row.state : 'paused',
+    stateSince: row.state_since,
+    flapping: row.flapping === 1,
+    nextRunAt: enabled ? row.next_run_at : null,
+    lastCheckAt: row.last_check_at,
+    lastOutcome: row.last_outcome,
+    lastResponseMs: row.last_response_ms,
+    lastMessage: row.last_message,
+    lastPushAt: row.last_push_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+const definitionColumns = (d: MonitorDefinition) => ({
+  name: d.name,
+  type: d.type,
+  target: d.target,
+  options_json: JSON.stringify(d.options),
+  interval_s: d.intervalSeconds,
+  timeout_ms: d.timeoutMs,
+  retries: d.retries,
+  retry_interval_ms: d.retryIntervalMs,
+  confirm_failures: d.confirmFailures,
+  confirm_successes: d.confirmSuccesses,
+  degraded_after_ms: d.degradedAfterMs,
+})
+
+export class MonitorsService {
+  constructor(
+    private readonly repo: MonitorsRepo,
+    private readonly pages: StatusPagesService,
+    private readonly components: ComponentsService,
+    private readonly recorder: MonitorRecorder,
+    private readonly guard: AddressGuard,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(owner: User): Promise<Monitor[]> {
+    return (await this.repo.listByOwner(owner.id)).map(toMonitor)
+  }
+
+  async get(owner: User, id: number): Promise<Monitor> {
+    return toMonitor(await this.owned(owner, id))
+  }
+
+  /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
+  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
+    const limits = monitorLimits(owner.plan)
+    const definition = mergeDefinition(undefined, { ...input, interval_seconds: input.interval_seconds ?? Math.max(60, limits.minIntervalSeconds) })
+    const count = await this.repo.countByOwner(owner.id)
+    if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
+      throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)
+    }
+    this.checkInterval(owner, definition)
+    assertRunnable(definition, this.guard)
+    const placement = await this.placement(owner, input, undefined)
+    const pushToken = definition.type === 'push' ? randomToken(24) : undefined
+    const now = this.clock.now()
+    const enabled = input.enabled ?? true
+    const id = await this.repo.transaction(async (repo) => {
+      const id = await repo.insert({
+        owner_id: owner.id,
+        ...placement,
+        ...definitionColumns(definition),
+        enabled: enabled ? 1 : 0,
+        state: 'pending',
+        state_since: now,
+        flapping: 0,
+        history: '',
+        watching_since: now,
+        next_run_at: now,
+        push_token_hash: pushToken ? await sha256Hex(pushToken) : null,
+        created_at: now,
+        updated_at: now,
+      })
+      await repo.update(id, { next_run_at: this.firstRunAt(id, definition, now) })
+      await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
+      return id
+    })
+    return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}) }
+  }
+
+  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<Monitor> {
+    const row = await this.owned(owner, id)
+    const current = definitionOf(row)
+    const definition = mergeDefinition(current, input)
+    if (definition.intervalSeconds !== current.intervalSeconds) this.checkInterval(owner, definition)
+    assertRunnable(definition, this.guard)
+    const placement = await this.placement(owner, input, row)
+    const now = this.clock.now()
+    await this.repo.update(id, {
+      ...definitionColumns(definition),
+      ...placement,
+      // A check of another kind starts over: its old state says nothing about the new target.
+      ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
+      updated_at: now,
+    })
+    // Both the component it left and the one it joined take their monitors' worst state again.
+    if (row.component_id !== placement.component_id) {
+      for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
+    }
+    return this.get(owner, id)
+  }
+
+  async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
+    const row = await this.owned(owner, id)
+    if ((row.enabled === 1) === enabled) return toMonitor(row)
+    const now = this.clock.now()
+    const definition = definitionOf(row)
+    await this.repo.transaction(async (repo) => {
+      await repo.update(id, {
+        enabled: enabled ? 1 : 0,
+        // Resumed: a fresh start, so a stale state or a push deadline from before the pause counts for nothing.
+        ...(enabled ? { state: 'pending' as const, state_since: now, history: '', flapping: 0, watching_since: now, next_run_at: this.firstRunAt(id, definition, now) } : {}),
+        updated_at: now,
+      })
+      await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
+    })
+    if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
+    return this.get(owner, id)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    const row = await this.owned(owner, id)
+    await this.repo.delete(id)
+    if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
+  }
+
+  async results(owner: User, id: number, limit: number, before: number | undefined) {
+    await this.owned(owner, id)
+    return this.repo.listResults(id, limit, before)
+  }
+
+  async availability(owner: User, id: number, period: AvailabilityPeriod): Promise<Availability> {
+    await this.owned(owner, id)
+    const now = this.clock.now()
+    return availability(await this.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
+  }
+
+  /** A push from the owner's job: `token` is the secret of the push URL. */
+  async push(token: string, query: URLSearchParams): Promise<{ state: string }> {
+    const parsed = parsePushQuery(query)
+    if (!parsed.ok) throw badRequest(parsed.message)
+    const hash = await sha256Hex(token)
+    const row = await this.repo.findByPushHash(hash)
+    // The lookup is by hash; compare again without an early exit before trusting it.
+    if (!row || row.push_token_hash === null || !constantTimeEqual(row.push_token_hash, hash) || row.type !== 'push') throw notFound('no such push monitor')
+    if (row.enabled !== 1) throw notFound('this monitor is paused')
+    await this.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(parsed.signal) }])
+    const updated = await this.repo.find(row.id)
+    return { state: updated?.state ?? row.state }
+  }
+
+  /** A new push token (the old one stops working). */
+  async rotatePushToken(owner: User, id: number): Promise<string> {
+    const row = await this.owned(owner, id)
+    if (row.type !== 'push') throw badRequest('only a push monitor has a push token')
+    const token = randomToken(24)
+    await this.repo.update(id, { push_token_hash: await sha256Hex(token), updated_at: this.clock.now() })
+    return token
+  }
+
+  private async owned(owner: User, id: number): Promise<MonitorRow> {
+    const row = await this.repo.find(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return row
+  }
+
+  private checkInterval(owner: User, definition: MonitorDefinition): void {
+    const { minIntervalSeconds } = monitorLimits(owner.plan)
+    if (definition.intervalSeconds < minIntervalSeconds) {
+      throw forbidden(`interval_seconds ${definition.intervalSeconds} is below the ${planLabel(owner.plan)} plan's minimum of ${minIntervalSeconds} s`)
+    }
+  }
+
+  /** Component and page, both the owner's and consistent: the page follows the component. */
+  private async placement(owner: User, input: MonitorPlacement, row: MonitorRow | undefined): Promise<{ component_id: number | null; page_id: number | null }> {
+    let componentId = input.component_id !== undefined ? input.component_id : row?.component_id ?? null
+    let pageId = input.status_page_id !== undefined ? input.status_page_id : row?.page_id ?? null
+    if (input.component_id !== undefined && componentId !== null) {
+      const component = await this.components.get(owner, componentId)
+      if (input.status_page_id != null && input.status_page_id !== component.pageId) throw badRequest('component_id: the component is not on status_page_id')
+      pageId = component.pageId
+    } else if (input.status_page_id !== undefined && pageId !== null) {
+      await this.pages.get(owner, pageId)
+      // Another page: the component (of the old page) no longer fits.
+      if (row?.page_id !== pageId) componentId = null
+    } else if (input.status_page_id === null) componentId = null
+    return { component_id: componentId, page_id: pageId }
+  }
+
+  private firstRunAt(id: number, definition: MonitorDefinition, now: number): number {
+    if (definition.type === 'push') {
+      return pushDeadline({ lastPushAt: null, watchingSince: now, intervalSeconds: definition.intervalSeconds, graceSeconds: pushGraceSeconds(definition) }) + 1
+    }
+    return now + phaseOffsetMs(id, definition.intervalSeconds * 1000)
+  }
+}
