@@ -41,17 +41,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-story-'))
   for (let attempt = 0; ; attempt++) {
     const port = freePort()
-    const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://localhost:${port}`,
-      STATUS_DOMAIN: `localhost:${port}`,
-      DATABASE_PATH: join(dir, `lantern-${attempt}.sqlite`),
-    })
+    // A newcomer's settings: BASE_URL and STATUS_DOMAIN left to their defaults (localhost:<port>).
+    const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(dir, `lantern-${attempt}.sqlite`) })
     try {
       server = await startServer(config, { clock: new ManualClock(NOW), log: () => {} })
       base = `http://localhost:${port}`
-      statusHost = `http://${SLUG}.localhost:${port}`
       break
     } catch (error) {
       // Another process took the port in between: try another one.
@@ -109,6 +103,9 @@ test('a newcomer runs a status page through an outage from the browser alone', a
   const pageId = idFrom(page, /\/user\/pages\/(\d+)$/)
   expect(await flash(page, 'Page "Acme Cloud" created.').isVisible()).toBe(true)
   expect(await page.locator('h1').innerText()).toBe('Acme Cloud')
+  // The public address, as the overview shows it.
+  statusHost = (await page.locator('dt:text-is("Address") + dd a').getAttribute('href'))!.replace(/\/$/, '')
+  expect(statusHost).toBe(`http://${SLUG}.localhost:${new URL(base).port}`)
 
   // 4. Three components in two groups, then Database moved above API.
   await page.getByRole('link', { name: 'Components', exact: true }).click()
