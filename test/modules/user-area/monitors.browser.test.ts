@@ -62,7 +62,7 @@ describe('monitors in the browser', () => {
 
     await openForm(page, 'HTTP(S)')
     await checkA11y(page)
-    await checkLayouts(page, app.shots, 'monitor-form', ['Add a HTTP(S) monitor', 'Target', 'HTTP(S) options'])
+    await checkLayouts(page, app.shots, 'monitor-form', ['New HTTP(S) monitor', 'Target', 'HTTP(S) options'])
     await page.getByLabel('Name', { exact: true }).fill('API health')
     await page.getByLabel('Target', { exact: true }).fill(`http://127.0.0.1:${target.port}/health`)
     await page.getByLabel('Interval (seconds)').fill('30')

@@ -69,22 +69,29 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2)
 }
 
-/** Response times of the shown results, oldest left; the summary is the picture's name and its caption. */
+/**
+ * One bar per shown result, oldest left, its height the response time (failed runs: a short red
+ * bar); the summary is the picture's name and its caption.
+ */
 function responseGraph(results: ReadonlyArray<MonitorResultRow>): string {
-  const points = results.filter((r) => r.response_ms !== null).reverse()
-  if (points.length === 0) return html`<p class="muted">No response times yet.</p>`
-  const ms = points.map((p) => p.response_ms!)
+  const shown = [...results].reverse()
+  const ms = shown.filter((r) => r.response_ms !== null).map((r) => r.response_ms!)
+  if (ms.length === 0) return html`<p class="muted">No response times yet.</p>`
   const max = Math.max(...ms, 1)
-  const summary = `Response time over the last ${points.length} checks: min ${Math.min(...ms)} ms, median ${median(ms)} ms, max ${Math.max(...ms)} ms`
-  const width = 300
-  const step = points.length > 1 ? width / (points.length - 1) : 0
-  const coords = points.map((p, i) => `${(i * step).toFixed(1)},${(60 - (p.response_ms! / max) * 56).toFixed(1)}`)
-  const fails = points
-    .map((p, i) => (p.outcome === 'fail' ? `<circle class="fail" cx="${(i * step).toFixed(1)}" cy="58" r="1.5"></circle>` : ''))
+  const failed = shown.length - ms.length
+  const summary = `Response time over the last ${ms.length} checks: min ${Math.min(...ms)} ms, median ${median(ms)} ms, max ${Math.max(...ms)} ms`
+  const step = 300 / Math.max(shown.length, 10)
+  const bars = shown
+    .map((r, i) => {
+      const height = r.response_ms === null ? 4 : Math.max(1, (r.response_ms / max) * 58)
+      const kind = r.outcome === 'fail' ? 'fail' : r.outcome === 'degraded' ? 'slow' : 'ok'
+      return `<rect class="${kind}" x="${(i * step).toFixed(1)}" y="${(60 - height).toFixed(1)}" width="${(step * 0.8).toFixed(1)}" height="${height.toFixed(1)}"></rect>`
+    })
     .join('')
+  const fails = failed ? ` ${failed} failed without a response (short red bars).` : ''
   return html`<figure class="rt-graph">
-  <svg viewBox="0 0 ${String(width)} 60" preserveAspectRatio="none" role="img" aria-label="${summary}"><polyline points="${coords.join(' ')}"></polyline>!${fails}</svg>
-  <figcaption>${summary}. Top of the graph: ${String(max)} ms.</figcaption>
+  <svg viewBox="0 0 300 60" preserveAspectRatio="none" role="img" aria-label="${summary}">!${bars}</svg>
+  <figcaption>${summary}. Oldest left; top of the graph: ${String(max)} ms.${fails}</figcaption>
 </figure>`
 }
 
@@ -116,7 +123,7 @@ function downtimeLog(changes: ReadonlyArray<{ state: string; at: number }>, now:
       (c) =>
         html`<li>!${stateBadge(c.state)} from <time datetime="${new Date(c.at).toISOString()}">${formatTime(c.at)}</time>, for ${c.until === null ? `${duration(now - c.at)} (now)` : duration(c.until - c.at)}</li>`,
     )
-  return html`<ol class="plain mon-log">!${items.join('')}</ol>`
+  return html`<ol class="mon-log">!${items.join('')}</ol>`
 }
 
 function resultsTable(d: MonitorDetail): string {

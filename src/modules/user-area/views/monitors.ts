@@ -59,7 +59,7 @@ export const LABELS: Record<string, string> = {
 }
 
 const TARGET_HINTS: Record<string, string> = {
-  http: 'https://example.com/health', keyword: 'https://example.com/', json: 'https://example.com/api/health',
+  http: 'A URL, e.g. https://example.com/health', keyword: 'A URL, e.g. https://example.com/', json: 'A URL, e.g. https://example.com/api/health',
   tcp: 'host:port, e.g. db.example.com:5432', dns: 'A name, e.g. example.com', tls: 'host or host:port, e.g. example.com',
 }
 
@@ -86,15 +86,15 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
   if (monitors.length === 0) return html`<p>No monitors yet.</p>`
   const rows = monitors.map(
     (m) => html`<tr id="m-${String(m.id)}">
-  <td><a href="${monitorPath(m.id)}">${m.definition.name}</a></td>
-  <td>${MONITOR_TYPE_LABELS[m.definition.type] ?? m.definition.type}</td>
-  <td class="target">${m.definition.target ?? 'push URL'}</td>
-  <td>!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
-  <td>!${lastCheck(m)}</td>
-  <td>!${pauseButton(m)}</td>
+  <td data-label="Name"><a href="${monitorPath(m.id)}">${m.definition.name}</a></td>
+  <td data-label="Type">${MONITOR_TYPE_LABELS[m.definition.type] ?? m.definition.type}</td>
+  <td data-label="Target" class="target">${m.definition.target ?? 'push URL'}</td>
+  <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
+  <td data-label="Last check">!${lastCheck(m)}</td>
+  <td data-label="Actions">!${pauseButton(m)}</td>
 </tr>`,
   )
-  return html`<div class="scroll"><table class="monitors"><caption class="visually-hidden">${caption}</caption>
+  return html`<div class="monitors-wrap"><table class="monitors"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Actions</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>`
 }
@@ -160,7 +160,7 @@ function typeFields(type: string, form: FormState): string {
 /** The create (monitor undefined) or edit form of a monitor of `type`. */
 export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
-  const title = monitor ? `Edit ${monitor.definition.name}` : `Add a ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
+  const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
     type === 'push'
       ? ''
