@@ -228,6 +228,13 @@ describe('monitors in the browser', () => {
       expect((await postForm(app, `/user/monitors/${mine.id}/delete`, {}, { cookie: own, origin })).status).toBe(403)
       expect((await postForm(app, '/user/monitors', { type: 'http', name: 'x', target: 'https://example.com/' }, { cookie: own, origin })).status).toBe(403)
     }
+    // Bad paging is a 400 page; a garbled Referer on pause changes nothing but the state.
+    for (const before of ['abc', '1e999', '0']) {
+      expect((await fetch(`${app.base}/user/monitors/${mine.id}?before=${before}`, { headers: { cookie: own } })).status).toBe(400)
+    }
+    const garbled = await fetch(`${app.base}/user/monitors/${mine.id}/resume`, { method: 'POST', redirect: 'manual', headers: { cookie: own, origin: app.base, referer: 'http://[' } })
+    expect(garbled.status).toBe(303)
+    expect(garbled.headers.get('location')).toBe(`/user/monitors#m-${mine.id}`)
     const after = await services().monitors.get(app.owner.user, mine.id)
     expect({ name: after.definition.name, enabled: after.enabled }).toEqual({ name: 'kept', enabled: true })
     expect((await services().monitors.list(app.owner.user)).filter((m) => m.definition.name === 'x')).toEqual([])

@@ -153,7 +153,8 @@ export function monitorScreens(deps: ScreenDeps) {
     screen(async ({ user, params, request, redirect }) => {
       const saved = await monitors.setEnabled(user, idParam(params.id), enabled)
       // Back where the button was: the list (its row) or the detail.
-      const from = new URL(request.headers.get('referer') ?? `${monitorsPath}`, 'http://x').pathname
+      const referer = request.headers.get('referer') ?? ''
+      const from = URL.canParse(referer) ? new URL(referer).pathname : ''
       const back = from === monitorPath(saved.id) ? from : `${monitorsPath}#m-${saved.id}`
       return redirect(back, `"${saved.definition.name}" ${enabled ? 'resumed: it starts over as pending' : 'paused'}.`)
     })
@@ -195,7 +196,9 @@ export function monitorScreens(deps: ScreenDeps) {
         const monitor = await monitors.get(user, idParam(params.id))
         const paging = readForm(ResultsQuery, query, { only: ['before'] })
         if (!paging.ok) throw new HttpError(400, Object.values(paging.state.errors)[0]!)
-        return detailPage(user, render, monitor, paging.value.before)
+        const before = paging.value.before
+        if (before !== undefined && typeof before !== 'number') throw new HttpError(400, 'before must be a result id')
+        return detailPage(user, render, monitor, before)
       }),
       { params: IdPath, query: t.Object({ before: t.Optional(t.String({ maxLength: 20 })) }), response: pageResponses, detail: detail('A monitor: detail') },
     )
