@@ -47,9 +47,11 @@ async function setUpPage(page: Page, slug: string): Promise<number> {
 }
 
 /** The add form of a type, reached by the links an owner follows. */
-async function openForm(page: Page, typeLabel: string) {
+async function openForm(page: Page, typeLabel: string, checkChooser = false) {
   await page.goto(`${app.base}/user/monitors`)
   await page.getByRole('link', { name: 'Add monitor' }).click()
+  await page.waitForURL(`${app.base}/user/monitors/new`)
+  if (checkChooser) await checkA11y(page)
   await page.getByRole('link', { name: typeLabel, exact: true }).click()
   await page.waitForURL(/\/user\/monitors\/new\?type=/)
 }
@@ -60,7 +62,7 @@ describe('monitors in the browser', () => {
     const slug = 'watched-web'
     const pageId = await setUpPage(page, slug)
 
-    await openForm(page, 'HTTP(S)')
+    await openForm(page, 'HTTP(S)', true)
     await checkA11y(page)
     await checkLayouts(page, app.shots, 'monitor-form', ['New HTTP(S) monitor', 'Target', 'HTTP(S) options'])
     await page.getByLabel('Name', { exact: true }).fill('API health')
