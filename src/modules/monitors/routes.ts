@@ -17,6 +17,7 @@ import {
   UpdateMonitorBody,
 } from './model.ts'
 import type { MonitorsService } from './service.ts'
+import { toIso } from '../../lib/time.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Monitors'], summary, description, security: apiKeySecurity })
 const one = t.Object({ data: MonitorRef })
@@ -114,6 +115,15 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
           ...errorResponses,
         },
         detail: detail('Recent results of a monitor, newest first', 'Raw results are kept 24 hours; older figures live on in the component’s minute and day roll-ups.'),
+      },
+    )
+    .get(
+      '/:id/state-changes',
+      async ({ owner, params }) => ({ data: (await monitors.stateChanges(owner, params.id)).map((c) => ({ state: c.state, at: toIso(c.at) })) }),
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Array(t.Object({ state: t.String(), at: t.String({ description: 'RFC 3339' }) })) }), ...errorResponses },
+        detail: detail('State changes of a monitor (the downtime log)', 'Confirmed changes (pending, up, degraded, down, paused) of the last 90 days, oldest first, with the one the span began in.'),
       },
     )
     .get(

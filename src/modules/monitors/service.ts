@@ -215,6 +215,12 @@ export class MonitorsService {
     return availability(await this.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
   }
 
+  /** Confirmed state changes of the last `days` days, oldest first, with the one the span began in: the downtime log. */
+  async stateChanges(owner: User, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
+    await this.owned(owner, id)
+    return this.repo.stateChanges(id, this.clock.now() - days * 86_400_000)
+  }
+
   /** A push from the owner's job: `token` is the secret of the push URL. */
   async push(token: string, query: URLSearchParams): Promise<{ state: string }> {
     const parsed = parsePushQuery(query)

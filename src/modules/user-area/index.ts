@@ -21,6 +21,7 @@ import { componentScreens } from './screens/components.ts'
 import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
+import { monitorScreens } from './screens/monitors.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -46,6 +47,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(incidentScreens(deps))
     .use(templateScreens(deps))
     .use(maintenanceScreens(deps))
+    .use(monitorScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

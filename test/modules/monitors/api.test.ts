@@ -116,6 +116,7 @@ describe('ownership: another owner’s monitor, component or page is 404', () =>
       ['POST', `/user/api/v1/monitors/${mine}/pause`],
       ['GET', `/user/api/v1/monitors/${mine}/results`],
       ['GET', `/user/api/v1/monitors/${mine}/availability`],
+      ['GET', `/user/api/v1/monitors/${mine}/state-changes`],
     ] as const) {
       const response = await ctx.request(path, { method, key: other.key, ...(method === 'PATCH' ? { json: { name: 'x' } } : {}) })
       expect(`${method} ${path} ${response.status}`).toBe(`${method} ${path} 404`)
@@ -160,6 +161,14 @@ describe('results and availability', () => {
     expect(availability.data).toMatchObject({ period: '7d', uptime_percent: null, downtime_seconds: 0, incidents: 0 })
     expect((await ctx.request(`/user/api/v1/monitors/${id}/availability?period=2d`, { key })).status).toBe(400)
     expect((await ctx.request(`/user/api/v1/monitors/${id}/results?limit=0`, { key })).status).toBe(400)
+  })
+
+  test('the state changes (downtime log): created pending, then paused, oldest first', async () => {
+    const id = (await json(await create({ name: 's', type: 'http', target: 'https://example.com' }))).data.id
+    await ctx.request(`/user/api/v1/monitors/${id}/pause`, { method: 'POST', key })
+    const changes = (await json(await ctx.request(`/user/api/v1/monitors/${id}/state-changes`, { key }))).data
+    expect(changes.map((c: { state: string }) => c.state)).toEqual(['pending', 'paused'])
+    expect(changes[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T/)
   })
 })
 

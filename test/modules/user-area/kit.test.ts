@@ -13,6 +13,14 @@ import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { loginCookie, ORIGIN } from '../analytics/helpers.ts'
 
 describe('readForm', () => {
+  test('a nullable whole number (t.Nullable(t.Integer)) is read as a number, "" as null', () => {
+    const schema = t.Object({ timeout_ms: t.Optional(t.Nullable(t.Integer({ minimum: 100 }))) })
+    const form = readForm(schema, { timeout_ms: '10000' })
+    expect(form.ok && form.value).toEqual({ timeout_ms: 10000 })
+    const empty = readForm(schema, { timeout_ms: '' })
+    expect(empty.ok && empty.value).toEqual({ timeout_ms: null })
+  })
+
   test('empty text: omitted when optional, null when nullable; the API schema validates', () => {
     const form = readForm(UpdateStatusPageBody, { name: 'Acme', slug: '', custom_domain: '', visibility: 'public' })
     expect(form.ok).toBe(true)

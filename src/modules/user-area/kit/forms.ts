@@ -50,8 +50,10 @@ interface FieldShape {
 }
 
 function shapeOf(schema: TSchema): FieldShape {
-  // Elysia's t.Integer, t.Numeric and t.BooleanString are unions with a string form; t.Nullable adds null.
-  const members: TSchema[] = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [schema]
+  // Elysia's t.Integer, t.Numeric and t.BooleanString are unions with a string form; t.Nullable adds null
+  // around them (a union in a union: flattened, or t.Nullable(t.Integer()) would read as text).
+  const flatten = (s: TSchema): TSchema[] => (Array.isArray(s.anyOf) ? (s.anyOf as TSchema[]).flatMap(flatten) : [s])
+  const members = flatten(schema)
   const nullable = members.some((member) => member.type === 'null')
   const has = (type: string) => members.some((member) => member.type === type)
   const kind =

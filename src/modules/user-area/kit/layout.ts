@@ -34,6 +34,7 @@ export interface NavEntry {
 export const USER_NAV: NavEntry[] = [
   { label: 'Pages', href: '/user', prefix: '/user/pages' },
   { label: 'Analytics', href: '/user/analytics' },
+  { label: 'Monitors', href: '/user/monitors' },
   { label: 'Templates', href: '/user/templates' },
   { label: 'Account', href: '/user/account' },
   { label: 'API keys', href: '/user/api-keys' },

@@ -21,6 +21,7 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Components', href: (id) => `/user/pages/${id}/components` },
   { label: 'Incidents', href: (id) => `/user/pages/${id}/incidents` },
   { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
+  { label: 'Monitors', href: (id) => `/user/pages/${id}/monitors` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   ...BRANDING_SECTIONS,
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
