@@ -20,6 +20,27 @@ afterAll(async () => {
   await site?.close()
 }, 60_000)
 
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+/** The operations of /swagger/json in the order Swagger UI lists them: by tag, then by path. */
+async function documentOperations(): Promise<Array<{ method: string; path: string }>> {
+  const document = (await (await site.ctx.request('/swagger/json')).json()) as {
+    tags: Array<{ name: string }>
+    paths: Record<string, Record<string, { tags?: string[] }>>
+  }
+  const byTag = new Map<string, Array<{ method: string; path: string }>>(document.tags.map((tag) => [tag.name, []]))
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue
+      for (const tag of operation.tags ?? ['default']) {
+        if (!byTag.has(tag)) byTag.set(tag, [])
+        byTag.get(tag)!.push({ method, path })
+      }
+    }
+  }
+  return [...byTag.values()].flat()
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`/swagger lists the operations offline, with no CSP violation (${scheme}, 320 px)`, async () => {
     const context = await browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme: scheme })
@@ -40,8 +61,16 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(response?.status()).toBe(200)
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
     expect(response?.headers()['content-security-policy']).not.toContain('http')
-    // Operations of the management API, the embeds and the status hosts are listed as text.
+    // Every operation of the document is on the page at once, down to the last one, without
+    // scrolling: find-in-page and screen readers reach all of them (no virtualised list).
+    const operations = await documentOperations()
+    const last = operations.at(-1)!
+    await page.locator(`.opblock-summary-path[data-path="${last.path}"]`).last().waitFor({ timeout: 20_000 })
     await page.getByText('/user/api/v1/status-pages/{id}', { exact: true }).first().waitFor({ timeout: 20_000 })
+    const listed = await page.locator('#swagger-ui .opblock-summary').evaluateAll((summaries) =>
+      summaries.map((summary) => `${summary.querySelector('.opblock-summary-method')?.textContent} ${summary.querySelector('[data-path]')?.getAttribute('data-path')}`),
+    )
+    expect(listed).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
     const text = await page.locator('#swagger-ui').innerText()
     for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)

@@ -1,6 +1,57 @@
 // Starts Swagger UI on /swagger. A file of its own, not an inline script: the page's CSP allows
 // scripts from this origin only. The document's address is on the page (data-spec).
 ;(function () {
+  // Swagger UI 5.33+ virtualises the operation list once tags + operations reach 150 (Lantern has
+  // ~170): only the entries near the viewport are in the page, so find-in-page, screen readers
+  // and anything reading the page miss the rest, and which ones are there depends on layout timing
+  // (swagger-ui issue 11056, no option to turn it off). This plugin puts back the full list that
+  // Swagger UI itself draws below that threshold: same components, every operation in the page.
+  function FullOperationList(system) {
+    var h = system.React.createElement
+    function Operations(props) {
+      var specSelectors = props.specSelectors
+      var getComponent = props.getComponent
+      var tagged = specSelectors.taggedOperations()
+      if (tagged.size === 0) return h('h3', null, 'No operations defined in spec!')
+      var methods = specSelectors.validOperationMethods()
+      var OperationTag = getComponent('OperationTag')
+      var OperationContainer = getComponent('OperationContainer', true)
+      var sections = tagged
+        .map(function (tagObj, tag) {
+          var operations = tagObj
+            .get('operations')
+            .filter(function (op) {
+              return methods.indexOf(op.get('method')) !== -1
+            })
+            .map(function (op) {
+              var path = op.get('path')
+              var method = op.get('method')
+              return h(OperationContainer, { key: path + '-' + method, specPath: op.get('specPath'), op: op, path: path, method: method, tag: tag })
+            })
+            .toArray()
+          return h(
+            OperationTag,
+            {
+              key: 'operation-' + tag,
+              tagObj: tagObj,
+              tag: tag,
+              oas3Selectors: props.oas3Selectors,
+              layoutSelectors: props.layoutSelectors,
+              layoutActions: props.layoutActions,
+              getConfigs: props.getConfigs,
+              getComponent: getComponent,
+              specUrl: specSelectors.url(),
+            },
+            h('div', { className: 'operation-tag-content' }, operations),
+          )
+        })
+        .valueSeq()
+        .toArray()
+      return h('div', null, sections)
+    }
+    return { components: { operations: Operations } }
+  }
+
   var root = document.getElementById('swagger-ui')
   window.ui = window.SwaggerUIBundle({
     url: root.getAttribute('data-spec'),
@@ -10,6 +61,7 @@
     validatorUrl: null,
     tryItOutEnabled: false,
     presets: [window.SwaggerUIBundle.presets.apis],
+    plugins: [FullOperationList],
     layout: 'BaseLayout',
   })
 })()
