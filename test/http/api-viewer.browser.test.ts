@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations } from '../helpers/browser.ts'
 import { listenTestContext, type ListeningContext } from '../helpers/listening.ts'
 
 let browser: Browser
@@ -74,11 +74,26 @@ for (const scheme of ['light', 'dark'] as const) {
     const text = await page.locator('#swagger-ui').innerText()
     for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    // Swagger UI's own markup, themed and patched (theme.css, start.js), has no serious finding.
+    expect(await seriousAxeViolations(page)).toEqual([])
     expect(offSite).toEqual([])
     expect(problems).toEqual([])
     await context.close()
   }, 60_000)
 }
+
+test('/swagger deep links: opening an operation puts it in the address, and that address opens it', async () => {
+  const page = await browser.newPage()
+  await page.goto(`${site.base}/swagger`)
+  const summary = page.locator('#operations-Incidents-getUserApiV1IncidentsById .opblock-summary-control')
+  await summary.click()
+  await page.waitForURL((url) => url.hash === '#/Incidents/getUserApiV1IncidentsById')
+  const reopened = await browser.newPage()
+  await reopened.goto(`${site.base}/swagger#/Incidents/getUserApiV1IncidentsById`)
+  await reopened.locator('#operations-Incidents-getUserApiV1IncidentsById.is-open').waitFor()
+  await page.close()
+  await reopened.close()
+}, 60_000)
 
 test('/swagger has the same CSP as every other page of the service host, and its files come from the program', async () => {
   const policy = async (path: string) => (await site.ctx.request(path)).headers.get('content-security-policy')

@@ -52,6 +52,40 @@
     return { components: { operations: Operations } }
   }
 
+  // Accessibility fixes on Swagger UI's own markup (axe): the servers <select> sits in an empty
+  // <label>, so it gets a name; an operation's summary is a <button> holding the deep link <a>
+  // (nested-interactive), so the path inside it is plain text. Deep links still work: opening an
+  // operation puts its address in the address bar, and loading that address opens it.
+  function AccessibleMarkup(system) {
+    var h = system.React.createElement
+    return {
+      wrapComponents: {
+        Servers: function (Original) {
+          return function NamedServers(props) {
+            system.React.useEffect(function () {
+              var select = document.getElementById('servers')
+              if (select) select.setAttribute('aria-label', 'Server')
+            })
+            return h(Original, props)
+          }
+        },
+        OperationSummaryPath: function (Original) {
+          return function PlainSummaryPath(props) {
+            return h(Original, Object.assign({}, props, { operationProps: props.operationProps.set('isDeepLinkingEnabled', false) }))
+          }
+        },
+      },
+    }
+  }
+
+  // Swagger UI's stylesheet carries a dark theme under html.dark-mode: follow the system's scheme.
+  var dark = window.matchMedia('(prefers-color-scheme: dark)')
+  function followScheme() {
+    document.documentElement.classList.toggle('dark-mode', dark.matches)
+  }
+  followScheme()
+  dark.addEventListener('change', followScheme)
+
   var root = document.getElementById('swagger-ui')
   window.ui = window.SwaggerUIBundle({
     url: root.getAttribute('data-spec'),
@@ -61,7 +95,7 @@
     validatorUrl: null,
     tryItOutEnabled: false,
     presets: [window.SwaggerUIBundle.presets.apis],
-    plugins: [FullOperationList],
+    plugins: [FullOperationList, AccessibleMarkup],
     layout: 'BaseLayout',
   })
 })()
