@@ -44,7 +44,7 @@ function viewerPage(specPath: string): string {
 </head>
 <body>
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${specPath}">OpenAPI document (JSON)</a></header>
-<main id="swagger-ui" data-spec="${specPath}"><noscript><p>The API reference needs JavaScript. The document itself: <a href="${specPath}">${specPath}</a>.</p></noscript></main>
+<div id="swagger-ui" data-spec="${specPath}"><noscript><p>The API reference needs JavaScript. The document itself: <a href="${specPath}">${specPath}</a>.</p></noscript></div>
 <script src="${VIEWER_ASSET_PREFIX}swagger-ui.js"></script>
 <script src="${VIEWER_ASSET_PREFIX}start.js"></script>
 </body>

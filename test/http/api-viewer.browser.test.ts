@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { launchBrowser } from '../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations } from '../helpers/browser.ts'
 import { listenTestContext, type ListeningContext } from '../helpers/listening.ts'
 
 let browser: Browser
@@ -19,6 +19,27 @@ afterAll(async () => {
   await browser?.close()
   await site?.close()
 }, 60_000)
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+/** The operations of /swagger/json in the order Swagger UI lists them: by tag, then by path. */
+async function documentOperations(): Promise<Array<{ method: string; path: string }>> {
+  const document = (await (await site.ctx.request('/swagger/json')).json()) as {
+    tags: Array<{ name: string }>
+    paths: Record<string, Record<string, { tags?: string[] }>>
+  }
+  const byTag = new Map<string, Array<{ method: string; path: string }>>(document.tags.map((tag) => [tag.name, []]))
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue
+      for (const tag of operation.tags ?? ['default']) {
+        if (!byTag.has(tag)) byTag.set(tag, [])
+        byTag.get(tag)!.push({ method, path })
+      }
+    }
+  }
+  return [...byTag.values()].flat()
+}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`/swagger lists the operations offline, with no CSP violation (${scheme}, 320 px)`, async () => {
@@ -40,16 +61,41 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(response?.status()).toBe(200)
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
     expect(response?.headers()['content-security-policy']).not.toContain('http')
-    // Operations of the management API, the embeds and the status hosts are listed as text.
+    // Every operation of the document is on the page at once, down to the last one, without
+    // scrolling: find-in-page and screen readers reach all of them (no virtualised list).
+    const operations = await documentOperations()
+    const last = operations.at(-1)!
+    await page.locator(`.opblock-summary-path[data-path="${last.path}"]`).last().waitFor({ timeout: 20_000 })
     await page.getByText('/user/api/v1/status-pages/{id}', { exact: true }).first().waitFor({ timeout: 20_000 })
+    const listed = await page.locator('#swagger-ui .opblock-summary').evaluateAll((summaries) =>
+      summaries.map((summary) => `${summary.querySelector('.opblock-summary-method')?.textContent} ${summary.querySelector('[data-path]')?.getAttribute('data-path')}`),
+    )
+    expect(listed).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
     const text = await page.locator('#swagger-ui').innerText()
     for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    // Swagger UI's own markup, themed and patched (theme.css, start.js), has no serious finding.
+    expect(await seriousAxeViolations(page)).toEqual([])
     expect(offSite).toEqual([])
     expect(problems).toEqual([])
     await context.close()
   }, 60_000)
 }
+
+test('/swagger deep links: opening an operation puts it in the address, and that address opens it', async () => {
+  const page = await browser.newPage()
+  await page.goto(`${site.base}/swagger`)
+  const summary = page.locator('#operations-Incidents-patchUserApiV1IncidentsById .opblock-summary-control')
+  await summary.click()
+  await page.waitForURL((url) => url.hash === '#/Incidents/patchUserApiV1IncidentsById')
+  const reopened = await browser.newPage()
+  await reopened.goto(`${site.base}/swagger#/Incidents/patchUserApiV1IncidentsById`)
+  await reopened.locator('#operations-Incidents-patchUserApiV1IncidentsById.is-open .responses-wrapper').waitFor()
+  // An open operation (parameters, body, responses) has no serious axe finding either.
+  expect(await seriousAxeViolations(reopened)).toEqual([])
+  await page.close()
+  await reopened.close()
+}, 60_000)
 
 test('/swagger has the same CSP as every other page of the service host, and its files come from the program', async () => {
   const policy = async (path: string) => (await site.ctx.request(path)).headers.get('content-security-policy')
