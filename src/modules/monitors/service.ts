@@ -17,6 +17,11 @@ import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
+import type { Selectable } from 'kysely'
+import type { MonitorResultsTable } from './tables.ts'
+
+/** One raw check result as stored (kept 24 h): what the results API and the detail screen show. */
+export type MonitorResultRow = Selectable<MonitorResultsTable>
 
 export interface Monitor {
   id: number
@@ -204,7 +209,7 @@ export class MonitorsService {
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
   }
 
-  async results(owner: User, id: number, limit: number, before: number | undefined) {
+  async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.repo.listResults(id, limit, before)
   }

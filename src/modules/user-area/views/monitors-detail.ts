@@ -7,19 +7,9 @@
 import { html } from '../../../lib/html.ts'
 import { DAY_MS, utcDayStart } from '../../../lib/time.ts'
 import type { Availability } from '../../monitors/availability.ts'
-import type { Monitor } from '../../monitors/service.ts'
+import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
 import { formatTime, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
-
-export interface MonitorResultRow {
-  id: number
-  at: number
-  outcome: string
-  response_ms: number | null
-  status_code: number | null
-  attempts: number
-  message: string
-}
 
 export interface MonitorDetail {
   monitor: Monitor
