@@ -1,7 +1,7 @@
 /**
  * Every screen, swept: the GET routes of the web app are listed from its own Elysia apps (the user
  * area and the analytics dashboard), so a new screen cannot be forgotten; their ids are filled from a
- * seeded page, component, incident, template, maintenance window and API key. Each one that answers
+ * seeded page, component, incident, template, maintenance window, API key and monitor. Each one that answers
  * HTML, plus `/`, `/user/login`, `/user/signup`, `/user/setup`, `/docs` (and each guide it links to) and
  * `/changelog`, runs axe in
  * light and dark (no serious or critical violations) and the 320/1280 px layout check (screenshots,
@@ -42,7 +42,8 @@ beforeAll(async () => {
     end_at: '2026-11-24T11:00:00Z',
   })
   const key = (await services.accounts.listApiKeys(user.id))[0]!
-  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id })
+  const { monitor } = await services.monitors.create(user, { name: 'Website check', type: 'http', target: 'https://example.com/', component_id: website.id })
+  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id })
 }, 60_000)
 afterAll(() => app.close())
 
@@ -61,6 +62,7 @@ function fill(path: string): string {
         'templates/:id': ids.template,
         'maintenance/:id': ids.maintenance,
         'api-keys/:id': ids.key,
+        'monitors/:id': ids.monitor,
       }[owner]
       if (value === undefined) throw new Error(`the sweep does not know how to fill ${owner} in ${path}: add a seeded id for it`)
       return String(value)
