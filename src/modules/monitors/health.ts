@@ -58,3 +58,34 @@ export function p95(values: readonly number[]): number | null {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)]!
 }
+
+const HOUR_MS = 3_600_000
+
+/**
+ * The inputs from a monitor's raw results of the last 24 h (the whole raw log: it is kept 24 h).
+ * The baseline is the p95 over those 24 h — the reference asks for 30 days, but no p95 survives the
+ * raw log (the check store's minute and day buckets keep sums and maxima, not percentiles), so the
+ * longest window that has one stands in for it (stated in the monitors guide).
+ */
+export function healthInputs(results: ReadonlyArray<{ at: number; outcome: string; response_ms: number | null }>, now: number): HealthInputs {
+  const hourAgo = now - HOUR_MS
+  let total24h = 0
+  let failed24h = 0
+  let total1h = 0
+  let failed1h = 0
+  const lastHour: number[] = []
+  const all: number[] = []
+  for (const r of results) {
+    if (r.at > now || r.at < now - 24 * HOUR_MS) continue
+    const failed = r.outcome === 'fail'
+    total24h++
+    if (failed) failed24h++
+    if (r.response_ms !== null) all.push(r.response_ms)
+    if (r.at >= hourAgo) {
+      total1h++
+      if (failed) failed1h++
+      if (r.response_ms !== null) lastHour.push(r.response_ms)
+    }
+  }
+  return { total24h, failed24h, total1h, failed1h, p95LastHourMs: p95(lastHour), p95BaselineMs: p95(all) }
+}

@@ -14,6 +14,7 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
+import { healthInputs, healthScore, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
@@ -35,6 +36,8 @@ export interface Monitor {
   lastResponseMs: number | null
   lastMessage: string | null
   lastPushAt: number | null
+  /** Null while paused or with no check in 24 h (health.ts). */
+  health: HealthScore | null
   createdAt: number
   updatedAt: number
 }
@@ -84,6 +87,7 @@ function toMonitor(row: MonitorRow): Monitor {
     lastResponseMs: row.last_response_ms,
     lastMessage: row.last_message,
     lastPushAt: row.last_push_at,
+    health: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -103,7 +107,12 @@ const definitionColumns = (d: MonitorDefinition) => ({
   degraded_after_ms: d.degradedAfterMs,
 })
 
+/** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
+export const HEALTH_TTL_MS = 3_600_000
+
 export class MonitorsService {
+  private readonly healthCache = new Map<number, { computedAt: number; score: HealthScore }>()
+
   constructor(
     private readonly repo: MonitorsRepo,
     private readonly pages: StatusPagesService,
@@ -114,11 +123,42 @@ export class MonitorsService {
   ) {}
 
   async list(owner: User): Promise<Monitor[]> {
-    return (await this.repo.listByOwner(owner.id)).map(toMonitor)
+    return this.withHealth((await this.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
   async get(owner: User, id: number): Promise<Monitor> {
-    return toMonitor(await this.owned(owner, id))
+    return (await this.withHealth([toMonitor(await this.owned(owner, id))]))[0]!
+  }
+
+  /**
+   * Fills in the health scores: cached ones as they are, the stale ones (older than an hour) from
+   * one read of their raw results, so a list costs at most one recompute per monitor per hour.
+   */
+  private async withHealth(monitors: Monitor[]): Promise<Monitor[]> {
+    const now = this.clock.now()
+    const stale = new Set(monitors.filter((m) => {
+      if (!m.enabled) return false
+      const cached = this.healthCache.get(m.id)
+      return !cached || now - cached.computedAt >= HEALTH_TTL_MS || cached.computedAt > now
+    }))
+    if (stale.size > 0) {
+      const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
+      for (const row of await this.repo.resultsSince([...stale].map((m) => m.id), now - 24 * 3_600_000)) {
+        let list = byMonitor.get(row.monitor_id)
+        if (!list) byMonitor.set(row.monitor_id, (list = []))
+        list.push(row)
+      }
+      for (const m of stale) {
+        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now))
+        // Nothing to score yet is not kept: the first checks count at once, not an hour later (an empty read is cheap).
+        if (score) this.healthCache.set(m.id, { computedAt: now, score })
+        else this.healthCache.delete(m.id)
+        m.health = score
+      }
+    }
+    for (const m of monitors) if (!m.enabled) m.health = null
+    else if (!stale.has(m)) m.health = this.healthCache.get(m.id)?.score ?? null
+    return monitors
   }
 
   /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
@@ -166,6 +206,7 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     const placement = await this.placement(owner, input, row)
     const now = this.clock.now()
+    this.healthCache.delete(id)
     await this.repo.update(id, {
       ...definitionColumns(definition),
       ...placement,
@@ -182,7 +223,8 @@ export class MonitorsService {
 
   async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
-    if ((row.enabled === 1) === enabled) return toMonitor(row)
+    if ((row.enabled === 1) === enabled) return this.get(owner, id)
+    this.healthCache.delete(id)
     const now = this.clock.now()
     const definition = definitionOf(row)
     await this.repo.transaction(async (repo) => {
@@ -200,6 +242,7 @@ export class MonitorsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const row = await this.owned(owner, id)
+    this.healthCache.delete(id)
     await this.repo.delete(id)
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
   }
