@@ -1,5 +1,6 @@
 /** The health score in the monitor JSON over the real app: seeded raw results, the injected clock, the hourly cache, paused and empty monitors. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { HEALTH_RECOMPUTES_PER_READ } from '../../../src/modules/monitors/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext
@@ -77,5 +78,17 @@ describe('health_score in the monitor JSON', () => {
     const paused = (await json(await ctx.request(`/user/api/v1/monitors/${id}/pause`, { method: 'POST', key }))).data
     expect(paused.health_score).toBeNull()
     expect((await getMonitor(id)).health_score).toBeNull()
+  })
+
+  test('a list recomputes a bounded number of stale scores per request; the rest follow on the next ones', async () => {
+    const { user } = await ctx.createOwner('enterprise')
+    const ids: number[] = []
+    for (let i = 0; i < HEALTH_RECOMPUTES_PER_READ + 5; i++) {
+      ids.push((await ctx.app.services.monitors.create(user, { name: `bulk ${i}`, type: 'http', target: 'https://example.com/', interval_seconds: 60 })).monitor.id)
+    }
+    await seed(ids.map((id) => ({ monitor_id: id, at: ctx.clock.now() - 60_000, outcome: 'ok', response_ms: 40 })))
+    const scored = async () => (await ctx.app.services.monitors.list(user)).filter((m) => m.health !== null).length
+    expect(await scored()).toBe(HEALTH_RECOMPUTES_PER_READ)
+    expect(await scored()).toBe(HEALTH_RECOMPUTES_PER_READ + 5)
   })
 })
