@@ -109,8 +109,8 @@ const definitionColumns = (d: MonitorDefinition) => ({
 
 /** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
 export const HEALTH_TTL_MS = 3_600_000
-/** About 0.4 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
-export const HEALTH_RECOMPUTES_PER_READ = 100
+/** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
+export const HEALTH_RECOMPUTES_PER_READ = 50
 
 export class MonitorsService {
   private readonly healthCache = new Map<number, { computedAt: number; score: HealthScore }>()
