@@ -96,7 +96,7 @@ const MonitorJson = t.Object({
   last_response_ms: t.Nullable(t.Integer()),
   last_message: t.Nullable(t.String()),
   health_score: t.Nullable(
-    t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused or with no check in 24 h' }),
+    t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused, with no check in 24 h, or not yet reached by the per-request recompute bound' }),
   ),
   health_parts: t.Nullable(
     t.Object({ uptime: t.Number({ description: 'of 60' }), latency: t.Number({ description: 'of 20' }), errors: t.Number({ description: 'of 20' }) }, { description: 'the three parts of health_score' }),

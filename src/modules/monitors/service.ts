@@ -36,7 +36,7 @@ export interface Monitor {
   lastResponseMs: number | null
   lastMessage: string | null
   lastPushAt: number | null
-  /** Null while paused or with no check in 24 h (health.ts). */
+  /** Null while paused, with no check in 24 h (health.ts), or not yet scored (the per-request bound). */
   health: HealthScore | null
   createdAt: number
   updatedAt: number

@@ -36,7 +36,7 @@ describe('health score on the monitor screens', () => {
     // 22 of 24 up → 55; latency and errors full: 95.
     const expected = '95 / 100 (uptime 55 of 60, latency 20 of 20, errors 20 of 20)'
     expect(await page.locator(`#m-${scored} td[data-label="Health"]`).innerText()).toBe(expected)
-    expect(await page.locator(`#m-${fresh} td[data-label="Health"]`).innerText()).toBe('not scored yet (no check in 24 h)')
+    expect(await page.locator(`#m-${fresh} td[data-label="Health"]`).innerText()).toBe('not scored yet')
     expect(await page.locator(`#m-${paused} td[data-label="Health"]`).innerText()).toBe('not scored while paused')
     expect(await page.getByRole('columnheader', { name: 'Health' }).isVisible()).toBe(true)
     await checkA11y(page)

@@ -80,7 +80,7 @@ function lastCheck(m: Monitor): string {
 /** The health score with its parts in words; null: paused or nothing checked in 24 h. */
 export function healthText(m: Monitor): string {
   const h = m.health
-  if (!h) return m.enabled ? 'not scored yet (no check in 24 h)' : 'not scored while paused'
+  if (!h) return m.enabled ? 'not scored yet' : 'not scored while paused'
   return `${h.score} / 100 (uptime ${h.uptime} of 60, latency ${h.latency} of 20, errors ${h.errors} of 20)`
 }
 
