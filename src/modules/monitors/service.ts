@@ -146,7 +146,7 @@ export class MonitorsService {
         const cached = this.healthCache.get(m.id)
         return !cached || now - cached.computedAt >= HEALTH_TTL_MS || cached.computedAt > now
       })
-      .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? -Infinity) - (this.healthCache.get(b.id)?.computedAt ?? -Infinity))
+      .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? Number.MIN_SAFE_INTEGER) - (this.healthCache.get(b.id)?.computedAt ?? Number.MIN_SAFE_INTEGER))
       .slice(0, HEALTH_RECOMPUTES_PER_READ)
     if (stale.length > 0) {
       const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
