@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { healthScore, p95 } from '../../../src/modules/monitors/health.ts'
+import { healthInputs, healthScore, p95 } from '../../../src/modules/monitors/health.ts'
 
 const perfect = { total24h: 1440, failed24h: 0, total1h: 60, failed1h: 0, p95LastHourMs: 100, p95BaselineMs: 100 }
 
@@ -58,5 +58,23 @@ describe('p95', () => {
     expect(p95([7])).toBe(7)
     expect(p95(Array.from({ length: 100 }, (_, i) => 100 - i))).toBe(95)
     expect(p95(Array.from({ length: 20 }, (_, i) => i + 1))).toBe(19)
+  })
+})
+
+describe('healthInputs', () => {
+  test('windows: the last hour includes its first instant; older than 24 h or in the future is left out; degraded is not a failure', () => {
+    const now = Date.UTC(2026, 10, 23, 12)
+    const inputs = healthInputs(
+      [
+        { at: now - 24 * 3_600_000 - 1, outcome: 'fail', response_ms: null },
+        { at: now - 24 * 3_600_000, outcome: 'fail', response_ms: null },
+        { at: now - 3 * 3_600_000, outcome: 'ok', response_ms: 100 },
+        { at: now - 3_600_000, outcome: 'degraded', response_ms: 300 },
+        { at: now - 60_000, outcome: 'fail', response_ms: null },
+        { at: now + 1, outcome: 'fail', response_ms: null },
+      ],
+      now,
+    )
+    expect(inputs).toEqual({ total24h: 4, failed24h: 2, total1h: 2, failed1h: 1, p95LastHourMs: 300, p95BaselineMs: 300 })
   })
 })
