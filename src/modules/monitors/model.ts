@@ -95,6 +95,12 @@ const MonitorJson = t.Object({
   last_outcome: t.Nullable(t.String()),
   last_response_ms: t.Nullable(t.Integer()),
   last_message: t.Nullable(t.String()),
+  health_score: t.Nullable(
+    t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused, with no check in 24 h, or not yet reached by the per-request recompute bound' }),
+  ),
+  health_parts: t.Nullable(
+    t.Object({ uptime: t.Number({ description: 'of 60' }), latency: t.Number({ description: 'of 20' }), errors: t.Number({ description: 'of 20' }) }, { description: 'the three parts of health_score' }),
+  ),
   push_url: t.Optional(t.String({ description: 'push monitors, on creation and token rotation only: the secret URL to call' })),
   created_at: t.String({ description: 'RFC 3339' }),
   updated_at: t.String({ description: 'RFC 3339' }),
@@ -154,6 +160,8 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     last_outcome: monitor.lastOutcome,
     last_response_ms: monitor.lastResponseMs,
     last_message: monitor.lastMessage,
+    health_score: monitor.health?.score ?? null,
+    health_parts: monitor.health ? { uptime: monitor.health.uptime, latency: monitor.health.latency, errors: monitor.health.errors } : null,
     ...(pushToken ? { push_url: `${baseUrl}${PUSH_PATH}${pushToken}` } : {}),
     created_at: toIso(monitor.createdAt),
     updated_at: toIso(monitor.updatedAt),

@@ -102,6 +102,16 @@ export class MonitorsRepo {
     return [...before, ...within]
   }
 
+  /** Raw results at or after `from` of the given monitors (the health score's inputs; a chunk at a time). */
+  async resultsSince(monitorIds: readonly number[], from: number): Promise<Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null }>> {
+    const rows: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null }> = []
+    for (let i = 0; i < monitorIds.length; i += 50) {
+      const chunk = monitorIds.slice(i, i + 50)
+      rows.push(...(await this.db.selectFrom('monitor_results').select(['monitor_id', 'at', 'outcome', 'response_ms']).where('monitor_id', 'in', chunk).where('at', '>=', from).execute()))
+    }
+    return rows
+  }
+
   /** Deletes at most `limit` raw results older than `before`; the number deleted. */
   async pruneResults(before: number, limit: number): Promise<number> {
     const result = await this.db

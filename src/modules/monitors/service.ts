@@ -14,6 +14,7 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
+import { healthInputs, healthScore, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
@@ -40,6 +41,8 @@ export interface Monitor {
   lastResponseMs: number | null
   lastMessage: string | null
   lastPushAt: number | null
+  /** Null while paused, with no check in 24 h (health.ts), or not yet scored (the per-request bound). */
+  health: HealthScore | null
   createdAt: number
   updatedAt: number
 }
@@ -89,6 +92,7 @@ function toMonitor(row: MonitorRow): Monitor {
     lastResponseMs: row.last_response_ms,
     lastMessage: row.last_message,
     lastPushAt: row.last_push_at,
+    health: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -108,7 +112,14 @@ const definitionColumns = (d: MonitorDefinition) => ({
   degraded_after_ms: d.degradedAfterMs,
 })
 
+/** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
+export const HEALTH_TTL_MS = 3_600_000
+/** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
+export const HEALTH_RECOMPUTES_PER_READ = 50
+
 export class MonitorsService {
+  private readonly healthCache = new Map<number, { computedAt: number; score: HealthScore }>()
+
   constructor(
     private readonly repo: MonitorsRepo,
     private readonly pages: StatusPagesService,
@@ -119,11 +130,45 @@ export class MonitorsService {
   ) {}
 
   async list(owner: User): Promise<Monitor[]> {
-    return (await this.repo.listByOwner(owner.id)).map(toMonitor)
+    return this.withHealth((await this.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
   async get(owner: User, id: number): Promise<Monitor> {
-    return toMonitor(await this.owned(owner, id))
+    return (await this.withHealth([toMonitor(await this.owned(owner, id))]))[0]!
+  }
+
+  /**
+   * Fills in the health scores: fresh cached ones as they are; stale ones (over an hour old) from one
+   * read of their raw results, at most HEALTH_RECOMPUTES_PER_READ per request — never-scored first,
+   * then the oldest — so a list of many monitors never pays for all of them at once (a day at 30 s
+   * is 2,880 rows a monitor). Those left over keep their last score until a later request.
+   */
+  private async withHealth(monitors: Monitor[]): Promise<Monitor[]> {
+    const now = this.clock.now()
+    const stale = monitors
+      .filter((m) => {
+        if (!m.enabled) return false
+        const cached = this.healthCache.get(m.id)
+        return !cached || now - cached.computedAt >= HEALTH_TTL_MS || cached.computedAt > now
+      })
+      .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? Number.MIN_SAFE_INTEGER) - (this.healthCache.get(b.id)?.computedAt ?? Number.MIN_SAFE_INTEGER))
+      .slice(0, HEALTH_RECOMPUTES_PER_READ)
+    if (stale.length > 0) {
+      const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
+      for (const row of await this.repo.resultsSince(stale.map((m) => m.id), now - 24 * 3_600_000)) {
+        let list = byMonitor.get(row.monitor_id)
+        if (!list) byMonitor.set(row.monitor_id, (list = []))
+        list.push(row)
+      }
+      for (const m of stale) {
+        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now))
+        // Nothing to score yet is not kept: the first checks count at once, not an hour later (an empty read is cheap).
+        if (score) this.healthCache.set(m.id, { computedAt: now, score })
+        else this.healthCache.delete(m.id)
+      }
+    }
+    for (const m of monitors) m.health = m.enabled ? this.healthCache.get(m.id)?.score ?? null : null
+    return monitors
   }
 
   /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
@@ -171,6 +216,7 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     const placement = await this.placement(owner, input, row)
     const now = this.clock.now()
+    this.healthCache.delete(id)
     await this.repo.update(id, {
       ...definitionColumns(definition),
       ...placement,
@@ -187,7 +233,8 @@ export class MonitorsService {
 
   async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
-    if ((row.enabled === 1) === enabled) return toMonitor(row)
+    if ((row.enabled === 1) === enabled) return this.get(owner, id)
+    this.healthCache.delete(id)
     const now = this.clock.now()
     const definition = definitionOf(row)
     await this.repo.transaction(async (repo) => {
@@ -205,6 +252,7 @@ export class MonitorsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const row = await this.owned(owner, id)
+    this.healthCache.delete(id)
     await this.repo.delete(id)
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
   }

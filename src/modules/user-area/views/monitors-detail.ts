@@ -9,7 +9,7 @@ import { DAY_MS, utcDayStart } from '../../../lib/time.ts'
 import type { Availability } from '../../monitors/availability.ts'
 import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
-import { formatTime, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
+import { formatTime, healthText, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
   monitor: Monitor
@@ -145,6 +145,7 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string): string 
     <dt>Target</dt><dd class="target">${def.target ?? 'its push URL'}</dd>
     <dt>Interval</dt><dd>${String(def.intervalSeconds)} s</dd>
     <dt>Component</dt><dd>${d.componentLabel ?? 'none'}</dd>
+    <dt>Health score</dt><dd class="health">${healthText(m)}</dd>
     <dt>Last check</dt><dd>${m.lastCheckAt === null ? 'not yet' : `${formatTime(m.lastCheckAt)}: ${outcomeLabel(m.lastOutcome ?? '')}${m.lastMessage ? ` (${m.lastMessage})` : ''}`}</dd>
   </dl>
   <div class="actions">

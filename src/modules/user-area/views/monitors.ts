@@ -77,6 +77,13 @@ function lastCheck(m: Monitor): string {
   return html`<time datetime="${new Date(m.lastCheckAt).toISOString()}">${formatTime(m.lastCheckAt)}</time>: ${outcomeLabel(m.lastOutcome ?? '')}${ms}`
 }
 
+/** The health score with its parts in words; null: paused or nothing checked in 24 h. */
+export function healthText(m: Monitor): string {
+  const h = m.health
+  if (!h) return m.enabled ? 'not scored yet' : 'not scored while paused'
+  return `${h.score} / 100 (uptime ${h.uptime} of 60, latency ${h.latency} of 20, errors ${h.errors} of 20)`
+}
+
 function pauseButton(m: Monitor): string {
   const action = m.enabled ? 'pause' : 'resume'
   return html`<form method="post" action="${monitorPath(m.id)}/${action}" class="inline"><button type="submit" class="secondary">${m.enabled ? 'Pause' : 'Resume'}<span class="visually-hidden"> ${m.definition.name}</span></button></form>`
@@ -91,11 +98,12 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
   <td data-label="Target" class="target">${m.definition.target ?? 'push URL'}</td>
   <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
   <td data-label="Last check">!${lastCheck(m)}</td>
+  <td data-label="Health" class="health">${healthText(m)}</td>
   <td data-label="Actions">!${pauseButton(m)}</td>
 </tr>`,
   )
   return html`<div class="monitors-wrap"><table class="monitors"><caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Actions</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Health</th><th scope="col">Actions</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>`
 }
 
