@@ -108,7 +108,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
     const finish = (response: Response): Response => {
       const known = admitted instanceof Request
       const onServiceHost = router && known ? context.route.kind === 'service' : undefined
-      const out = applySecurityHeaders(request, response, { serviceOrigin: options.serviceOrigin, onServiceHost, pathname: known ? context.path : undefined })
+      const out = applySecurityHeaders(request, response, { serviceOrigin: options.serviceOrigin, onServiceHost })
       if (worker) out.headers.set('x-lantern-worker', worker)
       if (operations.requestLog) {
         log(requestLogLine(request, out, { time: clock.now(), durationMs: now() - startedAt, ip: context.socketClient, worker: options.workerId }))

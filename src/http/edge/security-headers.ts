@@ -25,23 +25,26 @@ export interface SecurityContext {
   serviceOrigin: string
   /** Whether the request is for the service host: the host router's answer when known. */
   onServiceHost?: boolean | undefined
-  /** The request's path (no longer needed: every page of a host has one policy, /swagger included). */
-  pathname?: string | undefined
 }
 
-export function htmlPolicy(onServiceHost: boolean, serviceOrigin: string): string {
+/**
+ * The policy of HTML pages. `extra` widens one page's images and frames (the branding preview frames
+ * and shows the page's status host); every other page gets the bare policy.
+ */
+export function htmlPolicy(onServiceHost: boolean, serviceOrigin: string, extra: { imgSrc?: string; frameSrc?: string } = {}): string {
   const self = onServiceHost ? "'self'" : `'self' ${serviceOrigin}`
   return [
     "default-src 'self'",
     `script-src ${self}`,
     `style-src ${self} 'unsafe-inline'`,
-    `img-src ${self} data:`,
+    `img-src ${self} data:${extra.imgSrc ? ` ${extra.imgSrc}` : ''}`,
     `font-src ${self} data:`,
     `connect-src ${self}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
     onServiceHost ? "frame-ancestors 'none'" : 'frame-ancestors *',
+    ...(extra.frameSrc ? [`frame-src ${extra.frameSrc}`] : []),
   ].join('; ')
 }
 

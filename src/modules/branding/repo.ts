@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
-import type { ImageType } from './tables.ts'
+import type { PageAppearanceTable } from './tables.ts'
 
 /** The owner's side of `page_appearance`: palette, custom CSS and images. */
 export class BrandingRepo {
@@ -30,14 +30,7 @@ export class BrandingRepo {
 
   async upsertAppearance(
     pageId: number,
-    changes: Partial<{
-      palette_json: string | null
-      custom_css: string | null
-      favicon: Uint8Array | null
-      favicon_type: ImageType | null
-      logo: Uint8Array | null
-      logo_type: ImageType | null
-    }>,
+    changes: Partial<Omit<PageAppearanceTable, 'page_id' | 'updated_at'>>,
     now: number,
   ): Promise<void> {
     await this.db

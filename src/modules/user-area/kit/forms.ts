@@ -146,6 +146,8 @@ export interface FieldOptions {
   autocomplete?: string
   maxLength?: number
   placeholder?: string
+  /** Id of a `<datalist>` of suggestions (text fields). */
+  list?: string
   /** Value shown when the form holds none yet. */
   fallback?: string
 }
@@ -168,7 +170,8 @@ const common = (options: FieldOptions) =>
   (options.required ? ' required' : '') +
   (options.autocomplete ? html` autocomplete="${options.autocomplete}"` : '') +
   (options.maxLength ? html` maxlength="${String(options.maxLength)}"` : '') +
-  (options.placeholder ? html` placeholder="${options.placeholder}"` : '')
+  (options.placeholder ? html` placeholder="${options.placeholder}"` : '') +
+  (options.list ? html` list="${options.list}"` : '')
 
 const valueOf = (options: FieldOptions) => options.state.values[options.name] ?? options.fallback ?? ''
 

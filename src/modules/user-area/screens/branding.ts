@@ -93,8 +93,7 @@ export function brandingSection(deps: ScreenDeps) {
     })
     const head = `${HEAD}<link rel="stylesheet" id="preview-css" href="/user/pages/${page.id}/branding/preview.css?v=${versionOf(current)}">`
     const response = render({ title: `Branding: ${page.name}`, crumbs: pageCrumbs(page, 'Branding'), head, scripts: SCRIPTS }, body, options.status)
-    const policy = htmlPolicy(true, new URL(config.baseUrl).origin).replace("img-src 'self' data:", `img-src 'self' data: ${origin}`)
-    return withHeader(response, 'content-security-policy', `${policy}; frame-src ${origin}`)
+    return withHeader(response, 'content-security-policy', htmlPolicy(true, new URL(config.baseUrl).origin, { imgSrc: origin, frameSrc: origin }))
   }
 
   return new Elysia()

@@ -115,7 +115,6 @@ export function componentsView(page: StatusPage, components: Component[], option
       : html`<p class="hint">Shown in this order on the public page; a group stands where its first component does. Drag a component, or use Move up and Move down.</p>
 !${blocks.map((block, i) => blockSection(page, block, i, blocks.length)).join('')}
 <form method="post" action="${componentsPath(page.id)}/order" id="order-form" hidden><input type="hidden" name="ids" value="${components.map((c) => c.id).join(',')}"></form>`
-  const datalist = html`<datalist id="group-names">!${groups.map((g) => html`<option value="${g}"></option>`).join('')}</datalist>`
   return html`<h1>Components: ${page.name}</h1>
 !${sectionNav(page, 'Components')}
 <section class="card" aria-labelledby="list-heading">
@@ -128,20 +127,20 @@ export function componentsView(page: StatusPage, components: Component[], option
   !${errorSummary(options.add, LABELS)}
   <form method="post" action="${componentsPath(page.id)}" class="stack" novalidate>
     !${componentFields(options.add)}
-    !${datalist}
+    !${groupNames(groups)}
     <button type="submit">Add component</button>
   </form>
 </section>`
 }
 
+/** Suggestions for the group field: the page's existing groups. */
+const groupNames = (groups: string[]) => html`<datalist id="group-names">!${groups.map((g) => html`<option value="${g}"></option>`).join('')}</datalist>`
+
 function componentFields(form: FormState): string {
   return [
     textField({ name: 'name', label: 'Name', hint: 'As visitors see it, e.g. Website or Payments API.', required: true, maxLength: 100, state: form }),
     selectField({ name: 'type', label: 'Type', options: TYPE_OPTIONS, state: form, fallback: 'site' }),
-    textField({ name: 'group', label: 'Group', hint: 'Optional, e.g. Backend. Components of a group are shown together.', maxLength: 100, autocomplete: 'off', state: form }).replace(
-      'name="group"',
-      'name="group" list="group-names"',
-    ),
+    textField({ name: 'group', label: 'Group', hint: 'Optional, e.g. Backend. Components of a group are shown together.', maxLength: 100, autocomplete: 'off', list: 'group-names', state: form }),
     selectField({ name: 'status', label: 'Status', options: STATUS_OPTIONS, state: form, fallback: 'up' }),
   ].join('')
 }
@@ -154,7 +153,7 @@ export function editComponentView(page: StatusPage, component: Component, groups
   !${errorSummary(form, LABELS)}
   <form method="post" action="${componentPath(component)}" class="stack" novalidate>
     !${componentFields(form)}
-    <datalist id="group-names">!${groups.map((g) => html`<option value="${g}"></option>`).join('')}</datalist>
+    !${groupNames(groups)}
     <button type="submit">Save component</button>
     <a href="${componentsPath(page.id)}">Cancel</a>
   </form>
