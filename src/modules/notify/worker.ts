@@ -19,7 +19,7 @@ import type { Clock } from '../../lib/clock.ts'
 import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
 import { fromDomain, type MailSender } from './mail.ts'
-import { Outbox, type TargetHistory } from './outbox.ts'
+import { deliveryHistory, type TargetHistory } from './outbox.ts'
 import { OutboxRepo, type ClaimedRow } from './outbox-repo.ts'
 
 export const RETRY_DELAYS_MIN = [1, 5, 30, 120, 720] as const
@@ -82,7 +82,7 @@ export class OutboxWorker {
 
   /** Last result per target, for the owner screens. */
   deliveryHistory(targets: readonly string[]): Promise<Map<string, TargetHistory>> {
-    return new Outbox(false, this.options.clock).deliveryHistory(this.options.db, targets)
+    return deliveryHistory(this.options.db, targets)
   }
 
   /** Delivers everything due at the clock's now, retries included when due, and returns what happened. */
