@@ -68,12 +68,14 @@ export class OutboxWorker {
   private readonly results: { row: ClaimedRow; outcome: DeliveryOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
   private writing = false
   private readonly concurrency: number
+  private readonly refillAt: number
   private readonly httpTimeoutMs: number
   private readonly messageDomain: string
 
   constructor(private readonly options: OutboxWorkerOptions) {
     this.repo = new OutboxRepo(options.db)
     this.concurrency = options.concurrency ?? 32
+    this.refillAt = Math.max(1, Math.floor(this.concurrency / 4))
     this.httpTimeoutMs = options.httpTimeoutMs ?? HTTP_DELIVERY_TIMEOUT_MS
     this.messageDomain = options.mail ? fromDomain(options.mail.from) : 'lantern.invalid'
   }
@@ -152,7 +154,8 @@ export class OutboxWorker {
         this.pumpAgain = false
         if (this.stopped) return
         const free = this.concurrency - this.inFlight.size
-        if (free <= 0) return
+        // Claim in batches (each claim is a write): wait until a quarter of the slots are free.
+        if (free <= 0 || (this.inFlight.size > 0 && free < this.refillAt)) return
         const now = this.options.clock.now()
         const rows = await this.repo.claim(now, now + LEASE_MS, free, this.busyTargets())
         for (const row of rows) this.begin(row)
