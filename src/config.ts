@@ -5,6 +5,7 @@
 import { ipText, ipValue, normalizeIp } from './lib/ip.ts'
 import { isPlan, PLANS, type Plan } from './lib/plans.ts'
 import { readPrivateTargets, type PrivateTargets } from './lib/address-guard.ts'
+import { readChannelsConfig, type ChannelsConfig } from './modules/channels/config.ts'
 
 export interface Config {
   readonly port: number
@@ -25,6 +26,8 @@ export interface Config {
   readonly operations: OperationsConfig
   /** MONITOR_PRIVATE_TARGETS (src/lib/address-guard.ts): private monitor targets allowed, all or some networks. */
   readonly monitorPrivateTargets: PrivateTargets
+  /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (src/modules/channels/config.ts). */
+  readonly channels: ChannelsConfig
 }
 
 export class ConfigError extends Error {
@@ -110,6 +113,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: readMetricsToken(env),
     operations: readOperationsConfig(env, port),
     monitorPrivateTargets: readMonitorPrivateTargets(env),
+    channels: readChannelsConfig(env, (message) => new ConfigError(message)),
   })
 }
 

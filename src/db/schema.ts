@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -60,4 +61,7 @@ export interface Database {
   monitors: MonitorsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  notification_channels: NotificationChannelsTable
+  notification_channel_pages: NotificationChannelPagesTable
+  maintenance_notices: MaintenanceNoticesTable
 }
