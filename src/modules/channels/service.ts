@@ -20,6 +20,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
 import type { NotifyEvent, NotifyEventKind, OutboxWriter, TargetDisabledHook } from '../notify/contract.ts'
+import type { TargetHistory } from '../notify/outbox.ts'
 import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
 import { loadEventView, testEventView } from './event-view.ts'
 import { ChannelsRepo, type ChannelRow } from './repo.ts'
@@ -35,15 +36,12 @@ export const VERIFY_TTL_MS = 24 * 3600_000
 export const RESEND_INTERVAL_MS = 60_000
 export const RESENDS_PER_DAY = 5
 
-/** The last delivery to a target as the outbox reports it. */
-export interface LastDelivery {
-  ok: boolean
-  at: number
-  /** e.g. "HTTP 200", "timed out", "550 mailbox unavailable". */
-  detail: string
+/** The outbox's view of where channels stand (notify/outbox.ts): last result, re-enabling, forgetting. */
+export interface ChannelOutbox extends OutboxWriter {
+  deliveryHistory(db: Db, targets: readonly string[]): Promise<Map<string, TargetHistory>>
+  enableTarget(db: Db, target: string): Promise<void>
+  forgetTarget(db: Db, target: string): Promise<void>
 }
-
-export type DeliveryHistory = (targets: readonly string[]) => Promise<Map<string, LastDelivery>>
 
 export interface Channel {
   id: number
@@ -61,7 +59,8 @@ export interface Channel {
   testRequestedAt: number | null
   disabledAt: number | null
   disabledReason: string | null
-  lastDelivery: LastDelivery | null
+  /** The outbox's last result for the channel (null before anything was queued). */
+  lastDelivery: TargetHistory | null
   createdAt: number
   updatedAt: number
 }
@@ -82,8 +81,7 @@ const settingsOf = (row: ChannelRow) => JSON.parse(row.config_json) as Record<st
 export class ChannelsService {
   constructor(
     private readonly repo: ChannelsRepo,
-    private readonly outbox: OutboxWriter,
-    private readonly history: DeliveryHistory,
+    private readonly outbox: ChannelOutbox,
     private readonly clock: Clock,
     private readonly config: Config,
   ) {}
@@ -144,7 +142,8 @@ export class ChannelsService {
     if (input.events !== undefined) changes.events_json = JSON.stringify(parseEvents(input.events))
     if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0
     // Saving a channel the outbox disabled gives it a fresh start (the owner has looked at it).
-    if (row.disabled_at !== null) Object.assign(changes, { disabled_at: null, disabled_reason: null })
+    const reenable = row.disabled_at !== null
+    if (reenable) Object.assign(changes, { disabled_at: null, disabled_reason: null })
     let pageIds: number[] | undefined
     if (input.page_ids !== undefined) pageIds = await this.ownedPageIds(owner, input.page_ids)
     const allPages = input.all_pages ?? (pageIds === undefined ? row.all_pages === 1 : pageIds.length === 0)
@@ -155,6 +154,7 @@ export class ChannelsService {
     await this.repo.transaction(async (repo) => {
       if (moved && type === 'email') this.checkResend(row, now)
       const updated = await repo.update(id, changes)
+      if (reenable) await this.outbox.enableTarget(repo.db, channelTarget(id))
       if (allPages) await repo.setPages(id, [])
       else if (pageIds !== undefined) await repo.setPages(id, pageIds)
       if (moved && type === 'email') await this.sendVerification(repo, updated, now, { resend: true })
@@ -164,7 +164,10 @@ export class ChannelsService {
 
   async delete(owner: User, id: number): Promise<void> {
     await this.ownRow(owner, id)
-    await this.repo.delete(id)
+    await this.repo.transaction(async (repo) => {
+      await repo.delete(id)
+      await this.outbox.forgetTarget(repo.db, channelTarget(id))
+    })
   }
 
   /**
@@ -180,6 +183,8 @@ export class ChannelsService {
     const now = this.clock.now()
     await this.repo.transaction(async (repo) => {
       await repo.update(id, { test_requested_at: now, disabled_at: null, disabled_reason: null })
+      // A test is the owner's way back after the outbox disabled the channel.
+      await this.outbox.enableTarget(repo.db, channelTarget(id))
       const delivery = await deliveryFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
       await this.outbox.enqueue(repo.db, [delivery])
     })
@@ -290,15 +295,15 @@ export class ChannelsService {
 
   private async hydrate(rows: ChannelRow[]): Promise<Channel[]> {
     const ids = rows.map((row) => row.id)
-    const [pages, history] = await Promise.all([this.repo.pagesOf(ids), this.history(ids.map(channelTarget))])
+    const [pages, history] = await Promise.all([this.repo.pagesOf(ids), this.outbox.deliveryHistory(this.repo.db, ids.map(channelTarget))])
     const pagesOf = Map.groupBy(pages, (p) => p.channel_id)
     const channels: Channel[] = []
     for (const row of rows) {
       const last = history.get(channelTarget(row.id)) ?? null
       let verifiedAt = row.verified_at
       // A webhook or chat channel is verified by its test: the first success after it was asked for.
-      if (verifiedAt === null && row.type !== 'email' && row.test_requested_at !== null && last?.ok && last.at >= row.test_requested_at) {
-        verifiedAt = last.at
+      if (verifiedAt === null && row.type !== 'email' && row.test_requested_at !== null && last?.lastResult === 'sent' && last.lastAt !== null && last.lastAt >= row.test_requested_at) {
+        verifiedAt = last.lastAt
         await this.repo.update(row.id, { verified_at: verifiedAt })
       }
       channels.push({

@@ -45,6 +45,7 @@ export interface ChannelSettingsInput {
   routing_key?: string
 }
 export type SettingName = keyof ChannelSettingsInput
+export const SETTING_NAMES: readonly SettingName[] = ['address', 'url', 'secret', 'bot_token', 'chat_id', 'topic', 'access_token', 'routing_key']
 
 export const FIELDS_OF: Record<ChannelType, readonly SettingName[]> = {
   email: ['address'],
@@ -127,8 +128,9 @@ function parseField(type: ChannelType, field: SettingName, raw: string): string 
  */
 export function parseSettings(type: ChannelType, input: ChannelSettingsInput, current?: Record<string, string>): Record<string, string> {
   const own = FIELDS_OF[type]
-  for (const [field, value] of Object.entries(input)) {
-    if (value !== undefined && value !== '' && !own.includes(field as SettingName)) throw badRequest(`${field} is not a setting of ${type} channels`)
+  for (const field of SETTING_NAMES) {
+    const value = input[field]
+    if (value !== undefined && value !== '' && !own.includes(field)) throw badRequest(`${field} is not a setting of ${type} channels`)
   }
   const settings: Record<string, string> = {}
   for (const field of own) {
