@@ -27,6 +27,7 @@ import { listValues, readIdList } from './form-lists.ts'
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
+const STYLES = '<link rel="stylesheet" href="/static/user/notifications.css">'
 const FORM_ERRORS = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 409: HtmlResponse, 429: HtmlResponse }
 
 /** The form as the API's body: the type's settings, ticked pages and events checked by the API's own schemas. */
@@ -61,8 +62,8 @@ export function notificationScreens(deps: ScreenDeps) {
   const { services, config } = deps
   const { channels, pages } = services
   const screen = screens({ accounts: services.accounts, config })
-  const channelPage = async (user: Parameters<typeof channels.get>[0], channel: Channel, form: FormState, status = 200, render: (o: { title: string; crumbs: ReturnType<typeof notificationsCrumbs> }, b: string, s?: number) => Response) =>
-    render({ title: channel.name, crumbs: notificationsCrumbs({ label: channel.name }) }, channelView(channel, await pages.list(user), form, channels.mailEnabled), status)
+  const channelPage = async (user: Parameters<typeof channels.get>[0], channel: Channel, form: FormState, status = 200, render: (o: { title: string; crumbs: ReturnType<typeof notificationsCrumbs>; head: string }, b: string, s?: number) => Response) =>
+    render({ title: channel.name, crumbs: notificationsCrumbs({ label: channel.name }), head: STYLES }, channelView(channel, await pages.list(user), form, channels.mailEnabled), status)
   /** Limits (429) and conflicts (409) of an action come back as an error flash on the channel page. */
   const actionError = (error: unknown, redirect: (location: string, flash: { kind: 'error'; text: string }) => Response, location: string) => {
     if (error instanceof HttpError && (error.status === 409 || error.status === 429 || error.status === 400)) return redirect(location, { kind: 'error', text: error.message })
@@ -72,7 +73,7 @@ export function notificationScreens(deps: ScreenDeps) {
   return new Elysia()
     .get(
       '/user/notifications',
-      screen(async ({ user, render }) => render({ title: 'Notifications', crumbs: notificationsCrumbs() }, channelsListView(await channels.list(user), channels.mailEnabled))),
+      screen(async ({ user, render }) => render({ title: 'Notifications', crumbs: notificationsCrumbs(), head: STYLES }, channelsListView(await channels.list(user), channels.mailEnabled))),
       { response: { 200: HtmlResponse }, detail: detail('Notification channels: list and "Add a channel"') },
     )
     .get(
@@ -81,7 +82,7 @@ export function notificationScreens(deps: ScreenDeps) {
         const type = query.type ?? ''
         if (!isChannelType(type)) throw new HttpError(404, 'not found')
         const form = emptyForm({ all_pages: 'on', events: DEFAULT_EVENTS.join(',') })
-        return render({ title: 'Add a channel', crumbs: notificationsCrumbs({ label: 'Add a channel' }) }, channelFormView(type, await pages.list(user), form, channels.mailEnabled))
+        return render({ title: 'Add a channel', crumbs: notificationsCrumbs({ label: 'Add a channel' }), head: STYLES }, channelFormView(type, await pages.list(user), form, channels.mailEnabled))
       }),
       { query: t.Object({ type: t.Optional(t.String({ maxLength: 20 })) }), response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('Add a notification channel: the form of one type') },
     )
@@ -92,7 +93,7 @@ export function notificationScreens(deps: ScreenDeps) {
         if (!isChannelType(typed)) throw new HttpError(400, 'type must be one of email, webhook, slack, discord, telegram, teams, ntfy, pagerduty')
         const form = readChannelForm(CreateChannelBody, typed, body)
         const again = async (state: FormState, status: number) =>
-          render({ title: 'Add a channel', crumbs: notificationsCrumbs({ label: 'Add a channel' }) }, channelFormView(typed, await pages.list(user), state, channels.mailEnabled), status)
+          render({ title: 'Add a channel', crumbs: notificationsCrumbs({ label: 'Add a channel' }), head: STYLES }, channelFormView(typed, await pages.list(user), state, channels.mailEnabled), status)
         if (!form.ok || !form.value) return again(form.state, 400)
         try {
           const channel = await channels.create(user, { ...form.value, type: typed })

@@ -91,7 +91,7 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
   return html`<h1>Notifications</h1>
 !${mailOffNotice(mailEnabled)}
 <section class="card" aria-labelledby="channels-heading"><h2 id="channels-heading">Your channels</h2>!${list}</section>
-<section class="card" aria-labelledby="add-heading"><h2 id="add-heading">Add a channel</h2><ul class="plain">!${types.join('')}</ul></section>`
+<section class="card" aria-labelledby="add-heading"><h2 id="add-heading">Add a channel</h2><ul class="types">!${types.join('')}</ul></section>`
 }
 
 function pagesFieldset(pages: StatusPage[], form: FormState): string {
@@ -103,7 +103,7 @@ function pagesFieldset(pages: StatusPage[], form: FormState): string {
   return html`<fieldset class="field!${error ? ' has-error' : ''}" id="f-page_ids"!${error ? ' aria-describedby="f-page_ids-error"' : ''}>
   <legend>Pages</legend>
   !${checkboxField({ name: 'all_pages', label: 'All my pages (also events without a page: certificates, blocklists)', state: form })}
-  !${pages.length === 0 ? '<p class="hint">You have no pages yet.</p>' : html`<p class="hint">Or only these pages (with "All my pages" unticked):</p><ul class="plain">!${boxes.join('')}</ul>`}
+  !${pages.length === 0 ? '<p class="hint">You have no pages yet.</p>' : html`<p class="hint">Or only these pages (with "All my pages" unticked):</p><ul class="choices">!${boxes.join('')}</ul>`}
   !${error ? html`<p class="field-error" id="f-page_ids-error">${error}</p>` : ''}
 </fieldset>`
 }
@@ -116,7 +116,7 @@ function eventsFieldset(form: FormState): string {
   )
   return html`<fieldset class="field!${error ? ' has-error' : ''}" id="f-events"!${error ? ' aria-describedby="f-events-error"' : ''}>
   <legend>Events</legend>
-  <ul class="plain">!${boxes.join('')}</ul>
+  <ul class="choices">!${boxes.join('')}</ul>
   !${error ? html`<p class="field-error" id="f-events-error">${error}</p>` : ''}
 </fieldset>`
 }
