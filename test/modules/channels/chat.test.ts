@@ -165,6 +165,28 @@ describe('chat and webhook channels', () => {
     for (const type of ['slack', 'discord', 'telegram', 'teams', 'ntfy']) expect(fresh(type)).toHaveLength(2)
   })
 
+  test('a push monitor drives its component: one event per confirmed change, none per check', async () => {
+    const component = (await json(await api(`/status-pages/${pageId}/components`, { method: 'POST', json: { name: 'Nightly job' } }))).data
+    const monitor = (await json(await api('/monitors', {
+      method: 'POST',
+      json: { name: 'Nightly', type: 'push', interval_seconds: 3600, component_id: component.id, confirm_failures: 1, confirm_successes: 1 },
+    }))).data
+    const push = (status: string) => ctx.request(`${monitor.push_url}?status=${status}`)
+    for (const status of ['up', 'down', 'down', 'down', 'up', 'up']) {
+      expect((await push(status)).status).toBe(200)
+      ctx.clock.advance(1000)
+    }
+    await drain()
+    const changes = fresh('webhook').map((r) => r.json()).filter((p) => p.component?.id === String(component.id))
+    // Created "up"; the first push confirms up (no change); then one down, one back up.
+    expect(changes.map((p) => [p.component_update.old_status, p.component_update.new_status])).toEqual([
+      ['operational', 'major_outage'],
+      ['major_outage', 'operational'],
+    ])
+    expect(fresh('pagerduty').map((r) => r.json().event_action)).toEqual(['trigger', 'resolve'])
+    for (const type of ['slack', 'discord', 'telegram', 'teams', 'ntfy']) expect(fresh(type)).toHaveLength(2)
+  })
+
   test('maintenance: scheduled on create, started and ended once each by the sweeper', async () => {
     const start = ctx.clock.now() + 3_600_000
     const created = await api('/maintenances', {

@@ -7,11 +7,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startSmtp, type ReceivedMail, type SmtpHarness } from '../../helpers/smtp.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { sha256Hex } from '../../../src/lib/crypto.ts'
+import { RETRY_DELAYS_MIN } from '../../../src/modules/notify/worker.ts'
+import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
 
 const HOUR = 3_600_000
 
 describe('email channels', () => {
   let smtp: SmtpHarness
+  let hub: ChatHub
   let ctx: TestContext
   let key: string
   let pageId: number
@@ -33,13 +36,15 @@ describe('email channels', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp()
-    ctx = await createTestContext({ env: { ...smtp.env } })
+    hub = await startChatHub()
+    ctx = await createTestContext({ env: { ...smtp.env, MONITOR_PRIVATE_TARGETS: '1' } })
     ;({ key } = await ctx.createOwner())
     pageId = (await ctx.createPage(key, { name: 'Acme', slug: 'acme-mail' })).id
   })
   afterAll(async () => {
     await ctx.close()
     await smtp.close()
+    await hub.close()
   })
 
   test('the link works for 24 hours (not a second longer), once, and only its hash is stored', async () => {
@@ -92,6 +97,7 @@ describe('email channels', () => {
     expect(await expired.text()).toContain('expired')
 
     // Five resends in 24 hours, at most one a minute.
+    const before = smtp.mails.length
     for (let i = 0; i < 5; i++) {
       expect((await api(`/notification-channels/${id}/resend-verification`, { method: 'POST' })).status).toBe(202)
       const tooSoon = await api(`/notification-channels/${id}/resend-verification`, { method: 'POST' })
@@ -102,7 +108,7 @@ describe('email channels', () => {
     expect(sixth.status).toBe(429)
     expect((await json(sixth)).error).toContain('at most 5')
     await drain()
-    await smtp.waitForCount(smtp.mails.length)
+    await smtp.waitForCount(before + 5)
     const links = mailsTo('late@example.com').map(linkIn)
     expect(links).toHaveLength(6)
     // Only the newest link works.
@@ -114,15 +120,28 @@ describe('email channels', () => {
     expect((await follow(newest)).status).toBe(200)
   })
 
-  test('a channel the outbox disables shows so, and its owner gets a mail saying which and why', async () => {
+  test('a channel the outbox disables (20 dead deliveries in a row) shows so, and its owner gets a mail saying which and why', async () => {
+    hub.answer('/broken', [500])
     const owner = await ctx.createOwner(undefined, 'owner-disabled@example.com')
-    const created = await json(await ctx.request('/user/api/v1/notification-channels', { method: 'POST', key: owner.key, json: { type: 'slack', name: 'Team chat', url: 'https://hooks.slack.example/x' } }))
-    await ctx.database.db.transaction().execute((trx) => ctx.app.services.channels.onTargetDisabled(trx, `channel:${created.data.id}`))
-    const shown = (await json(await ctx.request(`/user/api/v1/notification-channels/${created.data.id}`, { key: owner.key }))).data
-    expect(shown).toMatchObject({ disabled: true, disabled_reason: 'Deliveries failed too many times in a row.' })
+    const channel = (await json(await ctx.request('/user/api/v1/notification-channels', { method: 'POST', key: owner.key, json: { type: 'slack', name: 'Team chat', url: `${hub.url}/broken` } }))).data
+    for (let i = 0; i < 20; i++) expect((await ctx.request(`/user/api/v1/notification-channels/${channel.id}/test`, { method: 'POST', key: owner.key })).status).toBe(202)
     await drain()
+    for (const minutes of RETRY_DELAYS_MIN) {
+      ctx.clock.advance(minutes * 60_000)
+      await drain()
+    }
+    expect(hub.received('/broken')).toHaveLength(20 * 6)
+    const shown = (await json(await ctx.request(`/user/api/v1/notification-channels/${channel.id}`, { key: owner.key }))).data
+    expect(shown).toMatchObject({ disabled: true, verified: false, disabled_reason: 'Deliveries failed too many times in a row.', last_delivery: { result: 'dead', error: 'HTTP 500' } })
     const mail = await smtp.waitFor((m) => m.to === 'owner-disabled@example.com')
     expect(mail.subject).toBe('Notification channel "Team chat" was disabled')
     expect(mail.text).toContain('Deliveries failed too many times in a row.')
+
+    // A test after fixing the receiver turns it back on and verifies it.
+    hub.answer('/broken', [200])
+    expect((await ctx.request(`/user/api/v1/notification-channels/${channel.id}/test`, { method: 'POST', key: owner.key })).status).toBe(202)
+    await drain()
+    const back = (await json(await ctx.request(`/user/api/v1/notification-channels/${channel.id}`, { key: owner.key }))).data
+    expect(back).toMatchObject({ disabled: false, verified: true, last_delivery: { result: 'sent' } })
   })
 })
