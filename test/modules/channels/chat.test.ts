@@ -214,6 +214,29 @@ describe('chat and webhook channels', () => {
     expect(pd.map((p) => [p.event_action, p.dedup_key])).toEqual([['trigger', pd[0].dedup_key], ['trigger', pd[0].dedup_key], ['resolve', pd[0].dedup_key]])
   })
 
+  test('events without a page go to the owner\'s channels on "all pages" that listen to them', async () => {
+    const { notifier } = ctx.app.services
+    // The webhook hears certificates on all pages; Slack only this page's certificate events.
+    await api(`/notification-channels/${channelIds.webhook}`, { method: 'PATCH', json: { events: ['certificate.expiring', 'incident.opened'] } })
+    await api(`/notification-channels/${channelIds.slack}`, { method: 'PATCH', json: { all_pages: false, page_ids: [pageId], events: ['certificate.expiring'] } })
+    const ownerId = (await ctx.database.db.selectFrom('status_pages').select('owner_id').where('id', '=', pageId).executeTakeFirstOrThrow()).owner_id
+    await ctx.database.db.transaction().execute((trx) =>
+      notifier.emit(trx, { kind: 'certificate.expiring', pageId: null, ownerId, monitorId: 9, host: 'api.acme.example', daysLeft: 5, notAfter: ctx.clock.now() + 5 * 86_400_000, at: ctx.clock.now() }),
+    )
+    await drain()
+    const hooks = fresh('webhook').map((r) => r.json())
+    expect(hooks.map((h) => [h.type, h.page, h.details.host])).toEqual([['certificate.expiring', null, 'api.acme.example']])
+    // Slack hears certificates of one page only; PagerDuty does not listen to them at all.
+    expect(fresh('slack')).toHaveLength(0)
+    expect(fresh('pagerduty')).toHaveLength(0)
+    // And a kind a channel does not listen to reaches it not at all.
+    await api(`/components/${componentId}`, { method: 'PATCH', json: { status: 'degraded' } })
+    await drain()
+    expect(fresh('webhook')).toHaveLength(0)
+    expect(fresh('slack')).toHaveLength(0)
+    expect(fresh('discord')).toHaveLength(1)
+  })
+
   test("another owner's channel is a 404 and stays as it was", async () => {
     const other = await ctx.createOwner()
     const id = channelIds.slack!
