@@ -216,6 +216,7 @@ describe('chat and webhook channels', () => {
 
   test('events without a page go to the owner\'s channels on "all pages" that listen to them', async () => {
     const { notifier } = ctx.app.services
+    for (const type of Object.keys(paths)) fresh(type)
     // The webhook hears certificates on all pages; Slack only this page's certificate events.
     await api(`/notification-channels/${channelIds.webhook}`, { method: 'PATCH', json: { events: ['certificate.expiring', 'incident.opened'] } })
     await api(`/notification-channels/${channelIds.slack}`, { method: 'PATCH', json: { all_pages: false, page_ids: [pageId], events: ['certificate.expiring'] } })
