@@ -26,6 +26,7 @@ import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/checks/index.ts'
+import { channelsRoutes } from './modules/channels/routes.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { contentRoutes } from './modules/content/index.ts'
 import { createContentService } from './modules/content/sources.ts'
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps): App {
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(channelsRoutes({ accounts: services.accounts, channels: services.channels }))
     .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))
     .use(pushRoutes(services.monitors))
     .use(apiKeysRoutes({ accounts: services.accounts }))

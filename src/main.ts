@@ -18,6 +18,7 @@ import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/scheduler.ts'
+import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -77,6 +78,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // the leases a killed predecessor left, so their rows go out at once instead of after the lease).
   const outboxWorker = app.services.outboxWorker
   if (scheduleMonitors) await outboxWorker.start()
+  // Maintenance windows announce their start and end (once each; the notices are in the database).
+  const sweepMaintenances = scheduleMonitors
+    ? setInterval(() => void app.services.maintenanceSweeper.sweep().catch((error) => console.error('[lantern] maintenance sweeper:', error)), SWEEP_INTERVAL_MS)
+    : undefined
   // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
   const pruneMonitorResults = scheduleMonitors
     ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
@@ -105,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         watcher.stop()
         clearInterval(pruneChecks)
         clearInterval(pruneMonitorResults)
+        clearInterval(sweepMaintenances)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

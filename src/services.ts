@@ -62,6 +62,9 @@ import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
+import { ChannelsRepo } from './modules/channels/repo.ts'
+import { ChannelsService } from './modules/channels/service.ts'
+import { MaintenanceSweeper } from './modules/maintenances/sweeper.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -88,9 +91,12 @@ export function createServices(deps: ServiceDeps) {
   const monitorsRepo = new MonitorsRepo(deps.db)
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
-  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus)
-  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
-  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
+  // Producers emit notification events inside their transactions; fan-outs register below.
+  const notifier = new Notifier()
+  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier)
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, notifier)
+  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes, notifier)
+  const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   const checkDeps: CheckDeps = deps.checkDeps ?? {
     guard: createAddressGuard({ resolve: systemResolve, allowPrivate: deps.config.monitorPrivateTargets }),
@@ -139,7 +145,6 @@ export function createServices(deps: ServiceDeps) {
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock)
-  const notifier = new Notifier()
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -147,6 +152,10 @@ export function createServices(deps: ServiceDeps) {
     guard: checkDeps.guard,
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
+  // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
+  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
+  notifier.use(channels.fanout)
+  outboxWorker.onTargetDisabled(channels.onTargetDisabled)
   return {
     config: deps.config,
     clock,
@@ -182,6 +191,8 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     notifier,
     outboxWorker,
+    channels,
+    maintenanceSweeper,
   }
 }
 

@@ -25,6 +25,7 @@ import type {
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
+import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -63,4 +64,7 @@ export interface Database {
   monitor_state_changes: MonitorStateChangesTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
+  notification_channels: NotificationChannelsTable
+  notification_channel_pages: NotificationChannelPagesTable
+  maintenance_notices: MaintenanceNoticesTable
 }

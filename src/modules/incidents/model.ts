@@ -22,6 +22,12 @@ const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must 
 })
 const title = boundedText('title', MAX_TITLE)
 const message = boundedText('message', MAX_MESSAGE)
+const notifySubscribers = t.Optional(
+  t.Boolean({
+    error: 'notify_subscribers must be true or false',
+    description: "Also tell the page's subscribers (default false). The owner's own notification channels hear every incident event they listen to.",
+  }),
+)
 
 export const CreateIncidentBody = t.Object({
   title,
@@ -32,6 +38,7 @@ export const CreateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   started_at: t.Optional(t.String({ maxLength: 64, error: 'started_at must be an RFC 3339 date-time' })),
+  notify_subscribers: notifySubscribers,
 })
 
 export const UpdateIncidentBody = t.Object({
@@ -40,12 +47,14 @@ export const UpdateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   component_ids: t.Optional(componentIds),
+  notify_subscribers: notifySubscribers,
 })
 
 export const IncidentUpdateBody = t.Object({
   message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
+  notify_subscribers: notifySubscribers,
 })
 
 export const FromTemplateBody = t.Object({
@@ -57,6 +66,7 @@ export const FromTemplateBody = t.Object({
   message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
+  notify_subscribers: notifySubscribers,
 })
 
 export const IncidentListQuery = t.Object({

@@ -13,7 +13,8 @@ export interface IncidentFilter {
 }
 
 export class IncidentsRepo {
-  constructor(private readonly db: Db) {}
+  /** The connection or transaction this repo writes with (producers emit their events on it). */
+  constructor(readonly db: Db) {}
 
   transaction<T>(work: (repo: IncidentsRepo) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new IncidentsRepo(trx)))
@@ -128,7 +129,8 @@ export class IncidentsRepo {
     return this.db
       .insertInto('incident_updates')
       .values({ incident_id: update.incidentId, state: update.state, message: update.message, at: update.at })
-      .execute()
+      .returning('id')
+      .executeTakeFirstOrThrow()
   }
 
   delete(id: number) {

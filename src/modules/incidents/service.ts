@@ -14,6 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
+import { Notifier } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentsRepo } from './repo.ts'
@@ -79,6 +80,8 @@ export class IncidentsService {
     private readonly pages: StatusPagesService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    /** Hears incident opened / updated / resolved, inside the writing transaction. */
+    private readonly notifier: Notifier = new Notifier(),
   ) {}
 
   // ---- owner API ----------------------------------------------------------------------------
@@ -118,7 +121,10 @@ export class IncidentsService {
     const id = await this.repo.transaction(async (repo) => {
       const row = await repo.insert({ pageId, title, state, startedAt, now })
       await repo.setComponents(row.id, componentIds)
-      await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
+      const update = await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
+      // An incident recorded as already resolved (a backfill) announces just that.
+      const kind = state === 'resolved' ? 'incident.resolved' : 'incident.opened'
+      await this.notifier.emit(repo.db, { kind, pageId, incidentId: row.id, updateId: update.id, notifySubscribers: input.notify_subscribers ?? false, at: now })
       return row.id
     })
     this.changes.pageChanged(pageId)
@@ -137,7 +143,7 @@ export class IncidentsService {
       input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const componentIds =
       input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
-    await this.write(current, { title, state, message, componentIds })
+    await this.write(current, { title, state, message, componentIds, notifySubscribers: input.notify_subscribers ?? false })
     return this.get(owner, id)
   }
 
@@ -148,7 +154,7 @@ export class IncidentsService {
     const message =
       input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true })
     if (state === undefined && message === undefined) throw badRequest('message or incident_state_id is required')
-    await this.write(current, { state, message: message ?? '' })
+    await this.write(current, { state, message: message ?? '', notifySubscribers: input.notify_subscribers ?? false })
     return this.get(owner, id)
   }
 
@@ -237,7 +243,7 @@ export class IncidentsService {
 
   private async write(
     current: Incident,
-    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[] },
+    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[]; notifySubscribers: boolean },
   ): Promise<void> {
     const now = this.clock.now()
     const state = change.state ?? current.state
@@ -252,7 +258,11 @@ export class IncidentsService {
     await this.repo.transaction(async (repo) => {
       await repo.update(current.id, fields, now)
       if (change.componentIds !== undefined) await repo.setComponents(current.id, change.componentIds)
-      if (addsEntry) await repo.insertUpdate({ incidentId: current.id, state, message: change.message ?? '', at: now })
+      if (!addsEntry) return
+      // Only a timeline entry is news: a new title or affected components alone notify nobody.
+      const update = await repo.insertUpdate({ incidentId: current.id, state, message: change.message ?? '', at: now })
+      const kind = stateChanged && state === 'resolved' ? 'incident.resolved' : 'incident.updated'
+      await this.notifier.emit(repo.db, { kind, pageId: current.pageId, incidentId: current.id, updateId: update.id, notifySubscribers: change.notifySubscribers, at: now })
     })
     this.changes.pageChanged(current.pageId)
   }

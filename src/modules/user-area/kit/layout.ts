@@ -36,6 +36,7 @@ export const USER_NAV: NavEntry[] = [
   { label: 'Analytics', href: '/user/analytics' },
   { label: 'Monitors', href: '/user/monitors' },
   { label: 'Templates', href: '/user/templates' },
+  { label: 'Notifications', href: '/user/notifications' },
   { label: 'Account', href: '/user/account' },
   { label: 'API keys', href: '/user/api-keys' },
   { label: 'Plan', href: '/user/plan' },
