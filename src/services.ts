@@ -61,6 +61,10 @@ import { AutoIncidentSettingsService } from './modules/auto-incidents/service.ts
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { Notifier } from './modules/notify/contract.ts'
+import { Outbox } from './modules/notify/outbox.ts'
+import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { OutboxWorker } from './modules/notify/worker.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -88,7 +92,8 @@ export function createServices(deps: ServiceDeps) {
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
   const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus)
-  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
+  // Automatic incidents tell the notifier (made below with the outbox) in their transactions.
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, { emit: (db, event) => notifier.emit(db, event) })
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   const checkDeps: CheckDeps = deps.checkDeps ?? {
@@ -136,6 +141,19 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+
+  // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
+  // worker delivers (main.ts runs its loop; tests call drain()).
+  const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
+  const outbox = new Outbox(mail.enabled, clock)
+  const notifier = new Notifier()
+  const outboxWorker = new OutboxWorker({
+    db: deps.db,
+    clock,
+    mail: mail.enabled ? createSmtpSender(deps.config.mail) : undefined,
+    guard: checkDeps.guard,
+    userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
+  })
   return {
     config: deps.config,
     clock,
@@ -169,6 +187,10 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    mail,
+    outbox,
+    notifier,
+    outboxWorker,
   }
 }
 

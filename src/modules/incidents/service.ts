@@ -113,7 +113,7 @@ export class IncidentsService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     /** Hears automatic incidents' openings and changes, in their transactions. */
-    private readonly notifier?: Notifier,
+    private readonly notifier?: Pick<Notifier, 'emit'>,
   ) {}
 
   // ---- owner API ----------------------------------------------------------------------------
