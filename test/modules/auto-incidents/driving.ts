@@ -58,7 +58,8 @@ export async function startRig(): Promise<Rig> {
   const ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1' } })
   const target = startTarget()
   const { key } = await ctx.createOwner('enterprise')
-  const scheduler = schedulerFor(ctx)
+  // Every monitor of the rig checks the same loopback host: no per-host cap, so each step runs them all.
+  const scheduler = schedulerFor(ctx, { perHostCap: 1000, globalCap: 1000 })
   const post = async (path: string, body: unknown) => {
     const response = await ctx.request(path, { method: 'POST', key, json: body })
     if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`)
