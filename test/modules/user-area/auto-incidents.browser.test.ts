@@ -96,4 +96,27 @@ describe('automatic incidents in the browser', () => {
     expect(bad.status).toBe(400)
     expect(await bad.text()).toContain('component_ids must contain positive integer ids')
   })
+
+  test('an automatic incident says so until a person posts an update in the web app; then it is theirs', async () => {
+    const { page } = app
+    const opened = await services().incidents.openAutomatic({
+      pageId,
+      componentId: componentIds[0]!,
+      title: 'API is experiencing issues',
+      message: 'We are investigating.',
+      notifySubscribers: false,
+    })
+    await page.goto(`${app.base}/user/pages/${pageId}/incidents`)
+    expect(await page.locator('.incident-row', { hasText: 'API is experiencing issues' }).getByText('Automatic', { exact: true }).isVisible()).toBe(true)
+    await page.getByRole('link', { name: 'API is experiencing issues' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${opened!.id}`)
+    expect(await page.getByText('Post an update to take it over').isVisible()).toBe(true)
+    await checkA11y(page)
+    await page.getByLabel('Message').fill('We see it too; a fix is coming.')
+    await page.getByRole('button', { name: 'Post update' }).click()
+    await page.getByText('now yours').waitFor()
+    expect(await page.getByText('Automatic', { exact: true }).count()).toBe(0)
+    const after = await services().incidents.get(app.owner.user, opened!.id)
+    expect(after.automatic?.acknowledgedAt).toBe(NOW)
+  })
 })

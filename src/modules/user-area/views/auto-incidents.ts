@@ -4,6 +4,7 @@
  */
 import { html } from '../../../lib/html.ts'
 import type { PageAutomation } from '../../auto-incidents/service.ts'
+import type { Incident } from '../../incidents/service.ts'
 import { planLabel } from '../../plans/matrix.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { checkboxField, errorSummary, type FormState } from '../kit/forms.ts'
@@ -94,4 +95,18 @@ export function autoIncidentsView(input: AutoIncidentsViewInput): string {
     <button type="submit">Save automatic incidents</button>
   </form>
 </section>`
+}
+
+/** An automatic incident nobody has taken over yet says so (next to its state), in lists and on its screen. */
+export function automaticBadge(incident: Incident): string {
+  if (!incident.automatic || incident.automatic.acknowledgedAt !== null) return ''
+  return ' <span class="badge" title="Opened by automatic incidents; post an update to take it over">Automatic</span>'
+}
+
+/** On an automatic incident's screen: what posting an update changes. */
+export function automaticNote(incident: Incident): string {
+  if (!incident.automatic) return ''
+  return incident.automatic.acknowledgedAt === null
+    ? '<p class="hint">Opened automatically by a monitor. Post an update to take it over: a recovery then adds an update instead of resolving it.</p>'
+    : '<p class="hint">Opened automatically, now yours: a recovery adds an update; you resolve it.</p>'
 }
