@@ -66,6 +66,9 @@ function componentsFieldset(input: AutoIncidentsViewInput): string {
 function planLine(automation: PageAutomation): string {
   const plan = planLabel(automation.plan)
   if (automation.limit === null) return html`<p>Your ${plan} plan has no limit: ${String(automation.used)} components have automatic incidents on, over all your pages.</p>`
+  if (automation.limit === 0 && automation.used === 0) {
+    return html`<p>Automatic incidents are not part of the ${plan} plan: Pro has them on 5 components, Growth on 20, Business and up on all.</p>`
+  }
   const over = automation.used > automation.limit
   return html`<p>Your ${plan} plan allows automatic incidents on <strong>${String(automation.limit)}</strong> components over all your pages; <strong>${String(automation.used)}</strong> have them on.!${over ? ' ' + html`Since the plan changed, only the ${String(automation.limit)} oldest work; the others are paused until you turn some off or upgrade.` : ''}</p>`
 }
