@@ -5,7 +5,7 @@
  * through SMTP_TLS_CA_FILE), DKIM signing when configured.
  */
 import { readFileSync } from 'node:fs'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { ConfigError, type MailConfig } from '../../config.ts'
 import type { MailSender, SendableMail } from './mail.ts'
 
@@ -18,7 +18,7 @@ export function createSmtpSender(config: MailConfig): MailSender {
   const dkim = config.dkim
     ? { domainName: config.dkim.domain, keySelector: config.dkim.selector, privateKey: readSetting('DKIM_PRIVATE_KEY_FILE', config.dkim.privateKeyFile) }
     : undefined
-  const transport = nodemailer.createTransport({
+  const options = {
     pool: true,
     maxConnections: SMTP_POOL_SIZE,
     host: config.host,
@@ -30,26 +30,38 @@ export function createSmtpSender(config: MailConfig): MailSender {
     tls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
     ...SMTP_TIMEOUTS,
     ...(dkim ? { dkim } : {}),
-  })
+  }
+  // nodemailer is loaded on the first mail: CLI commands and mail-less runs do not pay for it.
+  let transport: Promise<Transporter> | undefined
+  const open = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)))
   const from = config.from
   return {
     from,
     async send(mail: SendableMail): Promise<void> {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
         ...(mail.html !== undefined ? { html: mail.html } : {}),
         messageId: mail.messageId,
-        headers: mail.headers ?? {},
+        headers: safeHeaders(mail.headers ?? {}),
         attachments: (mail.attachments ?? []).map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.contentBase64, encoding: 'base64' })),
       })
     },
     async close(): Promise<void> {
-      transport.close()
+      if (transport) (await transport).close()
     },
   }
+}
+
+/** Header names are tokens and values one line: nothing a delivery carries can add a header. */
+function safeHeaders(headers: Record<string, string>): Record<string, string> {
+  const safe: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) safe[name] = String(value).replace(/[\r\n]+/g, ' ')
+  }
+  return safe
 }
 
 function readSetting(name: string, path: string): string {
