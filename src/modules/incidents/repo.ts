@@ -23,6 +23,7 @@ export interface IncidentFilter {
 }
 
 export class IncidentsRepo {
+  /** The connection or transaction this repo writes with (producers emit their events on it). */
   constructor(readonly db: Db) {}
 
   transaction<T>(work: (repo: IncidentsRepo) => Promise<T>): Promise<T> {
@@ -159,14 +160,12 @@ export class IncidentsRepo {
       .execute()
   }
 
-  /** Adds a timeline entry; answers its id. */
-  async insertUpdate(update: { incidentId: number; state: IncidentState; message: string; at: number }): Promise<number> {
-    const row = await this.db
+  insertUpdate(update: { incidentId: number; state: IncidentState; message: string; at: number }) {
+    return this.db
       .insertInto('incident_updates')
       .values({ incident_id: update.incidentId, state: update.state, message: update.message, at: update.at })
       .returning('id')
       .executeTakeFirstOrThrow()
-    return row.id
   }
 
   delete(id: number) {

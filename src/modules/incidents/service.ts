@@ -292,7 +292,7 @@ export class IncidentsService {
           automatic: { componentId: opening.componentId, downSince: now },
         })
         await repo.setComponents(row.id, [opening.componentId])
-        const updateId = await repo.insertUpdate({ incidentId: row.id, state: 'investigating', message, at: now })
+        const { id: updateId } = await repo.insertUpdate({ incidentId: row.id, state: 'investigating', message, at: now })
         await this.notifier?.emit(repo.db, {
           kind: 'incident.opened',
           pageId: opening.pageId,
@@ -332,7 +332,7 @@ export class IncidentsService {
         if (change.autoResolved !== undefined) fields.auto_resolved = change.autoResolved ? 1 : 0
         if (change.downSince !== undefined) fields.auto_down_since = change.downSince
         await repo.update(id, fields, now)
-        const updateId = await repo.insertUpdate({ incidentId: id, state, message: cutText(change.message, MAX_MESSAGE), at: now })
+        const { id: updateId } = await repo.insertUpdate({ incidentId: id, state, message: cutText(change.message, MAX_MESSAGE), at: now })
         await this.notifier?.emit(repo.db, {
           kind: state === 'resolved' ? 'incident.resolved' : 'incident.updated',
           pageId: row.page_id,
