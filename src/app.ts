@@ -24,6 +24,7 @@ import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
 import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
+import { autoIncidentsRoutes } from './modules/auto-incidents/routes.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/checks/index.ts'
 import { channelsRoutes } from './modules/channels/routes.ts'
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): App {
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
+    .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -55,6 +55,9 @@ import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/component-status.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
 import { MonitorRecorder } from './modules/monitors/recorder.ts'
+import { AutoIncidents } from './modules/auto-incidents/automation.ts'
+import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
+import { AutoIncidentSettingsService } from './modules/auto-incidents/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
@@ -104,7 +107,10 @@ export function createServices(deps: ServiceDeps) {
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
   }
-  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes)
+  const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
+  const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)
+  const autoIncidents = new AutoIncidents(autoIncidentsRepo, incidents, clock)
+  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents)
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
@@ -170,6 +176,8 @@ export function createServices(deps: ServiceDeps) {
     monitorsRepo,
     monitorRecorder,
     monitors,
+    autoIncidents,
+    autoIncidentSettings,
     pageStatus,
     pageAccess,
     pageAccessSettings,

@@ -15,6 +15,7 @@ import * as accountSetupAndSessions from './2026_11_26_0500_account_setup_and_se
 import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
 import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
 import * as createNotificationChannels from './2026_11_28_0200_create_notification_channels.ts'
+import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0300_create_monitors': createMonitors,
   '2026_11_28_0100_create_outbox': createOutbox,
   '2026_11_28_0200_create_notification_channels': createNotificationChannels,
+  '2026_11_28_0600_auto_incidents': autoIncidents,
 }

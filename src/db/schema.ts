@@ -26,6 +26,7 @@ import type {
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
+import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -67,4 +68,6 @@ export interface Database {
   notification_channels: NotificationChannelsTable
   notification_channel_pages: NotificationChannelPagesTable
   maintenance_notices: MaintenanceNoticesTable
+  auto_incident_settings: AutoIncidentSettingsTable
+  auto_incident_components: AutoIncidentComponentsTable
 }

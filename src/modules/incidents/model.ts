@@ -105,6 +105,15 @@ const IncidentJson = t.Object({
   ),
   created_at: t.String(),
   updated_at: t.String(),
+  source: t.Union([t.Literal('manual'), t.Literal('auto')], { description: 'auto: opened by automatic incidents (a monitored component confirmed down)' }),
+  automatic: t.Nullable(
+    t.Object({
+      component_id: t.Nullable(t.Integer({ description: 'The component it watches' })),
+      acknowledged_at: t.Nullable(t.String({ description: 'RFC 3339: when a person first changed it; from then on it is theirs (a recovery adds an update instead of resolving)' })),
+      auto_resolved: t.Boolean(),
+    }),
+    { description: 'Set on automatic incidents' },
+  ),
 })
 
 const TemplateJson = t.Object({
@@ -134,6 +143,10 @@ export function incidentJson(incident: Incident): Static<typeof IncidentJson> {
     updates: incident.updates.map((u) => ({ id: u.id, state: u.state, message: u.message, at: toIso(u.at) })),
     created_at: toIso(incident.createdAt),
     updated_at: toIso(incident.updatedAt),
+    source: incident.automatic ? 'auto' : 'manual',
+    automatic: incident.automatic
+      ? { component_id: incident.automatic.componentId, acknowledged_at: toIsoOrNull(incident.automatic.acknowledgedAt), auto_resolved: incident.automatic.autoResolved }
+      : null,
   }
 }
 

@@ -13,6 +13,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { ComponentsService } from '../components/service.ts'
+import type { ComponentStatus } from '../components/tables.ts'
 import { componentStatusFromMonitors } from './component-status.ts'
 import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
 import { MonitorsRepo, type MonitorRow } from './repo.ts'
@@ -51,6 +52,11 @@ export function nextRunAfter(scheduledAt: number, intervalMs: number, now: numbe
   return scheduledAt + (Math.floor((now - scheduledAt) / intervalMs) + 1) * intervalMs
 }
 
+/** Hears a monitored component's confirmed state after a run changed it (automatic incidents). */
+export interface ConfirmedStateListener {
+  confirmedState(componentId: number, status: ComponentStatus): Promise<unknown>
+}
+
 export class MonitorRecorder {
   constructor(
     private readonly repo: MonitorsRepo,
@@ -58,6 +64,7 @@ export class MonitorRecorder {
     private readonly components: ComponentsService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    private readonly listener?: ConfirmedStateListener,
   ) {}
 
   /** Records the events in one transaction; answers each monitor's next run (absent: drop it from the schedule). */
@@ -143,15 +150,19 @@ export class MonitorRecorder {
       return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))
       // The raw log is monitor_results: one raw row per result, not two.
     }, { raw: false })
-    for (const componentId of changedComponents) await this.refreshComponent(componentId)
+    for (const componentId of changedComponents) {
+      const status = await this.refreshComponent(componentId)
+      if (status !== null) await this.listener?.confirmedState(componentId, status)
+    }
     for (const pageId of touchedPages) this.changes.pageChanged(pageId)
     return nextRuns
   }
 
   /** Gives the component the worst state of its monitors (unless the owner overrides it). */
-  async refreshComponent(componentId: number): Promise<void> {
+  async refreshComponent(componentId: number): Promise<ComponentStatus | null> {
     const status = componentStatusFromMonitors(await this.repo.componentMonitorStates(componentId))
     if (status !== null) await this.components.applyMonitorStatus(componentId, status)
+    return status
   }
 
   /** Deletes raw results past the retention, in small transactions so a run's writes never wait long. */

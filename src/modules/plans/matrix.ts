@@ -73,3 +73,17 @@ const MONITOR_LIMITS: Readonly<Record<Plan, MonitorLimits>> = {
 export function monitorLimits(plan: Plan): MonitorLimits {
   return MONITOR_LIMITS[plan]
 }
+
+/** Components with automatic incidents on, per plan (DESIGN §4 `auto_incidents`); null: no limit. */
+const AUTO_INCIDENT_COMPONENTS: Readonly<Record<Plan, number | null>> = {
+  free: 0,
+  pro: 5,
+  growth: 20,
+  business: null,
+  oss_hero: null,
+  enterprise: null,
+}
+
+export function autoIncidentLimit(plan: Plan): number | null {
+  return AUTO_INCIDENT_COMPONENTS[plan]
+}

@@ -23,6 +23,7 @@ import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
 import { monitorScreens } from './screens/monitors.ts'
 import { notificationScreens } from './screens/notifications.ts'
+import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -50,6 +51,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(maintenanceScreens(deps))
     .use(monitorScreens(deps))
     .use(notificationScreens(deps))
+    .use(autoIncidentScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
