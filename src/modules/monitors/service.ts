@@ -12,7 +12,7 @@ import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
-import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
+import { assertRunnable, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
 import { healthInputs, healthScore, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
@@ -174,7 +174,7 @@ export class MonitorsService {
   /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
   async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
     const limits = monitorLimits(owner.plan)
-    const definition = mergeDefinition(undefined, { ...input, interval_seconds: input.interval_seconds ?? Math.max(60, limits.minIntervalSeconds) })
+    const definition = mergeDefinition(undefined, { ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.repo.countByOwner(owner.id)
     if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
       throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)
