@@ -25,7 +25,7 @@ import type {
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
-import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
+import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -61,6 +61,7 @@ export interface Database {
   monitors: MonitorsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  monitor_tool_states: MonitorToolStatesTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
 }

@@ -57,3 +57,17 @@ export interface MonitorStateChangesTable {
   state: string
   at: number
 }
+
+/** SSL and DNSBL monitors: the last report and what was announced (tool-state.ts). */
+export interface MonitorToolStatesTable {
+  monitor_id: number
+  report_json: string
+  checked_at: number
+  /** SSL: the certificate last seen, and the latest notAfter ever seen (a renewal moves it forward). */
+  cert_fingerprint: string | null
+  cert_not_after: number | null
+  /** SSL: expiry thresholds (days) already announced, comma-separated ("30,15"). */
+  expiry_notified: string
+  /** DNSBL: JSON list of "address zone" pairs currently listed. */
+  listed_json: string
+}

@@ -21,6 +21,8 @@ export interface ChainPki {
   root: string
   intermediate: string
   valid: Leaf
+  /** The same host, valid 90 days: what a renewal looks like. */
+  renewed: Leaf
   expired: Leaf
   wrongHost: Leaf
   weakKey: Leaf
@@ -51,6 +53,7 @@ export function makeChainPki(host: string): ChainPki {
       root: readFileSync(join(dir, 'root.pem'), 'utf8'),
       intermediate: readFileSync(join(dir, 'int.pem'), 'utf8'),
       valid: leaf('valid', host, 40, ec),
+      renewed: leaf('renewed', host, 90, ec),
       // -days -1: notAfter a day before notBefore, so it is expired the moment it is made.
       expired: leaf('expired', host, -1, ec),
       wrongHost: leaf('wrong', `other-${host}`, 40, ec),
