@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createAddressGuard } from '../../../src/lib/address-guard.ts'
 import { classifyDnsblAnswer, mapLimited } from '../../../src/modules/monitors/dnsbl-check.ts'
 import { DEFAULT_DNSBL_ZONES, dnsblQueryName } from '../../../src/modules/monitors/dnsbl-zones.ts'
-import { runCheck } from '../../../src/modules/monitors/engine.ts'
+import { runCheck, runMonitor } from '../../../src/modules/monitors/engine.ts'
 import type { DnsblReport, DnsblSpec } from '../../../src/modules/monitors/spec.ts'
 import { validateSpec } from '../../../src/modules/monitors/validate.ts'
 import { ManualClock } from '../../helpers/clock.ts'
@@ -91,6 +91,15 @@ describe('DNSBL monitor', () => {
     await runCheck(spec(LISTED, ['listed.test', 'clean.test', 'errors.test']), deps())
     expect(dns.queries - before).toBe(3)
     expect(await runCheck(spec(LISTED, ['listed.test']), { ...deps(), dnsServers: [] })).toMatchObject({ outcome: 'fail', message: 'no DNS resolver configured' })
+  })
+})
+
+describe('retries', () => {
+  test('a listing is a verdict, not a transient failure: one attempt, no pause', async () => {
+    const sleeps: number[] = []
+    const result = await runMonitor(spec(LISTED, ['listed.test']), deps(), { retries: 2, retryDelayMs: 2_000 }, async (ms) => void sleeps.push(ms))
+    expect(result).toMatchObject({ outcome: 'fail', attempts: 1 })
+    expect(sleeps).toEqual([])
   })
 })
 
