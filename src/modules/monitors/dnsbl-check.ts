@@ -130,9 +130,10 @@ function lookupVia(resolver: ResolverAddress, timeoutMs: number): Lookup {
     port: resolver.port,
     socketType: resolver.address.includes(':') ? 'udp6' : 'udp4',
     timeout: timeoutMs,
+    // Blocklist answers are tiny: no TCP fallback. dns2 gives up (and closes its socket) after `timeout`.
     retryOverTCP: false,
   })
-  return (name, type) => abortable(query(name, type), AbortSignal.timeout(timeoutMs))
+  return (name, type) => query(name, type)
 }
 
 /** Runs `work` over `items`, at most `limit` at once, results in the items' order. */
