@@ -110,7 +110,8 @@ export function createServices(deps: ServiceDeps) {
   const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
   const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)
   const autoIncidents = new AutoIncidents(autoIncidentsRepo, incidents, clock)
-  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents)
+  // SSL and DNSBL monitors emit their events through the notifier, in the recorder's transaction.
+  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
