@@ -77,6 +77,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pruneMonitorResults = scheduleMonitors
     ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
     : undefined
+  // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
+  const expireTransfers = scheduleMonitors
+    ? setInterval(() => void app.services.transfers.expireDue().catch((error) => console.error('[lantern] expiring transfers:', error)), 600_000)
+    : undefined
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -101,6 +105,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         watcher.stop()
         clearInterval(pruneChecks)
         clearInterval(pruneMonitorResults)
+        clearInterval(expireTransfers)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // A long synchronous write (a big import) delays the signal handler, and requests that arrived
