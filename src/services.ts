@@ -58,6 +58,12 @@ import { MonitorRecorder } from './modules/monitors/recorder.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { TransfersRepo } from './modules/transfers/repo.ts'
+import { TransfersService } from './modules/transfers/service.ts'
+import { Notifier } from './modules/notify/contract.ts'
+import { Outbox } from './modules/notify/outbox.ts'
+import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { OutboxWorker } from './modules/notify/worker.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -130,6 +136,21 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+
+  // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
+  // worker delivers (main.ts runs its loop; tests call drain()).
+  const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
+  const outbox = new Outbox(mail.enabled, clock)
+  const notifier = new Notifier()
+  const outboxWorker = new OutboxWorker({
+    db: deps.db,
+    clock,
+    mail: mail.enabled ? createSmtpSender(deps.config.mail) : undefined,
+    guard: checkDeps.guard,
+    userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
+  })
+  // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
+  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl)
   return {
     config: deps.config,
     clock,
@@ -161,6 +182,11 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    mail,
+    outbox,
+    notifier,
+    outboxWorker,
+    transfers,
   }
 }
 
