@@ -113,7 +113,11 @@ export function pageScreens(deps: ScreenDeps) {
         const page = await pages.get(user, idParam(params.id))
         const form = readForm(UpdateStatusPageBody, body, { only: PAGE_FIELDS })
         const again = async (state: FormState, status: number) =>
-          render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, state, await domainHelp(page, false)), status)
+          render(
+            { title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') },
+            pageSettingsView(page, state, await domainHelp(page, false)) + (await transferSettingsPanel(deps, user, page)),
+            status,
+          )
         if (!form.ok) return again(form.state, 400)
         try {
           await pages.update(user, page.id, changedOnly(page, form.value))
