@@ -60,6 +60,7 @@ import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
@@ -150,7 +151,9 @@ export function createServices(deps: ServiceDeps) {
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
   // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
-  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl)
+  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
+    detachPageFromOwnerChannels,
+  )
   return {
     config: deps.config,
     clock,

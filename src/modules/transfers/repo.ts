@@ -125,13 +125,16 @@ export class TransfersRepo {
   }
 
   /**
-   * The subscriber count shown before accepting. The subscribers feature builds its table on
-   * another branch: until it is here the count is unknown (null), never a made-up zero.
+   * The subscriber count shown before accepting: active, confirmed subscribers of the page. The
+   * subscribers feature builds its table on another branch; until it is here the count is unknown
+   * (null), never a made-up zero.
    */
   async countSubscribers(pageId: number): Promise<number | null> {
-    const table = await sql<{ name: string }>`select name from pragma_table_info('subscribers') where name = 'page_id'`.execute(this.db)
-    if (table.rows.length === 0) return null
-    const row = await sql<{ n: number }>`select count(*) as n from subscribers where page_id = ${pageId}`.execute(this.db)
+    const columns = new Set((await sql<{ name: string }>`select name from pragma_table_info('subscribers')`.execute(this.db)).rows.map((row) => row.name))
+    if (!columns.has('page_id')) return null
+    const active = columns.has('unsubscribed_at') ? sql`and unsubscribed_at is null` : sql``
+    const confirmed = columns.has('confirmed_at') ? sql`and confirmed_at is not null` : sql``
+    const row = await sql<{ n: number }>`select count(*) as n from subscribers where page_id = ${pageId} ${active} ${confirmed}`.execute(this.db)
     return Number(row.rows[0]?.n ?? 0)
   }
 
