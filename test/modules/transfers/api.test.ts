@@ -144,18 +144,33 @@ describe('accept', () => {
     expect((await accept(token, bob)).status).toBe(409)
   })
 
-  test('two accepts race: exactly one wins', async () => {
+  test('two accepts race: exactly one wins; the old owner\'s analytics share links are revoked', async () => {
     const { alice, bob } = await owners()
     const page = await pageOf(alice)
     await addPushMonitors(alice, page.id, 3)
+    const shares = ctx.app.services.shareTokens
+    await shares.create(alice.user, page.id, { label: 'for the board' })
     await start(alice, page.id, bob.user.email)
     const { token } = await offerLink(bob.user.email, page.name)
+    // Three clicks at once over HTTP (the interleaved case at the decision itself is the next test).
     const answers = await Promise.all([accept(token, bob), accept(token, bob), accept(token, bob)])
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409])
     expect((await json(await api('/monitors', bob.key))).data.filter((m: any) => m.status_page_id === page.id)).toHaveLength(3)
+    expect((await shares.list(bob.user, page.id)).map((token) => token.state)).toEqual(['revoked'])
     // One winner, one pair of mails.
     await mailTo(alice.user.email, `"${page.name}" now belongs to`)
     expect(smtp.mails.filter((mail) => mail.subject.startsWith(`"${page.name}" now belongs to`))).toHaveLength(1)
+  })
+
+  test('two accepts that both saw the offer pending (service level, interleaved): exactly one moves the page', async () => {
+    // Over HTTP each request runs to its end before the next one reads (the store answers at once), so
+    // here the two accepts are interleaved on purpose: both read "pending" before either decides.
+    const { alice, bob } = await owners()
+    const page = await pageOf(alice)
+    const { transfers } = ctx.app.services
+    await transfers.startAsAdministrator(alice.user, page.id, bob.user.email)
+    const outcomes = await Promise.allSettled([transfers.acceptForPage(bob.user, page.id), transfers.acceptForPage(bob.user, page.id)])
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'won' : (o.reason as { status: number }).status)).sort()).toEqual([409, 'won'])
   })
 
   test('no free slot on the recipient plan → 409 naming the limit, nothing moved, still pending', async () => {
