@@ -120,4 +120,22 @@ describe('page transfer in the browser', () => {
     expect((await pendingOf(created.id)).data).toBeNull()
     await strangerContext.close()
   })
+
+  test('a page that does not fit the recipient plan: the offer screen says which limit, nothing moves', async () => {
+    const created = await app.server.ctx.createPage(app.owner.key, { slug: 'too-big', name: 'Too Big Co', custom_domain: 'status.too-big.example' })
+    const small = await app.createOwner('free')
+    await services().transfers.startAsAdministrator(app.owner.user, created.id, small.email)
+    await services().outboxWorker.drain()
+    const mail = await smtp.waitFor((m) => m.to === small.email && m.subject.includes('"Too Big Co"'))
+    const link = /http:\/\/\S+\/user\/transfers\/[A-Za-z0-9_-]{43}/.exec(mail.text)![0]
+    const { context, page } = await app.loginAs(small)
+    await page.goto(link)
+    await page.getByRole('button', { name: 'Accept transfer' }).click()
+    await page.waitForLoadState()
+    expect(await page.getByRole('alert').textContent()).toStartWith('custom domain and private pages: ')
+    expect(await page.getByRole('button', { name: 'Accept transfer' }).isVisible()).toBe(true)
+    expect((await services().pages.get(app.owner.user, created.id)).ownerId).toBe(app.owner.user.id)
+    await checkA11y(page)
+    await context.close()
+  })
 })

@@ -16,7 +16,7 @@ import type { User } from '../../accounts/service.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { StartTransferBody } from '../../transfers/model.ts'
 import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
-import { idParam, screens } from '../kit/guard.ts'
+import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { pageCrumbs } from '../views/pages.ts'
 import { transferOfferView, transferSettingsCard, transferStartView } from '../views/transfer.ts'
 import type { ScreenDeps } from './deps.ts'
@@ -37,18 +37,18 @@ export function transferScreens(deps: ScreenDeps) {
   const transfers = services.transfers
   const screen = screens({ accounts: services.accounts, config })
 
-  const startPage = async (user: User, pageId: number, form: FormState, render: (o: { title: string; crumbs: ReturnType<typeof pageCrumbs> }, body: string, status?: number) => Response, status = 200) => {
+  const startPage = async (user: User, pageId: number, form: FormState, render: ScreenContext['render'], status = 200) => {
     const page = await services.pages.get(user, pageId)
     const pending = await transfers.pending(user, page.id)
     return render({ title: `Transfer: ${page.name}`, crumbs: pageCrumbs(page, 'Transfer') }, transferStartView(page, pending, form, transfers.mailEnabled), status)
   }
 
-  const offerPage = async (user: User, token: string, render: Parameters<Parameters<typeof screen>[0]>[0]['render'], form = emptyForm(), status = 200) => {
+  const offerPage = async (user: User, token: string, render: ScreenContext['render'], form = emptyForm(), status = 200) => {
     const offer = await transfers.offer(user, token)
     return render({ title: `Transfer of ${offer.pageName}`, crumbs: [{ label: 'Pages', href: '/user' }, { label: 'Transfer' }], noReferrer: true, noindex: true }, transferOfferView(offer, token, form), status)
   }
 
-  /** A decided or expired offer (410) still shows what happened, not a bare error. */
+  /** A refused (409) or gone (410) decision shows the offer again with what happened, not a bare error page. */
   const decide = (action: 'accept' | 'decline') =>
     screen(async ({ user, params, render, redirect }) => {
       const token = params.token ?? ''
