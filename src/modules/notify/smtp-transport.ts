@@ -5,7 +5,7 @@
  * through SMTP_TLS_CA_FILE), DKIM signing when configured.
  */
 import { readFileSync } from 'node:fs'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { ConfigError, type MailConfig } from '../../config.ts'
 import type { MailSender, SendableMail } from './mail.ts'
 
@@ -18,7 +18,7 @@ export function createSmtpSender(config: MailConfig): MailSender {
   const dkim = config.dkim
     ? { domainName: config.dkim.domain, keySelector: config.dkim.selector, privateKey: readSetting('DKIM_PRIVATE_KEY_FILE', config.dkim.privateKeyFile) }
     : undefined
-  const transport = nodemailer.createTransport({
+  const options = {
     pool: true,
     maxConnections: SMTP_POOL_SIZE,
     host: config.host,
@@ -30,12 +30,15 @@ export function createSmtpSender(config: MailConfig): MailSender {
     tls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
     ...SMTP_TIMEOUTS,
     ...(dkim ? { dkim } : {}),
-  })
+  }
+  // nodemailer is loaded on the first mail: CLI commands and mail-less runs do not pay for it.
+  let transport: Promise<Transporter> | undefined
+  const open = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)))
   const from = config.from
   return {
     from,
     async send(mail: SendableMail): Promise<void> {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
@@ -47,7 +50,7 @@ export function createSmtpSender(config: MailConfig): MailSender {
       })
     },
     async close(): Promise<void> {
-      transport.close()
+      if (transport) (await transport).close()
     },
   }
 }

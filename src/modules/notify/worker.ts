@@ -66,7 +66,7 @@ export class OutboxWorker {
   private pumpAgain = false
   private stopped = false
   private readonly results: { row: ClaimedRow; outcome: DeliveryOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
-  private writing = false
+  private writing: Promise<void> | undefined
   private readonly concurrency: number
   private readonly refillAt: number
   private readonly httpTimeoutMs: number
@@ -131,6 +131,8 @@ export class OutboxWorker {
       this.abort.abort()
       await this.repo.release(ids).catch((error) => this.reportError(error))
     }
+    // Results already being written are committed before the caller closes the database.
+    while (this.writing) await this.writing
     await this.options.mail?.close()
   }
 
@@ -216,30 +218,36 @@ export class OutboxWorker {
   private record(row: ClaimedRow, outcome: DeliveryOutcome): Promise<void> {
     return new Promise((resolve, reject) => {
       this.results.push({ row, outcome, resolve, reject })
-      if (!this.writing) void this.writeResults()
+      this.scheduleWrite()
+    })
+  }
+
+  private scheduleWrite(): void {
+    if (this.writing) return
+    this.writing = this.writeResults().finally(() => {
+      this.writing = undefined
+      // A result that arrived after the last batch was taken, while this one was finishing.
+      if (this.results.length > 0) this.scheduleWrite()
     })
   }
 
   private async writeResults(): Promise<void> {
-    this.writing = true
-    try {
-      while (this.results.length > 0) {
-        const batch = this.results.splice(0, RESULT_BATCH)
-        const counted: DrainCounts = { sent: 0, failed: 0, dead: 0 }
-        try {
-          await this.options.db.transaction().execute(async (trx) => {
-            for (const { row, outcome } of batch) await this.writeResult(trx, row, outcome, counted)
-          })
-          this.tally.sent += counted.sent
-          this.tally.failed += counted.failed
-          this.tally.dead += counted.dead
-          for (const entry of batch) entry.resolve()
-        } catch (error) {
-          for (const entry of batch) entry.reject(error)
-        }
+    // Starts in the next turn so that results finishing together share a transaction.
+    await Promise.resolve()
+    while (this.results.length > 0) {
+      const batch = this.results.splice(0, RESULT_BATCH)
+      const counted: DrainCounts = { sent: 0, failed: 0, dead: 0 }
+      try {
+        await this.options.db.transaction().execute(async (trx) => {
+          for (const { row, outcome } of batch) await this.writeResult(trx, row, outcome, counted)
+        })
+        this.tally.sent += counted.sent
+        this.tally.failed += counted.failed
+        this.tally.dead += counted.dead
+        for (const entry of batch) entry.resolve()
+      } catch (error) {
+        for (const entry of batch) entry.reject(error)
       }
-    } finally {
-      this.writing = false
     }
   }
 

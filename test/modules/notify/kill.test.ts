@@ -36,7 +36,7 @@ function spawnServer(databasePath: string, extraEnv: Record<string, string> = {}
   })
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
@@ -76,7 +76,7 @@ describe('the outbox across a kill -9', () => {
     await until(() => {
       const got = received()
       return ids.every((id) => got.has(id))
-    }, `all ${MAILS} mails`, 90_000)
+    }, `all ${MAILS} mails`, 120_000)
     await until(
       async () => Number((await check.db.selectFrom('outbox').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'sent').executeTakeFirstOrThrow()).n) === MAILS,
       'every row marked sent',
@@ -92,7 +92,7 @@ describe('the outbox across a kill -9', () => {
     }
     const repeats = smtp.mails.length - received().size
     console.log(`kill -9: ${atKill} mails before the kill, ${sentBefore} marked sent, ${repeats} sent twice, ${MAILS} of ${MAILS} delivered`)
-  }, 150_000)
+  }, 240_000)
 
   test('an unreadable SMTP_TLS_CA_FILE stops the start with one line', async () => {
     const proc = spawnServer(join(dir, 'ca.sqlite'), { SMTP_TLS_CA_FILE: join(dir, 'missing-ca.pem') })
