@@ -51,6 +51,7 @@ import { privateEmbedHook } from './http/private-embed.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { transfersRoutes } from './modules/transfers/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): App {
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config }))
+    .use(transfersRoutes({ accounts: services.accounts, transfers: services.transfers }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))

@@ -86,6 +86,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const pruneMonitorResults = scheduleMonitors
     ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
     : undefined
+  // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
+  const expireTransfers = scheduleMonitors
+    ? setInterval(() => void app.services.transfers.expireDue().catch((error) => console.error('[lantern] expiring transfers:', error)), 600_000)
+    : undefined
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -111,6 +115,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(pruneChecks)
         clearInterval(pruneMonitorResults)
         clearInterval(sweepMaintenances)
+        clearInterval(expireTransfers)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

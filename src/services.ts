@@ -61,6 +61,9 @@ import { AutoIncidentSettingsService } from './modules/auto-incidents/service.ts
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { TransfersRepo } from './modules/transfers/repo.ts'
+import { TransfersService } from './modules/transfers/service.ts'
+import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
@@ -163,6 +166,10 @@ export function createServices(deps: ServiceDeps) {
   const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
   notifier.use(channels.fanout)
   outboxWorker.onTargetDisabled(channels.onTargetDisabled)
+  // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
+  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
+    detachPageFromOwnerChannels,
+  )
   return {
     config: deps.config,
     clock,
@@ -202,6 +209,7 @@ export function createServices(deps: ServiceDeps) {
     outboxWorker,
     channels,
     maintenanceSweeper,
+    transfers,
   }
 }
 

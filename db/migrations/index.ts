@@ -17,6 +17,7 @@ import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
 import * as createNotificationChannels from './2026_11_28_0200_create_notification_channels.ts'
 import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
 import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
+import * as createPageTransfers from './2026_11_28_0400_create_page_transfers.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0200_create_notification_channels': createNotificationChannels,
   '2026_11_28_0600_auto_incidents': autoIncidents,
   '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
+  '2026_11_28_0400_create_page_transfers': createPageTransfers,
 }

@@ -28,6 +28,7 @@ import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.t
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -71,4 +72,5 @@ export interface Database {
   maintenance_notices: MaintenanceNoticesTable
   auto_incident_settings: AutoIncidentSettingsTable
   auto_incident_components: AutoIncidentComponentsTable
+  page_transfers: PageTransfersTable
 }

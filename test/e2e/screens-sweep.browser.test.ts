@@ -75,6 +75,7 @@ const ELSEWHERE: Record<string, string> = {
   '/user/login': 'swept logged out below',
   '/user/signup': 'swept logged out below',
   '/user/setup': 'only while there are no users: swept on a fresh instance below',
+  '/user/transfers/:token': 'needs the token of a mailed offer: axe and layouts in test/modules/user-area/transfer.browser.test.ts',
 }
 
 function screenRoutes(): string[] {

@@ -24,6 +24,7 @@ import { maintenanceScreens } from './screens/maintenances.ts'
 import { monitorScreens } from './screens/monitors.ts'
 import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
+import { transferScreens } from './screens/transfer.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -52,6 +53,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(monitorScreens(deps))
     .use(notificationScreens(deps))
     .use(autoIncidentScreens(deps))
+    .use(transferScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
