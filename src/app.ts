@@ -52,6 +52,7 @@ import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
+import { slaRoutes } from './modules/sla/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps): App {
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
+    .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -58,6 +58,8 @@ import { MonitorRecorder } from './modules/monitors/recorder.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { SlaRepo } from './modules/sla/repo.ts'
+import { SlaService } from './modules/sla/service.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -130,6 +132,7 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
   return {
     config: deps.config,
     clock,
@@ -161,6 +164,7 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    sla,
   }
 }
 

@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -60,4 +61,8 @@ export interface Database {
   monitors: MonitorsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  sla_targets: SlaTargetsTable
+  sla_alerts: SlaAlertsTable
+  sla_page_settings: SlaPageSettingsTable
+  sla_monthly_mails: SlaMonthlyMailsTable
 }
