@@ -60,6 +60,10 @@ import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
+import { Notifier } from './modules/notify/contract.ts'
+import { Outbox } from './modules/notify/outbox.ts'
+import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { OutboxWorker } from './modules/notify/worker.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -133,6 +137,19 @@ export function createServices(deps: ServiceDeps) {
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
   const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
+
+  // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
+  // worker delivers (main.ts runs its loop; tests call drain()).
+  const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
+  const outbox = new Outbox(mail.enabled, clock)
+  const notifier = new Notifier()
+  const outboxWorker = new OutboxWorker({
+    db: deps.db,
+    clock,
+    mail: mail.enabled ? createSmtpSender(deps.config.mail) : undefined,
+    guard: checkDeps.guard,
+    userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
+  })
   return {
     config: deps.config,
     clock,
@@ -165,6 +182,10 @@ export function createServices(deps: ServiceDeps) {
     privateStatusJson,
     privateBadges,
     sla,
+    mail,
+    outbox,
+    notifier,
+    outboxWorker,
   }
 }
 

@@ -25,6 +25,7 @@ import type {
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
+import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -65,4 +66,6 @@ export interface Database {
   sla_alerts: SlaAlertsTable
   sla_page_settings: SlaPageSettingsTable
   sla_monthly_mails: SlaMonthlyMailsTable
+  outbox: OutboxTable
+  outbox_targets: OutboxTargetsTable
 }
