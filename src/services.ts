@@ -60,6 +60,7 @@ import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
+import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
@@ -186,6 +187,7 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     notifier,
     outboxWorker,
+    slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
   }
 }
 

@@ -194,9 +194,13 @@ export class SlaRepo {
   // ---- breach alerts ----
 
   /** Pages that have at least one target with breach alerts on. */
-  async pagesWithAlerts(): Promise<number[]> {
-    const rows = await this.db.selectFrom('sla_targets').select('page_id').where('breach_alerts', '=', 1).distinct().execute()
-    return rows.map((row) => row.page_id)
+  pagesWithAlertTargets() {
+    return this.db
+      .selectFrom('status_pages as p')
+      .select(['p.id', 'p.name', 'p.slug'])
+      .where((eb) => eb.exists(eb.selectFrom('sla_targets as t').select('t.page_id').whereRef('t.page_id', '=', 'p.id').where('t.breach_alerts', '=', 1)))
+      .orderBy('p.id')
+      .execute()
   }
 
   /** Records a threshold for a period; false when it was recorded before (the primary key). */
