@@ -1,28 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { createComponent, importHistory, slug } from '../analytics/helpers.ts'
+import { pdfText } from './helpers.ts'
 import type { NotifyEvent } from '../../../src/modules/notify/contract.ts'
 
 const MIN = 60_000
 const START = Date.UTC(2026, 10, 10, 12, 0, 0) // 2026-11-10T12:00Z
-
-/** Writes a PDF to a temp file and reads its text back with poppler's pdftotext (-layout keeps table rows on one line). */
-export function pdfText(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-pdf-'))
-  try {
-    const file = join(dir, 'report.pdf')
-    writeFileSync(file, bytes)
-    const result = Bun.spawnSync(['pdftotext', '-layout', file, '-'])
-    if (result.exitCode !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`)
-    return result.stdout.toString()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 describe('SLA breach alerts and the monthly report mail (real SMTP server)', () => {
   let smtp: SmtpHarness
