@@ -22,6 +22,7 @@ import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
 import { monitorScreens } from './screens/monitors.ts'
+import { slaScreens } from './screens/sla.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -38,6 +39,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const signupOpen = config.signup === 'open'
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
+    .use(slaScreens(deps))
     .use(pageScreens(deps))
     .use(setupScreens(deps))
     .use(accountScreens(deps))
