@@ -33,13 +33,18 @@ export interface StatusTimes {
   downMs: number
 }
 
+/** Running totals of a roll-up row: time per status and outages started. */
+export interface Cumulative extends StatusTimes {
+  outages: number
+}
+
 /** A component's roll-up as the repo reads it: cumulative rows at the days asked, its first day and its latest change. */
 export interface RollupInput {
   firstDay: number
   /** Cumulative totals at the END of each day asked for (days since the epoch). */
-  cumByDay: ReadonlyMap<number, StatusTimes>
+  cumByDay: ReadonlyMap<number, Cumulative>
   /** The latest change: its status holds from `since` on; `cum` is the row of its day (time up to `since`). */
-  last: { status: ComponentStatus; since: number; cum: StatusTimes }
+  last: { status: ComponentStatus; since: number; cum: Cumulative }
 }
 
 export interface SlaComponentInput {
@@ -49,8 +54,13 @@ export interface SlaComponentInput {
   /** The first recorded status (time before it is unknown and not counted); null: nothing recorded. */
   knownFrom: number | null
   rollup: RollupInput | null
-  /** Down and degraded spans overlapping the range; `end` null while it lasts. */
+  /**
+   * The down and degraded spans that need a time of day (short outages, those overlapping
+   * maintenance); `end` null while it lasts. The rest is in the roll-ups.
+   */
   spans: ReadonlyArray<{ status: 'down' | 'degraded'; start: number; end: number | null }>
+  /** The longest down span clipped to the range among those not in `spans` (0: none). */
+  longestDownMs: number
   /** Maintenance windows that cover this component. */
   maintenance: ReadonlyArray<{ start: number; end: number }>
   /** Incidents that name this component and overlap the range. */
@@ -116,11 +126,11 @@ export function daysNeeded(from: number, to: number, now: number, bucketDays: nu
   return [...new Set(bucketBounds(from, to, bucketDays).map((t) => Math.ceil(Math.min(t, end) / DAY_MS) - 1))]
 }
 
-const zero = (): StatusTimes => ({ upMs: 0, degradedMs: 0, downMs: 0 })
+const zero = (): Cumulative => ({ upMs: 0, degradedMs: 0, downMs: 0, outages: 0 })
 const FIELD: Record<ComponentStatus, keyof StatusTimes> = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' }
 
 /** Cumulative time per status up to instant `t` (a UTC midnight, or the measuring end). */
-export function cumAt(rollup: RollupInput | null, t: number): StatusTimes {
+export function cumAt(rollup: RollupInput | null, t: number): Cumulative {
   if (!rollup) return zero()
   const { last } = rollup
   if (t >= last.since) {
@@ -189,24 +199,21 @@ export function computeComponent(input: SlaComponentInput, range: SlaReportInput
   const minMs = policy.minOutageSeconds * 1000
   const counted: Array<{ status: 'down' | 'degraded'; start: number; end: number }> = []
   let ignoredShort = 0
-  let longestMs = 0
-  let outageCount = 0
+  let longestMs = input.longestDownMs
   for (const span of input.spans) {
     const spanEnd = Math.min(span.end ?? end, end)
     const from = Math.max(span.start, range.from)
     if (spanEnd <= from) continue
     if (span.status === 'down' && minMs > 0 && (span.end ?? end) - span.start < minMs) {
-      ignoredShort++
+      // Counted by the roll-ups as an outage started in the range: taken out again.
+      if (span.start >= range.from) ignoredShort++
       forEachBucket(from, spanEnd, (bucket, ms) => {
         bucket.downMs -= ms
         bucket.upMs += ms
       })
       continue
     }
-    if (span.status === 'down') {
-      outageCount++
-      longestMs = Math.max(longestMs, spanEnd - from)
-    }
+    if (span.status === 'down') longestMs = Math.max(longestMs, spanEnd - from)
     counted.push({ status: span.status, start: from, end: spanEnd })
   }
 
@@ -257,6 +264,7 @@ export function computeComponent(input: SlaComponentInput, range: SlaReportInput
     budget = { allowedMs, usedMs: downtimeMs, leftMs: allowedMs - downtimeMs, usedPct }
   }
 
+  const outageCount = cumAt(input.rollup, end).outages - cumAt(input.rollup, Math.min(range.from, end)).outages - ignoredShort
   const resolved = input.incidents.filter((i) => i.resolvedAt !== null)
   const mttrMs = resolved.length > 0 ? Math.round(resolved.reduce((sum, i) => sum + (i.resolvedAt! - i.startedAt), 0) / resolved.length) : null
   return {

@@ -94,7 +94,7 @@ export class SlaRepo {
         ? []
         : await this.db
             .selectFrom('component_status_daily')
-            .select(['component_id', 'day', 'cum_up_ms', 'cum_degraded_ms', 'cum_down_ms'])
+            .select(['component_id', 'day', 'cum_up_ms', 'cum_degraded_ms', 'cum_down_ms', 'cum_outages'])
             .where('component_id', 'in', (eb) => eb.selectFrom('components').select('id').where('page_id', '=', pageId))
             .where('day', 'in', days)
             .execute()
@@ -103,16 +103,21 @@ export class SlaRepo {
       .innerJoin('component_status_daily as d', (join) =>
         join.onRef('d.component_id', '=', 'cs.component_id').on('d.day', '=', sql<number>`cs.since / 86400000`),
       )
-      .select(['d.component_id', 'd.day', 'd.cum_up_ms', 'd.cum_degraded_ms', 'd.cum_down_ms'])
+      .select(['d.component_id', 'd.day', 'd.cum_up_ms', 'd.cum_degraded_ms', 'd.cum_down_ms', 'd.cum_outages'])
       .where('cs.page_id', '=', pageId)
       .execute()
     return { atDays, latest }
   }
 
-  /** Down and degraded spans of the page's components that overlap [from, end): `until` null while it lasts (or past `end`). */
-  async spans(pageId: number, from: number, end: number) {
-    const result = await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
-      SELECT component_id, status, at, until FROM (
+  /**
+   * What the roll-ups cannot tell, from the status changes in [from, end): per component the longest
+   * down span (clipped to the range), and only the down and degraded spans that need a time of day:
+   * down spans shorter than `minOutageMs` (the policy may not count them) and spans that overlap a
+   * maintenance window of the page. `until` is null while a span lasts (or lasts past `end`).
+   */
+  async spans(pageId: number, from: number, end: number, minOutageMs: number) {
+    const result = await sql<{ component_id: number; status: ComponentStatus | 'longest'; at: number; until: number | null }>`
+      WITH s AS (
         SELECT component_id, status, at, LEAD(at) OVER (PARTITION BY component_id ORDER BY at, id) AS until FROM (
           SELECT h.id, h.component_id, h.status, h.at FROM component_status_history h
           WHERE h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= ${from} AND h.at < ${end}
@@ -120,8 +125,15 @@ export class SlaRepo {
           SELECT h.id, h.component_id, h.status, h.at FROM components c
           JOIN component_status_history h ON h.id = (
             SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${from} ORDER BY x.at DESC, x.id DESC LIMIT 1)
-          WHERE c.page_id = ${pageId}))
-      WHERE status != 'up' ORDER BY component_id, at`.execute(this.db)
+          WHERE c.page_id = ${pageId})),
+      d AS (SELECT * FROM s WHERE status != 'up')
+      SELECT component_id, status, at, until FROM d
+      WHERE (status = 'down' AND coalesce(until, ${end}) - at < ${minOutageMs})
+        OR EXISTS (SELECT 1 FROM maintenances m WHERE m.page_id = ${pageId} AND m.start_at < coalesce(d.until, ${end}) AND m.end_at > d.at)
+      UNION ALL
+      SELECT component_id, 'longest', 0, max(min(coalesce(until, ${end}), ${end}) - max(at, ${from})) FROM d
+      WHERE status = 'down' AND coalesce(until, ${end}) - at >= ${minOutageMs} GROUP BY component_id
+      ORDER BY 1, 3`.execute(this.db)
     return result.rows
   }
 

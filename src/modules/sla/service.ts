@@ -19,7 +19,7 @@ import {
   type SlaComponentInput,
   type SlaComponentReport,
   type SlaTarget,
-  type StatusTimes,
+  type Cumulative,
 } from './compute.ts'
 import { parseReportRange, type Span } from './period.ts'
 import type { SlaRepo, TargetRow } from './repo.ts'
@@ -64,10 +64,11 @@ export function targetOf(row: TargetRow): SlaTarget {
   }
 }
 
-const times = (row: { cum_up_ms: number; cum_degraded_ms: number; cum_down_ms: number }): StatusTimes => ({
+const times = (row: { cum_up_ms: number; cum_degraded_ms: number; cum_down_ms: number; cum_outages: number }): Cumulative => ({
   upMs: row.cum_up_ms,
   degradedMs: row.cum_degraded_ms,
   downMs: row.cum_down_ms,
+  outages: row.cum_outages,
 })
 
 export class SlaService {
@@ -151,10 +152,11 @@ export class SlaService {
       cursors = await this.repo.cursorsOfPage(page.id)
     }
     const end = Math.min(range.end, now)
-    const [targets, cumRows, spans, windows, incidents] = await Promise.all([
-      this.repo.targetsOfPage(page.id),
+    const targets = await this.repo.targetsOfPage(page.id)
+    const minOutageMs = Math.max(0, ...targets.map((row) => row.min_outage_s * 1000))
+    const [cumRows, spans, windows, incidents] = await Promise.all([
       this.repo.cumulativeRows(page.id, daysNeeded(range.start, range.end, now, bucketDays)),
-      end > range.start ? this.repo.spans(page.id, range.start, end) : Promise.resolve([]),
+      end > range.start ? this.repo.spans(page.id, range.start, end, minOutageMs) : Promise.resolve([]),
       this.repo.maintenances(page.id, range.start, end),
       this.repo.incidents(page.id, range.start, range.end),
     ])
@@ -172,14 +174,20 @@ export class SlaService {
         knownFrom: c.known_from,
         rollup: cursor && latest ? { firstDay: cursor.first_day, cumByDay: new Map(), last: { status: cursor.status, since: cursor.since, cum: times(latest) } } : null,
         spans: [],
+        longestDownMs: 0,
         maintenance: [],
         incidents: [],
       })
     }
-    for (const row of cumRows.atDays) (inputs.get(row.component_id)?.rollup?.cumByDay as Map<number, StatusTimes> | undefined)?.set(row.day, times(row))
+    for (const row of cumRows.atDays) (inputs.get(row.component_id)?.rollup?.cumByDay as Map<number, Cumulative> | undefined)?.set(row.day, times(row))
     for (const span of spans) {
-      const list = inputs.get(span.component_id)?.spans as SlaComponentInput['spans'][number][] | undefined
-      if (!list) continue
+      const input = inputs.get(span.component_id)
+      if (!input) continue
+      if (span.status === 'longest') {
+        input.longestDownMs = span.until ?? 0
+        continue
+      }
+      const list = input.spans as SlaComponentInput['spans'][number][]
       const previous = list[list.length - 1]
       // A repeated status (an import may record one twice) continues the span it repeats.
       if (previous && previous.status === span.status && previous.end === span.at) previous.end = span.until
