@@ -111,30 +111,50 @@ export class SlaRepo {
 
   /**
    * What the roll-ups cannot tell, from the status changes in [from, end): per component the longest
-   * down span (clipped to the range), and only the down and degraded spans that need a time of day:
-   * down spans shorter than `minOutageMs` (the policy may not count them) and spans that overlap a
-   * maintenance window of the page. `until` is null while a span lasts (or lasts past `end`).
+   * down span clipped to the range (an aggregate: its cost follows the outages in the range), and
+   * the down and degraded spans that need a time of day: down spans shorter than `minOutageMs` (the
+   * policy may not count them; only read when a target asks) and spans that overlap a maintenance
+   * window (index seeks per window). `until` is null while a span lasts (or lasts past `end`).
    */
   async spans(pageId: number, from: number, end: number, minOutageMs: number) {
-    const result = await sql<{ component_id: number; status: ComponentStatus | 'longest'; at: number; until: number | null }>`
-      WITH s AS (
-        SELECT component_id, status, at, LEAD(at) OVER (PARTITION BY component_id ORDER BY at, id) AS until FROM (
-          SELECT h.id, h.component_id, h.status, h.at FROM component_status_history h
-          WHERE h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= ${from} AND h.at < ${end}
-          UNION ALL
-          SELECT h.id, h.component_id, h.status, h.at FROM components c
-          JOIN component_status_history h ON h.id = (
-            SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${from} ORDER BY x.at DESC, x.id DESC LIMIT 1)
-          WHERE c.page_id = ${pageId})),
-      d AS (SELECT * FROM s WHERE status != 'up')
-      SELECT component_id, status, at, until FROM d
-      WHERE (status = 'down' AND coalesce(until, ${end}) - at < ${minOutageMs})
-        OR EXISTS (SELECT 1 FROM maintenances m WHERE m.page_id = ${pageId} AND m.start_at < coalesce(d.until, ${end}) AND m.end_at > d.at)
-      UNION ALL
-      SELECT component_id, 'longest', 0, max(min(coalesce(until, ${end}), ${end}) - max(at, ${from})) FROM d
-      WHERE status = 'down' AND coalesce(until, ${end}) - at >= ${minOutageMs} GROUP BY component_id
-      ORDER BY 1, 3`.execute(this.db)
-    return result.rows
+    const next = (row: string) =>
+      sql`(SELECT x.at FROM component_status_history x WHERE x.component_id = ${sql.ref(`${row}.component_id`)} AND x.at > ${sql.ref(`${row}.at`)} ORDER BY x.at, x.id LIMIT 1)`
+    const inRange = sql`h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= ${from} AND h.at < ${end}`
+    const longest = await sql<{ component_id: number; longest: number }>`
+      SELECT component_id, max(min(coalesce(until, ${end}), ${end}) - max(at, ${from})) AS longest FROM (
+        SELECT h.component_id, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down'
+        UNION ALL
+        SELECT h.component_id, h.at, ${next('h')} FROM components c
+        JOIN component_status_history h ON h.id = (
+          SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${from} ORDER BY x.at DESC, x.id DESC LIMIT 1)
+        WHERE c.page_id = ${pageId} AND h.status = 'down')
+      WHERE coalesce(until, ${end}) - at >= ${minOutageMs} GROUP BY component_id`.execute(this.db)
+    const short =
+      minOutageMs <= 0
+        ? { rows: [] }
+        : await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
+      SELECT * FROM (SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down')
+      WHERE coalesce(until, ${end}) - at < ${minOutageMs}`.execute(this.db)
+    // Inside each window: the changes in it, and the status in force when it opens.
+    const windows = sql`(SELECT start_at, end_at FROM maintenances WHERE page_id = ${pageId} AND end_at > ${from} AND start_at < ${end} LIMIT 1000)`
+    const maintained = await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
+      SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM ${windows} m
+      JOIN component_status_history h ON h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= m.start_at AND h.at < m.end_at
+      WHERE h.status != 'up'
+      UNION
+      SELECT h.component_id, h.status, h.at, ${next('h')} FROM ${windows} m
+      JOIN components c ON c.page_id = ${pageId}
+      JOIN component_status_history h ON h.id = (
+        SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < m.start_at ORDER BY x.at DESC, x.id DESC LIMIT 1)
+      WHERE h.status != 'up'`.execute(this.db)
+    const seen = new Set<string>()
+    const spans = [...short.rows, ...maintained.rows]
+      .filter((row) => {
+        const id = `${row.component_id}:${row.at}`
+        return seen.has(id) ? false : (seen.add(id), true)
+      })
+      .sort((a, b) => a.component_id - b.component_id || a.at - b.at)
+    return { longest: longest.rows, spans }
   }
 
   async maintenances(pageId: number, from: number, end: number) {

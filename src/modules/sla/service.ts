@@ -156,7 +156,7 @@ export class SlaService {
     const minOutageMs = Math.max(0, ...targets.map((row) => row.min_outage_s * 1000))
     const [cumRows, spans, windows, incidents] = await Promise.all([
       this.repo.cumulativeRows(page.id, daysNeeded(range.start, range.end, now, bucketDays)),
-      end > range.start ? this.repo.spans(page.id, range.start, end, minOutageMs) : Promise.resolve([]),
+      end > range.start ? this.repo.spans(page.id, range.start, end, minOutageMs) : Promise.resolve({ longest: [], spans: [] }),
       this.repo.maintenances(page.id, range.start, end),
       this.repo.incidents(page.id, range.start, range.end),
     ])
@@ -180,14 +180,13 @@ export class SlaService {
       })
     }
     for (const row of cumRows.atDays) (inputs.get(row.component_id)?.rollup?.cumByDay as Map<number, Cumulative> | undefined)?.set(row.day, times(row))
-    for (const span of spans) {
-      const input = inputs.get(span.component_id)
-      if (!input) continue
-      if (span.status === 'longest') {
-        input.longestDownMs = span.until ?? 0
-        continue
-      }
-      const list = input.spans as SlaComponentInput['spans'][number][]
+    for (const row of spans.longest) {
+      const input = inputs.get(row.component_id)
+      if (input) input.longestDownMs = row.longest
+    }
+    for (const span of spans.spans) {
+      const list = inputs.get(span.component_id)?.spans as SlaComponentInput['spans'][number][] | undefined
+      if (!list) continue
       const previous = list[list.length - 1]
       // A repeated status (an import may record one twice) continues the span it repeats.
       if (previous && previous.status === span.status && previous.end === span.at) previous.end = span.until
