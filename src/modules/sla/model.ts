@@ -14,9 +14,10 @@ export const SlaReportQuery = t.Object({
 })
 
 export const SlaTargetBody = t.Object({
+  // The range is checked by the service, after the ownership check: another owner's component is
+  // a 404 whatever the body holds.
   target_percent: t.Number({
-    minimum: MIN_TARGET_PERCENT,
-    maximum: MAX_TARGET_PERCENT,
+    description: `From ${MIN_TARGET_PERCENT} to ${MAX_TARGET_PERCENT}, at most 4 decimals`,
     error: `target_percent must be a number from ${MIN_TARGET_PERCENT} to ${MAX_TARGET_PERCENT}`,
   }),
   period: t.Optional(t.Union([t.Literal('month'), t.Literal('quarter'), t.Literal('year')], { error: 'period must be month, quarter or year' })),

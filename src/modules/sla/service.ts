@@ -94,7 +94,7 @@ export class SlaService {
     const component = await this.components.get(owner, componentId)
     const percent = input.target_percent
     if (!Number.isFinite(percent) || percent < MIN_TARGET_PERCENT || percent > MAX_TARGET_PERCENT) {
-      throw badRequest(`target_percent must be between ${MIN_TARGET_PERCENT} and ${MAX_TARGET_PERCENT}`)
+      throw badRequest(`target_percent must be a number from ${MIN_TARGET_PERCENT} to ${MAX_TARGET_PERCENT}`)
     }
     const ppm = Math.round(percent * 10_000)
     if (Math.abs(ppm / 10_000 - percent) > 1e-9) throw badRequest('target_percent has at most 4 decimals')

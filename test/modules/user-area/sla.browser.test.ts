@@ -48,7 +48,7 @@ describe('SLA screens in the browser', () => {
     await checkA11y(page)
 
     await page.getByRole('link', { name: 'Set target of Checkout API' }).click()
-    await page.waitForURL(`${app.base}/user/components/${componentId}/sla`)
+    await page.waitForURL(`${app.base}/user/pages/${pageId}/components/${componentId}/sla`)
     await checkA11y(page)
     await checkLayouts(page, app.shots, 'sla-target', ['SLA target: Checkout API', 'Shortest outage counted'])
     // A wrong value first: the API schema's own text, next to the field.
@@ -105,18 +105,18 @@ describe('SLA screens in the browser', () => {
     const other = await app.createOwner()
     const { context, page } = await app.loginAs(other)
     try {
-      for (const path of [`/user/pages/${pageId}/sla`, `/user/components/${componentId}/sla`]) {
+      for (const path of [`/user/pages/${pageId}/sla`, `/user/pages/${pageId}/components/${componentId}/sla`]) {
         expect((await page.goto(`${app.base}${path}`))?.status()).toBe(404)
       }
       const cookie = await app.cookieOf(context)
-      expect((await postForm(app, `/user/components/${componentId}/sla`, { target_percent: '50' }, { cookie })).status).toBe(404)
-      expect((await postForm(app, `/user/components/${componentId}/sla/remove`, {}, { cookie })).status).toBe(404)
+      expect((await postForm(app, `/user/pages/${pageId}/components/${componentId}/sla`, { target_percent: '50' }, { cookie })).status).toBe(404)
+      expect((await postForm(app, `/user/pages/${pageId}/components/${componentId}/sla/remove`, {}, { cookie })).status).toBe(404)
       expect((await postForm(app, `/user/pages/${pageId}/sla/settings`, {}, { cookie })).status).toBe(404)
     } finally {
       await context.close()
     }
     const own = await app.cookieOf(app.context)
-    expect((await postForm(app, `/user/components/${componentId}/sla/remove`, {}, { cookie: own, origin: 'https://evil.example' })).status).toBe(403)
+    expect((await postForm(app, `/user/pages/${pageId}/components/${componentId}/sla/remove`, {}, { cookie: own, origin: 'https://evil.example' })).status).toBe(403)
     expect((await postForm(app, `/user/pages/${pageId}/sla/settings`, {}, { cookie: own, origin: null })).status).toBe(403)
     expect((await api(`/status-pages/${pageId}/sla/targets`)).find((t: any) => t.component_id === componentId).target.target_percent).toBe(99.9)
     expect(await api(`/status-pages/${pageId}/sla/settings`)).toEqual({ monthly_report: true })

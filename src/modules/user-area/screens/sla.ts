@@ -3,10 +3,11 @@
  *
  *   GET  /user/pages/:id/sla?from=&to=        the report (range form, downloads, figures, mails)
  *   POST /user/pages/:id/sla/settings         the monthly report mail opt-in (PUT …/sla/settings)
- *   GET  /user/components/:id/sla             a component's target form    POST same  save (PUT …/sla-target)
- *   POST /user/components/:id/sla/remove      remove the target (DELETE …/sla-target)
+ *   GET  /user/pages/:id/components/:cid/sla          a component's target form   POST same  save (PUT …/sla-target)
+ *   POST /user/pages/:id/components/:cid/sla/remove   remove the target (DELETE …/sla-target)
  */
 import { Elysia, t } from 'elysia'
+import { notFound } from '../../../lib/errors.ts'
 import type { User } from '../../accounts/service.ts'
 import { SlaReportQuery, SlaSettingsBody, SlaTargetBody } from '../../sla/model.ts'
 import type { SlaReport } from '../../sla/service.ts'
@@ -19,6 +20,7 @@ import type { ScreenDeps } from './deps.ts'
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
+const ComponentPath = t.Object({ id: t.String(), cid: t.String() })
 const FORM_ERRORS = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 
 export function slaScreens(deps: ScreenDeps) {
@@ -29,6 +31,14 @@ export function slaScreens(deps: ScreenDeps) {
   async function settingsForm(user: User, page: StatusPage): Promise<FormState> {
     const settings = await sla.settings(user, page.id)
     return emptyForm({ monthly_report: settings.monthlyReport ? 'on' : '' })
+  }
+
+  /** The page and its component: a component of another page (or owner) is a 404. */
+  async function pageComponent(user: User, params: Record<string, string>) {
+    const page = await pages.get(user, idParam(params.id))
+    const component = await components.get(user, idParam(params.cid))
+    if (component.pageId !== page.id) throw notFound()
+    return { page, component }
   }
 
   const view = (page: StatusPage, report: SlaReport | undefined, range: FormState, settings: FormState) =>
@@ -65,10 +75,9 @@ export function slaScreens(deps: ScreenDeps) {
       { params: IdPath, response: FORM_ERRORS, detail: detail('Turn the monthly SLA report mail on or off (form post)') },
     )
     .get(
-      '/user/components/:id/sla',
+      '/user/pages/:id/components/:cid/sla',
       screen(async ({ user, params, render }) => {
-        const component = await components.get(user, idParam(params.id))
-        const page = await pages.get(user, component.pageId)
+        const { page, component } = await pageComponent(user, params)
         const target = (await sla.targets(user, page.id)).find((item) => item.componentId === component.id)?.target ?? null
         const form = target
           ? emptyForm({
@@ -80,18 +89,17 @@ export function slaScreens(deps: ScreenDeps) {
               breach_alerts: target.breachAlerts ? 'on' : '',
             })
           : emptyForm({ period: 'month', degraded_counts_as: 'up', exclude_maintenance: 'on', min_outage_seconds: '0', breach_alerts: 'on' })
-        return render({ title: `SLA target: ${component.name}`, crumbs: slaCrumbs(page, component.name) }, slaTargetView(component, target !== null, form))
+        return render({ title: `SLA target: ${component.name}`, crumbs: slaCrumbs(page, component.name) }, slaTargetView(page, component, target !== null, form))
       }),
-      { params: IdPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail("A component's SLA target form") },
+      { params: ComponentPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail("A component's SLA target form") },
     )
     .post(
-      '/user/components/:id/sla',
+      '/user/pages/:id/components/:cid/sla',
       screen(async ({ user, params, body, render, redirect }) => {
-        const component = await components.get(user, idParam(params.id))
-        const page = await pages.get(user, component.pageId)
+        const { page, component } = await pageComponent(user, params)
         const hasTarget = (await sla.targets(user, page.id)).some((item) => item.componentId === component.id && item.target !== null)
         const again = (state: FormState, status: number) =>
-          render({ title: `SLA target: ${component.name}`, crumbs: slaCrumbs(page, component.name) }, slaTargetView(component, hasTarget, state), status)
+          render({ title: `SLA target: ${component.name}`, crumbs: slaCrumbs(page, component.name) }, slaTargetView(page, component, hasTarget, state), status)
         const form = readForm(SlaTargetBody, body)
         if (!form.ok) return again(form.state, 400)
         try {
@@ -101,15 +109,15 @@ export function slaScreens(deps: ScreenDeps) {
         }
         return redirect(`/user/pages/${page.id}/sla`, `SLA target of ${component.name} saved.`)
       }),
-      { params: IdPath, response: FORM_ERRORS, detail: detail("Set a component's SLA target (form post)") },
+      { params: ComponentPath, response: FORM_ERRORS, detail: detail("Set a component's SLA target (form post)") },
     )
     .post(
-      '/user/components/:id/sla/remove',
+      '/user/pages/:id/components/:cid/sla/remove',
       screen(async ({ user, params, redirect }) => {
-        const component = await components.get(user, idParam(params.id))
+        const { page, component } = await pageComponent(user, params)
         await sla.deleteTarget(user, component.id)
-        return redirect(`/user/pages/${component.pageId}/sla`, `SLA target of ${component.name} removed.`)
+        return redirect(`/user/pages/${page.id}/sla`, `SLA target of ${component.name} removed.`)
       }),
-      { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail("Remove a component's SLA target (form post)") },
+      { params: ComponentPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail("Remove a component's SLA target (form post)") },
     )
 }

@@ -57,7 +57,7 @@ function componentRow(page: StatusPage, c: SlaComponentReport, bucketDays: numbe
   <td>${String(c.incidents.count)}</td>
   <td>${c.incidents.mttrMs === null ? '–' : formatDuration(c.incidents.mttrMs)}</td>
   <td>${formatDuration(c.totals.maintenanceMs)}</td>
-  <td><a href="/user/components/${String(c.id)}/sla">${c.target ? 'Edit target' : 'Set target'}<span class="visually-hidden"> of ${c.name}</span></a></td>
+  <td><a href="/user/pages/${String(page.id)}/components/${String(c.id)}/sla">${c.target ? 'Edit target' : 'Set target'}<span class="visually-hidden"> of ${c.name}</span></a></td>
 </tr>
 <tr class="strip-row"><td colspan="13">!${strip(c, bucketDays)}</td></tr>`
 }
@@ -146,10 +146,11 @@ export const TARGET_LABELS: Record<string, string> = {
   breach_alerts: 'Breach alerts',
 }
 
-export function slaTargetView(component: { id: number; name: string }, hasTarget: boolean, form: FormState): string {
+export function slaTargetView(page: StatusPage, component: { id: number; name: string }, hasTarget: boolean, form: FormState): string {
+  const base = `/user/pages/${page.id}/components/${component.id}/sla`
   return html`<h1>SLA target: ${component.name}</h1>
 <section class="card">
-<form method="post" action="/user/components/${String(component.id)}/sla" novalidate>
+<form method="post" action="${base}" novalidate>
 !${errorSummary(form, TARGET_LABELS)}
 !${textField({ name: 'target_percent', label: 'Target (%)', hint: 'From 50 to 99.9999, e.g. 99.9 (43 min 12 s of downtime in 30 days).', state: form, required: true, placeholder: '99.9' })}
 !${selectField({ name: 'period', label: 'Budget period', hint: 'The error budget the breach alerts measure.', options: PERIODS, state: form })}
@@ -160,5 +161,5 @@ export function slaTargetView(component: { id: number; name: string }, hasTarget
 <button type="submit">Save target</button>
 </form>
 </section>
-!${hasTarget ? html`<section class="card danger"><h2>Remove</h2><form method="post" action="/user/components/${String(component.id)}/sla/remove"><button type="submit" class="secondary">Remove the target of ${component.name}</button></form></section>` : ''}`
+!${hasTarget ? html`<section class="card danger"><h2>Remove</h2><form method="post" action="${base}/remove"><button type="submit" class="secondary">Remove the target of ${component.name}</button></form></section>` : ''}`
 }
