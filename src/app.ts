@@ -55,6 +55,7 @@ import { transfersRoutes } from './modules/transfers/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
+import { slaRoutes } from './modules/sla/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps): App {
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
+    .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -19,6 +19,7 @@ import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/scheduler.ts'
 import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
+import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -90,6 +91,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const expireTransfers = scheduleMonitors
     ? setInterval(() => void app.services.transfers.expireDue().catch((error) => console.error('[lantern] expiring transfers:', error)), 600_000)
     : undefined
+  // SLA breach alerts and the monthly report mail (issue 15): the process that schedules monitors.
+  const slaCheck = scheduleMonitors
+    ? setInterval(() => void app.services.slaChecker.run().catch((error) => console.error('[lantern] SLA checker:', error)), SLA_CHECK_INTERVAL_MS)
+    : undefined
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -116,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(pruneMonitorResults)
         clearInterval(sweepMaintenances)
         clearInterval(expireTransfers)
+        clearInterval(slaCheck)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

@@ -64,6 +64,9 @@ import { systemDnsServers, systemResolve } from './modules/monitors/system-resol
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
+import { SlaRepo } from './modules/sla/repo.ts'
+import { SlaService } from './modules/sla/service.ts'
+import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
@@ -150,6 +153,7 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
 
   // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
   // worker delivers (main.ts runs its loop; tests call drain()).
@@ -203,6 +207,7 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    sla,
     mail,
     outbox,
     notifier,
@@ -210,6 +215,7 @@ export function createServices(deps: ServiceDeps) {
     channels,
     maintenanceSweeper,
     transfers,
+    slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
   }
 }
 

@@ -14,6 +14,7 @@ import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
+import docsSla from './docs/sla.md' with { type: 'text' }
 
 export const CHANGELOG_MARKDOWN: string = changelog
 
@@ -25,6 +26,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  sla: docsSla,
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,
 }

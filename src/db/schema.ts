@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
@@ -65,6 +66,10 @@ export interface Database {
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable
+  sla_targets: SlaTargetsTable
+  sla_alerts: SlaAlertsTable
+  sla_page_settings: SlaPageSettingsTable
+  sla_monthly_mails: SlaMonthlyMailsTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
   notification_channels: NotificationChannelsTable

@@ -46,6 +46,7 @@ const TAGS = [
   { name: 'Plan', description: 'Your plan, what it allows and your usage' },
   { name: 'Operations', description: 'Health and operations' },
   { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
+  { name: 'SLA', description: 'SLA targets per component, reports (JSON, CSV, PDF) and the monthly report mail' },
   { name: 'User area', description: 'Login, logout and the server-rendered user area' },
   { name: 'Site', description: 'Landing page, docs, blog, changelog, API viewer, robots.txt and sitemap of the service host' },
   {

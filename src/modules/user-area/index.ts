@@ -25,6 +25,7 @@ import { monitorScreens } from './screens/monitors.ts'
 import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
+import { slaScreens } from './screens/sla.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -41,6 +42,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const signupOpen = config.signup === 'open'
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
+    .use(slaScreens(deps))
     .use(pageScreens(deps))
     .use(setupScreens(deps))
     .use(accountScreens(deps))
