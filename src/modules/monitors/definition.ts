@@ -8,8 +8,9 @@ import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './validate.ts'
+import { emailAuthSpec } from '../email-auth/monitor.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'email_auth']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -36,11 +37,13 @@ export interface MonitorOptions {
   tls_degraded_below_days?: number
   tls_fail_below_days?: number
   push_grace_seconds?: number
+  dkim_selectors?: string[]
 }
 
 export const OPTION_FIELDS = [
   'method', 'headers', 'body', 'accepted_status', 'follow_redirects', 'keyword', 'keyword_present', 'keyword_case_sensitive',
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
+  'dkim_selectors',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -88,6 +91,8 @@ const API_FIELD: Record<string, string> = {
   recordType: 'record_type',
   degradedBelowDays: 'tls_degraded_below_days',
   failBelowDays: 'tls_fail_below_days',
+  domain: 'target',
+  selectors: 'dkim_selectors',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -193,6 +198,8 @@ export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
     }
     case 'dns':
       return { type: 'dns', name: target ?? '', recordType: o.record_type ?? 'A', ...common, ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
+    case 'email_auth':
+      return emailAuthSpec(definition)
     case 'push':
       return null
   }
@@ -213,6 +220,7 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'tls':
       return spec.host.toLowerCase()
     case 'dns':
+    case 'email_auth':
       return spec.resolver ?? 'dns'
   }
 }

@@ -50,7 +50,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
         response: { 201: one, ...errorResponses },
         detail: detail(
           'Create a monitor',
-          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`. A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `email_auth` (target: a domain; optional `dkim_selectors`). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
         ),
       },
     )

@@ -1,6 +1,7 @@
 /** What a check is asked to do (MonitorSpec), what it needs (CheckDeps) and what it answers (CheckResult). */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { EmailAuthSpec } from '../email-auth/check.ts'
 
 export type Outcome = 'ok' | 'degraded' | 'fail'
 
@@ -74,7 +75,7 @@ export interface TlsSpec extends CommonSpec {
   failBelowDays?: number
 }
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | EmailAuthSpec
 export type MonitorType = MonitorSpec['type'] | 'push'
 
 export interface CheckDeps {

@@ -7,6 +7,7 @@ import { MAX_CONDITIONS, parseConditions } from './conditions.ts'
 import { parseResolver } from './dns-check.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, type MonitorSpec } from './spec.ts'
 import { parseAcceptedStatus } from './status-codes.ts'
+import { validateEmailAuthSpec } from '../email-auth/monitor.ts'
 
 export interface SpecProblem {
   field: string
@@ -102,6 +103,9 @@ export function validateSpec(spec: MonitorSpec, guard: AddressGuard): SpecProble
       }
       break
     }
+    case 'email_auth':
+      problems.push(...validateEmailAuthSpec(spec, guard))
+      break
     default:
       problem('type', 'unknown monitor type')
   }
