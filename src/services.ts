@@ -55,6 +55,9 @@ import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/component-status.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
 import { MonitorRecorder } from './modules/monitors/recorder.ts'
+import { emailAuthResultHook } from './modules/email-auth/notices.ts'
+import { EmailAuthRepo } from './modules/email-auth/repo.ts'
+import { EmailAuthService } from './modules/email-auth/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
@@ -140,6 +143,8 @@ export function createServices(deps: ServiceDeps) {
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock)
   const notifier = new Notifier()
+  monitorRecorder.onResult(emailAuthResultHook(notifier))
+  const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -182,6 +187,7 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     notifier,
     outboxWorker,
+    emailAuth,
   }
 }
 

@@ -25,6 +25,8 @@ import type {
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
+import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
+import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -63,4 +65,6 @@ export interface Database {
   monitor_state_changes: MonitorStateChangesTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
+  email_auth_reports: EmailAuthReportsTable
+  tool_checks: ToolChecksTable
 }

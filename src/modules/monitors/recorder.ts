@@ -9,6 +9,7 @@
  * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
  * a second scheduler unable to double a run.
  */
+import type { Db } from '../../db/client.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { ChecksService } from '../checks/service.ts'
@@ -51,7 +52,21 @@ export function nextRunAfter(scheduledAt: number, intervalMs: number, now: numbe
   return scheduledAt + (Math.floor((now - scheduledAt) / intervalMs) + 1) * intervalMs
 }
 
+/**
+ * Called in the recorder's transaction after a run's result is written (the row as it was read):
+ * a monitor type's own bookkeeping and notices (e.g. email-auth changes) ride the same commit.
+ */
+export type ResultHook = (db: Db, monitor: MonitorRow, result: CheckResult, at: number) => Promise<void>
+
 export class MonitorRecorder {
+  private readonly resultHooks: ResultHook[] = []
+
+  /** Registers a hook (composition root). */
+  onResult(hook: ResultHook): this {
+    this.resultHooks.push(hook)
+    return this
+  }
+
   constructor(
     private readonly repo: MonitorsRepo,
     private readonly checks: ChecksService,
@@ -118,6 +133,7 @@ export class MonitorRecorder {
           last_push_at: lastPushAt,
         }
         await repo.update(row.id, changes)
+        for (const hook of this.resultHooks) await hook(trx, row, result, now)
         // Later events of the same monitor in this batch build on this one.
         Object.assign(row, changes)
         results.push({
