@@ -101,7 +101,8 @@ export function createServices(deps: ServiceDeps) {
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
   }
-  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes)
+  // SSL and DNSBL monitors emit through the notifier made below (called only after this function returns).
+  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, { emit: (db, event) => notifier.emit(db, event) })
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)

@@ -27,7 +27,7 @@ import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/m
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
-import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
+import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -63,6 +63,7 @@ export interface Database {
   monitors: MonitorsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  monitor_tool_states: MonitorToolStatesTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
   email_auth_reports: EmailAuthReportsTable

@@ -13,10 +13,10 @@ import { MAX_SELECTORS, SELECTOR_PATTERN } from './dkim.ts'
 export const MAIL_DOMAIN = /^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?!-)[a-z0-9-]{2,63}(?<!-)$/
 
 /**
- * What an email-auth monitor starts with unless the owner says otherwise: every 6 hours (DNS
- * records change rarely; R6), no whole-run retries (each DNS question is retried inside the check).
+ * What an email-auth monitor starts with unless the owner says otherwise: no whole-run retries (each
+ * DNS question is retried inside the check). Its interval defaults to 6 hours (defaultIntervalSeconds).
  */
-export const EMAIL_AUTH_DEFAULTS = { interval_seconds: 21_600, retries: 0 } as const
+export const EMAIL_AUTH_DEFAULTS = { retries: 0 } as const
 
 export function emailAuthSpec(definition: MonitorDefinition): EmailAuthSpec {
   const o = definition.options

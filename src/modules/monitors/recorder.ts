@@ -1,7 +1,7 @@
 /**
  * Writes what monitors found, many at once: in ONE transaction per batch it reads the monitors'
  * current rows, moves their state with nextState, logs the raw results, records state changes,
- * sets the next run, and feeds the component check store (so sparklines, uptime bars, analytics and
+ * sets the next run, stores SSL/DNSBL reports and emits their events (tool-state.ts), and feeds the component check store (so sparklines, uptime bars, analytics and
  * badges follow monitors with no second path). After the commit, a component whose monitor changed
  * state takes the worst of its monitors' states through the components service's own status write.
  *
@@ -19,6 +19,7 @@ import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
 import { MonitorsRepo, type MonitorRow } from './repo.ts'
 import type { CheckResult } from './spec.ts'
 import { decodeHistory, encodeHistory, nextState, type StateSnapshot } from './state.ts'
+import { recordToolReport, type EventSink } from './tool-state.ts'
 import { DEFAULTS } from './spec.ts'
 
 /** Something to record for one monitor. */
@@ -73,6 +74,8 @@ export class MonitorRecorder {
     private readonly components: ComponentsService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    /** SSL and DNSBL events (certificate.expiring/renewed, dnsbl.listed/delisted) go here, in the transaction. */
+    private readonly events?: EventSink,
   ) {}
 
   /** Records the events in one transaction; answers each monitor's next run (absent: drop it from the schedule). */
@@ -133,6 +136,9 @@ export class MonitorRecorder {
           last_push_at: lastPushAt,
         }
         await repo.update(row.id, changes)
+        if (event.kind === 'run' && result.report) {
+          await recordToolReport(trx, result.report, { monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, target: row.target ?? '' }, now, this.events)
+        }
         for (const hook of this.resultHooks) await hook(trx, row, result, now)
         // Later events of the same monitor in this batch build on this one.
         Object.assign(row, changes)

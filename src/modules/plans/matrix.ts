@@ -12,6 +12,8 @@ const FEATURES = [
   'custom_domain_private',
   'custom_css',
   'analytics_share_tokens',
+  /** SSL monitors: the certificate chain and OCSP stapling details (issue 16; every paid plan). */
+  'ssl_chain_details',
 ] as const
 export type Feature = (typeof FEATURES)[number]
 
@@ -24,7 +26,7 @@ const growthAndUp = all(...FEATURES)
 
 const MATRIX: Readonly<Record<Plan, PlanRow>> = {
   free: { features: all() },
-  pro: { features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens') },
+  pro: { features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens', 'ssl_chain_details') },
   growth: { features: growthAndUp },
   business: { features: growthAndUp },
   oss_hero: { features: growthAndUp },
