@@ -58,6 +58,8 @@ import { MonitorRecorder } from './modules/monitors/recorder.ts'
 import { emailAuthResultHook } from './modules/email-auth/notices.ts'
 import { EmailAuthRepo } from './modules/email-auth/repo.ts'
 import { EmailAuthService } from './modules/email-auth/service.ts'
+import { ToolChecksRepo } from './modules/lookup-tools/repo.ts'
+import { LookupToolsService } from './modules/lookup-tools/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
@@ -146,6 +148,7 @@ export function createServices(deps: ServiceDeps) {
   const notifier = new Notifier()
   monitorRecorder.onResult(emailAuthResultHook(notifier))
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -189,6 +192,7 @@ export function createServices(deps: ServiceDeps) {
     notifier,
     outboxWorker,
     emailAuth,
+    lookupTools,
   }
 }
 

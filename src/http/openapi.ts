@@ -45,6 +45,7 @@ const TAGS = [
   { name: 'Plan', description: 'Your plan, what it allows and your usage' },
   { name: 'Operations', description: 'Health and operations' },
   { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
+  { name: 'Tools', description: 'One-off domain lookups (DNS, MX, SPF, DKIM, DMARC, SSL, DNSBL) and your recent checks' },
   { name: 'User area', description: 'Login, logout and the server-rendered user area' },
   { name: 'Site', description: 'Landing page, docs, blog, changelog, API viewer, robots.txt and sitemap of the service host' },
   {
