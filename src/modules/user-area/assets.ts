@@ -17,6 +17,7 @@ import componentsJs from '../../assets/user/components.js' with { type: 'text' }
 import incidentsCss from '../../assets/user/incidents.css' with { type: 'text' }
 import monitorsCss from '../../assets/user/monitors.css' with { type: 'text' }
 import whenJs from '../../assets/user/when.js' with { type: 'text' }
+import toolsCss from '../../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -42,6 +43,7 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/incidents.css': { text: incidentsCss, contentType: CSS },
   '/static/user/monitors.css': { text: monitorsCss, contentType: CSS },
   '/static/user/when.js': { text: whenJs, contentType: JS },
+  '/static/user/tools.css': { text: toolsCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },

@@ -49,7 +49,7 @@ const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><l
 const formResponses = { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 const pageResponses = { 200: HtmlResponse, 400: HtmlResponse, 404: HtmlResponse }
 /** Fields typed one item a line (headers as `Name: value`). */
-const LIST_FIELDS = new Set(['headers', 'conditions', 'expected'])
+const LIST_FIELDS = new Set(['headers', 'conditions', 'expected', 'dkim_selectors'])
 const RESULTS_PER_PAGE = 20
 
 const typeOf = (raw: string | undefined): string | undefined => (raw && raw in TYPE_FIELDS ? raw : undefined)
@@ -103,6 +103,7 @@ function formOf(m: Monitor): FormState {
     keyword_case_sensitive: on(o.keyword_case_sensitive, true), conditions: (o.conditions ?? []).join('\n'), port: text(o.port),
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
+    dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
   })
 }
 
