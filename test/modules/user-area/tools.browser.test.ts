@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
 import { dkimRecord, emailAuthZone, startZoneServer, type ZoneServer } from '../email-auth/zone.ts'
 import { testDeps } from '../monitors/fixtures.ts'
+import { schedulerFor } from '../monitors/scheduling.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1">'
@@ -96,6 +97,18 @@ describe('tools in the browser', () => {
     const id = Number(/\/user\/monitors\/(\d+)$/.exec(page.url())![1])
     const monitor = await services().monitors.get(app.owner.user, id)
     expect(monitor.definition).toMatchObject({ type: 'email_auth', target: 'good.test', intervalSeconds: 21_600, options: { dkim_selectors: ['s2048'] } })
+
+    // Its first run (the scheduler on the injected clock), then the report on the detail screen.
+    app.server.ctx.clock.advance(21_600_000)
+    const scheduler = schedulerFor(app.server.ctx)
+    await scheduler.tick()
+    await scheduler.settle()
+    await page.reload()
+    const report = page.getByRole('region', { name: 'Email authentication' })
+    expect(await report.getByRole('heading', { name: 'DKIM selector s2048 Pass' }).isVisible()).toBe(true)
+    expect(await report.getByRole('heading', { name: 'DMARC Pass' }).isVisible()).toBe(true)
+    await checkA11y(page)
+    await checkLayouts(page, app.shots, 'email-auth-monitor', ['Email authentication', 'SPF', 'DKIM selector s2048'])
   })
 
   test("another owner's result is 404; a cross-origin POST is 403 and keeps nothing", async () => {

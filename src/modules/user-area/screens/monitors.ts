@@ -25,6 +25,7 @@ import { HttpError } from '../../../lib/errors.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
+import { emailAuthSection } from '../views/email-auth.ts'
 import {
   chooseTypeView,
   COMMON_FIELDS,
@@ -45,7 +46,7 @@ import type { ScreenDeps } from './deps.ts'
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
-const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css">' }
+const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css"><link rel="stylesheet" href="/static/user/tools.css">' }
 const formResponses = { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 const pageResponses = { 200: HtmlResponse, 400: HtmlResponse, 404: HtmlResponse }
 /** Fields typed one item a line (headers as `Name: value`). */
@@ -146,6 +147,7 @@ export function monitorScreens(deps: ScreenDeps) {
         now: services.clock.now(),
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
+      monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : '',
     )
     return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, body)
   }

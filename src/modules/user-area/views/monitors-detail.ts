@@ -127,7 +127,7 @@ function resultsTable(d: MonitorDetail): string {
 <tbody>!${rows.join('')}</tbody></table></div>!${older}`
 }
 
-export function monitorDetailView(d: MonitorDetail, pushNotice: string): string {
+export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSection = ''): string {
   const m = d.monitor
   const def = m.definition
   const action = m.enabled ? 'pause' : 'resume'
@@ -155,6 +155,7 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string): string 
     <a class="button danger" href="${monitorPath(m.id)}/delete">Delete</a>
   </div>
 </section>
+!${typeSection}
 <section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2>!${responseGraph(d.results)}</section>
 <section class="card" aria-labelledby="uptime-heading"><h2 id="uptime-heading">Uptime</h2>!${uptimeBars(dailyFromChanges(d.changes, d.now))}!${periodsTable(d.periods)}</section>
 <section class="card" aria-labelledby="log-heading"><h2 id="log-heading">Downtime log</h2>!${downtimeLog(d.changes, d.now)}</section>

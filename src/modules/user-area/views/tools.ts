@@ -105,7 +105,7 @@ export function toolFormView(tool: LookupTool, form: FormState, recent: { items:
 }
 
 /** One part of an email-auth result (SPF, DKIM, DMARC) with its records. */
-function authPart(name: string, part: { status: string; reason: string; records?: string[] }, extra = ''): string {
+export function authPart(name: string, part: { status: string; reason: string; records?: string[] }, extra = ''): string {
   const records = (part.records ?? []).map((r) => html`<li><code>${r}</code></li>`)
   return html`<div class="tool-part"><h3>${name} !${statusBadge(part.status)}</h3><p>${part.reason}</p>!${extra}!${records.length ? html`<p>Records read:</p><ul class="records">!${records.join('')}</ul>` : ''}</div>`
 }
