@@ -8,6 +8,7 @@ import changelog from './CHANGELOG.md' with { type: 'text' }
 import docsAnalytics from './docs/analytics.md' with { type: 'text' }
 import docsApi from './docs/api.md' with { type: 'text' }
 import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
+import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
@@ -23,6 +24,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  'domain-tools': docsDomainTools,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {
