@@ -11,6 +11,7 @@ import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
+import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 
@@ -24,6 +25,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  notifications: docsNotifications,
   'domain-tools': docsDomainTools,
 }
 

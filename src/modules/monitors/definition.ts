@@ -5,7 +5,7 @@
  */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
+import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './validate.ts'
 import { emailAuthSpec } from '../email-auth/monitor.ts'
@@ -38,7 +38,7 @@ export interface MonitorOptions {
   tls_fail_below_days?: number
   push_grace_seconds?: number
   dkim_selectors?: string[]
-  /** ssl: speak SMTP STARTTLS first (default: on for ports 25 and 587). */
+  /** ssl: speak SMTP STARTTLS first on another port; ports 25 and 587 always do. */
   starttls?: boolean
   /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
   zones?: string[]
@@ -209,12 +209,14 @@ export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
     }
     case 'ssl': {
       const split = splitHostPort(target ?? '')
+      const port = o.port ?? split.port ?? 443
       return {
         type: 'ssl',
         host: split.host,
-        port: o.port ?? split.port ?? 443,
+        port,
         ...common,
-        ...(o.starttls !== undefined ? { starttls: o.starttls } : {}),
+        // Ports 25 and 587 always speak STARTTLS; the option turns it on elsewhere (e.g. 2525).
+        starttls: o.starttls === true || STARTTLS_PORTS.includes(port),
         ...(o.tls_degraded_below_days !== undefined ? { warnBelowDays: o.tls_degraded_below_days } : {}),
         ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
       }

@@ -35,7 +35,7 @@ const optionFields = {
   tls_degraded_below_days: t.Optional(int('tls_degraded_below_days', 0, 365, 'tls: degraded, ssl: warning under this many days left (default 14)')),
   tls_fail_below_days: t.Optional(int('tls_fail_below_days', 0, 365, 'tls and ssl: fail under this many days left (default 3)')),
   push_grace_seconds: t.Optional(int('push_grace_seconds', 0, MAX_PUSH_GRACE_SECONDS, `default ${DEFAULTS.pushGraceSeconds}`)),
-  starttls: t.Optional(t.Boolean({ error: 'starttls must be true or false', description: 'ssl: speak SMTP EHLO/STARTTLS before the handshake; default on for ports 25 and 587' })),
+  starttls: t.Optional(t.Boolean({ error: 'starttls must be true or false', description: 'ssl: speak SMTP EHLO/STARTTLS before the handshake on another port (e.g. 2525); ports 25 and 587 always do' })),
   zones: t.Optional(
     t.Array(t.String({ maxLength: 253 }), { maxItems: MAX_DNSBL_ZONES, error: `zones must be a list of at most ${MAX_DNSBL_ZONES} zone names`, description: 'dnsbl: the zones to query; default the documented list (src/content/docs/monitors.md)' }),
   ),

@@ -82,7 +82,7 @@ export interface SslSpec extends CommonSpec {
   type: 'ssl'
   host: string
   port: number
-  /** Speak SMTP (EHLO, STARTTLS) before the handshake; default: on for ports 25 and 587. */
+  /** Speak SMTP (EHLO, STARTTLS) before the handshake; absent: on for STARTTLS_PORTS (toSpec always sets it). */
   starttls?: boolean
   /** Warning when fewer days are left (default DEFAULTS.tlsDegradedBelowDays). */
   warnBelowDays?: number
@@ -97,6 +97,9 @@ export interface DnsblSpec extends CommonSpec {
   /** DNSBL zones; absent: DEFAULT_DNSBL_ZONES (dnsbl-zones.ts). */
   zones?: string[]
 }
+
+/** SMTP submission and relay ports: an SSL monitor speaks STARTTLS there (implicit TLS is port 465). */
+export const STARTTLS_PORTS: readonly number[] = [25, 587]
 
 export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec
 

@@ -11,9 +11,8 @@ import { isIpLiteral } from '../../lib/address-guard.ts'
 import { describeFailure } from './failure.ts'
 import { openSmtpStartTls } from './smtp-starttls.ts'
 import { assessSsl, sslMessage, type ChainLink, type HandshakeFacts } from './ssl-report.ts'
-import { clipMessage, type CheckDeps, type CheckResult, type Outcome, type SslSpec, type Verdict } from './spec.ts'
+import { clipMessage, STARTTLS_PORTS, type CheckDeps, type CheckResult, type Outcome, type SslSpec, type Verdict } from './spec.ts'
 
-export const STARTTLS_PORTS: readonly number[] = [25, 587]
 const OUTCOME: Record<Verdict, Outcome> = { pass: 'ok', warning: 'degraded', fail: 'fail' }
 
 export async function runSslCheck(spec: SslSpec, deps: CheckDeps): Promise<CheckResult> {

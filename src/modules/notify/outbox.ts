@@ -49,28 +49,9 @@ export class Outbox implements OutboxWriter {
     }
   }
 
-  /** The last result per target (targets never tried are left out). */
-  async deliveryHistory(db: Db, targets: readonly string[]): Promise<Map<string, TargetHistory>> {
-    const history = new Map<string, TargetHistory>()
-    for (const part of chunks([...new Set(targets)], LOOKUP_CHUNK)) {
-      const rows = await db.selectFrom('outbox_targets').selectAll().where('target', 'in', part).execute()
-      for (const row of rows) {
-        history.set(row.target, { target: row.target, lastResult: row.last_result, lastError: row.last_error, lastAt: row.last_at, consecutiveDead: row.consecutive_dead, disabledAt: row.disabled_at, queued: 0 })
-      }
-      const queued = await db
-        .selectFrom('outbox')
-        .select(['target', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('status', '=', 'queued')
-        .where('target', 'in', part)
-        .groupBy('target')
-        .execute()
-      for (const row of queued) {
-        const entry = history.get(row.target) ?? { target: row.target, lastResult: null, lastError: null, lastAt: null, consecutiveDead: 0, disabledAt: null, queued: 0 }
-        entry.queued = Number(row.count)
-        history.set(row.target, entry)
-      }
-    }
-    return history
+  /** The last result per target (targets with no history and nothing queued are left out). */
+  deliveryHistory(db: Db, targets: readonly string[]): Promise<Map<string, TargetHistory>> {
+    return deliveryHistory(db, targets)
   }
 
   /** Lets a disabled target receive again (the owner fixed it), with a clean count. */
@@ -83,6 +64,30 @@ export class Outbox implements OutboxWriter {
     await db.deleteFrom('outbox').where('target', '=', target).where('status', '=', 'queued').execute()
     await db.deleteFrom('outbox_targets').where('target', '=', target).execute()
   }
+}
+
+/** The last result per target (targets with no history and nothing queued are left out). */
+export async function deliveryHistory(db: Db, targets: readonly string[]): Promise<Map<string, TargetHistory>> {
+  const history = new Map<string, TargetHistory>()
+  for (const part of chunks([...new Set(targets)], LOOKUP_CHUNK)) {
+    const rows = await db.selectFrom('outbox_targets').selectAll().where('target', 'in', part).execute()
+    for (const row of rows) {
+      history.set(row.target, { target: row.target, lastResult: row.last_result, lastError: row.last_error, lastAt: row.last_at, consecutiveDead: row.consecutive_dead, disabledAt: row.disabled_at, queued: 0 })
+    }
+    const queued = await db
+      .selectFrom('outbox')
+      .select(['target', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('status', '=', 'queued')
+      .where('target', 'in', part)
+      .groupBy('target')
+      .execute()
+    for (const row of queued) {
+      const entry = history.get(row.target) ?? { target: row.target, lastResult: null, lastError: null, lastAt: null, consecutiveDead: 0, disabledAt: null, queued: 0 }
+      entry.queued = Number(row.count)
+      history.set(row.target, entry)
+    }
+  }
+  return history
 }
 
 async function disabledTargets(db: Db, targets: string[]): Promise<Set<string>> {

@@ -8,12 +8,13 @@ import type { DnsblReport, DnsblSpec } from '../../../src/modules/monitors/spec.
 import { validateSpec } from '../../../src/modules/monitors/validate.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { startDnsServer, type DnsAnswer, type TestDnsServer } from './fixtures.ts'
+import { startSilentResolver } from './tool-fixtures.ts'
 
 const LISTED = '192.0.2.99'
 const CLEAN = '192.0.2.10'
 const a = (address: string): DnsAnswer[] => [{ type: 'A', address }]
 let dns: TestDnsServer
-let slow: TestDnsServer
+let slow: { address: string; close(): Promise<void> }
 
 beforeAll(async () => {
   dns = await startDnsServer({
@@ -28,7 +29,7 @@ beforeAll(async () => {
     'mx2.example.test': a(CLEAN),
     'example.test': a(CLEAN),
   })
-  slow = await startDnsServer({}, { delayMs: 3_000 })
+  slow = await startSilentResolver()
 })
 afterAll(async () => {
   await dns.close()
@@ -36,7 +37,7 @@ afterAll(async () => {
 })
 
 const spec = (target: string, zones: string[], extra: Partial<DnsblSpec> = {}): DnsblSpec => ({ type: 'dnsbl', target, zones, timeoutMs: 5_000, ...extra })
-const deps = (server = dns) => ({ guard: createAddressGuard({ resolve: async () => [], allowPrivate: false }), clock: new ManualClock(), dnsServers: [server.address] })
+const deps = (server: { address: string } = dns) => ({ guard: createAddressGuard({ resolve: async () => [], allowPrivate: false }), clock: new ManualClock(), dnsServers: [server.address] })
 const reportOf = (result: { report?: unknown }) => result.report as DnsblReport
 
 describe('DNSBL monitor', () => {

@@ -3,6 +3,7 @@
  * (root → intermediate → leaves: valid, expired, wrong host, a 1024-bit RSA key), TLS servers on
  * 127.0.0.1 that send the full chain or only the leaf, and an SMTP responder that upgrades on STARTTLS.
  */
+import { createSocket } from 'node:dgram'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -131,4 +132,12 @@ function listen(server: NetServer | TlsServer): Promise<Listening> {
       })
     })
   })
+}
+
+/** A UDP "resolver" on 127.0.0.1 that reads queries and never answers: a zone that times out. */
+export async function startSilentResolver(): Promise<{ address: string; close(): Promise<void> }> {
+  const socket = createSocket('udp4')
+  socket.on('message', () => {})
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()))
+  return { address: `127.0.0.1:${socket.address().port}`, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) }
 }

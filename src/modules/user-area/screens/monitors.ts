@@ -50,7 +50,7 @@ const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><l
 const formResponses = { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 const pageResponses = { 200: HtmlResponse, 400: HtmlResponse, 404: HtmlResponse }
 /** Fields typed one item a line (headers as `Name: value`). */
-const LIST_FIELDS = new Set(['headers', 'conditions', 'expected', 'dkim_selectors'])
+const LIST_FIELDS = new Set(['headers', 'conditions', 'expected', 'zones', 'dkim_selectors'])
 const RESULTS_PER_PAGE = 20
 
 const typeOf = (raw: string | undefined): string | undefined => (raw && raw in TYPE_FIELDS ? raw : undefined)
@@ -145,6 +145,7 @@ export function monitorScreens(deps: ScreenDeps) {
         results,
         olderBefore: results.length === RESULTS_PER_PAGE && last ? last.id : null,
         now: services.clock.now(),
+        toolReport: await monitors.toolReport(user, monitor.id),
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
       monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : '',
