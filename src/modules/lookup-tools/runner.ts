@@ -15,9 +15,9 @@ import type { CheckDeps, CheckResult } from '../monitors/spec.ts'
 import { boundedResolve, normalizeDomain, resolversOf } from '../email-auth/check.ts'
 import { checkDkim, MAX_SELECTORS, SELECTOR_PATTERN } from '../email-auth/dkim.ts'
 import { checkDmarc } from '../email-auth/dmarc.ts'
-import { emailAuthReportJson } from '../email-auth/json.ts'
+import { dkimJson, dmarcJson, spfJson } from '../email-auth/json.ts'
 import { MAIL_DOMAIN } from '../email-auth/monitor.ts'
-import type { AuthStatus, DkimResult, DmarcResult, SpfResult } from '../email-auth/model.ts'
+import type { AuthStatus, PartResult } from '../email-auth/model.ts'
 import { dnsCode, memoizeResolve, type DnsResolve } from '../email-auth/resolver.ts'
 import { checkSpf } from '../email-auth/spf.ts'
 
@@ -135,11 +135,11 @@ async function mxRecords(domain: string, resolve: DnsResolve): Promise<ToolOutco
   return { status, summary, result: { domain, hosts } }
 }
 
-const authOutcome = (tool: 'spf' | 'dkim' | 'dmarc', domain: string, part: SpfResult | DkimResult | DmarcResult): ToolOutcome => {
-  const empty = { status: 'pass', reason: '', selectors: [] } as const
-  const json = emailAuthReportJson({ domain, spf: empty, dkim: empty, dmarc: empty, [tool]: part } as never)
-  return { status: part.status, summary: `${tool.toUpperCase()} ${part.status}: ${part.reason}`.slice(0, 500), result: { domain, [tool]: json[tool] } }
-}
+const authOutcome = (tool: 'spf' | 'dkim' | 'dmarc', domain: string, part: PartResult, json: unknown): ToolOutcome => ({
+  status: part.status,
+  summary: `${tool.toUpperCase()} ${part.status}: ${part.reason}`.slice(0, 500),
+  result: { domain, [tool]: json },
+})
 
 const fromCheck = (result: CheckResult, report: unknown): ToolOutcome => {
   const verdict = (report as { verdict?: string } | undefined)?.verdict
@@ -159,12 +159,19 @@ export async function runLookup(input: LookupInput, deps: CheckDeps, paid: boole
       return dnsRecords(input.target, resolve())
     case 'mx':
       return mxRecords(input.target, resolve())
-    case 'spf':
-      return authOutcome('spf', input.target, await checkSpf(input.target, resolve(), TOOL_TIMEOUT_MS))
-    case 'dmarc':
-      return authOutcome('dmarc', input.target, await checkDmarc(input.target, resolve()))
-    case 'dkim':
-      return authOutcome('dkim', input.target, await checkDkim(input.target, input.selectors ?? [], resolve(), async () => false))
+    case 'spf': {
+      const spf = await checkSpf(input.target, resolve(), TOOL_TIMEOUT_MS)
+      return authOutcome('spf', input.target, spf, spfJson(spf))
+    }
+    case 'dmarc': {
+      const dmarc = await checkDmarc(input.target, resolve())
+      return authOutcome('dmarc', input.target, dmarc, dmarcJson(dmarc))
+    }
+    case 'dkim': {
+      // One-off: the "sends no mail" exemption needs SPF and DMARC too; the DKIM verdict stands alone here.
+      const dkim = await checkDkim(input.target, input.selectors ?? [], resolve(), async () => false)
+      return authOutcome('dkim', input.target, dkim, dkimJson(dkim))
+    }
     case 'ssl': {
       const { host, port } = splitHostPort(input.target)
       const result = await runCheck({ type: 'ssl', host, port: port ?? 443, timeoutMs: TOOL_TIMEOUT_MS }, deps)
