@@ -14,8 +14,8 @@ import * as createPageCheckMinutes from './2026_11_26_0300_create_page_check_min
 import * as accountSetupAndSessions from './2026_11_26_0500_account_setup_and_sessions.ts'
 import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
 import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
-import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
+import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -29,6 +29,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0500_account_setup_and_sessions': accountSetupAndSessions,
   '2026_11_27_0300_create_monitors': createMonitors,
   '2026_11_28_0100_create_outbox': createOutbox,
-  '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
   '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
+  '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
 }
