@@ -2,7 +2,7 @@
 import { html } from '../../../lib/html.ts'
 import { LABEL as STATUS_LABELS } from '../../email-auth/model.ts'
 import { LOOKUP_TOOLS, TOOL_LABELS, type LookupTool } from '../../lookup-tools/runner.ts'
-import type { ToolCheck } from '../../lookup-tools/service.ts'
+import { PAID_RECENT_CHECKS_CAP, type ToolCheck } from '../../lookup-tools/service.ts'
 import { errorSummary, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatTime } from './monitors.ts'
@@ -64,7 +64,7 @@ function recentTable(checks: ReadonlyArray<ToolCheck>): string {
 function recentSection(recent: { items: ReadonlyArray<ToolCheck>; limit: number | null; cap: number }): string {
   const rule =
     recent.limit !== null
-      ? html`<p class="hint">The Free plan keeps your newest ${String(recent.limit)} lookups; a paid plan keeps them all (up to ${'1,000'}). <a href="/user/plan">Plans</a></p>`
+      ? html`<p class="hint">The Free plan keeps your newest ${String(recent.limit)} lookups; a paid plan keeps them all (up to ${PAID_RECENT_CHECKS_CAP.toLocaleString('en')}). <a href="/user/plan">Plans</a></p>`
       : html`<p class="hint">Your plan keeps every lookup, up to the newest ${recent.cap.toLocaleString('en')}.</p>`
   return html`<section class="card" aria-labelledby="recent-heading">
   <h2 id="recent-heading">Recent checks</h2>
