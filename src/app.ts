@@ -38,6 +38,8 @@ import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { monitorsRoutes, pushRoutes } from './modules/monitors/routes.ts'
+import { emailAuthRoutes } from './modules/email-auth/routes.ts'
+import { lookupToolsRoutes } from './modules/lookup-tools/routes.ts'
 import { createRequestMeter } from './modules/metrics/meter.ts'
 import { brandingRoutes } from './modules/branding/index.ts'
 import type { BrandingService } from './modules/branding/service.ts'
@@ -117,6 +119,8 @@ export function createApp(deps: AppDeps): App {
     .use(channelsRoutes({ accounts: services.accounts, channels: services.channels }))
     .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))
     .use(pushRoutes(services.monitors))
+    .use(emailAuthRoutes({ accounts: services.accounts, emailAuth: services.emailAuth }))
+    .use(lookupToolsRoutes({ accounts: services.accounts, tools: services.lookupTools }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
     .use(planRoutes({ accounts: services.accounts }))

@@ -58,6 +58,11 @@ import { MonitorRecorder } from './modules/monitors/recorder.ts'
 import { AutoIncidents } from './modules/auto-incidents/automation.ts'
 import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
 import { AutoIncidentSettingsService } from './modules/auto-incidents/service.ts'
+import { emailAuthResultHook } from './modules/email-auth/notices.ts'
+import { EmailAuthRepo } from './modules/email-auth/repo.ts'
+import { EmailAuthService } from './modules/email-auth/service.ts'
+import { ToolChecksRepo } from './modules/lookup-tools/repo.ts'
+import { LookupToolsService } from './modules/lookup-tools/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
@@ -159,6 +164,9 @@ export function createServices(deps: ServiceDeps) {
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock)
+  monitorRecorder.onResult(emailAuthResultHook(notifier))
+  const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -216,6 +224,8 @@ export function createServices(deps: ServiceDeps) {
     maintenanceSweeper,
     transfers,
     slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
+    emailAuth,
+    lookupTools,
   }
 }
 

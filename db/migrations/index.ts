@@ -19,6 +19,7 @@ import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
 import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
 import * as createPageTransfers from './2026_11_28_0400_create_page_transfers.ts'
 import * as createSla from './2026_11_28_0500_create_sla.ts'
+import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
   '2026_11_28_0400_create_page_transfers': createPageTransfers,
   '2026_11_28_0500_create_sla': createSla,
+  '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
 }

@@ -8,6 +8,7 @@ import changelog from './CHANGELOG.md' with { type: 'text' }
 import docsAnalytics from './docs/analytics.md' with { type: 'text' }
 import docsApi from './docs/api.md' with { type: 'text' }
 import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
+import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
@@ -29,6 +30,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   sla: docsSla,
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,
+  'domain-tools': docsDomainTools,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {

@@ -28,6 +28,8 @@ import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTar
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
+import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
+import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 
@@ -78,4 +80,6 @@ export interface Database {
   auto_incident_settings: AutoIncidentSettingsTable
   auto_incident_components: AutoIncidentComponentsTable
   page_transfers: PageTransfersTable
+  email_auth_reports: EmailAuthReportsTable
+  tool_checks: ToolChecksTable
 }

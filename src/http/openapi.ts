@@ -47,6 +47,7 @@ const TAGS = [
   { name: 'Operations', description: 'Health and operations' },
   { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
   { name: 'SLA', description: 'SLA targets per component, reports (JSON, CSV, PDF) and the monthly report mail' },
+  { name: 'Tools', description: 'One-off domain lookups (DNS, MX, SPF, DKIM, DMARC, SSL, DNSBL) and your recent checks' },
   { name: 'User area', description: 'Login, logout and the server-rendered user area' },
   { name: 'Site', description: 'Landing page, docs, blog, changelog, API viewer, robots.txt and sitemap of the service host' },
   {

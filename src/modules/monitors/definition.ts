@@ -8,8 +8,9 @@ import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './validate.ts'
+import { emailAuthSpec } from '../email-auth/monitor.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -36,6 +37,7 @@ export interface MonitorOptions {
   tls_degraded_below_days?: number
   tls_fail_below_days?: number
   push_grace_seconds?: number
+  dkim_selectors?: string[]
   /** ssl: speak SMTP STARTTLS first on another port; ports 25 and 587 always do. */
   starttls?: boolean
   /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
@@ -45,6 +47,7 @@ export interface MonitorOptions {
 export const OPTION_FIELDS = [
   'method', 'headers', 'body', 'accepted_status', 'follow_redirects', 'keyword', 'keyword_present', 'keyword_case_sensitive',
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
+  'dkim_selectors',
   'starttls', 'zones',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
@@ -93,6 +96,8 @@ const API_FIELD: Record<string, string> = {
   recordType: 'record_type',
   degradedBelowDays: 'tls_degraded_below_days',
   failBelowDays: 'tls_fail_below_days',
+  domain: 'target',
+  selectors: 'dkim_selectors',
   warnBelowDays: 'tls_degraded_below_days',
   target: 'target',
   zones: 'zones',
@@ -220,6 +225,8 @@ export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
       return { type: 'dnsbl', target: target ?? '', ...common, ...(o.zones?.length ? { zones: o.zones } : {}) }
     case 'dns':
       return { type: 'dns', name: target ?? '', recordType: o.record_type ?? 'A', ...common, ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
+    case 'email_auth':
+      return emailAuthSpec(definition)
     case 'push':
       return null
   }
@@ -244,13 +251,14 @@ export function hostKey(definition: MonitorDefinition): string | null {
       // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.
       return 'dnsbl'
     case 'dns':
+    case 'email_auth':
       return spec.resolver ?? 'dns'
   }
 }
 
 /** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; others 60 s. */
 export function defaultIntervalSeconds(type: StoredMonitorType | undefined, planMinimum: number): number {
-  const base = type === 'ssl' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : 60
+  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : 60
   return Math.max(base, planMinimum)
 }
 

@@ -9,7 +9,7 @@
  *   runBudgetMs(timeoutMs, policy)         the longest a run can take: the scheduler's hard deadline
  *   CheckResult = { outcome: 'ok'|'degraded'|'fail', responseTimeMs: number|null, statusCode?,
  *                   message (≤ 512 chars, never the body), details? }
- *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec (spec.ts; ssl and dnsbl
+ *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec (spec.ts, email-auth/check.ts; ssl and dnsbl
  *   results carry a `report`, the tool monitors of issue 16). The API's "keyword" and "json"
  *   types are HttpSpec with `keyword` or `conditions` set.
  *   CheckDeps   = { guard: AddressGuard, clock: Clock, elapsed?, trustedCa?, dnsServers?, userAgent? }
@@ -51,6 +51,7 @@ import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { systemDnsServers, systemResolve } from './system-resolver.ts'
 import { runTcpCheck } from './tcp-check.ts'
 import { runTlsCheck } from './tls-check.ts'
+import { runEmailAuthCheck } from '../email-auth/check.ts'
 
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
 export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from './push.ts'
@@ -85,6 +86,8 @@ export async function runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<Chec
         return await runDnsCheck(spec, deps)
       case 'tls':
         return await runTlsCheck(spec, deps)
+      case 'email_auth':
+        return await runEmailAuthCheck(spec, deps)
       case 'ssl':
         return await runSslCheck(spec, deps)
       case 'dnsbl':

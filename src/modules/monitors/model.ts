@@ -7,6 +7,7 @@ import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SEC
 import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
+import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -30,6 +31,7 @@ const optionFields = {
   record_type: t.Optional(literals(DNS_RECORD_TYPES, 'record_type')),
   expected: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20, error: 'expected must be a list of at most 20 strings' })),
   resolver: t.Optional(t.Nullable(t.String({ maxLength: 100 }), { error: 'resolver must be an IP address with an optional port, or null' })),
+  dkim_selectors: t.Optional(DkimSelectorsSchema),
   tls_degraded_below_days: t.Optional(int('tls_degraded_below_days', 0, 365, 'tls: degraded, ssl: warning under this many days left (default 14)')),
   tls_fail_below_days: t.Optional(int('tls_fail_below_days', 0, 365, 'tls and ssl: fail under this many days left (default 3)')),
   push_grace_seconds: t.Optional(int('push_grace_seconds', 0, MAX_PUSH_GRACE_SECONDS, `default ${DEFAULTS.pushGraceSeconds}`)),

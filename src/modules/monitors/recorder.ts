@@ -9,6 +9,7 @@
  * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
  * a second scheduler unable to double a run.
  */
+import type { Db } from '../../db/client.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { ChecksService } from '../checks/service.ts'
@@ -57,8 +58,21 @@ export function nextRunAfter(scheduledAt: number, intervalMs: number, now: numbe
 export interface ConfirmedStateListener {
   confirmedState(componentId: number, status: ComponentStatus): Promise<unknown>
 }
+/**
+ * Called in the recorder's transaction after a run's result is written (the row as it was read):
+ * a monitor type's own bookkeeping and notices (e.g. email-auth changes) ride the same commit.
+ */
+export type ResultHook = (db: Db, monitor: MonitorRow, result: CheckResult, at: number) => Promise<void>
 
 export class MonitorRecorder {
+  private readonly resultHooks: ResultHook[] = []
+
+  /** Registers a hook (composition root). */
+  onResult(hook: ResultHook): this {
+    this.resultHooks.push(hook)
+    return this
+  }
+
   constructor(
     private readonly repo: MonitorsRepo,
     private readonly checks: ChecksService,
@@ -131,6 +145,7 @@ export class MonitorRecorder {
         if (event.kind === 'run' && result.report) {
           await recordToolReport(trx, result.report, { monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, target: row.target ?? '' }, now, this.events)
         }
+        for (const hook of this.resultHooks) await hook(trx, row, result, now)
         // Later events of the same monitor in this batch build on this one.
         Object.assign(row, changes)
         results.push({

@@ -52,7 +52,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
         response: { 201: one, ...errorResponses },
         detail: detail(
           'Create a monitor',
-          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
         ),
       },
     )

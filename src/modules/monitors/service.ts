@@ -22,6 +22,7 @@ import { reportForPlan } from './ssl-report.ts'
 import { clearToolState, readToolReport, type StoredToolReport } from './tool-state.ts'
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
+import { EMAIL_AUTH_DEFAULTS } from '../email-auth/monitor.ts'
 
 /** One raw check result as stored (kept 24 h): what the results API and the detail screen show. */
 export type MonitorResultRow = Selectable<MonitorResultsTable>
@@ -176,7 +177,7 @@ export class MonitorsService {
   /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
   async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
     const limits = monitorLimits(owner.plan)
-    const definition = mergeDefinition(undefined, { ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
+    const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.repo.countByOwner(owner.id)
     if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
       throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)

@@ -1,6 +1,7 @@
 /** What a check is asked to do (MonitorSpec), what it needs (CheckDeps) and what it answers (CheckResult). */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { EmailAuthSpec } from '../email-auth/check.ts'
 
 export type Outcome = 'ok' | 'degraded' | 'fail'
 
@@ -100,7 +101,7 @@ export interface DnsblSpec extends CommonSpec {
 /** SMTP submission and relay ports: an SSL monitor speaks STARTTLS there (implicit TLS is port 465). */
 export const STARTTLS_PORTS: readonly number[] = [25, 587]
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec
 
 export type Verdict = 'pass' | 'warning' | 'fail'
 

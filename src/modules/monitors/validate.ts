@@ -8,6 +8,7 @@ import { parseResolver } from './dns-check.ts'
 import { DEAD_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, type MonitorSpec } from './spec.ts'
 import { parseAcceptedStatus } from './status-codes.ts'
+import { validateEmailAuthSpec } from '../email-auth/monitor.ts'
 
 export interface SpecProblem {
   field: string
@@ -103,6 +104,9 @@ export function validateSpec(spec: MonitorSpec, guard: AddressGuard): SpecProble
       }
       break
     }
+    case 'email_auth':
+      problems.push(...validateEmailAuthSpec(spec, guard))
+      break
     case 'ssl':
       host('host', spec.host)
       port('port', spec.port)

@@ -26,6 +26,7 @@ import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
 import { slaScreens } from './screens/sla.ts'
+import { toolScreens } from './screens/tools.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -56,6 +57,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(notificationScreens(deps))
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))
+    .use(toolScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

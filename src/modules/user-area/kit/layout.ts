@@ -35,6 +35,7 @@ export const USER_NAV: NavEntry[] = [
   { label: 'Pages', href: '/user', prefix: '/user/pages' },
   { label: 'Analytics', href: '/user/analytics' },
   { label: 'Monitors', href: '/user/monitors' },
+  { label: 'Tools', href: '/user/tools' },
   { label: 'Templates', href: '/user/templates' },
   { label: 'Notifications', href: '/user/notifications' },
   { label: 'Account', href: '/user/account' },

@@ -131,7 +131,7 @@ function resultsTable(d: MonitorDetail): string {
 <tbody>!${rows.join('')}</tbody></table></div>!${older}`
 }
 
-export function monitorDetailView(d: MonitorDetail, pushNotice: string): string {
+export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSection = ''): string {
   const m = d.monitor
   const def = m.definition
   const action = m.enabled ? 'pause' : 'resume'
@@ -160,6 +160,7 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string): string 
   </div>
 </section>
 !${toolReportSection(def.type, d.toolReport ?? null)}
+!${typeSection}
 <section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2>!${responseGraph(d.results)}</section>
 <section class="card" aria-labelledby="uptime-heading"><h2 id="uptime-heading">Uptime</h2>!${uptimeBars(dailyFromChanges(d.changes, d.now))}!${periodsTable(d.periods)}</section>
 <section class="card" aria-labelledby="log-heading"><h2 id="log-heading">Downtime log</h2>!${downtimeLog(d.changes, d.now)}</section>
