@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
 export interface Database {
@@ -58,6 +59,8 @@ export interface Database {
   component_response_cursor: ComponentResponseCursorTable
   page_response_daily: PageResponseDailyTable
   monitors: MonitorsTable
+  subscribers: SubscribersTable
+  subscriber_signing_keys: SubscriberSigningKeysTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
 }

@@ -73,3 +73,17 @@ const MONITOR_LIMITS: Readonly<Record<Plan, MonitorLimits>> = {
 export function monitorLimits(plan: Plan): MonitorLimits {
   return MONITOR_LIMITS[plan]
 }
+
+/** Active subscribers (email and webhook, pending ones included) a page may have; null: no limit. */
+const SUBSCRIBER_LIMITS: Readonly<Record<Plan, number | null>> = {
+  free: 100,
+  pro: 1_000,
+  growth: 10_000,
+  business: null,
+  oss_hero: null,
+  enterprise: null,
+}
+
+export function subscriberLimit(plan: Plan): number | null {
+  return SUBSCRIBER_LIMITS[plan]
+}

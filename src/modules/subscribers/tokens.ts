@@ -1,0 +1,37 @@
+/**
+ * The manage/unsubscribe token every subscriber mail carries: `<id>.<HMAC-SHA256(instance key,
+ * id:manage_key)>`. It is derived, never stored, so the fan-out can put it in every mail; a
+ * subscriber's `manage_key` is new for each subscription, so a token dies with it. The instance key
+ * lives in the database (one row, made on first use).
+ */
+import { base64url, constantTimeEqual } from '../../lib/crypto.ts'
+
+const encoder = new TextEncoder()
+
+export class ManageTokens {
+  private key: Promise<CryptoKey> | undefined
+
+  constructor(private readonly secret: () => Promise<string>) {}
+
+  private cryptoKey(): Promise<CryptoKey> {
+    this.key ??= this.secret().then((secret) =>
+      crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+    )
+    return this.key
+  }
+
+  async token(subscriberId: number, manageKey: string): Promise<string> {
+    const signature = await crypto.subtle.sign('HMAC', await this.cryptoKey(), encoder.encode(`${subscriberId}:${manageKey}`))
+    return `${subscriberId}.${base64url(new Uint8Array(signature))}`
+  }
+
+  /** The subscriber id a token names (to be checked with `matches` against that row), or undefined. */
+  static idOf(token: string): number | undefined {
+    const match = /^([1-9]\d{0,14})\.[A-Za-z0-9_-]{43}$/.exec(token)
+    return match ? Number(match[1]) : undefined
+  }
+
+  async matches(token: string, subscriberId: number, manageKey: string): Promise<boolean> {
+    return constantTimeEqual(token, await this.token(subscriberId, manageKey))
+  }
+}
