@@ -42,6 +42,7 @@ export interface Subscriber {
   source: SubscriberSource
   status: 'pending' | 'confirmed'
   confirmedAt: number | null
+  unsubscribed: boolean
   createdAt: number
 }
 
@@ -74,6 +75,7 @@ export function toSubscriber(row: SubscriberRow): Subscriber {
     source: row.source,
     status: row.kind === 'webhook' || row.confirmed_at !== null ? 'confirmed' : 'pending',
     confirmedAt: row.confirmed_at,
+    unsubscribed: row.unsubscribed_at !== null,
     createdAt: row.created_at,
   }
 }
