@@ -24,6 +24,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
 
@@ -63,4 +64,6 @@ export interface Database {
   subscriber_signing_keys: SubscriberSigningKeysTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  outbox: OutboxTable
+  outbox_targets: OutboxTargetsTable
 }
