@@ -49,6 +49,8 @@ import { privateEmbedHook } from './http/private-embed.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { subscribersRoutes } from './modules/subscribers/index.ts'
+import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
@@ -91,7 +93,8 @@ export function createApp(deps: AppDeps): App {
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
 
   const content = createContentService(config.baseUrl, { statusDomain: config.statusDomain, signupOpen: config.signup === 'open' })
-  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError,
+    routes: subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock }) })
 
   const serviceApp = new Elysia()
     .onError(mapError(logError, async () => servePrepared(await content.notFound(), null)))
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps): App {
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
+    .use(subscribersRoutes({ accounts: services.accounts, subscribers: services.subscribers }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -60,6 +60,9 @@ import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
+import { subscriberFanout } from './modules/subscribers/fanout.ts'
+import { SubscribersRepo } from './modules/subscribers/repo.ts'
+import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
 
@@ -147,6 +150,10 @@ export function createServices(deps: ServiceDeps) {
     guard: checkDeps.guard,
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
+  // Page subscribers: their fan-out, and dead targets unsubscribed.
+  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config)
+  notifier.use(subscriberFanout(subscribers, outbox))
+  outboxWorker.onTargetDisabled((db, target) => subscribers.disableTarget(db, target))
   return {
     config: deps.config,
     clock,
@@ -182,6 +189,7 @@ export function createServices(deps: ServiceDeps) {
     outbox,
     notifier,
     outboxWorker,
+    subscribers,
   }
 }
 

@@ -43,7 +43,7 @@ export async function subscriberDeliveries(service: SubscribersService, repo: Su
   )
   return Promise.all(
     recipients.map(async (s): Promise<Delivery> => {
-      const links = subscriberLinks(ref.url, await service.tokens.token(s.id, s.manage_key))
+      const links = subscriberLinks(ref.url, await service.tokens.token(repo, s.id, s.manage_key))
       const target = `subscriber:${s.id}`
       if (s.kind === 'email') return { target, mail: eventMail(s.email!, ref, message, links) }
       const body = JSON.stringify(subscriberWebhookBody(ref, event, content, links.unsubscribe))

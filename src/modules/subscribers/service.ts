@@ -8,6 +8,7 @@
  * is only told to the address itself.
  */
 import type { Config } from '../../config.ts'
+import type { Db } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
@@ -17,7 +18,7 @@ import type { OutboxWriter } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
-import type { NewSubscriber, SubscriberRow, SubscribersRepo } from './repo.ts'
+import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
 import { ManageTokens } from './tokens.ts'
 import type { SubscriberKind, SubscriberSource } from './tables.ts'
 import { normalizeEmail, normalizeWebhookUrl, parseComponentIds } from './validate.ts'
@@ -103,7 +104,7 @@ export class SubscribersService {
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
   ) {
-    this.tokens = new ManageTokens(() => repo.signingSecret(clock.now()))
+    this.tokens = new ManageTokens(() => clock.now())
   }
 
   get mailEnabled(): boolean {
@@ -158,7 +159,7 @@ export class SubscribersService {
       if (existing && existing.confirmed_at !== null) {
         if (existing.notice_sent_at !== null && now - existing.notice_sent_at < REMINDER_EVERY_MS) return
         await repo.update(existing.id, { notice_sent_at: now })
-        const links = subscriberLinks(page.url, await this.tokens.token(existing.id, existing.manage_key))
+        const links = subscriberLinks(page.url, await this.tokens.token(repo, existing.id, existing.manage_key))
         await this.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links) }])
         return
       }
@@ -197,7 +198,8 @@ export class SubscribersService {
   async confirm(pageId: number, token: string): Promise<ManageView | undefined> {
     const row = await this.pendingByConfirmToken(pageId, token)
     if (!row) return undefined
-    const done = await this.repo.update(row.id, { confirmed_at: this.clock.now(), confirm_token_hash: null, confirm_expires_at: null })
+    // The confirmation mail does not count as a reminder: asking again later reminds at once.
+    const done = await this.repo.update(row.id, { confirmed_at: this.clock.now(), confirm_token_hash: null, confirm_expires_at: null, notice_sent_at: null })
     return { subscriber: toSubscriber(done!), page: await this.publicPage(this.repo, pageId) }
   }
 
@@ -207,7 +209,7 @@ export class SubscribersService {
     if (id === undefined) return undefined
     const row = await this.repo.byId(id)
     if (!row || row.page_id !== pageId) return undefined
-    return (await this.tokens.matches(token, row.id, row.manage_key)) ? row : undefined
+    return (await this.tokens.matches(this.repo, token, row.id, row.manage_key)) ? row : undefined
   }
 
   async manageView(pageId: number, token: string): Promise<ManageView | undefined> {
@@ -234,14 +236,17 @@ export class SubscribersService {
     return true
   }
 
-  /** Called when the outbox gives up on a webhook subscriber: it stops being sent to. */
-  async disableTarget(target: string): Promise<void> {
+  /**
+   * Called (in the worker's transaction) when the outbox disables a subscriber's target after too
+   * many dead deliveries in a row: a dead webhook or an address that keeps refusing mail is
+   * unsubscribed, so it no longer counts or gets written to.
+   */
+  async disableTarget(db: Db, target: string): Promise<void> {
     const match = /^subscriber:(\d+)$/.exec(target)
     if (!match) return
-    const row = await this.repo.byId(Number(match[1]))
-    if (row && row.kind === 'webhook' && row.unsubscribed_at === null) {
-      await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'failing' })
-    }
+    const repo = new SubscribersRepo(db)
+    const row = await repo.byId(Number(match[1]))
+    if (row && row.unsubscribed_at === null) await repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'failing' })
   }
 
   // ─── The owner's side ───────────────────────────────────────────────────────────────────────

@@ -2,26 +2,33 @@
  * The manage/unsubscribe token every subscriber mail carries: `<id>.<HMAC-SHA256(instance key,
  * id:manage_key)>`. It is derived, never stored, so the fan-out can put it in every mail; a
  * subscriber's `manage_key` is new for each subscription, so a token dies with it. The instance key
- * lives in the database (one row, made on first use).
+ * lives in the database (one row, made on first use), read through the repo of the caller, so a
+ * caller inside a transaction never waits for a second connection.
  */
 import { base64url, constantTimeEqual } from '../../lib/crypto.ts'
 
 const encoder = new TextEncoder()
 
+export interface SecretSource {
+  signingSecret(now: number): Promise<string>
+}
+
 export class ManageTokens {
   private key: Promise<CryptoKey> | undefined
 
-  constructor(private readonly secret: () => Promise<string>) {}
+  constructor(private readonly now: () => number) {}
 
-  private cryptoKey(): Promise<CryptoKey> {
-    this.key ??= this.secret().then((secret) =>
+  private cryptoKey(source: SecretSource): Promise<CryptoKey> {
+    this.key ??= source.signingSecret(this.now()).then((secret) =>
       crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
     )
+    // A failed first read (a rolled-back transaction) is tried again next time.
+    this.key.catch(() => (this.key = undefined))
     return this.key
   }
 
-  async token(subscriberId: number, manageKey: string): Promise<string> {
-    const signature = await crypto.subtle.sign('HMAC', await this.cryptoKey(), encoder.encode(`${subscriberId}:${manageKey}`))
+  async token(source: SecretSource, subscriberId: number, manageKey: string): Promise<string> {
+    const signature = await crypto.subtle.sign('HMAC', await this.cryptoKey(source), encoder.encode(`${subscriberId}:${manageKey}`))
     return `${subscriberId}.${base64url(new Uint8Array(signature))}`
   }
 
@@ -31,7 +38,7 @@ export class ManageTokens {
     return match ? Number(match[1]) : undefined
   }
 
-  async matches(token: string, subscriberId: number, manageKey: string): Promise<boolean> {
-    return constantTimeEqual(token, await this.token(subscriberId, manageKey))
+  async matches(source: SecretSource, token: string, subscriberId: number, manageKey: string): Promise<boolean> {
+    return constantTimeEqual(token, await this.token(source, subscriberId, manageKey))
   }
 }
