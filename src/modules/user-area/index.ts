@@ -22,6 +22,7 @@ import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
 import { monitorScreens } from './screens/monitors.ts'
+import { subscriberScreens } from './screens/subscribers.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -48,6 +49,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(templateScreens(deps))
     .use(maintenanceScreens(deps))
     .use(monitorScreens(deps))
+    .use(subscriberScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

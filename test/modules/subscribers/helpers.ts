@@ -18,7 +18,7 @@ export function postSite(ctx: TestContext, slug: string, path: string, fields: A
 
 /** The first URL in `text` whose path starts with `path`. */
 export function linkIn(text: string, path: string): string {
-  const found = text.match(/https?:\/\/[^\s<>"]+/g)?.find((url) => new URL(url).pathname === path)
+  const found = text.match(/https?:\/\/[^\s<>"()]+/g)?.find((url) => URL.canParse(url) && new URL(url).pathname === path)
   if (!found) throw new Error(`no ${path} link in:\n${text}`)
   return found
 }

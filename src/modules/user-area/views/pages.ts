@@ -22,6 +22,7 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Incidents', href: (id) => `/user/pages/${id}/incidents` },
   { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
   { label: 'Monitors', href: (id) => `/user/pages/${id}/monitors` },
+  { label: 'Subscribers', href: (id) => `/user/pages/${id}/subscribers` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   ...BRANDING_SECTIONS,
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
