@@ -11,7 +11,7 @@
  * `env` holds the SMTP_* settings and MAIL_FROM to pass to the test context or a spawned server.
  */
 import { simpleParser, type ParsedMail } from 'mailparser'
-import { SMTPServer } from 'smtp-server'
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
 import { testCa } from './tls-ca.ts'
 
 export interface ReceivedMail {
@@ -55,6 +55,31 @@ export async function startSmtp(options: { security?: 'starttls' | 'tls' | 'none
   const mails: ReceivedMail[] = []
   const waiters = new Set<() => void>()
   let refusals = 0
+  let parsing = Promise.resolve()
+
+  async function record(raw: string, session: { envelopeFrom: string; envelopeTo: string[]; secure: boolean }): Promise<void> {
+    const parsed = await simpleParser(raw)
+    const headers = new Map<string, string>()
+    for (const line of parsed.headerLines) {
+      const value = line.line.slice(line.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()
+      headers.set(line.key.toLowerCase(), value)
+    }
+    const toField = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to
+    mails.push({
+      envelopeFrom: session.envelopeFrom,
+      envelopeTo: session.envelopeTo,
+      to: (toField?.value[0]?.address ?? '').toLowerCase(),
+      subject: parsed.subject ?? '',
+      text: parsed.text ?? '',
+      html: typeof parsed.html === 'string' ? parsed.html : undefined,
+      messageId: parsed.messageId,
+      headers,
+      raw,
+      secure: session.secure,
+      parsed,
+    })
+    for (const wake of waiters) wake()
+  }
   const server = new SMTPServer({
     secure: security === 'tls',
     disabledCommands: security === 'none' ? ['STARTTLS', 'AUTH'] : [],
@@ -78,31 +103,10 @@ export async function startSmtp(options: { security?: 'starttls' | 'tls' | 'none
           return callback(error)
         }
         const raw = Buffer.concat(chunks).toString('utf8')
-        simpleParser(raw)
-          .then((parsed) => {
-            const headers = new Map<string, string>()
-            for (const line of parsed.headerLines) {
-              const value = line.line.slice(line.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()
-              headers.set(line.key.toLowerCase(), value)
-            }
-            const toField = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to
-            mails.push({
-              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-              to: (toField?.value[0]?.address ?? '').toLowerCase(),
-              subject: parsed.subject ?? '',
-              text: parsed.text ?? '',
-              html: typeof parsed.html === 'string' ? parsed.html : undefined,
-              messageId: parsed.messageId,
-              headers,
-              raw,
-              secure: session.secure,
-              parsed,
-            })
-            for (const wake of waiters) wake()
-            callback()
-          })
-          .catch((error) => callback(error as Error))
+        // Accept first, parse after: the relay's answer does not wait for the test's bookkeeping.
+        const seen = { envelopeFrom: envelopeAddress(session.envelope.mailFrom), envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address), secure: session.secure }
+        callback()
+        parsing = parsing.then(() => record(raw, seen)).catch((error) => console.error('smtp harness: cannot parse a mail', error))
       })
     },
   })
@@ -110,6 +114,8 @@ export async function startSmtp(options: { security?: 'starttls' | 'tls' | 'none
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
   })
+  // A client that vanishes mid-session (a killed server process) is an event, not a test failure.
+  server.on('error', () => {})
   const port = (server.server.address() as { port: number }).port
 
   const env: Record<string, string> = {
@@ -156,3 +162,5 @@ export async function startSmtp(options: { security?: 'starttls' | 'tls' | 'none
     },
   }
 }
+
+const envelopeAddress = (address: SMTPServerAddress | false) => (address ? address.address : '')

@@ -42,7 +42,7 @@ export function createSmtpSender(config: MailConfig): MailSender {
         text: mail.text,
         ...(mail.html !== undefined ? { html: mail.html } : {}),
         messageId: mail.messageId,
-        headers: mail.headers ?? {},
+        headers: safeHeaders(mail.headers ?? {}),
         attachments: (mail.attachments ?? []).map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.contentBase64, encoding: 'base64' })),
       })
     },
@@ -50,6 +50,15 @@ export function createSmtpSender(config: MailConfig): MailSender {
       transport.close()
     },
   }
+}
+
+/** Header names are tokens and values one line: nothing a delivery carries can add a header. */
+function safeHeaders(headers: Record<string, string>): Record<string, string> {
+  const safe: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) safe[name] = String(value).replace(/[\r\n]+/g, ' ')
+  }
+  return safe
 }
 
 function readSetting(name: string, path: string): string {

@@ -27,6 +27,8 @@ export const DISABLE_AFTER_DEAD = 20
 /** A claimed row is someone's for this long; longer than any send can take (SMTP socket timeout 30 s). */
 export const LEASE_MS = 5 * 60_000
 const PER_TARGET_IN_FLIGHT = 2
+/** Results written in one transaction at most. */
+const RESULT_BATCH = 200
 /** The header every mail carries with its outbox row id (and its Message-ID is derived from it). */
 export const DELIVERY_ID_HEADER = 'X-Lantern-Delivery'
 
@@ -37,7 +39,7 @@ export interface OutboxWorkerOptions {
   mail: MailSender | undefined
   guard: AddressGuard
   userAgent: string
-  /** Deliveries in flight at once (default 16). */
+  /** Deliveries in flight at once (default 32; mail also waits for one of the 5 SMTP connections). */
   concurrency?: number
   /** Per-request timeout for webhooks and chat services (default 10 s). */
   httpTimeoutMs?: number
@@ -63,13 +65,17 @@ export class OutboxWorker {
   private pumping: Promise<void> | undefined
   private pumpAgain = false
   private stopped = false
+  private readonly results: { row: ClaimedRow; outcome: DeliveryOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
+  private writing = false
   private readonly concurrency: number
+  private readonly refillAt: number
   private readonly httpTimeoutMs: number
   private readonly messageDomain: string
 
   constructor(private readonly options: OutboxWorkerOptions) {
     this.repo = new OutboxRepo(options.db)
-    this.concurrency = options.concurrency ?? 16
+    this.concurrency = options.concurrency ?? 32
+    this.refillAt = Math.max(1, Math.floor(this.concurrency / 4))
     this.httpTimeoutMs = options.httpTimeoutMs ?? HTTP_DELIVERY_TIMEOUT_MS
     this.messageDomain = options.mail ? fromDomain(options.mail.from) : 'lantern.invalid'
   }
@@ -134,24 +140,29 @@ export class OutboxWorker {
       this.pumpAgain = true
       return this.pumping
     }
-    this.pumping = (async () => {
-      try {
-        do {
-          this.pumpAgain = false
-          if (this.stopped) return
-          const free = this.concurrency - this.inFlight.size
-          if (free <= 0) return
-          const now = this.options.clock.now()
-          const rows = await this.repo.claim(now, now + LEASE_MS, free, this.busyTargets())
-          for (const row of rows) this.begin(row)
-        } while (this.pumpAgain)
-      } catch (error) {
-        this.reportError(error)
-      } finally {
-        this.pumping = undefined
-      }
-    })()
-    return this.pumping
+    // `.finally` runs in a later turn, after the assignment, even when claimRows returns at once.
+    const run = this.claimRows().finally(() => {
+      if (this.pumping === run) this.pumping = undefined
+    })
+    this.pumping = run
+    return run
+  }
+
+  private async claimRows(): Promise<void> {
+    try {
+      do {
+        this.pumpAgain = false
+        if (this.stopped) return
+        const free = this.concurrency - this.inFlight.size
+        // Claim in batches (each claim is a write): wait until a quarter of the slots are free.
+        if (free <= 0 || (this.inFlight.size > 0 && free < this.refillAt)) return
+        const now = this.options.clock.now()
+        const rows = await this.repo.claim(now, now + LEASE_MS, free, this.busyTargets())
+        for (const row of rows) this.begin(row)
+      } while (this.pumpAgain)
+    } catch (error) {
+      this.reportError(error)
+    }
   }
 
   private busyTargets(): string[] {
@@ -198,26 +209,58 @@ export class OutboxWorker {
     }
   }
 
-  private async record(row: ClaimedRow, outcome: DeliveryOutcome): Promise<void> {
+  /**
+   * Results are written in batches: every result that finished while the previous batch was being
+   * written goes into the next transaction (one commit for many mails, not one each).
+   */
+  private record(row: ClaimedRow, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.results.push({ row, outcome, resolve, reject })
+      if (!this.writing) void this.writeResults()
+    })
+  }
+
+  private async writeResults(): Promise<void> {
+    this.writing = true
+    try {
+      while (this.results.length > 0) {
+        const batch = this.results.splice(0, RESULT_BATCH)
+        const counted: DrainCounts = { sent: 0, failed: 0, dead: 0 }
+        try {
+          await this.options.db.transaction().execute(async (trx) => {
+            for (const { row, outcome } of batch) await this.writeResult(trx, row, outcome, counted)
+          })
+          this.tally.sent += counted.sent
+          this.tally.failed += counted.failed
+          this.tally.dead += counted.dead
+          for (const entry of batch) entry.resolve()
+        } catch (error) {
+          for (const entry of batch) entry.reject(error)
+        }
+      }
+    } finally {
+      this.writing = false
+    }
+  }
+
+  private async writeResult(trx: Db, row: ClaimedRow, outcome: DeliveryOutcome, counted: DrainCounts): Promise<void> {
     const now = this.options.clock.now()
     if (outcome.ok) {
-      await this.options.db.transaction().execute((trx) => this.repo.markSent(trx, row, now))
-      this.tally.sent++
+      await this.repo.markSent(trx, row, now)
+      counted.sent++
       return
     }
     const delay = RETRY_DELAYS_MIN[row.attempts]
     const retryAt = delay === undefined ? undefined : now + delay * 60_000
-    await this.options.db.transaction().execute(async (trx) => {
-      const deadInARow = await this.repo.markFailed(trx, row, outcome.error, now, retryAt)
-      if (retryAt === undefined && deadInARow >= DISABLE_AFTER_DEAD && (await this.repo.disableTarget(trx, row.target, now))) {
-        for (const hook of this.hooks) {
-          // One failing hook must not undo the disabling or stop the others.
-          await hook(trx, row.target).catch((error) => this.reportError(error))
-        }
+    const deadInARow = await this.repo.markFailed(trx, row, outcome.error, now, retryAt)
+    if (retryAt === undefined && deadInARow >= DISABLE_AFTER_DEAD && (await this.repo.disableTarget(trx, row.target, now))) {
+      for (const hook of this.hooks) {
+        // One failing hook must not undo the disabling or stop the others.
+        await hook(trx, row.target).catch((error) => this.reportError(error))
       }
-    })
-    if (retryAt === undefined) this.tally.dead++
-    else this.tally.failed++
+    }
+    if (retryAt === undefined) counted.dead++
+    else counted.failed++
   }
 
   private reportError(error: unknown): void {

@@ -30,7 +30,13 @@ describe('mail through the outbox to a real SMTP server (STARTTLS, login, privat
             subject: 'Incident: API is down',
             text: 'We are looking into it.\nhttps://lantern.test/manage',
             html: '<p>We are looking into it.</p>',
-            headers: { 'List-Unsubscribe': '<https://lantern.test/u/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            headers: {
+              'List-Unsubscribe': '<https://lantern.test/u/abc>',
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+              // A value cannot smuggle in a header of its own, nor can a name.
+              'X-Page': 'Status\r\nBcc: victim@example.com',
+              'X-Bad\r\nBcc': 'victim@example.com',
+            },
           },
         },
       ]),
@@ -44,6 +50,9 @@ describe('mail through the outbox to a real SMTP server (STARTTLS, login, privat
     expect(received.headers.get('list-unsubscribe')).toBe('<https://lantern.test/u/abc>')
     expect(received.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
     expect(received.headers.get('from')).toBe('Lantern <status@lantern.test>')
+    expect(received.headers.get('x-page')).toBe('Status Bcc: victim@example.com')
+    expect(received.headers.has('bcc')).toBe(false)
+    expect(received.envelopeTo).toEqual(['reader@example.com'])
     const id = received.headers.get('x-lantern-delivery')
     expect(id).toMatch(/^\d+$/)
     expect(received.messageId).toBe(`<outbox.${id}@lantern.test>`)

@@ -42,6 +42,45 @@ describe('webhook and chat deliveries through the outbox worker', () => {
   })
 })
 
+describe('more deliveries than slots', () => {
+  test('drain() keeps claiming until nothing is due, whatever the concurrency', async () => {
+    const hub = await startChatHub()
+    const ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1' } })
+    const worker = new OutboxWorker({ db: ctx.database.db, clock: ctx.clock, mail: undefined, guard: ctx.app.services.checkDeps.guard, userAgent: 'test', concurrency: 2 })
+    try {
+      await ctx.database.db.transaction().execute((trx) =>
+        ctx.app.services.outbox.enqueue(trx, Array.from({ length: 25 }, (_, i) => ({ target: `channel:${i % 3}`, request: { url: `${hub.url}/many`, headers: {}, body: `{"n":${i}}` } }))),
+      )
+      expect(await worker.drain()).toEqual({ sent: 25, failed: 0, dead: 0 })
+      expect(hub.received('/many').map((request) => request.json().n).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i))
+    } finally {
+      await worker.stop(0)
+      await ctx.close()
+      await hub.close()
+    }
+  })
+})
+
+describe('the production loop', () => {
+  test('start() keeps delivering while all slots are busy when it looks, and stop() ends it', async () => {
+    const hub = await startChatHub()
+    const ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1' } })
+    // Looking every millisecond with two slots: most looks find every slot busy.
+    const worker = new OutboxWorker({ db: ctx.database.db, clock: ctx.clock, mail: undefined, guard: ctx.app.services.checkDeps.guard, userAgent: 'test', concurrency: 2, pollMs: 1 })
+    try {
+      await ctx.database.db.transaction().execute((trx) =>
+        ctx.app.services.outbox.enqueue(trx, Array.from({ length: 60 }, (_, i) => ({ target: `channel:${i}`, request: { url: `${hub.url}/loop`, headers: {}, body: '{}' } }))),
+      )
+      await worker.start()
+      await hub.waitFor('/loop', 60, 20_000)
+    } finally {
+      await worker.stop()
+      await ctx.close()
+      await hub.close()
+    }
+  })
+})
+
 describe('failures, timeouts and disabling', () => {
   let hub: ChatHub
   let ctx: TestContext
