@@ -6,6 +6,7 @@
  * everyone). Private pages reach only the subscribers their owner added or imported.
  */
 import type { Db } from '../../db/client.ts'
+import { randomToken } from '../../lib/crypto.ts'
 import type { Delivery, Fanout, NotifyEvent, OutboxWriter } from '../notify/contract.ts'
 import { incidentMessage, isSubscriberEvent, maintenanceMessage, subscriberWebhookBody, type SubscriberEvent } from './events.ts'
 import { eventMail, subscriberLinks } from './messages.ts'
@@ -41,12 +42,20 @@ export async function subscriberDeliveries(service: SubscribersService, repo: Su
   const recipients = (await repo.recipients(page.id)).filter(
     (s) => (page.visibility === 'public' || s.source !== 'self') && (s.kind === 'webhook' || mailEnabled) && hears(componentIdsOf(s)),
   )
+  // Each mail differs only in its address and its token: rendered once with a random slot where
+  // the token goes, then filled per subscriber (the slot is base64url, which escaping leaves alone).
+  const slot = `t${randomToken(12)}`
+  const template = eventMail('', ref, message, subscriberLinks(ref.url, slot))
+  const fill = (text: string, token: string) => text.replaceAll(slot, token)
   return Promise.all(
     recipients.map(async (s): Promise<Delivery> => {
-      const links = subscriberLinks(ref.url, await service.tokens.token(repo, s.id, s.manage_key))
+      const token = await service.tokens.token(repo, s.id, s.manage_key)
       const target = `subscriber:${s.id}`
-      if (s.kind === 'email') return { target, mail: eventMail(s.email!, ref, message, links) }
-      const body = JSON.stringify(subscriberWebhookBody(ref, event, content, links.unsubscribe))
+      if (s.kind === 'email') {
+        const headers = Object.fromEntries(Object.entries(template.headers ?? {}).map(([name, value]) => [name, fill(value, token)]))
+        return { target, mail: { to: s.email!, subject: template.subject, text: fill(template.text, token), html: template.html && fill(template.html, token), headers } }
+      }
+      const body = JSON.stringify(subscriberWebhookBody(ref, event, content, subscriberLinks(ref.url, token).unsubscribe))
       return { target, request: { url: s.url!, headers: { 'content-type': 'application/json', 'user-agent': 'Lantern subscriber webhook' }, body } }
     }),
   )

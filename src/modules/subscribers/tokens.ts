@@ -13,8 +13,12 @@ export interface SecretSource {
   signingSecret(now: number): Promise<string>
 }
 
+/** Tokens remembered (a fan-out to 10,000 subscribers signs each once per process, not per event). */
+const REMEMBERED = 100_000
+
 export class ManageTokens {
   private key: Promise<CryptoKey> | undefined
+  private readonly known = new Map<string, string>()
 
   constructor(private readonly now: () => number) {}
 
@@ -28,8 +32,14 @@ export class ManageTokens {
   }
 
   async token(source: SecretSource, subscriberId: number, manageKey: string): Promise<string> {
-    const signature = await crypto.subtle.sign('HMAC', await this.cryptoKey(source), encoder.encode(`${subscriberId}:${manageKey}`))
-    return `${subscriberId}.${base64url(new Uint8Array(signature))}`
+    const message = `${subscriberId}:${manageKey}`
+    const known = this.known.get(message)
+    if (known !== undefined) return known
+    const signature = await crypto.subtle.sign('HMAC', await this.cryptoKey(source), encoder.encode(message))
+    const token = `${subscriberId}.${base64url(new Uint8Array(signature))}`
+    if (this.known.size >= REMEMBERED) this.known.delete(this.known.keys().next().value!)
+    this.known.set(message, token)
+    return token
   }
 
   /** The subscriber id a token names (to be checked with `matches` against that row), or undefined. */
