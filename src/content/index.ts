@@ -13,6 +13,7 @@ import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
+import docsSubscribers from './docs/subscribers.md' with { type: 'text' }
 
 export const CHANGELOG_MARKDOWN: string = changelog
 
@@ -25,6 +26,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   analytics: docsAnalytics,
   operations: docsOperations,
   notifications: docsNotifications,
+  subscribers: docsSubscribers,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {
