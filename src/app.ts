@@ -93,8 +93,9 @@ export function createApp(deps: AppDeps): App {
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
 
   const content = createContentService(config.baseUrl, { statusDomain: config.statusDomain, signupOpen: config.signup === 'open' })
-  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError,
-    routes: subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock }) })
+  // Page subscribers' routes on status hosts (subscribe, confirm, manage, one-click unsubscribe).
+  const subscribeRoutes = subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock })
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError, routes: subscribeRoutes })
 
   const serviceApp = new Elysia()
     .onError(mapError(logError, async () => servePrepared(await content.notFound(), null)))

@@ -1,10 +1,16 @@
 /** Page subscribers in the management API: list, add, remove, import and export (CSV). */
 import { Elysia, t } from 'elysia'
+import { notFound } from '../../lib/errors.ts'
 import { errorResponses, IdParams, sharedModels, textAnswer } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { AddSubscriberBody, CountsRef, countsJson, ImportBody, ListQuery, SubscriberParams, SubscriberRef, subscriberJson, subscriberModels } from './model.ts'
 import type { SubscribersService } from './service.ts'
+
+const subscriberIdOf = (raw: string): number => {
+  if (!/^[1-9]\d{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw notFound('no such subscriber')
+  return Number(raw)
+}
 
 const detail = (summary: string, description?: string) => ({ tags: ['Subscribers'], summary, description, security: apiKeySecurity })
 
@@ -43,7 +49,7 @@ export function subscribersRoutes(deps: { accounts: AccountsService; subscribers
     .delete(
       '/:id/subscribers/:subscriberId',
       async ({ owner, params }) => {
-        await subscribers.remove(owner, params.id, params.subscriberId)
+        await subscribers.remove(owner, params.id, subscriberIdOf(params.subscriberId))
         return { data: { deleted: true } }
       },
       {

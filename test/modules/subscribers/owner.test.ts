@@ -88,6 +88,8 @@ describe('add, list, remove', () => {
     expect((await importCsv('email\nintruder@example.com\n', theirPage)).status).toBe(404)
     expect((await ctx.request(`${base(theirPage)}/export`, { key })).status).toBe(404)
     expect((await ctx.request(`${base(theirPage)}/${theirs}`, { method: 'DELETE', key })).status).toBe(404)
+    // Something that is no id names no subscriber: 404 too, not a 400.
+    expect((await ctx.request(`${base()}/not-an-id`, { method: 'DELETE', key })).status).toBe(404)
     // Their subscriber through my page id: still 404.
     expect((await ctx.request(`${base()}/${theirs}`, { method: 'DELETE', key })).status).toBe(404)
     const still = await json(await ctx.request(base(theirPage), { key: other.key }))
@@ -164,6 +166,27 @@ describe('webhooks, private pages, mail off', () => {
     // The outbox gives up on the target: the subscriber is unsubscribed, in the worker's transaction.
     await ctx.database.db.transaction().execute((trx) => ctx.app.services.subscribers.disableTarget(trx, `subscriber:${hook.id}`))
     expect((await list(page)).counts.webhook).toBe(0)
+  })
+
+  test('maintenance events reach mail and webhook subscribers, as Statuspage-shaped maintenance', async () => {
+    const page = (await ctx.createPage(key, { slug: 'windows', name: 'Windows' })).id
+    await add({ kind: 'webhook', url: `${hub.url}/windows`, consent: true }, page)
+    await add({ email: 'windows@example.com', consent: true }, page)
+    const window = await ctx.app.services.maintenances.create(owner, {
+      status_page_id: page,
+      title: 'Database upgrade',
+      start_at: '2026-11-10T02:00:00Z',
+      end_at: '2026-11-10T03:00:00Z',
+      message: 'Read-only for an hour.',
+    })
+    await emit(ctx, { kind: 'maintenance.scheduled', pageId: page, maintenanceId: window.id, notifySubscribers: true, at: ctx.clock.now() })
+    await ctx.app.services.outboxWorker.drain()
+    const [received] = await hub.waitFor('/windows', 1)
+    expect(received!.json().incident).toMatchObject({ id: `m${window.id}`, name: 'Database upgrade', impact: 'maintenance', status: 'scheduled', scheduled_for: '2026-11-10T02:00:00.000Z' })
+    const mail = await smtp.waitFor((m) => m.to === 'windows@example.com')
+    expect(mail.subject).toBe('[Windows] Maintenance scheduled: Database upgrade')
+    expect(mail.text).toContain('From 2026-11-10 02:00:00 UTC to 2026-11-10 03:00:00 UTC')
+    expect(mail.text).toContain('Read-only for an hour.')
   })
 
   test('a private page has no form and notifies only the subscribers its owner added', async () => {
