@@ -113,6 +113,10 @@ describe('the owner', () => {
     await page.getByRole('status').filter({ hasText: 'Imported 2; 0 already subscribed.' }).waitFor()
     expect(await page.getByRole('cell', { name: '=cmd@example.com', exact: true }).isVisible()).toBe(true)
 
+    // Export: the API's CSV through the login session, as a download.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export all as CSV' }).click()])
+    expect(await Bun.file((await download.path())!).text()).toContain("'=cmd@example.com")
+
     await page.getByRole('button', { name: 'Remove second@example.com' }).click()
     await page.getByRole('status').filter({ hasText: 'Subscriber removed.' }).waitFor()
     expect((await rowOf('second@example.com'))!.unsubscribed_at).not.toBeNull()

@@ -66,7 +66,8 @@ export function subscribersView(input: SubscribersViewInput): string {
   <h2 id="list-heading">Who gets updates</h2>
   !${countsLine(input.counts)}
   !${visitors}
-  <p>Incidents and maintenance posted with "notify subscribers" reach them. <a href="/user/api/v1/status-pages/${id}/subscribers/export" download>Export all as CSV</a></p>
+  <p>Incidents and maintenance posted with "notify subscribers" reach them.</p>
+  <form method="get" action="/user/api/v1/status-pages/${id}/subscribers/export"><button type="submit" class="secondary">Export all as CSV</button></form>
   !${subscriberTable(input)}
   !${total > input.subscribers.length ? html`<p class="muted">Showing the first ${input.subscribers.length}; the export has all ${total}.</p>` : ''}
 </section>
