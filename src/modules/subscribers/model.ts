@@ -27,8 +27,8 @@ export const ImportBody = t.Object({
 })
 
 export const ListQuery = t.Object({
-  after: t.Optional(t.Numeric({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: 'after must be a subscriber id' })),
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, error: 'limit must be between 1 and 1000' })),
+  after: t.Optional(t.Numeric({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'after must be a subscriber id' })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, multipleOf: 1, error: 'limit must be an integer from 1 to 1000' })),
 })
 
 export const SubscriberParams = t.Object({

@@ -64,6 +64,7 @@ describe('add, list, remove', () => {
     expect((await add({ kind: 'webhook', url: 'ftp://example.com/x', consent: true })).status).toBe(400)
     expect((await add({ email: 'comp@example.com', component_ids: [987654], consent: true })).status).toBe(400)
     expect((await add({ email: 42, consent: true })).status).toBe(400)
+    for (const query of ['limit=1.5', 'limit=0', 'limit=1001', 'after=1.5', 'after=-1']) expect((await ctx.request(`${base()}?${query}`, { key })).status).toBe(400)
     expect((await list()).data.length).toBe(1)
   })
 
