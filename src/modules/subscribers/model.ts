@@ -32,7 +32,7 @@ export const ListQuery = t.Object({
 })
 
 export const SubscriberParams = t.Object({
-  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'id must be a positive integer' }),
+  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
   // Anything but an id names no subscriber here: a 404 (as another owner's id), not a 400.
   subscriberId: t.String({ maxLength: 40, description: 'A subscriber id' }),
 })
