@@ -47,7 +47,8 @@ beforeAll(async () => {
   // A kept lookup (the Tools result screen), shaped as the DKIM tool answers.
   const dkim = { status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', selectors: [{ selector: 's1', status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', key_type: 'rsa', bits: 1024, records: [`v=DKIM1; k=rsa; p=${'A'.repeat(216)}`] }] }
   const toolCheck = await new ToolChecksRepo(app.server.ctx.database.db).insertKeeping({ user_id: user.id, tool: 'dkim', target: 's1 @ example.com', status: 'warning', summary: `DKIM warning: ${dkim.reason}`, result_json: JSON.stringify({ domain: 'example.com', dkim }), created_at: NOW }, 1_000)
-  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck })
+  const channel = await services.channels.create(user, { type: 'slack', name: 'Ops room', url: 'https://hooks.slack.com/services/T000/B000/XXXX' })
+  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck, channel: channel.id })
 }, 60_000)
 afterAll(() => app.close())
 
@@ -69,6 +70,7 @@ function fill(path: string): string {
         'monitors/:id': ids.monitor,
         'checks/:id': ids.toolCheck,
         'tools/:tool': 'dkim',
+        'notifications/:id': ids.channel,
       }[owner]
       if (value === undefined) throw new Error(`the sweep does not know how to fill ${owner} in ${path}: add a seeded id for it`)
       return String(value)
@@ -82,6 +84,9 @@ const ELSEWHERE: Record<string, string> = {
   '/user/signup': 'swept logged out below',
   '/user/setup': 'only while there are no users: swept on a fresh instance below',
   '/user/transfers/:token': 'needs the token of a mailed offer: axe and layouts in test/modules/user-area/transfer.browser.test.ts',
+  '/user/api/v1/status-pages/:id/sla': 'the SLA screen\'s JSON download from the management API (read back in test/modules/user-area/sla.browser.test.ts)',
+  '/user/api/v1/status-pages/:id/sla.csv': 'the SLA screen\'s CSV download from the management API',
+  '/user/api/v1/status-pages/:id/sla.pdf': 'the SLA screen\'s PDF download from the management API',
 }
 
 function screenRoutes(): string[] {

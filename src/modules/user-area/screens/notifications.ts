@@ -78,13 +78,15 @@ export function notificationScreens(deps: ScreenDeps) {
     )
     .get(
       '/user/notifications/new',
-      screen(async ({ user, query, render }) => {
+      screen(async ({ user, query, render, redirect }) => {
         const type = query.type ?? ''
+        // Without a type, the list is where the types are chosen.
+        if (type === '') return redirect('/user/notifications')
         if (!isChannelType(type)) throw new HttpError(404, 'not found')
         const form = emptyForm({ all_pages: 'on', events: DEFAULT_EVENTS.join(',') })
         return render({ title: 'Add a channel', crumbs: notificationsCrumbs({ label: 'Add a channel' }), head: STYLES }, channelFormView(type, await pages.list(user), form, channels.mailEnabled))
       }),
-      { query: t.Object({ type: t.Optional(t.String({ maxLength: 20 })) }), response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('Add a notification channel: the form of one type') },
+      { query: t.Object({ type: t.Optional(t.String({ maxLength: 20 })) }), response: { 200: HtmlResponse, 303: t.Void(), 404: HtmlResponse }, detail: detail('Add a notification channel: the form of one type (without one: back to the list)') },
     )
     .post(
       '/user/notifications',
