@@ -116,7 +116,8 @@ export class OutboxWorker {
     const before = { ...this.tally }
     for (;;) {
       await this.pump()
-      if (this.inFlight.size === 0 && !this.stepsPending) break
+      // A stopped worker runs no steps: their "more remains" would never change.
+      if (this.inFlight.size === 0 && (!this.stepsPending || this.stopped)) break
       if (this.inFlight.size === 0) continue
       await Promise.race([...this.inFlight.values()].map((entry) => entry.done))
     }
