@@ -75,6 +75,7 @@ import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { subscriberFanout } from './modules/subscribers/fanout.ts'
+import { SubscriberFanoutExpander } from './modules/subscribers/expansion.ts'
 import { SubscribersRepo } from './modules/subscribers/repo.ts'
 import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
@@ -187,7 +188,9 @@ export function createServices(deps: ServiceDeps) {
   )
   // Page subscribers: their fan-out, and dead targets unsubscribed.
   const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config)
-  notifier.use(subscriberFanout(subscribers, outbox))
+  // One pending row per event in the producer's transaction; the worker expands it before claiming.
+  notifier.use(subscriberFanout(subscribers, () => outboxWorker.wake()))
+  outboxWorker.beforeClaim(new SubscriberFanoutExpander(deps.db, subscribers, outbox).step)
   outboxWorker.onTargetDisabled((db, target) => subscribers.disableTarget(db, target))
   return {
     config: deps.config,

@@ -32,7 +32,7 @@ import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
-import type { SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
+import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -68,6 +68,7 @@ export interface Database {
   monitors: MonitorsTable
   subscribers: SubscribersTable
   subscriber_signing_keys: SubscriberSigningKeysTable
+  subscriber_fanouts: SubscriberFanoutsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable

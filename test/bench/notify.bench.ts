@@ -8,8 +8,7 @@
  * (outbox ÷ bare nodemailer) means something on a shared, noisy machine. NOTIFY_BENCH_MAILS sets
  * the count.
  *
- * Adding a scenario (e.g. "one incident update → 1,000 subscriber mails"): push an entry onto
- * SCENARIOS. `prepare` (untimed) sets up what it needs; `queue` (timed) does the one action that
+ * Adding a scenario: push an entry onto SCENARIOS. `prepare` (untimed) sets up what it needs; `queue` (timed) does the one action that
  * queues the mails and returns how many it queued.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -22,8 +21,8 @@ import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createSmtpSender } from '../../src/modules/notify/smtp-transport.ts'
 import { createServices, type Services } from '../../src/services.ts'
 import { ManualClock } from '../helpers/clock.ts'
-import { startSmtp } from '../helpers/smtp.ts'
-import { requestTimes, SUBSCRIBER_SCENARIOS } from './notify-subscribers.ts'
+import { startSmtp, type SmtpHarness } from '../helpers/smtp.ts'
+import { fanoutTimes, requestTimes } from './notify-subscribers.ts'
 
 const MAILS = Number(process.env.NOTIFY_BENCH_MAILS ?? 1000)
 const QUEUE_BUDGET_MS = 1000
@@ -35,6 +34,7 @@ export interface NotifyBench {
   db: Db
   clock: ManualClock
   mails: number
+  smtp: SmtpHarness
 }
 
 export interface NotifyScenario {
@@ -68,11 +68,11 @@ export const SCENARIOS: NotifyScenario[] = [
   },
 ]
 
-// The subscriber fan-out's scenario (test/bench/notify-subscribers.ts).
-SCENARIOS.push(...SUBSCRIBER_SCENARIOS)
-
-/** Measurements that are not "queue then deliver", each on a fresh database after the scenarios. */
-const REPORTS: Array<(bench: NotifyBench) => Promise<void>> = [requestTimes]
+/**
+ * Measurements that are not "queue then deliver", each on a fresh database after the scenarios:
+ * the subscriber fan-out's (test/bench/notify-subscribers.ts).
+ */
+const REPORTS: Array<(bench: NotifyBench) => Promise<void>> = [requestTimes, fanoutTimes]
 
 async function run(): Promise<void> {
   const smtp = await startSmtp()
@@ -94,7 +94,7 @@ async function run(): Promise<void> {
         await migrateToLatest(database.db)
         const clock = new ManualClock(NOW)
         const services = createServices({ db: database.db, config: config(dir), clock })
-        const bench: NotifyBench = { services, db: database.db, clock, mails: MAILS }
+        const bench: NotifyBench = { services, db: database.db, clock, mails: MAILS, smtp }
         const prepared = await scenario.prepare?.(bench)
         const received = smtp.mails.length
         const queueStart = performance.now()
@@ -123,7 +123,7 @@ async function run(): Promise<void> {
         await migrateToLatest(database.db)
         const clock = new ManualClock(NOW)
         const services = createServices({ db: database.db, config: config(dir), clock })
-        await report({ services, db: database.db, clock, mails: MAILS })
+        await report({ services, db: database.db, clock, mails: MAILS, smtp })
         await services.outboxWorker.stop(0)
       } finally {
         await database.close()

@@ -48,6 +48,12 @@ export interface OutboxWorkerOptions {
   onError?: (error: unknown) => void
 }
 
+/**
+ * Work that writes outbox rows from something queued elsewhere (a pending subscriber fan-out),
+ * run before each claim; resolves true while more of it remains.
+ */
+export type OutboxStep = () => Promise<boolean>
+
 export interface DrainCounts {
   sent: number
   /** Failed attempts that will be retried. */
@@ -58,6 +64,9 @@ export interface DrainCounts {
 export class OutboxWorker {
   private readonly repo: OutboxRepo
   private readonly hooks: TargetDisabledHook[] = []
+  private readonly steps: OutboxStep[] = []
+  /** A step said more remains: drain() is not done yet. */
+  private stepsPending = false
   private readonly inFlight = new Map<number, { target: string; done: Promise<void> }>()
   private readonly tally: DrainCounts = { sent: 0, failed: 0, dead: 0 }
   private readonly abort = new AbortController()
@@ -86,6 +95,17 @@ export class OutboxWorker {
     return this
   }
 
+  /** Runs `step` before each claim, in the loop and in drain() (pending fan-outs become rows). */
+  beforeClaim(step: OutboxStep): this {
+    this.steps.push(step)
+    return this
+  }
+
+  /** Looks for work now instead of at the next tick (only while the loop runs). */
+  wake(): void {
+    if (this.timer !== undefined && !this.stopped) setTimeout(() => void this.pump(), 0)
+  }
+
   /** Last result per target, for the owner screens. */
   deliveryHistory(targets: readonly string[]): Promise<Map<string, TargetHistory>> {
     return deliveryHistory(this.options.db, targets)
@@ -96,7 +116,9 @@ export class OutboxWorker {
     const before = { ...this.tally }
     for (;;) {
       await this.pump()
-      if (this.inFlight.size === 0) break
+      // A stopped worker runs no steps: their "more remains" would never change.
+      if (this.inFlight.size === 0 && (!this.stepsPending || this.stopped)) break
+      if (this.inFlight.size === 0) continue
       await Promise.race([...this.inFlight.values()].map((entry) => entry.done))
     }
     return { sent: this.tally.sent - before.sent, failed: this.tally.failed - before.failed, dead: this.tally.dead - before.dead }
@@ -158,13 +180,29 @@ export class OutboxWorker {
         const free = this.concurrency - this.inFlight.size
         // Claim in batches (each claim is a write): wait until a quarter of the slots are free.
         if (free <= 0 || (this.inFlight.size > 0 && free < this.refillAt)) return
+        await this.runSteps()
         const now = this.options.clock.now()
         const rows = await this.repo.claim(now, now + LEASE_MS, free, this.busyTargets())
         for (const row of rows) this.begin(row)
+        // More to expand: go on while slots are free (the next turn returns when they are not).
+        if (this.stepsPending) this.pumpAgain = true
       } while (this.pumpAgain)
     } catch (error) {
       this.reportError(error)
     }
+  }
+
+  private async runSteps(): Promise<void> {
+    let pending = false
+    for (const step of this.steps) {
+      try {
+        if (await step()) pending = true
+      } catch (error) {
+        // A failing step is tried again on the next pump; it does not stop the deliveries.
+        this.reportError(error)
+      }
+    }
+    this.stepsPending = pending
   }
 
   private busyTargets(): string[] {

@@ -1,23 +1,41 @@
 /**
- * The subscriber fan-out (registered on `services.notifier`): an incident or maintenance event
- * with `notifySubscribers` becomes one mail per confirmed email subscriber and one POST per webhook
- * subscriber, written to the outbox in one call inside the producer's transaction. A subscriber
- * who chose components hears only events about one of them (events about the whole page reach
- * everyone). Private pages reach only the subscribers their owner added or imported.
+ * The subscriber fan-out (registered on `services.notifier`). An incident or maintenance event with
+ * `notifySubscribers` writes ONE pending fan-out row in the producer's transaction, whatever the
+ * number of subscribers: the mail and the webhook body rendered once, with a slot where each
+ * subscriber's token goes. The outbox worker expands it into one outbox row per subscriber
+ * (expansion.ts), so the request that caused the event never pays for the subscriber count.
  */
 import type { Db } from '../../db/client.ts'
 import { randomToken } from '../../lib/crypto.ts'
-import type { Delivery, Fanout, NotifyEvent, OutboxWriter } from '../notify/contract.ts'
+import type { Fanout, NotifyEvent, OutboundMail } from '../notify/contract.ts'
 import { incidentMessage, isSubscriberEvent, maintenanceMessage, subscriberWebhookBody, type SubscriberEvent } from './events.ts'
 import { eventMail, subscriberLinks } from './messages.ts'
 import { SubscribersRepo } from './repo.ts'
-import { componentIdsOf, type SubscribersService } from './service.ts'
+import type { SubscribersService } from './service.ts'
 
-export function subscriberFanout(service: SubscribersService, outbox: OutboxWriter): Fanout {
+/** What a pending fan-out row holds (`subscriber_fanouts.payload_json`). */
+export interface PendingFanoutPayload {
+  /** Stands for the subscriber's token in `mail` and `webhookBody` (base64url: escaping leaves it alone). */
+  slot: string
+  /** The mail without its `to`. */
+  mail: OutboundMail
+  /** The JSON body webhook subscribers get. */
+  webhookBody: string
+  /** The event's components; empty: the whole page (every subscriber hears it). */
+  about: number[]
+}
+
+/** `onPending` runs after a row was written (the worker loop looks at once instead of at its next tick). */
+export function subscriberFanout(service: SubscribersService, onPending: () => void = () => {}): Fanout {
   return async (db: Db, event: NotifyEvent) => {
     if (!isSubscriberEvent(event)) return
-    const deliveries = await subscriberDeliveries(service, new SubscribersRepo(db), event, outbox.mailEnabled)
-    if (deliveries.length > 0) await outbox.enqueue(db, deliveries)
+    const repo = new SubscribersRepo(db)
+    const upto = await repo.newestSubscriberId(event.pageId)
+    if (upto === undefined) return
+    const payload = await renderFanout(service, repo, event)
+    if (!payload) return
+    await repo.insertFanout({ page_id: event.pageId, event_kind: event.kind, payload_json: JSON.stringify(payload), upto_subscriber_id: upto, created_at: service.now() })
+    onPending()
   }
 }
 
@@ -30,33 +48,20 @@ async function eventContent(repo: SubscribersRepo, event: SubscriberEvent) {
   return value && { kind: 'maintenance' as const, value, componentIds: value.components.map((c) => c.id) }
 }
 
-export async function subscriberDeliveries(service: SubscribersService, repo: SubscribersRepo, event: SubscriberEvent, mailEnabled: boolean): Promise<Delivery[]> {
+/** The event as every subscriber gets it (the same for all but the token); undefined: nothing to send. */
+export async function renderFanout(service: SubscribersService, repo: SubscribersRepo, event: SubscriberEvent): Promise<PendingFanoutPayload | undefined> {
   const page = await repo.page(event.pageId)
-  if (!page || page.blocked === 1) return []
+  if (!page || page.blocked === 1) return undefined
   const content = await eventContent(repo, event)
-  if (!content) return []
+  if (!content) return undefined
   const ref = service.pageRef(page)
   const message = content.kind === 'incident' ? incidentMessage(event.kind, ref, content.value) : maintenanceMessage(event.kind as Parameters<typeof maintenanceMessage>[0], ref, content.value)
-  const about = new Set(content.componentIds)
-  const hears = (chosen: number[] | null) => chosen === null || about.size === 0 || chosen.some((id) => about.has(id))
-  const recipients = (await repo.recipients(page.id)).filter(
-    (s) => (page.visibility === 'public' || s.source !== 'self') && (s.kind === 'webhook' || mailEnabled) && hears(componentIdsOf(s)),
-  )
-  // Each mail differs only in its address and its token: rendered once with a random slot where
-  // the token goes, then filled per subscriber (the slot is base64url, which escaping leaves alone).
   const slot = `t${randomToken(12)}`
-  const template = eventMail('', ref, message, subscriberLinks(ref.url, slot))
-  const fill = (text: string, token: string) => text.replaceAll(slot, token)
-  return Promise.all(
-    recipients.map(async (s): Promise<Delivery> => {
-      const token = await service.tokens.token(repo, s.id, s.manage_key)
-      const target = `subscriber:${s.id}`
-      if (s.kind === 'email') {
-        const headers = Object.fromEntries(Object.entries(template.headers ?? {}).map(([name, value]) => [name, fill(value, token)]))
-        return { target, mail: { to: s.email!, subject: template.subject, text: fill(template.text, token), html: template.html && fill(template.html, token), headers } }
-      }
-      const body = JSON.stringify(subscriberWebhookBody(ref, event, content, subscriberLinks(ref.url, token).unsubscribe))
-      return { target, request: { url: s.url!, headers: { 'content-type': 'application/json', 'user-agent': 'Lantern subscriber webhook' }, body } }
-    }),
-  )
+  const links = subscriberLinks(ref.url, slot)
+  return {
+    slot,
+    mail: eventMail('', ref, message, links),
+    webhookBody: JSON.stringify(subscriberWebhookBody(ref, event, content, links.unsubscribe)),
+    about: content.componentIds,
+  }
 }

@@ -2,7 +2,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { randomToken } from '../../lib/crypto.ts'
-import type { SubscribersTable } from './tables.ts'
+import type { SubscriberFanoutsTable, SubscribersTable } from './tables.ts'
 
 export type SubscriberRow = Selectable<SubscribersTable>
 export type NewSubscriber = Insertable<SubscribersTable>
@@ -103,16 +103,53 @@ export class SubscribersRepo {
     return query.execute()
   }
 
-  /** Who hears a page's events: confirmed email subscribers and webhook subscribers, active. */
-  recipients(pageId: number) {
+  /** The newest subscriber of a page, active or not (one step down the (page_id, id) index). */
+  async newestSubscriberId(pageId: number): Promise<number | undefined> {
+    const row = await this.db.selectFrom('subscribers').select('id').where('page_id', '=', pageId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+    return row?.id
+  }
+
+  /** Who hears a page's events, after `afterId` up to `uptoId`, oldest first, at most `limit`. */
+  recipientsBetween(pageId: number, afterId: number, uptoId: number, limit: number) {
     return this.db
       .selectFrom('subscribers')
       .select(['id', 'kind', 'email', 'url', 'component_ids', 'source', 'manage_key'])
       .where('page_id', '=', pageId)
+      .where('id', '>', afterId)
+      .where('id', '<=', uptoId)
       .where('unsubscribed_at', 'is', null)
       .where((eb) => eb.or([eb('kind', '=', 'webhook'), eb('confirmed_at', 'is not', null)]))
       .orderBy('id')
+      .limit(limit)
       .execute()
+  }
+
+  async insertFanout(row: Insertable<SubscriberFanoutsTable>): Promise<void> {
+    await this.db.insertInto('subscriber_fanouts').values(row).execute()
+  }
+
+  /** The oldest pending fan-out, or the one with `id`. */
+  fanout(id?: number) {
+    let query = this.db.selectFrom('subscriber_fanouts').selectAll()
+    if (id !== undefined) query = query.where('id', '=', id)
+    return query.orderBy('id').limit(1).executeTakeFirst()
+  }
+
+  /** Moves a fan-out's progress from `from` to `to`; false when someone else moved it first. */
+  async advanceFanout(id: number, from: number, to: number): Promise<boolean> {
+    const result = await this.db.updateTable('subscriber_fanouts').set({ last_subscriber_id: to }).where('id', '=', id).where('last_subscriber_id', '=', from).executeTakeFirst()
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  /** Drops a finished fan-out; false when it was no longer there at `from` (someone else finished it). */
+  async finishFanout(id: number, from: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('subscriber_fanouts').where('id', '=', id).where('last_subscriber_id', '=', from).executeTakeFirst()
+    return Number(result.numDeletedRows) === 1
+  }
+
+  async pendingFanouts(): Promise<number> {
+    const row = await this.db.selectFrom('subscriber_fanouts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    return Number(row.n)
   }
 
   async incident(incidentId: number, updateId: number | undefined) {

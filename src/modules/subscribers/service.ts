@@ -107,6 +107,10 @@ export class SubscribersService {
     this.tokens = new ManageTokens(() => clock.now())
   }
 
+  now(): number {
+    return this.clock.now()
+  }
+
   get mailEnabled(): boolean {
     return this.outbox.mailEnabled
   }

@@ -28,3 +28,17 @@ export interface SubscriberSigningKeysTable {
   secret: string
   created_at: number
 }
+
+/** One event waiting to be expanded into per-subscriber outbox rows (expansion.ts). */
+export interface SubscriberFanoutsTable {
+  id: Generated<number>
+  page_id: number
+  event_kind: string
+  /** `PendingFanoutPayload` (fanout.ts): the rendered mail and webhook body with a token slot. */
+  payload_json: string
+  /** The newest subscriber at the event; later sign-ups are not notified of it. */
+  upto_subscriber_id: number
+  /** Subscribers up to this id have their outbox rows (moved with each batch, in its transaction). */
+  last_subscriber_id: Generated<number>
+  created_at: number
+}

@@ -219,6 +219,8 @@ describe('webhooks, private pages, mail off', () => {
       expect((await addTo({ kind: 'webhook', url: `${hub.url}/quiet`, consent: true })).status).toBe(201)
       const created = await off.app.services.incidents.create(o.user, { status_page_id: page.id, title: 'Quiet incident' })
       await emit(off, { kind: 'incident.opened', pageId: page.id, incidentId: created.id, notifySubscribers: true, at: off.clock.now() })
+      // The worker expands the event's pending fan-out into outbox rows before it delivers.
+      await off.app.services.outboxWorker.drain()
       const rows = await off.database.db.selectFrom('outbox').select(['kind']).execute()
       expect(rows.map((r) => r.kind)).toEqual(['http'])
     } finally {
