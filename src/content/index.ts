@@ -11,6 +11,7 @@ import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
+import docsMonitors from './docs/monitors.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
@@ -33,6 +34,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   'page-transfer': docsPageTransfer,
   'domain-tools': docsDomainTools,
   subscribers: docsSubscribers,
+  monitors: docsMonitors,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {

@@ -35,6 +35,8 @@ export const usageCounts = (usage: AccountUsage): Record<UsageKey, number> => ({
   components: usage.components,
   components_per_page: usage.mostComponentsOnOnePage,
   api_keys: usage.activeApiKeys,
+  auto_incident_components: usage.autoIncidentComponents,
+  subscribers_per_page: usage.mostSubscribersOnOnePage,
 })
 
 export function planJson(plan: Plan, usage: AccountUsage): Static<typeof PlanJson> {

@@ -151,8 +151,13 @@ export class AccountsRepo {
     return Number(result.numDeletedRows)
   }
 
-  /** What the account holds, for the plan screen: pages, components (and the most on one page), active keys. */
-  async usageCounts(userId: number) {
+  /**
+   * What the account holds, for the plan screen: pages, components (and the most on one page),
+   * active keys, components with automatic incidents, and the most subscribers on one page —
+   * counted as the subscriber limit counts them (subscribers/repo.ts countTowardsLimit): active,
+   * confirmed or with a confirmation link that still works at `now`.
+   */
+  async usageCounts(userId: number, now: number) {
     const pages = await this.db
       .selectFrom('status_pages')
       .leftJoin('components', 'components.page_id', 'status_pages.id')
@@ -166,8 +171,26 @@ export class AccountsRepo {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow()
+    const automated = await this.db
+      .selectFrom('auto_incident_components as aic')
+      .innerJoin('components', 'components.id', 'aic.component_id')
+      .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status_pages.owner_id', '=', userId)
+      .executeTakeFirstOrThrow()
+    const subscribers = await this.db
+      .selectFrom('subscribers')
+      .innerJoin('status_pages', 'status_pages.id', 'subscribers.page_id')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status_pages.owner_id', '=', userId)
+      .where('subscribers.unsubscribed_at', 'is', null)
+      .where((eb) => eb.or([eb('subscribers.confirmed_at', 'is not', null), eb('subscribers.confirm_expires_at', '>', now)]))
+      .groupBy('subscribers.page_id')
+      .execute()
     const perPage = pages.map((page) => Number(page.components))
     return {
+      autoIncidentComponents: Number(automated.count),
+      mostSubscribersOnOnePage: Math.max(0, ...subscribers.map((row) => Number(row.count))),
       pages: pages.length,
       components: perPage.reduce((sum, count) => sum + count, 0),
       mostComponentsOnOnePage: perPage.length === 0 ? 0 : Math.max(...perPage),

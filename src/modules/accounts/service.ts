@@ -54,6 +54,10 @@ export interface AccountUsage {
   components: number
   mostComponentsOnOnePage: number
   activeApiKeys: number
+  /** Components opted in to automatic incidents, over all pages (paused ones too: the plan counts them). */
+  autoIncidentComponents: number
+  /** Subscribers counting towards the per-page limit on the page with the most. */
+  mostSubscribersOnOnePage: number
 }
 
 const KEY_PREFIX = 'lnt_'
@@ -181,9 +185,9 @@ export class AccountsService {
     return (await this.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
-  /** What the account holds (pages, components, active keys), for "plan and usage". */
+  /** What the account holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
   usage(userId: number): Promise<AccountUsage> {
-    return this.repo.usageCounts(userId)
+    return this.repo.usageCounts(userId, this.clock.now())
   }
 
   /** One of the user's keys; another user's key is unknown (404). */

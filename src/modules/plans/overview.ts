@@ -3,11 +3,12 @@
  * matrix with whether the plan has it and, when not, the cheapest plan that does; and the usage of
  * the things an account holds against the plan's limit for them.
  *
- * Lantern's plans limit features, not amounts: no plan caps pages, components or keys today
- * (DESIGN §4), so every limit below is null ("no limit"). A counted limit added to the matrix
- * appears here as `limit` and the screen draws it as a "3 / 5" bar.
+ * Lantern's plans mostly limit features, not amounts: no plan caps pages, components or keys today
+ * (DESIGN §4), so those limits are null ("no limit"). The amounts the matrix does cap — components
+ * with automatic incidents, subscribers per page — come from matrix.ts, the same functions the
+ * features enforce; the screen draws a capped line as a "3 / 5" bar.
  */
-import { lowestPlanWith, planHas, planLabel, type Feature, type Plan } from './matrix.ts'
+import { autoIncidentLimit, lowestPlanWith, planHas, planLabel, subscriberLimit, type Feature, type Plan } from './matrix.ts'
 
 const FEATURE_LABELS = {
   badge_widget: 'SVG status badge and live widget',
@@ -34,7 +35,7 @@ export function planFeatures(plan: Plan): FeatureLine[] {
   })
 }
 
-export type UsageKey = 'pages' | 'components' | 'components_per_page' | 'api_keys'
+export type UsageKey = 'pages' | 'components' | 'components_per_page' | 'api_keys' | 'auto_incident_components' | 'subscribers_per_page'
 
 export interface UsageLine {
   key: UsageKey
@@ -49,19 +50,21 @@ const USAGE_LABELS: Record<UsageKey, string> = {
   components: 'Components (all pages)',
   components_per_page: 'Components on your fullest page',
   api_keys: 'Active API keys',
+  auto_incident_components: 'Components with automatic incidents',
+  subscribers_per_page: 'Subscribers on your fullest page',
 }
 
-/** Counted limits per plan (none today: see the top of this file). */
-const PLAN_LIMITS: Readonly<Record<Plan, Partial<Record<UsageKey, number>>>> = {
-  free: {},
-  pro: {},
-  growth: {},
-  business: {},
-  oss_hero: {},
-  enterprise: {},
+/** Counted limits of a plan, from the matrix (a key left out: no limit). */
+export function planLimits(plan: Plan): Partial<Record<UsageKey, number>> {
+  const limits: Partial<Record<UsageKey, number>> = {}
+  const auto = autoIncidentLimit(plan)
+  if (auto !== null) limits.auto_incident_components = auto
+  const subscribers = subscriberLimit(plan)
+  if (subscribers !== null) limits.subscribers_per_page = subscribers
+  return limits
 }
 
-export function planUsage(plan: Plan, used: Record<UsageKey, number>, limits = PLAN_LIMITS[plan]): UsageLine[] {
+export function planUsage(plan: Plan, used: Record<UsageKey, number>, limits = planLimits(plan)): UsageLine[] {
   return (Object.keys(USAGE_LABELS) as UsageKey[]).map((key) => ({ key, label: USAGE_LABELS[key], used: used[key], limit: limits[key] ?? null }))
 }
 

@@ -124,6 +124,28 @@ export class TransfersRepo {
     return Number(row.n)
   }
 
+  /** Components with automatic incidents on (opted in, paused or not) over all the owner's pages. */
+  async countAutoIncidentComponentsOfOwner(ownerId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('auto_incident_components as aic')
+      .innerJoin('components', 'components.id', 'aic.component_id')
+      .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status_pages.owner_id', '=', ownerId)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
+  async countAutoIncidentComponentsOfPage(pageId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('auto_incident_components as aic')
+      .innerJoin('components', 'components.id', 'aic.component_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('components.page_id', '=', pageId)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+
   /**
    * The subscriber count shown before accepting: active, confirmed subscribers of the page. The
    * subscribers feature builds its table on another branch; until it is here the count is unknown

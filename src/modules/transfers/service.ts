@@ -241,6 +241,8 @@ export class TransfersService {
         recipientMonitors: await repo.countMonitorsOfOwner(user.id),
         page: { customDomain: page.custom_domain, visibility: page.visibility },
         pageMonitors: await repo.pageMonitorStats(page.id),
+        recipientAutoIncidentComponents: await repo.countAutoIncidentComponentsOfOwner(user.id),
+        pageAutoIncidentComponents: await repo.countAutoIncidentComponentsOfPage(page.id),
       })
       // Thrown inside the transaction: the status goes back to pending and nothing moves.
       if (refusal) throw conflict(refusal)

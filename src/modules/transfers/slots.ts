@@ -3,10 +3,12 @@
  * and refuses (409, nothing moves) with the first limit the page would break, named in the text.
  *
  * Checked: the monitor count (the recipient's monitors plus the page's), the shortest monitor
- * interval, and the custom-domain / private-page entitlement. No plan caps the number of pages
+ * interval, the components with automatic incidents on (the recipient's plus the page's: they
+ * move with the page and would otherwise pause on arrival), and the custom-domain / private-page
+ * entitlement. No plan caps the number of pages
  * today (plans/overview.ts): when one does, its check belongs here.
  */
-import { lowestPlanWith, monitorLimits, planHas, planLabel, type Plan } from '../plans/matrix.ts'
+import { autoIncidentLimit, lowestPlanWith, monitorLimits, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import type { PageMonitorStats } from './repo.ts'
 
 export interface SlotFacts {
@@ -14,6 +16,9 @@ export interface SlotFacts {
   recipientMonitors: number
   page: { customDomain: string | null; visibility: 'public' | 'private' }
   pageMonitors: PageMonitorStats
+  /** Components with automatic incidents on: over all the recipient's pages, and on this page. */
+  recipientAutoIncidentComponents: number
+  pageAutoIncidentComponents: number
 }
 
 /** Null when the page fits, else the refusal's text. */
@@ -27,6 +32,12 @@ export function slotRefusal(facts: SlotFacts): string | null {
   }
   if (shortestIntervalSeconds !== null && shortestIntervalSeconds < limits.minIntervalSeconds) {
     return `monitor interval: this page has a monitor every ${shortestIntervalSeconds} s; the ${label} plan's shortest interval is ${limits.minIntervalSeconds} s`
+  }
+  const autoLimit = autoIncidentLimit(plan)
+  const bringsAuto = facts.pageAutoIncidentComponents
+  if (autoLimit !== null && bringsAuto > 0 && facts.recipientAutoIncidentComponents + bringsAuto > autoLimit) {
+    const noun = autoLimit === 1 ? 'component' : 'components'
+    return `automatic incidents limit: the ${label} plan allows automatic incidents on ${autoLimit} ${noun}; you have ${facts.recipientAutoIncidentComponents} and this page brings ${bringsAuto}`
   }
   const needsDomainPlan = facts.page.customDomain !== null || facts.page.visibility === 'private'
   if (needsDomainPlan && !planHas(plan, 'custom_domain_private')) {

@@ -21,16 +21,26 @@ test('every feature of the matrix is listed; a missing one names the cheapest pl
   for (const plan of PLANS.slice(2)) expect(planFeatures(plan).every((line) => line.included && line.availableFrom === null)).toBe(true)
 })
 
-test('usage: the counts as given; no plan caps an amount today (limit null); a cap renders as a "3 / 5" meter', () => {
-  const lines = planUsage('free', { pages: 3, components: 7, components_per_page: 4, api_keys: 1 })
+const NOTHING = { pages: 0, components: 0, components_per_page: 0, api_keys: 0, auto_incident_components: 0, subscribers_per_page: 0 }
+
+test('usage: the counts as given; pages, components and keys uncapped; automatic incidents and subscribers per page from the matrix; a cap renders as a "3 / 5" meter', () => {
+  const lines = planUsage('free', { pages: 3, components: 7, components_per_page: 4, api_keys: 1, auto_incident_components: 0, subscribers_per_page: 12 })
   expect(lines.map((line) => [line.key, line.used, line.limit])).toEqual([
     ['pages', 3, null],
     ['components', 7, null],
     ['components_per_page', 4, null],
     ['api_keys', 1, null],
+    ['auto_incident_components', 0, 0],
+    ['subscribers_per_page', 12, 100],
   ])
   expect(usageLine(lines[0]!)).toContain('no limit on your plan')
-  const capped = planUsage('free', { pages: 3, components: 0, components_per_page: 0, api_keys: 0 }, { pages: 5 })[0]!
+  // Free has no automatic incidents: said so, not drawn as an empty bar.
+  expect(usageLine(lines[4]!)).toContain('not on your plan')
+  expect(usageLine(lines[4]!)).not.toContain('<meter')
+  expect(usageLine(lines[5]!)).toContain('<span class="count">12 / 100</span>')
+  expect(planUsage('pro', NOTHING).slice(4).map((line) => line.limit)).toEqual([5, 1000])
+  expect(planUsage('enterprise', NOTHING).every((line) => line.limit === null)).toBe(true)
+  const capped = planUsage('free', { ...NOTHING, pages: 3 }, { pages: 5 })[0]!
   const markup = usageLine(capped)
   expect(markup).toMatch(/<meter id="usage-pages" min="0" max="5"[^>]* value="3">3 \/ 5<\/meter>/)
   expect(markup).toContain('<span class="count">3 / 5</span>')

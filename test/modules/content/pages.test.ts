@@ -19,6 +19,15 @@ const text = async (path: string) => {
 }
 
 describe('docs and blog through HTTP', () => {
+  test('every guide in src/content/docs is registered, so none is left off /docs', async () => {
+    const files = [...new Bun.Glob('*.md').scanSync(new URL('../../../src/content/docs/', import.meta.url).pathname)]
+    expect(files.length).toBeGreaterThan(10)
+    for (const file of files) expect(Object.keys(DOCS)).toContain(file.replace(/\.md$/, ''))
+    const monitors = await text('/docs/monitors')
+    expect(monitors.status).toBe(200)
+    expect(monitors.body).toContain('private-address guard')
+  })
+
   test('the docs the issue asks for exist and render', async () => {
     for (const slug of ['getting-started', 'embedding', 'custom-domains', 'private-pages', 'api', 'operations']) {
       const page = await text(`/docs/${slug}`)

@@ -189,6 +189,38 @@ describe('accept', () => {
     expect((await json(await api(`/status-pages/${page.id}/transfer`, alice.key))).data.status).toBe('pending')
   })
 
+  test('components with automatic incidents count against the recipient plan: over it → 409 naming the limit, nothing moved', async () => {
+    const { alice, bob } = await owners('enterprise', 'pro')
+    const optIn = async (owner: Owner, pageId: number, count: number) => {
+      const ids: number[] = []
+      for (let i = 0; i < count; i++) {
+        const created = await api(`/status-pages/${pageId}/components`, owner.key, { method: 'POST', json: { name: `Part ${i + 1}` } })
+        ids.push((await json(created)).data.id)
+      }
+      expect((await api(`/status-pages/${pageId}/auto-incidents`, owner.key, { method: 'PATCH', json: { auto_incidents: true, component_ids: ids } })).status).toBe(200)
+    }
+    await optIn(bob, (await pageOf(bob)).id, 4)
+    const page = await pageOf(alice)
+    await optIn(alice, page.id, 2)
+    await start(alice, page.id, bob.user.email)
+    const { token } = await offerLink(bob.user.email, page.name)
+    const refused = await accept(token, bob)
+    expect(refused.status).toBe(409)
+    expect((await json(refused)).error).toBe(
+      'automatic incidents limit: the Pro plan allows automatic incidents on 5 components; you have 4 and this page brings 2',
+    )
+    expect((await api(`/status-pages/${page.id}`, alice.key)).status).toBe(200)
+    expect((await api(`/status-pages/${page.id}`, bob.key)).status).toBe(404)
+    expect((await json(await api(`/status-pages/${page.id}/auto-incidents`, alice.key))).data.plan.used).toBe(2)
+    expect((await json(await api(`/status-pages/${page.id}/transfer`, alice.key))).data.status).toBe('pending')
+
+    // One opted-in component fewer fits exactly (4 + 1 = 5): the same offer is accepted.
+    const kept = (await json(await api(`/status-pages/${page.id}/auto-incidents`, alice.key))).data.components[0].id
+    expect((await api(`/status-pages/${page.id}/auto-incidents`, alice.key, { method: 'PATCH', json: { component_ids: [kept] } })).status).toBe(200)
+    expect((await accept(token, bob)).status).toBe(200)
+    expect((await json(await api(`/status-pages/${page.id}/auto-incidents`, bob.key))).data.plan.used).toBe(5)
+  })
+
   test('a custom domain needs the plan that has custom domains', async () => {
     const { alice, bob } = await owners('enterprise', 'free')
     const page = await pageOf(alice, { custom_domain: `status-${pageCounter + 1}.acme.example` })

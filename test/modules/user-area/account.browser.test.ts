@@ -141,13 +141,23 @@ describe('plan and usage', () => {
     expect(await count('Components (all pages)')).toBe('4')
     expect(await count('Components on your fullest page')).toBe('3')
     expect(await count('Active API keys')).toBe('1')
+    expect(await count('Components with automatic incidents')).toBe('0')
+    expect(await page.locator('.usage li', { hasText: 'Components with automatic incidents' }).innerText()).toContain('not on your plan')
+    expect(await count('Subscribers on your fullest page')).toBe('0 / 100')
     expect(await page.locator('li', { hasText: 'Custom CSS and favicon' }).innerText()).toContain('from Growth')
     expect(await page.locator('li', { hasText: 'Custom domain and private pages' }).innerText()).toContain('from Pro')
     // The same numbers from the API.
     const apiPlan = (await (await api('/plan', owner.key)).json()) as { data: { usage: Array<{ key: string; used: number; limit: number | null }> } }
-    expect(apiPlan.data.usage.map((line) => [line.key, line.used])).toEqual([['pages', 2], ['components', 4], ['components_per_page', 3], ['api_keys', 1]])
+    expect(apiPlan.data.usage.map((line) => [line.key, line.used])).toEqual([
+      ['pages', 2],
+      ['components', 4],
+      ['components_per_page', 3],
+      ['api_keys', 1],
+      ['auto_incident_components', 0],
+      ['subscribers_per_page', 0],
+    ])
 
-    // A capped line renders as an accessible "3 / 5" bar (no plan caps an amount today; see plans/overview.ts).
+    // A capped line renders as an accessible "3 / 5" bar (as subscribers per page does above).
     const bar = usageLine({ key: 'pages', label: 'Status pages', used: 3, limit: 5 })
     await page.evaluate((markup) => {
       document.querySelector('.usage')!.innerHTML = markup

@@ -221,6 +221,45 @@ describe('incidents in the browser', () => {
     expect(await publicText()).not.toContain('API outage')
   })
 
+  test('"Notify subscribers" ticked tells the page\'s subscribers (an outbox row each); left unticked, none', async () => {
+    const notifyPage = (await app.server.ctx.createPage(app.owner.key, { name: 'Notify Co', slug: unique('notify') })).id
+    const subscriber = await services().subscribers.add(user(), notifyPage, { kind: 'webhook', url: 'https://hooks.example.com/status', consent: true })
+    const rows = async () =>
+      (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    const page = app.page
+    const open = async (title: string, notify: boolean) => {
+      await page.goto(`${app.base}/user/pages/${notifyPage}/incidents`)
+      const form = page.locator('#report')
+      await form.getByLabel('Title').fill(title)
+      const box = form.getByRole('checkbox', { name: 'Notify subscribers' })
+      expect(await box.isChecked()).toBe(false)
+      if (notify) await box.check()
+      await form.getByRole('button', { name: 'Open incident' }).click()
+      await page.waitForURL(/\/user\/incidents\/\d+$/)
+    }
+    await open('Quiet trouble', false)
+    expect(await rows()).toBe(0)
+    // The update form's box: unticked sends nothing either.
+    await page.getByLabel('Message').fill('Still quiet.')
+    await page.getByRole('button', { name: 'Post update' }).click()
+    await page.waitForURL(/\/user\/incidents\/\d+$/)
+    expect(await rows()).toBe(0)
+
+    await open('Loud trouble', true)
+    expect(await rows()).toBe(1)
+    await page.getByLabel('Message').fill('Fix under way.')
+    await page.getByRole('checkbox', { name: 'Notify subscribers' }).first().check()
+    await page.getByRole('button', { name: 'Post update' }).click()
+    await page.waitForURL(/\/user\/incidents\/\d+$/)
+    expect(await rows()).toBe(2)
+    // Resolve has its own box.
+    await page.locator('form.resolve').getByRole('checkbox', { name: 'Notify subscribers' }).check()
+    await page.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForURL(/\/user\/incidents\/\d+$/)
+    expect(await rows()).toBe(3)
+    await checkA11y(page)
+  })
+
   test('without JavaScript the report form still works: a template with the title left empty gives its wording', async () => {
     const context = await app.browser.newContext({ javaScriptEnabled: false })
     await context.addCookies([{ name: 'lantern_session', value: (await app.cookieOf(app.context)).split('=')[1]!, url: app.base }])

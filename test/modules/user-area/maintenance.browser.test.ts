@@ -143,6 +143,36 @@ describe('maintenance in the browser', () => {
     await maintenances().delete(user(), ended!.id)
   })
 
+  test('"Notify subscribers" ticked on scheduling tells the page\'s subscribers (an outbox row); left unticked, none', async () => {
+    const services = app.server.ctx.app.services
+    // A page of its own: the other tests count the windows of theirs.
+    const notifyPage = (await app.server.ctx.createPage(app.owner.key, { name: 'Notify Co', slug: unique('notify') })).id
+    const subscriber = await services.subscribers.add(user(), notifyPage, { kind: 'webhook', url: 'https://hooks.example.com/maint', consent: true })
+    const rows = async () =>
+      (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    const scheduleWith = async (title: string, notify: boolean) => {
+      await page.goto(`${app.base}/user/pages/${notifyPage}/maintenance`)
+      const form = page.locator('#schedule')
+      await form.getByLabel('Title').fill(title)
+      await form.getByLabel('Starts').fill('2026-12-01T10:00')
+      await form.getByLabel('Ends').fill('2026-12-01T11:00')
+      const box = form.getByRole('checkbox', { name: 'Notify subscribers' })
+      expect(await box.isChecked()).toBe(false)
+      if (notify) await box.check()
+      await form.getByRole('button', { name: 'Schedule' }).click()
+      await page.waitForURL(`${app.base}/user/pages/${notifyPage}/maintenance`)
+      expect(await page.getByText(`Maintenance "${title}" scheduled.`).isVisible()).toBe(true)
+    }
+    await scheduleWith('Quiet window', false)
+    expect(await rows()).toBe(0)
+    await scheduleWith('Announced window', true)
+    expect(await rows()).toBe(1)
+    const announced = (await maintenances().list(user(), { pageId: notifyPage, limit: 200 })).find((w) => w.title === 'Announced window')!
+    // The edit form has no box: the API's update takes no notify_subscribers (the choice is made when scheduling).
+    await page.goto(`${app.base}/user/maintenance/${announced.id}`)
+    expect(await page.getByRole('checkbox', { name: 'Notify subscribers' }).count()).toBe(0)
+  })
+
   test('markup typed in every field stays text; a malformed time is refused with the API text', async () => {
     await schedule(MARKUP, '2026-11-25T09:00', '2026-11-25T10:00', MARKUP)
     await page.waitForURL(`${app.base}/user/pages/${pageId}/maintenance`)

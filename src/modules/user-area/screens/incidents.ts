@@ -107,8 +107,8 @@ export function incidentScreens(deps: ScreenDeps) {
         const times = readLocalTimes(body, ['started_at'], state, zoneOf(request))
         const form =
           templateId === undefined
-            ? readForm(CreateIncidentBody, times.body, { only: ['title', 'message', 'state', 'started_at'] })
-            : readForm(FromTemplateBody, times.body, { only: ['title', 'message', 'state'] })
+            ? readForm(CreateIncidentBody, times.body, { only: ['title', 'message', 'state', 'started_at', 'notify_subscribers'] })
+            : readForm(FromTemplateBody, times.body, { only: ['title', 'message', 'state', 'notify_subscribers'] })
         Object.assign(state.errors, form.state.errors)
         const componentIds = readIdList(CreateIncidentBody.properties.component_ids, body, state)
         const componentList = await components.list(user, page.id)
@@ -146,7 +146,7 @@ export function incidentScreens(deps: ScreenDeps) {
       '/user/incidents/:id/updates',
       screen(async ({ user, params, body, request, render, redirect }) => {
         const incident = await incidents.get(user, idParam(params.id))
-        const form = readForm(IncidentUpdateBody, body, { only: ['message', 'state'] })
+        const form = readForm(IncidentUpdateBody, body, { only: ['message', 'state', 'notify_subscribers'] })
         const state = form.state
         const componentList = await components.list(user, incident.pageId)
         const statusChanges = readStatusChanges(body, componentList, state)
@@ -156,7 +156,11 @@ export function incidentScreens(deps: ScreenDeps) {
         }
         if (!form.ok || Object.keys(state.errors).length > 0) return again(state, 400)
         // As a PATCH would: the state only when it changes; statuses alone add no timeline entry.
-        const input = { message: form.value.message || undefined, state: form.value.state === incident.state ? undefined : form.value.state }
+        const input = {
+          message: form.value.message || undefined,
+          state: form.value.state === incident.state ? undefined : form.value.state,
+          notify_subscribers: form.value.notify_subscribers,
+        }
         const entry = input.message !== undefined || input.state !== undefined
         try {
           if (entry || statusChanges.length === 0) await incidents.addUpdate(user, incident.id, input)
@@ -170,9 +174,12 @@ export function incidentScreens(deps: ScreenDeps) {
     )
     .post(
       '/user/incidents/:id/resolve',
-      screen(async ({ user, params, redirect }) => {
+      screen(async ({ user, params, body, redirect }) => {
         const incident = await incidents.get(user, idParam(params.id))
-        if (incident.state !== 'resolved') await incidents.addUpdate(user, incident.id, { state: 'resolved' })
+        // Its one field is the "Notify subscribers" checkbox (absent: false).
+        const form = readForm(IncidentUpdateBody, body, { only: ['notify_subscribers'] })
+        const notify = form.ok ? form.value.notify_subscribers : false
+        if (incident.state !== 'resolved') await incidents.addUpdate(user, incident.id, { state: 'resolved', notify_subscribers: notify })
         // The affected components (all of the page's when page-wide) are operational again.
         const affected = new Set(incident.components.map((c) => c.id))
         const componentList = await components.list(user, incident.pageId)

@@ -34,7 +34,9 @@ const SCRIPTS = ['/static/user/when.js']
 function readWindow<S extends typeof CreateMaintenanceBody | typeof UpdateMaintenanceBody>(schema: S, body: unknown, request: Request, extra: Record<string, unknown> = {}) {
   const typed: FormState = { values: formFields(body), errors: {} }
   const times = readLocalTimes(body, TIMES, typed, zoneOf(request))
-  const only = ['title', 'start_at', 'end_at', 'message', ...Object.keys(extra)]
+  // notify_subscribers only where the schema has it (scheduling; the API's update takes none).
+  const notify = 'notify_subscribers' in schema.properties ? ['notify_subscribers'] : []
+  const only = ['title', 'start_at', 'end_at', 'message', ...notify, ...Object.keys(extra)]
   const form = readForm(schema, { ...times.body, ...extra }, { only })
   const state: FormState = { values: typed.values, errors: { ...typed.errors, ...form.state.errors } }
   const componentIds = readIdList(schema.properties.component_ids, body, state)

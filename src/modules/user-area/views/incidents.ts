@@ -14,6 +14,9 @@ import { formatInZone } from '../kit/zones.ts'
 import { autofocused, zoneField } from './when.ts'
 import { pageCrumbs, sectionNav } from './pages.ts'
 import { automaticBadge, automaticNote } from './auto-incidents.ts'
+import { notifySubscribersBox, notifySubscribersField } from './notify-field.ts'
+
+const NOTIFY_HINT = "Also tell this page's subscribers (by email and webhook)."
 
 const STATE_LABELS: Record<string, string> = {
   investigating: 'Investigating',
@@ -29,6 +32,7 @@ export const componentStatusLabel = (status: string): string => COMPONENT_STATUS
 const COMPONENT_STATUS_OPTIONS = Object.entries(COMPONENT_STATUS_LABELS).map(([value, label]) => ({ value, label }))
 
 const LABELS: Record<string, string> = {
+  notify_subscribers: 'Notify subscribers',
   template_id: 'Template',
   title: 'Title',
   state: 'State',
@@ -133,6 +137,7 @@ export function reportForm(options: ReportFormOptions): string {
   !${selectField({ name: 'state', label: 'State', options: STATE_OPTIONS, state: form, fallback: 'investigating' })}
   !${textArea({ name: 'message', label: 'Message', hint: 'The first update on the public page (optional).', rows: 3, state: form })}
   !${componentFieldset('Affected components', choices, form, { checkboxes: true, statuses: true })}
+  !${notifySubscribersField(form, NOTIFY_HINT)}
   !${
     full
       ? html`!${textField({ name: 'started_at', label: 'Started at', type: 'datetime-local', hint: 'Empty: now. Read in the time zone below.', state: form })}
@@ -179,7 +184,7 @@ export function incidentsPageView(options: ReportFormOptions & { incidents: Inci
 </section>`
 }
 
-const UPDATE_LABELS: Record<string, string> = { message: 'Message', state: 'State', title: 'Title', component_ids: 'Affected components' }
+const UPDATE_LABELS: Record<string, string> = { notify_subscribers: 'Notify subscribers', message: 'Message', state: 'State', title: 'Title', component_ids: 'Affected components' }
 
 export interface IncidentViewOptions {
   page: StatusPage
@@ -218,12 +223,14 @@ export function incidentView(options: IncidentViewOptions): string {
     !${textArea({ name: 'message', label: 'Message', rows: 3, state: updateForm })}
     !${selectField({ name: 'state', label: 'State', options: STATE_OPTIONS, state: updateForm, fallback: incident.state })}
     !${componentFieldset('Component statuses', statusChoices, updateForm, { checkboxes: false, statuses: true })}
+    !${notifySubscribersField(updateForm, NOTIFY_HINT)}
     <button type="submit">Post update</button>
   </form>
   !${
     resolved
       ? ''
       : html`<form method="post" action="/user/incidents/${id}/resolve" class="resolve">
+    !${notifySubscribersBox('resolve')}
     <button type="submit" aria-describedby="resolve-hint">Resolve</button>
     <p class="hint" id="resolve-hint">Marks the incident resolved and its affected components operational.</p>
   </form>`

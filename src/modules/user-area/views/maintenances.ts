@@ -8,12 +8,13 @@ import type { Maintenance } from '../../maintenances/service.ts'
 import { maintenancePhase } from '../../page-status/windows.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { errorSummary, textArea, textField, type FormState } from '../kit/forms.ts'
+import { notifySubscribersField } from './notify-field.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
 import { pageCrumbs, sectionNav } from './pages.ts'
 import { zoneField } from './when.ts'
 
-const LABELS: Record<string, string> = { title: 'Title', start_at: 'Starts', end_at: 'Ends', tz: 'Time zone', message: 'Message', component_ids: 'Affected components' }
+const LABELS: Record<string, string> = { notify_subscribers: 'Notify subscribers', title: 'Title', start_at: 'Starts', end_at: 'Ends', tz: 'Time zone', message: 'Message', component_ids: 'Affected components' }
 
 export const maintenanceCrumbs = (page: StatusPage, current?: string): Crumb[] =>
   current
@@ -82,6 +83,8 @@ export interface WindowFormOptions {
   form: FormState
   zone: string
   zoneGuessed: boolean
+  /** Scheduling only: the API's update takes no notify_subscribers (the choice is made when scheduling). */
+  notify?: boolean
 }
 
 export function windowForm(options: WindowFormOptions): string {
@@ -94,6 +97,7 @@ export function windowForm(options: WindowFormOptions): string {
   !${textField({ name: 'end_at', label: 'Ends', type: 'datetime-local', required: true, hint: 'In the time zone above.', state: form })}
   !${textArea({ name: 'message', label: 'Message', hint: 'What visitors should expect (optional).', rows: 3, state: form })}
   !${componentChecks(options.components, form)}
+  !${options.notify ? notifySubscribersField(form, "Also tell this page's subscribers (by email and webhook) when it is scheduled, starts and ends.") : ''}
   <button type="submit">${options.button}</button>
 </form>`
 }
@@ -107,7 +111,7 @@ export function maintenancePageView(page: StatusPage, view: Glance, formOptions:
 </section>
 <section class="card" aria-labelledby="schedule-heading" id="schedule">
   <h2 id="schedule-heading">Schedule maintenance</h2>
-  !${windowForm({ ...formOptions, action: `/user/pages/${page.id}/maintenance`, button: 'Schedule' })}
+  !${windowForm({ ...formOptions, action: `/user/pages/${page.id}/maintenance`, button: 'Schedule', notify: true })}
 </section>
 <section class="card" aria-labelledby="maint-past">
   <h2 id="maint-past">Past</h2>

@@ -12,6 +12,10 @@ export function usageLine(line: UsageLine): string {
   if (line.limit === null) {
     return html`<li><span class="label">${line.label}</span> <span class="count">${String(line.used)}</span> <span class="muted">· no limit on your plan</span></li>`
   }
+  // A cap of 0 (automatic incidents on Free) is a feature the plan lacks, not an empty bar.
+  if (line.limit === 0) {
+    return html`<li><span class="label">${line.label}</span> <span class="count">${String(line.used)}</span> <span class="muted">· not on your plan</span></li>`
+  }
   const text = `${line.used} / ${line.limit}`
   // The meter's text content is its fallback; the visible count says the same for everyone.
   return html`<li><label for="${id}">${line.label}</label>
