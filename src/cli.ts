@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config.ts'
-import { openDatabase } from './db/client.ts'
+import { openConfiguredDatabase } from './db/open.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { HttpError } from './lib/errors.ts'
 import { toIso } from './lib/time.ts'
@@ -148,11 +148,11 @@ export async function runCli(
     io.err(`lantern: unknown command "${name}" (try "lantern help")`)
     return 1
   }
-  let database: ReturnType<typeof openDatabase> | undefined
+  let database: ReturnType<typeof openConfiguredDatabase> | undefined
   try {
     const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
     const config = loadConfig(env)
-    database = openDatabase(config.databasePath)
+    database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
     const output = await command.run(createServices({ db: database.db, config }), values)
     if (output !== '') io.out(output) // `key list` of a user without keys prints nothing

@@ -48,11 +48,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     name: 'component_status_daily_added',
     timing: 'AFTER INSERT',
     table: 'component_status_daily',
-    body: `INSERT INTO page_status_daily AS p (page_id, day, up_ms, degraded_ms, down_ms, outages)
+    body: `INSERT INTO page_status_daily (page_id, day, up_ms, degraded_ms, down_ms, outages)
       VALUES (NEW.page_id, NEW.day, NEW.up_ms, NEW.degraded_ms, NEW.down_ms, NEW.outages)
       ON CONFLICT (page_id, day) DO UPDATE SET
-        up_ms = p.up_ms + excluded.up_ms, degraded_ms = p.degraded_ms + excluded.degraded_ms,
-        down_ms = p.down_ms + excluded.down_ms, outages = p.outages + excluded.outages;`,
+        up_ms = page_status_daily.up_ms + excluded.up_ms, degraded_ms = page_status_daily.degraded_ms + excluded.degraded_ms,
+        down_ms = page_status_daily.down_ms + excluded.down_ms, outages = page_status_daily.outages + excluded.outages;`,
   })
   await createTrigger(db, {
     name: 'component_status_daily_removed',

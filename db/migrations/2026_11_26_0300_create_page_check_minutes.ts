@@ -25,11 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     name: 'check_minutes_added',
     timing: 'AFTER INSERT',
     table: 'check_minutes',
-    body: `INSERT INTO page_check_minutes AS p (page_id, minute, checks, timed_checks, response_ms_sum)
+    body: `INSERT INTO page_check_minutes (page_id, minute, checks, timed_checks, response_ms_sum)
       SELECT c.page_id, NEW.minute, NEW.checks, NEW.timed_checks, NEW.response_ms_sum FROM components c WHERE c.id = NEW.component_id
       ON CONFLICT (page_id, minute) DO UPDATE SET
-        checks = p.checks + excluded.checks, timed_checks = p.timed_checks + excluded.timed_checks,
-        response_ms_sum = p.response_ms_sum + excluded.response_ms_sum;`,
+        checks = page_check_minutes.checks + excluded.checks, timed_checks = page_check_minutes.timed_checks + excluded.timed_checks,
+        response_ms_sum = page_check_minutes.response_ms_sum + excluded.response_ms_sum;`,
   })
   // An upsert into an existing bucket (a second batch into the same minute) is an UPDATE.
   await createTrigger(db, {
