@@ -6,6 +6,7 @@ import { createApp } from './app.ts'
 import { nodeDnsResolver } from './http/edge/dns-resolver.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
+import { bridgeChangesOverPostgres } from './db/postgres-changes.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
@@ -54,8 +55,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
   const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log, dns: nodeDnsResolver })
-  // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
+  // Writes by the CLI or another worker on the same file reach this process's caches within a poll;
+  // on PostgreSQL, writes by other app servers arrive through LISTEN/NOTIFY (db/postgres-changes.ts).
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  const bridge = config.databaseUrl ? bridgeChangesOverPostgres(config.databaseUrl, changes) : undefined
+  await bridge?.ready
   // Page views are buffered in memory and written in batches.
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
@@ -110,6 +114,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await server.stop()
         clearInterval(pageViewFlush)
         await app.services.pageViews.flush()
+        await bridge?.stop()
         await database.close()
       })()
       return stopping

@@ -144,7 +144,8 @@ export class MonitorRecorder {
       // The raw log is monitor_results: one raw row per result, not two.
     }, { raw: false })
     for (const componentId of changedComponents) await this.refreshComponent(componentId)
-    for (const pageId of touchedPages) this.changes.pageChanged(pageId)
+    // A status change was published by applyMonitorStatus; what is left is new results.
+    for (const pageId of touchedPages) this.changes.pageChanged(pageId, { resultsOnly: true })
     return nextRuns
   }
 
