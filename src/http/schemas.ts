@@ -46,7 +46,7 @@ export const ErrorBody = t.Object({ error: t.String() }, { description: 'What we
 export const sharedModels = namedModels({ Error: ErrorBody })
 
 export const IdParams = t.Object({
-  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'id must be a positive integer' }),
+  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
 })
 
 /** Error answers of a management route, by reference to the `Error` model (register `sharedModels`). */

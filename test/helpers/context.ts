@@ -19,6 +19,8 @@ import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 export interface TestContext {
   dir: string
   databasePath: string
+  /** DATABASE_PATH, or DATABASE_URL on PostgreSQL: what a CLI or server process needs to open this database. */
+  databaseEnv: Record<string, string>
   config: Config
   clock: ManualClock
   /** The hasher the app was built with: fast unless `realPasswords` was asked for. */
@@ -86,6 +88,7 @@ export async function createTestContext(
   return {
     dir,
     databasePath,
+    databaseEnv: testDatabase.env,
     config,
     clock,
     passwords,

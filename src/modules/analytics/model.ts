@@ -95,8 +95,8 @@ export const CreateShareTokenBody = t.Object({
 export type CreateTokenInput = Static<typeof CreateShareTokenBody>
 
 export const TokenParams = t.Object({
-  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'id must be a positive integer' }),
-  token_id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'token_id must be a positive integer' }),
+  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
+  token_id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'token_id must be a positive integer' }),
 })
 
 /** The named models of the OpenAPI document this module defines. */

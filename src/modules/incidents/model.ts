@@ -60,7 +60,7 @@ export const FromTemplateBody = t.Object({
 })
 
 export const IncidentListQuery = t.Object({
-  status_page_id: t.Optional(t.Numeric({ minimum: 1, error: 'status_page_id must be a positive integer' })),
+  status_page_id: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'status_page_id must be a positive integer' })),
   state: t.Optional(IncidentStateSchema),
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1, error: 'limit must be an integer from 1 to 200' })),
 })

@@ -35,7 +35,7 @@ export const UpdateMaintenanceBody = t.Object({
 export type MaintenanceInput = Partial<Static<typeof CreateMaintenanceBody>>
 
 export const MaintenanceListQuery = t.Object({
-  status_page_id: t.Optional(t.Numeric({ minimum: 1, error: 'status_page_id must be a positive integer' })),
+  status_page_id: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'status_page_id must be a positive integer' })),
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1, error: 'limit must be an integer from 1 to 200' })),
 })
 

@@ -99,7 +99,7 @@ export class MonitorRecorder {
         }
         nextRuns.set(row.id, nextRunAt)
         if (!result) {
-          await repo.update(row.id, { next_run_at: nextRunAt })
+          await repo.update(row.id, { next_run_at: nextRunAt, lease_owner: null, lease_until: null })
           row.next_run_at = nextRunAt
           continue
         }
@@ -116,6 +116,9 @@ export class MonitorRecorder {
           last_response_ms: result.responseTimeMs,
           last_message: result.message,
           last_push_at: lastPushAt,
+          // Written: the run's lease is given back (scheduler.ts).
+          lease_owner: null,
+          lease_until: null,
         }
         await repo.update(row.id, changes)
         // Later events of the same monitor in this batch build on this one.

@@ -110,6 +110,8 @@ describe('status pages', () => {
       expect((await json(response)).error).toBeString()
     }
     expect((await ctx.request(`${API}/abc`, { key: alice.key })).status).toBe(400)
+    // Not an integer: refused before any query (PostgreSQL would reject it as a bigint).
+    expect((await ctx.request(`${API}/1.5`, { key: alice.key })).status).toBe(400)
     expect((await ctx.request(`${API}/999999999`, { key: alice.key })).status).toBe(404)
     expect((await ctx.request(`${API}/99999999999999999999999`, { key: alice.key })).status).toBe(400)
   })
