@@ -176,6 +176,8 @@ async function runBackup(args: string[], env: Record<string, string | undefined>
     const { positionals } = parseArgs({ args, options: {}, strict: true, allowPositionals: true })
     if (positionals.length !== 1) throw new UsageError('usage: lantern backup FILE')
     const config = loadConfig(env)
+    // PostgreSQL has its own consistent online copy; a second implementation would only be worse.
+    if (config.databaseUrl) throw new UsageError('backup copies the SQLite file; on PostgreSQL use pg_dump (see the deployment guide), e.g. pg_dump --format=custom --file=lantern.dump "$DATABASE_URL"')
     io.out(JSON.stringify(await backupDatabase(config.databasePath, positionals[0]!)))
     return 0
   } catch (error) {
