@@ -27,6 +27,8 @@ export interface Config {
   readonly operations: OperationsConfig
   /** MONITOR_PRIVATE_TARGETS (src/lib/address-guard.ts): private monitor targets allowed, all or some networks. */
   readonly monitorPrivateTargets: PrivateTargets
+  /** SMTP_* and MAIL_FROM, DKIM_* (readMailConfig below); `enabled` is false without SMTP_HOST. */
+  readonly mail: MailConfig
 }
 
 export class ConfigError extends Error {
@@ -113,6 +115,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: readMetricsToken(env),
     operations: readOperationsConfig(env, port),
     monitorPrivateTargets: readMonitorPrivateTargets(env),
+    mail: readMailConfig(env),
   })
 }
 
@@ -208,5 +211,67 @@ export function readOperationsConfig(env: Env, port: number): OperationsConfig {
     requestLog: flag(env, 'REQUEST_LOG'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT', 600, 0, 1_000_000),
     trustedProxies: Object.freeze(trustedProxies),
+  })
+}
+
+// Mail: SMTP settings. Without SMTP_HOST mail is off and the instance runs without it.
+
+export type SmtpSecurity = 'starttls' | 'tls' | 'none'
+
+export interface MailConfig {
+  readonly enabled: boolean
+  /** MAIL_FROM, e.g. `Lantern <status@example.com>`; always set when enabled. */
+  readonly from: string | undefined
+  readonly host: string | undefined
+  /** SMTP_PORT, default 587 (465 is the usual port for SMTP_SECURITY=tls). */
+  readonly port: number
+  /** `starttls` (default; the upgrade is required), `tls` (implicit TLS) or `none` (plain, for a local relay). */
+  readonly security: SmtpSecurity
+  readonly user: string | undefined
+  readonly password: string | undefined
+  /** SMTP_TLS_CA_FILE: a PEM file with the CA of a private relay (the server's certificate is always verified). */
+  readonly tlsCaFile: string | undefined
+  /** DKIM signing when DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE are all set. */
+  readonly dkim: { readonly domain: string; readonly selector: string; readonly privateKeyFile: string } | undefined
+}
+
+const SMTP_SECURITY: readonly SmtpSecurity[] = ['starttls', 'tls', 'none']
+/** An address with an optional display name: `a@b.example` or `Name <a@b.example>`. */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/
+const SELECTOR = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i
+
+export function readMailConfig(env: Env): MailConfig {
+  const text = (name: string) => env[name]?.trim() || undefined
+  const host = text('SMTP_HOST')?.toLowerCase()
+  const security = (text('SMTP_SECURITY')?.toLowerCase() ?? 'starttls') as SmtpSecurity
+  if (!SMTP_SECURITY.includes(security)) throw new ConfigError(`SMTP_SECURITY must be one of ${SMTP_SECURITY.join(', ')}, got "${env.SMTP_SECURITY}"`)
+  const port = integer(env, 'SMTP_PORT', 587, 1, 65535)
+  const user = text('SMTP_USER')
+  const password = env.SMTP_PASSWORD || undefined
+  if ((user === undefined) !== (password === undefined)) throw new ConfigError('SMTP_USER and SMTP_PASSWORD must be set together')
+  const from = text('MAIL_FROM')
+  if (host !== undefined) {
+    if (!HOST_WITH_PORT.test(host) || host.includes(':')) throw new ConfigError(`SMTP_HOST must be a host name or IPv4 address (the port goes in SMTP_PORT), got "${host}"`)
+    if (from === undefined) throw new ConfigError('MAIL_FROM is required when SMTP_HOST is set (e.g. "Lantern <status@example.com>")')
+  }
+  if (from !== undefined && !MAIL_FROM.test(from)) throw new ConfigError(`MAIL_FROM must be an address or "Name <address>", got "${from}"`)
+  const domain = text('DKIM_DOMAIN')?.toLowerCase()
+  const selector = text('DKIM_SELECTOR')
+  const privateKeyFile = text('DKIM_PRIVATE_KEY_FILE')
+  const dkimSet = [domain, selector, privateKeyFile].filter((value) => value !== undefined).length
+  if (dkimSet !== 0 && dkimSet !== 3) throw new ConfigError('DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE must be set together')
+  if (domain !== undefined && !DOMAIN.test(domain)) throw new ConfigError(`DKIM_DOMAIN must be a domain name, got "${domain}"`)
+  if (selector !== undefined && !SELECTOR.test(selector)) throw new ConfigError(`DKIM_SELECTOR must be letters, digits, dots, dashes or underscores, got "${selector}"`)
+  return Object.freeze({
+    enabled: host !== undefined,
+    from,
+    host,
+    port,
+    security,
+    user,
+    password,
+    tlsCaFile: text('SMTP_TLS_CA_FILE'),
+    dkim: dkimSet === 3 ? Object.freeze({ domain: domain!, selector: selector!, privateKeyFile: privateKeyFile! }) : undefined,
   })
 }

@@ -77,6 +77,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       })
     : undefined
   monitorScheduler?.start()
+  // The outbox loop runs in the same one process (claims are safe anyway; this one process may free
+  // the leases a killed predecessor left, so their rows go out at once instead of after the lease).
+  const outboxWorker = app.services.outboxWorker
+  if (scheduleMonitors) await outboxWorker.start()
   // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
   const pruneMonitorResults = scheduleMonitors
     ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
@@ -107,6 +111,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(pruneMonitorResults)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
+        // Deliveries in flight get a moment to finish; the rest go back to the queue.
+        await outboxWorker.stop()
         // A long synchronous write (a big import) delays the signal handler, and requests that arrived
         // meanwhile still wait in their sockets; one turn of the event loop takes them in, so they
         // count as in flight instead of being cut off with the connection.
@@ -154,7 +160,17 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     stopOnSignals(() => supervisor.stop('SIGTERM'), (reason) => console.log(`lantern: ${reason}, stopping the workers`))
     return
   }
-  const running = await startServer(config, { workerId })
+  let running: RunningServer
+  try {
+    running = await startServer(config, { workerId })
+  } catch (error) {
+    // Settings that only fail when used (an unreadable SMTP_TLS_CA_FILE) end in the same one line.
+    if (error instanceof ConfigError) {
+      console.error(`lantern: ${error.message}`)
+      process.exit(1)
+    }
+    throw error
+  }
   const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
   console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${databaseLabel(config)})`)
   if (running.setupLine) console.log(running.setupLine)

@@ -58,6 +58,10 @@ import { MonitorRecorder } from './modules/monitors/recorder.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { Notifier } from './modules/notify/contract.ts'
+import { Outbox } from './modules/notify/outbox.ts'
+import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { OutboxWorker } from './modules/notify/worker.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -130,6 +134,19 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+
+  // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
+  // worker delivers (main.ts runs its loop; tests call drain()).
+  const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
+  const outbox = new Outbox(mail.enabled, clock)
+  const notifier = new Notifier()
+  const outboxWorker = new OutboxWorker({
+    db: deps.db,
+    clock,
+    mail: mail.enabled ? createSmtpSender(deps.config.mail) : undefined,
+    guard: checkDeps.guard,
+    userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
+  })
   return {
     config: deps.config,
     clock,
@@ -161,6 +178,10 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    mail,
+    outbox,
+    notifier,
+    outboxWorker,
   }
 }
 

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       signup: 'closed',
       operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
       monitorPrivateTargets: false,
+      mail: { enabled: false, from: undefined, host: undefined, port: 587, security: 'starttls', user: undefined, password: undefined, tlsCaFile: undefined, dkim: undefined },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

@@ -13,6 +13,7 @@ import * as createResponseRollups from './2026_11_25_0320_create_response_rollup
 import * as createPageCheckMinutes from './2026_11_26_0300_create_page_check_minutes.ts'
 import * as accountSetupAndSessions from './2026_11_26_0500_account_setup_and_sessions.ts'
 import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
+import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
 import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0300_create_page_check_minutes': createPageCheckMinutes,
   '2026_11_26_0500_account_setup_and_sessions': accountSetupAndSessions,
   '2026_11_27_0300_create_monitors': createMonitors,
+  '2026_11_28_0100_create_outbox': createOutbox,
   '2026_11_28_0900_monitor_leases': monitorLeases,
 }

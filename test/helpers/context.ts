@@ -110,6 +110,8 @@ export async function createTestContext(
       return ((await response.json()) as { data: PageJson }).data
     },
     async close() {
+      // Outbox deliveries in flight end (or go back to the queue) and the SMTP pool closes.
+      await app.services.outboxWorker.stop(0)
       await testDatabase.dispose()
       rmSync(dir, { recursive: true, force: true })
     },

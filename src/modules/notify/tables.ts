@@ -1,0 +1,34 @@
+import type { Generated } from 'kysely'
+
+export type OutboxKind = 'mail' | 'http'
+export type OutboxStatus = 'queued' | 'sent' | 'dead'
+
+export interface OutboxTable {
+  id: Generated<number>
+  /** Who receives it (contract.ts `Delivery.target`): `channel:<id>`, `subscriber:<id>`, `address:<email>`… */
+  target: string
+  kind: OutboxKind
+  /** `{ mail: OutboundMail }` or `{ request: OutboundRequest }`. */
+  payload_json: string
+  /** Attempts made so far. */
+  attempts: Generated<number>
+  next_attempt_at: number
+  /** Set while a worker sends the row; a row whose lease ran out is claimed again (at least once). */
+  lease_until: number | null
+  status: Generated<OutboxStatus>
+  last_error: string | null
+  created_at: number
+  sent_at: number | null
+}
+
+export type TargetResult = 'sent' | 'failed' | 'dead'
+
+export interface OutboxTargetsTable {
+  target: string
+  /** Deliveries that went dead in a row; a success resets it. */
+  consecutive_dead: Generated<number>
+  disabled_at: number | null
+  last_result: TargetResult | null
+  last_error: string | null
+  last_at: number | null
+}

@@ -1,0 +1,279 @@
+/**
+ * The outbox worker: claims due rows (outbox-repo.ts, safe with several processes), sends mail
+ * through the MailSender and webhooks through postDelivery, and records each result.
+ *
+ * - Retries: after a failed attempt the row waits RETRY_DELAYS_MIN[attempt - 1] minutes (1, 5, 30,
+ *   120, 720); after the sixth failed attempt it is dead.
+ * - Disabling: a target whose deliveries went dead DISABLE_AFTER_DEAD times in a row is disabled
+ *   (what is still queued for it is given up) and the TargetDisabledHooks run in the same
+ *   transaction; one success resets the count.
+ * - A slow receiver blocks nothing: at most `concurrency` deliveries are in flight, at most
+ *   PER_TARGET_IN_FLIGHT for one target, each bounded by its timeout.
+ * - At least once: a row is marked sent after the send returned. A process killed in between
+ *   leaves the row leased; it is sent again after the lease (or at once when the loop restarts).
+ *   Mails keep one Message-ID across attempts, so a receiver can tell a repeat.
+ */
+import type { Db } from '../../db/client.ts'
+import type { AddressGuard } from '../../lib/address-guard.ts'
+import type { Clock } from '../../lib/clock.ts'
+import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
+import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
+import { fromDomain, type MailSender } from './mail.ts'
+import { deliveryHistory, type TargetHistory } from './outbox.ts'
+import { OutboxRepo, type ClaimedRow } from './outbox-repo.ts'
+
+export const RETRY_DELAYS_MIN = [1, 5, 30, 120, 720] as const
+export const DISABLE_AFTER_DEAD = 20
+/** A claimed row is someone's for this long; longer than any send can take (SMTP socket timeout 30 s). */
+export const LEASE_MS = 5 * 60_000
+const PER_TARGET_IN_FLIGHT = 2
+/** Results written in one transaction at most. */
+const RESULT_BATCH = 200
+/** The header every mail carries with its outbox row id (and its Message-ID is derived from it). */
+export const DELIVERY_ID_HEADER = 'X-Lantern-Delivery'
+
+export interface OutboxWorkerOptions {
+  db: Db
+  clock: Clock
+  /** Undefined while mail is off: mail rows then fail and are retried. */
+  mail: MailSender | undefined
+  guard: AddressGuard
+  userAgent: string
+  /** Deliveries in flight at once (default 32; mail also waits for one of the 5 SMTP connections). */
+  concurrency?: number
+  /** Per-request timeout for webhooks and chat services (default 10 s). */
+  httpTimeoutMs?: number
+  /** How often the loop looks for due rows (default 1 s). */
+  pollMs?: number
+  onError?: (error: unknown) => void
+}
+
+export interface DrainCounts {
+  sent: number
+  /** Failed attempts that will be retried. */
+  failed: number
+  dead: number
+}
+
+export class OutboxWorker {
+  private readonly repo: OutboxRepo
+  private readonly hooks: TargetDisabledHook[] = []
+  private readonly inFlight = new Map<number, { target: string; done: Promise<void> }>()
+  private readonly tally: DrainCounts = { sent: 0, failed: 0, dead: 0 }
+  private readonly abort = new AbortController()
+  private timer: ReturnType<typeof setInterval> | undefined
+  private pumping: Promise<void> | undefined
+  private pumpAgain = false
+  private stopped = false
+  private readonly results: { row: ClaimedRow; outcome: DeliveryOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
+  private writing: Promise<void> | undefined
+  private readonly concurrency: number
+  private readonly refillAt: number
+  private readonly httpTimeoutMs: number
+  private readonly messageDomain: string
+
+  constructor(private readonly options: OutboxWorkerOptions) {
+    this.repo = new OutboxRepo(options.db)
+    this.concurrency = options.concurrency ?? 32
+    this.refillAt = Math.max(1, Math.floor(this.concurrency / 4))
+    this.httpTimeoutMs = options.httpTimeoutMs ?? HTTP_DELIVERY_TIMEOUT_MS
+    this.messageDomain = options.mail ? fromDomain(options.mail.from) : 'lantern.invalid'
+  }
+
+  /** Runs when a target is disabled (channels and subscribers tell the owner). */
+  onTargetDisabled(hook: TargetDisabledHook): this {
+    this.hooks.push(hook)
+    return this
+  }
+
+  /** Last result per target, for the owner screens. */
+  deliveryHistory(targets: readonly string[]): Promise<Map<string, TargetHistory>> {
+    return deliveryHistory(this.options.db, targets)
+  }
+
+  /** Delivers everything due at the clock's now, retries included when due, and returns what happened. */
+  async drain(): Promise<DrainCounts> {
+    const before = { ...this.tally }
+    for (;;) {
+      await this.pump()
+      if (this.inFlight.size === 0) break
+      await Promise.race([...this.inFlight.values()].map((entry) => entry.done))
+    }
+    return { sent: this.tally.sent - before.sent, failed: this.tally.failed - before.failed, dead: this.tally.dead - before.dead }
+  }
+
+  /**
+   * The production loop: frees leases a killed predecessor left (only the one process that runs the
+   * loop may do that), then looks for due rows every `pollMs` and whenever a delivery finishes.
+   */
+  async start(): Promise<void> {
+    await this.repo.releaseAll()
+    this.timer = setInterval(() => void this.pump(), this.options.pollMs ?? 1000)
+    void this.pump()
+  }
+
+  /**
+   * Stops claiming; deliveries in flight get `graceMs` to finish, the rest are aborted and go back
+   * to the queue (they are sent again on the next start). Then the mail pool is closed.
+   */
+  async stop(graceMs = 5_000): Promise<void> {
+    if (this.stopped) return
+    this.stopped = true
+    clearInterval(this.timer)
+    await this.pumping
+    const pending = [...this.inFlight.values()].map((entry) => entry.done)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+    clearTimeout(timer)
+    if (this.inFlight.size > 0) {
+      const ids = [...this.inFlight.keys()]
+      this.inFlight.clear()
+      this.abort.abort()
+      await this.repo.release(ids).catch((error) => this.reportError(error))
+    }
+    // Results already being written are committed before the caller closes the database.
+    while (this.writing) await this.writing
+    await this.options.mail?.close()
+  }
+
+  /** Claims as many due rows as there are free slots and starts them; one pump at a time. */
+  private pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true
+      return this.pumping
+    }
+    // `.finally` runs in a later turn, after the assignment, even when claimRows returns at once.
+    const run = this.claimRows().finally(() => {
+      if (this.pumping === run) this.pumping = undefined
+    })
+    this.pumping = run
+    return run
+  }
+
+  private async claimRows(): Promise<void> {
+    try {
+      do {
+        this.pumpAgain = false
+        if (this.stopped) return
+        const free = this.concurrency - this.inFlight.size
+        // Claim in batches (each claim is a write): wait until a quarter of the slots are free.
+        if (free <= 0 || (this.inFlight.size > 0 && free < this.refillAt)) return
+        const now = this.options.clock.now()
+        const rows = await this.repo.claim(now, now + LEASE_MS, free, this.busyTargets())
+        for (const row of rows) this.begin(row)
+      } while (this.pumpAgain)
+    } catch (error) {
+      this.reportError(error)
+    }
+  }
+
+  private busyTargets(): string[] {
+    const counts = new Map<string, number>()
+    for (const { target } of this.inFlight.values()) counts.set(target, (counts.get(target) ?? 0) + 1)
+    return [...counts].filter(([, count]) => count >= PER_TARGET_IN_FLIGHT).map(([target]) => target)
+  }
+
+  private begin(row: ClaimedRow): void {
+    const done = (async () => {
+      const outcome = await this.send(row)
+      // A stop that gave up on this row already put it back in the queue.
+      if (!this.inFlight.has(row.id)) return
+      try {
+        await this.record(row, outcome)
+      } catch (error) {
+        this.reportError(error)
+      } finally {
+        this.inFlight.delete(row.id)
+      }
+      if (!this.stopped) void this.pump()
+    })()
+    this.inFlight.set(row.id, { target: row.target, done })
+  }
+
+  private async send(row: ClaimedRow): Promise<DeliveryOutcome> {
+    try {
+      const payload = JSON.parse(row.payload_json) as { mail?: OutboundMail; request?: OutboundRequest }
+      if (row.kind === 'mail' && payload.mail) {
+        if (!this.options.mail) return { ok: false, error: 'mail is off (SMTP_HOST is not set)' }
+        await this.options.mail.send({
+          ...payload.mail,
+          headers: { ...payload.mail.headers, [DELIVERY_ID_HEADER]: String(row.id) },
+          messageId: `<outbox.${row.id}@${this.messageDomain}>`,
+        })
+        return { ok: true }
+      }
+      if (row.kind === 'http' && payload.request) {
+        return await postDelivery(payload.request, { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal })
+      }
+      return { ok: false, error: `unreadable ${row.kind} delivery` }
+    } catch (error) {
+      return { ok: false, error: clip((error as Error).message || String(error)) }
+    }
+  }
+
+  /**
+   * Results are written in batches: every result that finished while the previous batch was being
+   * written goes into the next transaction (one commit for many mails, not one each).
+   */
+  private record(row: ClaimedRow, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.results.push({ row, outcome, resolve, reject })
+      this.scheduleWrite()
+    })
+  }
+
+  private scheduleWrite(): void {
+    if (this.writing) return
+    this.writing = this.writeResults().finally(() => {
+      this.writing = undefined
+      // A result that arrived after the last batch was taken, while this one was finishing.
+      if (this.results.length > 0) this.scheduleWrite()
+    })
+  }
+
+  private async writeResults(): Promise<void> {
+    // Starts in the next turn so that results finishing together share a transaction.
+    await Promise.resolve()
+    while (this.results.length > 0) {
+      const batch = this.results.splice(0, RESULT_BATCH)
+      const counted: DrainCounts = { sent: 0, failed: 0, dead: 0 }
+      try {
+        await this.options.db.transaction().execute(async (trx) => {
+          for (const { row, outcome } of batch) await this.writeResult(trx, row, outcome, counted)
+        })
+        this.tally.sent += counted.sent
+        this.tally.failed += counted.failed
+        this.tally.dead += counted.dead
+        for (const entry of batch) entry.resolve()
+      } catch (error) {
+        for (const entry of batch) entry.reject(error)
+      }
+    }
+  }
+
+  private async writeResult(trx: Db, row: ClaimedRow, outcome: DeliveryOutcome, counted: DrainCounts): Promise<void> {
+    const now = this.options.clock.now()
+    if (outcome.ok) {
+      await this.repo.markSent(trx, row, now)
+      counted.sent++
+      return
+    }
+    const delay = RETRY_DELAYS_MIN[row.attempts]
+    const retryAt = delay === undefined ? undefined : now + delay * 60_000
+    const deadInARow = await this.repo.markFailed(trx, row, outcome.error, now, retryAt)
+    if (retryAt === undefined && deadInARow >= DISABLE_AFTER_DEAD && (await this.repo.disableTarget(trx, row.target, now))) {
+      for (const hook of this.hooks) {
+        // One failing hook must not undo the disabling or stop the others.
+        await hook(trx, row.target).catch((error) => this.reportError(error))
+      }
+    }
+    if (retryAt === undefined) counted.dead++
+    else counted.failed++
+  }
+
+  private reportError(error: unknown): void {
+    ;(this.options.onError ?? ((e) => console.error('[lantern] outbox:', e)))(error)
+  }
+}
+
+const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)
