@@ -24,8 +24,10 @@ import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
 import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
+import { autoIncidentsRoutes } from './modules/auto-incidents/routes.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/checks/index.ts'
+import { channelsRoutes } from './modules/channels/routes.ts'
 import { componentsRoutes } from './modules/components/index.ts'
 import { contentRoutes } from './modules/content/index.ts'
 import { createContentService } from './modules/content/sources.ts'
@@ -36,6 +38,8 @@ import { incidentsRoutes } from './modules/incidents/index.ts'
 import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { monitorsRoutes, pushRoutes } from './modules/monitors/routes.ts'
+import { emailAuthRoutes } from './modules/email-auth/routes.ts'
+import { lookupToolsRoutes } from './modules/lookup-tools/routes.ts'
 import { createRequestMeter } from './modules/metrics/meter.ts'
 import { brandingRoutes } from './modules/branding/index.ts'
 import type { BrandingService } from './modules/branding/service.ts'
@@ -49,9 +53,11 @@ import { privateEmbedHook } from './http/private-embed.ts'
 import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
+import { transfersRoutes } from './modules/transfers/index.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
+import { slaRoutes } from './modules/sla/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
@@ -105,12 +111,16 @@ export function createApp(deps: AppDeps): App {
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))
     .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config }))
+    .use(transfersRoutes({ accounts: services.accounts, transfers: services.transfers }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
+    .use(channelsRoutes({ accounts: services.accounts, channels: services.channels }))
     .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))
     .use(pushRoutes(services.monitors))
+    .use(emailAuthRoutes({ accounts: services.accounts, emailAuth: services.emailAuth }))
+    .use(lookupToolsRoutes({ accounts: services.accounts, tools: services.lookupTools }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
     .use(planRoutes({ accounts: services.accounts }))
@@ -119,6 +129,8 @@ export function createApp(deps: AppDeps): App {
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
+    .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
+    .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -16,6 +16,7 @@ import { apiKeyJson } from './modules/accounts/api-keys.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 import { monitorCommands } from './modules/monitors/cli.ts'
+import { transferCommands } from './modules/transfers/cli.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -28,6 +29,9 @@ export const USAGE = `Usage: lantern <command>
   key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
   page block --slug S                           hide a page (instance admin)
   page unblock --slug S
+  page transfer --email OWNER --id N --to EMAIL offer page N to another account (mails a link; 7 days)
+  page transfer --email E --id N [--cancel]     show (or, as the owner, cancel) the pending transfer
+  page transfer --email RECIPIENT --id N --accept|--decline
   monitor list --email E                        the user's monitors, one JSON line each
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
                                                 types: http keyword json tcp dns tls push; --options '{"keyword":"OK"}'
@@ -119,6 +123,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
     run: async (s, f) => JSON.stringify({ slug: (await s.pages.setBlocked(required(f, 'slug'), false)).slug, blocked: false }),
   },
   ...monitorCommands,
+  ...transferCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */

@@ -5,6 +5,7 @@
 import { ipText, ipValue, normalizeIp } from './lib/ip.ts'
 import { isPlan, PLANS, type Plan } from './lib/plans.ts'
 import { readPrivateTargets, type PrivateTargets } from './lib/address-guard.ts'
+import { readChannelsConfig, type ChannelsConfig } from './modules/channels/config.ts'
 
 export interface Config {
   readonly port: number
@@ -29,6 +30,8 @@ export interface Config {
   readonly monitorPrivateTargets: PrivateTargets
   /** SMTP_* and MAIL_FROM, DKIM_* (readMailConfig below); `enabled` is false without SMTP_HOST. */
   readonly mail: MailConfig
+  /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (src/modules/channels/config.ts). */
+  readonly channels: ChannelsConfig
 }
 
 export class ConfigError extends Error {
@@ -116,6 +119,7 @@ export function loadConfig(env: Env): Config {
     operations: readOperationsConfig(env, port),
     monitorPrivateTargets: readMonitorPrivateTargets(env),
     mail: readMailConfig(env),
+    channels: readChannelsConfig(env, (message) => new ConfigError(message)),
   })
 }
 

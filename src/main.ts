@@ -19,6 +19,8 @@ import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/scheduler.ts'
+import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
+import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -81,9 +83,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // the leases a killed predecessor left, so their rows go out at once instead of after the lease).
   const outboxWorker = app.services.outboxWorker
   if (scheduleMonitors) await outboxWorker.start()
+  // Maintenance windows announce their start and end (once each; the notices are in the database).
+  const sweepMaintenances = scheduleMonitors
+    ? setInterval(() => void app.services.maintenanceSweeper.sweep().catch((error) => console.error('[lantern] maintenance sweeper:', error)), SWEEP_INTERVAL_MS)
+    : undefined
   // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
   const pruneMonitorResults = scheduleMonitors
     ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
+    : undefined
+  // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
+  const expireTransfers = scheduleMonitors
+    ? setInterval(() => void app.services.transfers.expireDue().catch((error) => console.error('[lantern] expiring transfers:', error)), 600_000)
+    : undefined
+  // SLA breach alerts and the monthly report mail (issue 15): the process that schedules monitors.
+  const slaCheck = scheduleMonitors
+    ? setInterval(() => void app.services.slaChecker.run().catch((error) => console.error('[lantern] SLA checker:', error)), SLA_CHECK_INTERVAL_MS)
     : undefined
   const server = Bun.serve({
     port: config.port,
@@ -109,6 +123,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         watcher.stop()
         clearInterval(pruneChecks)
         clearInterval(pruneMonitorResults)
+        clearInterval(sweepMaintenances)
+        clearInterval(expireTransfers)
+        clearInterval(slaCheck)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

@@ -55,13 +55,30 @@ import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/component-status.ts'
 import type { CheckDeps } from './modules/monitors/engine.ts'
 import { MonitorRecorder } from './modules/monitors/recorder.ts'
+import { AutoIncidents } from './modules/auto-incidents/automation.ts'
+import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
+import { AutoIncidentSettingsService } from './modules/auto-incidents/service.ts'
+import { emailAuthResultHook } from './modules/email-auth/notices.ts'
+import { EmailAuthRepo } from './modules/email-auth/repo.ts'
+import { EmailAuthService } from './modules/email-auth/service.ts'
+import { ToolChecksRepo } from './modules/lookup-tools/repo.ts'
+import { LookupToolsService } from './modules/lookup-tools/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
+import { TransfersRepo } from './modules/transfers/repo.ts'
+import { TransfersService } from './modules/transfers/service.ts'
+import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
+import { SlaRepo } from './modules/sla/repo.ts'
+import { SlaService } from './modules/sla/service.ts'
+import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
+import { ChannelsRepo } from './modules/channels/repo.ts'
+import { ChannelsService } from './modules/channels/service.ts'
+import { MaintenanceSweeper } from './modules/maintenances/sweeper.ts'
 
 export interface ServiceDeps {
   db: Db
@@ -88,9 +105,12 @@ export function createServices(deps: ServiceDeps) {
   const monitorsRepo = new MonitorsRepo(deps.db)
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
-  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus)
-  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes)
-  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes)
+  // Producers emit notification events inside their transactions; fan-outs register below.
+  const notifier = new Notifier()
+  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier)
+  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, notifier)
+  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes, notifier)
+  const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
   const checkDeps: CheckDeps = deps.checkDeps ?? {
     guard: createAddressGuard({ resolve: systemResolve, allowPrivate: deps.config.monitorPrivateTargets }),
@@ -98,7 +118,11 @@ export function createServices(deps: ServiceDeps) {
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
   }
-  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes)
+  const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
+  const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)
+  const autoIncidents = new AutoIncidents(autoIncidentsRepo, incidents, clock)
+  // SSL and DNSBL monitors emit their events through the notifier, in the recorder's transaction.
+  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
@@ -134,12 +158,15 @@ export function createServices(deps: ServiceDeps) {
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
+  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
 
   // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock)
-  const notifier = new Notifier()
+  monitorRecorder.onResult(emailAuthResultHook(notifier))
+  const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -147,6 +174,14 @@ export function createServices(deps: ServiceDeps) {
     guard: checkDeps.guard,
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
+  // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
+  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
+  notifier.use(channels.fanout)
+  outboxWorker.onTargetDisabled(channels.onTargetDisabled)
+  // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
+  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
+    detachPageFromOwnerChannels,
+  )
   return {
     config: deps.config,
     clock,
@@ -161,6 +196,8 @@ export function createServices(deps: ServiceDeps) {
     monitorsRepo,
     monitorRecorder,
     monitors,
+    autoIncidents,
+    autoIncidentSettings,
     pageStatus,
     pageAccess,
     pageAccessSettings,
@@ -178,10 +215,17 @@ export function createServices(deps: ServiceDeps) {
     branding,
     privateStatusJson,
     privateBadges,
+    sla,
     mail,
     outbox,
     notifier,
     outboxWorker,
+    channels,
+    maintenanceSweeper,
+    transfers,
+    slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
+    emailAuth,
+    lookupTools,
   }
 }
 

@@ -14,6 +14,12 @@ import * as createPageCheckMinutes from './2026_11_26_0300_create_page_check_min
 import * as accountSetupAndSessions from './2026_11_26_0500_account_setup_and_sessions.ts'
 import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
 import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
+import * as createNotificationChannels from './2026_11_28_0200_create_notification_channels.ts'
+import * as createPageTransfers from './2026_11_28_0400_create_page_transfers.ts'
+import * as createSla from './2026_11_28_0500_create_sla.ts'
+import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
+import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
+import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -28,5 +34,11 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0500_account_setup_and_sessions': accountSetupAndSessions,
   '2026_11_27_0300_create_monitors': createMonitors,
   '2026_11_28_0100_create_outbox': createOutbox,
+  '2026_11_28_0200_create_notification_channels': createNotificationChannels,
+  '2026_11_28_0400_create_page_transfers': createPageTransfers,
+  '2026_11_28_0500_create_sla': createSla,
+  '2026_11_28_0600_auto_incidents': autoIncidents,
+  '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
+  '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
   '2026_11_28_0900_monitor_leases': monitorLeases,
 }

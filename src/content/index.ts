@@ -8,11 +8,14 @@ import changelog from './CHANGELOG.md' with { type: 'text' }
 import docsAnalytics from './docs/analytics.md' with { type: 'text' }
 import docsApi from './docs/api.md' with { type: 'text' }
 import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
+import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
+import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
+import docsSla from './docs/sla.md' with { type: 'text' }
 
 export const CHANGELOG_MARKDOWN: string = changelog
 
@@ -24,7 +27,10 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  sla: docsSla,
   notifications: docsNotifications,
+  'page-transfer': docsPageTransfer,
+  'domain-tools': docsDomainTools,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {

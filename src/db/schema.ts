@@ -24,8 +24,14 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
-import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable } from '../modules/monitors/tables.ts'
+import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
+import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
+import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
+import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
+import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -61,6 +67,19 @@ export interface Database {
   monitors: MonitorsTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
+  monitor_tool_states: MonitorToolStatesTable
+  sla_targets: SlaTargetsTable
+  sla_alerts: SlaAlertsTable
+  sla_page_settings: SlaPageSettingsTable
+  sla_monthly_mails: SlaMonthlyMailsTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
+  notification_channels: NotificationChannelsTable
+  notification_channel_pages: NotificationChannelPagesTable
+  maintenance_notices: MaintenanceNoticesTable
+  auto_incident_settings: AutoIncidentSettingsTable
+  auto_incident_components: AutoIncidentComponentsTable
+  page_transfers: PageTransfersTable
+  email_auth_reports: EmailAuthReportsTable
+  tool_checks: ToolChecksTable
 }

@@ -18,6 +18,7 @@ import { userAreaRoutes } from '../../src/modules/user-area/index.ts'
 import { seriousAxeViolations } from '../helpers/browser.ts'
 import { listenTestContext } from '../helpers/listening.ts'
 import { startWebApp, type WebApp } from '../helpers/webapp.ts'
+import { ToolChecksRepo } from '../../src/modules/lookup-tools/repo.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 
@@ -43,7 +44,10 @@ beforeAll(async () => {
   })
   const key = (await services.accounts.listApiKeys(user.id))[0]!
   const { monitor } = await services.monitors.create(user, { name: 'Website check', type: 'http', target: 'https://example.com/', component_id: website.id })
-  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id })
+  // A kept lookup (the Tools result screen), shaped as the DKIM tool answers.
+  const dkim = { status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', selectors: [{ selector: 's1', status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', key_type: 'rsa', bits: 1024, records: [`v=DKIM1; k=rsa; p=${'A'.repeat(216)}`] }] }
+  const toolCheck = await new ToolChecksRepo(app.server.ctx.database.db).insertKeeping({ user_id: user.id, tool: 'dkim', target: 's1 @ example.com', status: 'warning', summary: `DKIM warning: ${dkim.reason}`, result_json: JSON.stringify({ domain: 'example.com', dkim }), created_at: NOW }, 1_000)
+  Object.assign(ids, { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck })
 }, 60_000)
 afterAll(() => app.close())
 
@@ -63,6 +67,8 @@ function fill(path: string): string {
         'maintenance/:id': ids.maintenance,
         'api-keys/:id': ids.key,
         'monitors/:id': ids.monitor,
+        'checks/:id': ids.toolCheck,
+        'tools/:tool': 'dkim',
       }[owner]
       if (value === undefined) throw new Error(`the sweep does not know how to fill ${owner} in ${path}: add a seeded id for it`)
       return String(value)
@@ -75,6 +81,7 @@ const ELSEWHERE: Record<string, string> = {
   '/user/login': 'swept logged out below',
   '/user/signup': 'swept logged out below',
   '/user/setup': 'only while there are no users: swept on a fresh instance below',
+  '/user/transfers/:token': 'needs the token of a mailed offer: axe and layouts in test/modules/user-area/transfer.browser.test.ts',
 }
 
 function screenRoutes(): string[] {

@@ -15,6 +15,7 @@ import { fastTestHasher } from './password.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
+import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
 
 export interface TestContext {
   dir: string
@@ -57,6 +58,8 @@ export async function createTestContext(
     realPasswords?: boolean
     /** DNS answers for the custom-domain check (production: node:dns); absent, the check is off. */
     dns?: DnsResolver
+    /** What monitor checks and lookup tools use (resolvers, guard); default the system's. */
+    checkDeps?: CheckDeps
   } = {},
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-test-'))
@@ -72,7 +75,7 @@ export async function createTestContext(
   const clock = new ManualClock(options.now ?? Date.UTC(2026, 10, 1, 12, 0, 0))
   const database = testDatabase.handle
   const passwords = options.realPasswords ? argon2idHasher : fastTestHasher
-  const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {}, dns: options.dns })
+  const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {}, dns: options.dns, checkDeps: options.checkDeps })
 
   const request: TestContext['request'] = async (path, init = {}) => {
     const { json, key, ...rest } = init

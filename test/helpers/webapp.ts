@@ -20,6 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
+import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
 import { launchBrowser, seriousAxeViolations } from './browser.ts'
 import { listenTestContext, type ListeningContext } from './listening.ts'
 
@@ -50,8 +51,8 @@ export interface WebApp {
   close(): Promise<void>
 }
 
-export async function startWebApp(options: { now: number; plan?: Plan; dns?: DnsResolver; env?: Record<string, string> }): Promise<WebApp> {
-  const server = await listenTestContext({ now: options.now, env: options.env, dns: options.dns })
+export async function startWebApp(options: { now: number; plan?: Plan; dns?: DnsResolver; env?: Record<string, string>; checkDeps?: CheckDeps }): Promise<WebApp> {
+  const server = await listenTestContext({ now: options.now, env: options.env, dns: options.dns, checkDeps: options.checkDeps })
   const browser = await launchBrowser()
   const shots = mkdtempSync(join(tmpdir(), 'lantern-shots-'))
   const createOwner = async (plan: Plan = 'enterprise'): Promise<Owner> => {

@@ -85,7 +85,7 @@ test('every validation text that states a limit states the limit of its schema',
     if (typeof node.error !== 'string') continue
     const { max, min } = limitsOf(node)
     const atMost = /at most (\d+)/.exec(node.error)
-    const fromTo = /from (\d+) to (\d+)/.exec(node.error)
+    const fromTo = /from (\d+(?:\.\d+)?) to (\d+(?:\.\d+)?)/.exec(node.error)
     if (atMost) {
       checked.push(node.error)
       if (!max.includes(Number(atMost[1]))) disagreeing.push(`${path}: "${node.error}" but the schema allows ${max.join('/') || 'any length'}`)

@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../helpers/context.ts'
 import { loginCookie } from '../modules/analytics/helpers.ts'
+import { createAddressGuard } from '../../src/lib/address-guard.ts'
+import { ToolChecksRepo } from '../../src/modules/lookup-tools/repo.ts'
+import { ManualClock } from '../helpers/clock.ts'
 
 interface Owned {
   key: string
@@ -19,6 +22,8 @@ interface Owned {
   shareToken: number
   /** A login session of the owner (its row id, as the sessions API names it). */
   session: number
+  /** One of the owner's recent lookups (tool_checks). */
+  toolCheck: number
 }
 
 let ctx: TestContext
@@ -54,11 +59,13 @@ async function setup(key: string, slug: string, userId: number): Promise<Owned> 
   const shareToken = await post(`/user/analytics/${page}/tokens`, { label: 'share' })
   await ctx.app.services.accounts.startSession(userId)
   const session = (await ctx.app.services.accounts.listSessions(userId))[0]!.id
-  return { key, page, slug, component, incident, maintenance, template, shareToken, session }
+  const toolCheck = await new ToolChecksRepo(ctx.database.db).insertKeeping({ user_id: userId, tool: 'dns', target: slug, status: 'missing', summary: '', result_json: '{}', created_at: 0 }, 1_000)
+  return { key, page, slug, component, incident, maintenance, template, shareToken, session, toolCheck }
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // Lookups the fuzzing runs answer at once without the network: no resolver, no address for any name.
+  ctx = await createTestContext({ checkDeps: { guard: createAddressGuard({ resolve: async () => [], allowPrivate: false }), clock: new ManualClock(), dnsServers: [] } })
   const enterpriseOwner = await ctx.createOwner('enterprise')
   const freeOwner = await ctx.createOwner('free')
   const enterprise = enterpriseOwner.key
@@ -84,6 +91,7 @@ function ownedId(path: string, name: string, owner: Owned): string {
   if (path.startsWith('/user/api/v1/incident-templates/')) return String(owner.template)
   if (path.startsWith('/user/api/v1/maintenances/')) return String(owner.maintenance)
   if (path.startsWith('/user/api/v1/sessions/')) return String(owner.session)
+  if (path.startsWith('/user/api/v1/tools/lookups/')) return String(owner.toolCheck)
   if (name === 'id') return String(owner.page)
   return 'getting-started'
 }

@@ -78,7 +78,7 @@ export {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-function normalizeEmail(raw: string): string {
+export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
   if (email.length > 254 || !EMAIL_PATTERN.test(email) || !email.isWellFormed()) throw badRequest('email is not a valid address')
@@ -305,15 +305,22 @@ export class AccountsService {
   async changePassword(userId: number, newPassword: string, current?: { password: string; client: string }): Promise<void> {
     const row = await this.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
-    if (current !== undefined) {
-      // Guessing the current password through this form counts like guessing it at the login.
-      const attempt = this.logins.admit(row.email, current.client)
-      if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
-      if (!(await this.passwords.verify(current.password.slice(0, 1024), row.password_hash))) throw badRequest('current password is wrong')
-      attempt.succeeded()
-    }
+    if (current !== undefined) await this.confirmPassword(userId, current.password, current.client, 'current password is wrong')
     checkPassword(newPassword)
     await this.repo.replacePasswordAndEndSessions(userId, await this.passwords.hash(newPassword))
+  }
+
+  /**
+   * Checks a logged-in user's own password again before a grave action (changing it, handing a
+   * page to another account). Guessing it here counts like guessing it at the login.
+   */
+  async confirmPassword(userId: number, password: string, client: string, wrong = 'password is wrong'): Promise<void> {
+    const row = await this.repo.findUserById(userId)
+    if (!row) throw notFound('no such user')
+    const attempt = this.logins.admit(row.email, client)
+    if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
+    if (!(await this.passwords.verify(password.slice(0, 1024), row.password_hash))) throw badRequest(wrong)
+    attempt.succeeded()
   }
 
   /**

@@ -18,7 +18,8 @@ export type HistoryListener = (db: Kysely<Database>, componentId: number, earlie
 
 export class ComponentsRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    /** The connection or transaction this repo writes with (producers emit their events on it). */
+    readonly db: Kysely<Database>,
     private readonly onHistoryWritten?: HistoryListener,
   ) {}
 

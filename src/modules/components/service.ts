@@ -9,6 +9,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
+import { Notifier } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
@@ -117,6 +118,8 @@ export class ComponentsService {
     private readonly changes: ChangeFeed,
     /** The status a component's monitors give it (null: no monitor with a confirmed state). */
     private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null> = async () => null,
+    /** Hears every real status change (by hand or by monitors), inside the writing transaction. */
+    private readonly notifier: Notifier = new Notifier(),
   ) {}
 
   async list(owner: User, pageId: number): Promise<Component[]> {
@@ -172,7 +175,7 @@ export class ComponentsService {
     const now = this.clock.now()
     const row = await this.repo.transaction(async (repo) => {
       const updated = await repo.update(id, changes, now)
-      return status !== undefined && status !== current.status ? this.writeStatus(repo, id, status, now) : updated
+      return status !== undefined && status !== current.status ? this.writeStatus(repo, id, current.status, status, now) : updated
     })
     this.changes.pageChanged(current.pageId)
     return toComponent(row)
@@ -214,15 +217,17 @@ export class ComponentsService {
     const row = await this.repo.transaction(async (repo) => {
       const current = await repo.findWithOwner(id)
       if (!current || current.status_override === 1 || current.status === status) return undefined
-      return this.writeStatus(repo, id, status, this.clock.now())
+      return this.writeStatus(repo, id, current.status, status, this.clock.now())
     })
     if (row) this.changes.pageChanged(row.page_id)
     return row !== undefined
   }
 
-  private async writeStatus(repo: ComponentsRepo, id: number, status: ComponentStatus, now: number) {
+  /** The one status write of manual and monitor-driven changes: row, history, and the event (callers pass only real changes). */
+  private async writeStatus(repo: ComponentsRepo, id: number, from: ComponentStatus, status: ComponentStatus, now: number) {
     const updated = await repo.update(id, { status }, now)
     await repo.insertHistory(id, [{ status, at: now }])
+    await this.notifier.emit(repo.db, { kind: 'component.status_changed', pageId: updated.page_id, componentId: id, from, to: status, at: now })
     return updated
   }
 

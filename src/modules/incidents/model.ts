@@ -22,6 +22,12 @@ const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must 
 })
 const title = boundedText('title', MAX_TITLE)
 const message = boundedText('message', MAX_MESSAGE)
+const notifySubscribers = t.Optional(
+  t.Boolean({
+    error: 'notify_subscribers must be true or false',
+    description: "Also tell the page's subscribers (default false). The owner's own notification channels hear every incident event they listen to.",
+  }),
+)
 
 export const CreateIncidentBody = t.Object({
   title,
@@ -32,6 +38,7 @@ export const CreateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   started_at: t.Optional(t.String({ maxLength: 64, error: 'started_at must be an RFC 3339 date-time' })),
+  notify_subscribers: notifySubscribers,
 })
 
 export const UpdateIncidentBody = t.Object({
@@ -40,12 +47,14 @@ export const UpdateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   component_ids: t.Optional(componentIds),
+  notify_subscribers: notifySubscribers,
 })
 
 export const IncidentUpdateBody = t.Object({
   message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
+  notify_subscribers: notifySubscribers,
 })
 
 export const FromTemplateBody = t.Object({
@@ -57,6 +66,7 @@ export const FromTemplateBody = t.Object({
   message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
+  notify_subscribers: notifySubscribers,
 })
 
 export const IncidentListQuery = t.Object({
@@ -95,6 +105,15 @@ const IncidentJson = t.Object({
   ),
   created_at: t.String(),
   updated_at: t.String(),
+  source: t.Union([t.Literal('manual'), t.Literal('auto')], { description: 'auto: opened by automatic incidents (a monitored component confirmed down)' }),
+  automatic: t.Nullable(
+    t.Object({
+      component_id: t.Nullable(t.Integer({ description: 'The component it watches' })),
+      acknowledged_at: t.Nullable(t.String({ description: 'RFC 3339: when a person first changed it; from then on it is theirs (a recovery adds an update instead of resolving)' })),
+      auto_resolved: t.Boolean(),
+    }),
+    { description: 'Set on automatic incidents' },
+  ),
 })
 
 const TemplateJson = t.Object({
@@ -124,6 +143,10 @@ export function incidentJson(incident: Incident): Static<typeof IncidentJson> {
     updates: incident.updates.map((u) => ({ id: u.id, state: u.state, message: u.message, at: toIso(u.at) })),
     created_at: toIso(incident.createdAt),
     updated_at: toIso(incident.updatedAt),
+    source: incident.automatic ? 'auto' : 'manual',
+    automatic: incident.automatic
+      ? { component_id: incident.automatic.componentId, acknowledged_at: toIsoOrNull(incident.automatic.acknowledgedAt), auto_resolved: incident.automatic.autoResolved }
+      : null,
   }
 }
 

@@ -1,6 +1,16 @@
 import type { Db } from '../../db/client.ts'
 import type { IncidentState } from './tables.ts'
 
+/** What an update may change on an incident row. */
+export interface IncidentRowChanges {
+  title?: string
+  state?: IncidentState
+  resolved_at?: number | null
+  acknowledged_at?: number
+  auto_resolved?: number
+  auto_down_since?: number
+}
+
 export interface IncidentFilter {
   ownerId?: number
   pageId?: number
@@ -13,7 +23,8 @@ export interface IncidentFilter {
 }
 
 export class IncidentsRepo {
-  constructor(private readonly db: Db) {}
+  /** The connection or transaction this repo writes with (producers emit their events on it). */
+  constructor(readonly db: Db) {}
 
   transaction<T>(work: (repo: IncidentsRepo) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new IncidentsRepo(trx)))
@@ -32,6 +43,20 @@ export class IncidentsRepo {
     if (filter.startedBefore !== undefined) query = query.where('incidents.started_at', '<', filter.startedBefore)
     if (filter.startedSince !== undefined) query = query.where('incidents.started_at', '>=', filter.startedSince)
     return query.orderBy('incidents.started_at', 'desc').orderBy('incidents.id', 'desc').limit(filter.limit).execute()
+  }
+
+  /** The newest automatic incident that watches the component. */
+  latestAutomatic(componentId: number) {
+    return this.db
+      .selectFrom('incidents')
+      .innerJoin('status_pages', 'status_pages.id', 'incidents.page_id')
+      .selectAll('incidents')
+      .select('status_pages.owner_id')
+      .where('incidents.source', '=', 'auto')
+      .where('incidents.auto_component_id', '=', componentId)
+      .orderBy('incidents.id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
   }
 
   findWithOwner(id: number) {
@@ -90,7 +115,15 @@ export class IncidentsRepo {
       .executeTakeFirst()
   }
 
-  insert(incident: { pageId: number; title: string; state: IncidentState; startedAt: number; now: number }) {
+  insert(incident: {
+    pageId: number
+    title: string
+    state: IncidentState
+    startedAt: number
+    now: number
+    /** An automatic incident: the component it watches and since when that is down. */
+    automatic?: { componentId: number; downSince: number }
+  }) {
     return this.db
       .insertInto('incidents')
       .values({
@@ -101,12 +134,15 @@ export class IncidentsRepo {
         resolved_at: incident.state === 'resolved' ? incident.now : null,
         created_at: incident.now,
         updated_at: incident.now,
+        ...(incident.automatic
+          ? { source: 'auto' as const, auto_component_id: incident.automatic.componentId, auto_down_since: incident.automatic.downSince }
+          : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow()
   }
 
-  update(id: number, changes: { title?: string; state?: IncidentState; resolved_at?: number | null }, now: number) {
+  update(id: number, changes: IncidentRowChanges, now: number) {
     return this.db
       .updateTable('incidents')
       .set({ ...changes, updated_at: now })
@@ -128,7 +164,8 @@ export class IncidentsRepo {
     return this.db
       .insertInto('incident_updates')
       .values({ incident_id: update.incidentId, state: update.state, message: update.message, at: update.at })
-      .execute()
+      .returning('id')
+      .executeTakeFirstOrThrow()
   }
 
   delete(id: number) {

@@ -14,9 +14,10 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
+import { Notifier } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
-import type { IncidentsRepo } from './repo.ts'
+import type { IncidentRowChanges, IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
@@ -46,6 +47,38 @@ export interface Incident {
   updates: IncidentUpdate[]
   createdAt: number
   updatedAt: number
+  /** Set when the automation opened it (src/modules/auto-incidents); null for a person's incident. */
+  automatic: AutomaticInfo | null
+}
+
+export interface AutomaticInfo {
+  /** The component it watches (null once that component was deleted). */
+  componentId: number | null
+  /** When a person first changed it: from then on it is theirs, and recoveries only add an update. */
+  acknowledgedAt: number | null
+  /** The automation resolved it. */
+  autoResolved: boolean
+  /** Since when the component has been down. */
+  downSince: number | null
+}
+
+/** An automatic incident to open (the automation acts for the page's owner: no owner check). */
+export interface AutomaticOpening {
+  pageId: number
+  componentId: number
+  title: string
+  message: string
+  notifySubscribers: boolean
+}
+
+/** A change the automation makes, only if the incident is still `expect` (open or resolved) when it writes. */
+export interface AutomaticChange {
+  expect: 'open' | 'resolved'
+  state?: IncidentState
+  message: string
+  autoResolved?: boolean
+  downSince?: number
+  notifySubscribers: boolean
 }
 
 export interface IncidentTemplate {
@@ -79,6 +112,8 @@ export class IncidentsService {
     private readonly pages: StatusPagesService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    /** Hears incident opened / updated / resolved (automatic ones too), inside the writing transaction. */
+    private readonly notifier: Pick<Notifier, 'emit'> = new Notifier(),
   ) {}
 
   // ---- owner API ----------------------------------------------------------------------------
@@ -118,7 +153,10 @@ export class IncidentsService {
     const id = await this.repo.transaction(async (repo) => {
       const row = await repo.insert({ pageId, title, state, startedAt, now })
       await repo.setComponents(row.id, componentIds)
-      await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
+      const update = await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
+      // An incident recorded as already resolved (a backfill) announces just that.
+      const kind = state === 'resolved' ? 'incident.resolved' : 'incident.opened'
+      await this.notifier.emit(repo.db, { kind, pageId, incidentId: row.id, updateId: update.id, notifySubscribers: input.notify_subscribers ?? false, at: now })
       return row.id
     })
     this.changes.pageChanged(pageId)
@@ -137,7 +175,7 @@ export class IncidentsService {
       input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const componentIds =
       input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
-    await this.write(current, { title, state, message, componentIds })
+    await this.write(current, { title, state, message, componentIds, notifySubscribers: input.notify_subscribers ?? false, byPerson: true })
     return this.get(owner, id)
   }
 
@@ -148,7 +186,7 @@ export class IncidentsService {
     const message =
       input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true })
     if (state === undefined && message === undefined) throw badRequest('message or incident_state_id is required')
-    await this.write(current, { state, message: message ?? '' })
+    await this.write(current, { state, message: message ?? '', notifySubscribers: input.notify_subscribers ?? false, byPerson: true })
     return this.get(owner, id)
   }
 
@@ -233,17 +271,116 @@ export class IncidentsService {
     )
   }
 
+  // ---- automatic incidents (src/modules/auto-incidents): the system acts for the page's owner ----
+
+  /**
+   * Opens an automatic incident for one component, in Investigating, with that component linked.
+   * Undefined when one is already open for the component: the partial unique index
+   * `incidents_one_open_auto` refuses a second, whatever the callers' timing.
+   */
+  async openAutomatic(opening: AutomaticOpening): Promise<Incident | undefined> {
+    const now = this.clock.now()
+    const title = cutText(opening.title, MAX_TITLE)
+    const message = cutText(opening.message, MAX_MESSAGE)
+    let id: number
+    try {
+      id = await this.repo.transaction(async (repo) => {
+        const row = await repo.insert({
+          pageId: opening.pageId,
+          title,
+          state: 'investigating',
+          startedAt: now,
+          now,
+          // Down since the incident's start; a reopening moves it on (so "reopened" is downSince > startedAt).
+          automatic: { componentId: opening.componentId, downSince: now },
+        })
+        await repo.setComponents(row.id, [opening.componentId])
+        const { id: updateId } = await repo.insertUpdate({ incidentId: row.id, state: 'investigating', message, at: now })
+        await this.notifier.emit(repo.db, {
+          kind: 'incident.opened',
+          pageId: opening.pageId,
+          incidentId: row.id,
+          updateId,
+          notifySubscribers: opening.notifySubscribers,
+          at: now,
+        })
+        return row.id
+      })
+    } catch (error) {
+      if (isOneOpenAutoViolation(error)) return undefined
+      throw error
+    }
+    this.changes.pageChanged(opening.pageId)
+    return this.byId(id)
+  }
+
+  /**
+   * Posts the automation's timeline entry (and state) on an automatic incident, if it is still open
+   * (or still resolved, for a reopening) when the write happens: two concurrent batches cannot
+   * resolve or reopen it twice. Answers whether it wrote.
+   */
+  async changeAutomatic(id: number, change: AutomaticChange): Promise<boolean> {
+    const now = this.clock.now()
+    let pageId: number | undefined
+    try {
+      pageId = await this.repo.transaction(async (repo) => {
+        const row = await repo.findWithOwner(id)
+        if (!row || row.source !== 'auto' || (row.resolved_at === null) !== (change.expect === 'open')) return undefined
+        const state = change.state ?? row.state
+        const fields: IncidentRowChanges = {}
+        if (state !== row.state) {
+          fields.state = state
+          fields.resolved_at = state === 'resolved' ? now : null
+        }
+        if (change.autoResolved !== undefined) fields.auto_resolved = change.autoResolved ? 1 : 0
+        if (change.downSince !== undefined) fields.auto_down_since = change.downSince
+        await repo.update(id, fields, now)
+        const { id: updateId } = await repo.insertUpdate({ incidentId: id, state, message: cutText(change.message, MAX_MESSAGE), at: now })
+        await this.notifier.emit(repo.db, {
+          kind: state === 'resolved' ? 'incident.resolved' : 'incident.updated',
+          pageId: row.page_id,
+          incidentId: id,
+          updateId,
+          notifySubscribers: change.notifySubscribers,
+          at: now,
+        })
+        return row.page_id
+      })
+    } catch (error) {
+      // Reopening while another automatic incident of the component is open: the index says no.
+      if (isOneOpenAutoViolation(error)) return false
+      throw error
+    }
+    if (pageId === undefined) return false
+    this.changes.pageChanged(pageId)
+    return true
+  }
+
+  /** The newest automatic incident of a component (open or not), for the automation's decisions. */
+  async latestAutomatic(componentId: number): Promise<Incident | undefined> {
+    const row = await this.repo.latestAutomatic(componentId)
+    return row ? (await this.hydrate([row]))[0] : undefined
+  }
+
+  private async byId(id: number): Promise<Incident> {
+    const row = await this.repo.findWithOwner(id)
+    if (!row) throw notFound()
+    return (await this.hydrate([row]))[0]!
+  }
+
   // ---- internals ----------------------------------------------------------------------------
 
   private async write(
     current: Incident,
-    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[] },
+    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[]; notifySubscribers: boolean; byPerson?: boolean },
   ): Promise<void> {
     const now = this.clock.now()
     const state = change.state ?? current.state
     const stateChanged = change.state !== undefined && change.state !== current.state
-    const fields: { title?: string; state?: IncidentState; resolved_at?: number | null } = {}
+    const fields: IncidentRowChanges = {}
     if (change.title !== undefined) fields.title = change.title
+    // A person's first change takes an automatic incident over (src/modules/auto-incidents).
+    if (change.byPerson && current.automatic && current.automatic.acknowledgedAt === null) fields.acknowledged_at = now
     if (stateChanged) {
       fields.state = change.state
       fields.resolved_at = change.state === 'resolved' ? now : null
@@ -252,7 +389,11 @@ export class IncidentsService {
     await this.repo.transaction(async (repo) => {
       await repo.update(current.id, fields, now)
       if (change.componentIds !== undefined) await repo.setComponents(current.id, change.componentIds)
-      if (addsEntry) await repo.insertUpdate({ incidentId: current.id, state, message: change.message ?? '', at: now })
+      if (!addsEntry) return
+      // Only a timeline entry is news: a new title or affected components alone notify nobody.
+      const update = await repo.insertUpdate({ incidentId: current.id, state, message: change.message ?? '', at: now })
+      const kind = stateChanged && state === 'resolved' ? 'incident.resolved' : 'incident.updated'
+      await this.notifier.emit(repo.db, { kind, pageId: current.pageId, incidentId: current.id, updateId: update.id, notifySubscribers: change.notifySubscribers, at: now })
     })
     this.changes.pageChanged(current.pageId)
   }
@@ -294,6 +435,20 @@ export class IncidentsService {
       updates: (updatesOf.get(row.id) ?? []).map((u) => ({ id: u.id, state: u.state, message: u.message, at: u.at })),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
+      automatic:
+        row.source === 'auto'
+          ? {
+              componentId: row.auto_component_id,
+              acknowledgedAt: row.acknowledged_at,
+              autoResolved: row.auto_resolved === 1,
+              downSince: row.auto_down_since,
+            }
+          : null,
     }))
   }
+}
+
+/** The partial unique index `incidents_one_open_auto` refused a second open automatic incident. */
+function isOneOpenAutoViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: incidents\.auto_component_id/.test(error.message)
 }

@@ -1,5 +1,7 @@
 import type { Generated } from 'kysely'
 
+export type IncidentSource = 'manual' | 'auto'
+
 export type IncidentState = 'investigating' | 'identified' | 'monitoring' | 'resolved'
 
 export interface IncidentsTable {
@@ -11,6 +13,16 @@ export interface IncidentsTable {
   resolved_at: number | null
   created_at: number
   updated_at: number
+  /** manual: a person opened it; auto: the automation did (src/modules/auto-incidents). */
+  source: Generated<IncidentSource>
+  /** The component an automatic incident watches (at most one open per component: a unique index). */
+  auto_component_id: Generated<number | null>
+  /** When a person first changed an automatic incident: from then on it is theirs. */
+  acknowledged_at: Generated<number | null>
+  /** 1 when the automation resolved it (a failure soon after may reopen it). */
+  auto_resolved: Generated<number>
+  /** Since when the watched component has been down (the outage length on recovery). */
+  auto_down_since: Generated<number | null>
 }
 
 export interface IncidentComponentsTable {

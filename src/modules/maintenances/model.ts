@@ -20,7 +20,12 @@ export const CreateMaintenanceBody = t.Object({
   end_at: time('end_at'),
   message: t.Optional(message),
   component_ids: t.Optional(componentIds),
-  notify_subscribers: t.Optional(t.Boolean({ description: 'Accepted for compatibility; subscribers are not notified yet' })),
+  notify_subscribers: t.Optional(
+    t.Boolean({
+      error: 'notify_subscribers must be true or false',
+      description: "Also tell the page's subscribers when the window is scheduled, starts and ends (default false). The owner's own notification channels hear every maintenance event they listen to.",
+    }),
+  ),
 })
 
 export const UpdateMaintenanceBody = t.Object({

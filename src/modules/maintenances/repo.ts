@@ -1,7 +1,8 @@
 import type { Db } from '../../db/client.ts'
 
 export class MaintenancesRepo {
-  constructor(private readonly db: Db) {}
+  /** The connection or transaction this repo writes with (producers emit their events on it). */
+  constructor(readonly db: Db) {}
 
   transaction<T>(work: (repo: MaintenancesRepo) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new MaintenancesRepo(trx)))
@@ -46,7 +47,7 @@ export class MaintenancesRepo {
     return this.db.selectFrom('components').select(['id']).where('page_id', '=', pageId).where('id', 'in', ids).execute()
   }
 
-  insert(window: { pageId: number; title: string; message: string; startAt: number; endAt: number; now: number }) {
+  insert(window: { pageId: number; title: string; message: string; startAt: number; endAt: number; now: number; notifySubscribers: boolean }) {
     return this.db
       .insertInto('maintenances')
       .values({
@@ -55,6 +56,7 @@ export class MaintenancesRepo {
         message: window.message,
         start_at: window.startAt,
         end_at: window.endAt,
+        notify_subscribers: window.notifySubscribers ? 1 : 0,
         created_at: window.now,
         updated_at: window.now,
       })

@@ -14,6 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
+import { Notifier } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
@@ -56,6 +57,8 @@ export class MaintenancesService {
     private readonly pages: StatusPagesService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    /** Hears "maintenance scheduled" (started / ended come from the sweeper, sweeper.ts). */
+    private readonly notifier: Notifier = new Notifier(),
   ) {}
 
   now(): number {
@@ -85,8 +88,11 @@ export class MaintenancesService {
     await this.pages.get(owner, pageId)
     const componentIds = await this.checkedComponents(pageId, input.component_ids ?? [])
     const id = await this.repo.transaction(async (repo) => {
-      const row = await repo.insert({ pageId, title, message, startAt, endAt, now: this.clock.now() })
+      const now = this.clock.now()
+      const notifySubscribers = input.notify_subscribers ?? false
+      const row = await repo.insert({ pageId, title, message, startAt, endAt, now, notifySubscribers })
       await repo.setComponents(row.id, componentIds)
+      await this.notifier.emit(repo.db, { kind: 'maintenance.scheduled', pageId, maintenanceId: row.id, notifySubscribers, at: now })
       return row.id
     })
     this.changes.pageChanged(pageId)

@@ -9,6 +9,7 @@ export interface MaintenancesTable {
   end_at: number
   created_at: number
   updated_at: number
+  notify_subscribers: Generated<number>
 }
 
 export interface MaintenanceComponentsTable {

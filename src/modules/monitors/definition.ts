@@ -5,11 +5,12 @@
  */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
+import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './validate.ts'
+import { emailAuthSpec } from '../email-auth/monitor.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -36,11 +37,18 @@ export interface MonitorOptions {
   tls_degraded_below_days?: number
   tls_fail_below_days?: number
   push_grace_seconds?: number
+  dkim_selectors?: string[]
+  /** ssl: speak SMTP STARTTLS first on another port; ports 25 and 587 always do. */
+  starttls?: boolean
+  /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
+  zones?: string[]
 }
 
 export const OPTION_FIELDS = [
   'method', 'headers', 'body', 'accepted_status', 'follow_redirects', 'keyword', 'keyword_present', 'keyword_case_sensitive',
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
+  'dkim_selectors',
+  'starttls', 'zones',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -88,6 +96,11 @@ const API_FIELD: Record<string, string> = {
   recordType: 'record_type',
   degradedBelowDays: 'tls_degraded_below_days',
   failBelowDays: 'tls_fail_below_days',
+  domain: 'target',
+  selectors: 'dkim_selectors',
+  warnBelowDays: 'tls_degraded_below_days',
+  target: 'target',
+  zones: 'zones',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -133,6 +146,9 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   if (type === 'json' && !options.conditions?.length) throw badRequest('conditions: a json monitor needs at least one condition')
   if (options.record_type !== undefined && !DNS_RECORD_TYPES.includes(options.record_type)) {
     throw badRequest(`record_type must be one of ${DNS_RECORD_TYPES.join(', ')}`)
+  }
+  if (type === 'dnsbl' && intervalSeconds < DEFAULTS.dnsblMinIntervalSeconds) {
+    throw badRequest(`interval_seconds: a dnsbl monitor runs at most hourly (${DEFAULTS.dnsblMinIntervalSeconds} s or more); zone operators ask for that`)
   }
   const grace = options.push_grace_seconds
   if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
@@ -191,8 +207,26 @@ export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
         ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
       }
     }
+    case 'ssl': {
+      const split = splitHostPort(target ?? '')
+      const port = o.port ?? split.port ?? 443
+      return {
+        type: 'ssl',
+        host: split.host,
+        port,
+        ...common,
+        // Ports 25 and 587 always speak STARTTLS; the option turns it on elsewhere (e.g. 2525).
+        starttls: o.starttls === true || STARTTLS_PORTS.includes(port),
+        ...(o.tls_degraded_below_days !== undefined ? { warnBelowDays: o.tls_degraded_below_days } : {}),
+        ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
+      }
+    }
+    case 'dnsbl':
+      return { type: 'dnsbl', target: target ?? '', ...common, ...(o.zones?.length ? { zones: o.zones } : {}) }
     case 'dns':
       return { type: 'dns', name: target ?? '', recordType: o.record_type ?? 'A', ...common, ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
+    case 'email_auth':
+      return emailAuthSpec(definition)
     case 'push':
       return null
   }
@@ -211,10 +245,21 @@ export function hostKey(definition: MonitorDefinition): string | null {
       }
     case 'tcp':
     case 'tls':
+    case 'ssl':
       return spec.host.toLowerCase()
+    case 'dnsbl':
+      // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.
+      return 'dnsbl'
     case 'dns':
+    case 'email_auth':
       return spec.resolver ?? 'dns'
   }
+}
+
+/** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; others 60 s. */
+export function defaultIntervalSeconds(type: StoredMonitorType | undefined, planMinimum: number): number {
+  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : 60
+  return Math.max(base, planMinimum)
 }
 
 export const pushGraceSeconds = (definition: MonitorDefinition): number => definition.options.push_grace_seconds ?? DEFAULTS.pushGraceSeconds

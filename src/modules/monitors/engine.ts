@@ -9,7 +9,8 @@
  *   runBudgetMs(timeoutMs, policy)         the longest a run can take: the scheduler's hard deadline
  *   CheckResult = { outcome: 'ok'|'degraded'|'fail', responseTimeMs: number|null, statusCode?,
  *                   message (≤ 512 chars, never the body), details? }
- *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec (spec.ts). The API's "keyword" and "json"
+ *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec (spec.ts, email-auth/check.ts; ssl and dnsbl
+ *   results carry a `report`, the tool monitors of issue 16). The API's "keyword" and "json"
  *   types are HttpSpec with `keyword` or `conditions` set.
  *   CheckDeps   = { guard: AddressGuard, clock: Clock, elapsed?, trustedCa?, dnsServers?, userAgent? }
  *   createCheckDeps({ env, clock }) builds production deps: the system resolver, MONITOR_PRIVATE_TARGETS
@@ -42,18 +43,21 @@
 import { createAddressGuard, readPrivateTargets } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { runDnsCheck } from './dns-check.ts'
+import { runDnsblCheck } from './dnsbl-check.ts'
 import { runHttpCheck } from './http-check.ts'
+import { runSslCheck } from './ssl-check.ts'
 import { runWithRetries, type RetryPolicy, type Sleep } from './retries.ts'
 import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { systemDnsServers, systemResolve } from './system-resolver.ts'
 import { runTcpCheck } from './tcp-check.ts'
 import { runTlsCheck } from './tls-check.ts'
+import { runEmailAuthCheck } from '../email-auth/check.ts'
 
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
 export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from './push.ts'
 export { DEFAULT_RETRY_POLICY, runBudgetMs, type RetryPolicy, type Sleep } from './retries.ts'
 export { DEFAULTS, defaultTimeoutMs } from './spec.ts'
-export type { CheckDeps, CheckResult, DnsSpec, HttpSpec, MonitorSpec, MonitorType, Outcome, TcpSpec, TlsSpec } from './spec.ts'
+export type { CheckDeps, CheckResult, DnsblReport, DnsblSpec, DnsSpec, HttpSpec, MonitorSpec, MonitorType, Outcome, SslReport, SslSpec, TcpSpec, TlsSpec, ToolReport } from './spec.ts'
 export {
   DEFAULT_STATE_SETTINGS,
   decodeHistory,
@@ -82,6 +86,12 @@ export async function runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<Chec
         return await runDnsCheck(spec, deps)
       case 'tls':
         return await runTlsCheck(spec, deps)
+      case 'email_auth':
+        return await runEmailAuthCheck(spec, deps)
+      case 'ssl':
+        return await runSslCheck(spec, deps)
+      case 'dnsbl':
+        return await runDnsblCheck(spec, deps)
       default:
         return { outcome: 'fail', responseTimeMs: null, message: `unknown monitor type ${JSON.stringify((spec as { type?: unknown }).type)}`.slice(0, 512) }
     }

@@ -5,7 +5,9 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import type { Availability } from './availability.ts'
 import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
 import { PUSH_PATH, type Monitor } from './service.ts'
+import { MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
+import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -29,13 +31,18 @@ const optionFields = {
   record_type: t.Optional(literals(DNS_RECORD_TYPES, 'record_type')),
   expected: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20, error: 'expected must be a list of at most 20 strings' })),
   resolver: t.Optional(t.Nullable(t.String({ maxLength: 100 }), { error: 'resolver must be an IP address with an optional port, or null' })),
-  tls_degraded_below_days: t.Optional(int('tls_degraded_below_days', 0, 365)),
-  tls_fail_below_days: t.Optional(int('tls_fail_below_days', 0, 365)),
+  dkim_selectors: t.Optional(DkimSelectorsSchema),
+  tls_degraded_below_days: t.Optional(int('tls_degraded_below_days', 0, 365, 'tls: degraded, ssl: warning under this many days left (default 14)')),
+  tls_fail_below_days: t.Optional(int('tls_fail_below_days', 0, 365, 'tls and ssl: fail under this many days left (default 3)')),
   push_grace_seconds: t.Optional(int('push_grace_seconds', 0, MAX_PUSH_GRACE_SECONDS, `default ${DEFAULTS.pushGraceSeconds}`)),
+  starttls: t.Optional(t.Boolean({ error: 'starttls must be true or false', description: 'ssl: speak SMTP EHLO/STARTTLS before the handshake on another port (e.g. 2525); ports 25 and 587 always do' })),
+  zones: t.Optional(
+    t.Array(t.String({ maxLength: 253 }), { maxItems: MAX_DNSBL_ZONES, error: `zones must be a list of at most ${MAX_DNSBL_ZONES} zone names`, description: 'dnsbl: the zones to query; default the documented list (src/content/docs/monitors.md)' }),
+  ),
 }
 
 const settingFields = {
-  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls), name (dns); none for push' })),
+  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl); none for push' })),
   interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
   timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
   retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),

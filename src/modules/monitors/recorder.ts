@@ -1,7 +1,7 @@
 /**
  * Writes what monitors found, many at once: in ONE transaction per batch it reads the monitors'
  * current rows, moves their state with nextState, logs the raw results, records state changes,
- * sets the next run, and feeds the component check store (so sparklines, uptime bars, analytics and
+ * sets the next run, stores SSL/DNSBL reports and emits their events (tool-state.ts), and feeds the component check store (so sparklines, uptime bars, analytics and
  * badges follow monitors with no second path). After the commit, a component whose monitor changed
  * state takes the worst of its monitors' states through the components service's own status write.
  *
@@ -9,15 +9,18 @@
  * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
  * a second scheduler unable to double a run.
  */
+import type { Db } from '../../db/client.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { ComponentsService } from '../components/service.ts'
+import type { ComponentStatus } from '../components/tables.ts'
 import { componentStatusFromMonitors } from './component-status.ts'
 import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
 import { MonitorsRepo, type MonitorRow } from './repo.ts'
 import type { CheckResult } from './spec.ts'
 import { decodeHistory, encodeHistory, nextState, type StateSnapshot } from './state.ts'
+import { recordToolReport, type EventSink } from './tool-state.ts'
 import { DEFAULTS } from './spec.ts'
 
 /** Something to record for one monitor. */
@@ -51,13 +54,34 @@ export function nextRunAfter(scheduledAt: number, intervalMs: number, now: numbe
   return scheduledAt + (Math.floor((now - scheduledAt) / intervalMs) + 1) * intervalMs
 }
 
+/** Hears a monitored component's confirmed state after a run changed it (automatic incidents). */
+export interface ConfirmedStateListener {
+  confirmedState(componentId: number, status: ComponentStatus): Promise<unknown>
+}
+/**
+ * Called in the recorder's transaction after a run's result is written (the row as it was read):
+ * a monitor type's own bookkeeping and notices (e.g. email-auth changes) ride the same commit.
+ */
+export type ResultHook = (db: Db, monitor: MonitorRow, result: CheckResult, at: number) => Promise<void>
+
 export class MonitorRecorder {
+  private readonly resultHooks: ResultHook[] = []
+
+  /** Registers a hook (composition root). */
+  onResult(hook: ResultHook): this {
+    this.resultHooks.push(hook)
+    return this
+  }
+
   constructor(
     private readonly repo: MonitorsRepo,
     private readonly checks: ChecksService,
     private readonly components: ComponentsService,
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
+    private readonly listener?: ConfirmedStateListener,
+    /** SSL and DNSBL events (certificate.expiring/renewed, dnsbl.listed/delisted) go here, in the transaction. */
+    private readonly events?: EventSink,
   ) {}
 
   /** Records the events in one transaction; answers each monitor's next run (absent: drop it from the schedule). */
@@ -121,6 +145,10 @@ export class MonitorRecorder {
           lease_until: null,
         }
         await repo.update(row.id, changes)
+        if (event.kind === 'run' && result.report) {
+          await recordToolReport(trx, result.report, { monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, target: row.target ?? '' }, now, this.events)
+        }
+        for (const hook of this.resultHooks) await hook(trx, row, result, now)
         // Later events of the same monitor in this batch build on this one.
         Object.assign(row, changes)
         results.push({
@@ -146,16 +174,20 @@ export class MonitorRecorder {
       return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))
       // The raw log is monitor_results: one raw row per result, not two.
     }, { raw: false })
-    for (const componentId of changedComponents) await this.refreshComponent(componentId)
+    for (const componentId of changedComponents) {
+      const status = await this.refreshComponent(componentId)
+      if (status !== null) await this.listener?.confirmedState(componentId, status)
+    }
     // A status change was published by applyMonitorStatus; what is left is new results.
     for (const pageId of touchedPages) this.changes.pageChanged(pageId, { resultsOnly: true })
     return nextRuns
   }
 
   /** Gives the component the worst state of its monitors (unless the owner overrides it). */
-  async refreshComponent(componentId: number): Promise<void> {
+  async refreshComponent(componentId: number): Promise<ComponentStatus | null> {
     const status = componentStatusFromMonitors(await this.repo.componentMonitorStates(componentId))
     if (status !== null) await this.components.applyMonitorStatus(componentId, status)
+    return status
   }
 
   /** Deletes raw results past the retention, in small transactions so a run's writes never wait long. */

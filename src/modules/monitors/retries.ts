@@ -14,7 +14,9 @@ export type Sleep = (ms: number) => Promise<void>
 
 /**
  * Runs `attempt` until it does not fail or the retries are used up. Only `fail` is retried: a
- * degraded answer is an answer. The result says how many attempts it took.
+ * degraded answer is an answer, and so is a failure that carries a report (an SSL or DNSBL verdict
+ * on what the server showed: an expired certificate or a listing does not pass by waiting 2 s).
+ * The result says how many attempts it took.
  */
 export async function runWithRetries(attempt: () => Promise<CheckResult>, policy: RetryPolicy, sleep: Sleep): Promise<CheckResult & { attempts: number }> {
   const retries = Math.max(0, Math.min(DEFAULTS.maxRetries, Math.floor(policy.retries)))
@@ -22,7 +24,7 @@ export async function runWithRetries(attempt: () => Promise<CheckResult>, policy
   for (;;) {
     attempts++
     const result = await attempt()
-    if (result.outcome !== 'fail' || attempts > retries) return { ...result, attempts }
+    if (result.outcome !== 'fail' || result.report || attempts > retries) return { ...result, attempts }
     await sleep(policy.retryDelayMs)
   }
 }

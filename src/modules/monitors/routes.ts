@@ -17,6 +17,7 @@ import {
   UpdateMonitorBody,
 } from './model.ts'
 import type { MonitorsService } from './service.ts'
+import { toolReportJson, toolReportModels, ToolReportRef } from './tool-model.ts'
 import { toIso } from '../../lib/time.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Monitors'], summary, description, security: apiKeySecurity })
@@ -27,6 +28,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
   return new Elysia({ prefix: '/user/api/v1/monitors' })
     .model(sharedModels)
     .model(monitorModels)
+    .model(toolReportModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/',
@@ -50,7 +52,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
         response: { 201: one, ...errorResponses },
         detail: detail(
           'Create a monitor',
-          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`. A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
         ),
       },
     )
@@ -115,6 +117,21 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
           ...errorResponses,
         },
         detail: detail('Recent results of a monitor, newest first', 'Raw results are kept 24 hours; older figures live on in the component’s minute and day roll-ups.'),
+      },
+    )
+    .get(
+      '/:id/report',
+      async ({ owner, params }) => {
+        const stored = await monitors.toolReport(owner, params.id)
+        return { data: stored ? toolReportJson(stored) : null }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Nullable(ToolReportRef) }), ...errorResponses },
+        detail: detail(
+          'The last full report of an SSL or DNSBL monitor',
+          'SSL: validity, days left, names and whether they cover the host, trust, key, signature algorithm, protocol; chain and OCSP stapling on paid plans (null on the free plan). DNSBL: each address and zone with listed, clear or error. Null before the first run and for other types.',
+        ),
       },
     )
     .get(

@@ -9,17 +9,20 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import type { User } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
-import { monitorLimits, planLabel } from '../plans/matrix.ts'
+import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
-import { assertRunnable, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
+import { assertRunnable, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
 import { healthInputs, healthScore, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
+import { reportForPlan } from './ssl-report.ts'
+import { clearToolState, readToolReport, type StoredToolReport } from './tool-state.ts'
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
+import { EMAIL_AUTH_DEFAULTS } from '../email-auth/monitor.ts'
 
 /** One raw check result as stored (kept 24 h): what the results API and the detail screen show. */
 export type MonitorResultRow = Selectable<MonitorResultsTable>
@@ -174,7 +177,7 @@ export class MonitorsService {
   /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
   async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
     const limits = monitorLimits(owner.plan)
-    const definition = mergeDefinition(undefined, { ...input, interval_seconds: input.interval_seconds ?? Math.max(60, limits.minIntervalSeconds) })
+    const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.repo.countByOwner(owner.id)
     if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
       throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)
@@ -224,6 +227,7 @@ export class MonitorsService {
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
       updated_at: now,
     })
+    if (definition.type !== current.type || definition.target !== current.target) await clearToolState(this.repo.db, id)
     // Both the component it left and the one it joined take their monitors' worst state again.
     if (row.component_id !== placement.component_id) {
       for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
@@ -260,6 +264,13 @@ export class MonitorsService {
   async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.repo.listResults(id, limit, before)
+  }
+
+  /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */
+  async toolReport(owner: User, id: number): Promise<StoredToolReport | null> {
+    await this.owned(owner, id)
+    const stored = await readToolReport(this.repo.db, id)
+    return stored ? { ...stored, report: reportForPlan(stored.report, planHas(owner.plan, 'ssl_chain_details')) } : null
   }
 
   async availability(owner: User, id: number, period: AvailabilityPeriod): Promise<Availability> {

@@ -1,6 +1,7 @@
 /** What a check is asked to do (MonitorSpec), what it needs (CheckDeps) and what it answers (CheckResult). */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { EmailAuthSpec } from '../email-auth/check.ts'
 
 export type Outcome = 'ok' | 'degraded' | 'fail'
 
@@ -16,6 +17,8 @@ export interface CheckResult {
   /** One line for the owner, at most 512 characters; never contains the response body. */
   message: string
   details?: Record<string, string | number | boolean | null>
+  /** SSL and DNSBL checks: the full report (shown to the owner, and read by the recorder for events). */
+  report?: ToolReport
 }
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
@@ -74,7 +77,77 @@ export interface TlsSpec extends CommonSpec {
   failBelowDays?: number
 }
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec
+/** An SSL monitor (issue 16): the certificate's health, on host:443 or an SMTP STARTTLS port. */
+export interface SslSpec extends CommonSpec {
+  type: 'ssl'
+  host: string
+  port: number
+  /** Speak SMTP (EHLO, STARTTLS) before the handshake; absent: on for STARTTLS_PORTS (toSpec always sets it). */
+  starttls?: boolean
+  /** Warning when fewer days are left (default DEFAULTS.tlsDegradedBelowDays). */
+  warnBelowDays?: number
+  /** Fail when fewer days are left (default DEFAULTS.tlsFailBelowDays). */
+  failBelowDays?: number
+}
+
+/** A DNSBL monitor (issue 16): an IP, or a domain whose MX and A addresses are looked up in each zone. */
+export interface DnsblSpec extends CommonSpec {
+  type: 'dnsbl'
+  target: string
+  /** DNSBL zones; absent: DEFAULT_DNSBL_ZONES (dnsbl-zones.ts). */
+  zones?: string[]
+}
+
+/** SMTP submission and relay ports: an SSL monitor speaks STARTTLS there (implicit TLS is port 465). */
+export const STARTTLS_PORTS: readonly number[] = [25, 587]
+
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec
+
+export type Verdict = 'pass' | 'warning' | 'fail'
+
+export interface SslReport {
+  kind: 'ssl'
+  verdict: Verdict
+  /** Why the verdict is not pass (empty when it is). */
+  reasons: string[]
+  host: string
+  port: number
+  starttls: boolean
+  protocol: string
+  subject: string
+  issuer: string
+  validFrom: string
+  validTo: string
+  daysLeft: number
+  sans: string[]
+  hostCovered: boolean
+  trusted: boolean
+  trustError: string | null
+  keyType: string
+  /** RSA/DSA modulus bits, or the EC curve's size. */
+  keyBits: number | null
+  curve: string | null
+  signatureAlgorithm: string
+  fingerprint256: string
+  /** Paid plans see these two (the API hides them for free plans). */
+  chain: { complete: boolean; certificates: Array<{ subject: string; issuer: string; validTo: string }>; note: string } | null
+  ocsp: { status: 'stapled' | 'unavailable'; note: string } | null
+}
+
+export type DnsblStatus = 'listed' | 'clear' | 'error'
+
+export interface DnsblReport {
+  kind: 'dnsbl'
+  verdict: Verdict
+  reasons: string[]
+  target: string
+  /** The addresses looked up and where each came from. */
+  addresses: Array<{ address: string; source: string }>
+  /** One row per (address, zone). `codes`: the 127.x answers of a listing; `error`: why a zone gave no verdict. */
+  results: Array<{ address: string; zone: string; status: DnsblStatus; codes: string[]; error: string | null }>
+}
+
+export type ToolReport = SslReport | DnsblReport
 export type MonitorType = MonitorSpec['type'] | 'push'
 
 export interface CheckDeps {
@@ -111,6 +184,13 @@ export const DEFAULTS = {
   flapLowPercent: 25,
   tlsDegradedBelowDays: 14,
   tlsFailBelowDays: 3,
+  /** SSL monitors mail at these days left, once each per certificate. */
+  certificateExpiryDays: [30, 15, 5],
+  /** DNSBL: queries at once, and the longest one query waits. */
+  dnsblConcurrency: 10,
+  dnsblQueryTimeoutMs: 2_000,
+  /** DNSBL zone operators ask for hourly checks at most. */
+  dnsblMinIntervalSeconds: 3_600,
   pushGraceSeconds: 60,
 } as const
 

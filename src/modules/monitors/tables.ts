@@ -2,7 +2,7 @@ import type { Generated } from 'kysely'
 import type { MonitorState } from './state.ts'
 
 /** The API's types: keyword and json are HTTP checks with a keyword or conditions. */
-export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push'
+export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push' | 'ssl' | 'dnsbl' | 'email_auth'
 
 export interface MonitorsTable {
   id: Generated<number>
@@ -11,7 +11,7 @@ export interface MonitorsTable {
   component_id: number | null
   name: string
   type: StoredMonitorType
-  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls), name (dns); null for push. */
+  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth); null for push. */
   target: string | null
   /** The type's options, with the API's field names (model.ts). */
   options_json: string
@@ -59,4 +59,18 @@ export interface MonitorStateChangesTable {
   monitor_id: number
   state: string
   at: number
+}
+
+/** SSL and DNSBL monitors: the last report and what was announced (tool-state.ts). */
+export interface MonitorToolStatesTable {
+  monitor_id: number
+  report_json: string
+  checked_at: number
+  /** SSL: the certificate last seen, and the latest notAfter ever seen (a renewal moves it forward). */
+  cert_fingerprint: string | null
+  cert_not_after: number | null
+  /** SSL: expiry thresholds (days) already announced, comma-separated ("30,15"). */
+  expiry_notified: string
+  /** DNSBL: JSON list of "address zone" pairs currently listed. */
+  listed_json: string
 }

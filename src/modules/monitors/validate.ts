@@ -5,8 +5,10 @@
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { MAX_CONDITIONS, parseConditions } from './conditions.ts'
 import { parseResolver } from './dns-check.ts'
+import { DEAD_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, type MonitorSpec } from './spec.ts'
 import { parseAcceptedStatus } from './status-codes.ts'
+import { validateEmailAuthSpec } from '../email-auth/monitor.ts'
 
 export interface SpecProblem {
   field: string
@@ -99,6 +101,33 @@ export function validateSpec(spec: MonitorSpec, guard: AddressGuard): SpecProble
         const resolver = parseResolver(spec.resolver)
         if (!resolver) problem('resolver', 'must be an IP address with an optional port, e.g. 9.9.9.9 or [2620:fe::fe]:53')
         else host('resolver', resolver.address)
+      }
+      break
+    }
+    case 'email_auth':
+      problems.push(...validateEmailAuthSpec(spec, guard))
+      break
+    case 'ssl':
+      host('host', spec.host)
+      port('port', spec.port)
+      for (const field of ['warnBelowDays', 'failBelowDays'] as const) {
+        const value = spec[field]
+        if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > 365)) problem(field, 'must be 0 to 365 days')
+      }
+      if ((spec.failBelowDays ?? DEFAULTS.tlsFailBelowDays) > (spec.warnBelowDays ?? DEFAULTS.tlsDegradedBelowDays)) {
+        problem('failBelowDays', 'must not be above the warning threshold')
+      }
+      break
+    case 'dnsbl': {
+      const address = dnsblTargetAddress(spec.target)
+      if (address === undefined || (address === 'not-ip' && (!DNS_NAME.test(spec.target) || !spec.target.includes('.')))) {
+        problem('target', 'must be an IP address or a domain name')
+      }
+      const zones = spec.zones ?? []
+      if (zones.length > MAX_DNSBL_ZONES) problem('zones', `at most ${MAX_DNSBL_ZONES} zones`)
+      for (const zone of zones) {
+        if (typeof zone !== 'string' || !DNS_NAME.test(zone) || !zone.includes('.')) problem('zones', `"${String(zone).slice(0, 100)}" is not a zone name`)
+        else if (DEAD_DNSBL_ZONES.includes(zone.toLowerCase().replace(/\.$/, ''))) problem('zones', `${zone} is decommissioned; it would report nothing or everything`)
       }
       break
     }

@@ -12,6 +12,8 @@ const FEATURES = [
   'custom_domain_private',
   'custom_css',
   'analytics_share_tokens',
+  /** SSL monitors: the certificate chain and OCSP stapling details (issue 16; every paid plan). */
+  'ssl_chain_details',
 ] as const
 export type Feature = (typeof FEATURES)[number]
 
@@ -24,7 +26,7 @@ const growthAndUp = all(...FEATURES)
 
 const MATRIX: Readonly<Record<Plan, PlanRow>> = {
   free: { features: all() },
-  pro: { features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens') },
+  pro: { features: all('badge_widget', 'custom_domain_private', 'analytics_share_tokens', 'ssl_chain_details') },
   growth: { features: growthAndUp },
   business: { features: growthAndUp },
   oss_hero: { features: growthAndUp },
@@ -72,4 +74,18 @@ const MONITOR_LIMITS: Readonly<Record<Plan, MonitorLimits>> = {
 
 export function monitorLimits(plan: Plan): MonitorLimits {
   return MONITOR_LIMITS[plan]
+}
+
+/** Components with automatic incidents on, per plan (DESIGN §4 `auto_incidents`); null: no limit. */
+const AUTO_INCIDENT_COMPONENTS: Readonly<Record<Plan, number | null>> = {
+  free: 0,
+  pro: 5,
+  growth: 20,
+  business: null,
+  oss_hero: null,
+  enterprise: null,
+}
+
+export function autoIncidentLimit(plan: Plan): number | null {
+  return AUTO_INCIDENT_COMPONENTS[plan]
 }

@@ -16,6 +16,7 @@ const FEATURE_LABELS = {
   custom_domain_private: 'Custom domain and private pages',
   custom_css: 'Custom CSS and favicon',
   analytics_share_tokens: 'Share links for analytics',
+  ssl_chain_details: 'SSL monitors: certificate chain and OCSP stapling details',
 } as const satisfies Record<Feature, string>
 
 export interface FeatureLine {

@@ -7,8 +7,8 @@
 import type { Incident } from '../incidents/service.ts'
 import type { Maintenance } from '../maintenances/service.ts'
 
-/** An incident as the page shows it: the incidents module's own shape (the page id is implied). */
-export type PublicIncident = Omit<Incident, 'pageId'>
+/** An incident as the page shows it: the incidents module's own shape (the page id is implied; the automation's bookkeeping stays the owner's). */
+export type PublicIncident = Omit<Incident, 'pageId' | 'automatic'>
 
 /** A maintenance window as the page shows it (the page id is implied). */
 export type PublicMaintenance = Omit<Maintenance, 'pageId'>

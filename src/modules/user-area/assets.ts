@@ -16,7 +16,10 @@ import componentsCss from '../../assets/user/components.css' with { type: 'text'
 import componentsJs from '../../assets/user/components.js' with { type: 'text' }
 import incidentsCss from '../../assets/user/incidents.css' with { type: 'text' }
 import monitorsCss from '../../assets/user/monitors.css' with { type: 'text' }
+import notificationsCss from '../../assets/user/notifications.css' with { type: 'text' }
+import slaCss from '../../assets/user/sla.css' with { type: 'text' }
 import whenJs from '../../assets/user/when.js' with { type: 'text' }
+import toolsCss from '../../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -41,7 +44,10 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/components.js': { text: componentsJs, contentType: JS },
   '/static/user/incidents.css': { text: incidentsCss, contentType: CSS },
   '/static/user/monitors.css': { text: monitorsCss, contentType: CSS },
+  '/static/user/notifications.css': { text: notificationsCss, contentType: CSS },
+  '/static/user/sla.css': { text: slaCss, contentType: CSS },
   '/static/user/when.js': { text: whenJs, contentType: JS },
+  '/static/user/tools.css': { text: toolsCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },

@@ -22,6 +22,11 @@ import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
 import { monitorScreens } from './screens/monitors.ts'
+import { notificationScreens } from './screens/notifications.ts'
+import { autoIncidentScreens } from './screens/auto-incidents.ts'
+import { transferScreens } from './screens/transfer.ts'
+import { slaScreens } from './screens/sla.ts'
+import { toolScreens } from './screens/tools.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -38,6 +43,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const signupOpen = config.signup === 'open'
   return new Elysia()
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
+    .use(slaScreens(deps))
     .use(pageScreens(deps))
     .use(setupScreens(deps))
     .use(accountScreens(deps))
@@ -48,6 +54,10 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(templateScreens(deps))
     .use(maintenanceScreens(deps))
     .use(monitorScreens(deps))
+    .use(notificationScreens(deps))
+    .use(autoIncidentScreens(deps))
+    .use(transferScreens(deps))
+    .use(toolScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

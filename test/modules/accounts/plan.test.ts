@@ -14,9 +14,10 @@ test('every feature of the matrix is listed; a missing one names the cheapest pl
     custom_domain_private: 'pro',
     custom_css: 'growth',
     analytics_share_tokens: 'pro',
+    ssl_chain_details: 'pro',
   })
   const pro = planFeatures('pro')
-  expect(pro.filter((line) => line.included).map((line) => line.feature)).toEqual(['badge_widget', 'custom_domain_private', 'analytics_share_tokens'])
+  expect(pro.filter((line) => line.included).map((line) => line.feature)).toEqual(['badge_widget', 'custom_domain_private', 'analytics_share_tokens', 'ssl_chain_details'])
   for (const plan of PLANS.slice(2)) expect(planFeatures(plan).every((line) => line.included && line.availableFrom === null)).toBe(true)
 })
 

@@ -25,6 +25,7 @@ import { HttpError } from '../../../lib/errors.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
+import { emailAuthSection } from '../views/email-auth.ts'
 import {
   chooseTypeView,
   COMMON_FIELDS,
@@ -45,11 +46,11 @@ import type { ScreenDeps } from './deps.ts'
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
-const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css">' }
+const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css"><link rel="stylesheet" href="/static/user/tools.css">' }
 const formResponses = { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 const pageResponses = { 200: HtmlResponse, 400: HtmlResponse, 404: HtmlResponse }
 /** Fields typed one item a line (headers as `Name: value`). */
-const LIST_FIELDS = new Set(['headers', 'conditions', 'expected'])
+const LIST_FIELDS = new Set(['headers', 'conditions', 'expected', 'zones', 'dkim_selectors'])
 const RESULTS_PER_PAGE = 20
 
 const typeOf = (raw: string | undefined): string | undefined => (raw && raw in TYPE_FIELDS ? raw : undefined)
@@ -103,6 +104,7 @@ function formOf(m: Monitor): FormState {
     keyword_case_sensitive: on(o.keyword_case_sensitive, true), conditions: (o.conditions ?? []).join('\n'), port: text(o.port),
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
+    dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
   })
 }
 
@@ -143,8 +145,10 @@ export function monitorScreens(deps: ScreenDeps) {
         results,
         olderBefore: results.length === RESULTS_PER_PAGE && last ? last.id : null,
         now: services.clock.now(),
+        toolReport: await monitors.toolReport(user, monitor.id),
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
+      monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : '',
     )
     return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, body)
   }

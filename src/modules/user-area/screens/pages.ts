@@ -17,6 +17,7 @@ import { idParam, screens } from '../kit/guard.ts'
 import type { ScreenDeps } from './deps.ts'
 import { pagePictures, PICTURES_HEAD } from './page-pictures.ts'
 import { overviewPanels } from './overview.ts'
+import { transferSettingsPanel } from './transfer.ts'
 import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
@@ -96,7 +97,8 @@ export function pageScreens(deps: ScreenDeps) {
       screen(async ({ user, params, query, render }) => {
         const page = await pages.get(user, idParam(params.id))
         const help = await domainHelp(page, query.check === 'dns')
-        return render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, settingsForm(page), help))
+        const transfer = await transferSettingsPanel(deps, user, page)
+        return render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, settingsForm(page), help) + transfer)
       }),
       {
         params: IdPath,
@@ -111,7 +113,11 @@ export function pageScreens(deps: ScreenDeps) {
         const page = await pages.get(user, idParam(params.id))
         const form = readForm(UpdateStatusPageBody, body, { only: PAGE_FIELDS })
         const again = async (state: FormState, status: number) =>
-          render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, state, await domainHelp(page, false)), status)
+          render(
+            { title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') },
+            pageSettingsView(page, state, await domainHelp(page, false)) + (await transferSettingsPanel(deps, user, page)),
+            status,
+          )
         if (!form.ok) return again(form.state, 400)
         try {
           await pages.update(user, page.id, changedOnly(page, form.value))

@@ -13,6 +13,7 @@ import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
 import { autofocused, zoneField } from './when.ts'
 import { pageCrumbs, sectionNav } from './pages.ts'
+import { automaticBadge, automaticNote } from './auto-incidents.ts'
 
 const STATE_LABELS: Record<string, string> = {
   investigating: 'Investigating',
@@ -146,7 +147,7 @@ function incidentRow(incident: Incident, zone: string): string {
   const affected = incident.components.length === 0 ? 'Whole page' : incident.components.map((c) => c.name).join(', ')
   return html`<li class="incident-row">
   <a href="/user/incidents/${String(incident.id)}">${incident.title}</a>
-  <span class="badge!${incident.state === 'resolved' ? ' ok' : ''}">${stateLabel(incident.state)}</span>
+  <span class="badge!${incident.state === 'resolved' ? ' ok' : ''}">${stateLabel(incident.state)}</span>!${automaticBadge(incident)}
   <span class="muted">${affected} · started ${formatInZone(incident.startedAt, zone)}</span>
 </li>`
 }
@@ -208,7 +209,8 @@ export function incidentView(options: IncidentViewOptions): string {
   return html`<h1>${incident.title}</h1>
 <p><span class="badge!${resolved ? ' ok' : ''}">${stateLabel(incident.state)}</span> <span class="muted">on <a href="/user/pages/${String(page.id)}">${page.name}</a> · ${
     incident.components.length === 0 ? 'whole page' : incident.components.map((c) => c.name).join(', ')
-  }</span></p>
+  }</span>!${automaticBadge(incident)}</p>
+!${automaticNote(incident)}
 <section class="card" aria-labelledby="update-heading">
   <h2 id="update-heading">Post an update</h2>
   !${errorSummary(updateForm, UPDATE_LABELS)}

@@ -9,6 +9,8 @@ import { DAY_MS, utcDayStart } from '../../../lib/time.ts'
 import type { Availability } from '../../monitors/availability.ts'
 import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
+import type { StoredToolReport } from '../../monitors/tool-state.ts'
+import { toolReportSection } from './monitors-report.ts'
 import { formatTime, healthText, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
@@ -20,6 +22,8 @@ export interface MonitorDetail {
   /** The `before` of the next (older) page of results, if any. */
   olderBefore: number | null
   now: number
+  /** SSL and DNSBL monitors: the last full report (null: none yet). */
+  toolReport?: StoredToolReport | null
 }
 
 export const UPTIME_DAYS = 90
@@ -127,7 +131,7 @@ function resultsTable(d: MonitorDetail): string {
 <tbody>!${rows.join('')}</tbody></table></div>!${older}`
 }
 
-export function monitorDetailView(d: MonitorDetail, pushNotice: string): string {
+export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSection = ''): string {
   const m = d.monitor
   const def = m.definition
   const action = m.enabled ? 'pause' : 'resume'
@@ -155,6 +159,8 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string): string 
     <a class="button danger" href="${monitorPath(m.id)}/delete">Delete</a>
   </div>
 </section>
+!${toolReportSection(def.type, d.toolReport ?? null)}
+!${typeSection}
 <section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2>!${responseGraph(d.results)}</section>
 <section class="card" aria-labelledby="uptime-heading"><h2 id="uptime-heading">Uptime</h2>!${uptimeBars(dailyFromChanges(d.changes, d.now))}!${periodsTable(d.periods)}</section>
 <section class="card" aria-labelledby="log-heading"><h2 id="log-heading">Downtime log</h2>!${downtimeLog(d.changes, d.now)}</section>

@@ -18,6 +18,9 @@ export const MONITOR_TYPE_LABELS: Record<string, string> = {
   dns: 'DNS',
   tls: 'TLS certificate',
   push: 'Push (heartbeat)',
+  ssl: 'SSL certificate health',
+  dnsbl: 'DNS blocklists (DNSBL)',
+  email_auth: 'Email authentication',
 }
 const TYPE_HINTS: Record<string, string> = {
   http: 'A URL answers with an accepted status code.',
@@ -27,6 +30,9 @@ const TYPE_HINTS: Record<string, string> = {
   dns: 'A name resolves, optionally to the answer you expect.',
   tls: 'A TLS handshake succeeds and the certificate has days left.',
   push: 'Your job calls a secret URL; silence means down.',
+  ssl: 'Validity, names, trust, key and protocol of a certificate, with mail at 30, 15 and 5 days left (HTTPS or SMTP STARTTLS).',
+  dnsbl: 'An IP, or a domain’s mail servers, on spam blocklists; mail when listed and delisted.',
+  email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
 }
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused' }
@@ -46,6 +52,9 @@ export const TYPE_FIELDS: Record<string, readonly string[]> = {
   dns: ['record_type', 'expected', 'resolver'],
   tls: ['port', 'tls_degraded_below_days', 'tls_fail_below_days'],
   push: ['push_grace_seconds'],
+  ssl: ['port', 'starttls', 'tls_degraded_below_days', 'tls_fail_below_days'],
+  dnsbl: ['zones'],
+  email_auth: ['dkim_selectors', 'resolver'],
 }
 export const COMMON_FIELDS = ['name', 'target', 'interval_seconds', 'timeout_ms', 'retries', 'retry_interval_seconds', 'confirm_failures', 'confirm_successes', 'degraded_after_ms', 'component_id']
 
@@ -56,11 +65,15 @@ export const LABELS: Record<string, string> = {
   accepted_status: 'Accepted status codes', follow_redirects: 'Follow redirects', keyword: 'Keyword', keyword_present: 'The keyword must be present (unticked: absent)',
   keyword_case_sensitive: 'Case-sensitive', conditions: 'Conditions', port: 'Port', record_type: 'Record type', expected: 'Expected answers',
   resolver: 'Resolver', tls_degraded_below_days: 'Degraded below (days left)', tls_fail_below_days: 'Down below (days left)', push_grace_seconds: 'Grace (seconds)',
+  starttls: 'SMTP STARTTLS first', zones: 'Zones',
+  dkim_selectors: 'DKIM selectors',
 }
 
 const TARGET_HINTS: Record<string, string> = {
   http: 'A URL, e.g. https://example.com/health', keyword: 'A URL, e.g. https://example.com/', json: 'A URL, e.g. https://example.com/api/health',
   tcp: 'host:port, e.g. db.example.com:5432', dns: 'A name, e.g. example.com', tls: 'host or host:port, e.g. example.com',
+  ssl: 'host or host:port, e.g. example.com or mail.example.com:587', dnsbl: 'An IP address, or a domain whose MX and A addresses are checked',
+  email_auth: 'A mail domain, e.g. example.com',
 }
 
 export const monitorsPath = '/user/monitors'
@@ -158,9 +171,12 @@ function typeFields(type: string, form: FormState): string {
   if (has('port')) parts.push(textField({ name: 'port', label: LABELS.port!, type: 'number', hint: type === 'tls' ? 'Empty: from the target, else 443.' : 'Empty: from the target (host:port).', state: form }))
   if (has('record_type')) parts.push(selectField({ name: 'record_type', label: LABELS.record_type!, options: ['A', 'AAAA', 'CNAME', 'MX', 'TXT'].map((v) => ({ value: v, label: v })), state: form, fallback: 'A' }))
   if (has('expected')) parts.push(textArea({ name: 'expected', label: LABELS.expected!, hint: 'One per line; empty: any answer will do.', rows: 3, state: form }))
+  if (has('dkim_selectors')) parts.push(textArea({ name: 'dkim_selectors', label: LABELS.dkim_selectors!, hint: 'One per line, e.g. google. Empty: only whether any DKIM keys exist.', rows: 2, state: form }))
   if (has('resolver')) parts.push(textField({ name: 'resolver', label: LABELS.resolver!, hint: 'An IP address with an optional port; empty: the system resolver.', state: form }))
   if (has('tls_degraded_below_days')) parts.push(textField({ name: 'tls_degraded_below_days', label: LABELS.tls_degraded_below_days!, type: 'number', state: form }))
   if (has('tls_fail_below_days')) parts.push(textField({ name: 'tls_fail_below_days', label: LABELS.tls_fail_below_days!, type: 'number', state: form }))
+  if (has('starttls')) parts.push(checkboxField({ name: 'starttls', label: LABELS.starttls!, hint: 'EHLO and STARTTLS before the handshake, for a mail port other than 25 and 587 (those always use it).', state: form }))
+  if (has('zones')) parts.push(textArea({ name: 'zones', label: LABELS.zones!, hint: 'One zone a line; empty: the default list of free zones (see the monitors guide). Spamhaus, Barracuda and Abusix only when you name them.', rows: 4, state: form }))
   if (has('push_grace_seconds')) parts.push(textField({ name: 'push_grace_seconds', label: LABELS.push_grace_seconds!, type: 'number', hint: 'Down when no push came within the interval plus this.', state: form }))
   return parts.join('')
 }

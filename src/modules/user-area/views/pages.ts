@@ -22,7 +22,9 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Incidents', href: (id) => `/user/pages/${id}/incidents` },
   { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
   { label: 'Monitors', href: (id) => `/user/pages/${id}/monitors` },
+  { label: 'Auto incidents', href: (id) => `/user/pages/${id}/auto-incidents` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
+  { label: 'SLA', href: (id) => `/user/pages/${id}/sla` },
   ...BRANDING_SECTIONS,
   { label: 'Settings', href: (id) => `/user/pages/${id}/settings` },
 ]

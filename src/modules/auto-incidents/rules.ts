@@ -1,0 +1,97 @@
+/**
+ * What the automation does when a monitored component's confirmed state changes: a pure decision
+ * over the facts the engine gathers (automation.ts). No clock, no SQL.
+ *
+ *   down  → open "<Component> is experiencing issues" (Investigating), unless one is open, or a
+ *           maintenance of the component is under way, or a person's open incident covers it, or a
+ *           monitor of it is flapping; an automatic incident the automation resolved less than
+ *           REOPEN_WINDOW_MS ago is reopened instead (the same incident: no second mail burst).
+ *   up    → the open automatic incident resolves (Auto Resolve on, nobody took it over), or gets a
+ *           "recovered" update and stays open for the person (taken over, or Auto Resolve off).
+ *   degraded → nothing: only down opens, only up resolves.
+ */
+import type { ComponentStatus } from '../components/tables.ts'
+
+/** A failure within this time after an automatic resolve reopens the same incident (documented in monitors.md). */
+export const REOPEN_WINDOW_MS = 10 * 60_000
+
+export interface AutomationFacts {
+  status: ComponentStatus
+  now: number
+  /** The page has Auto Incidents on, the component is opted in and within the plan's limit. */
+  active: boolean
+  autoResolve: boolean
+  /** The newest automatic incident of the component, if any. */
+  latest: { id: number; open: boolean; acknowledged: boolean; autoResolved: boolean; resolvedAt: number | null; downSince: number | null } | null
+  maintenance: boolean
+  personIncident: boolean
+  flapping: boolean
+}
+
+export type SuppressedBy = 'maintenance' | 'person_incident' | 'flapping'
+
+export type Decision =
+  | { action: 'none'; suppressedBy?: SuppressedBy }
+  | { action: 'open' }
+  | { action: 'reopen'; incidentId: number }
+  | { action: 'resolve'; incidentId: number; downSince: number | null }
+  | { action: 'note_recovery'; incidentId: number; downSince: number | null }
+
+export function decide(facts: AutomationFacts): Decision {
+  if (!facts.active) return { action: 'none' }
+  const latest = facts.latest
+  if (facts.status === 'down') {
+    if (latest?.open) return { action: 'none' }
+    const suppressedBy = suppression(facts)
+    if (suppressedBy) return { action: 'none', suppressedBy }
+    if (latest && latest.autoResolved && latest.resolvedAt !== null && facts.now - latest.resolvedAt <= REOPEN_WINDOW_MS) {
+      return { action: 'reopen', incidentId: latest.id }
+    }
+    return { action: 'open' }
+  }
+  if (facts.status === 'up' && latest?.open) {
+    if (facts.autoResolve && !latest.acknowledged) return { action: 'resolve', incidentId: latest.id, downSince: latest.downSince }
+    return { action: 'note_recovery', incidentId: latest.id, downSince: latest.downSince }
+  }
+  return { action: 'none' }
+}
+
+function suppression(facts: AutomationFacts): SuppressedBy | undefined {
+  if (facts.maintenance) return 'maintenance'
+  if (facts.personIncident) return 'person_incident'
+  if (facts.flapping) return 'flapping'
+  return undefined
+}
+
+/** "43 min 12 s", "2 h 5 min", "3 d 4 h": an outage length for people. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000))
+  const d = Math.floor(seconds / 86_400)
+  const h = Math.floor((seconds % 86_400) / 3600)
+  const m = Math.floor((seconds % 3600) / 60)
+  const s = seconds % 60
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`
+  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`
+  return `${s} s`
+}
+
+/** "2026-11-01 12:04 UTC": a recovery time for the timeline. */
+export function formatUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+
+export const incidentTitle = (component: string): string => `${component} is experiencing issues`
+
+export const openingMessage = (component: string): string =>
+  `We are investigating: our monitoring confirmed that ${component} is down. This incident was opened automatically.`
+
+export const reopeningMessage = (component: string, resolvedAt: number): string =>
+  `${component} is failing again, shortly after it recovered at ${formatUtc(resolvedAt)}. We are investigating.`
+
+export function recoveryMessage(component: string, now: number, downSince: number | null, resolving: boolean): string {
+  const length = downSince === null ? '' : ` after ${formatDuration(now - downSince)}`
+  return resolving
+    ? `Resolved: ${component} recovered at ${formatUtc(now)}${length}.`
+    : `Monitoring: ${component} recovered at ${formatUtc(now)}${length}. The incident stays open until a person resolves it.`
+}

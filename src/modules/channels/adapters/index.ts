@@ -1,0 +1,47 @@
+/** The one place that picks an adapter for a channel type. */
+import type { Delivery } from '../../notify/contract.ts'
+import type { EventView } from '../event-view.ts'
+import type { ChannelType } from '../types.ts'
+import { discordRequest } from './discord.ts'
+import { eventMail } from './email.ts'
+import { ntfyRequest } from './ntfy.ts'
+import { pagerDutyRequest } from './pagerduty.ts'
+import { slackRequest } from './slack.ts'
+import { teamsRequest } from './teams.ts'
+import { telegramRequest } from './telegram.ts'
+import { webhookRequest } from './webhook.ts'
+
+/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL) and the settings link of mails. */
+export interface AdapterUrls {
+  telegramApiUrl: string
+  ntfyUrl: string
+  pagerDutyEventsUrl: string
+  manageUrl: string
+}
+
+export async function deliveryFor(
+  channel: { id: number; type: ChannelType; settings: Record<string, string> },
+  view: EventView,
+  urls: AdapterUrls,
+): Promise<Delivery> {
+  const target = `channel:${channel.id}`
+  const s = channel.settings
+  switch (channel.type) {
+    case 'email':
+      return { target, mail: eventMail(view, s.address!, urls.manageUrl) }
+    case 'webhook':
+      return { target, request: await webhookRequest(view, { url: s.url!, secret: s.secret! }) }
+    case 'slack':
+      return { target, request: slackRequest(view, { url: s.url! }) }
+    case 'discord':
+      return { target, request: discordRequest(view, { url: s.url! }) }
+    case 'teams':
+      return { target, request: teamsRequest(view, { url: s.url! }) }
+    case 'telegram':
+      return { target, request: telegramRequest(view, { bot_token: s.bot_token!, chat_id: s.chat_id! }, urls.telegramApiUrl) }
+    case 'ntfy':
+      return { target, request: ntfyRequest(view, { topic: s.topic!, access_token: s.access_token }, urls.ntfyUrl) }
+    case 'pagerduty':
+      return { target, request: pagerDutyRequest(view, { routing_key: s.routing_key! }, urls.pagerDutyEventsUrl) }
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * One event as every adapter renders it: the facts loaded ONCE (in the emitting transaction, so
+ * they are exactly what was just written), with a title, plain-text lines, a severity and the
+ * PagerDuty-style alert key. Adapters (adapters/*.ts) only format this; they never query.
+ */
+import type { Db } from '../../db/client.ts'
+import type { Config } from '../../config.ts'
+import { toIso } from '../../lib/time.ts'
+import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
+
+export type Severity = 'critical' | 'warning' | 'info' | 'ok'
+
+export interface IncidentFacts {
+  id: number
+  name: string
+  state: string
+  createdAt: number
+  updatedAt: number
+  resolvedAt: number | null
+  components: Array<{ id: number; name: string; status: string }>
+  /** Newest first (as Statuspage sends them), at most 20. */
+  updates: Array<{ id: number; state: string; message: string; at: number }>
+}
+
+export interface MaintenanceFacts {
+  id: number
+  name: string
+  message: string
+  startAt: number
+  endAt: number
+  components: Array<{ id: number; name: string }>
+}
+
+export interface EventView {
+  /** `test` for "Send test". */
+  kind: NotifyEventKind | 'test'
+  at: number
+  /** Stable per event: receivers de-duplicate retried deliveries by it. */
+  id: string
+  /** One line, e.g. "Incident opened: Database slow". */
+  title: string
+  /** Plain-text lines under the title (messages, window times, status change). */
+  lines: string[]
+  severity: Severity
+  page: { id: number; name: string; url: string } | null
+  /** Where a person reads more (the status page); null for events without one. */
+  link: string | null
+  /** The alert this event opens or closes (PagerDuty `dedup_key`): `lantern:<what>:<id>`. */
+  alertKey: string
+  /** Whether the event ends the alert of `alertKey` (resolved, back up, renewed, delisted, ended). */
+  resolves: boolean
+  incident?: IncidentFacts
+  component?: { id: number; name: string; from: string; to: string }
+  maintenance?: MaintenanceFacts
+  /** The event's own fields, for kinds without richer facts (SLA, certificates, DNSBL, email auth). */
+  details: Record<string, string | number | null>
+}
+
+const STATUS_WORDS: Record<string, string> = { up: 'operational', degraded: 'degraded', down: 'down' }
+const statusWord = (status: string) => STATUS_WORDS[status] ?? status
+
+const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '')} UTC`
+
+async function pageOf(db: Db, pageId: number | null, config: Config) {
+  if (pageId === null) return null
+  const row = await db.selectFrom('status_pages').select(['id', 'name', 'slug', 'custom_domain']).where('id', '=', pageId).executeTakeFirst()
+  if (!row) return null
+  return { id: row.id, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, config) }
+}
+
+async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts | undefined> {
+  const row = await db.selectFrom('incidents').selectAll().where('id', '=', incidentId).executeTakeFirst()
+  if (!row) return undefined
+  const [components, updates] = await Promise.all([
+    db.selectFrom('incident_components').innerJoin('components', 'components.id', 'incident_components.component_id')
+      .select(['components.id', 'components.name', 'components.status']).where('incident_components.incident_id', '=', incidentId)
+      .orderBy('components.position').execute(),
+    db.selectFrom('incident_updates').select(['id', 'state', 'message', 'at']).where('incident_id', '=', incidentId)
+      .orderBy('at', 'desc').orderBy('id', 'desc').limit(20).execute(),
+  ])
+  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, resolvedAt: row.resolved_at, components, updates }
+}
+
+async function maintenanceFacts(db: Db, maintenanceId: number): Promise<MaintenanceFacts | undefined> {
+  const row = await db.selectFrom('maintenances').selectAll().where('id', '=', maintenanceId).executeTakeFirst()
+  if (!row) return undefined
+  const components = await db.selectFrom('maintenance_components').innerJoin('components', 'components.id', 'maintenance_components.component_id')
+    .select(['components.id', 'components.name']).where('maintenance_components.maintenance_id', '=', maintenanceId).orderBy('components.position').execute()
+  return { id: row.id, name: row.title, message: row.message, startAt: row.start_at, endAt: row.end_at, components }
+}
+
+const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved' } as const
+const MAINTENANCE_VERBS = { 'maintenance.scheduled': 'Maintenance scheduled', 'maintenance.started': 'Maintenance started', 'maintenance.ended': 'Maintenance ended' } as const
+
+/** The view of `event`, or undefined when what it names is gone (deleted in the same transaction). */
+export async function loadEventView(db: Db, event: NotifyEvent, config: Config): Promise<EventView | undefined> {
+  const page = await pageOf(db, event.pageId, config)
+  const base = { kind: event.kind, at: event.at, page, link: page?.url ?? null }
+  switch (event.kind) {
+    case 'incident.opened':
+    case 'incident.updated':
+    case 'incident.resolved': {
+      const incident = await incidentFacts(db, event.incidentId)
+      if (!incident) return undefined
+      const latest = event.updateId === undefined ? incident.updates[0] : (incident.updates.find((u) => u.id === event.updateId) ?? incident.updates[0])
+      const affected = incident.components.length === 0 ? 'All systems' : incident.components.map((c) => c.name).join(', ')
+      const lines = [`State: ${incident.state}`, `Affected: ${affected}`]
+      if (latest?.message) lines.push(latest.message)
+      return {
+        ...base,
+        id: `incident:${incident.id}:${latest?.id ?? 0}:${event.kind}`,
+        title: `${INCIDENT_VERBS[event.kind]}: ${incident.name}`,
+        lines,
+        severity: event.kind === 'incident.resolved' ? 'ok' : 'critical',
+        link: page ? `${page.url}/incidents/${incident.id}` : null,
+        alertKey: `lantern:incident:${incident.id}`,
+        resolves: event.kind === 'incident.resolved',
+        incident,
+        details: {},
+      }
+    }
+    case 'component.status_changed': {
+      const row = await db.selectFrom('components').select(['id', 'name']).where('id', '=', event.componentId).executeTakeFirst()
+      if (!row) return undefined
+      return {
+        ...base,
+        id: `component:${row.id}:${event.at}:${event.to}`,
+        title: `${row.name} is ${statusWord(event.to)}`,
+        lines: [`${row.name}: ${statusWord(event.from)} → ${statusWord(event.to)}`, `Since ${utc(event.at)}`],
+        severity: event.to === 'down' ? 'critical' : event.to === 'degraded' ? 'warning' : 'ok',
+        alertKey: `lantern:component:${row.id}`,
+        resolves: event.to === 'up',
+        component: { id: row.id, name: row.name, from: event.from, to: event.to },
+        details: {},
+      }
+    }
+    case 'maintenance.scheduled':
+    case 'maintenance.started':
+    case 'maintenance.ended': {
+      const maintenance = await maintenanceFacts(db, event.maintenanceId)
+      if (!maintenance) return undefined
+      const affected = maintenance.components.length === 0 ? 'All systems' : maintenance.components.map((c) => c.name).join(', ')
+      const lines = [`Window: ${utc(maintenance.startAt)} – ${utc(maintenance.endAt)}`, `Affected: ${affected}`]
+      if (maintenance.message) lines.push(maintenance.message)
+      return {
+        ...base,
+        id: `maintenance:${maintenance.id}:${event.kind}`,
+        title: `${MAINTENANCE_VERBS[event.kind]}: ${maintenance.name}`,
+        lines,
+        severity: event.kind === 'maintenance.ended' ? 'ok' : 'info',
+        alertKey: `lantern:maintenance:${maintenance.id}`,
+        resolves: event.kind === 'maintenance.ended',
+        maintenance,
+        details: {},
+      }
+    }
+    case 'sla.breach': {
+      const row = await db.selectFrom('components').select(['id', 'name']).where('id', '=', event.componentId).executeTakeFirst()
+      const name = row?.name ?? `Component ${event.componentId}`
+      return {
+        ...base,
+        id: `sla:${event.componentId}:${event.periodStart}:${event.thresholdPct}`,
+        title: `${name}: ${event.thresholdPct}% of the SLA error budget used`,
+        lines: [`Target ${event.targetPct}%, actual ${event.actualPct}% this period (since ${utc(event.periodStart)})`],
+        severity: event.thresholdPct >= 100 ? 'critical' : 'warning',
+        alertKey: `lantern:sla:${event.componentId}:${event.periodStart}`,
+        resolves: false,
+        details: { component_id: event.componentId, threshold_pct: event.thresholdPct, target_pct: event.targetPct, actual_pct: event.actualPct, period_start: toIso(event.periodStart) },
+      }
+    }
+    case 'certificate.expiring':
+    case 'certificate.renewed': {
+      const renewed = event.kind === 'certificate.renewed'
+      return {
+        ...base,
+        id: `certificate:${event.monitorId}:${event.notAfter}:${event.kind}:${event.daysLeft}`,
+        title: renewed ? `Certificate of ${event.host} renewed` : `Certificate of ${event.host} expires in ${event.daysLeft} days`,
+        lines: [`Valid until ${utc(event.notAfter)}`],
+        severity: renewed ? 'ok' : event.daysLeft <= 5 ? 'critical' : 'warning',
+        alertKey: `lantern:certificate:${event.monitorId}`,
+        resolves: renewed,
+        details: { monitor_id: event.monitorId, host: event.host, days_left: event.daysLeft, not_after: toIso(event.notAfter) },
+      }
+    }
+    case 'dnsbl.listed':
+    case 'dnsbl.delisted': {
+      const listed = event.kind === 'dnsbl.listed'
+      return {
+        ...base,
+        id: `dnsbl:${event.monitorId}:${event.zone}:${event.kind}:${event.at}`,
+        title: listed ? `${event.target} is listed on ${event.zone}` : `${event.target} is no longer listed on ${event.zone}`,
+        lines: [`Checked ${utc(event.at)}`],
+        severity: listed ? 'critical' : 'ok',
+        alertKey: `lantern:dnsbl:${event.monitorId}:${event.zone}`,
+        resolves: !listed,
+        details: { monitor_id: event.monitorId, target: event.target, zone: event.zone },
+      }
+    }
+    case 'email_auth.changed':
+      return {
+        ...base,
+        id: `email_auth:${event.monitorId}:${event.at}`,
+        title: `Email authentication of ${event.domain} changed`,
+        lines: [event.summary],
+        severity: 'warning',
+        alertKey: `lantern:email_auth:${event.monitorId}`,
+        resolves: false,
+        details: { monitor_id: event.monitorId, domain: event.domain, summary: event.summary },
+      }
+  }
+}
+
+/** The view of a test send ("Send test" in the web app and POST …/test). */
+export function testEventView(channelName: string, at: number, config: Pick<Config, 'baseUrl'>): EventView {
+  return {
+    kind: 'test',
+    at,
+    id: `test:${at}`,
+    title: `Test notification from Lantern`,
+    lines: [`This is a test of the channel "${channelName}". If you read this, it works.`],
+    severity: 'info',
+    page: null,
+    link: `${config.baseUrl}/user/notifications`,
+    alertKey: `lantern:test:${at}`,
+    resolves: false,
+    details: { test: 1 },
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * Owner notification channels (issue 14 item 3): CRUD with ownership (someone else's channel is a
+ * 404), secrets masked on the way out, email verification, test sends, and the fan-out of events.
+ *
+ * Verification:
+ * - email: a link valid 24 h, single use, its token `<channel id>.<secret>` stored as SHA-256 of
+ *   the secret and compared in constant time; resent at most once a minute and 5 times in 24 h;
+ *   an unverified address receives nothing but the verification mail;
+ * - webhook and chat channels: verified by a successful test send. "Send test" goes through the
+ *   outbox like every other delivery (same adapter, same address guard, same retries); the channel
+ *   counts as verified once the outbox reports a delivery to it succeeded after the test was asked
+ *   for (an unverified channel receives nothing else, so that delivery is the test).
+ * Changing where a channel sends (address, URL, token, key) makes it unverified again.
+ */
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/client.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
+import { parseIdList, parseText } from '../../lib/text.ts'
+import type { User } from '../accounts/service.ts'
+import type { NotifyEvent, NotifyEventKind, OutboxWriter, TargetDisabledHook } from '../notify/contract.ts'
+import type { TargetHistory } from '../notify/outbox.ts'
+import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
+import { loadEventView, testEventView } from './event-view.ts'
+import { ChannelsRepo, type ChannelRow } from './repo.ts'
+import { verificationMail, disabledMail } from './mails.ts'
+import {
+  DEFAULT_EVENTS, FIELDS_OF, isChannelType, maskedSettings, parseEvents, parseSettings,
+  type ChannelSettingsInput, type ChannelType,
+} from './types.ts'
+
+export const MAX_CHANNELS_PER_OWNER = 50
+export const MAX_CHANNEL_NAME = 100
+export const VERIFY_TTL_MS = 24 * 3600_000
+export const RESEND_INTERVAL_MS = 60_000
+export const RESENDS_PER_DAY = 5
+
+/** The outbox's view of where channels stand (notify/outbox.ts): last result, re-enabling, forgetting. */
+export interface ChannelOutbox extends OutboxWriter {
+  deliveryHistory(db: Db, targets: readonly string[]): Promise<Map<string, TargetHistory>>
+  enableTarget(db: Db, target: string): Promise<void>
+  forgetTarget(db: Db, target: string): Promise<void>
+}
+
+export interface Channel {
+  id: number
+  type: ChannelType
+  name: string
+  /** The settings with secrets masked. */
+  settings: Record<string, string>
+  allPages: boolean
+  pages: Array<{ id: number; name: string }>
+  events: NotifyEventKind[]
+  enabled: boolean
+  verifiedAt: number | null
+  /** Email channels: when the verification link expires (null when none is pending). */
+  verifyExpiresAt: number | null
+  testRequestedAt: number | null
+  disabledAt: number | null
+  disabledReason: string | null
+  /** The outbox's last result for the channel (null before anything was queued). */
+  lastDelivery: TargetHistory | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface ChannelInput extends ChannelSettingsInput {
+  type?: string
+  name?: string
+  all_pages?: boolean
+  page_ids?: number[]
+  events?: string[]
+  enabled?: boolean
+}
+
+export const channelTarget = (id: number) => `channel:${id}`
+
+const settingsOf = (row: ChannelRow) => JSON.parse(row.config_json) as Record<string, string>
+
+export class ChannelsService {
+  constructor(
+    private readonly repo: ChannelsRepo,
+    private readonly outbox: ChannelOutbox,
+    private readonly clock: Clock,
+    private readonly config: Config,
+  ) {}
+
+  get mailEnabled(): boolean {
+    return this.outbox.mailEnabled
+  }
+
+  private get urls(): AdapterUrls {
+    return { ...this.config.channels, manageUrl: `${this.config.baseUrl}/user/notifications` }
+  }
+
+  // ---- owner API ----------------------------------------------------------------------------
+
+  async list(owner: User): Promise<Channel[]> {
+    return this.hydrate(await this.repo.listByOwner(owner.id))
+  }
+
+  async get(owner: User, id: number): Promise<Channel> {
+    return (await this.hydrate([await this.ownRow(owner, id)]))[0]!
+  }
+
+  async create(owner: User, input: ChannelInput): Promise<Channel> {
+    if (input.type === undefined) throw badRequest('type is required')
+    if (!isChannelType(input.type)) throw badRequest('type must be one of email, webhook, slack, discord, telegram, teams, ntfy, pagerduty')
+    if (input.name === undefined) throw badRequest('name is required')
+    const type = input.type
+    const name = parseText('name', input.name, { max: MAX_CHANNEL_NAME })
+    const settings = parseSettings(type, input)
+    const events = input.events === undefined ? [...DEFAULT_EVENTS] : parseEvents(input.events)
+    const allPages = input.all_pages ?? (input.page_ids === undefined || input.page_ids.length === 0)
+    const pageIds = await this.ownedPageIds(owner, input.page_ids ?? [])
+    if (!allPages && pageIds.length === 0) throw badRequest('page_ids must name at least one page unless all_pages is true')
+    if ((await this.repo.countByOwner(owner.id)).n >= MAX_CHANNELS_PER_OWNER) throw conflict(`an account may have at most ${MAX_CHANNELS_PER_OWNER} notification channels`)
+    const now = this.clock.now()
+    const id = await this.repo.transaction(async (repo) => {
+      const row = await repo.insert({
+        owner_id: owner.id, type, name, config_json: JSON.stringify(settings), events_json: JSON.stringify(events),
+        all_pages: allPages ? 1 : 0, enabled: input.enabled === false ? 0 : 1, created_at: now, updated_at: now,
+      })
+      await repo.setPages(row.id, allPages ? [] : pageIds)
+      if (type === 'email') await this.sendVerification(repo, row, now)
+      return row.id
+    })
+    return this.get(owner, id)
+  }
+
+  async update(owner: User, id: number, input: ChannelInput): Promise<Channel> {
+    const row = await this.ownRow(owner, id)
+    if (input.type !== undefined && input.type !== row.type) throw badRequest('type cannot be changed; create a new channel')
+    const type = row.type as ChannelType
+    const current = settingsOf(row)
+    const settings = parseSettings(type, input, current)
+    const moved = FIELDS_OF[type].some((field) => settings[field] !== current[field])
+    const now = this.clock.now()
+    const changes: Parameters<ChannelsRepo['update']>[1] = { config_json: JSON.stringify(settings), updated_at: now }
+    if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_CHANNEL_NAME })
+    if (input.events !== undefined) changes.events_json = JSON.stringify(parseEvents(input.events))
+    if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0
+    // Saving a channel the outbox disabled gives it a fresh start (the owner has looked at it).
+    const reenable = row.disabled_at !== null
+    if (reenable) Object.assign(changes, { disabled_at: null, disabled_reason: null })
+    let pageIds: number[] | undefined
+    if (input.page_ids !== undefined) pageIds = await this.ownedPageIds(owner, input.page_ids)
+    const allPages = input.all_pages ?? (pageIds === undefined ? row.all_pages === 1 : pageIds.length === 0)
+    changes.all_pages = allPages ? 1 : 0
+    if (!allPages && pageIds === undefined && row.all_pages === 1) throw badRequest('page_ids must name at least one page unless all_pages is true')
+    if (!allPages && pageIds !== undefined && pageIds.length === 0) throw badRequest('page_ids must name at least one page unless all_pages is true')
+    if (moved) Object.assign(changes, { verified_at: null, test_requested_at: null })
+    await this.repo.transaction(async (repo) => {
+      if (moved && type === 'email') this.checkResend(row, now)
+      const updated = await repo.update(id, changes)
+      if (reenable) await this.outbox.enableTarget(repo.db, channelTarget(id))
+      if (allPages) await repo.setPages(id, [])
+      else if (pageIds !== undefined) await repo.setPages(id, pageIds)
+      if (moved && type === 'email') await this.sendVerification(repo, updated, now, { resend: true })
+    })
+    return this.get(owner, id)
+  }
+
+  async delete(owner: User, id: number): Promise<void> {
+    await this.ownRow(owner, id)
+    await this.repo.transaction(async (repo) => {
+      await repo.delete(id)
+      await this.outbox.forgetTarget(repo.db, channelTarget(id))
+    })
+  }
+
+  /**
+   * Queues a test message to the channel (through the outbox, like every delivery). An email
+   * channel must be verified first: nothing but the verification mail goes to an unverified address.
+   */
+  async sendTest(owner: User, id: number): Promise<Channel> {
+    const row = await this.ownRow(owner, id)
+    if (row.type === 'email') {
+      if (row.verified_at === null) throw conflict('the address is not verified yet: follow the link in the verification mail first')
+      if (!this.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so email channels cannot be tested')
+    }
+    const now = this.clock.now()
+    await this.repo.transaction(async (repo) => {
+      await repo.update(id, { test_requested_at: now, disabled_at: null, disabled_reason: null })
+      // A test is the owner's way back after the outbox disabled the channel.
+      await this.outbox.enableTarget(repo.db, channelTarget(id))
+      const delivery = await deliveryFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
+      await this.outbox.enqueue(repo.db, [delivery])
+    })
+    return this.get(owner, id)
+  }
+
+  /** Sends a new verification link (the old one stops working): once a minute, 5 times in 24 h. */
+  async resendVerification(owner: User, id: number): Promise<Channel> {
+    const row = await this.ownRow(owner, id)
+    if (row.type !== 'email') throw badRequest('only email channels are verified by mail; use "Send test" for the others')
+    if (row.verified_at !== null) throw conflict('the address is already verified')
+    if (!this.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so no verification mail can be sent')
+    const now = this.clock.now()
+    this.checkResend(row, now)
+    await this.repo.transaction((repo) => this.sendVerification(repo, row, now, { resend: true }))
+    return this.get(owner, id)
+  }
+
+  // ---- the verification link (no login: the token is the proof) -----------------------------
+
+  /** Verifies an email channel from its link; a 400 for unknown, used or expired links. */
+  async verify(token: string): Promise<{ name: string; address: string }> {
+    const refused = badRequest('This verification link is not valid: it expired (links work for 24 hours) or was already used. Ask for a new one in the web app.')
+    const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token.trim())
+    if (!match) throw refused
+    const row = await this.repo.find(Number(match[1]))
+    if (!row || row.type !== 'email' || row.verify_token_hash === null || row.verify_expires_at === null) throw refused
+    if (!constantTimeEqual(await sha256Hex(match[2]!), row.verify_token_hash)) throw refused
+    const now = this.clock.now()
+    if (now >= row.verify_expires_at) throw refused
+    // Single use: the hash is cleared with the verification, in one statement.
+    await this.repo.update(row.id, { verified_at: now, verify_token_hash: null, verify_expires_at: null, updated_at: now })
+    return { name: row.name, address: settingsOf(row).address ?? '' }
+  }
+
+  // ---- fan-out and the outbox hook (registered in services.ts) -------------------------------
+
+  /** One delivery per listening channel of the event's owner, in the emitting transaction. */
+  readonly fanout = async (db: Db, event: NotifyEvent): Promise<void> => {
+    const repo = new ChannelsRepo(db)
+    const ownerId = event.pageId !== null ? await repo.pageOwner(event.pageId) : 'ownerId' in event ? event.ownerId : undefined
+    if (ownerId === undefined) return
+    const channels = (await repo.listening(ownerId, event.pageId)).filter((row) => (JSON.parse(row.events_json) as string[]).includes(event.kind))
+    if (channels.length === 0) return
+    const view = await loadEventView(db, event, this.config)
+    if (!view) return
+    const deliveries = await Promise.all(channels.map((row) => deliveryFor({ id: row.id, type: row.type as ChannelType, settings: settingsOf(row) }, view, this.urls)))
+    await this.outbox.enqueue(db, deliveries)
+  }
+
+  /** The outbox gave up on a channel: mark it and tell its owner (at the account's address). */
+  readonly onTargetDisabled: TargetDisabledHook = async (db, target) => {
+    const match = /^channel:(\d+)$/.exec(target)
+    if (!match) return
+    const repo = new ChannelsRepo(db)
+    const row = await repo.find(Number(match[1]))
+    if (!row || row.disabled_at !== null) return
+    const now = this.clock.now()
+    const reason = 'Deliveries failed too many times in a row.'
+    await repo.update(row.id, { disabled_at: now, disabled_reason: reason })
+    const account = await repo.accountEmail(row.owner_id)
+    if (account) await this.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async ownRow(owner: User, id: number): Promise<ChannelRow> {
+    const row = await this.repo.find(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    return row
+  }
+
+  private async ownedPageIds(owner: User, raw: readonly number[]): Promise<number[]> {
+    const ids = parseIdList('page_ids', raw)
+    const found = new Set((await this.repo.ownedPages(owner.id, ids)).map((p) => p.id))
+    const missing = ids.find((id) => !found.has(id))
+    if (missing !== undefined) throw badRequest(`page_ids: page ${missing} is not one of your pages`)
+    return ids
+  }
+
+  private checkResend(row: ChannelRow, now: number): void {
+    if (row.verify_last_sent_at !== null && now - row.verify_last_sent_at < RESEND_INTERVAL_MS) {
+      throw new HttpError(429, 'a verification mail was sent less than a minute ago; wait a minute before asking again')
+    }
+    const windowOpen = row.verify_window_start !== null && now - row.verify_window_start < VERIFY_TTL_MS
+    if (windowOpen && row.verify_window_count >= RESENDS_PER_DAY) {
+      throw new HttpError(429, `at most ${RESENDS_PER_DAY} verification mails may be resent in 24 hours; try again later`)
+    }
+  }
+
+  /** A fresh token (the previous one stops working), its hash stored, the mail queued. */
+  private async sendVerification(repo: ChannelsRepo, row: ChannelRow, now: number, options: { resend?: boolean } = {}): Promise<void> {
+    const secret = randomToken(32)
+    const changes: Parameters<ChannelsRepo['update']>[1] = {
+      verify_token_hash: await sha256Hex(secret),
+      verify_expires_at: now + VERIFY_TTL_MS,
+      verify_last_sent_at: now,
+    }
+    if (options.resend) {
+      const windowOpen = row.verify_window_start !== null && now - row.verify_window_start < VERIFY_TTL_MS
+      changes.verify_window_start = windowOpen ? row.verify_window_start : now
+      changes.verify_window_count = windowOpen ? row.verify_window_count + 1 : 1
+    }
+    const updated = await repo.update(row.id, changes)
+    const link = `${this.config.baseUrl}/user/notifications/verify?token=${row.id}.${secret}`
+    await this.outbox.enqueue(repo.db, [{ target: channelTarget(row.id), mail: verificationMail(settingsOf(updated).address!, row.name, link) }])
+  }
+
+  private async hydrate(rows: ChannelRow[]): Promise<Channel[]> {
+    const ids = rows.map((row) => row.id)
+    const [pages, history] = await Promise.all([this.repo.pagesOf(ids), this.outbox.deliveryHistory(this.repo.db, ids.map(channelTarget))])
+    const pagesOf = Map.groupBy(pages, (p) => p.channel_id)
+    const channels: Channel[] = []
+    for (const row of rows) {
+      const last = history.get(channelTarget(row.id)) ?? null
+      let verifiedAt = row.verified_at
+      // A webhook or chat channel is verified by its test: the first success after it was asked for.
+      if (verifiedAt === null && row.type !== 'email' && row.test_requested_at !== null && last?.lastResult === 'sent' && last.lastAt !== null && last.lastAt >= row.test_requested_at) {
+        verifiedAt = last.lastAt
+        await this.repo.update(row.id, { verified_at: verifiedAt })
+      }
+      channels.push({
+        id: row.id,
+        type: row.type as ChannelType,
+        name: row.name,
+        settings: maskedSettings(settingsOf(row)),
+        allPages: row.all_pages === 1,
+        pages: (pagesOf.get(row.id) ?? []).map((p) => ({ id: p.id, name: p.name })),
+        events: JSON.parse(row.events_json) as NotifyEventKind[],
+        enabled: row.enabled === 1,
+        verifiedAt,
+        verifyExpiresAt: row.type === 'email' && verifiedAt === null ? row.verify_expires_at : null,
+        testRequestedAt: row.test_requested_at,
+        disabledAt: row.disabled_at,
+        disabledReason: row.disabled_reason,
+        lastDelivery: last,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      })
+    }
+    return channels
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Ownership transfer of a status page (issue 14 item 5, reference R5). The owner offers the page
+ * to an address (re-entering their password); the account with that address gets a mail with a
+ * link and accepts or declines while logged in; the owner can cancel; an offer expires after 7
+ * days. Accepting runs in ONE transaction: the conditional update (still pending, not expired),
+ * the slot check on the recipient's plan, then the owner columns change. Everything else belongs
+ * to the page by its id and moves with it without a copy. Every step mails both parties through
+ * the outbox, in the same transaction.
+ *
+ * Whether an address has an account is never revealed: the owner gets the same answer and the
+ * same pending notice either way; without an account nothing is sent and nobody can accept.
+ */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
+import { normalizeEmail, type AccountsService, type User } from '../accounts/service.ts'
+import type { Delivery, OutboxWriter } from '../notify/contract.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import { acceptedMails, cancelledMail, declinedMails, expiredMails, offerMail, offerSentMail, type TransferMailFacts } from './mails.ts'
+import type { TransfersRepo } from './repo.ts'
+import { slotRefusal } from './slots.ts'
+import type { TransferStatus } from './tables.ts'
+
+export const TRANSFER_TTL_MS = 7 * 24 * 3600_000
+/** The token in the mail link: 32 random bytes, base64url. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+const SWEEP_BATCH = 100
+
+export interface Transfer {
+  id: number
+  pageId: number
+  pageName: string
+  pageSlug: string
+  fromEmail: string
+  toEmail: string
+  status: TransferStatus
+  createdAt: number
+  expiresAt: number
+  decidedAt: number | null
+}
+
+/** What the recipient sees before deciding: the page and what comes with it. */
+export interface TransferOffer extends Transfer {
+  customDomain: string | null
+  visibility: 'public' | 'private'
+  componentCount: number
+  monitorCount: number
+  /** Null while this build has no subscribers table (repo.countSubscribers). */
+  subscriberCount: number | null
+}
+
+/** What happened to the page, for hooks that run inside the accept transaction. */
+export interface PageMove {
+  pageId: number
+  fromUserId: number
+  toUserId: number
+  at: number
+}
+
+/**
+ * Runs inside the accept transaction (pass-through `db` is the transaction). The channels feature
+ * registers here to detach the page from the previous owner's notification channels
+ * (`detachPageFromOwnerChannels`); the automatic-incidents feature may add its slot check by
+ * throwing a 409 HttpError, which rolls everything back.
+ */
+export type PageMoveHook = (db: TransfersRepo['db'], move: PageMove) => Promise<void>
+
+type TransferRow = NonNullable<Awaited<ReturnType<TransfersRepo['findById']>>>
+
+function toTransfer(row: TransferRow): Transfer {
+  return {
+    id: row.id,
+    pageId: row.page_id,
+    pageName: row.page_name,
+    pageSlug: row.page_slug,
+    fromEmail: row.from_email,
+    toEmail: row.to_email_lower,
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+  }
+}
+
+const facts = (row: TransferRow): TransferMailFacts => ({ pageName: row.page_name, fromEmail: row.from_email, toEmail: row.to_email_lower, expiresAt: row.expires_at })
+const account = (id: number) => `account:${id}`
+
+/** Why a decided transfer cannot be decided again: gone (410) unless it was accepted (409: someone won). */
+function noLongerPending(status: TransferStatus): HttpError {
+  if (status === 'accepted') return conflict('this transfer was already accepted')
+  return new HttpError(410, `this transfer ${status === 'expired' ? 'has expired' : `was ${status}`}`)
+}
+
+export class TransfersService {
+  private readonly moveHooks: PageMoveHook[] = []
+
+  constructor(
+    private readonly repo: TransfersRepo,
+    private readonly pages: StatusPagesService,
+    private readonly accounts: AccountsService,
+    private readonly outbox: OutboxWriter,
+    private readonly clock: Clock,
+    private readonly changes: ChangeFeed,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Registers work that must happen in the accept transaction (see PageMoveHook). */
+  onPageMoved(hook: PageMoveHook): this {
+    this.moveHooks.push(hook)
+    return this
+  }
+
+  get mailEnabled(): boolean {
+    return this.outbox.mailEnabled
+  }
+
+  acceptLink(token: string): string {
+    return `${this.baseUrl}/user/transfers/${token}`
+  }
+
+  /**
+   * Offers the owner's page to `email`. The answer is the same whether or not an account has the
+   * address; only when one does is the offer mailed (and can be accepted).
+   */
+  async start(owner: User, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
+    await this.pages.get(owner, pageId)
+    const email = normalizeEmail(input.email)
+    await this.accounts.confirmPassword(owner.id, input.password, client)
+    return this.offerPage(owner, pageId, email)
+  }
+
+  /** The CLI's start: an administrator at the database needs no password of the owner. */
+  async startAsAdministrator(owner: User, pageId: number, rawEmail: string): Promise<Transfer> {
+    return this.offerPage(owner, pageId, normalizeEmail(rawEmail))
+  }
+
+  private async offerPage(owner: User, pageId: number, email: string): Promise<Transfer> {
+    const page = await this.pages.get(owner, pageId)
+    if (email === owner.email.toLowerCase()) throw badRequest('email is your own address: you already own this page')
+    await this.expireIfOverdue(page.id)
+    const token = randomToken(32)
+    const tokenHash = await sha256Hex(token)
+    const now = this.clock.now()
+    const id = await this.repo.transaction(async (repo) => {
+      if (await repo.findPendingForPage(page.id)) throw conflict('a transfer of this page is already pending: cancel it first')
+      const recipient = await repo.findUserIdByEmail(email)
+      let id: number
+      try {
+        id = await repo.insert({ pageId: page.id, fromUserId: owner.id, toEmail: email, toUserId: recipient?.id ?? null, tokenHash, now, expiresAt: now + TRANSFER_TTL_MS })
+      } catch (error) {
+        if (error instanceof Error && /UNIQUE constraint failed: page_transfers\.page_id/.test(error.message)) throw conflict('a transfer of this page is already pending: cancel it first')
+        throw error
+      }
+      const row = (await repo.findById(id))!
+      const deliveries: Delivery[] = [{ target: account(owner.id), mail: offerSentMail(facts(row)) }]
+      if (recipient) deliveries.push({ target: account(recipient.id), mail: offerMail(facts(row), this.acceptLink(token)) })
+      await this.outbox.enqueue(repo.db, deliveries)
+      return id
+    })
+    return toTransfer((await this.repo.findById(id))!)
+  }
+
+  /** The page's pending transfer (the owner's notice), or null; an overdue one is expired on the way. */
+  async pending(owner: User, pageId: number): Promise<Transfer | null> {
+    const page = await this.pages.get(owner, pageId)
+    await this.expireIfOverdue(page.id)
+    const row = await this.repo.findPendingForPage(page.id)
+    return row ? toTransfer(row) : null
+  }
+
+  /** Withdraws the page's pending offer; the recipient is told. */
+  async cancel(owner: User, pageId: number): Promise<Transfer> {
+    const page = await this.pages.get(owner, pageId)
+    await this.expireIfOverdue(page.id)
+    const now = this.clock.now()
+    const id = await this.repo.transaction(async (repo) => {
+      const row = await repo.findPendingForPage(page.id)
+      if (!row || !(await repo.decide(row.id, 'cancelled', now))) throw notFound('no pending transfer for this page')
+      if (row.to_user_id !== null) await this.outbox.enqueue(repo.db, [{ target: account(row.to_user_id), mail: cancelledMail(facts(row)) }])
+      return row.id
+    })
+    return toTransfer((await this.repo.findById(id))!)
+  }
+
+  /** The offer behind a mail link, for the recipient only (anyone else: 404, as if there were none). */
+  async offer(user: User, token: string): Promise<TransferOffer> {
+    const row = await this.recipientRow(user, token)
+    const page = (await this.repo.findPage(row.page_id))!
+    const [componentCount, monitors, subscriberCount] = await Promise.all([
+      this.repo.countComponents(page.id),
+      this.repo.pageMonitorStats(page.id),
+      this.repo.countSubscribers(page.id),
+    ])
+    return { ...toTransfer(row), customDomain: page.custom_domain, visibility: page.visibility, componentCount, monitorCount: monitors.count, subscriberCount }
+  }
+
+  /** Accepts the offer behind a mail link. */
+  async accept(user: User, token: string): Promise<Transfer> {
+    return this.acceptRow(user, await this.recipientRow(user, token))
+  }
+
+  /**
+   * The CLI's accept (an administrator at the database): the pending transfer of a page addressed
+   * to `user`, without the mail's token.
+   */
+  async acceptForPage(user: User, pageId: number): Promise<Transfer> {
+    return this.acceptRow(user, await this.recipientRowOfPage(user, pageId))
+  }
+
+  async decline(user: User, token: string): Promise<Transfer> {
+    return this.declineRow(await this.recipientRow(user, token))
+  }
+
+  async declineForPage(user: User, pageId: number): Promise<Transfer> {
+    return this.declineRow(await this.recipientRowOfPage(user, pageId))
+  }
+
+  /** The sweeper: expires overdue offers (mailing both parties), a bounded batch per call. */
+  async expireDue(): Promise<number> {
+    let expired = 0
+    for (const row of await this.repo.listOverdue(this.clock.now(), SWEEP_BATCH)) if (await this.expire(row)) expired++
+    return expired
+  }
+
+  private async acceptRow(user: User, row: TransferRow): Promise<Transfer> {
+    if (row.status !== 'pending') throw noLongerPending(row.status)
+    const now = this.clock.now()
+    await this.repo.transaction(async (repo) => {
+      // The conditional update decides the race: of two accepts exactly one changes the row.
+      if (!(await repo.decide(row.id, 'accepted', now))) {
+        const current = (await repo.findById(row.id))!
+        throw noLongerPending(current.status === 'pending' ? 'expired' : current.status)
+      }
+      const page = await repo.findPage(row.page_id)
+      // The owner changed in another way since the offer: it no longer holds.
+      if (!page || page.owner_id !== row.from_user_id) throw new HttpError(410, 'this transfer no longer applies: the page changed owner')
+      const recipient = (await repo.findUser(user.id))!
+      const refusal = slotRefusal({
+        recipientPlan: recipient.plan,
+        recipientMonitors: await repo.countMonitorsOfOwner(user.id),
+        page: { customDomain: page.custom_domain, visibility: page.visibility },
+        pageMonitors: await repo.pageMonitorStats(page.id),
+      })
+      // Thrown inside the transaction: the status goes back to pending and nothing moves.
+      if (refusal) throw conflict(refusal)
+      await repo.moveOwnership(page.id, user.id, now)
+      await repo.revokeShareTokens(page.id, now)
+      for (const hook of this.moveHooks) await hook(repo.db, { pageId: page.id, fromUserId: row.from_user_id, toUserId: user.id, at: now })
+      const mails = acceptedMails(facts(row))
+      await this.outbox.enqueue(repo.db, [
+        { target: account(row.from_user_id), mail: mails.toOwner },
+        { target: account(user.id), mail: mails.toRecipient },
+      ])
+    })
+    // Every cache of the page (status JSON, badge, page HTML, lookups by slug and domain) is emptied
+    // at once; the management API reads the owner from the database on every request.
+    this.changes.pageChanged(row.page_id, { lookups: true })
+    return toTransfer((await this.repo.findById(row.id))!)
+  }
+
+  private async declineRow(row: TransferRow): Promise<Transfer> {
+    if (row.status !== 'pending') throw noLongerPending(row.status)
+    const now = this.clock.now()
+    await this.repo.transaction(async (repo) => {
+      if (!(await repo.decide(row.id, 'declined', now))) {
+        const current = (await repo.findById(row.id))!
+        throw noLongerPending(current.status === 'pending' ? 'expired' : current.status)
+      }
+      const mails = declinedMails(facts(row))
+      await this.outbox.enqueue(repo.db, [
+        { target: account(row.from_user_id), mail: mails.toOwner },
+        { target: account(row.to_user_id!), mail: mails.toRecipient },
+      ])
+    })
+    return toTransfer((await this.repo.findById(row.id))!)
+  }
+
+  /** The transfer a token names, if `user` is its recipient; an overdue offer is expired on the way. */
+  private async recipientRow(user: User, token: string): Promise<TransferRow> {
+    if (!TOKEN_PATTERN.test(token)) throw notFound()
+    const row = await this.repo.findByTokenHash(await sha256Hex(token))
+    return this.checkedRecipientRow(user, row)
+  }
+
+  private async recipientRowOfPage(user: User, pageId: number): Promise<TransferRow> {
+    return this.checkedRecipientRow(user, await this.repo.findPendingForPage(pageId))
+  }
+
+  private async checkedRecipientRow(user: User, row: TransferRow | undefined): Promise<TransferRow> {
+    // The address must still be the logged-in user's: an offer is for a person, not an account id alone.
+    if (!row || row.to_user_id !== user.id || row.to_email_lower !== user.email.toLowerCase()) throw notFound()
+    if (row.status === 'pending' && row.expires_at <= this.clock.now()) {
+      await this.expire(row)
+      return (await this.repo.findById(row.id))!
+    }
+    return row
+  }
+
+  private async expireIfOverdue(pageId: number): Promise<void> {
+    const row = await this.repo.findPendingForPage(pageId)
+    if (row && row.expires_at <= this.clock.now()) await this.expire(row)
+  }
+
+  /** Marks an overdue offer expired and tells both parties (once: the conditional update decides). */
+  private async expire(row: TransferRow): Promise<boolean> {
+    return this.repo.transaction(async (repo) => {
+      if (!(await repo.decide(row.id, 'expired', this.clock.now()))) return false
+      const mails = expiredMails(facts(row))
+      const deliveries: Delivery[] = [{ target: account(row.from_user_id), mail: mails.toOwner }]
+      if (row.to_user_id !== null) deliveries.push({ target: account(row.to_user_id), mail: mails.toRecipient })
+      await this.outbox.enqueue(repo.db, deliveries)
+      return true
+    })
+  }
+}
