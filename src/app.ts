@@ -54,6 +54,8 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { transfersRoutes } from './modules/transfers/index.ts'
+import { subscribersRoutes } from './modules/subscribers/index.ts'
+import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { userAreaRoutes } from './modules/user-area/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
@@ -97,7 +99,9 @@ export function createApp(deps: AppDeps): App {
   const onPageView = deps.onPageView ?? ((pageId: number, request: Request) => void services.pageViews.record(pageId, request, { clientAddress: clientKey(request) }))
 
   const content = createContentService(config.baseUrl, { statusDomain: config.statusDomain, signupOpen: config.signup === 'open' })
-  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError })
+  // Page subscribers' routes on status hosts (subscribe, confirm, manage, one-click unsubscribe).
+  const subscribeRoutes = subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock })
+  const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError, routes: subscribeRoutes })
 
   const serviceApp = new Elysia()
     .onError(mapError(logError, async () => servePrepared(await content.notFound(), null)))
@@ -131,6 +135,7 @@ export function createApp(deps: AppDeps): App {
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
     .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
+    .use(subscribersRoutes({ accounts: services.accounts, subscribers: services.subscribers }))
     .use(contentRoutes(content))
 
   const front = createFront({

@@ -74,6 +74,9 @@ import { SlaService } from './modules/sla/service.ts'
 import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
+import { subscriberFanout } from './modules/subscribers/fanout.ts'
+import { SubscribersRepo } from './modules/subscribers/repo.ts'
+import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
 import { ChannelsRepo } from './modules/channels/repo.ts'
@@ -182,6 +185,10 @@ export function createServices(deps: ServiceDeps) {
   const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
     detachPageFromOwnerChannels,
   )
+  // Page subscribers: their fan-out, and dead targets unsubscribed.
+  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config)
+  notifier.use(subscriberFanout(subscribers, outbox))
+  outboxWorker.onTargetDisabled((db, target) => subscribers.disableTarget(db, target))
   return {
     config: deps.config,
     clock,
@@ -226,6 +233,7 @@ export function createServices(deps: ServiceDeps) {
     slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
     emailAuth,
     lookupTools,
+    subscribers,
   }
 }
 

@@ -15,6 +15,7 @@ import * as accountSetupAndSessions from './2026_11_26_0500_account_setup_and_se
 import * as createMonitors from './2026_11_27_0300_create_monitors.ts'
 import * as createOutbox from './2026_11_28_0100_create_outbox.ts'
 import * as createNotificationChannels from './2026_11_28_0200_create_notification_channels.ts'
+import * as createSubscribers from './2026_11_28_0300_create_subscribers.ts'
 import * as createPageTransfers from './2026_11_28_0400_create_page_transfers.ts'
 import * as createSla from './2026_11_28_0500_create_sla.ts'
 import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0300_create_monitors': createMonitors,
   '2026_11_28_0100_create_outbox': createOutbox,
   '2026_11_28_0200_create_notification_channels': createNotificationChannels,
+  '2026_11_28_0300_create_subscribers': createSubscribers,
   '2026_11_28_0400_create_page_transfers': createPageTransfers,
   '2026_11_28_0500_create_sla': createSla,
   '2026_11_28_0600_auto_incidents': autoIncidents,

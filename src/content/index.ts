@@ -16,6 +16,7 @@ import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
 import docsSla from './docs/sla.md' with { type: 'text' }
+import docsSubscribers from './docs/subscribers.md' with { type: 'text' }
 
 export const CHANGELOG_MARKDOWN: string = changelog
 
@@ -31,6 +32,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,
   'domain-tools': docsDomainTools,
+  subscribers: docsSubscribers,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {

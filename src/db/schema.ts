@@ -32,6 +32,7 @@ import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
+import type { SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
   users: UsersTable
@@ -65,6 +66,8 @@ export interface Database {
   component_response_cursor: ComponentResponseCursorTable
   page_response_daily: PageResponseDailyTable
   monitors: MonitorsTable
+  subscribers: SubscribersTable
+  subscriber_signing_keys: SubscriberSigningKeysTable
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable

@@ -40,6 +40,7 @@ const TAGS = [
   { name: 'Incident templates', description: 'Reusable incident texts with {{component}} and {{page}}' },
   { name: 'Maintenances', description: 'Scheduled maintenance windows' },
   { name: 'Page transfers', description: 'Hand a status page to another account: offer, cancel, accept or decline' },
+  { name: 'Subscribers', description: 'People and webhooks that get the updates of a page: list, add, remove, CSV import and export' },
   { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
   { name: 'API keys', description: 'Create (web session only), list and revoke your API keys' },
   { name: 'Sessions', description: 'Your login sessions: list them, end one, end all others' },

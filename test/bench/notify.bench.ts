@@ -23,6 +23,7 @@ import { createSmtpSender } from '../../src/modules/notify/smtp-transport.ts'
 import { createServices, type Services } from '../../src/services.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { startSmtp } from '../helpers/smtp.ts'
+import { requestTimes, SUBSCRIBER_SCENARIOS } from './notify-subscribers.ts'
 
 const MAILS = Number(process.env.NOTIFY_BENCH_MAILS ?? 1000)
 const QUEUE_BUDGET_MS = 1000
@@ -67,6 +68,12 @@ export const SCENARIOS: NotifyScenario[] = [
   },
 ]
 
+// The subscriber fan-out's scenario (test/bench/notify-subscribers.ts).
+SCENARIOS.push(...SUBSCRIBER_SCENARIOS)
+
+/** Measurements that are not "queue then deliver", each on a fresh database after the scenarios. */
+const REPORTS: Array<(bench: NotifyBench) => Promise<void>> = [requestTimes]
+
 async function run(): Promise<void> {
   const smtp = await startSmtp()
   const config = (dir: string) => loadConfig({ ...smtp.env, DATABASE_PATH: join(dir, 'bench.sqlite'), BASE_URL: 'http://bench.test' })
@@ -104,6 +111,20 @@ async function run(): Promise<void> {
             `delivered ${counts.sent} (failed ${counts.failed}, dead ${counts.dead}) in ${deliverMs.toFixed(0)} ms (${verdict(deliverMs, DELIVER_BUDGET_MS)}), ` +
             `${((queued / deliverMs) * 1000).toFixed(0)} mails/s, ${(deliverMs / bareMs).toFixed(2)}× bare nodemailer`,
         )
+      } finally {
+        await database.close()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    for (const report of REPORTS) {
+      const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-notify-'))
+      const database = openDatabase(join(dir, 'bench.sqlite'))
+      try {
+        await migrateToLatest(database.db)
+        const clock = new ManualClock(NOW)
+        const services = createServices({ db: database.db, config: config(dir), clock })
+        await report({ services, db: database.db, clock, mails: MAILS })
+        await services.outboxWorker.stop(0)
       } finally {
         await database.close()
         rmSync(dir, { recursive: true, force: true })

@@ -89,3 +89,17 @@ const AUTO_INCIDENT_COMPONENTS: Readonly<Record<Plan, number | null>> = {
 export function autoIncidentLimit(plan: Plan): number | null {
   return AUTO_INCIDENT_COMPONENTS[plan]
 }
+
+/** Active subscribers (email and webhook, pending ones included) a page may have; null: no limit. */
+const SUBSCRIBER_LIMITS: Readonly<Record<Plan, number | null>> = {
+  free: 100,
+  pro: 1_000,
+  growth: 10_000,
+  business: null,
+  oss_hero: null,
+  enterprise: null,
+}
+
+export function subscriberLimit(plan: Plan): number | null {
+  return SUBSCRIBER_LIMITS[plan]
+}

@@ -3,7 +3,7 @@
  * (`site-entry.ts`, behind src/http/front.ts) hands it requests rewritten onto an internal origin,
  * with the page in `publicContext(request)`. The owner's settings are in branding/ and page-access/.
  */
-import { Elysia, t } from 'elysia'
+import { Elysia, t, type AnyElysia } from 'elysia'
 import type { Config } from '../../config.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { servePrepared, type PreparedResponse } from '../../lib/http-cache.ts'
@@ -23,6 +23,8 @@ export interface StatusSiteAppDeps {
   access: PageAccessService
   config: Pick<Config, 'scheme'>
   onPageView?: PageViewHook
+  /** Routes other features add to status hosts (page subscribers: src/modules/subscribers/site.ts). */
+  routes?: AnyElysia
   logError: (error: unknown) => void
 }
 
@@ -187,6 +189,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       },
       { parse: 'none', detail: doc("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
     )
+  if (deps.routes) app = app.use(deps.routes) as unknown as typeof app
   for (const document of STATUS_API_DOCUMENTS) {
     app = app.get(
       `/api/v2/${document}.json`,

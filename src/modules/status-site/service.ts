@@ -108,7 +108,7 @@ export class StatusSiteService {
     private readonly cache: PublicCache | undefined,
     private readonly clock: Clock,
     changes: ChangeFeed,
-    private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
+    private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>,
   ) {
     if (cache) {
       this.sites = new TtlCache<Site | null>({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, clock })
@@ -252,6 +252,7 @@ export class StatusSiteService {
       recentDays: RECENT_DAYS,
       now: snap.now,
       assets: look.assets,
+      subscribe: site.visibility === 'public' && this.config.mail.enabled,
     })
     return { html, boundary: snap.nextBoundary }
   }

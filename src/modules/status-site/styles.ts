@@ -86,4 +86,11 @@ footer .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-
 .gate button{margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:6px;background:var(--primary);color:var(--on-primary);cursor:pointer}
 .alert{border-left:4px solid var(--major);padding:.5rem .75rem;margin:1rem 0 0;background:var(--surface)}
 .plain{max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center}
+.subscribe fieldset{border:0;padding:0;margin:1rem 0 0;min-width:0}
+.subscribe legend{font-weight:600;padding:0}
+.subscribe .check{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.35rem 0}
+.subscribe .check input{width:auto}
+.subscribe .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.subscribe .secondary{background:var(--surface);color:var(--text);border:1px solid var(--muted)}
+.subscribe .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 `

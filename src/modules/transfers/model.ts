@@ -35,7 +35,7 @@ const TransferOfferJson = t.Composite([
     visibility: t.Union([t.Literal('public'), t.Literal('private')]),
     component_count: t.Integer(),
     monitor_count: t.Integer(),
-    subscriber_count: t.Nullable(t.Integer({ description: 'null where this server has no subscribers' })),
+    subscriber_count: t.Integer({ description: 'Confirmed, active subscribers of the page' }),
     moves: t.Array(t.String(), { description: 'What comes with the page' }),
     stays: t.Array(t.String(), { description: 'What stays with the previous owner' }),
   }),

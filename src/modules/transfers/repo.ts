@@ -129,13 +129,16 @@ export class TransfersRepo {
    * subscribers feature builds its table on another branch; until it is here the count is unknown
    * (null), never a made-up zero.
    */
-  async countSubscribers(pageId: number): Promise<number | null> {
-    const columns = new Set((await sql<{ name: string }>`select name from pragma_table_info('subscribers')`.execute(this.db)).rows.map((row) => row.name))
-    if (!columns.has('page_id')) return null
-    const active = columns.has('unsubscribed_at') ? sql`and unsubscribed_at is null` : sql``
-    const confirmed = columns.has('confirmed_at') ? sql`and confirmed_at is not null` : sql``
-    const row = await sql<{ n: number }>`select count(*) as n from subscribers where page_id = ${pageId} ${active} ${confirmed}`.execute(this.db)
-    return Number(row.rows[0]?.n ?? 0)
+  /** Confirmed, active subscribers of the page (they move with it, by page id). */
+  async countSubscribers(pageId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('subscribers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('page_id', '=', pageId)
+      .where('unsubscribed_at', 'is', null)
+      .where('confirmed_at', 'is not', null)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
   }
 
   /** The owner change itself: owner columns only, no rows copied (components, history, domain… go by page id). */

@@ -46,8 +46,8 @@ export interface TransferOffer extends Transfer {
   visibility: 'public' | 'private'
   componentCount: number
   monitorCount: number
-  /** Null while this build has no subscribers table (repo.countSubscribers). */
-  subscriberCount: number | null
+  /** Confirmed, active subscribers. */
+  subscriberCount: number
 }
 
 /** What happened to the page, for hooks that run inside the accept transaction. */

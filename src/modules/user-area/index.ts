@@ -27,6 +27,7 @@ import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
 import { slaScreens } from './screens/sla.ts'
 import { toolScreens } from './screens/tools.ts'
+import { subscriberScreens } from './screens/subscribers.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../../http/context.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
@@ -58,6 +59,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))
     .use(toolScreens(deps))
+    .use(subscriberScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {

@@ -1,10 +1,9 @@
 /**
- * The parts of a transfer that touch other features' tables (channels, subscribers), which those
- * features create on their own branches. Here the tables are made with the same columns as their
- * migrations, so the hook and the count are proven before the merge; absent tables change nothing.
+ * What a transfer does to other features' rows: the previous owner's notification channels stop
+ * covering the page (their links to it go, links to other pages stay; the recipient's stay), and the
+ * page's subscribers move with it, counted on the offer as confirmed and active ones.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { sql } from 'kysely'
 import { TransfersRepo } from '../../../src/modules/transfers/repo.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 
@@ -14,39 +13,27 @@ beforeAll(async () => {
 })
 afterAll(() => ctx.close())
 
-const db = () => ctx.database.db
-
-test('without the channels and subscribers tables: the subscriber count is unknown and accepting works', async () => {
-  const alice = await ctx.createOwner()
-  const bob = await ctx.createOwner()
-  const page = await ctx.createPage(alice.key, { slug: 'no-tables', name: 'No tables' })
-  const { transfers } = ctx.app.services
-  await transfers.startAsAdministrator(alice.user, page.id, bob.user.email)
-  expect(await new TransfersRepo(db()).countSubscribers(page.id)).toBeNull()
-  expect((await transfers.acceptForPage(bob.user, page.id)).status).toBe('accepted')
-})
-
-test("with them: active confirmed subscribers are counted; the old owner's channel links to the page go, others stay", async () => {
-  await sql`create table notification_channels (id integer primary key autoincrement, owner_id integer not null, all_pages integer not null default 1)`.execute(db())
-  await sql`create table notification_channel_pages (channel_id integer not null, page_id integer not null, primary key (channel_id, page_id))`.execute(db())
-  await sql`create table subscribers (id integer primary key autoincrement, page_id integer not null, confirmed_at integer, unsubscribed_at integer)`.execute(db())
+test("active confirmed subscribers are counted; the old owner's channel links to the page go, others stay", async () => {
+  const { channels, subscribers, transfers } = ctx.app.services
   const alice = await ctx.createOwner()
   const bob = await ctx.createOwner()
   const page = await ctx.createPage(alice.key, { slug: 'with-tables', name: 'With tables' })
   const other = await ctx.createPage(alice.key, { slug: 'stays-put', name: 'Stays put' })
-  await sql`insert into notification_channels (id, owner_id, all_pages) values (901, ${alice.user.id}, 0), (902, ${bob.user.id}, 0)`.execute(db())
-  await sql`insert into notification_channel_pages (channel_id, page_id) values (901, ${page.id}), (901, ${other.id}), (902, ${page.id})`.execute(db())
-  await sql`insert into subscribers (page_id, confirmed_at, unsubscribed_at) values (${page.id}, 1, null), (${page.id}, 1, null), (${page.id}, null, null), (${page.id}, 1, 5), (${other.id}, 1, null)`.execute(db())
+  const bobsPage = await ctx.createPage(bob.key, { slug: 'bobs-own', name: "Bob's own" })
+  const alicesChannel = await channels.create(alice.user, { type: 'webhook', name: 'Alice hook', url: 'https://hooks.example.com/a', secret: 'a-long-shared-secret-for-alice', all_pages: false, page_ids: [page.id, other.id] })
+  const bobsChannel = await channels.create(bob.user, { type: 'webhook', name: 'Bob hook', url: 'https://hooks.example.com/b', secret: 'a-long-shared-secret-for-bob!!', all_pages: false, page_ids: [bobsPage.id] })
+  for (const email of ['one@example.com', 'two@example.com', 'gone@example.com']) await subscribers.add(alice.user, page.id, { email, consent: true })
+  await subscribers.add(alice.user, other.id, { email: 'elsewhere@example.com', consent: true })
+  const gone = (await subscribers.list(alice.user, page.id)).subscribers.find((s) => s.email === 'gone@example.com')!
+  await subscribers.remove(alice.user, page.id, gone.id)
 
-  const { transfers } = ctx.app.services
   await transfers.startAsAdministrator(alice.user, page.id, bob.user.email)
-  expect(await new TransfersRepo(db()).countSubscribers(page.id)).toBe(2)
-  await transfers.acceptForPage(bob.user, page.id)
-  const links = await sql<{ channel_id: number; page_id: number }>`select channel_id, page_id from notification_channel_pages order by channel_id, page_id`.execute(db())
-  expect(links.rows).toEqual([
-    { channel_id: 901, page_id: other.id },
-    { channel_id: 902, page_id: page.id },
-  ])
-  // Subscribers belong to the page by its id: all of them are still there.
-  expect((await sql<{ n: number }>`select count(*) as n from subscribers where page_id = ${page.id}`.execute(db())).rows[0]!.n).toBe(4)
+  expect(await new TransfersRepo(ctx.database.db).countSubscribers(page.id)).toBe(2)
+  expect((await transfers.acceptForPage(bob.user, page.id)).status).toBe('accepted')
+
+  expect((await channels.get(alice.user, alicesChannel.id)).pages.map((p) => p.id)).toEqual([other.id])
+  expect((await channels.get(bob.user, bobsChannel.id)).pages.map((p) => p.id)).toEqual([bobsPage.id])
+  // The subscribers went with the page: the new owner sees them.
+  const moved = (await subscribers.list(bob.user, page.id)).subscribers.map((s) => s.email).sort()
+  expect(moved).toEqual(['one@example.com', 'two@example.com'])
 })

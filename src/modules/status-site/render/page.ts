@@ -65,6 +65,8 @@ export interface PageView {
   recentDays: number
   now: number
   assets: Assets
+  /** Offer the subscribe form (public pages while the instance sends mail). */
+  subscribe?: boolean
 }
 
 function dayTip(day: DayUptime): string {

@@ -23,6 +23,7 @@ export const PAGE_SECTIONS: Array<{ label: string; href: (id: number) => string 
   { label: 'Maintenance', href: (id) => `/user/pages/${id}/maintenance` },
   { label: 'Monitors', href: (id) => `/user/pages/${id}/monitors` },
   { label: 'Auto incidents', href: (id) => `/user/pages/${id}/auto-incidents` },
+  { label: 'Subscribers', href: (id) => `/user/pages/${id}/subscribers` },
   { label: 'Analytics', href: (id) => `/user/analytics/${id}` },
   { label: 'SLA', href: (id) => `/user/pages/${id}/sla` },
   ...BRANDING_SECTIONS,

@@ -78,7 +78,7 @@ export function transferOfferView(offer: TransferOffer, token: string, form: For
     <dt>Page</dt><dd>${offer.pageName} (${offer.pageSlug})</dd>
     <dt>Monitors</dt><dd>${String(offer.monitorCount)}</dd>
     <dt>Components</dt><dd>${String(offer.componentCount)}</dd>
-    <dt>Subscribers</dt><dd>${offer.subscriberCount === null ? 'None (no subscribers on this server)' : String(offer.subscriberCount)}</dd>
+    <dt>Subscribers</dt><dd>${String(offer.subscriberCount)}</dd>
     <dt>Custom domain</dt><dd>${offer.customDomain ?? 'None'}</dd>
     <dt>Visibility</dt><dd>${offer.visibility === 'private' ? 'Private' : 'Public'}</dd>
     <dt>Offer expires</dt><dd>${when(offer.expiresAt)}</dd>

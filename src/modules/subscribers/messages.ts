@@ -1,0 +1,71 @@
+/**
+ * The mails page subscribers get (pure): the confirmation link, the "already subscribed" reminder
+ * and one mail per event. Plain text always, HTML beside it (every value escaped); every mail to a
+ * subscriber carries the manage link and the one-click unsubscribe headers (RFC 8058).
+ */
+import { html } from '../../lib/html.ts'
+import type { OutboundMail } from '../notify/contract.ts'
+
+export const CONFIRM_DAYS = 7
+
+export interface PageRef {
+  name: string
+  /** `scheme://host` of the status page, no trailing slash. */
+  url: string
+}
+
+export interface SubscriberLinks {
+  manage: string
+  unsubscribe: string
+}
+
+export function subscriberLinks(pageUrl: string, token: string): SubscriberLinks {
+  const query = `token=${encodeURIComponent(token)}`
+  return { manage: `${pageUrl}/subscribe/manage?${query}`, unsubscribe: `${pageUrl}/unsubscribe?${query}` }
+}
+
+/** One-click unsubscribe (RFC 8058): a POST of `List-Unsubscribe=One-Click` to the URL unsubscribes. */
+export function unsubscribeHeaders(links: SubscriberLinks): Record<string, string> {
+  return { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+}
+
+const htmlMail = (title: string, body: string) =>
+  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>!${body}</body></html>`
+
+const footerText = (page: PageRef, links: SubscriberLinks) =>
+  `\n--\nYou get this because you subscribed to ${page.name} (${page.url}).\nManage your subscription: ${links.manage}\nUnsubscribe: ${links.unsubscribe}\n`
+
+const footerHtml = (page: PageRef, links: SubscriberLinks) =>
+  html`<hr><p>You get this because you subscribed to <a href="${page.url}">${page.name}</a>.<br><a href="${links.manage}">Manage your subscription</a> · <a href="${links.unsubscribe}">Unsubscribe</a></p>`
+
+export function confirmationMail(to: string, page: PageRef, confirmUrl: string): OutboundMail {
+  const subject = `Confirm your subscription to ${page.name}`
+  const text = `Someone, hopefully you, asked to get status updates of ${page.name} (${page.url}) at this address.\n\nConfirm here (the link works for ${CONFIRM_DAYS} days):\n${confirmUrl}\n\nIf it was not you, ignore this mail: nothing will be sent without the confirmation.\n`
+  const body = html`<p>Someone, hopefully you, asked to get status updates of <a href="${page.url}">${page.name}</a> at this address.</p>
+<p><a href="${confirmUrl}">Confirm your subscription</a> (the link works for ${CONFIRM_DAYS} days).</p>
+<p>If it was not you, ignore this mail: nothing will be sent without the confirmation.</p>`
+  return { to, subject, text, html: htmlMail(subject, body) }
+}
+
+export function reminderMail(to: string, page: PageRef, links: SubscriberLinks): OutboundMail {
+  const subject = `Your subscription to ${page.name}`
+  const text = `Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.\n${footerText(page, links)}`
+  const body = html`<p>Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.</p>`
+  return { to, subject, text, html: htmlMail(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+}
+
+/** What an event says, whatever the channel: the mail and the webhook are made from it. */
+export interface EventMessage {
+  subject: string
+  /** Lines of plain text (no markup). */
+  lines: string[]
+  /** Where to read more on the page. */
+  link: string
+}
+
+export function eventMail(to: string, page: PageRef, message: EventMessage, links: SubscriberLinks): OutboundMail {
+  const subject = `[${page.name}] ${message.subject}`
+  const text = `${message.lines.join('\n')}\n\nMore: ${message.link}\n${footerText(page, links)}`
+  const body = html`<h1>${message.subject}</h1>!${message.lines.map((line) => html`<p>${line}</p>`).join('')}<p><a href="${message.link}">See the status page</a></p>`
+  return { to, subject, text, html: htmlMail(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+}

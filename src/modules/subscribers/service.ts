@@ -1,0 +1,350 @@
+/**
+ * Page subscribers (issue 14 item 4): the public side (subscribe with double opt-in, confirm,
+ * manage, one-click unsubscribe) and the owner's side (list, add, remove, import, export).
+ * Mails go through the outbox in the transaction that made the change.
+ *
+ * The public answers never depend on whether an address is already subscribed: `subscribe` returns
+ * nothing, and what it does (a confirmation, a reminder, or nothing while the last mail is recent)
+ * is only told to the address itself.
+ */
+import type { Config } from '../../config.ts'
+import type { Db } from '../../db/client.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { planLabel, subscriberLimit } from '../plans/matrix.ts'
+import type { User } from '../accounts/service.ts'
+import type { OutboxWriter } from '../notify/contract.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
+import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
+import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
+import { ManageTokens } from './tokens.ts'
+import type { SubscriberKind, SubscriberSource } from './tables.ts'
+import { normalizeEmail, normalizeWebhookUrl, parseComponentIds } from './validate.ts'
+import { exportCsv, readImport } from './csv-rows.ts'
+
+const DAY_MS = 86_400_000
+export const CONFIRM_TTL_MS = CONFIRM_DAYS * DAY_MS
+/** A pending address gets its confirmation again at most this often from the public form. */
+export const CONFIRM_RESEND_MS = 60 * 60_000
+/** A subscribed address is reminded at most this often that it is subscribed. */
+export const REMINDER_EVERY_MS = DAY_MS
+export const MAX_LIST = 1_000
+export const MAX_IMPORT_ROWS = 10_000
+
+export interface Subscriber {
+  id: number
+  kind: SubscriberKind
+  email: string | null
+  url: string | null
+  /** null: every component. */
+  componentIds: number[] | null
+  source: SubscriberSource
+  status: 'pending' | 'confirmed'
+  confirmedAt: number | null
+  unsubscribed: boolean
+  createdAt: number
+}
+
+export interface SubscriberCounts {
+  email: number
+  pending: number
+  webhook: number
+  /** The plan's limit per page; null: none. */
+  limit: number | null
+}
+
+export interface AddSubscriberInput {
+  kind?: SubscriberKind
+  email?: string
+  url?: string
+  component_ids?: number[] | null
+  consent: boolean
+}
+
+export const componentIdsOf = (row: Pick<SubscriberRow, 'component_ids'>): number[] | null =>
+  row.component_ids === null ? null : (JSON.parse(row.component_ids) as number[])
+
+export function toSubscriber(row: SubscriberRow): Subscriber {
+  return {
+    id: row.id,
+    kind: row.kind,
+    email: row.email,
+    url: row.url,
+    componentIds: componentIdsOf(row),
+    source: row.source,
+    status: row.kind === 'webhook' || row.confirmed_at !== null ? 'confirmed' : 'pending',
+    confirmedAt: row.confirmed_at,
+    unsubscribed: row.unsubscribed_at !== null,
+    createdAt: row.created_at,
+  }
+}
+
+/** The page a token or form is about, as the public side shows it. */
+export interface PublicPage {
+  id: number
+  name: string
+  url: string
+  visibility: 'public' | 'private'
+  blocked: boolean
+  components: Array<{ id: number; name: string }>
+}
+
+export type ManageView = { subscriber: Subscriber; page: PublicPage }
+type LoadedPage = PublicPage & { plan: User['plan']; slug: string }
+
+export class SubscribersService {
+  readonly tokens: ManageTokens
+
+  constructor(
+    private readonly repo: SubscribersRepo,
+    private readonly pages: Pick<StatusPagesService, 'get'>,
+    private readonly outbox: OutboxWriter,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
+  ) {
+    this.tokens = new ManageTokens(() => clock.now())
+  }
+
+  get mailEnabled(): boolean {
+    return this.outbox.mailEnabled
+  }
+
+  pageUrl(page: { slug: string; custom_domain: string | null }): string {
+    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain }, this.config)
+  }
+
+  private async publicPage(repo: SubscribersRepo, pageId: number): Promise<LoadedPage> {
+    const page = await repo.page(pageId)
+    if (!page) throw notFound('no such page')
+    const components = await repo.components(pageId)
+    return {
+      id: page.id,
+      name: page.name,
+      slug: page.slug,
+      url: this.pageUrl(page),
+      visibility: page.visibility,
+      blocked: page.blocked === 1,
+      plan: page.plan,
+      components: components.map((c) => ({ id: c.id, name: c.group_name ? `${c.group_name} · ${c.name}` : c.name })),
+    }
+  }
+
+  /** Whether visitors may subscribe on the page themselves: public, not blocked, and mail on. */
+  acceptsVisitors(page: { visibility: string; blocked: boolean }): boolean {
+    return page.visibility === 'public' && !page.blocked && this.outbox.mailEnabled
+  }
+
+  /** What the public form offers (404 where there is no form). */
+  async form(pageId: number): Promise<LoadedPage> {
+    const page = await this.publicPage(this.repo, pageId)
+    if (!this.acceptsVisitors(page)) throw notFound('this page takes no subscriptions')
+    return page
+  }
+
+  /**
+   * A visitor's subscription. Always the same outcome to the caller; the address alone learns,
+   * by mail, what happened: a new or pending one gets the confirmation link (at most once an hour),
+   * a subscribed one a reminder with its manage link (at most once a day). A page at its plan's
+   * limit takes no new address (silently: the answer must not differ by address).
+   */
+  async subscribe(pageId: number, input: { email: string; componentIds: readonly number[] }): Promise<void> {
+    const email = normalizeEmail(input.email)
+    const page = await this.form(pageId)
+    const componentIds = parseComponentIds(input.componentIds, page.components)
+    const now = this.clock.now()
+    await this.repo.transaction(async (repo, trx) => {
+      const existing = await repo.activeEmail(pageId, email)
+      if (existing && existing.confirmed_at !== null) {
+        if (existing.notice_sent_at !== null && now - existing.notice_sent_at < REMINDER_EVERY_MS) return
+        await repo.update(existing.id, { notice_sent_at: now })
+        const links = subscriberLinks(page.url, await this.tokens.token(repo, existing.id, existing.manage_key))
+        await this.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links) }])
+        return
+      }
+      if (existing && existing.notice_sent_at !== null && now - existing.notice_sent_at < CONFIRM_RESEND_MS) return
+      if (!existing && (await this.isFull(repo, page, now))) return
+      const token = randomToken(32)
+      const fields = {
+        component_ids: componentIds === null ? null : JSON.stringify(componentIds),
+        confirm_token_hash: await sha256Hex(token),
+        confirm_expires_at: now + CONFIRM_TTL_MS,
+        notice_sent_at: now,
+      }
+      const row = existing
+        ? await repo.update(existing.id, fields)
+        : await repo.insert({ page_id: pageId, kind: 'email', email, source: 'self', manage_key: randomToken(16), created_at: now, ...fields })
+      const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
+      await this.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, mail: confirmationMail(email, page, confirmUrl) }])
+    })
+  }
+
+  private async isFull(repo: SubscribersRepo, page: { id: number; plan: User['plan'] }, now: number): Promise<boolean> {
+    const limit = subscriberLimit(page.plan)
+    return limit !== null && (await repo.countTowardsLimit(page.id, now)) >= limit
+  }
+
+  /** The pending subscription a confirmation link names (still valid), for the confirm page. */
+  async pendingByConfirmToken(pageId: number, token: string): Promise<SubscriberRow | undefined> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined
+    const row = await this.repo.byConfirmHash(await sha256Hex(token))
+    if (!row || row.page_id !== pageId || row.confirmed_at !== null) return undefined
+    if (row.confirm_expires_at === null || row.confirm_expires_at <= this.clock.now()) return undefined
+    return row
+  }
+
+  /** Confirms the subscription the link names; undefined when the link is unknown, spent or expired. */
+  async confirm(pageId: number, token: string): Promise<ManageView | undefined> {
+    const row = await this.pendingByConfirmToken(pageId, token)
+    if (!row) return undefined
+    // The confirmation mail does not count as a reminder: asking again later reminds at once.
+    const done = await this.repo.update(row.id, { confirmed_at: this.clock.now(), confirm_token_hash: null, confirm_expires_at: null, notice_sent_at: null })
+    return { subscriber: toSubscriber(done!), page: await this.publicPage(this.repo, pageId) }
+  }
+
+  /** The subscription a manage token names on this page (also once unsubscribed), or undefined. */
+  private async byManageToken(pageId: number, token: string): Promise<SubscriberRow | undefined> {
+    const id = ManageTokens.idOf(token)
+    if (id === undefined) return undefined
+    const row = await this.repo.byId(id)
+    if (!row || row.page_id !== pageId) return undefined
+    return (await this.tokens.matches(this.repo, token, row.id, row.manage_key)) ? row : undefined
+  }
+
+  async manageView(pageId: number, token: string): Promise<ManageView | undefined> {
+    const row = await this.byManageToken(pageId, token)
+    if (!row) return undefined
+    return { subscriber: toSubscriber(row), page: await this.publicPage(this.repo, pageId) }
+  }
+
+  /** Changes the components of the subscription the token names (404 once unsubscribed). */
+  async setComponents(pageId: number, token: string, raw: readonly number[]): Promise<ManageView> {
+    const row = await this.byManageToken(pageId, token)
+    if (!row || row.unsubscribed_at !== null) throw notFound('this link is not valid (any more)')
+    const page = await this.publicPage(this.repo, pageId)
+    const ids = parseComponentIds(raw, page.components)
+    const done = await this.repo.update(row.id, { component_ids: ids === null ? null : JSON.stringify(ids) })
+    return { subscriber: toSubscriber(done!), page }
+  }
+
+  /** Unsubscribes (idempotent); false when the token names nothing on this page. */
+  async unsubscribe(pageId: number, token: string): Promise<boolean> {
+    const row = await this.byManageToken(pageId, token)
+    if (!row) return false
+    if (row.unsubscribed_at === null) await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'subscriber' })
+    return true
+  }
+
+  /**
+   * Called (in the worker's transaction) when the outbox disables a subscriber's target after too
+   * many dead deliveries in a row: a dead webhook or an address that keeps refusing mail is
+   * unsubscribed, so it no longer counts or gets written to.
+   */
+  async disableTarget(db: Db, target: string): Promise<void> {
+    const match = /^subscriber:(\d+)$/.exec(target)
+    if (!match) return
+    const repo = new SubscribersRepo(db)
+    const row = await repo.byId(Number(match[1]))
+    if (row && row.unsubscribed_at === null) await repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'failing' })
+  }
+
+  // ─── The owner's side ───────────────────────────────────────────────────────────────────────
+
+  async counts(owner: User, pageId: number): Promise<SubscriberCounts> {
+    const page = await this.pages.get(owner, pageId)
+    return { ...(await this.repo.counts(page.id)), limit: subscriberLimit(owner.plan) }
+  }
+
+  async list(owner: User, pageId: number, options: { afterId?: number; limit?: number } = {}): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts }> {
+    const page = await this.pages.get(owner, pageId)
+    const rows = await this.repo.listActive(page.id, { afterId: options.afterId, limit: Math.min(options.limit ?? 100, MAX_LIST) })
+    return { subscribers: rows.map(toSubscriber), counts: { ...(await this.repo.counts(page.id)), limit: subscriberLimit(owner.plan) } }
+  }
+
+  /** A subscriber the owner adds: confirmed at once, on the owner's word that they agreed (`consent`). */
+  async add(owner: User, pageId: number, input: AddSubscriberInput): Promise<Subscriber> {
+    const page = await this.pages.get(owner, pageId)
+    if (input.consent !== true) throw badRequest('consent: confirm that this person agreed to get these updates')
+    const components = await this.repo.components(page.id)
+    const componentIds = input.component_ids === undefined || input.component_ids === null ? null : parseComponentIds(input.component_ids, components)
+    const kind = input.kind ?? 'email'
+    const address = kind === 'email' ? { email: normalizeEmail(input.email ?? ''), url: null } : { email: null, url: normalizeWebhookUrl(input.url ?? '') }
+    const now = this.clock.now()
+    return this.repo.transaction(async (repo) => {
+      if (address.email !== null) {
+        const existing = await repo.activeEmail(page.id, address.email)
+        if (existing?.confirmed_at !== null && existing) throw conflict('email is already subscribed to this page')
+        // A visitor still pending: the owner's word confirms them.
+        if (existing) return toSubscriber((await repo.update(existing.id, { confirmed_at: now, confirm_token_hash: null, confirm_expires_at: null, component_ids: componentIds === null ? null : JSON.stringify(componentIds) }))!)
+      } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a webhook subscriber of this page')
+      await this.requireRoom(repo, owner, page.id, 1, now)
+      const row = await repo.insert(this.ownerRow(page.id, kind, address, componentIds, 'owner', now))
+      return toSubscriber(row)
+    })
+  }
+
+  private ownerRow(pageId: number, kind: SubscriberKind, address: { email: string | null; url: string | null }, componentIds: number[] | null, source: SubscriberSource, now: number): NewSubscriber {
+    return {
+      page_id: pageId,
+      kind,
+      ...address,
+      component_ids: componentIds === null ? null : JSON.stringify(componentIds),
+      source,
+      confirmed_at: now,
+      manage_key: randomToken(16),
+      created_at: now,
+    }
+  }
+
+  private async requireRoom(repo: SubscribersRepo, owner: User, pageId: number, adding: number, now: number): Promise<void> {
+    const limit = subscriberLimit(owner.plan)
+    if (limit === null) return
+    const count = await repo.countTowardsLimit(pageId, now)
+    if (count + adding > limit) throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limit} subscribers per page and this page has ${count}`)
+  }
+
+  async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
+    const page = await this.pages.get(owner, pageId)
+    const row = await this.repo.byId(subscriberId)
+    if (!row || row.page_id !== page.id || row.unsubscribed_at !== null) throw notFound('no such subscriber')
+    await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'owner' })
+  }
+
+  /**
+   * Imports a CSV (header row; `email` or `url` column, optional `type` and `components`), all or
+   * nothing: any bad row is reported (line and reason, up to 20) and nothing is added. Addresses
+   * already subscribed are skipped, not errors, so importing an export again is harmless.
+   */
+  async importCsv(owner: User, pageId: number, input: { csv: string; consent: boolean }): Promise<{ imported: number; skipped: number }> {
+    const page = await this.pages.get(owner, pageId)
+    if (input.consent !== true) throw badRequest('consent: confirm that the people in this file agreed to get these updates')
+    const components = await this.repo.components(page.id)
+    const read = readImport(input.csv, components, MAX_IMPORT_ROWS)
+    if ('errors' in read) throw badRequest(`csv: ${read.errors.join('; ')}`)
+    const now = this.clock.now()
+    return this.repo.transaction(async (repo) => {
+      const taken = await repo.activeAddresses(page.id)
+      const fresh = read.rows.filter((row) => !taken.has(row.email ?? row.url!))
+      await this.requireRoom(repo, owner, page.id, fresh.length, now)
+      await repo.insertMany(fresh.map((row) => this.ownerRow(page.id, row.kind, { email: row.email, url: row.url }, row.componentIds, 'import', now)))
+      return { imported: fresh.length, skipped: read.rows.length - fresh.length }
+    })
+  }
+
+  /** Every active subscriber as CSV (the import's columns first); formula-like cells escaped. */
+  async exportCsv(owner: User, pageId: number): Promise<string> {
+    const page = await this.pages.get(owner, pageId)
+    const rows = await this.repo.listActive(page.id)
+    return exportCsv(rows.map(toSubscriber))
+  }
+
+  /** For the fan-out. */
+  get store(): SubscribersRepo {
+    return this.repo
+  }
+
+  pageRef(page: { name: string; slug: string; custom_domain: string | null }): PageRef & { slug: string } {
+    return { name: page.name, url: this.pageUrl(page), slug: page.slug }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The subscriber pages of a status host (pure): the subscribe form, "check your inbox", the
+ * confirmation, the manage page and the unsubscribe page. In the page's look, no script, every
+ * value escaped; forms post to the page's own host.
+ */
+import { html } from '../../lib/html.ts'
+import { head, siteHeader, type Assets } from '../status-site/render/shared.ts'
+import type { PublicPage } from './service.ts'
+
+export interface SiteFrame {
+  name: string
+  assets: Assets
+}
+
+function frame(view: SiteFrame, title: string, body: string): string {
+  return html`!${head(`${title} · ${view.name}`, view.assets, { noindex: true })}
+<body>
+!${siteHeader(view)}
+<main id="main" class="gate card subscribe">
+!${body}
+</main>
+</body>
+</html>
+`
+}
+
+function componentChoices(page: PublicPage, chosen: readonly number[] | null, legend: string): string {
+  if (page.components.length === 0) return ''
+  const boxes = page.components.map(
+    (c) => html`<label class="check"><input type="checkbox" name="components" value="${c.id}"!${chosen?.includes(c.id) ? ' checked' : ''}> ${c.name}</label>`,
+  )
+  return html`<fieldset><legend>${legend}</legend><p class="hint" id="components-hint">None ticked: every component.</p>!${boxes.join('\n')}</fieldset>`
+}
+
+export function subscribeFormPage(view: SiteFrame, page: PublicPage, form: { email?: string; chosen?: number[]; error?: string } = {}): string {
+  const invalid = form.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''
+  return frame(
+    view,
+    'Subscribe',
+    html`<h1>Get status updates</h1>
+<p>We mail you when an incident or maintenance of ${page.name} is posted. You confirm by mail first, and every mail has a link to change or stop it.</p>
+<form method="post" action="/subscribe">
+<label for="email">Email address</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${form.email ?? ''}"!${invalid}>
+!${form.error ? html`<p class="alert" id="email-error" role="alert">${form.error}</p>` : ''}
+<div class="hp" aria-hidden="true"><label for="website">Leave this empty</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
+!${componentChoices(page, form.chosen ?? null, 'Only these components (optional)')}
+<button type="submit">Subscribe</button>
+</form>`,
+  )
+}
+
+export function checkInboxPage(view: SiteFrame): string {
+  return frame(
+    view,
+    'Check your inbox',
+    html`<h1>Check your inbox</h1>
+<p role="status">If this address can be subscribed, a mail is on its way. Follow the link in it to confirm; it works for 7 days.</p>
+<p><a href="/">Back to the status page</a></p>`,
+  )
+}
+
+export function messagePage(view: SiteFrame, title: string, text: string): string {
+  return frame(view, title, html`<h1>${title}</h1><p role="status">${text}</p><p><a href="/">Back to the status page</a></p>`)
+}
+
+export function confirmPage(view: SiteFrame, email: string, token: string): string {
+  return frame(
+    view,
+    'Confirm your subscription',
+    html`<h1>Confirm your subscription</h1>
+<p>Send status updates of ${view.name} to <strong>${email}</strong>?</p>
+<form method="post" action="/subscribe/confirm">
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Confirm subscription</button>
+</form>`,
+  )
+}
+
+export function managePage(view: SiteFrame, page: PublicPage, input: { address: string; chosen: number[] | null; token: string; saved?: boolean }): string {
+  return frame(
+    view,
+    'Your subscription',
+    html`<h1>Your subscription</h1>
+!${input.saved ? '<p role="status" class="alert">Saved.</p>' : ''}
+<p>Updates of ${page.name} go to <strong>${input.address}</strong>.</p>
+<form method="post" action="/subscribe/manage">
+<input type="hidden" name="token" value="${input.token}">
+!${componentChoices(page, input.chosen, 'Only these components')}
+<button type="submit" name="action" value="save">Save</button>
+</form>
+<form method="post" action="/subscribe/manage">
+<input type="hidden" name="token" value="${input.token}">
+<button type="submit" name="action" value="unsubscribe" class="secondary">Unsubscribe</button>
+</form>`,
+  )
+}
+
+export function unsubscribePage(view: SiteFrame, token: string): string {
+  return frame(
+    view,
+    'Unsubscribe',
+    html`<h1>Unsubscribe</h1>
+<p>Stop getting status updates of ${view.name}?</p>
+<form method="post" action="/unsubscribe?token=${encodeURIComponent(token)}">
+<button type="submit">Unsubscribe</button>
+</form>`,
+  )
+}

@@ -1,0 +1,211 @@
+/**
+ * The subscriber routes of a status host (used by the status-site app):
+ *
+ *   GET  /subscribe                 the form (public pages with mail on; else the page's 404)
+ *   POST /subscribe                 always "check your inbox" (honeypot, rate limit per client)
+ *   GET  /subscribe/confirm?token   a button (mail scanners that open links confirm nothing)
+ *   POST /subscribe/confirm         confirms
+ *   GET  /subscribe/manage?token    components and unsubscribe, only with the mailed token
+ *   POST /subscribe/manage          save | unsubscribe
+ *   GET  /unsubscribe?token         a button
+ *   POST /unsubscribe?token         unsubscribes at once: RFC 8058 one-click (the body is
+ *                                   `List-Unsubscribe=One-Click`), no Origin asked (mail providers post it)
+ *
+ * Forms other than one-click are refused when posted from another site. Token pages are not behind
+ * a private page's gate: the token is the permission, and it shows nothing but the subscription.
+ */
+import { Elysia, t } from 'elysia'
+import type { Config } from '../../config.ts'
+import { requestHost } from '../../http/host-router.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { HttpError } from '../../lib/errors.ts'
+import { RateLimiter } from '../../lib/rate-limit.ts'
+import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
+import { publicContext, type PublicRequestContext } from '../status-site/context.ts'
+import { PAGE_CSP, type StatusSiteService } from '../status-site/service.ts'
+import type { SubscribersService } from './service.ts'
+import { checkInboxPage, confirmPage, managePage, messagePage, subscribeFormPage, unsubscribePage, type SiteFrame } from './site-views.ts'
+
+/** Subscribe attempts per client and page. */
+export const SUBSCRIBE_ATTEMPTS = 5
+export const SUBSCRIBE_WINDOW_MS = 15 * 60_000
+const MAX_FORM = 20_000
+
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  // Token pages must not hand their address (and token) to anything they link to.
+  'referrer-policy': 'no-referrer',
+}
+
+const htmlResponse = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...HEADERS, ...extra } })
+const doc = (summary: string) => ({ tags: ['Status host'], summary })
+const INVALID_LINK = 'This link is not valid (any more). Links in older mails stop working once you unsubscribe; confirmation links after 7 days.'
+
+export interface SubscribeSiteDeps {
+  site: StatusSiteService
+  subscribers: SubscribersService
+  config: Pick<Config, 'scheme'>
+  clock: Clock
+}
+
+async function readForm(request: Request): Promise<URLSearchParams> {
+  return new URLSearchParams((await request.text()).slice(0, MAX_FORM))
+}
+
+const idsOf = (form: URLSearchParams): number[] => form.getAll('components').filter((v) => /^\d{1,15}$/.test(v)).map(Number)
+
+export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
+  const { site, subscribers, config } = deps
+  const limiter = new RateLimiter({ limit: SUBSCRIBE_ATTEMPTS, windowMs: SUBSCRIBE_WINDOW_MS, clock: deps.clock, maxKeys: 50_000 })
+
+  const ctxOf = (request: Request): PublicRequestContext => {
+    const ctx = publicContext(request)
+    if (!ctx) throw new HttpError(404, 'not found')
+    return ctx
+  }
+  const frameOf = async (ctx: PublicRequestContext): Promise<SiteFrame> => ({ name: ctx.site.name, assets: (await site.look(ctx.site)).assets })
+  const crossSite = (ctx: PublicRequestContext, request: Request) => {
+    const own = publicOrigin(config.scheme, requestHost(ctx.original))
+    return !own || requestProvenance(request, [own]) === 'cross'
+  }
+  const refused = () => new Response('cross-site form refused', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
+  const notFoundPage = async (ctx: PublicRequestContext, message?: string) => {
+    const page = await site.pageNotFound(ctx.site, message)
+    return new Response(page.body, { status: 404, headers: page.headers })
+  }
+  const invalidLink = async (ctx: PublicRequestContext) => htmlResponse(messagePage(await frameOf(ctx), 'Link not valid', INVALID_LINK), 404)
+
+  /** The form's routes: a page that takes visitors' subscriptions, else blocked (503) or the page's 404. */
+  const withForm = async (request: Request, then: (ctx: PublicRequestContext) => Promise<Response>) => {
+    const ctx = ctxOf(request)
+    if (ctx.site.blocked) return site.blockedPage()
+    if (!subscribers.acceptsVisitors(ctx.site)) return notFoundPage(ctx, 'This page takes no subscriptions.')
+    return then(ctx)
+  }
+  /** Token routes: work on public and private pages alike; a blocked page answers 503. */
+  const withToken = async (request: Request, then: (ctx: PublicRequestContext) => Promise<Response>) => {
+    const ctx = ctxOf(request)
+    if (ctx.site.blocked) return site.blockedPage()
+    return then(ctx)
+  }
+
+  return new Elysia({ name: 'subscribers-site' })
+    .get(
+      '/subscribe',
+      ({ request }) => withForm(request, async (ctx) => htmlResponse(subscribeFormPage(await frameOf(ctx), await subscribers.form(ctx.site.pageId)))),
+      { detail: doc('The subscribe form (public pages, when the instance sends mail)') },
+    )
+    .post(
+      '/subscribe',
+      ({ request }) =>
+        withForm(request, async (ctx) => {
+          if (crossSite(ctx, request)) return refused()
+          const key = `${ctx.site.pageId}:${ctx.client}`
+          const wait = limiter.retryAfterMs(key)
+          if (wait > 0) {
+            return htmlResponse(messagePage(await frameOf(ctx), 'Too many attempts', 'Please try again in a few minutes.'), 429, { 'retry-after': String(Math.ceil(wait / 1000)) })
+          }
+          limiter.hit(key)
+          const form = await readForm(request)
+          const frame = await frameOf(ctx)
+          // A bot filled the field people never see: answered like everyone, nothing done.
+          if ((form.get('website') ?? '') !== '') return htmlResponse(checkInboxPage(frame))
+          const email = form.get('email') ?? ''
+          const chosen = idsOf(form)
+          try {
+            await subscribers.subscribe(ctx.site.pageId, { email, componentIds: chosen })
+          } catch (error) {
+            if (!(error instanceof HttpError) || error.status !== 400) throw error
+            const page = await subscribers.form(ctx.site.pageId)
+            return htmlResponse(subscribeFormPage(frame, page, { email: email.slice(0, 254), chosen, error: error.message }), 400)
+          }
+          return htmlResponse(checkInboxPage(frame))
+        }),
+      { parse: 'none', detail: doc('Subscribe: the same answer whether or not the address is subscribed; the address gets the confirmation link') },
+    )
+    .get(
+      '/subscribe/confirm',
+      ({ request, query }) =>
+        withToken(request, async (ctx) => {
+          const pending = await subscribers.pendingByConfirmToken(ctx.site.pageId, query.token ?? '')
+          if (!pending) return invalidLink(ctx)
+          return htmlResponse(confirmPage(await frameOf(ctx), pending.email ?? '', query.token!))
+        }),
+      { query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }), detail: doc('The confirmation link of a subscription: a button that confirms') },
+    )
+    .post(
+      '/subscribe/confirm',
+      ({ request }) =>
+        withToken(request, async (ctx) => {
+          if (crossSite(ctx, request)) return refused()
+          const form = await readForm(request)
+          const done = await subscribers.confirm(ctx.site.pageId, form.get('token') ?? '')
+          if (!done) return invalidLink(ctx)
+          return htmlResponse(messagePage(await frameOf(ctx), 'You are subscribed', 'Every update mail has a link to change what you get or to unsubscribe.'))
+        }),
+      { parse: 'none', detail: doc('Confirm a subscription (the token from the confirmation mail)') },
+    )
+    .get(
+      '/subscribe/manage',
+      ({ request, query }) =>
+        withToken(request, async (ctx) => {
+          const token = query.token ?? ''
+          const view = await subscribers.manageView(ctx.site.pageId, token)
+          if (!view || view.subscriber.status !== 'confirmed') return invalidLink(ctx)
+          if (view.subscriber.unsubscribed) return htmlResponse(messagePage(await frameOf(ctx), 'Unsubscribed', 'This address gets no more updates of this page.'))
+          const address = view.subscriber.email ?? view.subscriber.url ?? ''
+          return htmlResponse(managePage(await frameOf(ctx), view.page, { address, chosen: view.subscriber.componentIds, token }))
+        }),
+      { query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }), detail: doc('Manage a subscription (the link in every mail)') },
+    )
+    .post(
+      '/subscribe/manage',
+      ({ request }) =>
+        withToken(request, async (ctx) => {
+          if (crossSite(ctx, request)) return refused()
+          const form = await readForm(request)
+          const token = form.get('token') ?? ''
+          if (form.get('action') === 'unsubscribe') {
+            if (!(await subscribers.unsubscribe(ctx.site.pageId, token))) return invalidLink(ctx)
+            return htmlResponse(messagePage(await frameOf(ctx), 'Unsubscribed', 'This address gets no more updates of this page.'))
+          }
+          const view = await subscribers.setComponents(ctx.site.pageId, token, idsOf(form)).catch((error) => {
+            if (error instanceof HttpError && error.status === 404) return undefined
+            throw error
+          })
+          if (!view) return invalidLink(ctx)
+          const address = view.subscriber.email ?? view.subscriber.url ?? ''
+          return htmlResponse(managePage(await frameOf(ctx), view.page, { address, chosen: view.subscriber.componentIds, token, saved: true }))
+        }),
+      { parse: 'none', detail: doc('Change the components of a subscription, or unsubscribe') },
+    )
+    .get(
+      '/unsubscribe',
+      ({ request, query }) =>
+        withToken(request, async (ctx) => {
+          const token = query.token ?? ''
+          if (!(await subscribers.manageView(ctx.site.pageId, token))) return invalidLink(ctx)
+          return htmlResponse(unsubscribePage(await frameOf(ctx), token))
+        }),
+      { query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }), detail: doc('The unsubscribe link of a mail: a button') },
+    )
+    .post(
+      '/unsubscribe',
+      async ({ request, query }) => {
+        const ctx = ctxOf(request)
+        // One-click unsubscribe must work whatever the page's state: no gate, no block, no Origin.
+        const done = await subscribers.unsubscribe(ctx.site.pageId, query.token ?? '')
+        if (!done) return ctx.site.blocked ? new Response('not found', { status: 404 }) : invalidLink(ctx)
+        if (ctx.site.blocked) return new Response('unsubscribed', { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+        return htmlResponse(messagePage(await frameOf(ctx), 'Unsubscribed', 'This address gets no more updates of this page.'))
+      },
+      {
+        parse: 'none',
+        query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }),
+        detail: doc('One-click unsubscribe (RFC 8058): a POST with `List-Unsubscribe=One-Click` unsubscribes at once'),
+      },
+    )
+}
