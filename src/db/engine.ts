@@ -14,6 +14,7 @@ import {
   PostgresAdapter,
   RawNode,
   sql,
+  type RawBuilder,
   type Kysely,
   type KyselyPlugin,
   type OperationNode,
@@ -97,4 +98,31 @@ export async function dropTrigger(db: Kysely<any>, name: string, table: string):
   }
   await sql.raw(`DROP TRIGGER IF EXISTS ${name} ON ${table}`).execute(db)
   await sql.raw(`DROP FUNCTION IF EXISTS ${name}_fn()`).execute(db)
+}
+
+/** The few scalar and aggregate spellings that differ between the engines, for raw SQL in repositories. */
+export interface EngineSql {
+  /** The smaller of non-null values: SQLite's multi-argument `min`, PostgreSQL's `least`. */
+  least(...values: RawBuilder<unknown>[]): RawBuilder<number>
+  /** The larger of non-null values: SQLite's multi-argument `max`, PostgreSQL's `greatest`. */
+  greatest(...values: RawBuilder<unknown>[]): RawBuilder<number>
+  /** An aggregate: the JSON array text of `element` over the group's rows, `[]` for none. */
+  jsonArrayText(element: RawBuilder<unknown>): RawBuilder<string>
+}
+
+const sqliteSql: EngineSql = {
+  least: (...values) => sql<number>`min(${sql.join(values)})`,
+  greatest: (...values) => sql<number>`max(${sql.join(values)})`,
+  jsonArrayText: (element) => sql<string>`json_group_array(${element})`,
+}
+
+const postgresSql: EngineSql = {
+  least: (...values) => sql<number>`least(${sql.join(values)})`,
+  greatest: (...values) => sql<number>`greatest(${sql.join(values)})`,
+  // json_agg answers NULL for no rows; text so that callers parse it the same way on both engines.
+  jsonArrayText: (element) => sql<string>`coalesce(json_agg(${element}), '[]'::json)::text`,
+}
+
+export function engineSql(db: Kysely<any>): EngineSql {
+  return engineOf(db) === 'postgres' ? postgresSql : sqliteSql
 }
