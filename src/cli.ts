@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config.ts'
-import { openDatabase } from './db/client.ts'
+import { openConfiguredDatabase } from './db/open.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { HttpError } from './lib/errors.ts'
 import { toIso } from './lib/time.ts'
@@ -153,11 +153,11 @@ export async function runCli(
     io.err(`lantern: unknown command "${name}" (try "lantern help")`)
     return 1
   }
-  let database: ReturnType<typeof openDatabase> | undefined
+  let database: ReturnType<typeof openConfiguredDatabase> | undefined
   try {
     const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
     const config = loadConfig(env)
-    database = openDatabase(config.databasePath)
+    database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
     const output = await command.run(createServices({ db: database.db, config }), values)
     if (output !== '') io.out(output) // `key list` of a user without keys prints nothing
@@ -181,6 +181,8 @@ async function runBackup(args: string[], env: Record<string, string | undefined>
     const { positionals } = parseArgs({ args, options: {}, strict: true, allowPositionals: true })
     if (positionals.length !== 1) throw new UsageError('usage: lantern backup FILE')
     const config = loadConfig(env)
+    // PostgreSQL has its own consistent online copy; a second implementation would only be worse.
+    if (config.databaseUrl) throw new UsageError('backup copies the SQLite file; on PostgreSQL use pg_dump (see the deployment guide), e.g. pg_dump --format=custom --file=lantern.dump "$DATABASE_URL"')
     io.out(JSON.stringify(await backupDatabase(config.databasePath, positionals[0]!)))
     return 0
   } catch (error) {

@@ -11,6 +11,8 @@ export interface Config {
   readonly port: number
   readonly host: string
   readonly databasePath: string
+  /** DATABASE_URL=postgres://…: PostgreSQL instead of the SQLite file (src/db/postgres.ts). */
+  readonly databaseUrl?: string | undefined
   /** The service host's origin, without a trailing slash, e.g. `https://status.example.com`. */
   readonly baseUrl: string
   /** `https:` or `http:`, taken from BASE_URL; status page URLs use it too. */
@@ -108,6 +110,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     databasePath,
+    databaseUrl: readDatabaseUrl(env),
     ...readBaseUrl(env, port),
     statusDomain: readStatusDomain(env, port),
     defaultPlan: readDefaultPlan(env),
@@ -118,6 +121,21 @@ export function loadConfig(env: Env): Config {
     mail: readMailConfig(env),
     channels: readChannelsConfig(env, (message) => new ConfigError(message)),
   })
+}
+
+function readDatabaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL?.trim()
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL')
+  }
+  // The URL may carry a password: never echo it back.
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new ConfigError('DATABASE_URL must be a postgres:// URL')
+  if (!url.hostname || url.pathname.length < 2) throw new ConfigError('DATABASE_URL must name a host and a database, e.g. postgres://lantern@db:5432/lantern')
+  return raw
 }
 
 function readMonitorPrivateTargets(env: Env): PrivateTargets {

@@ -5,7 +5,8 @@
 import { createApp } from './app.ts'
 import { nodeDnsResolver } from './http/edge/dns-resolver.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { openDatabase } from './db/client.ts'
+import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
+import { bridgeChangesOverPostgres } from './db/postgres-changes.ts'
 import { watchExternalChanges } from './db/external-changes.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
@@ -52,12 +53,15 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const database = openDatabase(config.databasePath)
+  const database = openConfiguredDatabase(config)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
   const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log, dns: nodeDnsResolver })
-  // Writes by the CLI or another worker on the same file reach this process's caches within a poll.
+  // Writes by the CLI or another worker on the same file reach this process's caches within a poll;
+  // on PostgreSQL, writes by other app servers arrive through LISTEN/NOTIFY (db/postgres-changes.ts).
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
+  const bridge = config.databaseUrl ? bridgeChangesOverPostgres(config.databaseUrl, changes) : undefined
+  await bridge?.ready
   // Page views are buffered in memory and written in batches.
   const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
   // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
@@ -133,6 +137,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await server.stop()
         clearInterval(pageViewFlush)
         await app.services.pageViews.flush()
+        await bridge?.stop()
         await database.close()
       })()
       return stopping
@@ -155,7 +160,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
   const workerId = env[WORKER_ENV] ? Number(env[WORKER_ENV]) : undefined
   if (config.operations.workers > 1 && workerId === undefined) {
     // The supervisor: migrate once, then run the workers (each of them runs this function too).
-    const database = openDatabase(config.databasePath)
+    const database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
     const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl)
     const setupLine = await announceFirstRunSetup(accounts, config.baseUrl)
@@ -166,7 +171,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
       log: (line) => console.error(line),
       onAllGone: () => process.exit(1),
     })
-    console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+    console.log(`lantern: ${config.operations.workers} workers on ${config.host}:${config.port} (service ${config.baseUrl}, database ${databaseLabel(config)})`)
     if (setupLine) console.log(setupLine)
     // SIGINT is passed on as SIGTERM: a worker treats both alike.
     stopOnSignals(() => supervisor.stop('SIGTERM'), (reason) => console.log(`lantern: ${reason}, stopping the workers`))
@@ -184,7 +189,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     throw error
   }
   const who = workerId === undefined ? 'lantern' : `lantern worker ${workerId}`
-  console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${config.databasePath})`)
+  console.log(`${who}: listening on ${config.host}:${running.port} (service ${config.baseUrl}, database ${databaseLabel(config)})`)
   if (running.setupLine) console.log(running.setupLine)
   const shutdown = stopOnSignals(() => running.stop(), (reason) => console.log(`${who}: ${reason}, finishing requests in flight`))
   if (workerId !== undefined) {

@@ -20,6 +20,13 @@ const cli = (...args: string[]) => runCliProcess(args, env)
 setDefaultTimeout(30_000)
 
 describe('lantern CLI', () => {
+  test('backup on PostgreSQL points to pg_dump and writes nothing', async () => {
+    const result = await runCliProcess(['backup', join(dir, 'never.sqlite')], { DATABASE_URL: 'postgres://lantern@127.0.0.1:9/lantern' })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('on PostgreSQL use pg_dump')
+    expect(await Bun.file(join(dir, 'never.sqlite')).exists()).toBe(false)
+  })
+
   test('creates a user (printed as JSON), a key (printed alone), and the key works against the API', async () => {
     const created = await cli('user', 'create', '--email', 'Ops@Example.com', '--password', 'a-long-password', '--plan', 'pro', '--admin')
     expect(created.stderr).toBe('')

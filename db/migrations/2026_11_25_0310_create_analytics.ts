@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { createTrigger, dropTrigger } from '../../src/db/engine.ts'
 
 /**
  * Analytics are aggregated as they are written, so reading a year costs about as much as a week:
@@ -43,19 +44,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
 
   // Every write path (API, CLI, imports, deletions through foreign-key cascades) keeps the page rows right.
-  await sql`CREATE TRIGGER component_status_daily_added AFTER INSERT ON component_status_daily BEGIN
-    INSERT INTO page_status_daily (page_id, day, up_ms, degraded_ms, down_ms, outages)
-    VALUES (NEW.page_id, NEW.day, NEW.up_ms, NEW.degraded_ms, NEW.down_ms, NEW.outages)
-    ON CONFLICT (page_id, day) DO UPDATE SET
-      up_ms = up_ms + excluded.up_ms, degraded_ms = degraded_ms + excluded.degraded_ms,
-      down_ms = down_ms + excluded.down_ms, outages = outages + excluded.outages;
-  END`.execute(db)
-  await sql`CREATE TRIGGER component_status_daily_removed AFTER DELETE ON component_status_daily BEGIN
-    UPDATE page_status_daily SET
-      up_ms = up_ms - OLD.up_ms, degraded_ms = degraded_ms - OLD.degraded_ms,
-      down_ms = down_ms - OLD.down_ms, outages = outages - OLD.outages
-    WHERE page_id = OLD.page_id AND day = OLD.day;
-  END`.execute(db)
+  await createTrigger(db, {
+    name: 'component_status_daily_added',
+    timing: 'AFTER INSERT',
+    table: 'component_status_daily',
+    body: `INSERT INTO page_status_daily (page_id, day, up_ms, degraded_ms, down_ms, outages)
+      VALUES (NEW.page_id, NEW.day, NEW.up_ms, NEW.degraded_ms, NEW.down_ms, NEW.outages)
+      ON CONFLICT (page_id, day) DO UPDATE SET
+        up_ms = page_status_daily.up_ms + excluded.up_ms, degraded_ms = page_status_daily.degraded_ms + excluded.degraded_ms,
+        down_ms = page_status_daily.down_ms + excluded.down_ms, outages = page_status_daily.outages + excluded.outages;`,
+  })
+  await createTrigger(db, {
+    name: 'component_status_daily_removed',
+    timing: 'AFTER DELETE',
+    table: 'component_status_daily',
+    body: `UPDATE page_status_daily SET
+        up_ms = up_ms - OLD.up_ms, degraded_ms = degraded_ms - OLD.degraded_ms,
+        down_ms = down_ms - OLD.down_ms, outages = outages - OLD.outages
+      WHERE page_id = OLD.page_id AND day = OLD.day;`,
+  })
 
   await db.schema
     .createTable('component_status_cursor')
@@ -113,8 +120,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TRIGGER IF EXISTS component_status_daily_added`.execute(db)
-  await sql`DROP TRIGGER IF EXISTS component_status_daily_removed`.execute(db)
+  await dropTrigger(db, 'component_status_daily_added', 'component_status_daily')
+  await dropTrigger(db, 'component_status_daily_removed', 'component_status_daily')
   for (const table of [
     'analytics_share_tokens',
     'page_view_salts',

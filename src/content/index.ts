@@ -16,6 +16,7 @@ import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
+import docsScaleOut from './docs/scale-out.md' with { type: 'text' }
 import docsSla from './docs/sla.md' with { type: 'text' }
 import docsSubscribers from './docs/subscribers.md' with { type: 'text' }
 
@@ -29,6 +30,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  'scale-out': docsScaleOut,
   sla: docsSla,
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,

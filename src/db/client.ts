@@ -67,6 +67,7 @@ function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {
 
 export interface DatabaseHandle {
   db: Db
+  engine: 'sqlite' | 'postgres'
   /** Reads SQLite's `PRAGMA data_version`: it changes when another connection commits. */
   dataVersion(): number
   close(): Promise<void>
@@ -94,7 +95,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     // Inspecting a file (e.g. checking a backup): never create it, never change its journal mode.
     const sqlite = new SqliteDatabase(path, { readonly: true, strict: true })
     const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
-    return { db, dataVersion: () => 0, close: () => db.destroy() }
+    return { db, engine: 'sqlite', dataVersion: () => 0, close: () => db.destroy() }
   }
   if (path !== ':memory:') createPrivately(path)
   const sqlite = new SqliteDatabase(path, { create: true, strict: true })
@@ -106,6 +107,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   const dataVersionQuery = sqlite.query<{ data_version: number }, []>('PRAGMA data_version')
   return {
     db,
+    engine: 'sqlite',
     dataVersion: () => dataVersionQuery.get()?.data_version ?? 0,
     async close() {
       await db.destroy()

@@ -45,6 +45,12 @@ export const ErrorBody = t.Object({ error: t.String() }, { description: 'What we
 /** Models every JSON API plugin registers next to its own: the error body. */
 export const sharedModels = namedModels({ Error: ErrorBody })
 
+/**
+ * A row id in a body. Bounded like the path's id: PostgreSQL's bigint refuses 1e308 where SQLite
+ * compared it as a real, so an unbounded id became a 500 there instead of a 400.
+ */
+export const entityId = (error: string) => t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error })
+
 export const IdParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
 })

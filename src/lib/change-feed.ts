@@ -12,8 +12,12 @@ export type Change =
        * negative answers ("no such page"), which are not tagged with any page.
        */
       lookups?: boolean
+      /** Only new check results (response times, uptime) changed: nothing configured. Not sent to other servers. */
+      resultsOnly?: boolean
+      /** Received from another server (PostgreSQL): not sent back out. */
+      remote?: boolean
     }
-  | { kind: 'all' }
+  | { kind: 'all'; remote?: boolean }
 
 export class ChangeFeed {
   private readonly listeners = new Set<(change: Change) => void>()
@@ -27,7 +31,10 @@ export class ChangeFeed {
     for (const listener of this.listeners) listener(change)
   }
 
-  pageChanged(pageId: number, options: { lookups?: boolean } = {}): void {
-    this.publish(options.lookups ? { kind: 'page', pageId, lookups: true } : { kind: 'page', pageId })
+  pageChanged(pageId: number, options: { lookups?: boolean; resultsOnly?: boolean } = {}): void {
+    const change: Change = { kind: 'page', pageId }
+    if (options.lookups) change.lookups = true
+    if (options.resultsOnly) change.resultsOnly = true
+    this.publish(change)
   }
 }

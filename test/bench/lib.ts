@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Config } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
+import { openConfiguredDatabase } from '../../src/db/open.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { ifNoneMatchHits } from '../../src/lib/http-cache.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
@@ -199,7 +199,7 @@ export function tempDir(): { dir: string; remove: () => void } {
  * the database is closed again before the servers under test open it.
  */
 export async function seedDatabase<T>(config: Config, plan: Plan, seed: (services: Services, owner: User) => Promise<T>): Promise<T> {
-  const handle = openDatabase(config.databasePath)
+  const handle = openConfiguredDatabase(config)
   try {
     await migrateToLatest(handle.db)
     const services = createServices({ db: handle.db, config })

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp, type App } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
+import type { DatabaseHandle } from '../../src/db/client.ts'
+import { freshTestDatabase } from './database.ts'
 import { argon2idHasher, type PasswordHasher } from '../../src/lib/password.ts'
 import { ManualClock } from './clock.ts'
 import { fastTestHasher } from './password.ts'
@@ -20,6 +20,8 @@ import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
 export interface TestContext {
   dir: string
   databasePath: string
+  /** DATABASE_PATH, or DATABASE_URL on PostgreSQL: what a CLI or server process needs to open this database. */
+  databaseEnv: Record<string, string>
   config: Config
   clock: ManualClock
   /** The hasher the app was built with: fast unless `realPasswords` was asked for. */
@@ -62,15 +64,16 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-test-'))
   const databasePath = join(dir, 'lantern.sqlite')
+  const testDatabase = await freshTestDatabase(dir)
   const config = loadConfig({
     BASE_URL: 'https://lantern.test',
     STATUS_DOMAIN: 'status.test',
     DATABASE_PATH: databasePath,
+    ...testDatabase.env,
     ...options.env,
   })
   const clock = new ManualClock(options.now ?? Date.UTC(2026, 10, 1, 12, 0, 0))
-  const database = openDatabase(databasePath)
-  await migrateToLatest(database.db)
+  const database = testDatabase.handle
   const passwords = options.realPasswords ? argon2idHasher : fastTestHasher
   const app = createApp({ db: database.db, config, clock, passwords, publicCache: options.publicCache, logError: () => {}, dns: options.dns, checkDeps: options.checkDeps })
 
@@ -88,6 +91,7 @@ export async function createTestContext(
   return {
     dir,
     databasePath,
+    databaseEnv: testDatabase.env,
     config,
     clock,
     passwords,
@@ -111,7 +115,7 @@ export async function createTestContext(
     async close() {
       // Outbox deliveries in flight end (or go back to the queue) and the SMTP pool closes.
       await app.services.outboxWorker.stop(0)
-      await database.close()
+      await testDatabase.dispose()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -280,10 +280,10 @@ export class AnalyticsRepo {
       .values(row)
       .onConflict((oc) =>
         oc.columns(['page_id', 'day']).doUpdateSet({
-          views: sql`views + excluded.views`,
-          uniques: sql`uniques + excluded.uniques`,
-          incident_views: sql`incident_views + excluded.incident_views`,
-          incident_uniques: sql`incident_uniques + excluded.incident_uniques`,
+          views: sql`page_view_daily.views + excluded.views`,
+          uniques: sql`page_view_daily.uniques + excluded.uniques`,
+          incident_views: sql`page_view_daily.incident_views + excluded.incident_views`,
+          incident_uniques: sql`page_view_daily.incident_uniques + excluded.incident_uniques`,
         }),
       )
       .execute()

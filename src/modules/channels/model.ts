@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
+import { entityId, boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { NOTIFY_EVENT_KINDS } from '../notify/contract.ts'
 import { MAX_CHANNEL_NAME, type Channel } from './service.ts'
@@ -21,7 +21,7 @@ const settings = {
   access_token: setting('access_token', 200, 'ntfy: optional access token of a protected topic. Secret'),
   routing_key: setting('routing_key', 64, 'pagerduty: the integration (routing) key of an Events API v2 integration. Secret'),
 }
-const pageIds = t.Array(t.Integer({ minimum: 1, error: 'page_ids must contain positive integer ids' }), {
+const pageIds = t.Array(entityId('page_ids must contain positive integer ids'), {
   maxItems: 100,
   error: 'page_ids must be an array of at most 100 page ids',
   description: 'The pages whose events the channel hears (with all_pages false)',

@@ -52,13 +52,19 @@ export class ChecksRepo {
         .insertInto(table)
         .values(chunk as never)
         .onConflict((oc) =>
-          oc.columns(['component_id', column] as never).doUpdateSet({
-            checks: sql`checks + excluded.checks`,
-            ok_checks: sql`ok_checks + excluded.ok_checks`,
-            timed_checks: sql`timed_checks + excluded.timed_checks`,
-            response_ms_sum: sql`response_ms_sum + excluded.response_ms_sum`,
-            response_ms_max: sql`max(coalesce(response_ms_max, excluded.response_ms_max), coalesce(excluded.response_ms_max, response_ms_max))`,
-          } as never),
+          oc.columns(['component_id', column] as never).doUpdateSet(() => {
+            // Qualified with the table: PostgreSQL finds a bare `checks` ambiguous next to `excluded`.
+            const old = (name: string) => sql.ref(`${table}.${name}`)
+            return {
+              checks: sql`${old('checks')} + excluded.checks`,
+              ok_checks: sql`${old('ok_checks')} + excluded.ok_checks`,
+              timed_checks: sql`${old('timed_checks')} + excluded.timed_checks`,
+              response_ms_sum: sql`${old('response_ms_sum')} + excluded.response_ms_sum`,
+              // The larger of two maxima where either may be NULL (no timed check), on both engines.
+              response_ms_max: sql`CASE WHEN excluded.response_ms_max IS NULL OR ${old('response_ms_max')} >= excluded.response_ms_max
+                THEN coalesce(${old('response_ms_max')}, excluded.response_ms_max) ELSE excluded.response_ms_max END`,
+            } as never
+          }),
         )
         .execute()
     }

@@ -66,7 +66,7 @@ export class ChecksService {
     const component = await this.components.get(owner, componentId)
     const checks = parseChecks(entries, this.clock.now())
     await this.record(componentId, checks)
-    this.changes.pageChanged(component.pageId)
+    this.changes.pageChanged(component.pageId, { resultsOnly: true })
     return { accepted: checks.length }
   }
 

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
+import { entityId, boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
 import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
 
@@ -37,7 +37,7 @@ export const UpdateComponentBody = t.Object({
 export const MAX_ORDER_IDS = 1000
 
 export const ComponentOrderBody = t.Object({
-  ids: t.Array(t.Integer({ minimum: 1, error: 'ids must contain positive integer ids' }), {
+  ids: t.Array(entityId('ids must contain positive integer ids'), {
     maxItems: MAX_ORDER_IDS,
     error: `ids must be an array of at most ${MAX_ORDER_IDS} component ids`,
     description: 'Every component of the page, each once, in the new order',

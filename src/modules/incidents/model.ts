@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
+import { entityId, boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './service.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'
@@ -14,8 +14,8 @@ const stateId = t.Union([t.String({ maxLength: 10 }), t.Integer()], {
   error: 'incident_state_id must be "1" (investigating), "2" (identified), "3" (monitoring) or "4" (resolved)',
   description: 'Alias of `state` used by scripts for hosted services: "1" investigating, "2" identified, "3" monitoring, "4" resolved',
 })
-const id = (field: string) => t.Integer({ minimum: 1, error: `${field} must be a positive integer` })
-const componentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must contain positive integer ids' }), {
+const id = (field: string) => entityId(`${field} must be a positive integer`)
+const componentIds = t.Array(entityId('component_ids must contain positive integer ids'), {
   maxItems: 100,
   error: 'component_ids must be an array of at most 100 component ids',
   description: 'Affected components; empty or absent means the whole page',

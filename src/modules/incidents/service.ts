@@ -22,6 +22,7 @@ import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
 import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
+import { isUniqueViolationOn } from '../../db/errors.ts'
 
 export const MAX_TITLE = 200
 export const MAX_MESSAGE = 10_000
@@ -450,5 +451,5 @@ export class IncidentsService {
 
 /** The partial unique index `incidents_one_open_auto` refused a second open automatic incident. */
 function isOneOpenAutoViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed: incidents\.auto_component_id/.test(error.message)
+  return isUniqueViolationOn(error, 'incidents', 'auto_component_id')
 }

@@ -123,7 +123,7 @@ export class MonitorRecorder {
         }
         nextRuns.set(row.id, nextRunAt)
         if (!result) {
-          await repo.update(row.id, { next_run_at: nextRunAt })
+          await repo.update(row.id, { next_run_at: nextRunAt, lease_owner: null, lease_until: null })
           row.next_run_at = nextRunAt
           continue
         }
@@ -140,6 +140,9 @@ export class MonitorRecorder {
           last_response_ms: result.responseTimeMs,
           last_message: result.message,
           last_push_at: lastPushAt,
+          // Written: the run's lease is given back (scheduler.ts).
+          lease_owner: null,
+          lease_until: null,
         }
         await repo.update(row.id, changes)
         if (event.kind === 'run' && result.report) {
@@ -175,7 +178,8 @@ export class MonitorRecorder {
       const status = await this.refreshComponent(componentId)
       if (status !== null) await this.listener?.confirmedState(componentId, status)
     }
-    for (const pageId of touchedPages) this.changes.pageChanged(pageId)
+    // A status change was published by applyMonitorStatus; what is left is new results.
+    for (const pageId of touchedPages) this.changes.pageChanged(pageId, { resultsOnly: true })
     return nextRuns
   }
 

@@ -1,6 +1,7 @@
 /** SQL of the monitors: the rows, the raw result log and the state changes. */
 import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import { engineOf } from '../../db/engine.ts'
 import type { MonitorResultsTable, MonitorsTable } from './tables.ts'
 
 export type MonitorRow = Selectable<MonitorsTable> & { page_slug: string | null }
@@ -27,6 +28,34 @@ export class MonitorsRepo {
   findMany(ids: readonly number[]): Promise<MonitorRow[]> {
     if (ids.length === 0) return Promise.resolve([])
     return this.select().where('monitors.id', 'in', ids).execute()
+  }
+
+  /**
+   * Claims the due runs of these monitors for `owner` until `until`: those still due at `now` whose
+   * lease is free, lapsed or already `owner`'s. Answers the ids claimed. On PostgreSQL rows another
+   * server is claiming at this moment are skipped (FOR UPDATE SKIP LOCKED), never waited for.
+   */
+  async claimDue(ids: readonly number[], lease: { owner: string; now: number; until: number }): Promise<Set<number>> {
+    if (ids.length === 0) return new Set()
+    let claimable = this.db
+      .selectFrom('monitors')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('next_run_at', '<=', lease.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', lease.now), eb('lease_owner', '=', lease.owner)]))
+    if (engineOf(this.db) === 'postgres') claimable = claimable.forUpdate().skipLocked()
+    const rows = await this.db
+      .updateTable('monitors')
+      .set({ lease_owner: lease.owner, lease_until: lease.until })
+      .where('id', 'in', claimable)
+      .returning('id')
+      .execute()
+    return new Set(rows.map((row) => row.id))
+  }
+
+  /** Gives back what `owner` still holds (a scheduler stopping with runs abandoned). */
+  async releaseLeases(owner: string): Promise<void> {
+    await this.db.updateTable('monitors').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', owner).execute()
   }
 
   listByOwner(ownerId: number): Promise<MonitorRow[]> {

@@ -11,6 +11,10 @@
  *   or a push in another process is seen; the owner's changes reach the heap through `updated_at`.
  *   next_run_at is persisted with each result, so a restart neither loses nor doubles a run.
  * - Clean-up (retention) runs on its own timer, never inside a tick.
+ * - Several servers on one database (PostgreSQL): every server schedules every monitor, and a due
+ *   run is claimed with a lease (repo.claimDue) before it starts, so it runs once. The lease lasts
+ *   the run's hard deadline plus the write's delay; writing the result gives it back. A server that
+ *   dies keeps its leases until they lapse, then the others run those monitors.
  * Clock and timer are injected: tests drive ticks and deadlines without sleeping.
  */
 import type { Clock } from '../../lib/clock.ts'
@@ -47,9 +51,11 @@ export interface SchedulerOptions {
   /** The check itself (default: the engine's runMonitor with checkDeps). */
   run?: RunCheck
   onError?: (error: unknown) => void
+  /** Who this scheduler is when it claims runs (default: a new id per process). */
+  leaseOwner?: string
 }
 
-export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000 } as const
+export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
 
 export class MonitorScheduler {
   private readonly heap = new MinHeap()
@@ -76,6 +82,7 @@ export class MonitorScheduler {
   /** Lateness of each started run (ms after its due time), for the benchmark. */
   readonly lateness: number[] = []
   recordLateness = false
+  readonly leaseOwner: string
 
   constructor(private readonly options: SchedulerOptions) {
     this.timer = options.timer ?? systemTimer
@@ -84,6 +91,7 @@ export class MonitorScheduler {
     this.globalCap = options.globalCap ?? SCHEDULER_DEFAULTS.globalCap
     this.perHostCap = options.perHostCap ?? SCHEDULER_DEFAULTS.perHostCap
     this.run = options.run ?? ((spec, policy, sleep) => runMonitor(spec, options.checkDeps, policy, sleep))
+    this.leaseOwner = options.leaseOwner ?? crypto.randomUUID()
   }
 
   /** Runs under way right now (not counting finished ones waiting to be written). */
@@ -113,6 +121,8 @@ export class MonitorScheduler {
     if (options.abandon) {
       this.abandoned = true
       await this.flush()
+      // Abandoned runs go back at once rather than when their leases lapse.
+      await this.options.repo.releaseLeases(this.leaseOwner)
       return
     }
     await this.settle()
@@ -222,6 +232,19 @@ export class MonitorScheduler {
     busyHosts.length = 0
     if (due.length === 0) return
     const rows = new Map((await this.options.repo.findMany(due.map((d) => d.id))).map((row) => [row.id, row]))
+    const stillDue = due.filter((entry) => {
+      const row = rows.get(entry.id)
+      return row !== undefined && row.enabled === 1 && row.next_run_at <= entry.at
+    })
+    const longestBudget = Math.max(0, ...stillDue.map((entry) => {
+      const definition = definitionOf(rows.get(entry.id)!)
+      return runBudgetMs(definition.timeoutMs, { retries: definition.retries, retryDelayMs: definition.retryIntervalMs })
+    }))
+    const claimed = await this.options.repo.claimDue(stillDue.map((entry) => entry.id), {
+      owner: this.leaseOwner,
+      now,
+      until: now + longestBudget + SCHEDULER_DEFAULTS.deadlineMarginMs + this.flushEveryMs + SCHEDULER_DEFAULTS.leaseMarginMs,
+    })
     for (const entry of due) {
       const row = rows.get(entry.id)
       if (!row || row.enabled !== 1) {
@@ -232,6 +255,14 @@ export class MonitorScheduler {
       if (row.next_run_at > entry.at) {
         this.scheduled.set(entry.id, row.next_run_at)
         this.heap.push({ id: entry.id, at: row.next_run_at })
+        continue
+      }
+      // Another server holds the run: look again when its lease lapses (by then it has written the
+      // result, and the stored next run says when to look next).
+      if (!claimed.has(entry.id)) {
+        const again = Math.max(row.lease_until ?? 0, now + this.tickMs)
+        this.heap.push({ id: entry.id, at: again })
+        this.scheduled.set(entry.id, again)
         continue
       }
       const definition = definitionOf(row)

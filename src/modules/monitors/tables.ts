@@ -30,6 +30,9 @@ export interface MonitorsTable {
   /** Created or last resumed: a push monitor counts silence from here. */
   watching_since: number
   next_run_at: number
+  /** The scheduler (one per process) that claimed the due run, and until when (scheduler.ts). */
+  lease_owner: string | null
+  lease_until: number | null
   last_check_at: number | null
   last_outcome: string | null
   last_response_ms: number | null

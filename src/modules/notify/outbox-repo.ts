@@ -1,6 +1,7 @@
 /** The outbox worker's SQL: claim due rows, record results, keep the per-target counts. */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import { engineOf } from '../../db/engine.ts'
 import type { OutboxKind, TargetResult } from './tables.ts'
 
 export interface ClaimedRow {
@@ -18,6 +19,7 @@ export class OutboxRepo {
    * Claims up to `limit` due rows with one conditional UPDATE … RETURNING: SQLite runs it under the
    * write lock, so two processes never claim the same row. The lease marks the row as being sent;
    * a process killed mid-send leaves it leased, and it is claimed again when the lease runs out.
+   * On PostgreSQL rows another server is claiming at this moment are skipped (FOR UPDATE SKIP LOCKED).
    */
   async claim(now: number, leaseUntil: number, limit: number, skipTargets: readonly string[]): Promise<ClaimedRow[]> {
     if (limit <= 0) return []
@@ -27,7 +29,7 @@ export class OutboxRepo {
       WHERE id IN (
         SELECT id FROM outbox
         WHERE status = 'queued' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now}) ${skip}
-        ORDER BY next_attempt_at, id LIMIT ${limit}
+        ORDER BY next_attempt_at, id LIMIT ${limit} ${engineOf(this.db) === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``}
       )
       RETURNING id, target, kind, payload_json, attempts`.execute(this.db)
     return result.rows
@@ -78,7 +80,7 @@ export class OutboxRepo {
           last_error: error,
           last_at: now,
           // Only a success resets the count; a failed attempt that will be retried leaves it as it is.
-          consecutive_dead: result === 'sent' ? 0 : result === 'dead' ? sql`consecutive_dead + 1` : sql`consecutive_dead`,
+          consecutive_dead: result === 'sent' ? 0 : result === 'dead' ? sql`outbox_targets.consecutive_dead + 1` : sql`outbox_targets.consecutive_dead`,
         }),
       )
       .returning('consecutive_dead')

@@ -7,8 +7,9 @@
  * as JSON (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
  * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
  */
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import { engineOf, type Engine } from '../../db/engine.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
@@ -75,11 +76,44 @@ export interface SnapshotSpans {
 
 type Tuple = readonly unknown[]
 
-const componentsOfMaintenance = sql`json((SELECT json_group_array(json_array(id, name)) FROM (
-  SELECT c.id, c.name FROM maintenance_components mc JOIN components c ON c.id = mc.component_id
-  WHERE mc.maintenance_id = m.id ORDER BY c.position, c.id)))`
+/**
+ * The JSON functions of the engine. SQLite: `json_array`, `json_group_array` (which answers `[]` for
+ * no rows) and `json(…)` to keep a nested list from being quoted as text. PostgreSQL:
+ * `json_build_array`, `json_agg` (NULL for no rows, hence the coalesce) and nesting as it is.
+ */
+interface JsonSql {
+  tuple(...parts: RawBuilder<unknown>[]): RawBuilder<unknown>
+  list(element: RawBuilder<unknown>): RawBuilder<unknown>
+  nested(value: RawBuilder<unknown>): RawBuilder<unknown>
+  /** Compares a page column with the page's id or slug (see the `+?` note below). */
+  pageIs(column: RawBuilder<unknown>, value: unknown): RawBuilder<unknown>
+}
 
-const maintenanceTuple = sql`json_array(m.id, m.title, m.message, m.start_at, m.end_at, m.created_at, m.updated_at, ${componentsOfMaintenance})`
+const sqliteJson: JsonSql = {
+  tuple: (...parts) => sql`json_array(${sql.join(parts)})`,
+  list: (element) => sql`json_group_array(${element})`,
+  nested: (value) => sql`json(${value})`,
+  pageIs: (column, value) => sql`${column} = +${value}`,
+}
+
+const postgresJson: JsonSql = {
+  tuple: (...parts) => sql`json_build_array(${sql.join(parts)})`,
+  list: (element) => sql`coalesce(json_agg(${element}), '[]'::json)`,
+  nested: (value) => value,
+  pageIs: (column, value) => sql`${column} = ${value}`,
+}
+
+const columns = (...names: string[]) => names.map((name) => sql.ref(name))
+
+function componentsOfMaintenance(j: JsonSql) {
+  return j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.id', 's.name')))} FROM (
+    SELECT c.id, c.name FROM maintenance_components mc JOIN components c ON c.id = mc.component_id
+    WHERE mc.maintenance_id = m.id ORDER BY c.position, c.id) AS s)`)
+}
+
+function maintenanceTuple(j: JsonSql) {
+  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j))
+}
 
 const pairs = (list: Tuple) => (list as Array<[number, string]>).map(([id, name]) => ({ id, name }))
 
@@ -120,11 +154,11 @@ function attachStatusDays(components: ComponentRow[], days: Tuple[]): void {
 type SnapshotSlot = 'page' | 'now' | 'from' | 'fromDay' | 'nowDay' | 'minutesFrom' | 'minutesTo'
 type SnapshotResult = PageRow & { components: string; status_days: string; incidents: string; open_windows: string; uptime_windows: string; minutes: string }
 
-/** The snapshot statement per shape (bit 1: uptime window, 2: minutes, 4: page by id), each compiled once. */
-const snapshotStatements: Array<ReturnType<typeof snapshotStatement>> = []
+/** The snapshot statement per engine and shape (bit 1: uptime window, 2: minutes, 4: page by id), each compiled once. */
+const snapshotStatements: Record<Engine, Array<ReturnType<typeof snapshotStatement>>> = { sqlite: [], postgres: [] }
 
 /** The statement `PageStatusRepo.snapshotRows` runs, for one shape, with its values in slots. */
-function snapshotStatement(shape: number) {
+function snapshotStatement(shape: number, j: JsonSql) {
   const withUptime = (shape & 1) !== 0
   const withMinutes = (shape & 2) !== 0
   const byId = (shape & 4) !== 0
@@ -134,55 +168,55 @@ function snapshotStatement(shape: number) {
     const rawHistory = sql`(p.has_windows OR cs.since IS NULL OR cs.since > ${now})`
     const history = withUptime
       ? sql`CASE WHEN ${rawHistory} THEN (SELECT h.status FROM component_status_history h WHERE h.component_id = c.id AND h.at < ${from} ORDER BY h.at DESC, h.id DESC LIMIT 1) END,
-        CASE WHEN ${rawHistory} THEN json((SELECT json_group_array(json_array(status, at)) FROM (
+        CASE WHEN ${rawHistory} THEN ${j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.status', 's.at')))} FROM (
           SELECT h.status, h.at FROM component_status_history h
-          WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id))) END,
-        CASE WHEN NOT ${rawHistory} THEN json_array(cs.status, cs.since) END`
+          WHERE h.component_id = c.id AND h.at >= ${from} AND h.at <= ${now} ORDER BY h.at, h.id) AS s)`)} END,
+        CASE WHEN NOT ${rawHistory} THEN ${j.tuple(...columns('cs.status', 'cs.since'))} END`
       : sql`NULL, NULL, NULL`
     // The roll-up rows of all the page's components in one list: a sub-select per component costs
     // more (~25 µs of the statement for 20 components, measured).
     const statusDays = withUptime
-      ? sql`(SELECT json_group_array(json_array(d.component_id, d.day, d.up_ms, d.degraded_ms, d.down_ms)) FROM component_status_daily d
+      ? sql`(SELECT ${j.list(j.tuple(...columns('d.component_id', 'd.day', 'd.up_ms', 'd.degraded_ms', 'd.down_ms')))} FROM component_status_daily d
           WHERE d.component_id IN (SELECT id FROM components WHERE page_id = p.id) AND d.day >= ${v.fromDay} AND d.day <= ${v.nowDay})`
       : sql`'[]'`
     const cursor = withUptime ? sql`LEFT JOIN component_status_cursor cs ON cs.component_id = c.id` : sql``
     const hasWindows = withUptime ? sql`EXISTS (SELECT 1 FROM maintenances m WHERE m.page_id = sp.id AND m.end_at > ${from} AND m.start_at <= ${now})` : sql`0`
     const uptimeWindows = withUptime
-      ? sql`(SELECT json_group_array(json(t)) FROM (
-          SELECT ${maintenanceTuple} AS t FROM maintenances m
+      ? sql`(SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
+          SELECT ${maintenanceTuple(j)} AS t FROM maintenances m
           WHERE m.page_id = p.id AND m.end_at > ${from} AND m.start_at <= ${now}
-          ORDER BY m.start_at DESC, m.id DESC LIMIT ${sql.lit(UPTIME_WINDOWS_LIMIT)}))`
+          ORDER BY m.start_at DESC, m.id DESC LIMIT ${sql.lit(UPTIME_WINDOWS_LIMIT)}) AS s)`
       : sql`'[]'`
     const minuteSums = withMinutes
-      ? sql`(SELECT json_group_array(json_array(minute, timed_checks, response_ms_sum)) FROM (
+      ? sql`(SELECT ${j.list(j.tuple(...columns('s.minute', 's.timed_checks', 's.response_ms_sum')))} FROM (
           SELECT minute, timed_checks, response_ms_sum FROM page_check_minutes
-          WHERE page_id = p.id AND minute >= ${v.minutesFrom} AND minute < ${v.minutesTo} ORDER BY minute))`
+          WHERE page_id = p.id AND minute >= ${v.minutesFrom} AND minute < ${v.minutesTo} ORDER BY minute) AS s)`
       : sql`'[]'`
     // The page as `+?` and the LIMITs as literals: with a bare `sp.slug = ?` or a bound LIMIT, SQLite
     // recompiled this statement on every execution (each alone cost ~170 µs of a ~250 µs statement
     // in the bench fixture, measured by inlining one parameter at a time); the plan is the same.
-    const which = byId ? sql`sp.id = +${v.page}` : sql`sp.slug = +${v.page}`
+    const which = j.pageIs(sql.ref(byId ? 'sp.id' : 'sp.slug'), v.page)
+    const incidentComponents = j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.id', 's.name')))} FROM (
+            SELECT c.id, c.name FROM incident_components ic JOIN components c ON c.id = ic.component_id
+            WHERE ic.incident_id = i.id ORDER BY c.position, c.id) AS s)`)
+    const incidentUpdates = j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.id', 's.state', 's.message', 's.at')))} FROM (
+            SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id) AS s)`)
     return sql<SnapshotResult>`
     WITH p AS (
       SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.visibility, sp.blocked, sp.updated_at, u.plan, ${hasWindows} AS has_windows
       FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
     SELECT p.id, p.slug, p.name, p.custom_domain, p.visibility, p.blocked, p.updated_at, p.plan,
-      (SELECT json_group_array(json(t)) FROM (
-        SELECT json_array(c.id, c.name, c.type, c.group_name, c.status, c.position, c.created_at, c.updated_at, ${history}) AS t
-        FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id)) AS components,
+      (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
+        SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history)} AS t
+        FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
       ${statusDays} AS status_days,
-      (SELECT json_group_array(json(t)) FROM (
-        SELECT json_array(i.id, i.title, i.state, i.started_at, i.resolved_at, i.created_at, i.updated_at,
-          json((SELECT json_group_array(json_array(id, name)) FROM (
-            SELECT c.id, c.name FROM incident_components ic JOIN components c ON c.id = ic.component_id
-            WHERE ic.incident_id = i.id ORDER BY c.position, c.id))),
-          json((SELECT json_group_array(json_array(id, state, message, at)) FROM (
-            SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id)))) AS t
+      (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
+        SELECT ${j.tuple(...columns('i.id', 'i.title', 'i.state', 'i.started_at', 'i.resolved_at', 'i.created_at', 'i.updated_at'), incidentComponents, incidentUpdates)} AS t
         FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
-        ORDER BY i.started_at DESC, i.id DESC LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)})) AS incidents,
-      (SELECT json_group_array(json(t)) FROM (
-        SELECT ${maintenanceTuple} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
-        ORDER BY m.start_at, m.id LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)})) AS open_windows,
+        ORDER BY i.started_at DESC, i.id DESC LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS incidents,
+      (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
+        SELECT ${maintenanceTuple(j)} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
+        ORDER BY m.start_at, m.id LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS open_windows,
       ${uptimeWindows} AS uptime_windows,
       ${minuteSums} AS minutes
     FROM p`
@@ -215,7 +249,8 @@ export class PageStatusRepo {
     const { uptimeFrom, minutes } = spans
     const from = uptimeFrom ?? 0
     const shape = (uptimeFrom !== undefined ? 1 : 0) | (minutes ? 2 : 0) | ('id' in page ? 4 : 0)
-    const statement = (snapshotStatements[shape] ??= snapshotStatement(shape))
+    const engine = engineOf(this.db)
+    const statement = (snapshotStatements[engine][shape] ??= snapshotStatement(shape, engine === 'postgres' ? postgresJson : sqliteJson))
     const values: Record<SnapshotSlot, unknown> = {
       page: 'id' in page ? page.id : page.slug,
       now,
@@ -228,7 +263,8 @@ export class PageStatusRepo {
     const result = await this.db.executeQuery(statement(this.db, values))
     const row = result.rows[0]
     if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
-    const list = (text: string) => JSON.parse(text) as Tuple[]
+    // SQLite hands JSON back as text; the PostgreSQL driver has already parsed it.
+    const list = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Tuple[]
     const { id, slug, name, custom_domain, visibility, blocked, updated_at, plan } = row
     const components = list(row.components).map(componentRow)
     attachStatusDays(components, list(row.status_days))

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import { engineSql } from '../../db/engine.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import type { DegradedCountsAs, SlaPeriod } from './tables.ts'
 
@@ -119,21 +120,22 @@ export class SlaRepo {
   async spans(pageId: number, from: number, end: number, minOutageMs: number) {
     const next = (row: string) =>
       sql`(SELECT x.at FROM component_status_history x WHERE x.component_id = ${sql.ref(`${row}.component_id`)} AND x.at > ${sql.ref(`${row}.at`)} ORDER BY x.at, x.id LIMIT 1)`
+    const e = engineSql(this.db)
     const inRange = sql`h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= ${from} AND h.at < ${end}`
     const longest = await sql<{ component_id: number; longest: number }>`
-      SELECT component_id, max(min(coalesce(until, ${end}), ${end}) - max(at, ${from})) AS longest FROM (
+      SELECT component_id, max(${e.least(sql`coalesce(until, ${end})`, sql`${end}`)} - ${e.greatest(sql`at`, sql`${from}`)}) AS longest FROM (
         SELECT h.component_id, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down'
         UNION ALL
         SELECT h.component_id, h.at, ${next('h')} FROM components c
         JOIN component_status_history h ON h.id = (
           SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${from} ORDER BY x.at DESC, x.id DESC LIMIT 1)
-        WHERE c.page_id = ${pageId} AND h.status = 'down')
+        WHERE c.page_id = ${pageId} AND h.status = 'down') AS down_spans
       WHERE coalesce(until, ${end}) - at >= ${minOutageMs} GROUP BY component_id`.execute(this.db)
     const short =
       minOutageMs <= 0
         ? { rows: [] }
         : await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
-      SELECT * FROM (SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down')
+      SELECT * FROM (SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down') AS down_spans
       WHERE coalesce(until, ${end}) - at < ${minOutageMs}`.execute(this.db)
     // Inside each window: the changes in it, and the status in force when it opens.
     const windows = sql`(SELECT start_at, end_at FROM maintenances WHERE page_id = ${pageId} AND end_at > ${from} AND start_at < ${end} LIMIT 1000)`
@@ -160,7 +162,7 @@ export class SlaRepo {
   async maintenances(pageId: number, from: number, end: number) {
     const rows = await this.db
       .selectFrom('maintenances as m')
-      .select(['m.id', 'm.title', 'm.start_at', 'm.end_at', sql<string>`(SELECT json_group_array(component_id) FROM maintenance_components WHERE maintenance_id = m.id)`.as('components')])
+      .select(['m.id', 'm.title', 'm.start_at', 'm.end_at', sql<string>`(SELECT ${engineSql(this.db).jsonArrayText(sql.ref('component_id'))} FROM maintenance_components WHERE maintenance_id = m.id)`.as('components')])
       .where('m.page_id', '=', pageId)
       .where('m.end_at', '>', from)
       .where('m.start_at', '<', end)
@@ -173,7 +175,7 @@ export class SlaRepo {
   async incidents(pageId: number, from: number, to: number) {
     const rows = await this.db
       .selectFrom('incidents as i')
-      .select(['i.id', 'i.title', 'i.started_at', 'i.resolved_at', sql<string>`(SELECT json_group_array(component_id) FROM incident_components WHERE incident_id = i.id)`.as('components')])
+      .select(['i.id', 'i.title', 'i.started_at', 'i.resolved_at', sql<string>`(SELECT ${engineSql(this.db).jsonArrayText(sql.ref('component_id'))} FROM incident_components WHERE incident_id = i.id)`.as('components')])
       .where('i.page_id', '=', pageId)
       .where('i.started_at', '<', to)
       .where((eb) => eb.or([eb('i.resolved_at', 'is', null), eb('i.resolved_at', '>', from)]))

@@ -11,6 +11,7 @@ import type { StatusPageChanges, StatusPagesRepo } from './repo.ts'
 import { parseSlug } from './slug.ts'
 import type { StatusPagesTable, Visibility } from './tables.ts'
 import type { StatusPageInput } from './model.ts'
+import { isUniqueViolationOn } from '../../db/errors.ts'
 
 export interface StatusPage {
   id: number
@@ -161,9 +162,8 @@ export class StatusPagesService {
     try {
       return await write()
     } catch (error) {
-      const column = error instanceof Error ? /UNIQUE constraint failed: status_pages\.(\w+)/.exec(error.message)?.[1] : undefined
-      if (column === 'custom_domain') throw conflict('custom_domain is already used by another page')
-      if (column === 'slug') throw conflict('slug is already taken')
+      if (isUniqueViolationOn(error, 'status_pages', 'custom_domain')) throw conflict('custom_domain is already used by another page')
+      if (isUniqueViolationOn(error, 'status_pages', 'slug')) throw conflict('slug is already taken')
       throw error
     }
   }

@@ -1,13 +1,13 @@
 /** Schemas of page subscribers in the management API; the answers are named models. */
 import { t, type Static } from 'elysia'
-import { modelRef, namedModels } from '../../http/schemas.ts'
+import { entityId, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import type { Subscriber, SubscriberCounts } from './service.ts'
 import { MAX_EMAIL, MAX_URL } from './validate.ts'
 
 export const MAX_CSV_CHARS = 2_000_000
 
-const ComponentIds = t.Array(t.Integer({ minimum: 1, error: 'component_ids must be component ids' }), {
+const ComponentIds = t.Array(entityId('component_ids must be component ids'), {
   maxItems: 100,
   error: 'component_ids must be a list of at most 100 component ids',
 })

@@ -83,10 +83,11 @@ export class SubscribersRepo {
   async counts(pageId: number) {
     const row = await this.db
       .selectFrom('subscribers')
+      // count(case …), not sum(boolean): PostgreSQL has no sum over booleans.
       .select([
-        sql<number>`sum(kind = 'email' and confirmed_at is not null)`.as('email'),
-        sql<number>`sum(kind = 'email' and confirmed_at is null)`.as('pending'),
-        sql<number>`sum(kind = 'webhook')`.as('webhook'),
+        sql<number>`count(case when kind = 'email' and confirmed_at is not null then 1 end)`.as('email'),
+        sql<number>`count(case when kind = 'email' and confirmed_at is null then 1 end)`.as('pending'),
+        sql<number>`count(case when kind = 'webhook' then 1 end)`.as('webhook'),
       ])
       .where('page_id', '=', pageId)
       .where('unsubscribed_at', 'is', null)

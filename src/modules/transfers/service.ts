@@ -21,6 +21,7 @@ import { acceptedMails, cancelledMail, declinedMails, expiredMails, offerMail, o
 import type { TransfersRepo } from './repo.ts'
 import { slotRefusal } from './slots.ts'
 import type { TransferStatus } from './tables.ts'
+import { isUniqueViolationOn } from '../../db/errors.ts'
 
 export const TRANSFER_TTL_MS = 7 * 24 * 3600_000
 /** The token in the mail link: 32 random bytes, base64url. */
@@ -149,7 +150,7 @@ export class TransfersService {
       try {
         id = await repo.insert({ pageId: page.id, fromUserId: owner.id, toEmail: email, toUserId: recipient?.id ?? null, tokenHash, now, expiresAt: now + TRANSFER_TTL_MS })
       } catch (error) {
-        if (error instanceof Error && /UNIQUE constraint failed: page_transfers\.page_id/.test(error.message)) throw conflict('a transfer of this page is already pending: cancel it first')
+        if (isUniqueViolationOn(error, 'page_transfers', 'page_id')) throw conflict('a transfer of this page is already pending: cancel it first')
         throw error
       }
       const row = (await repo.findById(id))!

@@ -200,7 +200,7 @@ describe('logins', () => {
     const { user } = await ctx.createOwner()
     const cookie = cookieOf(await login(user.email))
     const out: string[] = []
-    const code = await runCli(['user', 'set-password', '--email', user.email, '--password', 'set by the admin'], { DATABASE_PATH: ctx.databasePath }, {
+    const code = await runCli(['user', 'set-password', '--email', user.email, '--password', 'set by the admin'], ctx.databaseEnv, {
       out: (l) => out.push(l),
       err: (l) => out.push(l),
     })

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import { json } from '../../helpers/context.ts'
 import { startRig, type Rig } from './driving.ts'
+import { isUniqueViolationOn } from '../../../src/db/errors.ts'
 
 let rig: Rig
 
@@ -137,7 +138,8 @@ describe('one open automatic incident per component', () => {
     const db = rig.ctx.database.db
     const insert = sql`INSERT INTO incidents (page_id, title, state, started_at, created_at, updated_at, source, auto_component_id)
       VALUES (${pageId}, 'dup', 'investigating', 1, 1, 1, 'auto', ${componentId})`
-    await expect(insert.execute(db)).rejects.toThrow(/UNIQUE constraint failed/)
+    const refused = await insert.execute(db).then(() => undefined, (error: unknown) => error)
+    expect(isUniqueViolationOn(refused, 'incidents', 'auto_component_id')).toBe(true)
     // A resolved one does not count: a new one may open after it.
     const open = results.find((r) => r !== undefined)!
     await db.updateTable('incidents').set({ resolved_at: 2, state: 'resolved' }).where('id', '=', open.id).execute()

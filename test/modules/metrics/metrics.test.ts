@@ -192,7 +192,7 @@ describe('on a listening server', () => {
     const key = (await ctx.createOwner('growth')).key
     await ctx.createPage(key, { slug: 'wired', name: 'Wired' })
     await ctx.database.close() // the server opens the same file next
-    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ctx.databasePath, METRICS_TOKEN: TOKEN }), { workerId: 2 })
+    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', ...ctx.databaseEnv, METRICS_TOKEN: TOKEN }), { workerId: 2 })
     try {
       const base = `http://127.0.0.1:${server.port}`
       for (let i = 0; i < 3; i++) expect((await fetch(`${base}/badge/wired.svg`)).status).toBe(200)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { openDatabase } from '../../../src/db/client.ts'
+import { openConfiguredDatabase } from '../../../src/db/open.ts'
 import { OutboxWorker } from '../../../src/modules/notify/worker.ts'
 import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
@@ -17,11 +17,11 @@ describe('claims', () => {
     await hub.close()
   })
 
-  test('two workers on two connections to one file never send the same row twice', async () => {
+  test('two workers on two connections to one database never send the same row twice', async () => {
     await ctx.database.db.transaction().execute((trx) =>
       ctx.app.services.outbox.enqueue(trx, Array.from({ length: 300 }, (_, i) => ({ target: `channel:${i}`, request: { url: `${hub.url}/shared`, headers: {}, body: `{"n":${i}}` } }))),
     )
-    const other = openDatabase(ctx.databasePath)
+    const other = openConfiguredDatabase(ctx.config)
     const guard = ctx.app.services.checkDeps.guard
     const first = new OutboxWorker({ db: ctx.database.db, clock: ctx.clock, mail: undefined, guard, userAgent: 'a', concurrency: 8 })
     const second = new OutboxWorker({ db: other.db, clock: ctx.clock, mail: undefined, guard, userAgent: 'b', concurrency: 8 })

@@ -1,7 +1,7 @@
 /**
  * The snapshot statement is long (a dozen nested sub-selects) and Kysely rebuilt and compiled its
  * text on every cold read. `compiledOnce` builds it once per shape with named slots and binds each
- * call's values in compile order; these tests pin that binding on a real SQLite.
+ * call's values in compile order; these tests pin that binding on the real database.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'kysely'
@@ -18,7 +18,8 @@ test('builds the text once and binds every call\'s values to their slots, consta
   let builds = 0
   const query = compiledOnce<'a' | 'b', { a: number; b: string; c: number; a2: number }>((slot) => {
     builds++
-    return sql`SELECT ${slot.a} AS a, ${slot.b} AS b, ${7} AS c, ${slot.a} + 1 AS a2`
+    // Typed casts: PostgreSQL reads an untyped parameter as text.
+    return sql`SELECT CAST(${slot.a} AS integer) AS a, CAST(${slot.b} AS text) AS b, CAST(${7} AS integer) AS c, CAST(${slot.a} AS integer) + 1 AS a2`
   })
   const first = await ctx.database.db.executeQuery(query(ctx.database.db, { a: 1, b: 'x' }))
   const second = await ctx.database.db.executeQuery(query(ctx.database.db, { a: 41, b: 'it\'s "y"' }))

@@ -1,4 +1,4 @@
-/** `lantern page transfer …` through the same TransfersService as the API, on a real database file. */
+/** `lantern page transfer …` through the same TransfersService as the API, on the suite's database (a SQLite file or PostgreSQL). */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { runCli } from '../../../src/cli.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
@@ -12,7 +12,7 @@ afterAll(() => ctx.close())
 async function cli(...args: string[]) {
   const out: string[] = []
   const err: string[] = []
-  const env = { DATABASE_PATH: ctx.databasePath, BASE_URL: ctx.config.baseUrl }
+  const env = { ...ctx.databaseEnv, BASE_URL: ctx.config.baseUrl }
   const code = await runCli(args, env, { out: (line) => out.push(line), err: (line) => err.push(line) })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
