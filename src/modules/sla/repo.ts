@@ -9,18 +9,10 @@ import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineSql } from '../../db/engine.ts'
 import type { ComponentStatus } from '../components/tables.ts'
-import type { DegradedCountsAs, SlaPeriod } from './tables.ts'
+import type { SlaTargetsTable } from './tables.ts'
 
-export interface TargetRow {
-  component_id: number
-  page_id: number
-  target_ppm: number
-  period: SlaPeriod
-  degraded_counts_as: DegradedCountsAs
-  exclude_maintenance: number
-  min_outage_s: number
-  breach_alerts: number
-}
+/** A target as the reports read it: its table row without the bookkeeping times. */
+export type TargetRow = Omit<SlaTargetsTable, 'created_at' | 'updated_at'>
 
 export type TargetWrite = Omit<TargetRow, 'page_id'> & { page_id: number; now: number }
 
