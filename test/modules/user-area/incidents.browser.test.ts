@@ -5,6 +5,7 @@
  * page, templates CRUD and "use", markup stays text, another owner's ids, the Origin rule, axe and layouts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SubscriberFanoutExpander } from '../../../src/modules/subscribers/expansion.ts'
 import type { Page } from 'playwright-core'
 import { json } from '../../helpers/context.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
@@ -224,8 +225,12 @@ describe('incidents in the browser', () => {
   test('"Notify subscribers" ticked tells the page\'s subscribers (an outbox row each); left unticked, none', async () => {
     const notifyPage = (await app.server.ctx.createPage(app.owner.key, { name: 'Notify Co', slug: unique('notify') })).id
     const subscriber = await services().subscribers.add(user(), notifyPage, { kind: 'webhook', url: 'https://hooks.example.com/status', consent: true })
-    const rows = async () =>
-      (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    // What the outbox worker does first: a pending fan-out becomes one row per subscriber.
+    const expander = new SubscriberFanoutExpander(app.server.ctx.database.db, services().subscribers, services().outbox)
+    const rows = async () => {
+      await expander.expand()
+      return (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    }
     const page = app.page
     const open = async (title: string, notify: boolean) => {
       await page.goto(`${app.base}/user/pages/${notifyPage}/incidents`)

@@ -5,6 +5,7 @@
  * edit, end now, cancel; errors with the API's texts; markup; another owner's ids; the Origin rule.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { SubscriberFanoutExpander } from '../../../src/modules/subscribers/expansion.ts'
 import type { BrowserContext, Page } from 'playwright-core'
 import { json } from '../../helpers/context.ts'
 import { checkA11y, checkLayouts, OWNER_PASSWORD, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
@@ -148,8 +149,12 @@ describe('maintenance in the browser', () => {
     // A page of its own: the other tests count the windows of theirs.
     const notifyPage = (await app.server.ctx.createPage(app.owner.key, { name: 'Notify Co', slug: unique('notify') })).id
     const subscriber = await services.subscribers.add(user(), notifyPage, { kind: 'webhook', url: 'https://hooks.example.com/maint', consent: true })
-    const rows = async () =>
-      (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    // What the outbox worker does first: a pending fan-out becomes one row per subscriber.
+    const expander = new SubscriberFanoutExpander(app.server.ctx.database.db, services.subscribers, services.outbox)
+    const rows = async () => {
+      await expander.expand()
+      return (await app.server.ctx.database.db.selectFrom('outbox').select('id').where('target', '=', `subscriber:${subscriber.id}`).execute()).length
+    }
     const scheduleWith = async (title: string, notify: boolean) => {
       await page.goto(`${app.base}/user/pages/${notifyPage}/maintenance`)
       const form = page.locator('#schedule')
