@@ -128,6 +128,10 @@ export function createServices(deps: ServiceDeps) {
   // SSL and DNSBL monitors emit their events through the notifier, in the recorder's transaction.
   const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
+  // Email-authentication monitors keep their last report and announce changes in the recorder's transaction.
+  monitorRecorder.onResult(emailAuthResultHook(notifier))
+  const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
   const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords)
@@ -168,9 +172,6 @@ export function createServices(deps: ServiceDeps) {
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock)
-  monitorRecorder.onResult(emailAuthResultHook(notifier))
-  const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
-  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
