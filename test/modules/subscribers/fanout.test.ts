@@ -5,7 +5,7 @@
  * row, a pending fan-out survives a restart, and who unsubscribed before the expansion gets nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { openDatabase } from '../../../src/db/client.ts'
+import { openConfiguredDatabase } from '../../../src/db/open.ts'
 import type { User } from '../../../src/modules/accounts/service.ts'
 import type { Delivery, OutboxWriter } from '../../../src/modules/notify/contract.ts'
 import { EXPAND_BATCH, SubscriberFanoutExpander } from '../../../src/modules/subscribers/expansion.ts'
@@ -100,7 +100,7 @@ describe('crash safety', () => {
     expect((await rowsPerSubscriber(pageId)).size).toBe(EXPAND_BATCH)
 
     // The process dies here; another one starts on the same file and its worker's step finishes the job.
-    const second = openDatabase(ctx.databasePath)
+    const second = openConfiguredDatabase(ctx.config)
     try {
       const services = createServices({ db: second.db, config: ctx.config, clock: ctx.clock })
       expect(await new SubscriberFanoutExpander(second.db, services.subscribers, services.outbox).expand()).toBe(false)
@@ -140,11 +140,11 @@ describe('crash safety', () => {
       await restart.request(`/user/api/v1/status-pages/${page.id}/subscribers`, { method: 'POST', key: restartKey, json: { email: 'survivor@example.com', consent: true } })
       const incident = await restart.app.services.incidents.create(user, { status_page_id: page.id, title: 'Before the restart' })
       await restart.app.services.incidents.addUpdate(user, incident.id, { message: 'Still on it.', notify_subscribers: true })
-      // The process stops before its worker ran; the row is in the file.
+      // The process stops before its worker ran; the row is in the database.
       await restart.app.services.outboxWorker.stop(0)
       await restart.database.close()
 
-      const next = openDatabase(restart.databasePath)
+      const next = openConfiguredDatabase(restart.config)
       try {
         const services = createServices({ db: next.db, config: restart.config, clock: restart.clock })
         expect(await services.outboxWorker.drain()).toMatchObject({ sent: 1 })
