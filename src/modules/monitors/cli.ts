@@ -3,19 +3,13 @@
  * owner named by --email. Output: one JSON line per monitor (the API's Monitor model).
  */
 import { badRequest } from '../../lib/errors.ts'
+import { need, text, type CliCommand, type Flags } from '../../lib/cli-flags.ts'
 import type { Services } from '../../services.ts'
 import type { MonitorInput, MonitorPlacement } from './definition.ts'
 import { monitorJson } from './model.ts'
 
-type Flags = Record<string, string | boolean | undefined>
-type Command = { options: Record<string, { type: 'string' | 'boolean' }>; run: (s: Services, f: Flags) => Promise<string> }
+type Command = CliCommand<Services>
 
-const text = (f: Flags, name: string): string | undefined => (typeof f[name] === 'string' ? (f[name] as string) : undefined)
-function need(f: Flags, name: string): string {
-  const value = text(f, name)
-  if (!value) throw badRequest(`--${name} is required`)
-  return value
-}
 function positive(f: Flags, name: string): number | undefined {
   const value = text(f, name)
   if (value === undefined) return undefined

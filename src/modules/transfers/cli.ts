@@ -9,18 +9,12 @@
  *   page transfer --email RECIPIENT --id N --decline
  */
 import { badRequest } from '../../lib/errors.ts'
+import { need, text, type CliCommand } from '../../lib/cli-flags.ts'
 import type { Services } from '../../services.ts'
 import { transferJson } from './model.ts'
 
-type Flags = Record<string, string | boolean | undefined>
-type Command = { options: Record<string, { type: 'string' | 'boolean' }>; run: (s: Services, f: Flags) => Promise<string> }
+type Command = CliCommand<Services>
 
-const text = (f: Flags, name: string): string | undefined => (typeof f[name] === 'string' ? (f[name] as string) : undefined)
-function need(f: Flags, name: string): string {
-  const value = text(f, name)
-  if (!value) throw badRequest(`--${name} is required`)
-  return value
-}
 
 export const transferCommands: Record<string, Command> = {
   'page transfer': {
