@@ -5,35 +5,23 @@
  * HEALTH_RECOMPUTES_PER_READ), how many requests it takes to score them all, and a fully cached
  * list. HEALTH_BENCH_MONITORS sets the count.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { benchServices } from './lib.ts'
 import { sql } from 'kysely'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
-import { createServices } from '../../src/services.ts'
-import { ManualClock } from '../helpers/clock.ts'
 
 const COUNT = Number(process.env.HEALTH_BENCH_MONITORS ?? 1000)
 const PER_DAY = 2880
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 
-const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-health-'))
-const path = join(dir, 'bench.sqlite')
-const database = openDatabase(path)
+const fixture = await benchServices(NOW)
 try {
-  await migrateToLatest(database.db)
-  const clock = new ManualClock(NOW)
-  const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test' })
-  const services = createServices({ db: database.db, config, clock })
+  const { services, clock } = fixture
   const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
   for (let i = 0; i < COUNT; i++) await services.monitors.create(owner, { name: `m${i}`, type: 'http', target: `https://h${i}.example.com/`, interval_seconds: 30 })
   // A day of results per monitor, 1 in 50 failed, response times 50–249 ms.
   await sql`WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${PER_DAY - 1})
     INSERT INTO monitor_results (monitor_id, at, outcome, response_ms, status_code, attempts, message)
     SELECT m.id, ${NOW} - n.k * 30000, CASE WHEN (n.k + m.id) % 50 = 0 THEN 'fail' ELSE 'ok' END, 50 + (n.k * 7 + m.id) % 200, 200, 1, ''
-    FROM monitors m, n`.execute(database.db)
+    FROM monitors m, n`.execute(fixture.db)
   const time = async () => {
     const start = performance.now()
     const list = await services.monitors.list(owner)
@@ -60,6 +48,5 @@ try {
       `cached list ${warm.ms.toFixed(1)} ms; an hour later slowest ${hourlySlowest.toFixed(0)} ms over the next ${first.requests} requests`,
   )
 } finally {
-  await database.close()
-  rmSync(dir, { recursive: true, force: true })
+  await fixture.close()
 }

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Config } from '../../src/config.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
+import { openDatabase } from '../../src/db/client.ts'
 import { openConfiguredDatabase } from '../../src/db/open.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { ifNoneMatchHits } from '../../src/lib/http-cache.ts'
@@ -14,6 +15,7 @@ import { DAY_MS } from '../../src/lib/time.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import { createServices, type Services } from '../../src/services.ts'
+import { ManualClock } from '../helpers/clock.ts'
 
 export interface LoadResult {
   rps: number
@@ -235,4 +237,26 @@ export async function seedHistoryPage(services: Services, owner: User, page: { s
     components.push(c)
   }
   return { page: created, components }
+}
+
+/**
+ * Services on a fresh, migrated SQLite file in a temporary folder, on a ManualClock at `now`: the
+ * set-up of benchmarks that call services directly (no HTTP). `close` removes the folder.
+ */
+export async function benchServices(now: number) {
+  const temp = tempDir()
+  const path = join(temp.dir, 'bench.sqlite')
+  const database = openDatabase(path)
+  await migrateToLatest(database.db)
+  const clock = new ManualClock(now)
+  const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test' })
+  return {
+    db: database.db,
+    clock,
+    services: createServices({ db: database.db, config, clock }),
+    async close() {
+      await database.close()
+      temp.remove()
+    },
+  }
 }

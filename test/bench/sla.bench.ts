@@ -7,18 +7,10 @@
  * Targets (issue 15): ≤ 300 ms each, and a year costing at most twice a month. Printed: medians
  * over SLA_BENCH_ROUNDS rounds (default 15) after 3 warm-up rounds, and the year / month ratios.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 import { slaReportJson } from '../../src/modules/sla/model.ts'
 import { renderSlaPdf } from '../../src/modules/sla/pdf.ts'
-import { createServices } from '../../src/services.ts'
-import { ManualClock } from '../helpers/clock.ts'
-import { median } from './lib.ts'
+import { benchServices, median } from './lib.ts'
 
 const COMPONENTS = 50
 const ROUNDS = Number(process.env.SLA_BENCH_ROUNDS ?? 15)
@@ -28,14 +20,9 @@ const MONTH = { from: '2026-12-01', to: '2026-12-31' }
 const YEAR = { from: '2026-01-01', to: '2026-12-31' }
 
 async function bench(outagesPerDay: number, label: string) {
-const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-sla-'))
-const path = join(dir, 'bench.sqlite')
-const database = openDatabase(path)
+const fixture = await benchServices(NOW)
 try {
-  await migrateToLatest(database.db)
-  const clock = new ManualClock(NOW)
-  const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test' })
-  const services = createServices({ db: database.db, config, clock })
+  const { services, clock } = fixture
   const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
   const page = await services.pages.create(owner, { slug: 'sla-bench', name: 'SLA bench' })
   const seedStart = performance.now()
@@ -56,16 +43,16 @@ try {
   }
   for (let month = 0; month < 12; month++) {
     const start = Date.UTC(2026, month, 10, 2, 0, 0)
-    await database.db
+    await fixture.db
       .insertInto('maintenances')
       .values({ page_id: page.id, title: `Upgrade ${month + 1}`, start_at: start, end_at: start + 2 * 3_600_000, created_at: start, updated_at: start })
       .execute()
-    const incident = await database.db
+    const incident = await fixture.db
       .insertInto('incidents')
       .values({ page_id: page.id, title: `Outage ${month + 1}`, state: 'resolved', started_at: start + DAY_MS, resolved_at: start + DAY_MS + 1_800_000, created_at: start, updated_at: start })
       .returning('id')
       .executeTakeFirstOrThrow()
-    await database.db.insertInto('incident_components').values({ incident_id: incident.id, component_id: ids[month % COMPONENTS]! }).execute()
+    await fixture.db.insertInto('incident_components').values({ incident_id: incident.id, component_id: ids[month % COMPONENTS]! }).execute()
   }
   console.log(`\n${label}: seeded ${COMPONENTS} components × ${Math.round(365 * outagesPerDay) * 2 + 1} status changes in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
 
@@ -98,8 +85,7 @@ try {
     console.log(`${kind} year / month ratio ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? 'met' : 'NOT met'})`)
   }
 } finally {
-  await database.close()
-  rmSync(dir, { recursive: true, force: true })
+  await fixture.close()
 }
 }
 

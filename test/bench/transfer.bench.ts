@@ -5,28 +5,15 @@
  * Owner columns change, nothing is copied, so subscribers (counted only on the offer screen) add
  * nothing to it. TRANSFER_BENCH_MONITORS and TRANSFER_BENCH_ROUNDS set the sizes.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
-import { createServices } from '../../src/services.ts'
-import { ManualClock } from '../helpers/clock.ts'
-import { median } from './lib.ts'
+import { benchServices, median } from './lib.ts'
 
 const MONITORS = Number(process.env.TRANSFER_BENCH_MONITORS ?? 100)
 const ROUNDS = Number(process.env.TRANSFER_BENCH_ROUNDS ?? 40)
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 
-const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-transfer-'))
-const path = join(dir, 'bench.sqlite')
-const database = openDatabase(path)
+const fixture = await benchServices(NOW)
 try {
-  await migrateToLatest(database.db)
-  const clock = new ManualClock(NOW)
-  const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test' })
-  const services = createServices({ db: database.db, config, clock })
+  const { services, clock } = fixture
   const alice = await services.accounts.createUser({ email: 'alice@example.com', password: 'a-long-password', plan: 'enterprise' })
   const bob = await services.accounts.createUser({ email: 'bob@example.com', password: 'a-long-password', plan: 'enterprise' })
   const page = await services.pages.create(alice, { slug: 'bench-moving', name: 'Bench moving' })
@@ -55,6 +42,5 @@ try {
       `p90 ${sorted[Math.floor(sorted.length * 0.9)]!.toFixed(2)} ms, slowest ${sorted[sorted.length - 1]!.toFixed(2)} ms over ${ROUNDS} accepts (budget 50 ms)`,
   )
 } finally {
-  await database.close()
-  rmSync(dir, { recursive: true, force: true })
+  await fixture.close()
 }
