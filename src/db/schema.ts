@@ -5,6 +5,7 @@ import type {
   ComponentResponseCursorTable,
   ComponentResponseDailyTable,
   PageResponseDailyTable,
+  ComponentStatusBlocksTable,
   ComponentStatusCursorTable,
   ComponentStatusDailyTable,
   PageStatusDailyTable,
@@ -56,6 +57,7 @@ export interface Database {
   sessions: SessionsTable
   setup_tokens: SetupTokensTable
   component_status_daily: ComponentStatusDailyTable
+  component_status_blocks: ComponentStatusBlocksTable
   page_status_daily: PageStatusDailyTable
   component_status_cursor: ComponentStatusCursorTable
   page_view_daily: PageViewDailyTable

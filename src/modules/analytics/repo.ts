@@ -2,7 +2,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { ComponentStatus } from '../components/tables.ts'
-import type { DailyStatusRow } from './rollup.ts'
+import { BLOCK_DAYS, blockSpans, type DailyStatusRow } from './rollup.ts'
 import type { ComponentResponseDailyTable, PageResponseDailyTable } from './tables.ts'
 
 export class AnalyticsRepo {
@@ -67,6 +67,21 @@ export class AnalyticsRepo {
       const chunk = rows.slice(i, i + 500).map((row) => ({ component_id: componentId, page_id: pageId, ...row }))
       await this.db.insertInto('component_status_daily').values(chunk).execute()
     }
+  }
+
+  /** Rewrites the component's 16-day blocks from `fromDay`'s block on, from its daily rows. */
+  async refreshBlocksFrom(componentId: number, fromDay: number) {
+    const firstBlock = Math.floor(fromDay / BLOCK_DAYS)
+    const days = await this.db
+      .selectFrom('component_status_daily')
+      .select(['day', 'longest_down_ms', 'shortest_down_ms'])
+      .where('component_id', '=', componentId)
+      .where('day', '>=', firstBlock * BLOCK_DAYS)
+      .orderBy('day')
+      .execute()
+    await this.db.deleteFrom('component_status_blocks').where('component_id', '=', componentId).where('block', '>=', firstBlock).execute()
+    const blocks = blockSpans(days).map((block) => ({ component_id: componentId, ...block }))
+    for (let i = 0; i < blocks.length; i += 500) await this.db.insertInto('component_status_blocks').values(blocks.slice(i, i + 500)).execute()
   }
 
   upsertCursor(cursor: { componentId: number; pageId: number; firstDay: number; status: ComponentStatus; since: number }) {

@@ -23,6 +23,29 @@ export interface DailyStatusRow extends StatusTotals {
   cum_degraded_ms: number
   cum_down_ms: number
   cum_outages: number
+  /**
+   * The longest and shortest down span STARTED on the day and already over (a down change to the
+   * next change, whole length even past midnight); 0 / null when none. The SLA report's longest
+   * outage and its short outages read these instead of every change of a year.
+   */
+  longest_down_ms: number
+  shortest_down_ms: number | null
+}
+
+/** Days per block of component_status_blocks: a year is about 23 blocks and the days at its edges. */
+export const BLOCK_DAYS = 16
+
+/** The longest and shortest outage of each block, from the daily rows of whole blocks (sorted by day). */
+export function blockSpans(days: ReadonlyArray<Pick<DailyStatusRow, 'day' | 'longest_down_ms' | 'shortest_down_ms'>>) {
+  const blocks = new Map<number, { block: number; longest_down_ms: number; shortest_down_ms: number | null }>()
+  for (const day of days) {
+    const block = Math.floor(day.day / BLOCK_DAYS)
+    const current = blocks.get(block) ?? { block, longest_down_ms: 0, shortest_down_ms: null }
+    current.longest_down_ms = Math.max(current.longest_down_ms, day.longest_down_ms)
+    if (day.shortest_down_ms !== null) current.shortest_down_ms = Math.min(current.shortest_down_ms ?? Infinity, day.shortest_down_ms)
+    blocks.set(block, current)
+  }
+  return [...blocks.values()]
 }
 
 export const zeroTotals = (): StatusTotals => ({ up_ms: 0, degraded_ms: 0, down_ms: 0, outages: 0 })
@@ -68,13 +91,26 @@ export function rollUp(input: {
   const days: StatusTotals[] = []
   for (let day = firstDay; day <= lastDay; day++) days.push(zeroTotals())
   const totalsOfDay = (day: number) => days[day - firstDay]
+  const spans = days.map(() => ({ longest: 0, shortest: null as number | null }))
   let current = input.before
-  for (const entry of entries) {
+  entries.forEach((entry, i) => {
     if (current !== undefined) addInterval(totalsOfDay, current, t, entry.at)
     if (entry.status === 'down' && current !== 'down') totalsOfDay(dayOf(entry.at))!.outages++
+    if (entry.status === 'down') {
+      // A span lasts until the next change at a later instant (as the report's edge reads count it).
+      let j = i + 1
+      while (j < entries.length && entries[j]!.at <= entry.at) j++
+      const next = entries[j]
+      const day = spans[dayOf(entry.at) - firstDay]
+      if (next && day) {
+        const length = next.at - entry.at
+        day.longest = Math.max(day.longest, length)
+        day.shortest = day.shortest === null ? length : Math.min(day.shortest, length)
+      }
+    }
     current = entry.status
     t = entry.at
-  }
+  })
   const cum = { ...input.cum }
   return days.map((totals, index) => {
     cum.up_ms += totals.up_ms
@@ -88,6 +124,8 @@ export function rollUp(input: {
       cum_degraded_ms: cum.degraded_ms,
       cum_down_ms: cum.down_ms,
       cum_outages: cum.outages,
+      longest_down_ms: spans[index]!.longest,
+      shortest_down_ms: spans[index]!.shortest,
     }
   })
 }

@@ -19,6 +19,12 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
   const cursor = await repo.cursor(componentId)
   let startDay = Math.min(dayOf(fromAt), cursor ? dayOf(cursor.since) : Infinity)
   let before = await repo.lastChangeBefore(componentId, startOfDayNumber(startDay))
+  if (before?.status === 'down') {
+    // An import may cut a down span that started on an earlier day: its day's longest/shortest
+    // span is rewritten too.
+    startDay = dayOf(before.at)
+    before = await repo.lastChangeBefore(componentId, startOfDayNumber(startDay))
+  }
   let previous = before ? await repo.dailyRow(componentId, startDay - 1) : undefined
   if (before && !previous) {
     // History written before roll-ups existed (or rows lost): roll up the whole history once.
@@ -40,6 +46,7 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
   const last = entries[entries.length - 1]
   if (!last || rows.length === 0) return
   await repo.replaceDailyFrom(componentId, page.page_id, startDay, rows)
+  await repo.refreshBlocksFrom(componentId, startDay)
   const firstDay = Math.min(cursor?.first_day ?? Infinity, rows[0]!.day)
   await repo.upsertCursor({ componentId, pageId: page.page_id, firstDay, status: last.status, since: last.at })
 }

@@ -14,6 +14,17 @@ export interface ComponentStatusDailyTable {
   cum_degraded_ms: number
   cum_down_ms: number
   cum_outages: number
+  /** The longest / shortest down span started on the day and over (migration 2026_11_29_0100). */
+  longest_down_ms: number
+  shortest_down_ms: number | null
+}
+
+/** The longest / shortest down span started in a 16-day block of days (block = day / 16) and over. */
+export interface ComponentStatusBlocksTable {
+  component_id: number
+  block: number
+  longest_down_ms: number
+  shortest_down_ms: number | null
 }
 
 export interface PageStatusDailyTable {

@@ -1,13 +1,15 @@
 /**
  * The SLA feature's SQL (Kysely only): targets, page settings, the alerts' once-per-threshold rows,
  * and the report's reads: cumulative daily roll-up rows at the strip's boundaries, the down and
- * degraded spans of the range (a window function over the changes in it), maintenance windows and
- * incidents that overlap it. No read scans raw checks; the spans read follows the number of status
- * changes in the range.
+ * degraded spans of the range (from the daily rows' longest and shortest outage plus the changes at
+ * the range's edges), maintenance windows and incidents that overlap it. No read scans raw checks
+ * and none reads every status change of the range: a year costs its days, not its changes.
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineSql } from '../../db/engine.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { BLOCK_DAYS } from '../analytics/rollup.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import type { SlaTargetsTable } from './tables.ts'
 
@@ -103,32 +105,83 @@ export class SlaRepo {
   }
 
   /**
-   * What the roll-ups cannot tell, from the status changes in [from, end): per component the longest
-   * down span clipped to the range (an aggregate: its cost follows the outages in the range), and
-   * the down and degraded spans that need a time of day: down spans shorter than `minOutageMs` (the
-   * policy may not count them; only read when a target asks) and spans that overlap a maintenance
-   * window (index seeks per window). `until` is null while a span lasts (or lasts past `end`).
+   * What the cumulative roll-ups cannot tell, per component over [from, end) (`from` is a UTC
+   * midnight): the longest down span clipped to the range, and the down and degraded spans that
+   * need a time of day: down spans shorter than `minOutageMs` (the policy may not count them; only
+   * read when a target asks) and spans that overlap a maintenance window (index seeks per window).
+   * `until` is null while a span lasts (or lasts past `end`).
+   *
+   * The cost follows neither the changes nor the days of the range: the daily rows keep the longest
+   * and shortest down span started on each day, and component_status_blocks the same per 16 days.
+   * Both are exact for every day before the day of the component's last change before `end` (the
+   * spans started then are over by then): the whole blocks in between are read as blocks, the days
+   * at the two edges as days. As changes, only that last day's, the span in force when the range
+   * opens, and those of days that hold an outage shorter than the policy's minimum are read.
    */
   async spans(pageId: number, from: number, end: number, minOutageMs: number) {
     const next = (row: string) =>
       sql`(SELECT x.at FROM component_status_history x WHERE x.component_id = ${sql.ref(`${row}.component_id`)} AND x.at > ${sql.ref(`${row}.at`)} ORDER BY x.at, x.id LIMIT 1)`
-    const e = engineSql(this.db)
-    const inRange = sql`h.component_id IN (SELECT id FROM components WHERE page_id = ${pageId}) AND h.at >= ${from} AND h.at < ${end}`
-    const longest = await sql<{ component_id: number; longest: number }>`
-      SELECT component_id, max(${e.least(sql`coalesce(until, ${end})`, sql`${end}`)} - ${e.greatest(sql`at`, sql`${from}`)}) AS longest FROM (
-        SELECT h.component_id, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down'
-        UNION ALL
-        SELECT h.component_id, h.at, ${next('h')} FROM components c
+    const fn = engineSql(this.db)
+    const fromDay = Math.floor(from / DAY_MS)
+    const firstBlock = Math.ceil(fromDay / BLOCK_DAYS)
+    // Per component: the day of its last change before `end` (materialised: read once, not per row),
+    // and where whole blocks end before it.
+    const edges = sql`WITH edges AS MATERIALIZED (
+      SELECT c.id AS component_id, (
+        SELECT x.at FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${end} ORDER BY x.at DESC, x.id DESC LIMIT 1
+      ) / ${DAY_MS} AS last_day FROM components c WHERE c.page_id = ${pageId})`
+    // The days before the first whole block, and those from the last block's start to the last day
+    // (together: every day of the range when it holds no whole block).
+    const head = sql`d.component_id = e.component_id AND d.day >= ${fromDay} AND d.day < ${fn.least(sql`${firstBlock * BLOCK_DAYS}`, sql`e.last_day`)}`
+    const tail = sql`d.component_id = e.component_id AND d.day >= ${fn.greatest(sql`e.last_day / ${BLOCK_DAYS} * ${BLOCK_DAYS}`, sql`${fromDay}`)} AND d.day < e.last_day`
+    const wholeBlocks = sql`b.component_id = e.component_id AND b.block >= ${firstBlock} AND b.block < e.last_day / ${BLOCK_DAYS}`
+    type Change = { component_id: number; status: ComponentStatus; at: number; until: number | null }
+    type Longest = { component_id: number; head: number | null; tail: number | null; middle: number | null }
+    const [opening, days, lastDay, shortDays] = await Promise.all([
+      // The span in force when the range opens, when it is an outage.
+      sql<Change>`SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM components c
         JOIN component_status_history h ON h.id = (
           SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < ${from} ORDER BY x.at DESC, x.id DESC LIMIT 1)
-        WHERE c.page_id = ${pageId} AND h.status = 'down') AS down_spans
-      WHERE coalesce(until, ${end}) - at >= ${minOutageMs} GROUP BY component_id`.execute(this.db)
-    const short =
+        WHERE c.page_id = ${pageId} AND h.status = 'down'`.execute(this.db),
+      // Correlated maxima read each component's rows through the primary keys (a join would sort them).
+      sql<Longest>`${edges}
+        SELECT e.component_id,
+          (SELECT max(d.longest_down_ms) FROM component_status_daily d WHERE ${head}) AS head,
+          (SELECT max(d.longest_down_ms) FROM component_status_daily d WHERE ${tail}) AS tail,
+          (SELECT max(b.longest_down_ms) FROM component_status_blocks b WHERE ${wholeBlocks}) AS middle
+        FROM edges e`.execute(this.db),
+      sql<Change>`${edges}
+        SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM edges e
+        JOIN component_status_history h ON h.component_id = e.component_id AND h.at >= e.last_day * ${DAY_MS} AND h.at >= ${from} AND h.at < ${end}
+        WHERE h.status = 'down'`.execute(this.db),
       minOutageMs <= 0
-        ? { rows: [] }
-        : await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
-      SELECT * FROM (SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM component_status_history h WHERE ${inRange} AND h.status = 'down') AS down_spans
-      WHERE coalesce(until, ${end}) - at < ${minOutageMs}`.execute(this.db)
+        ? { rows: [] as Change[] }
+        : sql<Change>`${edges}, short_days AS (
+          SELECT d.component_id, d.day FROM edges e JOIN component_status_daily d ON ${head} AND d.shortest_down_ms < ${minOutageMs}
+          UNION
+          SELECT d.component_id, d.day FROM edges e JOIN component_status_daily d ON ${tail} AND d.shortest_down_ms < ${minOutageMs}
+          UNION
+          SELECT d.component_id, d.day FROM edges e
+          JOIN component_status_blocks b ON ${wholeBlocks} AND b.shortest_down_ms < ${minOutageMs}
+          JOIN component_status_daily d ON d.component_id = b.component_id AND d.day >= b.block * ${BLOCK_DAYS} AND d.day < (b.block + 1) * ${BLOCK_DAYS}
+            AND d.shortest_down_ms < ${minOutageMs})
+        SELECT h.component_id, h.status, h.at, ${next('h')} AS until FROM short_days s
+        JOIN component_status_history h ON h.component_id = s.component_id AND h.at >= s.day * ${DAY_MS} AND h.at < (s.day + 1) * ${DAY_MS}
+        WHERE h.status = 'down'`.execute(this.db),
+    ])
+    const longestBy = new Map<number, number>()
+    const consider = (componentId: number, ms: number) => {
+      if (ms > (longestBy.get(componentId) ?? 0)) longestBy.set(componentId, ms)
+    }
+    const lengthOf = (change: Change) => (change.until ?? end) - change.at
+    const clipped = (change: Change) => Math.min(change.until ?? end, end) - Math.max(change.at, from)
+    for (const change of [...opening.rows, ...lastDay.rows]) if (lengthOf(change) >= minOutageMs) consider(change.component_id, clipped(change))
+    for (const row of days.rows) {
+      const longest = Math.max(row.head ?? 0, row.tail ?? 0, row.middle ?? 0)
+      if (longest > 0 && longest >= minOutageMs) consider(row.component_id, longest)
+    }
+    const longest = [...longestBy].map(([component_id, ms]) => ({ component_id, longest: ms }))
+    const short = minOutageMs <= 0 ? [] : [...shortDays.rows, ...lastDay.rows].filter((change) => lengthOf(change) < minOutageMs)
     // Inside each window: the changes in it, and the status in force when it opens.
     const windows = sql`(SELECT start_at, end_at FROM maintenances WHERE page_id = ${pageId} AND end_at > ${from} AND start_at < ${end} LIMIT 1000)`
     const maintained = await sql<{ component_id: number; status: ComponentStatus; at: number; until: number | null }>`
@@ -142,13 +195,13 @@ export class SlaRepo {
         SELECT x.id FROM component_status_history x WHERE x.component_id = c.id AND x.at < m.start_at ORDER BY x.at DESC, x.id DESC LIMIT 1)
       WHERE h.status != 'up'`.execute(this.db)
     const seen = new Set<string>()
-    const spans = [...short.rows, ...maintained.rows]
+    const spans = [...short, ...maintained.rows]
       .filter((row) => {
         const id = `${row.component_id}:${row.at}`
         return seen.has(id) ? false : (seen.add(id), true)
       })
       .sort((a, b) => a.component_id - b.component_id || a.at - b.at)
-    return { longest: longest.rows, spans }
+    return { longest, spans }
   }
 
   async maintenances(pageId: number, from: number, end: number) {
