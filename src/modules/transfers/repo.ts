@@ -146,12 +146,7 @@ export class TransfersRepo {
     return Number(row.n)
   }
 
-  /**
-   * The subscriber count shown before accepting: active, confirmed subscribers of the page. The
-   * subscribers feature builds its table on another branch; until it is here the count is unknown
-   * (null), never a made-up zero.
-   */
-  /** Confirmed, active subscribers of the page (they move with it, by page id). */
+  /** Confirmed, active subscribers of the page (they move with it, by page id): shown in the offer, checked on accept. */
   async countSubscribers(pageId: number): Promise<number> {
     const row = await this.db
       .selectFrom('subscribers')

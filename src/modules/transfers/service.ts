@@ -244,6 +244,7 @@ export class TransfersService {
         pageMonitors: await repo.pageMonitorStats(page.id),
         recipientAutoIncidentComponents: await repo.countAutoIncidentComponentsOfOwner(user.id),
         pageAutoIncidentComponents: await repo.countAutoIncidentComponentsOfPage(page.id),
+        pageSubscribers: await repo.countSubscribers(page.id),
       })
       // Thrown inside the transaction: the status goes back to pending and nothing moves.
       if (refusal) throw conflict(refusal)

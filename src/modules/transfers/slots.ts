@@ -5,10 +5,10 @@
  * Checked: the monitor count (the recipient's monitors plus the page's), the shortest monitor
  * interval, the components with automatic incidents on (the recipient's plus the page's: they
  * move with the page and would otherwise pause on arrival), and the custom-domain / private-page
- * entitlement. No plan caps the number of pages
+ * entitlement, and the subscribers per page (confirmed ones; they move with the page). No plan caps the number of pages
  * today (plans/overview.ts): when one does, its check belongs here.
  */
-import { autoIncidentLimit, lowestPlanWith, monitorLimits, planHas, planLabel, type Plan } from '../plans/matrix.ts'
+import { autoIncidentLimit, lowestPlanWith, monitorLimits, planHas, planLabel, subscriberLimit, type Plan } from '../plans/matrix.ts'
 import type { PageMonitorStats } from './repo.ts'
 
 export interface SlotFacts {
@@ -19,6 +19,8 @@ export interface SlotFacts {
   /** Components with automatic incidents on: over all the recipient's pages, and on this page. */
   recipientAutoIncidentComponents: number
   pageAutoIncidentComponents: number
+  /** Confirmed, active subscribers of the page. */
+  pageSubscribers: number
 }
 
 /** Null when the page fits, else the refusal's text. */
@@ -38,6 +40,10 @@ export function slotRefusal(facts: SlotFacts): string | null {
   if (autoLimit !== null && bringsAuto > 0 && facts.recipientAutoIncidentComponents + bringsAuto > autoLimit) {
     const noun = autoLimit === 1 ? 'component' : 'components'
     return `automatic incidents limit: the ${label} plan allows automatic incidents on ${autoLimit} ${noun}; you have ${facts.recipientAutoIncidentComponents} and this page brings ${bringsAuto}`
+  }
+  const subscribers = subscriberLimit(plan)
+  if (subscribers !== null && facts.pageSubscribers > subscribers) {
+    return `subscriber limit: the ${label} plan allows ${subscribers} subscribers per page; this page has ${facts.pageSubscribers}`
   }
   const needsDomainPlan = facts.page.customDomain !== null || facts.page.visibility === 'private'
   if (needsDomainPlan && !planHas(plan, 'custom_domain_private')) {

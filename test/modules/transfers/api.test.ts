@@ -221,6 +221,26 @@ describe('accept', () => {
     expect((await json(await api(`/status-pages/${page.id}/auto-incidents`, bob.key))).data.plan.used).toBe(5)
   })
 
+  test("the page's subscribers count against the recipient plan's per-page limit: over it → 409 naming it, nothing moved", async () => {
+    const { alice, bob } = await owners('enterprise', 'free')
+    const page = await pageOf(alice)
+    const csv = ['email', ...Array.from({ length: 101 }, (_, i) => `reader${i}@example.com`)].join('\n')
+    const imported = await api(`/status-pages/${page.id}/subscribers/import`, alice.key, { method: 'POST', json: { csv, consent: true } })
+    expect(imported.status).toBe(200)
+    await start(alice, page.id, bob.user.email)
+    const { token } = await offerLink(bob.user.email, page.name)
+    const refused = await accept(token, bob)
+    expect(refused.status).toBe(409)
+    expect((await json(refused)).error).toBe('subscriber limit: the Free plan allows 100 subscribers per page; this page has 101')
+    expect((await api(`/status-pages/${page.id}`, bob.key)).status).toBe(404)
+    expect((await json(await api(`/status-pages/${page.id}/transfer`, alice.key))).data.status).toBe('pending')
+    // One fewer fits exactly.
+    const list = (await json(await api(`/status-pages/${page.id}/subscribers`, alice.key))).data
+    const first = (list.subscribers ?? list)[0].id
+    expect((await api(`/status-pages/${page.id}/subscribers/${first}`, alice.key, { method: 'DELETE' })).status).toBeLessThan(300)
+    expect((await accept(token, bob)).status).toBe(200)
+  })
+
   test('a custom domain needs the plan that has custom domains', async () => {
     const { alice, bob } = await owners('enterprise', 'free')
     const page = await pageOf(alice, { custom_domain: `status-${pageCounter + 1}.acme.example` })
