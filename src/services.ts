@@ -182,7 +182,7 @@ export function createServices(deps: ServiceDeps) {
   // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
   const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
   notifier.use(channels.fanout)
-  outboxWorker.onTargetDisabled(channels.onTargetDisabled)
+  outboxWorker.onTargetDisabled(channels.onTargetDisabled).signRequestsWith(channels.signRequest)
   // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
   const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
     detachPageFromOwnerChannels,

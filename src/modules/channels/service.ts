@@ -19,9 +19,10 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import type { NotifyEvent, NotifyEventKind, OutboxWriter, TargetDisabledHook } from '../notify/contract.ts'
+import type { NotifyEvent, NotifyEventKind, OutboxWriter, RequestSigner, TargetDisabledHook } from '../notify/contract.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
 import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
+import { signWebhookRequest } from './adapters/webhook.ts'
 import { loadEventView, testEventView } from './event-view.ts'
 import { ChannelsRepo, type ChannelRow } from './repo.ts'
 import { verificationMail, disabledMail } from './mails.ts'
@@ -247,6 +248,15 @@ export class ChannelsService {
     await repo.update(row.id, { disabled_at: now, disabled_reason: reason })
     const account = await repo.accountEmail(row.owner_id)
     if (account) await this.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
+  }
+
+  /** Signs a webhook channel's request at each attempt with the channel's current secret. */
+  readonly signRequest: RequestSigner = async (target, request, now) => {
+    const match = /^channel:(\d+)$/.exec(target)
+    const row = match ? await this.repo.find(Number(match[1])) : undefined
+    const secret = row ? settingsOf(row).secret : undefined
+    if (!secret) throw new Error('the webhook channel or its secret is gone')
+    return signWebhookRequest(request, secret, now)
   }
 
   // ---- internals ----------------------------------------------------------------------------

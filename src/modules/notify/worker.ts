@@ -16,7 +16,7 @@
 import type { Db } from '../../db/client.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
-import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
+import type { OutboundMail, OutboundRequest, RequestSigner, TargetDisabledHook } from './contract.ts'
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
 import { fromDomain, type MailSender } from './mail.ts'
 import { deliveryHistory, type TargetHistory } from './outbox.ts'
@@ -65,6 +65,7 @@ export class OutboxWorker {
   private readonly repo: OutboxRepo
   private readonly hooks: TargetDisabledHook[] = []
   private readonly steps: OutboxStep[] = []
+  private signer: RequestSigner | undefined
   /** A step said more remains: drain() is not done yet. */
   private stepsPending = false
   private readonly inFlight = new Map<number, { target: string; done: Promise<void> }>()
@@ -98,6 +99,12 @@ export class OutboxWorker {
   /** Runs `step` before each claim, in the loop and in drain() (pending fan-outs become rows). */
   beforeClaim(step: OutboxStep): this {
     this.steps.push(step)
+    return this
+  }
+
+  /** Signs requests marked `signed` at each attempt (channels: webhook secrets). */
+  signRequestsWith(signer: RequestSigner): this {
+    this.signer = signer
     return this
   }
 
@@ -241,7 +248,12 @@ export class OutboxWorker {
         return { ok: true }
       }
       if (row.kind === 'http' && payload.request) {
-        return await postDelivery(payload.request, { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal })
+        let request = payload.request
+        if (request.signed) {
+          if (!this.signer) return { ok: false, error: 'no signer for a signed request' }
+          request = await this.signer(row.target, request, this.options.clock.now())
+        }
+        return await postDelivery(request, { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal })
       }
       return { ok: false, error: `unreadable ${row.kind} delivery` }
     } catch (error) {

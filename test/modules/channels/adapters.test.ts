@@ -5,7 +5,7 @@ import { headerText, ntfyRequest } from '../../../src/modules/channels/adapters/
 import { pagerDutyPayload } from '../../../src/modules/channels/adapters/pagerduty.ts'
 import { slackPayload } from '../../../src/modules/channels/adapters/slack.ts'
 import { telegramText } from '../../../src/modules/channels/adapters/telegram.ts'
-import { signatureHeader, verifyWebhookSignature, webhookRequest } from '../../../src/modules/channels/adapters/webhook.ts'
+import { signatureHeader, signWebhookRequest, verifyWebhookSignature, webhookRequest } from '../../../src/modules/channels/adapters/webhook.ts'
 import type { EventView } from '../../../src/modules/channels/event-view.ts'
 
 const AT = Date.UTC(2026, 10, 28, 10, 0, 0)
@@ -28,7 +28,11 @@ const view = (over: Partial<EventView> = {}): EventView => ({
 describe('webhook signature', () => {
   test('a receiver checks it with node:crypto exactly as the guide shows', async () => {
     const secret = 'whsec-0123456789abcdef'
-    const request = await webhookRequest(view(), { url: 'https://hooks.example/x', secret })
+    const queued = webhookRequest(view(), { url: 'https://hooks.example/x' })
+    // Queued unsigned; the worker signs each attempt with the channel's secret at that time.
+    expect(queued.signed).toBe(true)
+    expect(queued.headers['x-lantern-signature']).toBeUndefined()
+    const request = await signWebhookRequest(queued, secret, AT)
     const header = request.headers['x-lantern-signature']!
     expect(header).toBe(`t=${AT / 1000},v1=${createHmac('sha256', secret).update(`${AT / 1000}.${request.body}`).digest('hex')}`)
     const [, t, v1] = header.match(/^t=(\d+),v1=([0-9a-f]{64})$/)!

@@ -275,4 +275,24 @@ describe('chat and webhook channels', () => {
     }
     expect((await json(await api('/notification-channels'))).data.length).toBe(before)
   })
+
+  test('a webhook retry is signed at the time of the attempt, so receivers that reject old timestamps accept it', async () => {
+    hub.answer('/hook', [500, 200])
+    const queuedAt = ctx.clock.now()
+    const created = await api('/incidents', { method: 'POST', json: { status_page_id: pageId, title: 'Retry me', message: 'Down', component_ids: [componentId] } })
+    expect(created.status).toBe(201)
+    await drain()
+    const [first] = fresh('webhook')
+    expect(first!.headers.get('x-lantern-signature')).toStartWith(`t=${Math.floor(queuedAt / 1000)},`)
+    // The second attempt comes 30 minutes later (after the 1- and 5-minute retries' due times).
+    ctx.clock.advance(30 * 60_000)
+    await drain()
+    const [retry] = fresh('webhook')
+    const header = retry!.headers.get('x-lantern-signature')
+    expect(header).toStartWith(`t=${Math.floor(ctx.clock.now() / 1000)},`)
+    expect(await verifyWebhookSignature(SECRET, retry!.body, header)).toBe(true)
+    expect(retry!.body).toBe(first!.body)
+    hub.answer('/hook', [200])
+    for (const type of Object.keys(paths)) fresh(type)
+  })
 })

@@ -30,7 +30,7 @@ export async function deliveryFor(
     case 'email':
       return { target, mail: eventMail(view, s.address!, urls.manageUrl) }
     case 'webhook':
-      return { target, request: await webhookRequest(view, { url: s.url!, secret: s.secret! }) }
+      return { target, request: webhookRequest(view, { url: s.url! }) }
     case 'slack':
       return { target, request: slackRequest(view, { url: s.url! }) }
     case 'discord':

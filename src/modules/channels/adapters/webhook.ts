@@ -5,9 +5,9 @@
  *   X-Lantern-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
  *
  * A receiver recomputes the HMAC over the raw body with its secret and compares in constant time
- * (`verifyWebhookSignature` below is the reference). `t` is when the delivery was written: retries
- * carry the same `t`, `id` and body, so de-duplicate by `id` and accept `t` within your tolerance of
- * the retry schedule (retries run for up to about 15 hours).
+ * (`verifyWebhookSignature` below is the reference). `t` is the time of the attempt: the outbox
+ * keeps the body only and the worker signs each attempt (`signWebhookRequest`), so a retry hours
+ * later carries a fresh `t` with the same `id` and body; de-duplicate by `id`.
  */
 import { constantTimeEqual } from '../../../lib/crypto.ts'
 import { toIso } from '../../../lib/time.ts'
@@ -93,8 +93,12 @@ export function webhookPayload(view: EventView) {
   return payload
 }
 
-export async function webhookRequest(view: EventView, settings: { url: string; secret: string }): Promise<OutboundRequest> {
-  const request = jsonPost(settings.url, webhookPayload(view), { 'user-agent': 'Lantern-Webhook/1' })
-  request.headers[SIGNATURE_HEADER] = await signatureHeader(settings.secret, request.body, view.at)
-  return request
+/** The request as queued: signed later, at each attempt (the secret stays with the channel). */
+export function webhookRequest(view: EventView, settings: { url: string }): OutboundRequest {
+  return { ...jsonPost(settings.url, webhookPayload(view), { 'user-agent': 'Lantern-Webhook/1' }), signed: true }
+}
+
+/** The request of one attempt: the signature of its body at `now`. */
+export async function signWebhookRequest(request: OutboundRequest, secret: string, now: number): Promise<OutboundRequest> {
+  return { ...request, headers: { ...request.headers, [SIGNATURE_HEADER]: await signatureHeader(secret, request.body, now) } }
 }
