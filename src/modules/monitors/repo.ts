@@ -2,9 +2,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
-import type { MonitorResultsTable, MonitorsTable } from './tables.ts'
+import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorsTable } from './tables.ts'
 
 export type MonitorRow = Selectable<MonitorsTable> & { page_slug: string | null }
+export type RegionStateRow = Selectable<MonitorRegionStatesTable>
 
 export class MonitorsRepo {
   constructor(readonly db: Db) {}
@@ -148,6 +149,36 @@ export class MonitorsRepo {
       .where('id', 'in', (eb) => eb.selectFrom('monitor_results').select('id').where('at', '<', before).limit(limit))
       .executeTakeFirst()
     return Number(result.numDeletedRows)
+  }
+
+  /** The per-region states of these monitors (only monitors with regions besides `local` have any). */
+  async regionStates(monitorIds: readonly number[]): Promise<Map<number, Map<string, RegionStateRow>>> {
+    const out = new Map<number, Map<string, RegionStateRow>>()
+    for (let i = 0; i < monitorIds.length; i += 200) {
+      const chunk = monitorIds.slice(i, i + 200)
+      for (const row of await this.db.selectFrom('monitor_region_states').selectAll().where('monitor_id', 'in', chunk).execute()) {
+        let states = out.get(row.monitor_id)
+        if (!states) out.set(row.monitor_id, (states = new Map()))
+        states.set(row.region, row)
+      }
+    }
+    return out
+  }
+
+  async saveRegionState(row: RegionStateRow): Promise<void> {
+    const { monitor_id: _, region: __, ...changes } = row
+    await this.db
+      .insertInto('monitor_region_states')
+      .values(row)
+      .onConflict((oc) => oc.columns(['monitor_id', 'region']).doUpdateSet(changes))
+      .execute()
+  }
+
+  /** Forgets regions the monitor no longer lists (all of them with `keep` empty: its check changed). */
+  async clearRegionStates(monitorId: number, keep: readonly string[]): Promise<void> {
+    let query = this.db.deleteFrom('monitor_region_states').where('monitor_id', '=', monitorId)
+    if (keep.length > 0) query = query.where('region', 'not in', keep)
+    await query.execute()
   }
 
   /** The confirmed states of a component's enabled monitors. */
