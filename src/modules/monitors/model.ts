@@ -8,7 +8,7 @@ import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
 import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
-import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './regions.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -54,7 +54,7 @@ const settingFields = {
   component_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'component_id must be a component id or null', description: "the component whose status follows this monitor (its page becomes the monitor's page)" })),
   status_page_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'status_page_id must be a status page id or null' })),
   regions: t.Optional(
-    t.Array(t.String({ pattern: REGION_PATTERN.source, error: 'regions: each region name is lower-case letters, digits and dashes, at most 32' }), {
+    t.Array(t.String({ pattern: REGION_PATTERN.source, maxLength: 32, error: 'regions: each region name is lower-case letters, digits and dashes, at most 32' }), {
       minItems: 1,
       maxItems: MAX_REGIONS,
       error: `regions must be a list of 1 to ${MAX_REGIONS} region names`,
@@ -148,7 +148,34 @@ const MonitorAvailabilityJson = t.Object({
   mtbf_seconds: t.Nullable(t.Integer()),
 })
 
-export const monitorModels = namedModels({ Monitor: MonitorJson, MonitorResult: MonitorResultJson, MonitorAvailability: MonitorAvailabilityJson })
+const MonitorRegionJson = t.Object({
+  region: t.String(),
+  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down')], { description: "the region's own confirmed state (pending: no result yet)" }),
+  state_since: t.Nullable(t.String({ description: 'RFC 3339' })),
+  flapping: t.Boolean(),
+  stale: t.Boolean({ description: 'no result for 3 intervals: counts as no data in the k-of-n rule' }),
+  last_check_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  last_outcome: t.Nullable(t.String()),
+  last_response_ms: t.Nullable(t.Integer()),
+  last_message: t.Nullable(t.String()),
+})
+
+export const monitorModels = namedModels({ Monitor: MonitorJson, MonitorResult: MonitorResultJson, MonitorAvailability: MonitorAvailabilityJson, MonitorRegion: MonitorRegionJson })
+export const MonitorRegionRef = modelRef(monitorModels, 'MonitorRegion')
+
+export function monitorRegionJson(r: RegionView): Static<typeof MonitorRegionJson> {
+  return {
+    region: r.region,
+    state: r.state,
+    state_since: toIsoOrNull(r.since),
+    flapping: r.flapping,
+    stale: r.stale,
+    last_check_at: toIsoOrNull(r.lastCheckAt),
+    last_outcome: r.lastOutcome,
+    last_response_ms: r.lastResponseMs,
+    last_message: r.lastMessage,
+  }
+}
 export const MonitorRef = modelRef(monitorModels, 'Monitor')
 export const MonitorResultRef = modelRef(monitorModels, 'MonitorResult')
 export const MonitorAvailabilityRef = modelRef(monitorModels, 'MonitorAvailability')

@@ -90,3 +90,18 @@ export function regionRuleText(regions: readonly string[], requiredDown: number)
   if (requiredDown === n) return `Down only when all ${n} of its regions are down.`
   return `Down when at least ${requiredDown} of its ${n} regions are down.`
 }
+
+/** One region of a monitor as the API and the screen show it. */
+export interface RegionView {
+  region: string
+  /** pending: no result yet from this region. */
+  state: MonitorState
+  since: number | null
+  flapping: boolean
+  /** The last result is older than STALE_INTERVALS intervals (or never came after it was added): no data. */
+  stale: boolean
+  lastCheckAt: number | null
+  lastOutcome: string | null
+  lastResponseMs: number | null
+  lastMessage: string | null
+}

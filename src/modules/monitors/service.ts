@@ -23,7 +23,7 @@ import { clearToolState, readToolReport, type StoredToolReport } from './tool-st
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from '../email-auth/monitor.ts'
-import { LOCAL_REGION, regionsOf } from './regions.ts'
+import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './regions.ts'
 
 /** Which regions exist: `local` and those with a live probe token (src/modules/probes). */
 export interface RegionDirectory {
@@ -294,6 +294,43 @@ export class MonitorsService {
   async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.repo.listResults(id, limit, before)
+  }
+
+  /** Each of the monitor's regions: its own state and last result, and whether it went stale. */
+  async regionStates(owner: User, id: number): Promise<RegionView[]> {
+    const row = await this.owned(owner, id)
+    const now = this.clock.now()
+    const intervalMs = row.interval_s * 1000
+    if (isLocalOnly(row)) {
+      // Today's monitors: the region is the monitor itself.
+      return [{
+        region: LOCAL_REGION,
+        state: row.state,
+        since: row.state_since,
+        flapping: row.flapping === 1,
+        stale: row.enabled === 1 && row.last_check_at !== null && isStale(row.last_check_at, intervalMs, now),
+        lastCheckAt: row.last_check_at,
+        lastOutcome: row.last_outcome,
+        lastResponseMs: row.last_response_ms,
+        lastMessage: row.last_message,
+      }]
+    }
+    const states = (await this.repo.regionStates([id])).get(id) ?? new Map()
+    return regionsOf(row).map((region) => {
+      const state = states.get(region)
+      if (!state) return { region, state: 'pending', since: null, flapping: false, stale: false, lastCheckAt: null, lastOutcome: null, lastResponseMs: null, lastMessage: null }
+      return {
+        region,
+        state: state.state,
+        since: state.state_since,
+        flapping: state.flapping === 1,
+        stale: isStale(state.last_check_at, intervalMs, now),
+        lastCheckAt: state.last_check_at,
+        lastOutcome: state.last_outcome,
+        lastResponseMs: state.last_response_ms,
+        lastMessage: state.last_message,
+      }
+    })
   }
 
   /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */
