@@ -106,6 +106,11 @@ export class ProbeRunner {
     return this.monitors.size
   }
 
+  /** Waits for the checks under way (tests). */
+  async drain(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs])
+  }
+
   start(): void {
     if (this.running) return
     this.running = true

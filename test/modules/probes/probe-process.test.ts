@@ -168,4 +168,38 @@ describe('a probe in a second region process', () => {
       if (probe.exitCode === null) probe.kill('SIGKILL')
     }
   }, 90_000)
+
+  test('SIGTERM: the probe stops cleanly (exit 0) after pushing what it holds', async () => {
+    const token = (await app.services.probes.createToken('eu')).token
+    const probe = Bun.spawn([process.execPath, CLI, 'probe', '--region', 'eu', '--server', base, '--pull-seconds', '1'], {
+      env: { PATH: process.env.PATH ?? '', ...sharedClock, LANTERN_PROBE_TOKEN: token, MONITOR_PRIVATE_TARGETS: '1' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    let out = ''
+    const reading = (async () => {
+      const decoder = new TextDecoder()
+      const reader = probe.stdout.getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        out += decoder.decode(value, { stream: true })
+      }
+    })()
+    try {
+      await until('the probe connected', async () => out, (text) => text.includes('probe eu: connected'))
+      probe.kill('SIGTERM')
+      expect(await probe.exited).toBe(0)
+      await reading
+      expect(out).toMatch(/probe eu: stopped \(\d+ results delivered, 0 left unsent, 0 dropped\)/)
+    } finally {
+      if (probe.exitCode === null) probe.kill('SIGKILL')
+    }
+  }, 30_000)
+
+  test('wrong input: one line on stderr, exit 1, and no database needed', async () => {
+    const probe = Bun.spawn([process.execPath, CLI, 'probe', '--region', 'local', '--server', base], { env: { PATH: process.env.PATH ?? '' }, stdout: 'pipe', stderr: 'pipe' })
+    expect(await probe.exited).toBe(1)
+    expect(await new Response(probe.stderr).text()).toContain('--region must be a region name')
+  })
 })
