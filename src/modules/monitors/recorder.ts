@@ -17,7 +17,7 @@ import type { ComponentsService } from '../components/service.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import { componentStatusFromMonitors } from './component-status.ts'
 import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
-import { MonitorsRepo, type MonitorRow } from './repo.ts'
+import { MonitorsRepo, type MonitorRow, type RegionStateRow } from './repo.ts'
 import type { CheckResult } from './spec.ts'
 import { decodeHistory, encodeHistory, nextState, type MonitorState, type StateSnapshot } from './state.ts'
 import { recordToolReport, type EventSink } from './tool-state.ts'
@@ -106,6 +106,8 @@ export class MonitorRecorder {
         if (!states) regionStates.set(id, (states = new Map()))
         return states
       }
+      // Each region's newest state, written once at the end of the batch.
+      const regionWrites = new Map<string, RegionStateRow>()
       const results: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string; region: string | null }> = []
       const stateChanges: Array<{ monitor_id: number; state: string; at: number }> = []
       const checksByComponent = new Map<number, Array<{ at: number; ok: boolean; responseMs: number | null }>>()
@@ -121,7 +123,7 @@ export class MonitorRecorder {
           if (previous && event.scheduledAt <= previous.last_scheduled_at) continue
           const at = Math.min(now, event.scheduledAt)
           const step = regionalStep(row, states, { region: event.region, scheduledAt: event.scheduledAt, result: event.result, at }, now)
-          await repo.saveRegionState(step.regionRow!)
+          regionWrites.set(`${row.id} ${step.regionRow!.region}`, step.regionRow!)
           const changes = {
             state: step.state,
             state_since: step.since,
@@ -202,7 +204,7 @@ export class MonitorRecorder {
         } else {
           // The server's own region of a monitor that probes run too: the k-of-n aggregate decides.
           const step = regionalStep(row, statesOf(row.id), { region: LOCAL_REGION, scheduledAt: event.kind === 'run' ? event.scheduledAt : now, result, at: now }, now)
-          await repo.saveRegionState(step.regionRow!)
+          regionWrites.set(`${row.id} ${step.regionRow!.region}`, step.regionRow!)
           transition = { changed: step.changed, next: { state: step.state, since: step.since, flapping: step.flapping, history: row.history } }
         }
         const next = transition.next
@@ -248,6 +250,7 @@ export class MonitorRecorder {
           if (row.page_id !== null) touchedPages.add(row.page_id)
         }
       }
+      await repo.saveRegionStates([...regionWrites.values()])
       await repo.insertResults(results)
       await repo.insertStateChanges(stateChanges)
       return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))

@@ -165,13 +165,27 @@ export class MonitorsRepo {
     return out
   }
 
-  async saveRegionState(row: RegionStateRow): Promise<void> {
-    const { monitor_id: _, region: __, ...changes } = row
-    await this.db
-      .insertInto('monitor_region_states')
-      .values(row)
-      .onConflict((oc) => oc.columns(['monitor_id', 'region']).doUpdateSet(changes))
-      .execute()
+  /** Writes region states, many per statement (the recorder's batch writes each one once). */
+  async saveRegionStates(rows: readonly RegionStateRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      await this.db
+        .insertInto('monitor_region_states')
+        .values(rows.slice(i, i + 200))
+        .onConflict((oc) =>
+          oc.columns(['monitor_id', 'region']).doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            state_since: eb.ref('excluded.state_since'),
+            flapping: eb.ref('excluded.flapping'),
+            history: eb.ref('excluded.history'),
+            last_scheduled_at: eb.ref('excluded.last_scheduled_at'),
+            last_check_at: eb.ref('excluded.last_check_at'),
+            last_outcome: eb.ref('excluded.last_outcome'),
+            last_response_ms: eb.ref('excluded.last_response_ms'),
+            last_message: eb.ref('excluded.last_message'),
+          })),
+        )
+        .execute()
+    }
   }
 
   /** Forgets regions the monitor no longer lists (all of them with `keep` empty: its check changed). */
