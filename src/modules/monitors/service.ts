@@ -279,6 +279,8 @@ export class MonitorsService {
         updated_at: now,
       })
       await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
+      // Each region starts over too.
+      if (enabled) await repo.clearRegionStates(id, [])
     })
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
     return this.get(owner, id)

@@ -161,6 +161,16 @@ describe('results', () => {
     // The same batch again is recorded once (a probe's retry after a lost answer).
     await probePost(euToken, { results: [result(monitor.id, now - 1000)] })
     expect((await json(await ctx.request(`/user/api/v1/monitors/${monitor.id}/results`, { key }))).data.filter((r: { region: string }) => r.region === 'eu')).toHaveLength(1)
+
+    // Paused and resumed: every region starts over, like the monitor.
+    await ctx.request(`/user/api/v1/monitors/${monitor.id}/pause`, { method: 'POST', key })
+    await ctx.request(`/user/api/v1/monitors/${monitor.id}/resume`, { method: 'POST', key })
+    const resumed = await json(await ctx.request(`/user/api/v1/monitors/${monitor.id}/regions`, { key }))
+    expect(resumed.data.map((r: { state: string }) => r.state)).toEqual(['pending', 'pending'])
+    // Fewer regions than k is refused; dropping a region forgets its state.
+    const shrink = await ctx.request(`/user/api/v1/monitors/${monitor.id}`, { method: 'PATCH', key, json: { regions: ['eu'] } })
+    expect(shrink.status).toBe(400)
+    expect((await json(shrink)).error).toContain('regions_required_down 2 is more than the 1 region listed')
   })
 
   test('batch limits and malformed bodies: 400, nothing recorded', async () => {
