@@ -5,6 +5,12 @@
  * badges follow monitors with no second path). After the commit, a component whose monitor changed
  * state takes the worst of its monitors' states through the components service's own status write.
  *
+ * Regions (regions.ts, region-state.ts): a monitor that lists regions besides `local` keeps a state
+ * per region; the server's runs are region `local`, a probe's results ('probe' events, from
+ * src/modules/probes) their own region, and the monitor's state is the k-of-n aggregate, which is
+ * all that components, incidents and check roll-ups see. Monitors with only `local` (the default)
+ * are recorded exactly as before.
+ *
  * A run is recorded at most once: a run scheduled before the monitor's stored next run was already
  * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
  * a second scheduler unable to double a run.

@@ -251,6 +251,8 @@ export class MonitorsService {
       ...definitionColumns(definition),
       ...placement,
       // A check of another kind starts over: its old state says nothing about the new target.
+      // Other regions: the monitor's own run history no longer describes what decides its state.
+      ...(definition.regions.join() !== current.regions.join() ? { history: '' } : {}),
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
       updated_at: now,
     })
