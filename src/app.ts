@@ -39,6 +39,7 @@ import { maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { monitorsRoutes, pushRoutes } from './modules/monitors/routes.ts'
 import { emailAuthRoutes } from './modules/email-auth/routes.ts'
+import { probeRoutes } from './modules/probes/routes.ts'
 import { lookupToolsRoutes } from './modules/lookup-tools/routes.ts'
 import { createRequestMeter } from './modules/metrics/meter.ts'
 import { brandingRoutes } from './modules/branding/index.ts'
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps): App {
     .use(channelsRoutes({ accounts: services.accounts, channels: services.channels }))
     .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))
     .use(pushRoutes(services.monitors))
+    .use(probeRoutes(services.probes))
     .use(emailAuthRoutes({ accounts: services.accounts, emailAuth: services.emailAuth }))
     .use(lookupToolsRoutes({ accounts: services.accounts, tools: services.lookupTools }))
     .use(apiKeysRoutes({ accounts: services.accounts }))

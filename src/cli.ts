@@ -17,6 +17,8 @@ import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 import { monitorCommands } from './modules/monitors/cli.ts'
 import { transferCommands } from './modules/transfers/cli.ts'
+import { probeTokenCommands } from './modules/probes/cli.ts'
+import { runProbeCommand } from './modules/probes/command.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -36,6 +38,11 @@ export const USAGE = `Usage: lantern <command>
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
                                                 types: http keyword json tcp dns tls push; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
+  probe-token create --region R                 prints a new probe token for region R (shown once)
+  probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
+  probe-token revoke --id N                     the token answers 401 from now on
+  probe --region R --server URL [--token T]     run monitors of region R for the server at URL (no database;
+                                                the token also from LANTERN_PROBE_TOKEN)
   backup FILE                                   consistent copy of the database, also while the server runs
   healthcheck                                   exit 0 when the server on this machine answers /healthz
   version
@@ -124,6 +131,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   ...monitorCommands,
   ...transferCommands,
+  ...probeTokenCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */
@@ -147,6 +155,8 @@ export async function runCli(
   }
   if (first === 'backup') return runBackup(argv.slice(1), env, io)
   if (first === 'healthcheck') return runHealthcheck(env, io)
+  // A probe holds no database: it only talks to the server's API.
+  if (first === 'probe') return runProbeCommand(argv.slice(1), env, io)
   const name = `${first} ${second ?? ''}`.trim()
   const command = COMMANDS[name]
   if (!command) {

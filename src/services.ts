@@ -65,6 +65,8 @@ import { ToolChecksRepo } from './modules/lookup-tools/repo.ts'
 import { LookupToolsService } from './modules/lookup-tools/service.ts'
 import { MonitorsRepo } from './modules/monitors/repo.ts'
 import { MonitorsService } from './modules/monitors/service.ts'
+import { ProbesRepo } from './modules/probes/repo.ts'
+import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './modules/monitors/system-resolver.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
@@ -127,7 +129,10 @@ export function createServices(deps: ServiceDeps) {
   const autoIncidents = new AutoIncidents(autoIncidentsRepo, incidents, clock)
   // SSL and DNSBL monitors emit their events through the notifier, in the recorder's transaction.
   const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
-  const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock)
+  // Probes in other regions: instance-level tokens; their results go through the same recorder.
+  const probesRepo = new ProbesRepo(deps.db)
+  const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock, probesRepo)
+  const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   // Email-authentication monitors keep their last report and announce changes in the recorder's transaction.
   monitorRecorder.onResult(emailAuthResultHook(notifier))
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
@@ -207,6 +212,7 @@ export function createServices(deps: ServiceDeps) {
     monitorsRepo,
     monitorRecorder,
     monitors,
+    probes,
     autoIncidents,
     autoIncidentSettings,
     pageStatus,

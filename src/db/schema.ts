@@ -31,7 +31,8 @@ import type { MaintenanceNoticesTable, NotificationChannelPagesTable, Notificati
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
-import type { MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
@@ -74,6 +75,8 @@ export interface Database {
   monitor_results: MonitorResultsTable
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable
+  monitor_region_states: MonitorRegionStatesTable
+  probe_tokens: ProbeTokensTable
   sla_targets: SlaTargetsTable
   sla_alerts: SlaAlertsTable
   sla_page_settings: SlaPageSettingsTable

@@ -9,6 +9,7 @@ import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsR
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './validate.ts'
 import { emailAuthSpec } from '../email-auth/monitor.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './regions.ts'
 
 export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
 export const MAX_MONITOR_NAME = 100
@@ -63,6 +64,10 @@ export interface MonitorDefinition {
   confirmSuccesses: number
   degradedAfterMs: number | null
   options: MonitorOptions
+  /** Where it runs: `local` (the server) and probe regions (regions.ts); default ["local"]. */
+  regions: string[]
+  /** Down when at least this many of its regions are down (1 ≤ k ≤ regions). */
+  regionsRequiredDown: number
 }
 
 /** What create and patch take (API names); every field optional here, create checks what it needs. */
@@ -77,6 +82,8 @@ export interface MonitorInput extends MonitorOptions {
   confirm_failures?: number
   confirm_successes?: number
   degraded_after_ms?: number | null
+  regions?: string[]
+  regions_required_down?: number
 }
 
 /** Where a monitor belongs: a component (its page follows) or only a page. */
@@ -152,7 +159,32 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   }
   const grace = options.push_grace_seconds
   if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
-  return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options }
+  const { regions, regionsRequiredDown } = mergeRegions(current, input, type)
+  return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options, regions, regionsRequiredDown }
+}
+
+/** Types a probe runs: what it can see from elsewhere. Certificate, blocklist and email-auth verdicts do not depend on where they are asked from. */
+export const PROBE_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls']
+
+/** Regions and k after applying `input` (names checked here; which regions exist is the service's question). */
+function mergeRegions(current: MonitorDefinition | undefined, input: MonitorInput, type: StoredMonitorType): { regions: string[]; regionsRequiredDown: number } {
+  let regions = current?.regions ?? [LOCAL_REGION]
+  if (input.regions !== undefined) {
+    if (!Array.isArray(input.regions) || input.regions.length === 0) throw badRequest('regions must list at least one region, e.g. ["local"]')
+    const names = input.regions.map((r) => (typeof r === 'string' ? r.trim() : ''))
+    const bad = names.find((r) => !REGION_PATTERN.test(r))
+    if (bad !== undefined) throw badRequest(`regions: ${JSON.stringify(bad)} is not a region name (lower-case letters, digits and dashes, at most 32)`)
+    regions = [...new Set(names)]
+    if (regions.length > MAX_REGIONS) throw badRequest(`regions: at most ${MAX_REGIONS} regions`)
+  }
+  const k = input.regions_required_down ?? current?.regionsRequiredDown ?? 1
+  if (!isInt(k, 1, MAX_REGIONS)) throw badRequest(`regions_required_down must be a whole number from 1 to the number of regions`)
+  if (k > regions.length) throw badRequest(`regions_required_down ${k} is more than the ${regions.length} region${regions.length === 1 ? '' : 's'} listed`)
+  const remote = regions.find((r) => r !== LOCAL_REGION)
+  if (remote !== undefined && !PROBE_TYPES.includes(type)) {
+    throw badRequest(`regions: a ${type} monitor runs on the server only (region local); probes run ${PROBE_TYPES.join(', ')}`)
+  }
+  return { regions, regionsRequiredDown: k }
 }
 
 /** Checks the definition as the engine will run it: a 400 naming the first bad field. */

@@ -8,6 +8,7 @@ import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
 import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -52,6 +53,15 @@ const settingFields = {
   degraded_after_ms: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: DEFAULTS.maxTimeoutMs }), { error: 'degraded_after_ms must be a whole number of ms below the timeout, or null' })),
   component_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'component_id must be a component id or null', description: "the component whose status follows this monitor (its page becomes the monitor's page)" })),
   status_page_id: t.Optional(t.Nullable(t.Integer({ minimum: 1 }), { error: 'status_page_id must be a status page id or null' })),
+  regions: t.Optional(
+    t.Array(t.String({ pattern: REGION_PATTERN.source, maxLength: 32, error: 'regions: each region name is lower-case letters, digits and dashes, at most 32' }), {
+      minItems: 1,
+      maxItems: MAX_REGIONS,
+      error: `regions must be a list of 1 to ${MAX_REGIONS} region names`,
+      description: 'where it runs: "local" (this server) and regions with a live probe token (`lantern probe-token create --region NAME`); default ["local"]. Probes run http, keyword, json, tcp, dns and tls monitors.',
+    }),
+  ),
+  regions_required_down: t.Optional(int('regions_required_down', 1, MAX_REGIONS, 'k: down when at least k of its regions are down (default 1, at most the number of regions); a region silent for 3 intervals counts as no data')),
   ...optionFields,
 }
 
@@ -102,6 +112,8 @@ const MonitorJson = t.Object({
   last_outcome: t.Nullable(t.String()),
   last_response_ms: t.Nullable(t.Integer()),
   last_message: t.Nullable(t.String()),
+  regions: t.Array(t.String(), { description: 'where it runs ("local": this server)' }),
+  regions_required_down: t.Integer({ description: 'k: down when at least k of its regions are down' }),
   health_score: t.Nullable(
     t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused, with no check in 24 h, or not yet reached by the per-request recompute bound' }),
   ),
@@ -121,6 +133,7 @@ const MonitorResultJson = t.Object({
   status_code: t.Nullable(t.Integer()),
   attempts: t.Integer(),
   message: t.String(),
+  region: t.String({ description: '"local" (this server) or the probe\'s region' }),
 })
 
 const MonitorAvailabilityJson = t.Object({
@@ -135,7 +148,34 @@ const MonitorAvailabilityJson = t.Object({
   mtbf_seconds: t.Nullable(t.Integer()),
 })
 
-export const monitorModels = namedModels({ Monitor: MonitorJson, MonitorResult: MonitorResultJson, MonitorAvailability: MonitorAvailabilityJson })
+const MonitorRegionJson = t.Object({
+  region: t.String(),
+  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down')], { description: "the region's own confirmed state (pending: no result yet)" }),
+  state_since: t.Nullable(t.String({ description: 'RFC 3339' })),
+  flapping: t.Boolean(),
+  stale: t.Boolean({ description: 'no result for 3 intervals: counts as no data in the k-of-n rule' }),
+  last_check_at: t.Nullable(t.String({ description: 'RFC 3339' })),
+  last_outcome: t.Nullable(t.String()),
+  last_response_ms: t.Nullable(t.Integer()),
+  last_message: t.Nullable(t.String()),
+})
+
+export const monitorModels = namedModels({ Monitor: MonitorJson, MonitorResult: MonitorResultJson, MonitorAvailability: MonitorAvailabilityJson, MonitorRegion: MonitorRegionJson })
+export const MonitorRegionRef = modelRef(monitorModels, 'MonitorRegion')
+
+export function monitorRegionJson(r: RegionView): Static<typeof MonitorRegionJson> {
+  return {
+    region: r.region,
+    state: r.state,
+    state_since: toIsoOrNull(r.since),
+    flapping: r.flapping,
+    stale: r.stale,
+    last_check_at: toIsoOrNull(r.lastCheckAt),
+    last_outcome: r.lastOutcome,
+    last_response_ms: r.lastResponseMs,
+    last_message: r.lastMessage,
+  }
+}
 export const MonitorRef = modelRef(monitorModels, 'Monitor')
 export const MonitorResultRef = modelRef(monitorModels, 'MonitorResult')
 export const MonitorAvailabilityRef = modelRef(monitorModels, 'MonitorAvailability')
@@ -167,6 +207,8 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     last_outcome: monitor.lastOutcome,
     last_response_ms: monitor.lastResponseMs,
     last_message: monitor.lastMessage,
+    regions: [...d.regions],
+    regions_required_down: d.regionsRequiredDown,
     health_score: monitor.health?.score ?? null,
     health_parts: monitor.health ? { uptime: monitor.health.uptime, latency: monitor.health.latency, errors: monitor.health.errors } : null,
     ...(pushToken ? { push_url: `${baseUrl}${PUSH_PATH}${pushToken}` } : {}),
@@ -175,8 +217,8 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
   }
 }
 
-export function monitorResultJson(row: { id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string }): Static<typeof MonitorResultJson> {
-  return { id: row.id, at: toIso(row.at), outcome: row.outcome as 'ok', response_ms: row.response_ms, status_code: row.status_code, attempts: row.attempts, message: row.message }
+export function monitorResultJson(row: { id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string; region?: string | null }): Static<typeof MonitorResultJson> {
+  return { id: row.id, at: toIso(row.at), outcome: row.outcome as 'ok', response_ms: row.response_ms, status_code: row.status_code, attempts: row.attempts, message: row.message, region: row.region ?? LOCAL_REGION }
 }
 
 export function availabilityJson(a: Availability): Static<typeof MonitorAvailabilityJson> {

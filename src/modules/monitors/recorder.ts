@@ -5,6 +5,12 @@
  * badges follow monitors with no second path). After the commit, a component whose monitor changed
  * state takes the worst of its monitors' states through the components service's own status write.
  *
+ * Regions (regions.ts, region-state.ts): a monitor that lists regions besides `local` keeps a state
+ * per region; the server's runs are region `local`, a probe's results ('probe' events, from
+ * src/modules/probes) their own region, and the monitor's state is the k-of-n aggregate, which is
+ * all that components, incidents and check roll-ups see. Monitors with only `local` (the default)
+ * are recorded exactly as before.
+ *
  * A run is recorded at most once: a run scheduled before the monitor's stored next run was already
  * recorded (or overtaken by a pause and resume), so it is dropped. That makes a stop, a restart or
  * a second scheduler unable to double a run.
@@ -17,11 +23,13 @@ import type { ComponentsService } from '../components/service.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import { componentStatusFromMonitors } from './component-status.ts'
 import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
-import { MonitorsRepo, type MonitorRow } from './repo.ts'
+import { MonitorsRepo, type MonitorRow, type RegionStateRow } from './repo.ts'
 import type { CheckResult } from './spec.ts'
-import { decodeHistory, encodeHistory, nextState, type StateSnapshot } from './state.ts'
+import { decodeHistory, encodeHistory, nextState, type MonitorState, type StateSnapshot } from './state.ts'
 import { recordToolReport, type EventSink } from './tool-state.ts'
 import { DEFAULTS } from './spec.ts'
+import { isLocalOnly, LOCAL_REGION, regionsOf } from './regions.ts'
+import { regionalStep } from './region-state.ts'
 
 /** Something to record for one monitor. */
 export type MonitorEvent =
@@ -31,6 +39,10 @@ export type MonitorEvent =
   | { kind: 'deadline'; monitorId: number; scheduledAt: number }
   /** A push arrived. */
   | { kind: 'push'; monitorId: number; result: CheckResult }
+  /** The server's turn of a monitor it does not run itself (no `local` region): the aggregate is judged again (staleness). */
+  | { kind: 'tick'; monitorId: number; scheduledAt: number }
+  /** A probe's result in another region (src/modules/probes): never moves the schedule or a lease. */
+  | { kind: 'probe'; monitorId: number; region: string; scheduledAt: number; result: CheckResult & { attempts?: number } }
 
 /**
  * Raw results older than this are deleted (documented in src/content/docs/monitors.md): 1,000
@@ -93,13 +105,62 @@ export class MonitorRecorder {
     await this.checks.recordBatch(async (trx) => {
       const repo = new MonitorsRepo(trx)
       const rows = new Map((await repo.findMany([...new Set(events.map((e) => e.monitorId))])).map((row) => [row.id, row]))
-      const results: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string }> = []
+      // Monitors with regions besides `local` keep a state per region (region-state.ts).
+      const regionStates = await repo.regionStates([...rows.values()].filter((row) => !isLocalOnly(row)).map((row) => row.id))
+      const statesOf = (id: number) => {
+        let states = regionStates.get(id)
+        if (!states) regionStates.set(id, (states = new Map()))
+        return states
+      }
+      // Each region's newest state, written once at the end of the batch.
+      const regionWrites = new Map<string, RegionStateRow>()
+      const results: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string; region: string | null }> = []
       const stateChanges: Array<{ monitor_id: number; state: string; at: number }> = []
       const checksByComponent = new Map<number, Array<{ at: number; ok: boolean; responseMs: number | null }>>()
       for (const event of events) {
         const row = rows.get(event.monitorId)
         if (!row || row.enabled !== 1) continue
         const now = this.clock.now()
+        if (event.kind === 'probe') {
+          // Only a region the monitor lists, and each probe run once (a batch pushed again is dropped).
+          if (isLocalOnly(row) || event.region === LOCAL_REGION || !regionsOf(row).includes(event.region)) continue
+          const states = statesOf(row.id)
+          const previous = states.get(event.region)
+          if (previous && event.scheduledAt <= previous.last_scheduled_at) continue
+          const at = Math.min(now, event.scheduledAt)
+          const step = regionalStep(row, states, { region: event.region, scheduledAt: event.scheduledAt, result: event.result, at }, now)
+          regionWrites.set(`${row.id} ${step.regionRow!.region}`, step.regionRow!)
+          const changes = {
+            state: step.state,
+            state_since: step.since,
+            flapping: step.flapping ? 1 : 0,
+            ...(row.last_check_at === null || at >= row.last_check_at
+              ? { last_check_at: at, last_outcome: event.result.outcome, last_response_ms: event.result.responseTimeMs, last_message: event.result.message }
+              : {}),
+          }
+          await repo.update(row.id, changes)
+          Object.assign(row, changes)
+          results.push({
+            monitor_id: row.id,
+            at,
+            outcome: event.result.outcome,
+            response_ms: event.result.responseTimeMs,
+            status_code: event.result.statusCode ?? null,
+            attempts: event.result.attempts ?? 1,
+            message: event.result.message,
+            region: event.region,
+          })
+          if (step.changed) stateChanges.push({ monitor_id: row.id, state: step.state, at: now })
+          if (row.component_id !== null) {
+            let list = checksByComponent.get(row.component_id)
+            if (!list) checksByComponent.set(row.component_id, (list = []))
+            // Downstream sees the aggregate only: a check is good unless the monitor is down.
+            list.push({ at, ok: step.state !== 'down', responseMs: event.result.responseTimeMs })
+            if (step.changed) changedComponents.add(row.component_id)
+            if (row.page_id !== null) touchedPages.add(row.page_id)
+          }
+          continue
+        }
         let result: (CheckResult & { attempts?: number }) | null
         let nextRunAt: number
         let lastPushAt = row.last_push_at
@@ -116,6 +177,9 @@ export class MonitorRecorder {
           if (event.kind === 'deadline') {
             result = pushOverdue(pushClockOf(row), now)
             nextRunAt = result ? now + row.interval_s * 1000 : pushDeadline(pushClockOf(row)) + 1
+          } else if (event.kind === 'tick') {
+            result = null
+            nextRunAt = nextRunAfter(event.scheduledAt, row.interval_s * 1000, now)
           } else {
             result = event.result
             nextRunAt = nextRunAfter(event.scheduledAt, row.interval_s * 1000, now)
@@ -123,17 +187,38 @@ export class MonitorRecorder {
         }
         nextRuns.set(row.id, nextRunAt)
         if (!result) {
-          await repo.update(row.id, { next_run_at: nextRunAt, lease_owner: null, lease_until: null })
-          row.next_run_at = nextRunAt
+          // A tick of a monitor only probes run: its regions' staleness is judged again.
+          const regional = event.kind === 'tick' && !isLocalOnly(row) ? regionalStep(row, statesOf(row.id), null, now) : null
+          const changes = {
+            next_run_at: nextRunAt,
+            lease_owner: null,
+            lease_until: null,
+            ...(regional ? { state: regional.state, state_since: regional.since, flapping: regional.flapping ? 1 : 0 } : {}),
+          }
+          await repo.update(row.id, changes)
+          Object.assign(row, changes)
+          if (regional?.changed) {
+            stateChanges.push({ monitor_id: row.id, state: regional.state, at: now })
+            if (row.component_id !== null) changedComponents.add(row.component_id)
+          }
           continue
         }
-        const transition = nextState(snapshotOf(row), result.outcome, { confirmFailures: row.confirm_failures, confirmSuccesses: row.confirm_successes }, now)
+        let transition: { changed: boolean; next: { state: MonitorState; since: number; flapping: boolean; history: string } }
+        if (isLocalOnly(row)) {
+          const own = nextState(snapshotOf(row), result.outcome, { confirmFailures: row.confirm_failures, confirmSuccesses: row.confirm_successes }, now)
+          transition = { changed: own.changed, next: { ...own.next, history: encodeHistory(own.next.history) } }
+        } else {
+          // The server's own region of a monitor that probes run too: the k-of-n aggregate decides.
+          const step = regionalStep(row, statesOf(row.id), { region: LOCAL_REGION, scheduledAt: event.kind === 'run' ? event.scheduledAt : now, result, at: now }, now)
+          regionWrites.set(`${row.id} ${step.regionRow!.region}`, step.regionRow!)
+          transition = { changed: step.changed, next: { state: step.state, since: step.since, flapping: step.flapping, history: row.history } }
+        }
         const next = transition.next
         const changes = {
           state: next.state,
           state_since: next.since,
           flapping: next.flapping ? 1 : 0,
-          history: encodeHistory(next.history),
+          history: next.history,
           next_run_at: nextRunAt,
           last_check_at: now,
           last_outcome: result.outcome,
@@ -159,16 +244,19 @@ export class MonitorRecorder {
           status_code: result.statusCode ?? null,
           attempts: result.attempts ?? 1,
           message: result.message,
+          region: null,
         })
         if (transition.changed) stateChanges.push({ monitor_id: row.id, state: next.state, at: now })
         if (row.component_id !== null) {
           let list = checksByComponent.get(row.component_id)
           if (!list) checksByComponent.set(row.component_id, (list = []))
-          list.push({ at: now, ok: result.outcome !== 'fail', responseMs: result.responseTimeMs })
+          // With regions, downstream sees the aggregate only: a check is good unless the monitor is down.
+          list.push({ at: now, ok: isLocalOnly(row) ? result.outcome !== 'fail' : next.state !== 'down', responseMs: result.responseTimeMs })
           if (transition.changed) changedComponents.add(row.component_id)
           if (row.page_id !== null) touchedPages.add(row.page_id)
         }
       }
+      await repo.saveRegionStates([...regionWrites.values()])
       await repo.insertResults(results)
       await repo.insertStateChanges(stateChanges)
       return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))

@@ -2,9 +2,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
-import type { MonitorResultsTable, MonitorsTable } from './tables.ts'
+import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorsTable } from './tables.ts'
 
 export type MonitorRow = Selectable<MonitorsTable> & { page_slug: string | null }
+export type RegionStateRow = Selectable<MonitorRegionStatesTable>
 
 export class MonitorsRepo {
   constructor(readonly db: Db) {}
@@ -148,6 +149,50 @@ export class MonitorsRepo {
       .where('id', 'in', (eb) => eb.selectFrom('monitor_results').select('id').where('at', '<', before).limit(limit))
       .executeTakeFirst()
     return Number(result.numDeletedRows)
+  }
+
+  /** The per-region states of these monitors (only monitors with regions besides `local` have any). */
+  async regionStates(monitorIds: readonly number[]): Promise<Map<number, Map<string, RegionStateRow>>> {
+    const out = new Map<number, Map<string, RegionStateRow>>()
+    for (let i = 0; i < monitorIds.length; i += 200) {
+      const chunk = monitorIds.slice(i, i + 200)
+      for (const row of await this.db.selectFrom('monitor_region_states').selectAll().where('monitor_id', 'in', chunk).execute()) {
+        let states = out.get(row.monitor_id)
+        if (!states) out.set(row.monitor_id, (states = new Map()))
+        states.set(row.region, row)
+      }
+    }
+    return out
+  }
+
+  /** Writes region states, many per statement (the recorder's batch writes each one once). */
+  async saveRegionStates(rows: readonly RegionStateRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      await this.db
+        .insertInto('monitor_region_states')
+        .values(rows.slice(i, i + 200))
+        .onConflict((oc) =>
+          oc.columns(['monitor_id', 'region']).doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            state_since: eb.ref('excluded.state_since'),
+            flapping: eb.ref('excluded.flapping'),
+            history: eb.ref('excluded.history'),
+            last_scheduled_at: eb.ref('excluded.last_scheduled_at'),
+            last_check_at: eb.ref('excluded.last_check_at'),
+            last_outcome: eb.ref('excluded.last_outcome'),
+            last_response_ms: eb.ref('excluded.last_response_ms'),
+            last_message: eb.ref('excluded.last_message'),
+          })),
+        )
+        .execute()
+    }
+  }
+
+  /** Forgets regions the monitor no longer lists (all of them with `keep` empty: its check changed). */
+  async clearRegionStates(monitorId: number, keep: readonly string[]): Promise<void> {
+    let query = this.db.deleteFrom('monitor_region_states').where('monitor_id', '=', monitorId)
+    if (keep.length > 0) query = query.where('region', 'not in', keep)
+    await query.execute()
   }
 
   /** The confirmed states of a component's enabled monitors. */

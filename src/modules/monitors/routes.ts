@@ -9,6 +9,8 @@ import {
   CreateMonitorBody,
   MonitorAvailabilityRef,
   monitorJson,
+  monitorRegionJson,
+  MonitorRegionRef,
   monitorModels,
   MonitorRef,
   monitorResultJson,
@@ -131,6 +133,27 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
         detail: detail(
           'The last full report of an SSL or DNSBL monitor',
           'SSL: validity, days left, names and whether they cover the host, trust, key, signature algorithm, protocol; chain and OCSP stapling on paid plans (null on the free plan). DNSBL: each address and zone with listed, clear or error. Null before the first run and for other types.',
+        ),
+      },
+    )
+    .get(
+      '/:id/regions',
+      async ({ owner, params }) => {
+        const monitor = await monitors.get(owner, params.id)
+        return {
+          data: (await monitors.regionStates(owner, params.id)).map(monitorRegionJson),
+          meta: { regions_required_down: monitor.definition.regionsRequiredDown, state: monitor.state },
+        }
+      },
+      {
+        params: IdParams,
+        response: {
+          200: t.Object({ data: t.Array(MonitorRegionRef), meta: t.Object({ regions_required_down: t.Integer(), state: t.String({ description: "the monitor's confirmed (aggregate) state" }) }) }),
+          ...errorResponses,
+        },
+        detail: detail(
+          'Per-region state of a monitor',
+          "Each of its regions: the region's own state, its last result, and whether it is stale (no result for 3 intervals: no data). The monitor's state is down when at least regions_required_down reporting regions are down.",
         ),
       },
     )

@@ -22,6 +22,7 @@ import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type Monitor
 import { definitionOf } from './service.ts'
 import { hostKey, toSpec } from './definition.ts'
 import { MinHeap } from './heap.ts'
+import { LOCAL_REGION } from './regions.ts'
 import type { MonitorEvent, MonitorRecorder } from './recorder.ts'
 import type { MonitorsRepo } from './repo.ts'
 
@@ -280,6 +281,12 @@ export class MonitorScheduler {
         // A push monitor's deadline: the recorder decides whether silence lasted too long.
         this.inFlight.set(entry.id, Promise.resolve())
         this.pending.push({ kind: 'deadline', monitorId: entry.id, scheduledAt: entry.at })
+        continue
+      }
+      if (!definition.regions.includes(LOCAL_REGION)) {
+        // Only probes run it: this turn judges its regions again (a silent one turns stale).
+        this.inFlight.set(entry.id, Promise.resolve())
+        this.pending.push({ kind: 'tick', monitorId: entry.id, scheduledAt: entry.at })
         continue
       }
       if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 0) + 1)

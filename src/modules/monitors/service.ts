@@ -23,6 +23,12 @@ import { clearToolState, readToolReport, type StoredToolReport } from './tool-st
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from '../email-auth/monitor.ts'
+import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './regions.ts'
+
+/** Which regions exist: `local` and those with a live probe token (src/modules/probes). */
+export interface RegionDirectory {
+  liveRegions(): Promise<string[]>
+}
 
 /** One raw check result as stored (kept 24 h): what the results API and the detail screen show. */
 export type MonitorResultRow = Selectable<MonitorResultsTable>
@@ -73,6 +79,8 @@ export function definitionOf(row: MonitorRow): MonitorDefinition {
     confirmSuccesses: row.confirm_successes,
     degradedAfterMs: row.degraded_after_ms,
     options: JSON.parse(row.options_json) as MonitorOptions,
+    regions: regionsOf(row),
+    regionsRequiredDown: row.regions_required_down,
   }
 }
 
@@ -113,6 +121,8 @@ const definitionColumns = (d: MonitorDefinition) => ({
   confirm_failures: d.confirmFailures,
   confirm_successes: d.confirmSuccesses,
   degraded_after_ms: d.degradedAfterMs,
+  regions_json: JSON.stringify(d.regions),
+  regions_required_down: d.regionsRequiredDown,
 })
 
 /** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
@@ -130,7 +140,22 @@ export class MonitorsService {
     private readonly recorder: MonitorRecorder,
     private readonly guard: AddressGuard,
     private readonly clock: Clock,
+    private readonly regionDirectory?: RegionDirectory,
   ) {}
+
+  /** Regions a monitor may list: `local` and every region with a live probe token. */
+  async availableRegions(): Promise<string[]> {
+    return [LOCAL_REGION, ...((await this.regionDirectory?.liveRegions()) ?? []).filter((r) => r !== LOCAL_REGION)]
+  }
+
+  /** A 400 naming a region nobody runs; regions the monitor already had stay allowed (a revoked token does not lock the monitor). */
+  private async checkRegions(definition: MonitorDefinition, current: MonitorDefinition | undefined): Promise<void> {
+    const added = definition.regions.filter((r) => !(current?.regions ?? [LOCAL_REGION]).includes(r))
+    if (added.length === 0) return
+    const known = new Set(await this.availableRegions())
+    const unknown = added.find((r) => !known.has(r))
+    if (unknown !== undefined) throw badRequest(`regions: unknown region "${unknown}": create a probe token for it first (lantern probe-token create --region ${unknown}); known: ${[...known].join(', ')}`)
+  }
 
   async list(owner: User): Promise<Monitor[]> {
     return this.withHealth((await this.repo.listByOwner(owner.id)).map(toMonitor))
@@ -184,6 +209,7 @@ export class MonitorsService {
     }
     this.checkInterval(owner, definition)
     assertRunnable(definition, this.guard)
+    await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
     const pushToken = definition.type === 'push' ? randomToken(24) : undefined
     const now = this.clock.now()
@@ -217,6 +243,7 @@ export class MonitorsService {
     const definition = mergeDefinition(current, input)
     if (definition.intervalSeconds !== current.intervalSeconds) this.checkInterval(owner, definition)
     assertRunnable(definition, this.guard)
+    await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
     const now = this.clock.now()
     this.healthCache.delete(id)
@@ -224,10 +251,15 @@ export class MonitorsService {
       ...definitionColumns(definition),
       ...placement,
       // A check of another kind starts over: its old state says nothing about the new target.
+      // Other regions: the monitor's own run history no longer describes what decides its state.
+      ...(definition.regions.join() !== current.regions.join() ? { history: '' } : {}),
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
       updated_at: now,
     })
-    if (definition.type !== current.type || definition.target !== current.target) await clearToolState(this.repo.db, id)
+    if (definition.type !== current.type || definition.target !== current.target) {
+      await clearToolState(this.repo.db, id)
+      await this.repo.clearRegionStates(id, [])
+    } else if (definition.regions.join() !== current.regions.join()) await this.repo.clearRegionStates(id, definition.regions)
     // Both the component it left and the one it joined take their monitors' worst state again.
     if (row.component_id !== placement.component_id) {
       for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
@@ -249,6 +281,8 @@ export class MonitorsService {
         updated_at: now,
       })
       await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
+      // Each region starts over too.
+      if (enabled) await repo.clearRegionStates(id, [])
     })
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
     return this.get(owner, id)
@@ -264,6 +298,43 @@ export class MonitorsService {
   async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.repo.listResults(id, limit, before)
+  }
+
+  /** Each of the monitor's regions: its own state and last result, and whether it went stale. */
+  async regionStates(owner: User, id: number): Promise<RegionView[]> {
+    const row = await this.owned(owner, id)
+    const now = this.clock.now()
+    const intervalMs = row.interval_s * 1000
+    if (isLocalOnly(row)) {
+      // Today's monitors: the region is the monitor itself.
+      return [{
+        region: LOCAL_REGION,
+        state: row.state,
+        since: row.state_since,
+        flapping: row.flapping === 1,
+        stale: row.enabled === 1 && row.last_check_at !== null && isStale(row.last_check_at, intervalMs, now),
+        lastCheckAt: row.last_check_at,
+        lastOutcome: row.last_outcome,
+        lastResponseMs: row.last_response_ms,
+        lastMessage: row.last_message,
+      }]
+    }
+    const states = (await this.repo.regionStates([id])).get(id) ?? new Map()
+    return regionsOf(row).map((region) => {
+      const state = states.get(region)
+      if (!state) return { region, state: 'pending', since: null, flapping: false, stale: false, lastCheckAt: null, lastOutcome: null, lastResponseMs: null, lastMessage: null }
+      return {
+        region,
+        state: state.state,
+        since: state.state_since,
+        flapping: state.flapping === 1,
+        stale: isStale(state.last_check_at, intervalMs, now),
+        lastCheckAt: state.last_check_at,
+        lastOutcome: state.last_outcome,
+        lastResponseMs: state.last_response_ms,
+        lastMessage: state.last_message,
+      }
+    })
   }
 
   /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely'
+import type { ColumnType, Generated } from 'kysely'
 import type { MonitorState } from './state.ts'
 
 /** The API's types: keyword and json are HTTP checks with a keyword or conditions. */
@@ -39,6 +39,10 @@ export interface MonitorsTable {
   last_message: string | null
   push_token_hash: string | null
   last_push_at: number | null
+  /** JSON list of region names that run it (default ["local"]: the server itself). */
+  regions_json: Generated<string>
+  /** Down when at least this many of its regions are down (k of n; default 1). */
+  regions_required_down: Generated<number>
   created_at: number
   updated_at: number
 }
@@ -52,6 +56,23 @@ export interface MonitorResultsTable {
   status_code: number | null
   attempts: number
   message: string
+  /** Null: the server's own run (region `local`); else the probe's region. */
+  region: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** Each region's own state of a monitor with regions other than just `local` (regions.ts). */
+export interface MonitorRegionStatesTable {
+  monitor_id: number
+  region: string
+  state: MonitorState
+  state_since: number
+  flapping: number
+  history: string
+  last_scheduled_at: number
+  last_check_at: number
+  last_outcome: string
+  last_response_ms: number | null
+  last_message: string
 }
 
 export interface MonitorStateChangesTable {

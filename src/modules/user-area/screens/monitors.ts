@@ -42,6 +42,8 @@ import {
 } from '../views/monitors.ts'
 import { pageCrumbs } from '../views/pages.ts'
 import type { ScreenDeps } from './deps.ts'
+import { PROBE_TYPES } from '../../monitors/definition.ts'
+import type { StoredMonitorType } from '../../monitors/tables.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
@@ -60,9 +62,13 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
   const fields = formFields(body)
   const own = TYPE_FIELDS[type] ?? []
   const common = type === 'push' ? COMMON_FIELDS.filter((f) => f !== 'target') : COMMON_FIELDS
-  const form = readForm(schema, body, { only: ['type', ...common, ...own.filter((f) => !LIST_FIELDS.has(f))] })
+  const probed = PROBE_TYPES.includes(type as StoredMonitorType)
+  const form = readForm(schema, body, { only: ['type', ...common, ...own.filter((f) => !LIST_FIELDS.has(f)), ...(probed ? ['regions_required_down'] : [])] })
   const lists: Record<string, unknown> = {}
   const errors: Record<string, string> = {}
+  // Regions are typed as one line of names ("local, eu-west"); empty keeps what the monitor has.
+  const regionNames = probed ? (fields.regions ?? '').split(/[\s,]+/).filter(Boolean) : []
+  if (regionNames.length > 0) lists.regions = regionNames
   for (const name of own.filter((f) => LIST_FIELDS.has(f))) {
     const lines = (fields[name] ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
     if (name !== 'headers') {
@@ -105,10 +111,11 @@ function formOf(m: Monitor): FormState {
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
+    regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
 }
 
-const newForm = (type: string) => emptyForm({ type, method: 'GET', record_type: 'A', follow_redirects: 'on', keyword_present: 'on', keyword_case_sensitive: 'on' })
+const newForm = (type: string) => emptyForm({ type, method: 'GET', record_type: 'A', follow_redirects: 'on', keyword_present: 'on', keyword_case_sensitive: 'on', regions: 'local', regions_required_down: '1' })
 
 export function monitorScreens(deps: ScreenDeps) {
   const { services, config } = deps
@@ -126,7 +133,7 @@ export function monitorScreens(deps: ScreenDeps) {
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions()),
       status,
     )
 
@@ -146,6 +153,7 @@ export function monitorScreens(deps: ScreenDeps) {
         olderBefore: results.length === RESULTS_PER_PAGE && last ? last.id : null,
         now: services.clock.now(),
         toolReport: await monitors.toolReport(user, monitor.id),
+        regions: monitor.definition.regions.length === 1 && monitor.definition.regions[0] === 'local' ? [] : await monitors.regionStates(user, monitor.id),
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
       monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : '',

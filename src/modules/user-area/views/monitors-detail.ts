@@ -11,6 +11,7 @@ import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
 import type { StoredToolReport } from '../../monitors/tool-state.ts'
 import { toolReportSection } from './monitors-report.ts'
+import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/regions.ts'
 import { formatTime, healthText, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
@@ -24,6 +25,25 @@ export interface MonitorDetail {
   now: number
   /** SSL and DNSBL monitors: the last full report (null: none yet). */
   toolReport?: StoredToolReport | null
+  /** Monitors with regions besides local: each region's state (empty: only the server runs it). */
+  regions?: ReadonlyArray<RegionView>
+}
+
+/** Each region's own state and last result, and the k-of-n rule in words. */
+function regionsSection(d: MonitorDetail): string {
+  const regions = d.regions ?? []
+  if (regions.length === 0) return ''
+  const def = d.monitor.definition
+  const rows = regions.map((r) => {
+    const last = r.lastCheckAt === null ? 'never' : formatTime(r.lastCheckAt)
+    const freshness = r.lastCheckAt === null ? 'no result yet' : r.stale ? 'stale: no data' : 'fresh'
+    return html`<tr class="${r.stale ? 'stale' : ''}"><th scope="row">${r.region}</th><td>!${stateBadge(r.state)}!${r.flapping ? ' (flapping)' : ''}</td><td>!${r.lastCheckAt === null ? 'never' : html`<time datetime="${new Date(r.lastCheckAt).toISOString()}">${last}</time>`}</td><td>${r.lastResponseMs === null ? '–' : `${r.lastResponseMs} ms`}</td><td class="message">${r.lastMessage ?? ''}</td><td>${freshness}</td></tr>`
+  })
+  return html`<section class="card" aria-labelledby="regions-heading"><h2 id="regions-heading">Regions</h2>
+<p class="region-rule">${regionRuleText(def.regions, def.regionsRequiredDown)} A region with no result for ${String(STALE_INTERVALS)} intervals (${duration(STALE_INTERVALS * def.intervalSeconds * 1000)}) is stale and counts as no data.</p>
+<div class="scroll"><table class="regions"><caption class="visually-hidden">State of each region</caption>
+<thead><tr><th scope="col">Region</th><th scope="col">State</th><th scope="col">Last result</th><th scope="col">Response</th><th scope="col">Message</th><th scope="col">Freshness</th></tr></thead>
+<tbody>!${rows.join('')}</tbody></table></div></section>`
 }
 
 export const UPTIME_DAYS = 90
@@ -122,12 +142,14 @@ function downtimeLog(changes: ReadonlyArray<{ state: string; at: number }>, now:
 
 function resultsTable(d: MonitorDetail): string {
   if (d.results.length === 0) return html`<p class="muted">No results yet. Raw results are kept 24 hours.</p>`
+  // With probes, each result says where it was taken.
+  const regional = (d.regions ?? []).length > 0
   const rows = d.results.map(
-    (r) => html`<tr><td><time datetime="${new Date(r.at).toISOString()}">${formatTime(r.at)}</time></td><td>${outcomeLabel(r.outcome)}</td><td>${r.response_ms === null ? '–' : `${r.response_ms} ms`}</td><td>${r.status_code === null ? '–' : String(r.status_code)}</td><td>${String(r.attempts)}</td><td class="message">${r.message}</td></tr>`,
+    (r) => html`<tr><td><time datetime="${new Date(r.at).toISOString()}">${formatTime(r.at)}</time></td>!${regional ? html`<td>${r.region ?? 'local'}</td>` : ''}<td>${outcomeLabel(r.outcome)}</td><td>${r.response_ms === null ? '–' : `${r.response_ms} ms`}</td><td>${r.status_code === null ? '–' : String(r.status_code)}</td><td>${String(r.attempts)}</td><td class="message">${r.message}</td></tr>`,
   )
   const older = d.olderBefore === null ? '' : html`<p><a href="${monitorPath(d.monitor.id)}?before=${String(d.olderBefore)}#results-heading">Older results</a></p>`
   return html`<div class="scroll"><table><caption class="visually-hidden">Recent results, newest first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Result</th><th scope="col">Response</th><th scope="col">Status code</th><th scope="col">Attempts</th><th scope="col">Message</th></tr></thead>
+<thead><tr><th scope="col">Time</th>!${regional ? '<th scope="col">Region</th>' : ''}<th scope="col">Result</th><th scope="col">Response</th><th scope="col">Status code</th><th scope="col">Attempts</th><th scope="col">Message</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>!${older}`
 }
 
@@ -159,6 +181,7 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSect
     <a class="button danger" href="${monitorPath(m.id)}/delete">Delete</a>
   </div>
 </section>
+!${regionsSection(d)}
 !${toolReportSection(def.type, d.toolReport ?? null)}
 !${typeSection}
 <section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2>!${responseGraph(d.results)}</section>

@@ -9,6 +9,8 @@ import type { StatusPage } from '../../status-pages/service.ts'
 import { checkboxField, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { sectionNav } from './pages.ts'
+import { PROBE_TYPES } from '../../monitors/definition.ts'
+import type { StoredMonitorType } from '../../monitors/tables.ts'
 
 export const MONITOR_TYPE_LABELS: Record<string, string> = {
   http: 'HTTP(S)',
@@ -65,7 +67,7 @@ export const LABELS: Record<string, string> = {
   accepted_status: 'Accepted status codes', follow_redirects: 'Follow redirects', keyword: 'Keyword', keyword_present: 'The keyword must be present (unticked: absent)',
   keyword_case_sensitive: 'Case-sensitive', conditions: 'Conditions', port: 'Port', record_type: 'Record type', expected: 'Expected answers',
   resolver: 'Resolver', tls_degraded_below_days: 'Degraded below (days left)', tls_fail_below_days: 'Down below (days left)', push_grace_seconds: 'Grace (seconds)',
-  starttls: 'SMTP STARTTLS first', zones: 'Zones',
+  starttls: 'SMTP STARTTLS first', zones: 'Zones', regions: 'Regions', regions_required_down: 'Regions that must fail before down',
   dkim_selectors: 'DKIM selectors',
 }
 
@@ -182,7 +184,16 @@ function typeFields(type: string, form: FormState): string {
 }
 
 /** The create (monitor undefined) or edit form of a monitor of `type`. */
-export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor): string {
+/** Where it runs (types a probe runs): regions as one line, and k. */
+function regionFields(type: string, form: FormState, available: readonly string[]): string {
+  if (!PROBE_TYPES.includes(type as StoredMonitorType)) return ''
+  return html`<fieldset class="mon-regions"><legend>Regions</legend>
+  !${textField({ name: 'regions', label: LABELS.regions!, hint: `Where it runs, separated by commas: local (this server) and regions with a probe. Available: ${available.join(', ')}.`, autocomplete: 'off', state: form })}
+  !${textField({ name: 'regions_required_down', label: LABELS.regions_required_down!, type: 'number', hint: 'Down when at least this many of its regions are down (1: any). A region silent for 3 intervals counts as no data.', state: form })}
+</fieldset>`
+}
+
+export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local']): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
@@ -201,6 +212,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
     !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: 'How often it runs; your plan sets the shortest.', state: form })}
     !${selectField({ name: 'component_id', label: LABELS.component_id!, hint: 'Its status follows this monitor (the worst of its monitors).', options: [{ value: '', label: 'None' }, ...components], state: form })}
     <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form)}</fieldset>
+    !${regionFields(type, form, availableRegions)}
     <details class="mon-advanced"><summary>Timing and confirmation</summary>
       !${textField({ name: 'timeout_ms', label: LABELS.timeout_ms!, type: 'number', hint: 'Empty: 10 s or 0.8 × the interval, whichever is shorter.', state: form })}
       !${textField({ name: 'retries', label: LABELS.retries!, type: 'number', state: form })}
