@@ -10,7 +10,7 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
-import type { GuessThrottle } from '../../lib/guess-throttle.ts'
+import type { GuessBudgetStore, GuessThrottle } from '../../lib/guess-throttle.ts'
 import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
@@ -111,8 +111,10 @@ export class AccountsService {
     private readonly defaultPlan: Plan,
     /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
     readonly serviceOrigin: string,
+    /** Where the password-guess budgets are counted (the database, shared by every server). */
+    guessBudgets: GuessBudgetStore,
   ) {
-    this.logins = createLoginThrottle(clock)
+    this.logins = createLoginThrottle(guessBudgets, clock)
     this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
   }
 
@@ -219,19 +221,19 @@ export class AccountsService {
 
   /**
    * Checks an email and password, throttled per email and client address (`clientKey`), per
-   * client and per email (see login-throttle.ts; counted in memory only). Success starts a session:
+   * client and per email (see login-throttle.ts; counted in the database, across servers). Success starts a session:
    * the returned token goes into the cookie and only its hash is stored.
    */
   async login(rawEmail: string, password: string, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
-    const attempt = this.logins.admit(email, clientKey)
+    const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
     // Verify against a dummy hash when the email is unknown, so both answers take the same time.
     this.dummyHash ??= this.passwords.hash('not a real password, only for timing')
     const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
     if (!row || !ok) throw unauthorized('wrong email or password')
-    attempt.succeeded()
+    await attempt.succeeded()
     return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 
@@ -321,10 +323,10 @@ export class AccountsService {
   async confirmPassword(userId: number, password: string, client: string, wrong = 'password is wrong'): Promise<void> {
     const row = await this.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
-    const attempt = this.logins.admit(row.email, client)
+    const attempt = await this.logins.admit(row.email, client)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     if (!(await this.passwords.verify(password.slice(0, 1024), row.password_hash))) throw badRequest(wrong)
-    attempt.succeeded()
+    await attempt.succeeded()
   }
 
   /**
