@@ -23,7 +23,7 @@ import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
 import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
 import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
-import * as createGuessBudgets from './2026_11_29_0100_create_guess_budgets.ts'
+import * as createAttemptBudgets from './2026_11_29_0100_create_attempt_budgets.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -46,5 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
   '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
   '2026_11_28_0900_monitor_leases': monitorLeases,
-  '2026_11_29_0100_create_guess_budgets': createGuessBudgets,
+  '2026_11_29_0100_create_attempt_budgets': createAttemptBudgets,
 }

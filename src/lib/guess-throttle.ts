@@ -1,7 +1,7 @@
 /**
  * Throttling of password guesses against one target (an account's email, a private page's gate)
  * that stops guessing without handing strangers a way to lock the rightful user out. The counts
- * live in a store every app server shares (the database: src/modules/guess-budgets/repo.ts), so two
+ * live in a store every app server shares (the database: src/modules/attempt-budgets/repo.ts), so two
  * servers, or WORKERS=N, give a guesser the budget of one. Fixed windows on an injected clock.
  * Clients are IPv4 addresses or IPv6 /64s (address-prefix.ts).
  *
@@ -14,44 +14,16 @@
  * Every attempt is counted before the password is checked, in all its budgets at once or in none
  * (a refused attempt uses up nothing), so parallel requests cannot slip past; an attempt that turns
  * out right is given back to the shared budgets, never resets them (a success must not hand a
- * guesser fresh attempts). Keys are stored as SHA-256 hashes: no emails or addresses at rest. Ended
- * windows and lapsed exemptions are swept in bounded batches, at most once a minute per process.
+ * guesser fresh attempts). Keys are stored as SHA-256 hashes: no emails or addresses at rest.
  */
 import { clientBudgetKey } from './address-prefix.ts'
+import { budgetKey, type AttemptBudgetStore, type Budget, type BudgetCount } from './attempt-budget.ts'
 import type { Clock } from './clock.ts'
-import { sha256Hex } from './crypto.ts'
-
-export interface Budget {
-  limit: number
-  windowMs: number
-}
-
-export interface BudgetCount extends Budget {
-  key: string
-}
-
-/** What a right guess changes: its pair budget cleared, the shared ones given one back, the pair remembered. */
-export interface GuessSuccess {
-  reset: string[]
-  refund: string[]
-  known: string
-  knownUntil: number
-  now: number
-}
-
-export interface GuessBudgetStore {
-  /** Counts one attempt in every budget, all or none: 0 when counted, else the wait until every spent one ends. */
-  take(budgets: readonly BudgetCount[], now: number): Promise<number>
-  succeeded(success: GuessSuccess): Promise<void>
-  isKnown(key: string, now: number): Promise<boolean>
-  /** Deletes up to `max` ended windows and lapsed exemptions (each). */
-  sweep(now: number, max: number): Promise<void>
-}
 
 export interface GuessThrottleOptions {
   /** Keeps this throttle's keys apart from other throttles' in the shared store ('login', 'gate'). */
   name: string
-  store: GuessBudgetStore
+  store: AttemptBudgetStore
   clock: Clock
   perTargetAndClient: Budget
   perClient?: Budget
@@ -62,27 +34,18 @@ export interface GuessThrottleOptions {
 
 export type Admission = { ok: false; retryAfterMs: number } | { ok: true; succeeded(): Promise<void> }
 
-const SWEEP_EVERY_MS = 60_000
-const SWEEP_BATCH = 500
-
 export class GuessThrottle {
-  private nextSweepAt = 0
-
   constructor(private readonly options: GuessThrottleOptions) {}
 
   /** One guess at `target` from `client` (an address): counted now, or refused with the wait. */
   async admit(target: string, client: string): Promise<Admission> {
     const { store, clock, name } = this.options
     const now = clock.now()
-    if (now >= this.nextSweepAt) {
-      this.nextSweepAt = now + SWEEP_EVERY_MS
-      await store.sweep(now, SWEEP_BATCH)
-    }
     const clientKey = clientBudgetKey(client)
     const [pair, perClient, perTarget] = await Promise.all([
-      sha256Hex(`${name}|pair|${target}|${clientKey}`),
-      sha256Hex(`${name}|client|${clientKey}`),
-      sha256Hex(`${name}|target|${target}`),
+      budgetKey(name, 'pair', target, clientKey),
+      budgetKey(name, 'client', clientKey),
+      budgetKey(name, 'target', target),
     ])
     const exempt = await store.isKnown(pair, now)
     const budgets: BudgetCount[] = [{ key: pair, ...this.options.perTargetAndClient }]

@@ -1,6 +1,7 @@
 /**
- * Password-guess budgets hold across app servers (issue 17): the counters live in the database, so
- * a guesser who spreads attempts over two servers behind one proxy gets the budget of one. Two real
+ * Password-guess budgets (and the sign-up budget) hold across app servers (issue 17): the counters
+ * live in the database, so a guesser who spreads attempts over two servers behind one proxy gets the
+ * budget of one. Two real
  * servers on one PostgreSQL database; skipped without LANTERN_TEST_POSTGRES (CI starts one).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -26,7 +27,7 @@ describe.skipIf(!testPostgresServer)('password-guess budgets across two app serv
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lantern-pg-throttles-'))
     database = await freshTestDatabase(dir)
-    const env = { ...database.env, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://lantern.test', STATUS_DOMAIN: 'status.test' }
+    const env = { ...database.env, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://lantern.test', STATUS_DOMAIN: 'status.test', SIGNUP: 'open' }
     a = await startServer(loadConfig(env), { monitors: false })
     b = await startServer(loadConfig(env), { monitors: false })
     const user = await a.app.services.accounts.createUser({ email: 'guessed@example.com', password: PASSWORD, plan: 'pro' })
@@ -86,5 +87,22 @@ describe.skipIf(!testPostgresServer)('password-guess budgets across two app serv
     for (let i = 0; i < GATE_ATTEMPTS; i++) expect((await gate(i % 2 === 0 ? b : a, `guess ${i}`, guesser)).status).toBe(401)
     for (const server of [a, b]) expect((await gate(server, 'the real password', guesser)).status).toBe(429)
     expect((await gate(a, 'the real password', '203.0.113.7')).status).toBe(303)
+  })
+
+  test('sign-ups split across A and B share the budget of one client', async () => {
+    const signUp = (server: RunningServer, i: number) =>
+      fetch(`${server.url}user/signup`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { host: 'lantern.test', origin: 'http://lantern.test', 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.10' },
+        // Not an address: refused with 400 after the attempt is counted, and cheap (no hashing).
+        body: new URLSearchParams({ email: `not an address ${i}`, password: 'long enough password' }).toString(),
+      })
+    for (let i = 0; i < 10; i++) expect((await signUp(i % 2 === 0 ? a : b, i)).status).toBe(400)
+    for (const server of [a, b]) {
+      const held = await signUp(server, 99)
+      expect(held.status).toBe(429)
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
   })
 })

@@ -13,7 +13,8 @@
  * counts are in the database, so they hold across app servers and workers.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { GuessThrottle, type GuessBudgetStore } from '../../lib/guess-throttle.ts'
+import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
+import { GuessThrottle } from '../../lib/guess-throttle.ts'
 
 export const LOGIN_WINDOW_MS = 15 * 60_000
 export const LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT = 10
@@ -22,7 +23,7 @@ export const LOGIN_EMAIL_WINDOW_MS = 60 * 60_000
 export const LOGIN_ATTEMPTS_PER_EMAIL = 50
 const KNOWN_CLIENT_MS = 30 * 24 * 3600_000
 
-export const createLoginThrottle = (store: GuessBudgetStore, clock: Clock): GuessThrottle =>
+export const createLoginThrottle = (store: AttemptBudgetStore, clock: Clock): GuessThrottle =>
   new GuessThrottle({
     name: 'login',
     store,

@@ -9,8 +9,8 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
-import { RateLimiter } from '../../lib/rate-limit.ts'
-import type { GuessBudgetStore, GuessThrottle } from '../../lib/guess-throttle.ts'
+import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
+import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
@@ -100,7 +100,7 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 
 export class AccountsService {
   private readonly logins: GuessThrottle
-  private readonly signupsPerClient: RateLimiter
+  private readonly signupsPerClient: AttemptBudget
   private dummyHash: Promise<string> | undefined
 
   constructor(
@@ -112,10 +112,10 @@ export class AccountsService {
     /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
     readonly serviceOrigin: string,
     /** Where the password-guess budgets are counted (the database, shared by every server). */
-    guessBudgets: GuessBudgetStore,
+    attemptBudgets: AttemptBudgetStore,
   ) {
-    this.logins = createLoginThrottle(guessBudgets, clock)
-    this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
+    this.logins = createLoginThrottle(attemptBudgets, clock)
+    this.signupsPerClient = new AttemptBudget({ name: 'signup', budget: { limit: 10, windowMs: 60 * 60_000 }, store: attemptBudgets, clock })
   }
 
   async createUser(input: { email: string; password: string; plan?: string; isAdmin?: boolean }): Promise<User> {
@@ -237,12 +237,11 @@ export class AccountsService {
     return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 
-  /** Open sign-up: at most 10 attempts per client address an hour. */
+  /** Open sign-up: at most 10 attempts per client address an hour, over all servers. */
   async signUp(input: { email: string; password: string }, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const client = clientBudgetKey(clientKey)
-    const wait = this.signupsPerClient.retryAfterMs(client)
+    const wait = await this.signupsPerClient.take(client)
     if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
-    this.signupsPerClient.hit(client)
     const user = await this.createUser(input)
     return { user, token: await this.startSession(user.id, userAgent) }
   }

@@ -18,7 +18,8 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
-import { GuessThrottle, type GuessBudgetStore } from '../../lib/guess-throttle.ts'
+import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
+import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
@@ -67,11 +68,11 @@ export class PageAccessService {
     private readonly changes: ChangeFeed,
     private readonly passwords: PasswordHasher,
     /** Where the guess budgets are counted (the database, shared by every server). */
-    guessBudgets: GuessBudgetStore,
+    attemptBudgets: AttemptBudgetStore,
   ) {
     this.guesses = new GuessThrottle({
       name: 'gate',
-      store: guessBudgets,
+      store: attemptBudgets,
       clock,
       perTargetAndClient: { limit: GATE_ATTEMPTS, windowMs: GATE_WINDOW_MS },
       perTarget: { limit: GATE_PAGE_ATTEMPTS, windowMs: GATE_PAGE_WINDOW_MS },

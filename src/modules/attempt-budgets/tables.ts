@@ -1,5 +1,5 @@
-/** One fixed-window budget of password guesses (see src/lib/guess-throttle.ts); `key` is a SHA-256 hex. */
-export interface GuessBudgetsTable {
+/** One fixed-window attempt budget (src/lib/attempt-budget.ts); `key` is a SHA-256 hex. */
+export interface AttemptBudgetsTable {
   key: string
   attempts: number
   /** When the window ends: the budget is full again from then on. */
@@ -7,7 +7,7 @@ export interface GuessBudgetsTable {
 }
 
 /** A client that got in to a target (`key`: SHA-256 hex of the pair), exempt from the target's shared budget until `known_until`. */
-export interface GuessKnownClientsTable {
+export interface AttemptKnownClientsTable {
   key: string
   known_until: number
 }

@@ -1,48 +1,58 @@
 /**
- * The password-guess budgets in the database, shared by every app server (and worker) on it: the
- * store behind src/lib/guess-throttle.ts. A budget is one row per key with a fixed window; an
+ * Attempt budgets in the database, shared by every app server (and worker) on it: the store behind
+ * src/lib/attempt-budget.ts and guess-throttle.ts. A budget is one row per key with a fixed window; an
  * attempt is one conditional upsert per budget, all of an attempt's budgets in one transaction, so
  * parallel attempts through any number of servers cannot slip past a limit, and a refused attempt
  * counts nowhere (as the in-memory throttle had it: a held-back guesser must not use up a shared
  * budget). Rows are locked in key order, so two attempts never wait on each other in a cycle.
+ * Ended windows and lapsed exemptions are swept in bounded batches, at most once a minute per process.
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
-import type { BudgetCount, GuessBudgetStore, GuessSuccess } from '../../lib/guess-throttle.ts'
+import type { AttemptBudgetStore, BudgetCount, GuessSuccess } from '../../lib/attempt-budget.ts'
+
+const SWEEP_EVERY_MS = 60_000
+const SWEEP_BATCH = 500
 
 /** Thrown inside the transaction to roll back the budgets counted before a spent one. */
 class Refused {
   constructor(readonly retryAfterMs: number) {}
 }
 
-export class GuessBudgetsRepo implements GuessBudgetStore {
+export class AttemptBudgetsRepo implements AttemptBudgetStore {
+  private nextSweepAt = 0
+
   constructor(private readonly db: Db) {}
 
   async take(budgets: readonly BudgetCount[], now: number): Promise<number> {
+    if (now >= this.nextSweepAt) {
+      this.nextSweepAt = now + SWEEP_EVERY_MS
+      await this.sweep(now, SWEEP_BATCH)
+    }
     const ordered = [...budgets].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0))
     try {
       await this.db.transaction().execute(async (trx) => {
         let wait = 0
         for (const budget of ordered) {
           const counted = await trx
-            .insertInto('guess_budgets')
+            .insertInto('attempt_budgets')
             .values({ key: budget.key, attempts: 1, ends_at: now + budget.windowMs })
             .onConflict((oc) =>
               oc
                 .column('key')
                 .doUpdateSet({
                   // A window that has ended starts again with this attempt.
-                  attempts: sql`case when guess_budgets.ends_at <= ${now} then 1 else guess_budgets.attempts + 1 end`,
-                  ends_at: sql`case when guess_budgets.ends_at <= ${now} then ${now + budget.windowMs} else guess_budgets.ends_at end`,
+                  attempts: sql`case when attempt_budgets.ends_at <= ${now} then 1 else attempt_budgets.attempts + 1 end`,
+                  ends_at: sql`case when attempt_budgets.ends_at <= ${now} then ${now + budget.windowMs} else attempt_budgets.ends_at end`,
                 })
-                .where(sql<boolean>`guess_budgets.ends_at <= ${now} or guess_budgets.attempts < ${budget.limit}`),
+                .where(sql<boolean>`attempt_budgets.ends_at <= ${now} or attempt_budgets.attempts < ${budget.limit}`),
             )
             .returning('attempts')
             .executeTakeFirst()
           if (counted) continue
           // Not updated: the row is live and spent (and locked by the upsert until we end).
-          const row = await trx.selectFrom('guess_budgets').select('ends_at').where('key', '=', budget.key).executeTakeFirstOrThrow()
+          const row = await trx.selectFrom('attempt_budgets').select('ends_at').where('key', '=', budget.key).executeTakeFirstOrThrow()
           wait = Math.max(wait, row.ends_at - now)
         }
         if (wait > 0) throw new Refused(wait)
@@ -58,11 +68,11 @@ export class GuessBudgetsRepo implements GuessBudgetStore {
     const { now } = success
     await this.db.transaction().execute(async (trx) => {
       for (const key of [...success.refund, ...success.reset].sort()) {
-        if (success.reset.includes(key)) await trx.deleteFrom('guess_budgets').where('key', '=', key).execute()
-        else await trx.updateTable('guess_budgets').set({ attempts: sql`attempts - 1` }).where('key', '=', key).where('ends_at', '>', now).where('attempts', '>', 0).execute()
+        if (success.reset.includes(key)) await trx.deleteFrom('attempt_budgets').where('key', '=', key).execute()
+        else await trx.updateTable('attempt_budgets').set({ attempts: sql`attempts - 1` }).where('key', '=', key).where('ends_at', '>', now).where('attempts', '>', 0).execute()
       }
       await trx
-        .insertInto('guess_known_clients')
+        .insertInto('attempt_known_clients')
         .values({ key: success.known, known_until: success.knownUntil })
         .onConflict((oc) => oc.column('key').doUpdateSet({ known_until: success.knownUntil }))
         .execute()
@@ -70,7 +80,7 @@ export class GuessBudgetsRepo implements GuessBudgetStore {
   }
 
   async isKnown(key: string, now: number): Promise<boolean> {
-    const row = await this.db.selectFrom('guess_known_clients').select('key').where('key', '=', key).where('known_until', '>', now).executeTakeFirst()
+    const row = await this.db.selectFrom('attempt_known_clients').select('key').where('key', '=', key).where('known_until', '>', now).executeTakeFirst()
     return row !== undefined
   }
 
@@ -80,7 +90,7 @@ export class GuessBudgetsRepo implements GuessBudgetStore {
    */
   async sweep(now: number, max: number): Promise<void> {
     const skipLocked = engineOf(this.db) === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
-    await sql`DELETE FROM guess_budgets WHERE key IN (SELECT key FROM guess_budgets WHERE ends_at <= ${now} LIMIT ${max} ${skipLocked})`.execute(this.db)
-    await sql`DELETE FROM guess_known_clients WHERE key IN (SELECT key FROM guess_known_clients WHERE known_until <= ${now} LIMIT ${max} ${skipLocked})`.execute(this.db)
+    await sql`DELETE FROM attempt_budgets WHERE key IN (SELECT key FROM attempt_budgets WHERE ends_at <= ${now} LIMIT ${max} ${skipLocked})`.execute(this.db)
+    await sql`DELETE FROM attempt_known_clients WHERE key IN (SELECT key FROM attempt_known_clients WHERE known_until <= ${now} LIMIT ${max} ${skipLocked})`.execute(this.db)
   }
 }

@@ -7,18 +7,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { GuessBudgetsRepo } from '../../../src/modules/guess-budgets/repo.ts'
+import { AttemptBudgetsRepo } from '../../../src/modules/attempt-budgets/repo.ts'
 import { freshTestDatabase, type TestDatabase } from '../../helpers/database.ts'
 
 const NOW = Date.UTC(2026, 10, 29, 10, 0, 0)
 let dir: string
 let database: TestDatabase
-let repo: GuessBudgetsRepo
+let repo: AttemptBudgetsRepo
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lantern-guess-budgets-'))
+  dir = mkdtempSync(join(tmpdir(), 'lantern-attempt-budgets-'))
   database = await freshTestDatabase(dir)
-  repo = new GuessBudgetsRepo(database.handle.db)
+  repo = new AttemptBudgetsRepo(database.handle.db)
 })
 afterAll(async () => {
   await database?.dispose()
@@ -26,7 +26,7 @@ afterAll(async () => {
 })
 
 const attemptsOf = async (key: string) =>
-  (await database.handle.db.selectFrom('guess_budgets').select('attempts').where('key', '=', key).executeTakeFirst())?.attempts
+  (await database.handle.db.selectFrom('attempt_budgets').select('attempts').where('key', '=', key).executeTakeFirst())?.attempts
 
 describe('guess budgets in the database', () => {
   test('a refused attempt counts in none of its budgets; the wait is until the spent window ends', async () => {
@@ -63,23 +63,23 @@ describe('guess budgets in the database', () => {
 
   test('the sweep deletes ended windows and lapsed clients, at most a batch at a time, live ones never', async () => {
     const later = NOW + 10 * 3_600_000
-    await database.handle.db.deleteFrom('guess_budgets').execute()
-    await database.handle.db.insertInto('guess_budgets').values([
+    await database.handle.db.deleteFrom('attempt_budgets').execute()
+    await database.handle.db.insertInto('attempt_budgets').values([
       { key: 'ended-1', attempts: 3, ends_at: later - 2 },
       { key: 'ended-2', attempts: 3, ends_at: later - 1 },
       { key: 'ended-3', attempts: 3, ends_at: later },
       { key: 'live', attempts: 3, ends_at: later + 1 },
     ]).execute()
-    await database.handle.db.insertInto('guess_known_clients').values([
+    await database.handle.db.insertInto('attempt_known_clients').values([
       { key: 'lapsed', known_until: later },
       { key: 'known', known_until: later + 1 },
     ]).execute()
     await repo.sweep(later, 2)
-    const left = async () => (await database.handle.db.selectFrom('guess_budgets').select('key').orderBy('key').execute()).map((row) => row.key)
+    const left = async () => (await database.handle.db.selectFrom('attempt_budgets').select('key').orderBy('key').execute()).map((row) => row.key)
     expect((await left()).length).toBe(2)
     expect(await left()).toContain('live')
     await repo.sweep(later, 2)
     expect(await left()).toEqual(['live'])
-    expect((await database.handle.db.selectFrom('guess_known_clients').select('key').where('key', 'in', ['lapsed', 'known']).execute()).map((row) => row.key)).toEqual(['known'])
+    expect((await database.handle.db.selectFrom('attempt_known_clients').select('key').where('key', 'in', ['lapsed', 'known']).execute()).map((row) => row.key)).toEqual(['known'])
   })
 })
