@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): App {
 
   const content = createContentService(config.baseUrl, { statusDomain: config.statusDomain, signupOpen: config.signup === 'open' })
   // Page subscribers' routes on status hosts (subscribe, confirm, manage, one-click unsubscribe).
-  const subscribeRoutes = subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock })
+  const subscribeRoutes = subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock, attemptBudgets: services.attemptBudgets })
   const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError, routes: subscribeRoutes })
 
   const serviceApp = new Elysia()

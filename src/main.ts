@@ -13,6 +13,7 @@ import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { stopOnSignals } from './modules/operations/signals.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
+import { AttemptBudgetsRepo } from './modules/attempt-budgets/repo.ts'
 import { AccountsService } from './modules/accounts/service.ts'
 import { announceFirstRunSetup } from './modules/accounts/setup.ts'
 import { systemClock } from './lib/clock.ts'
@@ -162,7 +163,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     // The supervisor: migrate once, then run the workers (each of them runs this function too).
     const database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
-    const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl)
+    const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl, new AttemptBudgetsRepo(database.db))
     const setupLine = await announceFirstRunSetup(accounts, config.baseUrl)
     await database.close()
     const supervisor = superviseWorkers({

@@ -22,6 +22,7 @@ import { PageStatusRepo } from './modules/page-status/repo.ts'
 import { PageStatusService } from './modules/page-status/service.ts'
 import { PageAccessRepo } from './modules/page-access/repo.ts'
 import { PageAccessService } from './modules/page-access/service.ts'
+import { AttemptBudgetsRepo } from './modules/attempt-budgets/repo.ts'
 import { PageAccessSettingsService } from './modules/page-access/settings.ts'
 import { PageViewCounter } from './modules/analytics/page-views.ts'
 import { AnalyticsRepo } from './modules/analytics/repo.ts'
@@ -105,7 +106,8 @@ export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
   const passwords = deps.passwords ?? argon2idHasher
-  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl)
+  const attemptBudgets = new AttemptBudgetsRepo(deps.db)
+  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl, attemptBudgets)
   const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
   // Status changes keep the analytics roll-ups in step, in the same transaction.
   const monitorsRepo = new MonitorsRepo(deps.db)
@@ -136,10 +138,10 @@ export function createServices(deps: ServiceDeps) {
   // Email-authentication monitors keep their last report and announce changes in the recorder's transaction.
   monitorRecorder.onResult(emailAuthResultHook(notifier))
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
-  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock)
+  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
-  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords)
+  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets)
   const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
@@ -244,6 +246,7 @@ export function createServices(deps: ServiceDeps) {
     emailAuth,
     lookupTools,
     subscribers,
+    attemptBudgets,
   }
 }
 

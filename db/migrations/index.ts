@@ -23,6 +23,7 @@ import * as autoIncidents from './2026_11_28_0600_auto_incidents.ts'
 import * as createMonitorToolStates from './2026_11_28_0700_create_monitor_tool_states.ts'
 import * as createEmailAuthAndToolChecks from './2026_11_28_0800_create_email_auth_and_tool_checks.ts'
 import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
+import * as createAttemptBudgets from './2026_11_29_0100_create_attempt_budgets.ts'
 import * as probeRegions from './2026_11_29_0100_probe_regions.ts'
 import * as statusDailyDownSpans from './2026_11_29_0100_status_daily_down_spans.ts'
 
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0700_create_monitor_tool_states': createMonitorToolStates,
   '2026_11_28_0800_create_email_auth_and_tool_checks': createEmailAuthAndToolChecks,
   '2026_11_28_0900_monitor_leases': monitorLeases,
+  '2026_11_29_0100_create_attempt_budgets': createAttemptBudgets,
   '2026_11_29_0100_probe_regions': probeRegions,
   '2026_11_29_0100_status_daily_down_spans': statusDailyDownSpans,
 }

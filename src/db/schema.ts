@@ -15,6 +15,7 @@ import type {
 } from '../modules/analytics/tables.ts'
 import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
 import type { PageAppearanceTable } from '../modules/branding/tables.ts'
+import type { AttemptBudgetsTable, AttemptKnownClientsTable } from '../modules/attempt-budgets/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
 import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable, PageCheckMinutesTable } from '../modules/checks/tables.ts'
@@ -91,4 +92,6 @@ export interface Database {
   page_transfers: PageTransfersTable
   email_auth_reports: EmailAuthReportsTable
   tool_checks: ToolChecksTable
+  attempt_budgets: AttemptBudgetsTable
+  attempt_known_clients: AttemptKnownClientsTable
 }

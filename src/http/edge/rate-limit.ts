@@ -5,7 +5,8 @@
  * ones that are full again are dropped (a full bucket is the same as no bucket); past that, under
  * a flood of distinct networks, the oldest half goes. This is a throughput limit, not a count of
  * guesses: a forgotten bucket gives a client at most one more minute's burst, unlike the guess
- * counters (src/lib/rate-limit.ts), which never forget a live window.
+ * counters (src/lib/attempt-budget.ts), which never forget a live window. It counts per process
+ * (per worker, per server): a throughput guard, unlike those, which hold across servers.
  */
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import type { Clock } from '../../lib/clock.ts'

@@ -9,9 +9,11 @@
  *   1 200 guesses a day at one account); clients that logged in to the account in the last 30 days
  *   are exempt, so rotating strangers cannot lock the owner's usual browser out.
  *
- * The password-change form counts its guesses of the current password in the same budgets.
+ * The password-change form counts its guesses of the current password in the same budgets. The
+ * counts are in the database, so they hold across app servers and workers.
  */
 import type { Clock } from '../../lib/clock.ts'
+import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 
 export const LOGIN_WINDOW_MS = 15 * 60_000
@@ -21,8 +23,10 @@ export const LOGIN_EMAIL_WINDOW_MS = 60 * 60_000
 export const LOGIN_ATTEMPTS_PER_EMAIL = 50
 const KNOWN_CLIENT_MS = 30 * 24 * 3600_000
 
-export const createLoginThrottle = (clock: Clock): GuessThrottle =>
+export const createLoginThrottle = (store: AttemptBudgetStore, clock: Clock): GuessThrottle =>
   new GuessThrottle({
+    name: 'login',
+    store,
     clock,
     perTargetAndClient: { limit: LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT, windowMs: LOGIN_WINDOW_MS },
     perClient: { limit: LOGIN_ATTEMPTS_PER_CLIENT, windowMs: LOGIN_WINDOW_MS },

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
-import { RateLimiter } from '../../lib/rate-limit.ts'
+import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
@@ -100,7 +100,7 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 
 export class AccountsService {
   private readonly logins: GuessThrottle
-  private readonly signupsPerClient: RateLimiter
+  private readonly signupsPerClient: AttemptBudget
   private dummyHash: Promise<string> | undefined
 
   constructor(
@@ -111,9 +111,11 @@ export class AccountsService {
     private readonly defaultPlan: Plan,
     /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
     readonly serviceOrigin: string,
+    /** Where the password-guess budgets are counted (the database, shared by every server). */
+    attemptBudgets: AttemptBudgetStore,
   ) {
-    this.logins = createLoginThrottle(clock)
-    this.signupsPerClient = new RateLimiter({ limit: 10, windowMs: 60 * 60_000, clock })
+    this.logins = createLoginThrottle(attemptBudgets, clock)
+    this.signupsPerClient = new AttemptBudget({ name: 'signup', budget: { limit: 10, windowMs: 60 * 60_000 }, store: attemptBudgets, clock })
   }
 
   async createUser(input: { email: string; password: string; plan?: string; isAdmin?: boolean }): Promise<User> {
@@ -219,28 +221,27 @@ export class AccountsService {
 
   /**
    * Checks an email and password, throttled per email and client address (`clientKey`), per
-   * client and per email (see login-throttle.ts; counted in memory only). Success starts a session:
+   * client and per email (see login-throttle.ts; counted in the database, across servers). Success starts a session:
    * the returned token goes into the cookie and only its hash is stored.
    */
   async login(rawEmail: string, password: string, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
-    const attempt = this.logins.admit(email, clientKey)
+    const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
     // Verify against a dummy hash when the email is unknown, so both answers take the same time.
     this.dummyHash ??= this.passwords.hash('not a real password, only for timing')
     const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
     if (!row || !ok) throw unauthorized('wrong email or password')
-    attempt.succeeded()
+    await attempt.succeeded()
     return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 
-  /** Open sign-up: at most 10 attempts per client address an hour. */
+  /** Open sign-up: at most 10 attempts per client address an hour, over all servers. */
   async signUp(input: { email: string; password: string }, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
     const client = clientBudgetKey(clientKey)
-    const wait = this.signupsPerClient.retryAfterMs(client)
+    const wait = await this.signupsPerClient.take(client)
     if (wait > 0) throw new TooManyAttempts(Math.ceil(wait / 1000))
-    this.signupsPerClient.hit(client)
     const user = await this.createUser(input)
     return { user, token: await this.startSession(user.id, userAgent) }
   }
@@ -321,10 +322,10 @@ export class AccountsService {
   async confirmPassword(userId: number, password: string, client: string, wrong = 'password is wrong'): Promise<void> {
     const row = await this.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
-    const attempt = this.logins.admit(row.email, client)
+    const attempt = await this.logins.admit(row.email, client)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     if (!(await this.passwords.verify(password.slice(0, 1024), row.password_hash))) throw badRequest(wrong)
-    attempt.succeeded()
+    await attempt.succeeded()
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError, notFound } from '../../lib/errors.ts'
-import { RateLimiter } from '../../lib/rate-limit.ts'
+import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { User } from '../accounts/service.ts'
 import type { CheckDeps } from '../monitors/spec.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
@@ -50,24 +50,25 @@ const toCheck = (row: ToolCheckRow): ToolCheck => ({
 export const recentChecksKept = (user: Pick<User, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
 
 export class LookupToolsService {
-  private readonly limiter: RateLimiter
+  private readonly limiter: AttemptBudget
 
   constructor(
     private readonly repo: ToolChecksRepo,
     private readonly checkDeps: CheckDeps,
     private readonly clock: Clock,
+    /** Where the per-user lookup budget is counted (the database: it holds across servers). */
+    attemptBudgets: AttemptBudgetStore,
     private readonly runner: LookupRunner = runLookup,
   ) {
-    this.limiter = new RateLimiter({ limit: LOOKUPS_PER_MINUTE, windowMs: 60_000, clock })
+    this.limiter = new AttemptBudget({ name: 'lookup', budget: { limit: LOOKUPS_PER_MINUTE, windowMs: 60_000 }, store: attemptBudgets, clock })
   }
 
   /** Runs one lookup and keeps it; a bad target is a 400 that runs and keeps nothing. */
   async run(user: User, input: LookupInput): Promise<ToolCheck> {
     const normalized = normalizeInput(input, this.checkDeps.guard)
     const key = `user:${user.id}`
-    const wait = this.limiter.retryAfterMs(key)
+    const wait = await this.limiter.take(key)
     if (wait > 0) throw new TooManyLookups(Math.max(1, Math.ceil(wait / 1000)))
-    this.limiter.hit(key)
     const outcome = await this.runner(normalized, this.checkDeps, user.plan !== 'free')
     const target = normalized.tool === 'dkim' && normalized.selectors?.length ? `${normalized.selectors.join(',')} @ ${normalized.target}` : normalized.target
     const createdAt = this.clock.now()

@@ -41,7 +41,7 @@ export class OutboxRepo {
     await this.db.updateTable('outbox').set({ lease_until: null }).where('id', 'in', ids).where('status', '=', 'queued').execute()
   }
 
-  /** Frees every lease: only for the one process that runs the worker loop, at its start. */
+  /** Frees every lease: only for the one process that runs the worker loop (SQLite), at its start. */
   async releaseAll(): Promise<number> {
     const result = await this.db.updateTable('outbox').set({ lease_until: null }).where('status', '=', 'queued').where('lease_until', 'is not', null).executeTakeFirst()
     return Number(result.numUpdatedRows)

@@ -14,6 +14,7 @@
  *   Mails keep one Message-ID across attempts, so a receiver can tell a repeat.
  */
 import type { Db } from '../../db/client.ts'
+import { engineOf } from '../../db/engine.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { OutboundMail, OutboundRequest, RequestSigner, TargetDisabledHook } from './contract.ts'
@@ -132,11 +133,14 @@ export class OutboxWorker {
   }
 
   /**
-   * The production loop: frees leases a killed predecessor left (only the one process that runs the
-   * loop may do that), then looks for due rows every `pollMs` and whenever a delivery finishes.
+   * The production loop: on SQLite frees leases a killed predecessor left (there one process runs
+   * the loop: with WORKERS=N worker 1), then looks for due rows every `pollMs` and whenever a
+   * delivery finishes. On PostgreSQL every app server runs the loop, so a server that starts must
+   * not free the leases of rows another live server is sending (they would go out twice): a killed
+   * server's leases lapse on their own.
    */
   async start(): Promise<void> {
-    await this.repo.releaseAll()
+    if (engineOf(this.options.db) === 'sqlite') await this.repo.releaseAll()
     this.timer = setInterval(() => void this.pump(), this.options.pollMs ?? 1000)
     void this.pump()
   }

@@ -5,7 +5,7 @@
  *   enough keep working; argon2id) typed into the gate opens a session of one hour, kept in a
  *   cookie scoped to the host it was opened on. The session is stored (hashed) with its page and
  *   host: a cookie carried to another page or another host is refused. Guesses are counted before
- *   any hash is checked (src/lib/guess-throttle.ts): 5 per client (IPv4 address or IPv6 /64) and
+ *   any hash is checked (src/lib/guess-throttle.ts, in the database: across servers): 5 per client (IPv4 address or IPv6 /64) and
  *   page per 15 minutes, and 30 per page per 15 minutes over all clients, so rotating addresses
  *   does not help; clients that opened the page in the last 30 days are exempt from the page's
  *   budget, and anyone else waits at most 15 minutes after the guessing stops.
@@ -18,6 +18,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { PasswordHasher } from '../../lib/password.ts'
+import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { Plan } from '../plans/matrix.ts'
@@ -66,8 +67,12 @@ export class PageAccessService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly passwords: PasswordHasher,
+    /** Where the guess budgets are counted (the database, shared by every server). */
+    attemptBudgets: AttemptBudgetStore,
   ) {
     this.guesses = new GuessThrottle({
+      name: 'gate',
+      store: attemptBudgets,
       clock,
       perTargetAndClient: { limit: GATE_ATTEMPTS, windowMs: GATE_WINDOW_MS },
       perTarget: { limit: GATE_PAGE_ATTEMPTS, windowMs: GATE_PAGE_WINDOW_MS },
@@ -113,11 +118,11 @@ export class PageAccessService {
   async attempt(input: { pageId: number; host: string; client: string; password: string }): Promise<GateResult> {
     const access = await this.repo.findAccess(input.pageId)
     if (!access?.password_hash) return { kind: 'no-password' }
-    const guess = this.guesses.admit(String(input.pageId), input.client)
+    const guess = await this.guesses.admit(String(input.pageId), input.client)
     if (!guess.ok) return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(guess.retryAfterMs / 1000)) }
     const ok = input.password.length <= 1024 && (await this.passwords.verify(input.password, access.password_hash))
     if (!ok) return { kind: 'wrong' }
-    guess.succeeded()
+    await guess.succeeded()
     const now = this.clock.now()
     const token = randomToken(32)
     const expiresAt = now + SESSION_TTL_MS

@@ -19,7 +19,7 @@ import type { Config } from '../../config.ts'
 import { requestHost } from '../../http/host-router.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { RateLimiter } from '../../lib/rate-limit.ts'
+import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { publicContext, type PublicRequestContext } from '../status-site/context.ts'
 import { PAGE_CSP, type StatusSiteService } from '../status-site/service.ts'
@@ -49,6 +49,8 @@ export interface SubscribeSiteDeps {
   subscribers: SubscribersService
   config: Pick<Config, 'scheme'>
   clock: Clock
+  /** Where the per-page-and-client subscribe budget is counted (the database: it holds across servers). */
+  attemptBudgets: AttemptBudgetStore
 }
 
 async function readForm(request: Request): Promise<URLSearchParams> {
@@ -59,7 +61,7 @@ const idsOf = (form: URLSearchParams): number[] => form.getAll('components').fil
 
 export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
   const { site, subscribers, config } = deps
-  const limiter = new RateLimiter({ limit: SUBSCRIBE_ATTEMPTS, windowMs: SUBSCRIBE_WINDOW_MS, clock: deps.clock, maxKeys: 50_000 })
+  const limiter = new AttemptBudget({ name: 'subscribe', budget: { limit: SUBSCRIBE_ATTEMPTS, windowMs: SUBSCRIBE_WINDOW_MS }, store: deps.attemptBudgets, clock: deps.clock })
 
   const ctxOf = (request: Request): PublicRequestContext => {
     const ctx = publicContext(request)
@@ -104,11 +106,10 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
         withForm(request, async (ctx) => {
           if (crossSite(ctx, request)) return refused()
           const key = `${ctx.site.pageId}:${ctx.client}`
-          const wait = limiter.retryAfterMs(key)
+          const wait = await limiter.take(key)
           if (wait > 0) {
             return htmlResponse(messagePage(await frameOf(ctx), 'Too many attempts', 'Please try again in a few minutes.'), 429, { 'retry-after': String(Math.ceil(wait / 1000)) })
           }
-          limiter.hit(key)
           const form = await readForm(request)
           const frame = await frameOf(ctx)
           // A bot filled the field people never see: answered like everyone, nothing done.
