@@ -17,14 +17,12 @@ import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
 import { createServices } from '../../src/services.ts'
 import { freshTestDatabase, testPostgresServer, type TestDatabase } from '../helpers/database.ts'
+import { sharedClockEnv } from '../helpers/shared-clock.ts'
 
 const MAIN = join(import.meta.dir, '../../src/main.ts')
 const MONITORS = 24
 const INTERVAL_MS = 10_000
 const TARGET_DELAY_MS = 1_000
-
-/** libfaketime's settings, when CI runs the suite under it: the servers must share the test's clock. */
-const sharedClock = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(LD_PRELOAD|FAKETIME.*|TZ)$/.test(name))) as Record<string, string>
 
 interface Spawned {
   proc: ReturnType<typeof Bun.spawn>
@@ -69,7 +67,7 @@ describe.skipIf(!testPostgresServer)('kill -9 of one app server under write load
     env = {
       ...database.env,
       PATH: process.env.PATH ?? '',
-      ...sharedClock,
+      ...sharedClockEnv(),
       PORT: '0',
       HOST: '127.0.0.1',
       BASE_URL: 'http://lantern.test',

@@ -11,6 +11,7 @@ import { openDatabase } from '../../../src/db/client.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
 import { Outbox } from '../../../src/modules/notify/outbox.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
+import { sharedClockEnv } from '../../helpers/shared-clock.ts'
 
 const MAIN = join(import.meta.dir, '../../../src/main.ts')
 const MAILS = 1000
@@ -27,12 +28,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** libfaketime's settings, when CI runs the suite under it: the server must share the test's clock (the harness's certificates are made "now"). */
-const sharedClock = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(LD_PRELOAD|FAKETIME.*|TZ)$/.test(name))) as Record<string, string>
-
 function spawnServer(databasePath: string, extraEnv: Record<string, string> = {}) {
   return Bun.spawn([process.execPath, MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...sharedClock, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: databasePath, ...smtp.env, ...extraEnv },
+    env: { PATH: process.env.PATH ?? '', ...sharedClockEnv(), PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: databasePath, ...smtp.env, ...extraEnv },
     stdout: 'pipe',
     stderr: 'pipe',
   })

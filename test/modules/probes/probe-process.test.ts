@@ -18,12 +18,10 @@ import { systemClock } from '../../../src/lib/clock.ts'
 import { MonitorScheduler } from '../../../src/modules/monitors/scheduler.ts'
 import { freshTestDatabase, type TestDatabase } from '../../helpers/database.ts'
 import { fastTestHasher } from '../../helpers/password.ts'
+import { sharedClockEnv } from '../../helpers/shared-clock.ts'
 
 const CLI = join(import.meta.dir, '../../../src/cli.ts')
 const INTERVAL_S = 2
-
-/** libfaketime's settings, when CI runs the suite under it: the probe shares the test's clock. */
-const sharedClock = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(LD_PRELOAD|FAKETIME.*|TZ)$/.test(name))) as Record<string, string>
 
 let dir: string
 let database: TestDatabase
@@ -114,7 +112,7 @@ describe('a probe in a second region process', () => {
     scheduler.start()
     // The probe: the same CLI, no DATABASE_PATH or DATABASE_URL, only the server's URL and its token.
     const probe = Bun.spawn([process.execPath, CLI, 'probe', '--region', 'eu', '--server', base, '--pull-seconds', '1'], {
-      env: { PATH: process.env.PATH ?? '', ...sharedClock, LANTERN_PROBE_TOKEN: token, MONITOR_PRIVATE_TARGETS: '1' },
+      env: { PATH: process.env.PATH ?? '', ...sharedClockEnv(), LANTERN_PROBE_TOKEN: token, MONITOR_PRIVATE_TARGETS: '1' },
       stdout: 'pipe',
       stderr: 'pipe',
     })
@@ -172,7 +170,7 @@ describe('a probe in a second region process', () => {
   test('SIGTERM: the probe stops cleanly (exit 0) after pushing what it holds', async () => {
     const token = (await app.services.probes.createToken('eu')).token
     const probe = Bun.spawn([process.execPath, CLI, 'probe', '--region', 'eu', '--server', base, '--pull-seconds', '1'], {
-      env: { PATH: process.env.PATH ?? '', ...sharedClock, LANTERN_PROBE_TOKEN: token, MONITOR_PRIVATE_TARGETS: '1' },
+      env: { PATH: process.env.PATH ?? '', ...sharedClockEnv(), LANTERN_PROBE_TOKEN: token, MONITOR_PRIVATE_TARGETS: '1' },
       stdout: 'pipe',
       stderr: 'pipe',
     })
