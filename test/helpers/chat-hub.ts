@@ -6,13 +6,14 @@
  *   hub.answer('/slack', [500, 200])        // first 500, then 200 from then on (the last repeats)
  *   hub.answer('/slow', ['hang'])           // never answers (until the hub closes)
  *   hub.answer('/moved', [{ status: 302, location: 'https://elsewhere.example/' }])
+ *   hub.answer('/slowish', [{ status: 200, delayMs: 30 }])   // answers after 30 ms
  *   …deliver to `${hub.url}/slack`
  *   await hub.waitFor('/slack', 2)          // two requests received
  *   hub.received('/slack')[0].json()
  *
  * Tests that post to it need MONITOR_PRIVATE_TARGETS=1 (127.0.0.1 is a private address).
  */
-export type HubAnswer = number | 'hang' | { status: number; location?: string; body?: string }
+export type HubAnswer = number | 'hang' | { status: number; location?: string; body?: string; delayMs?: number }
 
 export interface HubRequest {
   path: string
@@ -21,6 +22,8 @@ export interface HubRequest {
   body: string
   /** The answer it got ('hang' for none). */
   answer: HubAnswer
+  /** Requests to the same path still unanswered when this one arrived. */
+  concurrent: number
   json<T = any>(): T
 }
 
@@ -41,6 +44,7 @@ export async function startChatHub(): Promise<ChatHub> {
   const plans = new Map<string, HubAnswer[]>()
   const hanging = new Set<() => void>()
   const waiters = new Set<() => void>()
+  const open = new Map<string, number>()
 
   const server = Bun.serve({
     port: 0,
@@ -52,14 +56,21 @@ export async function startChatHub(): Promise<ChatHub> {
       const body = await request.text()
       const plan = plans.get(path) ?? []
       const answer: HubAnswer = plan.length > 1 ? plan.shift()! : (plan[0] ?? 200)
-      requests.push({ path, method: request.method, headers: request.headers, body, answer, json: () => JSON.parse(body) })
+      requests.push({ path, method: request.method, headers: request.headers, body, answer, concurrent: open.get(path) ?? 0, json: () => JSON.parse(body) })
       for (const wake of waiters) wake()
-      if (answer === 'hang') {
-        await new Promise<void>((resolve) => hanging.add(resolve))
-        return new Response('closed', { status: 503 })
+      open.set(path, (open.get(path) ?? 0) + 1)
+      try {
+        if (answer === 'hang') {
+          await new Promise<void>((resolve) => hanging.add(resolve))
+          return new Response('closed', { status: 503 })
+        }
+        const { status, location, text, delayMs } =
+          typeof answer === 'number' ? { status: answer, location: undefined, text: undefined, delayMs: 0 } : { status: answer.status, location: answer.location, text: answer.body, delayMs: answer.delayMs ?? 0 }
+        if (delayMs > 0) await Bun.sleep(delayMs)
+        return new Response(text ?? (status < 300 ? 'ok' : 'error'), { status, headers: location ? { location } : {} })
+      } finally {
+        open.set(path, open.get(path)! - 1)
       }
-      const { status, location, text } = typeof answer === 'number' ? { status: answer, location: undefined, text: undefined } : { status: answer.status, location: answer.location, text: answer.body }
-      return new Response(text ?? (status < 300 ? 'ok' : 'error'), { status, headers: location ? { location } : {} })
     },
   })
 

@@ -8,7 +8,10 @@
  *   (what is still queued for it is given up) and the TargetDisabledHooks run in the same
  *   transaction; one success resets the count.
  * - A slow receiver blocks nothing: at most `concurrency` deliveries are in flight, at most
- *   PER_TARGET_IN_FLIGHT for one target, each bounded by its timeout.
+ *   PER_TARGET_IN_FLIGHT claimed for one target, each bounded by its timeout.
+ * - Order per target: a target's claimed deliveries are sent one after another, in the order they
+ *   were queued, so a receiver sees "resolved" after "opened". A retry waits for its due time, so it
+ *   may arrive after newer messages; with several servers two of them may send to one target at once.
  * - At least once: a row is marked sent after the send returned. A process killed in between
  *   leaves the row leased; it is sent again after the lease (or at once when the loop restarts).
  *   Mails keep one Message-ID across attempts, so a receiver can tell a repeat.
@@ -69,7 +72,7 @@ export class OutboxWorker {
   private signer: RequestSigner | undefined
   /** A step said more remains: drain() is not done yet. */
   private stepsPending = false
-  private readonly inFlight = new Map<number, { target: string; done: Promise<void> }>()
+  private readonly inFlight = new Map<number, { target: string; sent: Promise<unknown>; done: Promise<void> }>()
   private readonly tally: DrainCounts = { sent: 0, failed: 0, dead: 0 }
   private readonly abort = new AbortController()
   private timer: ReturnType<typeof setInterval> | undefined
@@ -223,10 +226,18 @@ export class OutboxWorker {
   }
 
   private begin(row: ClaimedRow): void {
+    // The target's delivery started last (Map order is start order): this one goes after it.
+    let before: Promise<unknown> | undefined
+    for (const entry of this.inFlight.values()) if (entry.target === row.target) before = entry.sent
+    const sending = (async () => {
+      await before
+      // A stop that gave up on this row meanwhile already put it back in the queue.
+      return this.inFlight.has(row.id) ? this.send(row) : undefined
+    })()
     const done = (async () => {
-      const outcome = await this.send(row)
+      const outcome = await sending
       // A stop that gave up on this row already put it back in the queue.
-      if (!this.inFlight.has(row.id)) return
+      if (!outcome || !this.inFlight.has(row.id)) return
       try {
         await this.record(row, outcome)
       } catch (error) {
@@ -236,7 +247,7 @@ export class OutboxWorker {
       }
       if (!this.stopped) void this.pump()
     })()
-    this.inFlight.set(row.id, { target: row.target, done })
+    this.inFlight.set(row.id, { target: row.target, sent: sending, done })
   }
 
   private async send(row: ClaimedRow): Promise<DeliveryOutcome> {

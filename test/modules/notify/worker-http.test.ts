@@ -23,6 +23,17 @@ describe('webhook and chat deliveries through the outbox worker', () => {
       ctx.app.services.outbox.enqueue(trx, [{ target, request: { url: `${hub.url}${path}`, headers: { 'x-signature': 'sig' }, body: JSON.stringify(body) } }]),
     )
 
+  test('one target gets its deliveries one at a time, in the order they were queued', async () => {
+    const { outboxWorker } = ctx.app.services
+    hub.answer('/ordered', [{ status: 200, delayMs: 30 }])
+    for (let n = 1; n <= 5; n++) await enqueue('channel:ordered', '/ordered', { n })
+    expect(await outboxWorker.drain()).toEqual({ sent: 5, failed: 0, dead: 0 })
+    const requests = hub.received('/ordered')
+    expect(requests.map((r) => r.json().n)).toEqual([1, 2, 3, 4, 5])
+    // Each arrived after the one before was answered (a resolve never overtakes its trigger).
+    expect(requests.map((r) => r.concurrent)).toEqual([0, 0, 0, 0, 0])
+  })
+
   test('a 500 is retried after 1 minute (not before), then a 200 marks it sent', async () => {
     const { outboxWorker } = ctx.app.services
     hub.answer('/retry', [500, 200])
