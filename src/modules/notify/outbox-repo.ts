@@ -32,7 +32,8 @@ export class OutboxRepo {
         ORDER BY next_attempt_at, id LIMIT ${limit} ${engineOf(this.db) === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``}
       )
       RETURNING id, target, kind, payload_json, attempts`.execute(this.db)
-    return result.rows
+    // Queue order (PostgreSQL returns updated rows in no particular order): a target's rows go out in it.
+    return result.rows.sort((a, b) => a.id - b.id)
   }
 
   /** Gives claimed rows back (a graceful stop): they are sent on the next run. */
