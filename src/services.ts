@@ -83,6 +83,7 @@ import { SubscriberFanoutExpander } from './modules/subscribers/expansion.ts'
 import { SubscribersRepo } from './modules/subscribers/repo.ts'
 import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { messageIdMaker } from './modules/notify/mail.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
 import { ChannelsRepo } from './modules/channels/repo.ts'
 import { ChannelsService } from './modules/channels/service.ts'
@@ -180,7 +181,7 @@ export function createServices(deps: ServiceDeps) {
   // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
-  const outbox = new Outbox(mail.enabled, clock)
+  const outbox = new Outbox(mail.enabled, clock, messageIdMaker(mail.from ?? 'lantern.invalid', deps.config.baseUrl))
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,

@@ -64,6 +64,8 @@ export interface OutboundMail {
   html?: string
   /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 8058). */
   headers?: Record<string, string>
+  /** `<…@…>`; the outbox gives each mail a new one when it is queued unless the producer set it. */
+  messageId?: string
   attachments?: { filename: string; contentType: string; contentBase64: string }[]
 }
 
