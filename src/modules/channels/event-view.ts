@@ -150,7 +150,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
       const since = event.from === 'up' ? event.at : await outageStart(db, row.id, event.at)
       const ended = event.to === 'up' && since !== null
       const lines = [`${row.name}: ${statusLabel(event.from)} → ${statusLabel(event.to)}`]
-      lines.push(ended ? `Down for ${formatDuration(event.at - since)}, since ${utc(since)}` : `Since ${utc(event.at)}`)
+      lines.push(ended ? `Duration: ${formatDuration(event.at - since)}, since ${utc(since)}` : `Since ${utc(event.at)}`)
       return {
         ...base,
         id: `component:${row.id}:${event.at}:${event.to}`,

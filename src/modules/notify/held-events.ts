@@ -17,11 +17,10 @@ export class HeldEventsRepo implements HeldEvents {
     return this.db.transaction().execute(work)
   }
 
+  /** One DELETE … RETURNING: of two flushes of one cause at once, only one gets its events. */
   async take(db: Db, key: string): Promise<NotifyEvent[]> {
-    const rows = await db.selectFrom('notify_held_events').select(['id', 'event_json']).where('cause_key', '=', key).orderBy('id').execute()
-    if (rows.length === 0) return []
-    await db.deleteFrom('notify_held_events').where('id', 'in', rows.map((row) => row.id)).execute()
-    return rows.map((row) => JSON.parse(row.event_json) as NotifyEvent)
+    const rows = await db.deleteFrom('notify_held_events').where('cause_key', '=', key).returning(['id', 'event_json']).execute()
+    return rows.sort((a, b) => a.id - b.id).map((row) => JSON.parse(row.event_json) as NotifyEvent)
   }
 
   async heldLongerThan(ms: number, limit: number): Promise<string[]> {
