@@ -207,7 +207,7 @@ function resolveMessageField(form: FormState): string {
   return html`<div class="field!${error ? ' has-error' : ''}">
   <label for="resolve-message">Closing message</label>
   <textarea id="resolve-message" name="message" rows="2" aria-describedby="${described}"!${error ? ' aria-invalid="true"' : ''}>${form.values.message ?? RESOLVE_MESSAGE}</textarea>
-  <p class="hint" id="resolve-message-hint">The last entry of the timeline, and what subscribers read when you notify them. Left empty: “${RESOLVE_MESSAGE}”</p>
+  <p class="hint" id="resolve-message-hint">The timeline's last entry, which notified subscribers read too. Left empty, the text above is posted.</p>
   !${error ? html`<p class="field-error" id="resolve-message-error">${error}</p>` : ''}
 </div>`
 }
