@@ -77,11 +77,13 @@ import { SlaService } from './modules/sla/service.ts'
 import { SlaChecker } from './modules/sla/checker.ts'
 import { Notifier } from './modules/notify/contract.ts'
 import { Outbox } from './modules/notify/outbox.ts'
+import { HeldEventsRepo } from './modules/notify/held-events.ts'
 import { subscriberFanout } from './modules/subscribers/fanout.ts'
 import { SubscriberFanoutExpander } from './modules/subscribers/expansion.ts'
 import { SubscribersRepo } from './modules/subscribers/repo.ts'
 import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
+import { messageIdMaker } from './modules/notify/mail.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
 import { ChannelsRepo } from './modules/channels/repo.ts'
 import { ChannelsService } from './modules/channels/service.ts'
@@ -113,8 +115,9 @@ export function createServices(deps: ServiceDeps) {
   const monitorsRepo = new MonitorsRepo(deps.db)
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
-  // Producers emit notification events inside their transactions; fan-outs register below.
-  const notifier = new Notifier()
+  // Producers emit notification events inside their transactions; fan-outs register below. Events of
+  // one monitor change are held until the recorder flushes them, then go out as one message per channel.
+  const notifier = new Notifier().holdWith(new HeldEventsRepo(deps.db, clock))
   const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier)
   const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, notifier)
   const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes, notifier)
@@ -178,7 +181,7 @@ export function createServices(deps: ServiceDeps) {
   // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
   // worker delivers (main.ts runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
-  const outbox = new Outbox(mail.enabled, clock)
+  const outbox = new Outbox(mail.enabled, clock, messageIdMaker(mail.from ?? 'lantern.invalid', deps.config.baseUrl))
   const outboxWorker = new OutboxWorker({
     db: deps.db,
     clock,
@@ -189,6 +192,8 @@ export function createServices(deps: ServiceDeps) {
   // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
   const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
   notifier.use(channels.fanout)
+  // A cause left unflushed by a crash goes out after a minute.
+  outboxWorker.beforeClaim(notifier.flushStale)
   outboxWorker.onTargetDisabled(channels.onTargetDisabled).signRequestsWith(channels.signRequest)
   // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
   const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(

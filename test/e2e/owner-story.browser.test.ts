@@ -154,7 +154,7 @@ test('a newcomer runs a status page through an outage from the browser alone', a
     ['The cause is a bad deploy.', 'identified', 'Identified'],
     ['A fix is out; watching.', 'monitoring', 'Monitoring'],
   ] as const) {
-    await page.getByLabel('Message').fill(message)
+    await page.getByLabel('Message', { exact: true }).fill(message)
     await page.getByLabel('State').selectOption(state)
     await page.getByRole('button', { name: 'Post update' }).click()
     await flash(page, 'Update posted.').waitFor()

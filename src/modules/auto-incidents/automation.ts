@@ -11,6 +11,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import type { IncidentsService } from '../incidents/service.ts'
+import type { NotifyCause } from '../notify/contract.ts'
 import { autoIncidentLimit } from '../plans/matrix.ts'
 import type { AutoIncidentsRepo } from './repo.ts'
 import { decide, incidentTitle, openingMessage, recoveryMessage, reopeningMessage, type Decision } from './rules.ts'
@@ -23,17 +24,20 @@ export class AutoIncidents {
     private readonly onError: (error: unknown) => void = (error) => console.error('auto-incidents:', error),
   ) {}
 
-  /** The component's confirmed state (its monitors' worst) changed to `status`. Answers what was decided (tests, logs). */
-  async confirmedState(componentId: number, status: ComponentStatus): Promise<Decision> {
+  /**
+   * The component's confirmed state (its monitors' worst) changed to `status` because of `cause`
+   * (the incident's notifications join the component's). Answers what was decided (tests, logs).
+   */
+  async confirmedState(componentId: number, status: ComponentStatus, cause?: NotifyCause): Promise<Decision> {
     try {
-      return await this.act(componentId, status)
+      return await this.act(componentId, status, cause)
     } catch (error) {
       this.onError(error)
       return { action: 'none' }
     }
   }
 
-  private async act(componentId: number, status: ComponentStatus): Promise<Decision> {
+  private async act(componentId: number, status: ComponentStatus, cause: NotifyCause | undefined): Promise<Decision> {
     const facts = await this.repo.componentFacts(componentId)
     // Most pages leave automation off: one query and done.
     if (!facts || facts.auto_incidents !== 1 || facts.enabled_at === null) return { action: 'none' }
@@ -70,6 +74,7 @@ export class AutoIncidents {
     })
     const notify = facts.notify === 1
     const name = facts.name
+    const caused = cause ? { cause } : {}
     switch (decision.action) {
       case 'open':
         await this.incidents.openAutomatic({
@@ -78,6 +83,7 @@ export class AutoIncidents {
           title: incidentTitle(name),
           message: openingMessage(name),
           notifySubscribers: notify,
+          ...caused,
         })
         break
       case 'reopen':
@@ -89,6 +95,7 @@ export class AutoIncidents {
           autoResolved: false,
           downSince: now,
           notifySubscribers: false,
+          ...caused,
         })
         break
       case 'resolve': {
@@ -100,6 +107,7 @@ export class AutoIncidents {
           message: recoveryMessage(name, now, decision.downSince, true),
           autoResolved: true,
           notifySubscribers: notify && !reopened,
+          ...caused,
         })
         break
       }
@@ -109,6 +117,7 @@ export class AutoIncidents {
           expect: 'open',
           message: recoveryMessage(name, now, decision.downSince, false),
           notifySubscribers: false,
+          ...caused,
         })
         break
     }

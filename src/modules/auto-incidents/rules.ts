@@ -84,14 +84,14 @@ export function formatUtc(ms: number): string {
 export const incidentTitle = (component: string): string => `${component} is experiencing issues`
 
 export const openingMessage = (component: string): string =>
-  `We are investigating: our monitoring confirmed that ${component} is down. This incident was opened automatically.`
+  `Our monitoring confirmed that ${component} is down. This incident was opened automatically; we are looking into it.`
 
 export const reopeningMessage = (component: string, resolvedAt: number): string =>
   `${component} is failing again, shortly after it recovered at ${formatUtc(resolvedAt)}. We are investigating.`
 
+/** The recovery entry; its state (Resolved, or unchanged) is shown beside it, so the text does not name it. */
 export function recoveryMessage(component: string, now: number, downSince: number | null, resolving: boolean): string {
   const length = downSince === null ? '' : ` after ${formatDuration(now - downSince)}`
-  return resolving
-    ? `Resolved: ${component} recovered at ${formatUtc(now)}${length}.`
-    : `Monitoring: ${component} recovered at ${formatUtc(now)}${length}. The incident stays open until a person resolves it.`
+  const recovered = `${component} recovered at ${formatUtc(now)}${length}.`
+  return resolving ? recovered : `${recovered} The incident stays open until a person resolves it.`
 }

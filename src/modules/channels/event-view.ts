@@ -6,7 +6,11 @@
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../config.ts'
 import { toIso } from '../../lib/time.ts'
+import { formatDuration } from '../auto-incidents/rules.ts'
+import type { ComponentStatus } from '../components/tables.ts'
+import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
+import { componentDisplayStatus, STATUS_LABELS } from '../page-status/status.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 
 export type Severity = 'critical' | 'warning' | 'info' | 'ok'
@@ -55,10 +59,30 @@ export interface EventView {
   maintenance?: MaintenanceFacts
   /** The event's own fields, for kinds without richer facts (SLA, certificates, DNSBL, email auth). */
   details: Record<string, string | number | null>
+  /**
+   * The outage a component change starts or ends: `key` is the same for both messages
+   * (`component:<id>:<start ms>`); `endedAt` is set by the change that ends it.
+   */
+  outage?: { key: string; since: number; endedAt: number | null }
+  /** The monitors whose change caused the message (grouped messages, outage-view.ts). */
+  monitors?: MonitorFacts[]
 }
 
-const STATUS_WORDS: Record<string, string> = { up: 'operational', degraded: 'degraded', down: 'down' }
-const statusWord = (status: string) => STATUS_WORDS[status] ?? status
+/** A monitor named in a message: what it checks and why it is in the state it is. */
+export interface MonitorFacts {
+  id: number
+  name: string
+  /** URL, host:port, name…; null for push monitors. */
+  target: string | null
+  state: string
+  /** The last check's message, e.g. "HTTP 503" or "connect ECONNREFUSED 10.0.0.7:443". */
+  reason: string | null
+  responseMs: number | null
+  since: number
+}
+
+/** A component status in the words the public page uses (Operational, Major outage…). */
+export const statusLabel = (status: string): string => STATUS_LABELS[componentDisplayStatus(status as ComponentStatus, false)]
 
 const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '')} UTC`
 
@@ -105,7 +129,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
       if (!incident) return undefined
       const latest = event.updateId === undefined ? incident.updates[0] : (incident.updates.find((u) => u.id === event.updateId) ?? incident.updates[0])
       const affected = incident.components.length === 0 ? 'All systems' : incident.components.map((c) => c.name).join(', ')
-      const lines = [`State: ${incident.state}`, `Affected: ${affected}`]
+      const lines = [`State: ${incidentStateLabel(incident.state)}`, `Affected: ${affected}`]
       if (latest?.message) lines.push(latest.message)
       return {
         ...base,
@@ -123,16 +147,21 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
     case 'component.status_changed': {
       const row = await db.selectFrom('components').select(['id', 'name']).where('id', '=', event.componentId).executeTakeFirst()
       if (!row) return undefined
+      const since = event.from === 'up' ? event.at : await outageStart(db, row.id, event.at)
+      const ended = event.to === 'up' && since !== null
+      const lines = [`${row.name}: ${statusLabel(event.from)} → ${statusLabel(event.to)}`]
+      lines.push(ended ? `Duration: ${formatDuration(event.at - since)}, since ${utc(since)}` : `Since ${utc(event.at)}`)
       return {
         ...base,
         id: `component:${row.id}:${event.at}:${event.to}`,
-        title: `${row.name} is ${statusWord(event.to)}`,
-        lines: [`${row.name}: ${statusWord(event.from)} → ${statusWord(event.to)}`, `Since ${utc(event.at)}`],
+        title: ended ? `${row.name}: ${statusLabel('up')} again after ${formatDuration(event.at - since)}` : `${row.name}: ${statusLabel(event.to)}`,
+        lines,
         severity: event.to === 'down' ? 'critical' : event.to === 'degraded' ? 'warning' : 'ok',
         alertKey: `lantern:component:${row.id}`,
         resolves: event.to === 'up',
         component: { id: row.id, name: row.name, from: event.from, to: event.to },
         details: {},
+        ...(since !== null ? { outage: { key: `component:${row.id}:${since}`, since, endedAt: event.to === 'up' ? event.at : null } } : {}),
       }
     }
     case 'maintenance.scheduled':
@@ -209,6 +238,29 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
         details: { monitor_id: event.monitorId, domain: event.domain, summary: event.summary },
       }
   }
+}
+
+/**
+ * When the component's current spell away from Operational began: the first change after its last
+ * Operational one before `at` (null when the history does not say).
+ */
+async function outageStart(db: Db, componentId: number, at: number): Promise<number | null> {
+  const rows = await db
+    .selectFrom('component_status_history')
+    .select(['status', 'at'])
+    .where('component_id', '=', componentId)
+    .where('at', '<', at)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(500)
+    .execute()
+  let start: number | null = null
+  for (const row of rows) {
+    if (row.status === 'up') return start
+    start = row.at
+  }
+  // The whole window is one spell (or there is no history): its oldest change, if any.
+  return start
 }
 
 /** The view of a test send ("Send test" in the web app and POST …/test). */

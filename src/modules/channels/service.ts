@@ -19,15 +19,16 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import type { NotifyEvent, NotifyEventKind, OutboxWriter, RequestSigner, TargetDisabledHook } from '../notify/contract.ts'
+import type { Delivery, Fanout, NotifyEvent, NotifyEventKind, OutboxWriter, RequestSigner, TargetDisabledHook } from '../notify/contract.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
 import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
 import { signWebhookRequest } from './adapters/webhook.ts'
-import { loadEventView, testEventView } from './event-view.ts'
+import { loadEventView, testEventView, type EventView, type MonitorFacts } from './event-view.ts'
+import { causeOf, loadMonitorFacts, outageView } from './outage-view.ts'
 import { ChannelsRepo, type ChannelRow } from './repo.ts'
 import { verificationMail, disabledMail } from './mails.ts'
 import {
-  DEFAULT_EVENTS, FIELDS_OF, isChannelType, maskedSettings, parseEvents, parseSettings,
+  DEFAULT_EVENTS, FIELDS_OF, isChannelType, maskedSettings, parseEvents, parseSettings, PER_EVENT_TYPES,
   type ChannelSettingsInput, type ChannelType,
 } from './types.ts'
 
@@ -223,16 +224,40 @@ export class ChannelsService {
 
   // ---- fan-out and the outbox hook (registered in services.ts) -------------------------------
 
-  /** One delivery per listening channel of the event's owner, in the emitting transaction. */
-  readonly fanout = async (db: Db, event: NotifyEvent): Promise<void> => {
+  /**
+   * A group of events (one, or all that one outage caused) to every listening channel of the
+   * owner, in the emitting transaction: ONE delivery per mail and chat channel for the events it
+   * listens to, and one per event for webhook channels (PER_EVENT_TYPES).
+   */
+  readonly fanout: Fanout = async (db, events) => {
+    const first = events[0]
+    if (!first) return
+    // One group is about one page (the component's); a page event and a page-less one never share a cause.
     const repo = new ChannelsRepo(db)
-    const ownerId = event.pageId !== null ? await repo.pageOwner(event.pageId) : 'ownerId' in event ? event.ownerId : undefined
+    const ownerId = first.pageId !== null ? await repo.pageOwner(first.pageId) : 'ownerId' in first ? first.ownerId : undefined
     if (ownerId === undefined) return
-    const channels = (await repo.listening(ownerId, event.pageId)).filter((row) => (JSON.parse(row.events_json) as string[]).includes(event.kind))
+    const channels = await repo.listening(ownerId, first.pageId)
     if (channels.length === 0) return
-    const view = await loadEventView(db, event, this.config)
-    if (!view) return
-    const deliveries = await Promise.all(channels.map((row) => deliveryFor({ id: row.id, type: row.type as ChannelType, settings: settingsOf(row) }, view, this.urls)))
+    const views = new Map<NotifyEvent, Promise<EventView | undefined>>()
+    const viewOf = (event: NotifyEvent) => {
+      let view = views.get(event)
+      if (!view) views.set(event, (view = loadEventView(db, event, this.config)))
+      return view
+    }
+    let monitors: Promise<MonitorFacts[]> | undefined
+    const deliveries: Delivery[] = []
+    for (const row of channels) {
+      const kinds = JSON.parse(row.events_json) as string[]
+      const heard = (await Promise.all(events.filter((event) => kinds.includes(event.kind)).map(viewOf))).filter((view) => view !== undefined)
+      if (heard.length === 0) continue
+      const channel = { id: row.id, type: row.type as ChannelType, settings: settingsOf(row) }
+      if (PER_EVENT_TYPES.has(channel.type)) {
+        for (const view of heard) deliveries.push(await deliveryFor(channel, view, this.urls))
+        continue
+      }
+      monitors ??= loadMonitorFacts(db, causeOf(events))
+      deliveries.push(await deliveryFor(channel, outageView(heard, await monitors), this.urls))
+    }
     await this.outbox.enqueue(db, deliveries)
   }
 

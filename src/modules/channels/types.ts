@@ -70,6 +70,13 @@ export const DEFAULT_EVENTS: readonly NotifyEventKind[] = [
 
 export const isChannelType = (raw: string): raw is ChannelType => (CHANNEL_TYPES as readonly string[]).includes(raw)
 
+/**
+ * Types that get one delivery per event even when one outage caused several: machine consumers
+ * expect the Statuspage-shaped `component_update` and `incident` payloads apart. Every other type
+ * (mail, chat, paging) gets what one outage caused as one message.
+ */
+export const PER_EVENT_TYPES: ReadonlySet<ChannelType> = new Set(['webhook'])
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const MIN_SECRET_LENGTH = 16
 

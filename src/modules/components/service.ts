@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { User } from '../accounts/service.ts'
-import { Notifier } from '../notify/contract.ts'
+import { Notifier, type NotifyCause } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
@@ -213,21 +213,21 @@ export class ComponentsService {
    * a manual change (history row, analytics roll-up, cache invalidation). No owner check: the
    * scheduler calls it for monitors it already owns the facts about.
    */
-  async applyMonitorStatus(id: number, status: ComponentStatus): Promise<boolean> {
+  async applyMonitorStatus(id: number, status: ComponentStatus, cause?: NotifyCause): Promise<boolean> {
     const row = await this.repo.transaction(async (repo) => {
       const current = await repo.findWithOwner(id)
       if (!current || current.status_override === 1 || current.status === status) return undefined
-      return this.writeStatus(repo, id, current.status, status, this.clock.now())
+      return this.writeStatus(repo, id, current.status, status, this.clock.now(), cause)
     })
     if (row) this.changes.pageChanged(row.page_id)
     return row !== undefined
   }
 
   /** The one status write of manual and monitor-driven changes: row, history, and the event (callers pass only real changes). */
-  private async writeStatus(repo: ComponentsRepo, id: number, from: ComponentStatus, status: ComponentStatus, now: number) {
+  private async writeStatus(repo: ComponentsRepo, id: number, from: ComponentStatus, status: ComponentStatus, now: number, cause?: NotifyCause) {
     const updated = await repo.update(id, { status }, now)
     await repo.insertHistory(id, [{ status, at: now }])
-    await this.notifier.emit(repo.db, { kind: 'component.status_changed', pageId: updated.page_id, componentId: id, from, to: status, at: now })
+    await this.notifier.emit(repo.db, { kind: 'component.status_changed', pageId: updated.page_id, componentId: id, from, to: status, at: now, ...(cause ? { cause } : {}) })
     return updated
   }
 

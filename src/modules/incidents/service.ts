@@ -14,7 +14,7 @@ import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import { Notifier } from '../notify/contract.ts'
+import { Notifier, type NotifyCause } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentRowChanges, IncidentsRepo } from './repo.ts'
@@ -70,6 +70,8 @@ export interface AutomaticOpening {
   title: string
   message: string
   notifySubscribers: boolean
+  /** The monitor change that led to it: its notifications go out with the component's (contract.ts). */
+  cause?: NotifyCause
 }
 
 /** A change the automation makes, only if the incident is still `expect` (open or resolved) when it writes. */
@@ -80,6 +82,8 @@ export interface AutomaticChange {
   autoResolved?: boolean
   downSince?: number
   notifySubscribers: boolean
+  /** The monitor change that led to it: its notifications go out with the component's (contract.ts). */
+  cause?: NotifyCause
 }
 
 export interface IncidentTemplate {
@@ -304,6 +308,7 @@ export class IncidentsService {
           updateId,
           notifySubscribers: opening.notifySubscribers,
           at: now,
+          ...(opening.cause ? { cause: opening.cause } : {}),
         })
         return row.id
       })
@@ -344,6 +349,7 @@ export class IncidentsService {
           updateId,
           notifySubscribers: change.notifySubscribers,
           at: now,
+          ...(change.cause ? { cause: change.cause } : {}),
         })
         return row.page_id
       })

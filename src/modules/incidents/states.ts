@@ -4,6 +4,17 @@ import type { IncidentState } from './tables.ts'
 
 export const INCIDENT_STATES: readonly IncidentState[] = ['investigating', 'identified', 'monitoring', 'resolved']
 
+/** The states as people read them (pages, mails, chat messages). */
+export const INCIDENT_STATE_LABELS: Readonly<Record<IncidentState, string>> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+}
+
+/** The label of a stored state (unknown words are shown as they are). */
+export const incidentStateLabel = (state: string): string => INCIDENT_STATE_LABELS[state as IncidentState] ?? state
+
 /** `incident_state_id` "1".."4" (scripts written for hosted services send these). */
 const INCIDENT_STATE_IDS: Readonly<Record<string, IncidentState>> = {
   '1': 'investigating',

@@ -21,6 +21,7 @@ import type { Clock } from '../../lib/clock.ts'
 import type { ChecksService } from '../checks/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { ComponentStatus } from '../components/tables.ts'
+import type { NotifyCause } from '../notify/contract.ts'
 import { componentStatusFromMonitors } from './component-status.ts'
 import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
 import { MonitorsRepo, type MonitorRow, type RegionStateRow } from './repo.ts'
@@ -68,7 +69,7 @@ export function nextRunAfter(scheduledAt: number, intervalMs: number, now: numbe
 
 /** Hears a monitored component's confirmed state after a run changed it (automatic incidents). */
 export interface ConfirmedStateListener {
-  confirmedState(componentId: number, status: ComponentStatus): Promise<unknown>
+  confirmedState(componentId: number, status: ComponentStatus, cause?: NotifyCause): Promise<unknown>
 }
 /**
  * Called in the recorder's transaction after a run's result is written (the row as it was read):
@@ -101,6 +102,8 @@ export class MonitorRecorder {
     const nextRuns = new Map<number, number>()
     if (events.length === 0) return nextRuns
     const changedComponents = new Set<number>()
+    /** Per component, the monitors whose state changed in this batch: what its notifications name. */
+    const changedMonitors = new Map<number, number[]>()
     const touchedPages = new Set<number>()
     await this.checks.recordBatch(async (trx) => {
       const repo = new MonitorsRepo(trx)
@@ -259,12 +262,22 @@ export class MonitorRecorder {
       await repo.saveRegionStates([...regionWrites.values()])
       await repo.insertResults(results)
       await repo.insertStateChanges(stateChanges)
+      for (const change of stateChanges) {
+        const componentId = rows.get(change.monitor_id)?.component_id ?? null
+        if (componentId !== null) changedMonitors.set(componentId, [...(changedMonitors.get(componentId) ?? []), change.monitor_id])
+      }
       return [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks }))
       // The raw log is monitor_results: one raw row per result, not two.
     }, { raw: false })
     for (const componentId of changedComponents) {
-      const status = await this.refreshComponent(componentId)
-      if (status !== null) await this.listener?.confirmedState(componentId, status)
+      // What one change causes (the component's status, the automatic incident) is one message per channel.
+      const cause: NotifyCause = { key: `monitors:${componentId}:${crypto.randomUUID()}`, monitorIds: [...new Set(changedMonitors.get(componentId))] }
+      try {
+        const status = await this.refreshComponent(componentId, cause)
+        if (status !== null) await this.listener?.confirmedState(componentId, status, cause)
+      } finally {
+        await this.events?.flush?.(cause.key)
+      }
     }
     // A status change was published by applyMonitorStatus; what is left is new results.
     for (const pageId of touchedPages) this.changes.pageChanged(pageId, { resultsOnly: true })
@@ -272,9 +285,9 @@ export class MonitorRecorder {
   }
 
   /** Gives the component the worst state of its monitors (unless the owner overrides it). */
-  async refreshComponent(componentId: number): Promise<ComponentStatus | null> {
+  async refreshComponent(componentId: number, cause?: NotifyCause): Promise<ComponentStatus | null> {
     const status = componentStatusFromMonitors(await this.repo.componentMonitorStates(componentId))
-    if (status !== null) await this.components.applyMonitorStatus(componentId, status)
+    if (status !== null) await this.components.applyMonitorStatus(componentId, status, cause)
     return status
   }
 

@@ -11,6 +11,8 @@ import type { ToolReport } from './spec.ts'
 /** What the recorder hands events to: the Notifier (services.notifier), or nothing in bare setups. */
 export interface EventSink {
   emit(db: Db, event: NotifyEvent): Promise<void>
+  /** The events of a cause were all emitted: they go out as one message per channel. */
+  flush?(key: string): Promise<void>
 }
 
 export interface StoredToolReport {

@@ -9,13 +9,33 @@
  *
  * Direct mails that are not page events (verification links, invitations, "target disabled")
  * go straight to `outbox.enqueue` with a `mail` delivery.
+ *
+ * One outage, one message: the events one monitor change causes (the component's status, then the
+ * automatic incident opened, reopened or resolved) are written in separate transactions by
+ * separate services. They carry the same `cause`; the Notifier holds them (in the database, in each
+ * emitting transaction) until the producer says the cause is complete (`flush`), and then hands
+ * them to every fan-out as ONE group. A fan-out turns a group into one delivery per mail or chat
+ * channel; webhook channels still get one payload per event. A cause that is never flushed (the
+ * process died in between) is flushed by the outbox worker after HOLD_LIMIT_MS. Events made by a
+ * person carry no cause and go out at once, each on its own.
  */
 import type { Db } from '../../db/client.ts'
 
+/**
+ * What caused an event that no person made: a change of monitors' confirmed state. Every event
+ * one change causes for one component carries the same cause.
+ */
+export interface NotifyCause {
+  /** Unique per change and component; the events held under it become one group. */
+  key: string
+  /** The monitors whose confirmed state changed: messages name them, their target and the reason. */
+  monitorIds: number[]
+}
+
 /** Every event a page owner or subscriber can hear. `at` is epoch milliseconds. */
 export type NotifyEvent =
-  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number }
-  | { kind: 'component.status_changed'; pageId: number; componentId: number; from: string; to: string; at: number }
+  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
+  | { kind: 'component.status_changed'; pageId: number; componentId: number; from: string; to: string; at: number; cause?: NotifyCause }
   | { kind: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.ended'; pageId: number; maintenanceId: number; notifySubscribers: boolean; at: number }
   /** SLA error budget crossed `thresholdPct` (50, 80, 100) for a component in the period starting at `periodStart` (issue 15). */
   | { kind: 'sla.breach'; pageId: number; componentId: number; thresholdPct: number; periodStart: number; targetPct: number; actualPct: number; at: number }
@@ -44,6 +64,8 @@ export interface OutboundMail {
   html?: string
   /** Extra headers, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` (RFC 8058). */
   headers?: Record<string, string>
+  /** `<…@…>`; the outbox gives each mail a new one when it is queued unless the producer set it. */
+  messageId?: string
   attachments?: { filename: string; contentType: string; contentBase64: string }[]
 }
 
@@ -77,22 +99,70 @@ export interface OutboxWriter {
   enqueue(db: Db, deliveries: readonly Delivery[]): Promise<void>
 }
 
-/** Turns one event into deliveries (through `outbox.enqueue`) in the caller's transaction. */
-export type Fanout = (db: Db, event: NotifyEvent) => Promise<void>
+/**
+ * Turns a group of events into deliveries (through `outbox.enqueue`) in the caller's transaction.
+ * A group is one event, or every event of one cause in the order they were emitted.
+ */
+export type Fanout = (db: Db, events: readonly NotifyEvent[]) => Promise<void>
+
+/** Where the Notifier keeps the events of a cause until it is complete (held-events.ts). */
+export interface HeldEvents {
+  /** Keeps `event` under `key`, in the emitting transaction `db`. */
+  hold(db: Db, key: string, event: NotifyEvent): Promise<void>
+  /** Runs `work` in one transaction; `take` inside it reads and removes a cause's events. */
+  transaction<T>(work: (db: Db) => Promise<T>): Promise<T>
+  /** The events held under `key`, in the order they were emitted, removed from the store. */
+  take(db: Db, key: string): Promise<NotifyEvent[]>
+  /** Keys whose first event was held longer than `ms` ago (causes nobody flushed). */
+  heldLongerThan(ms: number, limit: number): Promise<string[]>
+}
+
+/** A cause nobody flushed within this time is flushed by the outbox worker (a crash in between). */
+export const HOLD_LIMIT_MS = 60_000
 
 /** Called by the worker when a target is disabled after too many failed deliveries in a row. */
 export type TargetDisabledHook = (db: Db, target: string) => Promise<void>
 
-/** The one place producers hand events to. Fan-outs register at the composition root. */
+/** The one place producers hand events to. Fan-outs and the store register at the composition root. */
 export class Notifier {
   private readonly fanouts: Fanout[] = []
+  private held: HeldEvents | undefined
 
   use(fanout: Fanout): this {
     this.fanouts.push(fanout)
     return this
   }
 
+  /** Holds events that carry a cause until `flush`; without a store every event goes out at once. */
+  holdWith(store: HeldEvents): this {
+    this.held = store
+    return this
+  }
+
   async emit(db: Db, event: NotifyEvent): Promise<void> {
-    for (const fanout of this.fanouts) await fanout(db, event)
+    const cause = 'cause' in event ? event.cause : undefined
+    if (cause && this.held) await this.held.hold(db, cause.key, event)
+    else await this.fanOut(db, [event])
+  }
+
+  /** The cause is complete: its held events reach every fan-out as one group, in one transaction. */
+  async flush(key: string): Promise<void> {
+    const held = this.held
+    if (!held) return
+    await held.transaction(async (trx) => {
+      const events = await held.take(trx, key)
+      if (events.length > 0) await this.fanOut(trx, events)
+    })
+  }
+
+  /** Flushes causes held longer than HOLD_LIMIT_MS (an outbox worker step; never "more remains"). */
+  readonly flushStale = async (): Promise<boolean> => {
+    if (!this.held) return false
+    for (const key of await this.held.heldLongerThan(HOLD_LIMIT_MS, 100)) await this.flush(key)
+    return false
+  }
+
+  private async fanOut(db: Db, events: readonly NotifyEvent[]): Promise<void> {
+    for (const fanout of this.fanouts) await fanout(db, events)
   }
 }

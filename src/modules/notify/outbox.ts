@@ -30,6 +30,8 @@ export class Outbox implements OutboxWriter {
   constructor(
     readonly mailEnabled: boolean,
     private readonly clock: Clock,
+    /** A new Message-ID (mail.ts `messageIdMaker`), stored with the mail so that retries keep it. */
+    private readonly newMessageId: () => string,
   ) {}
 
   async enqueue(db: Db, deliveries: readonly Delivery[]): Promise<void> {
@@ -41,7 +43,7 @@ export class Outbox implements OutboxWriter {
       .filter((delivery) => !disabled.has(delivery.target))
       .map((delivery) => {
         const kind: OutboxKind = 'mail' in delivery ? 'mail' : 'http'
-        const payload = 'mail' in delivery ? { mail: delivery.mail } : { request: delivery.request }
+        const payload = 'mail' in delivery ? { mail: { ...delivery.mail, messageId: delivery.mail.messageId ?? this.newMessageId() } } : { request: delivery.request }
         return { target: delivery.target, kind, payload_json: JSON.stringify(payload), next_attempt_at: now, lease_until: null, last_error: null, created_at: now, sent_at: null }
       })
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {

@@ -10,13 +10,25 @@ import { ConfigError, type MailConfig } from '../../config.ts'
 import type { MailSender, SendableMail } from './mail.ts'
 
 export const SMTP_POOL_SIZE = 5
+
+/**
+ * The header fields DKIM signs: nodemailer's default list (RFC 6376 §5.4.1) plus
+ * List-Unsubscribe-Post, which RFC 8058 §4 requires to be signed with List-Unsubscribe for
+ * one-click unsubscribe. A field a mail does not carry is left out of the signature's h= list.
+ */
+export const DKIM_SIGNED_HEADERS = [
+  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
+  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
+  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help',
+  'List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
+].join(':')
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const
 
 export function createSmtpSender(config: MailConfig): MailSender {
   if (!config.enabled || !config.host || !config.from) throw new Error('createSmtpSender needs SMTP_HOST and MAIL_FROM')
   const ca = config.tlsCaFile ? readSetting('SMTP_TLS_CA_FILE', config.tlsCaFile) : undefined
   const dkim = config.dkim
-    ? { domainName: config.dkim.domain, keySelector: config.dkim.selector, privateKey: readSetting('DKIM_PRIVATE_KEY_FILE', config.dkim.privateKeyFile) }
+    ? { domainName: config.dkim.domain, keySelector: config.dkim.selector, privateKey: readSetting('DKIM_PRIVATE_KEY_FILE', config.dkim.privateKeyFile), headerFieldNames: DKIM_SIGNED_HEADERS }
     : undefined
   const options = {
     pool: true,

@@ -32,3 +32,12 @@ export interface OutboxTargetsTable {
   last_error: string | null
   last_at: number | null
 }
+
+/** Events of a cause that is not complete yet (contract.ts `Notifier.flush`). */
+export interface NotifyHeldEventsTable {
+  id: Generated<number>
+  cause_key: string
+  /** The NotifyEvent as JSON. */
+  event_json: string
+  created_at: number
+}

@@ -14,7 +14,7 @@
  *   may arrive after newer messages; with several servers two of them may send to one target at once.
  * - At least once: a row is marked sent after the send returned. A process killed in between
  *   leaves the row leased; it is sent again after the lease (or at once when the loop restarts).
- *   Mails keep one Message-ID across attempts, so a receiver can tell a repeat.
+ *   Mails keep the Message-ID they were queued with across attempts, so a receiver can tell a repeat.
  */
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
@@ -22,7 +22,7 @@ import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { OutboundMail, OutboundRequest, RequestSigner, TargetDisabledHook } from './contract.ts'
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
-import { fromDomain, type MailSender } from './mail.ts'
+import { fromDomain, textAsHtml, type MailSender } from './mail.ts'
 import { deliveryHistory, type TargetHistory } from './outbox.ts'
 import { OutboxRepo, type ClaimedRow } from './outbox-repo.ts'
 
@@ -33,7 +33,7 @@ export const LEASE_MS = 5 * 60_000
 const PER_TARGET_IN_FLIGHT = 2
 /** Results written in one transaction at most. */
 const RESULT_BATCH = 200
-/** The header every mail carries with its outbox row id (and its Message-ID is derived from it). */
+/** The header every mail carries with its outbox row id. */
 export const DELIVERY_ID_HEADER = 'X-Lantern-Delivery'
 
 export interface OutboxWorkerOptions {
@@ -257,8 +257,10 @@ export class OutboxWorker {
         if (!this.options.mail) return { ok: false, error: 'mail is off (SMTP_HOST is not set)' }
         await this.options.mail.send({
           ...payload.mail,
+          html: payload.mail.html ?? textAsHtml(payload.mail.subject, payload.mail.text),
           headers: { ...payload.mail.headers, [DELIVERY_ID_HEADER]: String(row.id) },
-          messageId: `<outbox.${row.id}@${this.messageDomain}>`,
+          // Rows queued before Message-IDs were stored with the mail get one derived from the row.
+          messageId: payload.mail.messageId ?? `<outbox.${row.id}@${this.messageDomain}>`,
         })
         return { ok: true }
       }

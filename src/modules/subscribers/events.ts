@@ -4,6 +4,7 @@
  * webhooks send it; maintenance as an incident with impact `maintenance`).
  */
 import { toIso } from '../../lib/time.ts'
+import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
 import type { EventMessage, PageRef } from './messages.ts'
 import type { SubscribersRepo } from './repo.ts'
@@ -18,14 +19,26 @@ export function isSubscriberEvent(event: NotifyEvent): event is SubscriberEvent 
   return 'notifySubscribers' in event && event.notifySubscribers
 }
 
-const STATE_LABEL: Record<string, string> = { investigating: 'Investigating', identified: 'Identified', monitoring: 'Monitoring', resolved: 'Resolved' }
 
 const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC`
 
+/**
+ * "Resolved: All systems are back." from the state and the message. A message that already begins
+ * with the state's word ("Resolved - fixed", "monitoring: …") does not get it twice.
+ */
+export function stateLine(state: string, message: string): string {
+  const label = incidentStateLabel(state)
+  const repeated = new RegExp(`^${label.replace(/[^A-Za-z ]/g, '')}\\s*(?:[:.\\-–—]+\\s*|$)`, 'i')
+  const rest = message.trim().replace(repeated, '').trim()
+  return rest ? `${label}: ${rest}` : label
+}
+
 export function incidentMessage(kind: SubscriberEvent['kind'], page: PageRef, content: IncidentContent): EventMessage {
   const { incident, update, components } = content
+  const state = update?.state ?? incident.state
+  // The subject says what happened; the state is said once, in the first line.
   const verb = kind === 'incident.opened' ? 'New incident' : kind === 'incident.resolved' ? 'Resolved' : 'Update'
-  const lines = [`${STATE_LABEL[update?.state ?? incident.state]} — ${update?.message ?? ''}`.replace(/ — $/, '')]
+  const lines = [stateLine(state, update?.message ?? '')]
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
   lines.push(`Posted ${utc(update?.at ?? incident.updated_at)}`)
   return { subject: `${verb}: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}` }

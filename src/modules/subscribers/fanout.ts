@@ -25,17 +25,23 @@ export interface PendingFanoutPayload {
   about: number[]
 }
 
-/** `onPending` runs after a row was written (the worker loop looks at once instead of at its next tick). */
+/**
+ * Subscribers hear incidents and maintenance, never a component's status flip: of what one outage
+ * causes they get the incident's message only. `onPending` runs after a row was written (the
+ * worker loop looks at once instead of at its next tick).
+ */
 export function subscriberFanout(service: SubscribersService, onPending: () => void = () => {}): Fanout {
-  return async (db: Db, event: NotifyEvent) => {
-    if (!isSubscriberEvent(event)) return
-    const repo = new SubscribersRepo(db)
-    const upto = await repo.newestSubscriberId(event.pageId)
-    if (upto === undefined) return
-    const payload = await renderFanout(service, repo, event)
-    if (!payload) return
-    await repo.insertFanout({ page_id: event.pageId, event_kind: event.kind, payload_json: JSON.stringify(payload), upto_subscriber_id: upto, created_at: service.now() })
-    onPending()
+  return async (db: Db, events: readonly NotifyEvent[]) => {
+    for (const event of events) {
+      if (!isSubscriberEvent(event)) continue
+      const repo = new SubscribersRepo(db)
+      const upto = await repo.newestSubscriberId(event.pageId)
+      if (upto === undefined) continue
+      const payload = await renderFanout(service, repo, event)
+      if (!payload) continue
+      await repo.insertFanout({ page_id: event.pageId, event_kind: event.kind, payload_json: JSON.stringify(payload), upto_subscriber_id: upto, created_at: service.now() })
+      onPending()
+    }
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { html } from '../../lib/html.ts'
 import type { OutboundMail } from '../notify/contract.ts'
+import { htmlMailDocument } from '../notify/mail.ts'
 
 export const CONFIRM_DAYS = 7
 
@@ -29,9 +30,6 @@ export function unsubscribeHeaders(links: SubscriberLinks): Record<string, strin
   return { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
 }
 
-const htmlMail = (title: string, body: string) =>
-  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>!${body}</body></html>`
-
 const footerText = (page: PageRef, links: SubscriberLinks) =>
   `\n--\nYou get this because you subscribed to ${page.name} (${page.url}).\nManage your subscription: ${links.manage}\nUnsubscribe: ${links.unsubscribe}\n`
 
@@ -44,14 +42,14 @@ export function confirmationMail(to: string, page: PageRef, confirmUrl: string):
   const body = html`<p>Someone, hopefully you, asked to get status updates of <a href="${page.url}">${page.name}</a> at this address.</p>
 <p><a href="${confirmUrl}">Confirm your subscription</a> (the link works for ${CONFIRM_DAYS} days).</p>
 <p>If it was not you, ignore this mail: nothing will be sent without the confirmation.</p>`
-  return { to, subject, text, html: htmlMail(subject, body) }
+  return { to, subject, text, html: htmlMailDocument(subject, body) }
 }
 
 export function reminderMail(to: string, page: PageRef, links: SubscriberLinks): OutboundMail {
   const subject = `Your subscription to ${page.name}`
   const text = `Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.\n${footerText(page, links)}`
   const body = html`<p>Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.</p>`
-  return { to, subject, text, html: htmlMail(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
 }
 
 /** What an event says, whatever the channel: the mail and the webhook are made from it. */
@@ -67,5 +65,5 @@ export function eventMail(to: string, page: PageRef, message: EventMessage, link
   const subject = `[${page.name}] ${message.subject}`
   const text = `${message.lines.join('\n')}\n\nMore: ${message.link}\n${footerText(page, links)}`
   const body = html`<h1>${message.subject}</h1>!${message.lines.map((line) => html`<p>${line}</p>`).join('')}<p><a href="${message.link}">See the status page</a></p>`
-  return { to, subject, text, html: htmlMail(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
 }

@@ -78,7 +78,7 @@ describe('opening and resolving', () => {
     const last = resolved.updates.at(-1)
     expect(last.state).toBe('resolved')
     const minutes = (upAt - downAt) / 60_000
-    expect(last.message).toBe(`Resolved: API Gateway recovered at ${new Date(upAt).toISOString().slice(0, 16).replace('T', ' ')} UTC after ${minutes} min.`)
+    expect(last.message).toBe(`API Gateway recovered at ${new Date(upAt).toISOString().slice(0, 16).replace('T', ' ')} UTC after ${minutes} min.`)
   })
 
   test('with Auto Resolve off, a recovery adds an update and leaves the incident open', async () => {
@@ -90,7 +90,7 @@ describe('opening and resolving', () => {
     const [incident] = automaticOf(await rig.incidents(pageId), componentId)
     expect(incident.state).toBe('investigating')
     expect(incident.resolved_at).toBeNull()
-    expect(incident.updates.at(-1).message).toMatch(/^Monitoring: Billing recovered at .* after 2 min\. The incident stays open/)
+    expect(incident.updates.at(-1).message).toMatch(/^Billing recovered at .* after 2 min\. The incident stays open/)
   })
 
   test('nothing opens while the page has Auto Incidents off or the component is not chosen', async () => {

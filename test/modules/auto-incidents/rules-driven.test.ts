@@ -16,10 +16,12 @@ beforeAll(async () => {
   rig = await startRig()
   const { notifier, outbox } = rig.ctx.app.services
   // A test fan-out: every incident event becomes one outbox row, in the producer's transaction.
-  notifier.use(async (db, event) => {
-    if (!event.kind.startsWith('incident.')) return
-    heard.push(event)
-    await outbox.enqueue(db, [{ target: 'address:test@example.com', request: { url: 'https://hooks.example.com/x', headers: {}, body: JSON.stringify(event) } }])
+  notifier.use(async (db, group) => {
+    for (const event of group) {
+      if (!event.kind.startsWith('incident.')) continue
+      heard.push(event)
+      await outbox.enqueue(db, [{ target: 'address:test@example.com', request: { url: 'https://hooks.example.com/x', headers: {}, body: JSON.stringify(event) } }])
+    }
   })
 })
 afterAll(async () => {
@@ -110,7 +112,7 @@ describe('takeover', () => {
     expect(after.automatic.acknowledged_at).toBe(iso(rig.ctx.clock.now() - 120_000))
     expect(after.state).toBe('identified')
     expect(after.resolved_at).toBeNull()
-    expect(after.updates.at(-1).message).toMatch(/^Monitoring: Taken over recovered at .* after 2 min\./)
+    expect(after.updates.at(-1).message).toMatch(/^Taken over recovered at .* after 2 min\./)
     // The person resolves it; nothing reopens it later (only automatic resolves reopen).
     await post(`/user/api/v1/incidents/${opened.id}/updates`, { state: 'resolved', message: 'Fixed.' })
     rig.target.set(path, 'down')

@@ -23,8 +23,8 @@ beforeAll(async () => {
   ;({ key } = await ctx.createOwner('pro'))
   ;({ key: otherKey } = await ctx.createOwner('pro'))
   // A fan-out that records what the notifier hands out (the channels' fan-out sits here in production).
-  ctx.app.services.notifier.use(async (_db, event) => {
-    events.push(event)
+  ctx.app.services.notifier.use(async (_db, group) => {
+    events.push(...group)
   })
 })
 afterAll(async () => {

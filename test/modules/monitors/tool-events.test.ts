@@ -32,7 +32,7 @@ beforeAll(async () => {
   dns = await startDnsServer(zone)
   ctx = await createTestContext({ now: pki.valid.notAfter - 31.5 * DAY_MS })
   ;({ key } = await ctx.createOwner('pro'))
-  ctx.app.services.notifier.use(async (_db, event) => void events.push(event))
+  ctx.app.services.notifier.use(async (_db, group) => void events.push(...group))
 })
 afterAll(async () => {
   await Promise.all([current.close(), renewed.close(), dns.close()])

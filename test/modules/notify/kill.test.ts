@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../../src/db/client.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
+import { messageIdMaker } from '../../../src/modules/notify/mail.ts'
 import { Outbox } from '../../../src/modules/notify/outbox.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { sharedClockEnv } from '../../helpers/shared-clock.ts'
@@ -53,7 +54,7 @@ describe('the outbox across a kill -9', () => {
     await migrateToLatest(seeded.db)
     await seeded.db.transaction().execute((trx) =>
       // Queued "long ago": due at once whatever the server process's clock says.
-      new Outbox(true, { now: () => QUEUED_AT }).enqueue(
+      new Outbox(true, { now: () => QUEUED_AT }, messageIdMaker('status@lantern.test', 'https://lantern.test')).enqueue(
         trx,
         Array.from({ length: MAILS }, (_, i) => ({ target: `address:reader${i}@example.com`, mail: { to: `reader${i}@example.com`, subject: `Update ${i}`, text: `Mail ${i}` } })),
       ),
@@ -88,11 +89,16 @@ describe('the outbox across a kill -9', () => {
     expect(await second.exited).toBe(0)
     await check.close()
 
-    // Each mail reached its own reader, with the Message-ID of its row (a repeat keeps it).
+    // Each mail reached its own reader, with the Message-ID its row was queued with: a repeat keeps
+    // it, and no two rows share one.
+    const messageIds = new Map<string, string>()
     for (const mail of smtp.mails) {
       const id = mail.headers.get('x-lantern-delivery')!
-      expect(mail.messageId).toBe(`<outbox.${id}@lantern.test>`)
+      expect(mail.messageId).toMatch(/^<[A-Za-z0-9_-]{22}\.lantern\.test@lantern\.test>$/)
+      expect(messageIds.get(id) ?? mail.messageId).toBe(mail.messageId!)
+      messageIds.set(id, mail.messageId!)
     }
+    expect(new Set(messageIds.values()).size).toBe(MAILS)
     const repeats = smtp.mails.length - received().size
     console.log(`kill -9: ${atKill} mails before the kill, ${sentBefore} marked sent, ${repeats} sent twice, ${MAILS} of ${MAILS} delivered`)
   }, 240_000)

@@ -29,12 +29,14 @@ describe('SLA breach alerts and the monthly report mail (real SMTP server)', () 
     // The owner's channels are another feature's fan-out; this one records each event and mails
     // the owner through the same outbox, so what reaches the SMTP server is what was emitted.
     const { notifier, outbox } = ctx.app.services
-    notifier.use(async (db, event) => {
-      events.push(event)
-      if (event.kind !== 'sla.breach') return
-      await outbox.enqueue(db, [
-        { target: `address:${ownerEmail}`, mail: { to: ownerEmail, subject: `SLA budget ${event.thresholdPct} % used`, text: `component ${event.componentId}` } },
-      ])
+    notifier.use(async (db, group) => {
+      for (const event of group) {
+        events.push(event)
+        if (event.kind !== 'sla.breach') continue
+        await outbox.enqueue(db, [
+          { target: `address:${ownerEmail}`, mail: { to: ownerEmail, subject: `SLA budget ${event.thresholdPct} % used`, text: `component ${event.componentId}` } },
+        ])
+      }
     })
   })
   afterAll(async () => {

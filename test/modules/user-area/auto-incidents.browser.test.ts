@@ -112,7 +112,7 @@ describe('automatic incidents in the browser', () => {
     await page.waitForURL(`${app.base}/user/incidents/${opened!.id}`)
     expect(await page.getByText('Post an update to take it over').isVisible()).toBe(true)
     await checkA11y(page)
-    await page.getByLabel('Message').fill('We see it too; a fix is coming.')
+    await page.getByLabel('Message', { exact: true }).fill('We see it too; a fix is coming.')
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.getByText('now yours').waitFor()
     expect(await page.getByText('Automatic', { exact: true }).count()).toBe(0)

@@ -9,6 +9,7 @@ import { SubscriberFanoutExpander } from '../../../src/modules/subscribers/expan
 import type { Page } from 'playwright-core'
 import { json } from '../../helpers/context.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
+import { RESOLVE_MESSAGE } from '../../../src/modules/user-area/views/incidents.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1">'
@@ -162,7 +163,7 @@ describe('incidents in the browser', () => {
     // The update form comes first: its first field is the message.
     const firstField = await page.locator('main form textarea, main form input, main form select').first().getAttribute('name')
     expect(firstField).toBe('message')
-    await page.getByLabel('Message').fill('The cause is a bad deploy.')
+    await page.getByLabel('Message', { exact: true }).fill('The cause is a bad deploy.')
     await page.getByLabel('State').selectOption('identified')
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
@@ -171,7 +172,7 @@ describe('incidents in the browser', () => {
     expect(shown).toContain('The cause is a bad deploy.')
     expect(shown).toContain('Identified')
 
-    await page.getByLabel('Message').fill('A fix is out; watching.')
+    await page.getByLabel('Message', { exact: true }).fill('A fix is out; watching.')
     await page.getByLabel('State').selectOption('monitoring')
     await page.getByLabel('Status of API').selectOption('degraded')
     await page.getByRole('button', { name: 'Post update' }).click()
@@ -245,14 +246,14 @@ describe('incidents in the browser', () => {
     await open('Quiet trouble', false)
     expect(await rows()).toBe(0)
     // The update form's box: unticked sends nothing either.
-    await page.getByLabel('Message').fill('Still quiet.')
+    await page.getByLabel('Message', { exact: true }).fill('Still quiet.')
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.waitForURL(/\/user\/incidents\/\d+$/)
     expect(await rows()).toBe(0)
 
     await open('Loud trouble', true)
     expect(await rows()).toBe(1)
-    await page.getByLabel('Message').fill('Fix under way.')
+    await page.getByLabel('Message', { exact: true }).fill('Fix under way.')
     await page.getByRole('checkbox', { name: 'Notify subscribers' }).first().check()
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.waitForURL(/\/user\/incidents\/\d+$/)
@@ -262,6 +263,52 @@ describe('incidents in the browser', () => {
     await page.getByRole('button', { name: 'Resolve' }).click()
     await page.waitForURL(/\/user\/incidents\/\d+$/)
     expect(await rows()).toBe(3)
+    await checkA11y(page)
+  })
+
+  test('Resolve posts a closing message: the default text as shown, the owner\'s own words, a refusal beside the field', async () => {
+    const page = app.page
+    const resolvePage = (await app.server.ctx.createPage(app.owner.key, { name: 'Resolve Co', slug: unique('resolve') })).id
+    const subscriber = await services().subscribers.add(user(), resolvePage, { kind: 'webhook', url: 'https://hooks.example.com/resolve', consent: true })
+    const open = async (title: string) => (await services().incidents.create(user(), { status_page_id: resolvePage, title, message: 'Looking.' })).id
+    const resolveForm = page.locator('form.resolve')
+
+    // Left as it is: the default text, shown in the box before the click.
+    const first = await open('Slow pages')
+    await page.goto(`${app.base}/user/incidents/${first}`)
+    const box = resolveForm.getByLabel('Closing message')
+    expect(await box.inputValue()).toBe(RESOLVE_MESSAGE)
+    await checkA11y(page)
+    await checkLayouts(page, app.shots, 'incident-resolve', ['Post an update', 'Closing message'])
+    await resolveForm.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${first}`)
+    expect((await services().incidents.get(user(), first)).updates.at(-1)).toMatchObject({ state: 'resolved', message: RESOLVE_MESSAGE })
+
+    // The owner's words, told to subscribers.
+    const second = await open('Login errors')
+    await page.goto(`${app.base}/user/incidents/${second}`)
+    await box.fill('The <b>database</b> failover is complete.')
+    await resolveForm.getByRole('checkbox', { name: 'Notify subscribers' }).check()
+    await resolveForm.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${second}`)
+    expect((await services().incidents.get(user(), second)).updates.at(-1)).toMatchObject({ state: 'resolved', message: 'The <b>database</b> failover is complete.' })
+    expect(await page.getByText('The <b>database</b> failover is complete.').isVisible()).toBe(true)
+    await new SubscriberFanoutExpander(app.server.ctx.database.db, services().subscribers, services().outbox).expand()
+    const sent = await app.server.ctx.database.db.selectFrom('outbox').select('payload_json').where('target', '=', `subscriber:${subscriber.id}`).execute()
+    expect(sent).toHaveLength(1)
+    const hook = JSON.parse(JSON.parse(sent[0]!.payload_json).request.body)
+    expect(hook.incident.incident_updates[0]).toMatchObject({ status: 'resolved', body: 'The <b>database</b> failover is complete.' })
+
+    // Too long: nothing changes, the error stands next to the box that keeps what was typed.
+    const third = await open('Flaky DNS')
+    await page.goto(`${app.base}/user/incidents/${third}`)
+    const long = 'x'.repeat(10_001)
+    await box.fill(long)
+    await resolveForm.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForSelector('#resolve-message-error')
+    expect(await page.locator('#resolve-message-error').textContent()).toContain('message')
+    expect(await box.inputValue()).toBe(long)
+    expect((await services().incidents.get(user(), third)).state).toBe('investigating')
     await checkA11y(page)
   })
 
@@ -296,7 +343,7 @@ describe('incidents in the browser', () => {
 
     await report.getByLabel('Title').fill('Login errors')
     await report.getByLabel('State').selectOption('identified')
-    await report.getByLabel('Message').fill('Some logins fail.')
+    await report.getByLabel('Message', { exact: true }).fill('Some logins fail.')
     await report.getByRole('checkbox', { name: 'Website' }).check()
     await report.getByLabel('Started at').fill('2026-11-23T12:30')
     await report.getByLabel('Time zone').selectOption('Europe/Berlin')
@@ -323,11 +370,11 @@ describe('incidents in the browser', () => {
     await page.goto(`${app.base}/user/pages/${pageId}/incidents`)
     const report = page.locator('#report')
     await report.getByLabel('Title').fill(MARKUP)
-    await report.getByLabel('Message').fill(MARKUP)
+    await report.getByLabel('Message', { exact: true }).fill(MARKUP)
     await report.getByRole('button', { name: 'Open incident' }).click()
     await page.waitForURL(/\/user\/incidents\/\d+$/)
     const incidentId = Number(/\/user\/incidents\/(\d+)$/.exec(page.url())![1])
-    await page.getByLabel('Message').fill(MARKUP)
+    await page.getByLabel('Message', { exact: true }).fill(MARKUP)
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
     for (const path of [`/user/incidents/${incidentId}`, `/user/pages/${pageId}/incidents`, `/user/pages/${pageId}`, '/user/templates', `/user/incidents/${incidentId}/delete`]) {

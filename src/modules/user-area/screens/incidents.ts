@@ -22,7 +22,7 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type F
 import { idParam, screens } from '../kit/guard.ts'
 import { html } from '../../../lib/html.ts'
 import { chosenZone, zoneCookie, zoneOf } from '../kit/zones.ts'
-import { deleteIncidentView, incidentCrumbs, incidentsCrumbs, incidentsPageView, incidentView, openIncidentsList, reportForm } from '../views/incidents.ts'
+import { deleteIncidentView, incidentCrumbs, incidentsCrumbs, incidentsPageView, incidentView, openIncidentsList, reportForm, RESOLVE_MESSAGE } from '../views/incidents.ts'
 import type { ScreenDeps } from './deps.ts'
 import { readIdList, readLocalTimes, readStatusChanges } from './form-lists.ts'
 
@@ -70,13 +70,13 @@ export function incidentScreens(deps: ScreenDeps) {
     for (const change of changes) await components.update(user, change.component.id, { status: change.status })
   }
 
-  async function incidentScreen(user: User, incident: Incident, updateForm: FormState, edit: FormState, request: Request) {
+  async function incidentScreen(user: User, incident: Incident, updateForm: FormState, edit: FormState, request: Request, resolveForm?: FormState) {
     const page = await pages.get(user, incident.pageId)
     const componentList = await components.list(user, page.id)
     return {
       title: incident.title,
       crumbs: incidentCrumbs(page, incident),
-      body: incidentView({ page, incident, components: componentList, updateForm, editForm: edit, zone: zoneOf(request) }),
+      body: incidentView({ page, incident, components: componentList, updateForm, editForm: edit, zone: zoneOf(request), ...(resolveForm ? { resolveForm } : {}) }),
     }
   }
 
@@ -174,12 +174,21 @@ export function incidentScreens(deps: ScreenDeps) {
     )
     .post(
       '/user/incidents/:id/resolve',
-      screen(async ({ user, params, body, redirect }) => {
+      screen(async ({ user, params, body, request, render, redirect }) => {
         const incident = await incidents.get(user, idParam(params.id))
-        // Its one field is the "Notify subscribers" checkbox (absent: false).
-        const form = readForm(IncidentUpdateBody, body, { only: ['notify_subscribers'] })
-        const notify = form.ok ? form.value.notify_subscribers : false
-        if (incident.state !== 'resolved') await incidents.addUpdate(user, incident.id, { state: 'resolved', notify_subscribers: notify })
+        // The closing message (empty or absent: the default text) and "Notify subscribers" (absent: false).
+        const form = readForm(IncidentUpdateBody, body, { only: ['message', 'notify_subscribers'] })
+        const again = async (formState: FormState, status: number) => {
+          const view = await incidentScreen(user, incident, emptyForm({ state: incident.state }), editForm(incident), request, formState)
+          return render({ title: view.title, crumbs: view.crumbs, head: STYLES }, view.body, status)
+        }
+        if (!form.ok) return again(form.state, 400)
+        const message = form.value.message?.trim() || RESOLVE_MESSAGE
+        try {
+          if (incident.state !== 'resolved') await incidents.addUpdate(user, incident.id, { state: 'resolved', message, notify_subscribers: form.value.notify_subscribers })
+        } catch (error) {
+          return again(serviceErrorState(error, form.state), errorStatus(error))
+        }
         // The affected components (all of the page's when page-wide) are operational again.
         const affected = new Set(incident.components.map((c) => c.id))
         const componentList = await components.list(user, incident.pageId)
@@ -187,7 +196,7 @@ export function incidentScreens(deps: ScreenDeps) {
         await applyStatuses(user, back.map((component) => ({ component, status: 'up' as const })))
         return redirect(`/user/incidents/${incident.id}`, `Incident "${incident.title}" resolved.`)
       }),
-      { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Resolve an incident (form post)') },
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Resolve an incident (form post; message: the closing entry, empty for the default text)') },
     )
     .post(
       '/user/incidents/:id/edit',

@@ -8,7 +8,7 @@ import type { Component } from '../../components/service.ts'
 import type { Incident, IncidentTemplate } from '../../incidents/service.ts'
 import { INCIDENT_STATES } from '../../incidents/states.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
+import { emptyForm, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
 import { autofocused, zoneField } from './when.ts'
@@ -192,11 +192,29 @@ export interface IncidentViewOptions {
   components: Component[]
   updateForm: FormState
   editForm: FormState
+  /** The Resolve form (its closing message); empty: the default text. */
+  resolveForm?: FormState
   zone: string
+}
+
+/** What the Resolve button posts as the closing entry unless the owner writes another. */
+export const RESOLVE_MESSAGE = 'The issue is fixed and everything works normally again.'
+
+/** The Resolve form's message box: its own id beside the update form's "Message". */
+function resolveMessageField(form: FormState): string {
+  const error = form.errors.message
+  const described = `resolve-message-hint${error ? ' resolve-message-error' : ''}`
+  return html`<div class="field!${error ? ' has-error' : ''}">
+  <label for="resolve-message">Closing message</label>
+  <textarea id="resolve-message" name="message" rows="2" aria-describedby="${described}"!${error ? ' aria-invalid="true"' : ''}>${form.values.message ?? RESOLVE_MESSAGE}</textarea>
+  <p class="hint" id="resolve-message-hint">The timeline's last entry, which notified subscribers read too. Left empty, the text above is posted.</p>
+  !${error ? html`<p class="field-error" id="resolve-message-error">${error}</p>` : ''}
+</div>`
 }
 
 export function incidentView(options: IncidentViewOptions): string {
   const { page, incident, components, updateForm, editForm, zone } = options
+  const resolveForm = options.resolveForm ?? emptyForm({})
   const id = String(incident.id)
   const affectedIds = new Set(incident.components.map((c) => c.id))
   // The update form offers the statuses of the affected components (all of them when page-wide).
@@ -230,6 +248,7 @@ export function incidentView(options: IncidentViewOptions): string {
     resolved
       ? ''
       : html`<form method="post" action="/user/incidents/${id}/resolve" class="resolve">
+    !${resolveMessageField(resolveForm)}
     !${notifySubscribersBox('resolve')}
     <button type="submit" aria-describedby="resolve-hint">Resolve</button>
     <p class="hint" id="resolve-hint">Marks the incident resolved and its affected components operational.</p>
