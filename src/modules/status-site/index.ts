@@ -33,8 +33,13 @@ function pathAndQuery(url: string): string {
   return start === -1 ? '/' : url.slice(start)
 }
 
-/** How a route of the status hosts is listed in the OpenAPI document (src/http/openapi.ts). */
+/**
+ * How a route of the status hosts is listed in the OpenAPI document (src/http/openapi.ts): the
+ * machine-read ones (Statuspage JSON, feeds). Pages, forms and their files are for people and
+ * stay out of it (`forPeople`).
+ */
 const doc = (summary: string) => ({ tags: ['Status host'], summary })
+const forPeople = (summary: string) => ({ ...doc(summary), hide: true })
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
@@ -120,25 +125,25 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       return new Response(page.body, { status: error instanceof HttpError ? error.status : 404, headers: page.headers })
     })
     .get('/robots.txt', async ({ request }) => servePrepared(await service.robots(ctxOf(request).site), null), {
-      detail: doc('robots.txt of the status page'),
+      detail: forPeople('robots.txt of the status page'),
     })
     .get('/_lantern/page.css', async ({ request }) => servePrepared(await service.pageCss, request.headers.get('if-none-match')), {
-      detail: doc('Stylesheet shared by every status page'),
+      detail: forPeople('Stylesheet shared by every status page'),
     })
     .get('/_lantern/theme.css', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).theme), {
-      detail: doc("The page's palette and custom CSS (branding)"),
+      detail: forPeople("The page's palette and custom CSS (branding)"),
     })
     .get('/_lantern/favicon', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
-      detail: doc("The page's favicon (branding)"),
+      detail: forPeople("The page's favicon (branding)"),
     })
     .get('/favicon.ico', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
-      detail: doc("The page's favicon, at the address browsers ask for"),
+      detail: forPeople("The page's favicon, at the address browsers ask for"),
     })
     .get('/_lantern/logo', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).logo), {
-      detail: doc("The page's logo (branding)"),
+      detail: forPeople("The page's logo (branding)"),
     })
     .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site), true), {
-      detail: doc('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
+      detail: forPeople('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
     })
     .get(
       '/history',
@@ -149,7 +154,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       },
       {
         query: t.Object({ before: t.Optional(t.String({ maxLength: 200, description: 'Older than this time (epoch milliseconds)' })) }),
-        detail: doc('Past incidents and maintenance, newest first (HTML)'),
+        detail: forPeople('Past incidents and maintenance, newest first (HTML)'),
       },
     )
     .get(
@@ -159,7 +164,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
         if (!/^\d{1,15}$/.test(params.id)) return htmlRoute(request, (ctx) => service.pageNotFound(ctx.site, NO_SUCH_INCIDENT))
         return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id))
       },
-      { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: doc('One incident with its timeline of updates (HTML)') },
+      { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: forPeople('One incident with its timeline of updates (HTML)') },
     )
     .get('/history.rss', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'rss')), {
       detail: doc('Incidents and maintenance as an RSS 2.0 feed (private pages: session or auth_token)'),
@@ -187,7 +192,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
           next: outcome.next,
         })
       },
-      { parse: 'none', detail: doc("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
+      { parse: 'none', detail: forPeople("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
     )
   if (deps.routes) app = app.use(deps.routes) as unknown as typeof app
   for (const document of STATUS_API_DOCUMENTS) {
