@@ -40,6 +40,22 @@ export const textAnswer = (mediaType: string, description: string) => t.String({
 /** An HTML page (the site's pages, the user area, previews). */
 export const HtmlPage = textAnswer('text/html', 'An HTML page')
 
+/**
+ * The request body of an upload read by the route itself (`parse: 'none'`), for `detail.requestBody`:
+ * a multipart form with the file in `field`, or the file's bytes as the body with its own media type.
+ */
+export function uploadBody(description: string, mediaTypes: readonly string[], field = 'file') {
+  const file = { type: 'string' as const, contentMediaType: 'application/octet-stream', description: 'The file' }
+  return {
+    required: true,
+    description,
+    content: {
+      'multipart/form-data': { schema: { type: 'object' as const, required: [field], properties: { [field]: file } } },
+      ...Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' as const, contentMediaType: type } }])),
+    },
+  }
+}
+
 export const ErrorBody = t.Object({ error: t.String() }, { description: 'What went wrong, for people' })
 
 /** Models every JSON API plugin registers next to its own: the error body. */
