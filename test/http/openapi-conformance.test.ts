@@ -1,0 +1,137 @@
+/**
+ * The document says what the server does, for every operation it lists, whoever added the route:
+ * each operation of the service host is called (its path parameters, query and body from the
+ * document's own examples) without credentials, with an owner's key on ids nobody has, and with an
+ * id that is not an id. Every answer's status is one the operation documents, an error answer is
+ * the shared Error body, an operation with `security` answers 401 without credentials and a
+ * public one (`security: []`) does not. A failure names the operation and what it answered.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createTestContext, type TestContext } from '../helpers/context.ts'
+
+let ctx: TestContext
+let doc: any
+let key: string
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch']
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  doc = await (await ctx.request('/swagger/json')).json()
+  ;({ key } = await ctx.createOwner())
+})
+afterAll(() => ctx.close())
+
+interface Operation {
+  method: string
+  path: string
+  operation: any
+}
+
+/** The operations of the service host (status-host operations carry their own server). */
+function serviceOperations(): Operation[] {
+  const out: Operation[] = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const method of METHODS) if (item[method] && !item[method].servers) out.push({ method, path, operation: item[method] })
+  }
+  return out
+}
+
+/** The URL and request of an operation with every path parameter set to `id` (or the example). */
+function requestFor({ method, path, operation }: Operation, id: string, credentials: string | undefined): [string, RequestInit & { key?: string }] {
+  let url = path
+  const query = new URLSearchParams()
+  for (const parameter of operation.parameters ?? []) {
+    const value = parameter.schema?.type === 'integer' ? id : String(parameter.example ?? parameter.schema?.examples?.[0] ?? 'unknown')
+    if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(value))
+    else if (parameter.in === 'query' && parameter.required) query.set(parameter.name, value)
+  }
+  if (query.size) url += `?${query}`
+  const content = operation.requestBody?.content ?? {}
+  const init: RequestInit & { key?: string; json?: unknown } = { method: method.toUpperCase(), key: credentials }
+  if (content['application/json']) init.json = content['application/json'].example ?? {}
+  else if (Object.keys(content).length) {
+    const type = Object.keys(content).find((name) => name !== 'multipart/form-data') ?? 'application/octet-stream'
+    init.headers = { 'content-type': type }
+    init.body = new Uint8Array([0x89, 0x50, 0x4e, 0x47])
+  }
+  return [url, init]
+}
+
+async function call(target: Operation, id: string, credentials: string | undefined): Promise<{ status: number; body: string; type: string }> {
+  const [url, init] = requestFor(target, id, credentials)
+  const response = await ctx.request(url, init)
+  return { status: response.status, body: (await response.text()).slice(0, 200), type: response.headers.get('content-type') ?? '' }
+}
+
+/** What is wrong with an answer, or undefined. */
+function judge(target: Operation, answer: { status: number; body: string; type: string }, situation: string): string | undefined {
+  const documented = Object.keys(target.operation.responses)
+  const label = `${target.method.toUpperCase()} ${target.path} ${situation}`
+  if (!documented.includes(String(answer.status))) return `${label}: answered ${answer.status} ${answer.body}; the document lists ${documented.join(', ')}`
+  const response = target.operation.responses[answer.status]
+  if (response.content?.['application/json']?.schema?.$ref === '#/components/schemas/Error') {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(answer.body)
+    } catch {}
+    if (typeof (parsed as { error?: unknown } | undefined)?.error !== 'string') return `${label}: answered ${answer.status} with ${answer.type} ${answer.body}, not the Error body`
+  }
+  return undefined
+}
+
+test('without credentials: secured operations answer 401, public ones never do, and every status is documented', async () => {
+  const operations = serviceOperations()
+  expect(operations.length).toBeGreaterThan(80)
+  const wrong: string[] = []
+  for (const target of operations) {
+    const answer = await call(target, '1', undefined)
+    const secured = target.operation.security.length > 0
+    if (secured && answer.status !== 401) wrong.push(`${target.method.toUpperCase()} ${target.path}: has security but answered ${answer.status} ${answer.body} without credentials`)
+    if (!secured && answer.status === 401 && !target.operation.responses['401']) wrong.push(`${target.method.toUpperCase()} ${target.path}: is public (security: []) but answered 401`)
+    const problem = judge(target, answer, 'without credentials')
+    if (problem) wrong.push(problem)
+  }
+  expect(wrong).toEqual([])
+}, 120_000)
+
+test("with an owner's key on ids nobody has, and with an id that is not one: every status is documented", async () => {
+  const wrong: string[] = []
+  for (const target of serviceOperations().filter((op) => op.operation.security.some((r: object) => 'bearerAuth' in r))) {
+    const integerParams = (target.operation.parameters ?? []).filter((p: any) => p.in === 'path' && p.schema?.type === 'integer')
+    const nobodys = await call(target, '987654', key)
+    const problem = judge(target, nobodys, "on an id nobody has")
+    if (problem) wrong.push(problem)
+    if (integerParams.length && ![404, 403].includes(nobodys.status) && !(target.method !== 'get' && nobodys.status === 400)) {
+      wrong.push(`${target.method.toUpperCase()} ${target.path}: answered ${nobodys.status} ${nobodys.body} for an id nobody has`)
+    }
+    if (!integerParams.length) continue
+    const notAnId = await call(target, '0', key)
+    const invalid = judge(target, notAnId, 'with id 0')
+    if (invalid) wrong.push(invalid)
+    if (notAnId.status !== 400) wrong.push(`${target.method.toUpperCase()} ${target.path}: answered ${notAnId.status} for id 0, not 400`)
+  }
+  expect(wrong).toEqual([])
+}, 120_000)
+
+test('every operation has a summary, a description, declared tags, its security, and examples of its JSON body and answer', () => {
+  const declaredTags = new Set(doc.tags.map((tag: { name: string }) => tag.name))
+  const missing: string[] = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method]
+      if (!operation) continue
+      const label = `${method.toUpperCase()} ${path}`
+      if (!operation.summary) missing.push(`${label}: no summary (detail.summary)`)
+      if (!operation.description) missing.push(`${label}: no description`)
+      if (!Array.isArray(operation.security)) missing.push(`${label}: no security`)
+      for (const tag of operation.tags ?? []) if (!declaredTags.has(tag)) missing.push(`${label}: tag "${tag}" is not in TAGS (src/http/openapi.ts)`)
+      const body = operation.requestBody?.content?.['application/json']
+      if (body && body.example === undefined) missing.push(`${label}: no example of the JSON body (give the field with a pattern \`examples\`)`)
+      const success = Object.entries<any>(operation.responses).find(([status]) => status.startsWith('2'))?.[1]
+      const answer = success?.content?.['application/json']
+      if (answer && answer.example === undefined) missing.push(`${label}: no example of the JSON answer (give the field with a pattern \`examples\`)`)
+    }
+  }
+  expect(missing).toEqual([])
+})
