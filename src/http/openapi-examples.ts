@@ -82,13 +82,18 @@ const singular = (name: string): string => (name.endsWith('ies') ? `${name.slice
 
 /** Strings whose meaning the field name gives, whatever the route. */
 function namedString(name: string): string | undefined {
-  if (name.endsWith('_at') || name === 'at' || name === 'since' || name === 'until') return '2026-11-27T12:00:00.000Z'
+  if (/(_at|_since|_from|_to)$/.test(name) || ['at', 'since', 'until', 'from', 'to', 'started', 'updated'].includes(name)) return '2026-11-27T12:00:00.000Z'
+  if (name === 'date' || name.endsWith('_date')) return '2026-11-27'
   if (name === 'email' || name.endsWith('_email')) return 'ops@example.com'
   if (name === 'url' || name.endsWith('_url')) return 'https://example.com/'
-  if (name === 'slug') return 'acme'
-  if (name === 'name') return 'Acme'
+  if (name === 'custom_domain' || name === 'domain' || name === 'host') return 'status.example.com'
+  if (name === 'slug' || name.endsWith('_slug') || name === 'page') return 'acme'
+  if (name === 'name' || name.endsWith('_name')) return 'Acme API'
+  if (name === 'label' || name === 'group') return 'Backend'
   if (name === 'title') return 'API errors'
-  if (name === 'message' || name === 'body') return 'We are looking into it.'
+  if (name === 'message' || name === 'body' || name === 'summary' || name.endsWith('_message')) return 'We are looking into it.'
+  if (name === 'region') return 'eu'
+  if (['primary', 'secondary', 'accent', 'background', 'surface', 'text', 'muted', 'border', 'onPrimary'].includes(name)) return '#1f6feb'
   if (name === 'error') return 'name must be a string of at most 100 characters'
   return undefined
 }

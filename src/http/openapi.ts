@@ -213,7 +213,7 @@ function parametersOf(hooks: DocumentedRoute['hooks']): unknown[] {
  * of one method, so there the service host's operation says what the status host answers.
  */
 function addStatusHostRoute(doc: OpenApiDocument, route: DocumentedRoute, server: Server): void {
-  const detail = (route.hooks?.detail ?? {}) as { summary?: string; description?: string; tags?: string[]; hide?: boolean; responses?: Record<string, unknown> }
+  const detail = (route.hooks?.detail ?? {}) as { summary?: string; description?: string; tags?: string[]; hide?: boolean; parameters?: unknown[]; responses?: Record<string, unknown> }
   if (detail.hide) return
   const path = toOpenApiPath(route.path)
   const method = route.method.toLowerCase()
@@ -224,7 +224,7 @@ function addStatusHostRoute(doc: OpenApiDocument, route: DocumentedRoute, server
     existing.description = existing.description ? `${existing.description}\n\n${note}` : note
     return
   }
-  const parameters = parametersOf(route.hooks)
+  const parameters = [...parametersOf(route.hooks), ...(detail.parameters ?? [])]
   // The server on the operation, not the path: the service host may answer other methods there.
   item[method] = {
     servers: [server],

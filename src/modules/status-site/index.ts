@@ -14,6 +14,7 @@ import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
 import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
+import { feedDetail, statuspageDocumentDetail } from './api-docs.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
 export type PageViewHook = (pageId: number, request: Request) => void
@@ -34,12 +35,10 @@ function pathAndQuery(url: string): string {
 }
 
 /**
- * How a route of the status hosts is listed in the OpenAPI document (src/http/openapi.ts): the
- * machine-read ones (Statuspage JSON, feeds). Pages, forms and their files are for people and
- * stay out of it (`forPeople`).
+ * Pages, forms and their files are for people: they stay out of the OpenAPI document, which lists
+ * the machine-read routes of the status hosts (Statuspage JSON, feeds: api-docs.ts).
  */
-const doc = (summary: string) => ({ tags: ['Status host'], summary })
-const forPeople = (summary: string) => ({ ...doc(summary), hide: true })
+const forPeople = (summary: string) => ({ tags: ['Status host'], summary, hide: true })
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
@@ -167,10 +166,10 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: forPeople('One incident with its timeline of updates (HTML)') },
     )
     .get('/history.rss', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'rss')), {
-      detail: doc('Incidents and maintenance as an RSS 2.0 feed (private pages: session or auth_token)'),
+      detail: feedDetail('rss'),
     })
     .get('/history.atom', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'atom')), {
-      detail: doc('Incidents and maintenance as an Atom 1.0 feed (private pages: session or auth_token)'),
+      detail: feedDetail('atom'),
     })
     .post(
       '/_lantern/access',
@@ -199,7 +198,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
     app = app.get(
       `/api/v2/${document}.json`,
       ({ request }) => dataRoute(request, (ctx) => service.statusApi(ctx.site, document as StatusApiDocument)),
-      { detail: doc(`Statuspage-compatible ${document}.json (private pages: session or auth_token)`) },
+      { detail: statuspageDocumentDetail(document) },
     ) as unknown as typeof app
   }
   return app
