@@ -7,7 +7,8 @@
  * - every response has a description; error answers (the shared `Error` model) say when they
  *   happen; every operation lists the errors that can happen to it: 400 always (the Host check
  *   before any route, and the route's own validation), 429 under `/api/` (the rate limit), no
- *   409 on a read and no 404 where nothing names a resource;
+ *   409 on a read, no 403 on an owner's read (the cross-site refusal is for writes, and plans
+ *   limit what is created or changed, not what is read) and no 404 where nothing names a resource;
  * - every operation has a description (its summary and who may call it, when it gives none).
  */
 import { isRateLimited } from './edge/rate-limit.ts'
@@ -72,6 +73,10 @@ const SAFE_METHODS = new Set(['get', 'head', 'options'])
 
 const errorAnswer = (status: string) => ({ description: describeStatus(status), content: { 'application/json': { schema: { $ref: ERROR_REF } } } })
 
+/** Signed in by the owner's API key or login session. */
+const isOwnerOperation = (operation: Operation): boolean =>
+  (operation.security as Array<Record<string, unknown>>).some((requirement) => 'bearerAuth' in requirement || 'sessionCookie' in requirement)
+
 const isErrorAnswer = (response: any): boolean => response?.content?.['application/json']?.schema?.$ref === ERROR_REF
 
 /** Applies the rules above to one operation of the service or a status host. */
@@ -93,6 +98,7 @@ export function finishOperation(path: string, method: string, operation: Operati
   }
   const namesResource = (operation.parameters ?? []).length > 0 || operation.requestBody !== undefined
   if (SAFE_METHODS.has(method) && isErrorAnswer(responses[409])) delete responses[409]
+  if (SAFE_METHODS.has(method) && isOwnerOperation(operation) && isErrorAnswer(responses[403])) delete responses[403]
   if (!namesResource && isErrorAnswer(responses[404])) delete responses[404]
   responses[400] ??= errorAnswer('400')
   if (isRateLimited(method.toUpperCase(), path)) responses[429] ??= errorAnswer('429')

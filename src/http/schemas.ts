@@ -71,11 +71,17 @@ export const IdParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
 })
 
-/** Error answers of a management route, by reference to the `Error` model (register `sharedModels`). */
+/**
+ * Error answers of a management route, by reference to the `Error` model (register `sharedModels`).
+ * The OpenAPI document keeps those that can happen (src/http/openapi-operations.ts: no 403 on a
+ * read, no 404 where nothing names a resource). A route that can conflict adds `conflictResponse`.
+ */
 export const errorResponses = {
   400: 'Error',
   401: 'Error',
   403: 'Error',
   404: 'Error',
-  409: 'Error',
 } as const
+
+/** The answer of a route that can conflict with the current state (a slug taken, a transfer already decided). */
+export const conflictResponse = { 409: 'Error' } as const

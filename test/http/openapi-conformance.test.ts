@@ -135,3 +135,23 @@ test('every operation has a summary, a description, declared tags, its security,
   }
   expect(missing).toEqual([])
 })
+
+test('a write signed in by the session cookie from another site answers the 403 its operation documents', async () => {
+  const { user } = await ctx.createOwner()
+  const { token } = await ctx.app.services.accounts.login(user.email, 'correct horse battery', 'test', 'test')
+  const wrong: string[] = []
+  const writes = serviceOperations().filter((op) => op.method !== 'get' && op.operation.security.some((r: object) => 'sessionCookie' in r))
+  expect(writes.length).toBeGreaterThan(30)
+  for (const target of writes) {
+    const [url, init] = requestFor(target, '1', undefined)
+    const headers = new Headers(init.headers)
+    headers.set('cookie', `lantern_session=${token}`)
+    headers.set('origin', 'https://elsewhere.example')
+    const response = await ctx.request(url, { ...init, headers })
+    const answer = { status: response.status, body: (await response.text()).slice(0, 200), type: response.headers.get('content-type') ?? '' }
+    if (answer.status !== 403) wrong.push(`${target.method.toUpperCase()} ${target.path}: answered ${answer.status} ${answer.body} to a cross-site write`)
+    const problem = judge(target, answer, 'to a cross-site write')
+    if (problem) wrong.push(problem)
+  }
+  expect(wrong).toEqual([])
+}, 120_000)
