@@ -169,7 +169,7 @@ export function createApp(deps: AppDeps): App {
     handle: front.handle,
     answerFromCache: front.answerFromCache,
     services,
-    routes: [...serviceApp.routes, ...statusSiteApp.routes],
+    routes: { service: serviceApp.routes, statusHost: statusSiteApp.routes },
     publicCache: services.publicCache,
     status: services.status,
     statusSite: services.statusSite,
@@ -186,7 +186,7 @@ export interface App {
   answerFromCache(request: Request): Response | undefined
   services: Services
   /** The routes of the service host and of the status hosts, with their schemas (`hooks`). */
-  routes: ReadonlyArray<{ method: string; path: string; hooks: Record<string, any> }>
+  routes: Record<'service' | 'statusHost', ReadonlyArray<{ method: string; path: string; hooks: Record<string, any> }>>
   publicCache: PublicCache | undefined
   status: StatusService
   statusSite: StatusSiteService

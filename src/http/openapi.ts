@@ -1,13 +1,15 @@
 /**
- * The OpenAPI document (`/swagger/json`) of every route a client can call, and the API viewer
- * (`/swagger`, src/http/api-viewer.ts) that reads it.
+ * The OpenAPI document (`/swagger/json`) of what programs call, and the API viewer (`/swagger`,
+ * src/http/api-viewer.ts) that reads it.
  *
  * The document declares OpenAPI 3.1: its schemas are JSON Schema (what Elysia's `t` produces:
  * `type: 'null'` in unions, `const`, `examples`), which 3.0 cannot express. @elysiajs/swagger builds
- * the paths from the service app's routes; `finishDocument` then does the two things the plugin
- * cannot be told: a description and the real media type of every response (OpenAPI requires the
- * one; the plugin lists JSON, multipart and text for every answer) and the routes of the status
- * hosts, which live in another app (src/modules/status-site/).
+ * the paths from the service app's routes (a route or a whole plugin marked `detail: { hide: true }`
+ * stays out: pages and forms for people); `finishDocument` then adds the machine-read routes of the
+ * status hosts, which live in another app (src/modules/status-site/), and applies the rules that
+ * hold for every operation and schema, whichever route declared it (openapi-operations.ts,
+ * openapi-schema.ts, openapi-examples.ts). The test suite lints the result with Redocly and
+ * Spectral (test/http/openapi-lint.test.ts).
  */
 import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
