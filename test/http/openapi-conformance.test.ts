@@ -155,3 +155,58 @@ test('a write signed in by the session cookie from another site answers the 403 
   }
   expect(wrong).toEqual([])
 }, 120_000)
+
+test("an owner's reads answer what their schemas say (ids are integers)", async () => {
+  const { default: Ajv2020 } = await import('ajv/dist/2020')
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true })
+  const { key: owner } = await ctx.createOwner()
+  const page = await ctx.createPage(owner, { slug: 'schemas', name: 'Schemas' })
+  const post = async (path: string, body: unknown) => ((await (await ctx.request(path, { method: 'POST', key: owner, json: body })).json()) as { data: { id: number } }).data.id
+  const component = await post(`/user/api/v1/status-pages/${page.id}/components`, { name: 'API' })
+  const incident = await post('/user/api/v1/incidents', { status_page_id: page.id, title: 'Down', message: 'Looking', component_ids: [component] })
+  const maintenance = await post('/user/api/v1/maintenances', { status_page_id: page.id, title: 'Upgrade', start_at: '2026-11-02T00:00:00Z', end_at: '2026-11-02T01:00:00Z' })
+  const template = await post('/user/api/v1/incident-templates', { name: 'Outage', title: '{{component}} down', message: 'm' })
+  const idFor = (path: string): number =>
+    path.startsWith('/user/api/v1/components/') ? component
+    : path.startsWith('/user/api/v1/incidents/') ? incident
+    : path.startsWith('/user/api/v1/maintenances/') ? maintenance
+    : path.startsWith('/user/api/v1/incident-templates/') ? template
+    : page.id
+  const wrong: string[] = []
+  let checked = 0
+  for (const target of serviceOperations().filter((op) => op.method === 'get' && op.operation.security.some((r: object) => 'bearerAuth' in r))) {
+    const names = (target.operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name as string)
+    if (names.some((name: string) => name !== 'id')) continue
+    const response = await ctx.request(target.path.replace('{id}', String(idFor(target.path))), { key: owner })
+    const schema = target.operation.responses[response.status]?.content?.['application/json']?.schema
+    if (response.status !== 200 || !schema) continue
+    const validate = ajv.compile({ ...schema, components: doc.components })
+    const body = await response.json()
+    checked++
+    if (!validate(body)) wrong.push(`GET ${target.path}: ${ajv.errorsText(validate.errors).slice(0, 300)} in ${JSON.stringify(body).slice(0, 200)}`)
+  }
+  expect(wrong).toEqual([])
+  expect(checked).toBeGreaterThan(20)
+}, 120_000)
+
+test('the status hosts\' operations answer the statuses and media types they document', async () => {
+  const { key: owner } = await ctx.createOwner()
+  await ctx.createPage(owner, { slug: 'open-page', name: 'Open' })
+  await ctx.createPage(owner, { slug: 'closed-page', name: 'Closed', visibility: 'private' })
+  const wrong: string[] = []
+  const operations = Object.entries<any>(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]?.servers).map((method) => ({ method, path, operation: item[method] })))
+  expect(operations.length).toBeGreaterThan(8)
+  for (const target of operations) {
+    for (const [host, expected] of [['open-page', 200], ['closed-page', 401], ['no-such-page', 404]] as const) {
+      const response = await ctx.request(`https://${host}.status.test${target.path}`, { method: target.method.toUpperCase() })
+      const documented = target.operation.responses[response.status]
+      const type = (response.headers.get('content-type') ?? '').split(';')[0]!
+      const label = `${target.method.toUpperCase()} ${target.path} on ${host}`
+      if (response.status !== expected) wrong.push(`${label}: answered ${response.status}, expected ${expected}`)
+      else if (!documented) wrong.push(`${label}: ${response.status} is not documented`)
+      else if (!Object.keys(documented.content ?? {}).includes(type)) wrong.push(`${label}: answered ${type}; the document says ${Object.keys(documented.content ?? {}).join(', ')}`)
+      await response.arrayBuffer()
+    }
+  }
+  expect(wrong).toEqual([])
+})
