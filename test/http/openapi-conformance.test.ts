@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createTestContext, type TestContext } from '../helpers/context.ts'
+import { createAddressGuard } from '../../src/lib/address-guard.ts'
+import { ManualClock } from '../helpers/clock.ts'
 
 let ctx: TestContext
 let doc: any
@@ -16,7 +18,8 @@ let key: string
 const METHODS = ['get', 'put', 'post', 'delete', 'patch']
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // Lookups and checks answer at once without the network: no resolver, no address for any name.
+  ctx = await createTestContext({ checkDeps: { guard: createAddressGuard({ resolve: async () => [], allowPrivate: false }), clock: new ManualClock(), dnsServers: [] } })
   doc = await (await ctx.request('/swagger/json')).json()
   ;({ key } = await ctx.createOwner())
 })
@@ -97,15 +100,16 @@ test('without credentials: secured operations answer 401, public ones never do, 
 
 test("with an owner's key on ids nobody has, and with an id that is not one: every status is documented", async () => {
   const wrong: string[] = []
+  // Only operations that name an id: nothing is created, sent or looked up.
   for (const target of serviceOperations().filter((op) => op.operation.security.some((r: object) => 'bearerAuth' in r))) {
     const integerParams = (target.operation.parameters ?? []).filter((p: any) => p.in === 'path' && p.schema?.type === 'integer')
+    if (!integerParams.length) continue
     const nobodys = await call(target, '987654', key)
     const problem = judge(target, nobodys, "on an id nobody has")
     if (problem) wrong.push(problem)
-    if (integerParams.length && ![404, 403].includes(nobodys.status) && !(target.method !== 'get' && nobodys.status === 400)) {
+    if (![404, 403].includes(nobodys.status) && !(target.method !== 'get' && nobodys.status === 400)) {
       wrong.push(`${target.method.toUpperCase()} ${target.path}: answered ${nobodys.status} ${nobodys.body} for an id nobody has`)
     }
-    if (!integerParams.length) continue
     const notAnId = await call(target, '0', key)
     const invalid = judge(target, notAnId, 'with id 0')
     if (invalid) wrong.push(invalid)
