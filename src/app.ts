@@ -169,6 +169,7 @@ export function createApp(deps: AppDeps): App {
     handle: front.handle,
     answerFromCache: front.answerFromCache,
     services,
+    routes: { service: serviceApp.routes, statusHost: statusSiteApp.routes },
     publicCache: services.publicCache,
     status: services.status,
     statusSite: services.statusSite,
@@ -184,6 +185,8 @@ export interface App {
   handle(request: Request): Response | Promise<Response>
   answerFromCache(request: Request): Response | undefined
   services: Services
+  /** The routes of the service host and of the status hosts, with their schemas (`hooks`). */
+  routes: Record<'service' | 'statusHost', ReadonlyArray<{ method: string; path: string; hooks: Record<string, any> }>>
   publicCache: PublicCache | undefined
   status: StatusService
   statusSite: StatusSiteService

@@ -55,7 +55,8 @@ function viewerPage(specPath: string): string {
 const NoBody = t.Void({ description: 'No body' })
 
 export function apiViewerRoutes(specPath: string) {
-  return new Elysia({ name: 'api-viewer' })
+  // The viewer of the API reference is not part of it.
+  return new Elysia({ name: 'api-viewer', detail: { hide: true } })
     .model(sharedModels)
     .get(
       '/swagger',

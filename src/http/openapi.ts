@@ -1,18 +1,23 @@
 /**
- * The OpenAPI document (`/swagger/json`) of every route a client can call, and the API viewer
- * (`/swagger`, src/http/api-viewer.ts) that reads it.
+ * The OpenAPI document (`/swagger/json`) of what programs call, and the API viewer (`/swagger`,
+ * src/http/api-viewer.ts) that reads it.
  *
  * The document declares OpenAPI 3.1: its schemas are JSON Schema (what Elysia's `t` produces:
  * `type: 'null'` in unions, `const`, `examples`), which 3.0 cannot express. @elysiajs/swagger builds
- * the paths from the service app's routes; `finishDocument` then does the two things the plugin
- * cannot be told: a description and the real media type of every response (OpenAPI requires the
- * one; the plugin lists JSON, multipart and text for every answer) and the routes of the status
- * hosts, which live in another app (src/modules/status-site/).
+ * the paths from the service app's routes (a route or a whole plugin marked `detail: { hide: true }`
+ * stays out: pages and forms for people); `finishDocument` then adds the machine-read routes of the
+ * status hosts, which live in another app (src/modules/status-site/), and applies the rules that
+ * hold for every operation and schema, whichever route declared it (openapi-operations.ts,
+ * openapi-schema.ts, openapi-examples.ts). The test suite lints the result with Redocly and
+ * Spectral (test/http/openapi-lint.test.ts).
  */
 import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
 import { APP_VERSION } from '../lib/version.ts'
 import { apiViewerRoutes } from './api-viewer.ts'
+import { exampleOf } from './openapi-examples.ts'
+import { describeStatus, finishOperation, operationsOf, withoutTrailingSlashes, type PathItem } from './openapi-operations.ts'
+import { documentSchema } from './openapi-schema.ts'
 
 export const SPEC_PATH = '/swagger/json'
 
@@ -42,6 +47,8 @@ const TAGS = [
   { name: 'Page transfers', description: 'Hand a status page to another account: offer, cancel, accept or decline' },
   { name: 'Subscribers', description: 'People and webhooks that get the updates of a page: list, add, remove, CSV import and export' },
   { name: 'Checks', description: 'Check results reported for components (response times, up/down)' },
+  { name: 'Monitors', description: 'Monitors that check your services (HTTP, keyword, JSON, TCP, DNS, TLS, push, SSL, DNSBL, email authentication) and their results' },
+  { name: 'Notification channels', description: 'Where your alerts go: email, webhook, Slack, Discord, Telegram, Teams, ntfy, PagerDuty' },
   { name: 'API keys', description: 'Create (web session only), list and revoke your API keys' },
   { name: 'Sessions', description: 'Your login sessions: list them, end one, end all others' },
   { name: 'Plan', description: 'Your plan, what it allows and your usage' },
@@ -50,8 +57,7 @@ const TAGS = [
   { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },
   { name: 'SLA', description: 'SLA targets per component, reports (JSON, CSV, PDF) and the monthly report mail' },
   { name: 'Tools', description: 'One-off domain lookups (DNS, MX, SPF, DKIM, DMARC, SSL, DNSBL) and your recent checks' },
-  { name: 'User area', description: 'Login, logout and the server-rendered user area' },
-  { name: 'Site', description: 'Landing page, docs, blog, changelog, API viewer, robots.txt and sitemap of the service host' },
+  { name: 'Site', description: 'The changelog feed of the service host' },
   {
     name: 'Status host',
     description:
@@ -91,6 +97,8 @@ export function openApi(options: OpenApiOptions) {
               version: APP_VERSION,
               description:
                 'Status pages, embeds and the management API of a Lantern instance. Management routes take an API key (`Authorization: Bearer lnt_…` or `X-API-Key: lnt_…`) created in the web app (API keys) or with `lantern key create`. Errors are `{"error": "…"}` with the status code. Routes tagged "Status host" are answered on the status pages\' own hosts.',
+              // The instance's own API guide: who runs an instance is not known to the code.
+              contact: { name: 'The API guide of this instance', url: `${options.baseUrl}/docs/api` },
             },
             servers: [{ url: options.baseUrl, description: 'The service host (BASE_URL)' }],
             tags: TAGS,
@@ -110,70 +118,81 @@ export function openApi(options: OpenApiOptions) {
   )
 }
 
-type OpenApiDocument = { paths: Record<string, Record<string, any>> } & Record<string, unknown>
+type OpenApiDocument = { paths: Record<string, PathItem>; webhooks?: Record<string, PathItem>; components?: Record<string, any>; tags?: Array<{ name: string }> } & Record<string, unknown>
 type Server = { url: string; description: string }
 
-/** The plugin's document with a description on every response and the status hosts' routes. */
+/**
+ * The plugin's document finished: the status hosts' routes added, then the rules of
+ * openapi-operations.ts for every operation, the schemas as clients need them (openapi-schema.ts),
+ * an example for each JSON body and answer, and only the models and tags something uses.
+ */
 export function finishDocument(plugin: OpenApiDocument, statusRoutes: readonly DocumentedRoute[], statusServer: Server): OpenApiDocument {
   // A copy: the plugin keeps its document between calls.
   const doc = JSON.parse(JSON.stringify(plugin)) as OpenApiDocument
   for (const route of statusRoutes) addStatusHostRoute(doc, route, statusServer)
-  for (const item of Object.values(doc.paths)) {
-    for (const operation of Object.values(item)) {
-      if (typeof operation !== 'object' || operation === null || !operation.responses) continue
-      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
-        // The plugin spreads a string schema's keywords (contentMediaType, maxLength…) into the
-        // Response Object, which has none of them: they stay in the schema.
-        for (const key of Object.keys(response)) if (!RESPONSE_FIELDS.has(key) && !key.startsWith('x-')) delete response[key]
-        if (typeof response.description !== 'string' || response.description === '') response.description = describeStatus(status)
-        if (response.content) response.content = answerContent(response.content)
-      }
-    }
+  // Other sections (the outgoing webhooks) are added here, before the rules below apply to them.
+  doc.paths = withoutTrailingSlashes(doc.paths)
+  const errorDescription = doc.components?.schemas?.Error?.description
+  for (const [path, method, operation] of operationsOf(doc.paths)) finishOperation(path, method, operation, errorDescription)
+  for (const section of [doc.paths, doc.webhooks]) rewriteSchemas(section)
+  if (doc.components?.schemas) {
+    doc.components.schemas = Object.fromEntries(Object.entries(doc.components.schemas).map(([name, schema]) => [name, documentSchema(schema)]))
   }
+  const components = doc.components?.schemas ?? {}
+  for (const section of [doc.paths, doc.webhooks]) for (const [, , operation] of operationsOf(section)) addExamples(operation, components)
+  keepUsedModels(doc)
+  keepUsedTags(doc)
   return doc
 }
 
-/** The fields of an OpenAPI 3.1 Response Object. */
-const RESPONSE_FIELDS = new Set(['description', 'headers', 'content', 'links', '$ref', 'summary'])
-
-/** What the plugin lists for every answer whatever the route sends. */
-const PLUGIN_DEFAULT_TYPES = ['application/json', 'multipart/form-data', 'text/plain']
-
-/**
- * The media type an answer is sent with: the schema's `contentMediaType` (`textAnswer` in
- * schemas.ts), else JSON for objects, arrays and models. A string without one keeps the plugin's
- * list: the route has not said what it sends.
- */
-function answerContent(content: Record<string, { schema?: unknown }>): Record<string, { schema?: unknown }> {
-  const types = Object.keys(content)
-  if (types.length !== PLUGIN_DEFAULT_TYPES.length || !PLUGIN_DEFAULT_TYPES.every((type) => types.includes(type))) return content
-  const entry = content['application/json']!
-  const schema = (entry.schema ?? {}) as { contentMediaType?: unknown; type?: unknown }
-  if (typeof schema.contentMediaType === 'string') return { [schema.contentMediaType]: entry }
-  if (schema.type === 'string') return content
-  return { 'application/json': entry }
+/** Every `schema` of a section (parameters, bodies, answers, headers) as documentSchema shows it. */
+function rewriteSchemas(value: unknown): void {
+  if (value === null || typeof value !== 'object') return
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'schema' && child !== null && typeof child === 'object') (value as Record<string, unknown>)[key] = documentSchema(child)
+    else rewriteSchemas(child)
+  }
 }
 
-const STATUS_TEXT: Record<string, string> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No content',
-  301: 'Moved permanently (to the canonical address)',
-  302: 'Found (redirect)',
-  303: 'See other (redirect after a form)',
-  304: 'Not modified (the ETag matched)',
-  400: 'Bad request',
-  401: 'Not signed in or no valid key',
-  403: 'Forbidden',
-  404: 'Not found',
-  409: 'Conflict',
-  413: 'Body too large',
-  429: 'Too many requests',
-  503: 'Unavailable',
+const JSON_TYPE = 'application/json'
+
+/** An example for the JSON body and the JSON success answer, unless the route gave one. */
+function addExamples(operation: Record<string, any>, components: Record<string, unknown>): void {
+  const success = Object.entries<any>(operation.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1]
+  for (const media of [operation.requestBody?.content?.[JSON_TYPE], success?.content?.[JSON_TYPE]]) {
+    if (!media?.schema || 'example' in media || 'examples' in media) continue
+    const example = exampleOf(media.schema, components)
+    if (example !== undefined) media.example = example
+  }
 }
 
-const describeStatus = (status: string): string => STATUS_TEXT[status] ?? `HTTP ${status}`
+/** The models something refers to, directly or through another model; the rest go. */
+function keepUsedModels(doc: OpenApiDocument): void {
+  const schemas = doc.components?.schemas as Record<string, unknown> | undefined
+  if (!schemas) return
+  const used = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return
+    const ref = (value as { $ref?: unknown }).$ref
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length)
+      if (!used.has(name)) {
+        used.add(name)
+        visit(schemas[name])
+      }
+    }
+    for (const child of Object.values(value)) visit(child)
+  }
+  visit({ ...doc, components: { ...doc.components, schemas: {} } })
+  doc.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)))
+}
+
+/** The tags some operation has. */
+function keepUsedTags(doc: OpenApiDocument): void {
+  const used = new Set<string>()
+  for (const section of [doc.paths, doc.webhooks]) for (const [, , operation] of operationsOf(section)) for (const tag of operation.tags ?? []) used.add(tag)
+  doc.tags = (doc.tags ?? []).filter((tag) => used.has(tag.name))
+}
 
 const toOpenApiPath = (path: string): string => path.replace(/:(\w+)\??/g, '{$1}')
 
@@ -191,14 +210,15 @@ function parametersOf(hooks: DocumentedRoute['hooks']): unknown[] {
 }
 
 /**
- * A route of the status hosts, with the status host as its server. A path and method the
- * service host answers too (`/`, `/robots.txt`) cannot hold two operations of one method, so there
- * the service host's operation says what the status host answers.
+ * A route of the status hosts, with the status host as its server (routes for people, marked
+ * `hide`, stay out). A path and method the service host answers too cannot hold two operations
+ * of one method, so there the service host's operation says what the status host answers.
  */
 function addStatusHostRoute(doc: OpenApiDocument, route: DocumentedRoute, server: Server): void {
+  const detail = (route.hooks?.detail ?? {}) as { summary?: string; description?: string; tags?: string[]; hide?: boolean; parameters?: unknown[]; responses?: Record<string, unknown> }
+  if (detail.hide) return
   const path = toOpenApiPath(route.path)
   const method = route.method.toLowerCase()
-  const detail = (route.hooks?.detail ?? {}) as { summary?: string; tags?: string[] }
   const item = (doc.paths[path] ??= {})
   const existing = item[method]
   if (existing) {
@@ -206,14 +226,15 @@ function addStatusHostRoute(doc: OpenApiDocument, route: DocumentedRoute, server
     existing.description = existing.description ? `${existing.description}\n\n${note}` : note
     return
   }
-  const parameters = parametersOf(route.hooks)
+  const parameters = [...parametersOf(route.hooks), ...(detail.parameters ?? [])]
   // The server on the operation, not the path: the service host may answer other methods there.
   item[method] = {
-      servers: [server],
-      operationId: `statusHost${method[0]!.toUpperCase()}${method.slice(1)}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
-      tags: detail.tags ?? ['Status host'],
-      summary: detail.summary,
-      ...(parameters.length ? { parameters } : {}),
-      responses: { 200: { description: describeStatus('200') } },
+    servers: [server],
+    operationId: `statusHost${method[0]!.toUpperCase()}${method.slice(1)}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    tags: detail.tags ?? ['Status host'],
+    summary: detail.summary,
+    ...(detail.description ? { description: detail.description } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    responses: detail.responses ?? { 200: { description: describeStatus('200') } },
   }
 }

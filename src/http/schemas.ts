@@ -40,6 +40,22 @@ export const textAnswer = (mediaType: string, description: string) => t.String({
 /** An HTML page (the site's pages, the user area, previews). */
 export const HtmlPage = textAnswer('text/html', 'An HTML page')
 
+/**
+ * The request body of an upload read by the route itself (`parse: 'none'`), for `detail.requestBody`:
+ * a multipart form with the file in `field`, or the file's bytes as the body with its own media type.
+ */
+export function uploadBody(description: string, mediaTypes: readonly string[], field = 'file') {
+  const file = { type: 'string' as const, contentMediaType: 'application/octet-stream', description: 'The file' }
+  return {
+    required: true,
+    description,
+    content: {
+      'multipart/form-data': { schema: { type: 'object' as const, required: [field], properties: { [field]: file } } },
+      ...Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' as const, contentMediaType: type } }])),
+    },
+  }
+}
+
 export const ErrorBody = t.Object({ error: t.String() }, { description: 'What went wrong, for people' })
 
 /** Models every JSON API plugin registers next to its own: the error body. */
@@ -55,11 +71,17 @@ export const IdParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
 })
 
-/** Error answers of a management route, by reference to the `Error` model (register `sharedModels`). */
+/**
+ * Error answers of a management route, by reference to the `Error` model (register `sharedModels`).
+ * The OpenAPI document keeps those that can happen (src/http/openapi-operations.ts: no 403 on a
+ * read, no 404 where nothing names a resource). A route that can conflict adds `conflictResponse`.
+ */
 export const errorResponses = {
   400: 'Error',
   401: 'Error',
   403: 'Error',
   404: 'Error',
-  409: 'Error',
 } as const
+
+/** The answer of a route that can conflict with the current state (a slug taken, a transfer already decided). */
+export const conflictResponse = { 409: 'Error' } as const

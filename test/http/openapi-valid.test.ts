@@ -61,36 +61,51 @@ test('each answer has the media type it is sent with, not the plugin default of 
   const typesOf = (path: string, method: string, status: string) => Object.keys(doc.paths[path][method].responses[status].content ?? {})
   expect(typesOf('/user/api/v1/status-pages/{id}', 'get', '200')).toEqual(['application/json'])
   expect(typesOf('/user/api/v1/status-pages/{id}', 'get', '404')).toEqual(['application/json'])
-  expect(typesOf('/', 'get', '200')).toEqual(['text/html'])
-  expect(typesOf('/docs/{slug}', 'get', '404')).toEqual(['text/html'])
   expect(typesOf('/changelog.atom', 'get', '200')).toEqual(['application/atom+xml'])
   expect(typesOf('/badge/{slug}', 'get', '200')).toEqual(['image/svg+xml'])
   expect(typesOf('/static/embed/v1/status.js', 'get', '200')).toEqual(['text/javascript'])
-  expect(typesOf('/embed/preview', 'get', '200')).toEqual(['text/html'])
-  expect(typesOf('/analytics/{id}', 'get', '200')).toEqual(['text/html'])
+  expect(typesOf('/user/api/v1/status-pages/{id}/sla.csv', 'get', '200')).toEqual(['text/csv'])
+  expect(Object.keys(doc.paths['/user/api/v1/status-pages'].post.requestBody.content)).toEqual(['application/json'])
   // What the document says is what the wire says.
-  const page = await ctx.request('/')
-  expect(page.headers.get('content-type')).toStartWith('text/html')
+  const feed = await ctx.request('/changelog.atom')
+  expect(feed.headers.get('content-type')).toStartWith('application/atom+xml')
+})
+
+test('pages and forms for people are not in the API reference: no operation answers HTML (but for a not-found page)', () => {
+  const html: string[] = []
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
+        if (status !== '404' && Object.keys(response.content ?? {}).some((type) => type === 'text/html')) html.push(`${method.toUpperCase()} ${path} ${status}`)
+      }
+    }
+  }
+  expect(html).toEqual([])
+  for (const path of ['/', '/user', '/user/login', '/user/pages/{id}', '/docs/{slug}', '/swagger', '/embed/preview', '/analytics/{id}', '/history', '/subscribe']) {
+    expect(doc.paths[path] === undefined ? path : `${path} is listed`).toBe(path)
+  }
 })
 
 /** The status site's own list of routes, built as the app builds it. */
-function statusSiteRoutes(): Array<{ method: string; path: string }> {
+function statusSiteRoutes(): Array<{ method: string; path: string; hidden: boolean }> {
   const app = statusSiteApp({ service: {} as never, access: {} as never, config: { scheme: 'https' }, logError: () => {} })
-  return app.routes.map((route) => ({ method: route.method.toLowerCase(), path: route.path.replace(/:(\w+)/g, '{$1}') }))
+  return app.routes.map((route) => ({
+    method: route.method.toLowerCase(),
+    path: route.path.replace(/:(\w+)/g, '{$1}'),
+    hidden: (route.hooks.detail as { hide?: boolean } | undefined)?.hide === true,
+  }))
 }
 
-test('every route of the status hosts is in the document, marked as answered there', () => {
+test('every machine-read route of the status hosts is in the document, marked as answered there', () => {
   const routes = statusSiteRoutes()
-  // The Statuspage-shaped JSON, the feeds and the pages are among them.
-  for (const path of ['/api/v2/summary.json', '/api/v2/status.json', '/history.rss', '/history.atom', '/', '/history', '/incidents/{id}']) {
-    expect(routes.map((r) => r.path)).toContain(path)
-  }
+  const listed = routes.filter((route) => !route.hidden).map((route) => route.path)
+  // The Statuspage-shaped JSON and the feeds are among them; the pages are not.
+  for (const path of ['/api/v2/summary.json', '/api/v2/status.json', '/history.rss', '/history.atom']) expect(listed).toContain(path)
+  for (const path of ['/', '/history', '/incidents/{id}']) expect(listed).not.toContain(path)
   const absent: string[] = []
-  for (const { method, path } of routes) {
-    const item = doc.paths[path]
-    const operation = item?.[method]
-    const onStatusHost =
-      operation?.servers?.some((server: any) => server.url.includes("status.test")) || /status host/i.test(operation?.description ?? '')
+  for (const { method, path } of routes.filter((route) => !route.hidden)) {
+    const operation = doc.paths[path]?.[method]
+    const onStatusHost = operation?.servers?.some((server: any) => server.url.includes('status.test')) || /status host/i.test(operation?.description ?? '')
     if (!operation || !onStatusHost) absent.push(`${method.toUpperCase()} ${path}`)
   }
   expect(absent).toEqual([])

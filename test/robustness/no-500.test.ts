@@ -1,6 +1,7 @@
 /**
- * Hostile input against every operation the API documents in `/swagger/json`: no answer may be a
- * 5xx, JSON APIs answer errors as `{"error": "…"}`, and another owner's ids are 404 and change
+ * Hostile input against every operation the API documents in `/swagger/json`, and every route the
+ * document leaves out (pages and forms for people, `detail.hide`) described the same way from its
+ * own schemas: no answer may be a 5xx, JSON APIs answer errors as `{"error": "…"}`, and another owner's ids are 404 and change
  * nothing. Two owners (enterprise and free) each have a page, a component, an incident, a
  * maintenance, a template and a share token; each owner's key is aimed at the other's ids.
  */
@@ -129,6 +130,28 @@ function sample(schema: any, name: string, owner: Owned): unknown {
   }
 }
 
+/**
+ * The document's operations plus the service host's hidden routes (the web app's forms, the site's
+ * pages) as operations built from their own schemas, so hostile input reaches those too.
+ */
+function everyOperation(doc: any): Record<string, Record<string, any>> {
+  const paths: Record<string, Record<string, any>> = structuredClone(doc.paths)
+  for (const route of ctx.app.routes.service) {
+    const detail = route.hooks.detail as { hide?: boolean; security?: unknown } | undefined
+    if (!detail?.hide || route.path.includes('*') || route.method === 'ALL') continue
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1])
+    const queryNames = Object.keys((route.hooks.query as { properties?: object } | undefined)?.properties ?? {})
+    const body = typeof route.hooks.body === 'object' ? route.hooks.body : undefined
+    ;(paths[path] ??= {})[route.method.toLowerCase()] = {
+      parameters: [...pathNames.map((name) => ({ name, in: 'path' })), ...queryNames.map((name) => ({ name, in: 'query' }))],
+      ...(body ? { requestBody: { content: { 'application/json': { schema: body } } } } : {}),
+      ...(detail.security ? { security: detail.security } : {}),
+    }
+  }
+  return paths
+}
+
 const isJsonApi = (path: string) => path.startsWith('/user/api/') || path.startsWith('/api/') || /^\/user\/analytics\/\{id\}\/tokens/.test(path)
 
 test('no hostile request to any documented operation is a 5xx; JSON APIs answer {error}; other owners\' ids are 404 and change nothing', async () => {
@@ -157,7 +180,7 @@ test('no hostile request to any documented operation is a 5xx; JSON APIs answer 
   const failures: string[] = []
   let sent = 0
 
-  for (const [path, operations] of Object.entries<any>(doc.paths)) {
+  for (const [path, operations] of Object.entries<any>(everyOperation(doc))) {
     for (const [method, operation] of Object.entries<any>(operations)) {
       const verb = method.toUpperCase()
       const params: any[] = operation.parameters ?? []
@@ -201,7 +224,8 @@ test('no hostile request to any documented operation is a 5xx; JSON APIs answer 
         const key = me?.key
         const base: Record<string, string> = Object.fromEntries(pathParams.map((name) => [name, ownedId(path, name, me ?? aPlay)]))
         // Another owner's ids in the path (a valid own body, so only ownership can refuse it).
-        if (me && pathParams.length > 0 && operation.security) {
+        // Owner operations list their credentials; public ones say `security: []`.
+        if (me && pathParams.length > 0 && operation.security?.length) {
           const otherIds = Object.fromEntries(pathParams.map((name) => [name, ownedId(path, name, other)]))
           const body = bodySchema ? sample(bodySchema, '', me) : undefined
           await send(`cross ${who}`, fill(path, otherIds), { key, json: body }, true)
@@ -290,7 +314,7 @@ test('status hosts: hostile paths, queries, hosts and form posts are never a 5xx
 test('every documented path under unexpected methods and odd URLs is never a 5xx', async () => {
   const doc = await json(await ctx.request('/swagger/json'))
   const failures: string[] = []
-  for (const path of Object.keys(doc.paths)) {
+  for (const path of Object.keys(everyOperation(doc))) {
     const url = fill(path, { id: String(aPlay.page), token_id: '1', slug: aPlay.slug, tag: 'x' })
     for (const method of ['HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'POST', 'TRACE', 'PROPFIND']) {
       for (const key of [undefined, aPlay.key]) {
@@ -332,7 +356,7 @@ test('hostile headers (cookies, keys, ETags, forwarded addresses, hosts) are nev
   ]
   const statuses: Record<number, number> = {}
   const failures: string[] = []
-  for (const path of Object.keys(doc.paths)) {
+  for (const path of Object.keys(everyOperation(doc))) {
     const url = fill(path, { id: String(aPlay.page), token_id: '1', slug: aPlay.slug, tag: 'x' })
     for (const headers of headerSets) {
       for (const method of ['GET', 'POST']) {
@@ -355,7 +379,7 @@ test('by login session too, another owner\'s ids are 404 for every documented ow
   for (const [path, operations] of Object.entries<any>(doc.paths)) {
     for (const [method, operation] of Object.entries<any>(operations)) {
       const names = (operation.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name as string)
-      if (!operation.security || names.length === 0) continue
+      if (!operation.security?.length || names.length === 0) continue
       const url = fill(path, Object.fromEntries(names.map((name: string) => [name, ownedId(path, name, a)])))
       const body = operation.requestBody?.content?.['application/json']?.schema ? sample(operation.requestBody.content['application/json'].schema, '', b) : undefined
       const response = await ctx.request(url, { method: method.toUpperCase(), json: body, headers: { cookie: freeCookie, origin: 'https://lantern.test' } })

@@ -9,6 +9,7 @@ export const CreateApiKeyBody = t.Object({
     pattern: '\\S',
     error: 'name must be 1 to 100 characters, not only spaces',
     description: 'What the key is for ("deploy script"), to recognise it in the list',
+    examples: ['deploy script'],
   }),
 })
 

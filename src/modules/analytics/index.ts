@@ -121,7 +121,8 @@ function tokenRoutes(deps: AnalyticsDeps) {
 function pageRoutes(deps: AnalyticsDeps) {
   const { accounts, analytics } = deps
   const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description })
-  return new Elysia()
+  // HTML dashboards for people: not part of the API reference.
+  return new Elysia({ detail: { hide: true } })
     .get(
       '/user/analytics',
       async ({ request }) => {

@@ -1,6 +1,6 @@
 /** The owner's branding of a page in the management API: palette and custom CSS, favicon, logo. */
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { errorResponses, IdParams, sharedModels, uploadBody } from '../../http/schemas.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
@@ -8,6 +8,9 @@ import { BrandingBody, brandingJson, BrandingRef, brandingModels, ImageRef } fro
 import type { BrandingService } from './service.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Status pages'], summary, description, security: apiKeySecurity })
+
+/** What an image upload may be: recognised by content, whatever the media type says. */
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'image/x-icon']
 
 async function uploadedBytes(request: Request): Promise<Uint8Array> {
   const type = request.headers.get('content-type') ?? ''
@@ -39,12 +42,15 @@ export function brandingRoutes(deps: { accounts: AccountsService; branding: Bran
           params: IdParams,
           parse: 'none',
           response: { 200: t.Object({ data: ImageRef }), ...errorResponses },
-          detail: detail(
-            kind === 'favicon' ? 'Upload the favicon of a page' : 'Upload the logo of a page',
-            kind === 'favicon'
-              ? 'Multipart field `file` (or the raw bytes as the body). At most 100 KB; PNG, JPEG, SVG or ICO, recognised by content. Needs a plan with custom CSS. SVG is served with a CSP that forbids scripts.'
-              : 'Multipart field `file` (or the raw bytes as the body). At most 256 KB; PNG, JPEG, SVG or ICO, recognised by content.',
-          ),
+          detail: {
+            ...detail(
+              kind === 'favicon' ? 'Upload the favicon of a page' : 'Upload the logo of a page',
+              kind === 'favicon'
+                ? 'Multipart field `file` (or the raw bytes as the body). At most 100 KB; PNG, JPEG, SVG or ICO, recognised by content. Needs a plan with custom CSS. SVG is served with a CSP that forbids scripts.'
+                : 'Multipart field `file` (or the raw bytes as the body). At most 256 KB; PNG, JPEG, SVG or ICO, recognised by content.',
+            ),
+            requestBody: uploadBody(kind === 'favicon' ? 'The favicon: PNG, JPEG, SVG or ICO, at most 100 KB' : 'The logo: PNG, JPEG, SVG or ICO, at most 256 KB', IMAGE_TYPES),
+          },
         },
       )
       .delete(

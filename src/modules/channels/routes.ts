@@ -1,6 +1,6 @@
 /** The management API of notification channels: /user/api/v1/notification-channels… */
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { channelJson, channelModels, ChannelRef, CreateChannelBody, UpdateChannelBody } from './model.ts'
@@ -30,7 +30,7 @@ export function channelsRoutes(deps: { accounts: AccountsService; channels: Chan
     )
     .post('/notification-channels', async ({ owner, body, status }) => status(201, { data: channelJson(await channels.create(owner, body)) }), {
       body: CreateChannelBody,
-      response: { 201: one, ...errorResponses },
+      response: { 201: one, ...errorResponses, ...conflictResponse },
       detail: detail(
         'Add a notification channel',
         'Settings by type: email `address`; webhook `url` + `secret`; slack, discord, teams `url`; telegram `bot_token` + `chat_id`; ntfy `topic` (+ `access_token`); pagerduty `routing_key`. An email channel gets a verification link (valid 24 h, single use) and receives nothing else until it is followed; the others are verified by a successful test send (POST …/test). At most 50 channels per account.',
@@ -60,7 +60,7 @@ export function channelsRoutes(deps: { accounts: AccountsService; channels: Chan
     )
     .post('/notification-channels/:id/test', async ({ owner, params, status }) => status(202, { data: channelJson(await channels.sendTest(owner, params.id)) }), {
       params: IdParams,
-      response: { 202: one, ...errorResponses },
+      response: { 202: one, ...errorResponses, ...conflictResponse },
       detail: detail(
         'Send a test message',
         'Queued in the outbox and delivered like any notification (same adapter, address guard, retries). A webhook or chat channel counts as verified once this delivery succeeded (see `verified` and `last_delivery`). Email channels must be verified first (409).',
@@ -71,7 +71,7 @@ export function channelsRoutes(deps: { accounts: AccountsService; channels: Chan
       async ({ owner, params, status }) => status(202, { data: channelJson(await channels.resendVerification(owner, params.id)) }),
       {
         params: IdParams,
-        response: { 202: one, ...limited },
+        response: { 202: one, ...limited, ...conflictResponse },
         detail: detail('Resend the verification mail of an email channel', 'A new link (the previous one stops working). At most once a minute and 5 times in 24 hours (429).'),
       },
     )

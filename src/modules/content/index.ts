@@ -28,7 +28,7 @@ const serve = async (request: Request, prepared: Promise<PreparedResponse>) =>
 function sectionRoutes(content: ContentService, section: Section) {
   const label = section === 'docs' ? 'Docs' : 'Blog'
   const detail = (summary: string) => ({ tags: ['Site'], summary })
-  return new Elysia()
+  return new Elysia({ detail: { hide: true } })
     .get(
       `/${section}`,
       ({ request }) => (pathOf(request).endsWith('/') ? serve(request, content.index(section)) : redirect(request, `/${section}/`)),
@@ -60,7 +60,8 @@ function sectionRoutes(content: ContentService, section: Section) {
 
 export function contentRoutes(content: ContentService) {
   const detail = (summary: string) => ({ tags: ['Site'], summary })
-  return new Elysia()
+  // Pages and files for people and crawlers are not part of the API reference; the changelog feed is.
+  return new Elysia({ detail: { hide: true } })
     .get('/', ({ request }) => serve(request, content.landing()), {
       response: { 200: HtmlBody, 304: NoBody },
       detail: detail('The front page: what this instance is, log in and sign up, links to the docs (HTML)'),
@@ -74,7 +75,7 @@ export function contentRoutes(content: ContentService) {
     )
     .get('/changelog.atom', ({ request }) => serve(request, content.changelogAtom()), {
       response: { 200: textAnswer('application/atom+xml', 'Atom 1.0 feed'), 304: NoBody },
-      detail: detail('The changelog as an Atom feed'),
+      detail: { ...detail('The changelog as an Atom feed'), hide: false },
     })
     .get('/robots.txt', ({ request }) => serve(request, content.robots()), {
       response: { 200: textAnswer('text/plain', 'robots.txt'), 304: NoBody },

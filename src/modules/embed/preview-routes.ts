@@ -5,7 +5,8 @@ import { PREVIEW_SCRIPT } from './preview.ts'
 
 /** `GET /embed/preview?slug=…`: each snippet rendered live beside its code (HTML for owners). */
 export function previewRoutes(preview: (slugValues: string[]) => Promise<{ status: number; html: string }>) {
-  return new Elysia()
+  // An HTML page for people (and its script): not part of the API reference.
+  return new Elysia({ detail: { hide: true } })
     .get(
       '/embed/preview.js',
       () =>

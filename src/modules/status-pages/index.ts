@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { CreateStatusPageBody, statusPageJson, statusPageModels, StatusPageRef, UpdateStatusPageBody } from './model.ts'
@@ -28,7 +28,7 @@ export function statusPagesRoutes(deps: { accounts: AccountsService; pages: Stat
     )
     .post('/', async ({ owner, body, status }) => status(201, { data: json(await pages.create(owner, body)) }), {
       body: CreateStatusPageBody,
-      response: { 201: t.Object({ data: StatusPageRef }), ...errorResponses },
+      response: { 201: t.Object({ data: StatusPageRef }), ...errorResponses, ...conflictResponse },
       detail: detail('Create a status page'),
     })
     .get('/:id', async ({ owner, params }) => ({ data: json(await pages.get(owner, params.id)) }), {
@@ -39,7 +39,7 @@ export function statusPagesRoutes(deps: { accounts: AccountsService; pages: Stat
     .patch('/:id', async ({ owner, params, body }) => ({ data: json(await pages.update(owner, params.id, body)) }), {
       params: IdParams,
       body: UpdateStatusPageBody,
-      response: { 200: t.Object({ data: StatusPageRef }), ...errorResponses },
+      response: { 200: t.Object({ data: StatusPageRef }), ...errorResponses, ...conflictResponse },
       detail: detail('Change a status page (custom_domain: null removes the domain)'),
     })
     .delete(

@@ -14,6 +14,7 @@ import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
 import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
+import { feedDetail, statuspageDocumentDetail } from './api-docs.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
 export type PageViewHook = (pageId: number, request: Request) => void
@@ -33,8 +34,11 @@ function pathAndQuery(url: string): string {
   return start === -1 ? '/' : url.slice(start)
 }
 
-/** How a route of the status hosts is listed in the OpenAPI document (src/http/openapi.ts). */
-const doc = (summary: string) => ({ tags: ['Status host'], summary })
+/**
+ * Pages, forms and their files are for people: they stay out of the OpenAPI document, which lists
+ * the machine-read routes of the status hosts (Statuspage JSON, feeds: api-docs.ts).
+ */
+const forPeople = (summary: string) => ({ tags: ['Status host'], summary, hide: true })
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } })
@@ -120,25 +124,25 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       return new Response(page.body, { status: error instanceof HttpError ? error.status : 404, headers: page.headers })
     })
     .get('/robots.txt', async ({ request }) => servePrepared(await service.robots(ctxOf(request).site), null), {
-      detail: doc('robots.txt of the status page'),
+      detail: forPeople('robots.txt of the status page'),
     })
     .get('/_lantern/page.css', async ({ request }) => servePrepared(await service.pageCss, request.headers.get('if-none-match')), {
-      detail: doc('Stylesheet shared by every status page'),
+      detail: forPeople('Stylesheet shared by every status page'),
     })
     .get('/_lantern/theme.css', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).theme), {
-      detail: doc("The page's palette and custom CSS (branding)"),
+      detail: forPeople("The page's palette and custom CSS (branding)"),
     })
     .get('/_lantern/favicon', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
-      detail: doc("The page's favicon (branding)"),
+      detail: forPeople("The page's favicon (branding)"),
     })
     .get('/favicon.ico', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).favicon), {
-      detail: doc("The page's favicon, at the address browsers ask for"),
+      detail: forPeople("The page's favicon, at the address browsers ask for"),
     })
     .get('/_lantern/logo', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).logo), {
-      detail: doc("The page's logo (branding)"),
+      detail: forPeople("The page's logo (branding)"),
     })
     .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site), true), {
-      detail: doc('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
+      detail: forPeople('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
     })
     .get(
       '/history',
@@ -149,7 +153,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       },
       {
         query: t.Object({ before: t.Optional(t.String({ maxLength: 200, description: 'Older than this time (epoch milliseconds)' })) }),
-        detail: doc('Past incidents and maintenance, newest first (HTML)'),
+        detail: forPeople('Past incidents and maintenance, newest first (HTML)'),
       },
     )
     .get(
@@ -159,13 +163,13 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
         if (!/^\d{1,15}$/.test(params.id)) return htmlRoute(request, (ctx) => service.pageNotFound(ctx.site, NO_SUCH_INCIDENT))
         return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id))
       },
-      { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: doc('One incident with its timeline of updates (HTML)') },
+      { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: forPeople('One incident with its timeline of updates (HTML)') },
     )
     .get('/history.rss', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'rss')), {
-      detail: doc('Incidents and maintenance as an RSS 2.0 feed (private pages: session or auth_token)'),
+      detail: feedDetail('rss'),
     })
     .get('/history.atom', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'atom')), {
-      detail: doc('Incidents and maintenance as an Atom 1.0 feed (private pages: session or auth_token)'),
+      detail: feedDetail('atom'),
     })
     .post(
       '/_lantern/access',
@@ -187,14 +191,14 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
           next: outcome.next,
         })
       },
-      { parse: 'none', detail: doc("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
+      { parse: 'none', detail: forPeople("The private page's gate form: password in, session cookie out (a form POST from this host only)") },
     )
   if (deps.routes) app = app.use(deps.routes) as unknown as typeof app
   for (const document of STATUS_API_DOCUMENTS) {
     app = app.get(
       `/api/v2/${document}.json`,
       ({ request }) => dataRoute(request, (ctx) => service.statusApi(ctx.site, document as StatusApiDocument)),
-      { detail: doc(`Statuspage-compatible ${document}.json (private pages: session or auth_token)`) },
+      { detail: statuspageDocumentDetail(document) },
     ) as unknown as typeof app
   }
   return app

@@ -1,7 +1,7 @@
 /** Page subscribers in the management API: list, add, remove, import and export (CSV). */
 import { Elysia, t } from 'elysia'
 import { notFound } from '../../lib/errors.ts'
-import { errorResponses, IdParams, sharedModels, textAnswer } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels, textAnswer } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { AddSubscriberBody, CountsRef, countsJson, ImportBody, ListQuery, SubscriberParams, SubscriberRef, subscriberJson, subscriberModels } from './model.ts'
@@ -39,7 +39,7 @@ export function subscribersRoutes(deps: { accounts: AccountsService; subscribers
       {
         params: IdParams,
         body: AddSubscriberBody,
-        response: { 201: t.Object({ data: SubscriberRef }), ...errorResponses },
+        response: { 201: t.Object({ data: SubscriberRef }), ...errorResponses, ...conflictResponse },
         detail: detail(
           'Add a subscriber (email or webhook)',
           'Confirmed at once, without a confirmation mail: `consent: true` states that the person agreed. 409 when the address is already subscribed; 403 over the plan limit.',

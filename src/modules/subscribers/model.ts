@@ -22,7 +22,12 @@ export const AddSubscriberBody = t.Object({
 export type AddSubscriberInput = Static<typeof AddSubscriberBody>
 
 export const ImportBody = t.Object({
-  csv: t.String({ minLength: 1, maxLength: MAX_CSV_CHARS, error: `csv: paste or upload a CSV file of at most ${MAX_CSV_CHARS} characters` }),
+  csv: t.String({
+    minLength: 1,
+    maxLength: MAX_CSV_CHARS,
+    error: `csv: paste or upload a CSV file of at most ${MAX_CSV_CHARS} characters`,
+    examples: ['email,components\nops@example.com,\nteam@example.com,1;2\n'],
+  }),
   consent: t.Boolean({ error: 'consent: confirm that the people in this file agreed to get these updates' }),
 })
 

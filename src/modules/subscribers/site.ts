@@ -94,7 +94,8 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
     return then(ctx)
   }
 
-  return new Elysia({ name: 'subscribers-site' })
+  // Forms and pages for people (and the one-click unsubscribe a mail names): not part of the API reference.
+  return new Elysia({ name: 'subscribers-site', detail: { hide: true } })
     .get(
       '/subscribe',
       ({ request }) => withForm(request, async (ctx) => htmlResponse(subscribeFormPage(await frameOf(ctx), await subscribers.form(ctx.site.pageId)))),

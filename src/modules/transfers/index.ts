@@ -10,14 +10,14 @@
  */
 import { Elysia, t } from 'elysia'
 import { clientKey } from '../../http/context.ts'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { StartTransferBody, TokenParams, transferJson, transferModels, TransferOfferRef, transferOfferJson, TransferRef } from './model.ts'
 import type { TransfersService } from './service.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Page transfers'], summary, description, security: apiKeySecurity })
-const decided = { 200: t.Object({ data: TransferRef }), 410: 'Error', 429: 'Error', ...errorResponses } as const
+const decided = { 200: t.Object({ data: TransferRef }), 410: 'Error', 429: 'Error', ...errorResponses, ...conflictResponse } as const
 
 export function transfersRoutes(deps: { accounts: AccountsService; transfers: TransfersService }) {
   const { transfers } = deps
@@ -31,7 +31,7 @@ export function transfersRoutes(deps: { accounts: AccountsService; transfers: Tr
       {
         params: IdParams,
         body: StartTransferBody,
-        response: { 201: t.Object({ data: TransferRef }), 429: 'Error', ...errorResponses },
+        response: { 201: t.Object({ data: TransferRef }), 429: 'Error', ...errorResponses, ...conflictResponse },
         detail: detail(
           'Offer a status page to another account',
           'The answer is the same whether or not an account has the address; only an existing account receives the mail with the accept link. Expires after 7 days.',

@@ -42,7 +42,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const { config } = deps
   const accounts: AccountsService = deps.services.accounts
   const signupOpen = config.signup === 'open'
-  return new Elysia()
+  // HTML screens and forms for people: not part of the API reference.
+  return new Elysia({ detail: { hide: true } })
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(slaScreens(deps))
     .use(pageScreens(deps))

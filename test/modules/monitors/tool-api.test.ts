@@ -105,7 +105,7 @@ describe('the report endpoint', () => {
     const doc = await json(await ctx.request('/swagger/json'))
     expect(doc.paths['/user/api/v1/monitors/{id}/report']?.get).toBeDefined()
     expect(doc.components.schemas.MonitorToolReport).toBeDefined()
-    const body = doc.paths['/user/api/v1/monitors/'].post.requestBody.content['application/json'].schema
+    const body = doc.paths['/user/api/v1/monitors'].post.requestBody.content['application/json'].schema
     expect(JSON.stringify(body)).toContain('"dnsbl"')
     expect(JSON.stringify(body)).toContain('starttls')
   })

@@ -120,7 +120,6 @@ describe('GET /api/embed/status', () => {
       '/badge/{slug}',
       '/badge/{slug}/uptime.svg',
       '/static/embed/v1/status.js',
-      '/embed/preview',
       '/user/api/v1/incidents',
       '/user/api/v1/incidents/{id}/updates',
       '/user/api/v1/incident-templates/{id}/incidents',
@@ -129,6 +128,8 @@ describe('GET /api/embed/status', () => {
     ]) {
       expect(Object.keys(doc.paths)).toContain(path)
     }
+    // The preview is a page for people, not part of the API reference.
+    expect(Object.keys(doc.paths)).not.toContain('/embed/preview')
   })
 
   test('maintenance windows show under_maintenance while active, also without any write at the boundary', async () => {

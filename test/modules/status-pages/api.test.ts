@@ -180,7 +180,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/api/embed/markdown',
-        '/user/api/v1/status-pages/',
+        '/user/api/v1/status-pages',
         '/user/api/v1/status-pages/{id}',
         '/user/api/v1/status-pages/{id}/components',
         '/user/api/v1/components/{id}',
@@ -188,7 +188,7 @@ describe('OpenAPI document', () => {
         '/healthz',
       ]),
     )
-    const create = doc.paths['/user/api/v1/status-pages/'].post
+    const create = doc.paths['/user/api/v1/status-pages'].post
     expect(create.requestBody.content['application/json'].schema.properties).toHaveProperty('slug')
     expect(create.responses).toHaveProperty('201')
     expect(doc.components.securitySchemes).toHaveProperty('bearerAuth')
