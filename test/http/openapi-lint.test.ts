@@ -1,6 +1,6 @@
 /**
  * The document the running app serves passes the two linters its users run, with their stock
- * rules: Redocly CLI (`recommended`, redocly.yaml) and Spectral (`spectral:oas`, .spectral.yaml),
+ * rules: Redocly CLI (`recommended`, test/http/redocly.yaml) and Spectral (`spectral:oas`, test/http/spectral.yaml),
  * both from node_modules, offline. No error and no warning: each finding fails the test and names
  * the operation (method and path) and the rule it breaks.
  */
@@ -30,7 +30,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Runs a linter's bin under this Bun, from the repository root (where its rule file is). */
+/** Runs a linter's bin under this Bun, from the repository root; the rule files sit beside this test. */
+const REDOCLY_RULES = join(import.meta.dir, 'redocly.yaml')
+const SPECTRAL_RULES = join(import.meta.dir, 'spectral.yaml')
+
 async function run(bin: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = Bun.spawn([process.execPath, '--bun', join(BIN, bin), ...args], {
     cwd: ROOT,
@@ -58,7 +61,7 @@ const fromPointer = (pointer: string): string[] =>
   pointer.replace(/^#\/?/, '').split('/').filter(Boolean).map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'))
 
 test('Redocly CLI (recommended rules): no error, no warning', async () => {
-  const { stdout, stderr } = await run('redocly', ['lint', file, '--format=json', '--max-problems=10000'])
+  const { stdout, stderr } = await run('redocly', ['lint', file, `--config=${REDOCLY_RULES}`, '--format=json', '--max-problems=10000'])
   let report: { problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> }
   try {
     report = JSON.parse(stdout)
@@ -70,7 +73,7 @@ test('Redocly CLI (recommended rules): no error, no warning', async () => {
 }, 120_000)
 
 test('Spectral (spectral:oas): no error, no warning, no hint', async () => {
-  const { stdout, stderr } = await run('spectral', ['lint', file, '--format=json', '--quiet'])
+  const { stdout, stderr } = await run('spectral', ['lint', file, `--ruleset=${SPECTRAL_RULES}`, '--format=json', '--quiet'])
   let results: Array<{ code: string; severity: number; message: string; path: Array<string | number> }>
   try {
     results = JSON.parse(stdout)
@@ -91,9 +94,9 @@ test('the linters do find what breaks their rules (the test can fail)', async ()
   operation.responses['200'].content = { 'application/json': { schema: { type: 'string', nullable: true } } }
   const broken = join(dir, 'broken.json')
   writeFileSync(broken, JSON.stringify(doc))
-  const redocly = JSON.parse((await run('redocly', ['lint', broken, '--format=json'])).stdout).problems.map((p: any) => `${p.ruleId} ${whereIn(fromPointer(p.location[0].pointer))}`)
+  const redocly = JSON.parse((await run('redocly', ['lint', broken, `--config=${REDOCLY_RULES}`, '--format=json'])).stdout).problems.map((p: any) => `${p.ruleId} ${whereIn(fromPointer(p.location[0].pointer))}`)
   expect(redocly).toContain('security-defined GET /healthz (at the operation)')
   expect(redocly.some((line: string) => line.startsWith('struct GET /healthz'))).toBe(true)
-  const spectral = JSON.parse((await run('spectral', ['lint', broken, '--format=json', '--quiet'])).stdout).map((r: any) => `${r.code} ${whereIn(r.path.map(String))}`)
+  const spectral = JSON.parse((await run('spectral', ['lint', broken, `--ruleset=${SPECTRAL_RULES}`, '--format=json', '--quiet'])).stdout).map((r: any) => `${r.code} ${whereIn(r.path.map(String))}`)
   expect(spectral).toContain('operation-description GET /healthz (at the operation)')
 }, 120_000)
