@@ -21,7 +21,7 @@ import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
 import type { NotifyEvent, NotifyEventKind, OutboxWriter, RequestSigner, TargetDisabledHook } from '../notify/contract.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
-import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
+import { deliveryFor, testDeliveriesFor, type AdapterUrls } from './adapters/index.ts'
 import { signWebhookRequest } from './adapters/webhook.ts'
 import { loadEventView, testEventView } from './event-view.ts'
 import { ChannelsRepo, type ChannelRow } from './repo.ts'
@@ -186,8 +186,8 @@ export class ChannelsService {
       await repo.update(id, { test_requested_at: now, disabled_at: null, disabled_reason: null })
       // A test is the owner's way back after the outbox disabled the channel.
       await this.outbox.enableTarget(repo.db, channelTarget(id))
-      const delivery = await deliveryFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
-      await this.outbox.enqueue(repo.db, [delivery])
+      const deliveries = await testDeliveriesFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
+      await this.outbox.enqueue(repo.db, deliveries)
     })
     return this.get(owner, id)
   }

@@ -5,7 +5,7 @@ import type { ChannelType } from '../types.ts'
 import { discordRequest } from './discord.ts'
 import { eventMail } from './email.ts'
 import { ntfyRequest } from './ntfy.ts'
-import { pagerDutyRequest } from './pagerduty.ts'
+import { pagerDutyRequest, pagerDutyTestRequests } from './pagerduty.ts'
 import { slackRequest } from './slack.ts'
 import { teamsRequest } from './teams.ts'
 import { telegramRequest } from './telegram.ts'
@@ -44,4 +44,15 @@ export async function deliveryFor(
     case 'pagerduty':
       return { target, request: pagerDutyRequest(view, { routing_key: s.routing_key! }, urls.pagerDutyEventsUrl) }
   }
+}
+
+/** The deliveries of "Send test": one, but for PagerDuty the alert and its resolve (no alert stays open). */
+export async function testDeliveriesFor(
+  channel: { id: number; type: ChannelType; settings: Record<string, string> },
+  view: EventView,
+  urls: AdapterUrls,
+): Promise<Delivery[]> {
+  if (channel.type !== 'pagerduty') return [await deliveryFor(channel, view, urls)]
+  const target = `channel:${channel.id}`
+  return pagerDutyTestRequests(view, { routing_key: channel.settings.routing_key! }, urls.pagerDutyEventsUrl).map((request) => ({ target, request }))
 }
