@@ -11,13 +11,17 @@ import { teamsRequest } from './teams.ts'
 import { telegramRequest } from './telegram.ts'
 import { webhookRequest } from './webhook.ts'
 
-/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL) and the settings link of mails. */
+export { webhookDocsUrl } from './webhook.ts'
+
+/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL), the settings link of mails, the webhook guide. */
 export interface AdapterUrls {
   telegramApiUrl: string
   ntfyUrl: string
   pagerDutyEventsUrl: string
   manageUrl: string
+  webhookDocsUrl: string
 }
+
 
 export async function deliveryFor(
   channel: { id: number; type: ChannelType; settings: Record<string, string> },
@@ -30,7 +34,7 @@ export async function deliveryFor(
     case 'email':
       return { target, mail: eventMail(view, s.address!, urls.manageUrl) }
     case 'webhook':
-      return { target, request: webhookRequest(view, { url: s.url! }) }
+      return { target, request: webhookRequest(view, { url: s.url! }, urls.webhookDocsUrl) }
     case 'slack':
       return { target, request: slackRequest(view, { url: s.url! }) }
     case 'discord':
