@@ -251,6 +251,7 @@ export function createServices(deps: ServiceDeps) {
     emailAuth,
     lookupTools,
     subscribers,
+    deliveryLog,
     attemptBudgets,
   }
 }
