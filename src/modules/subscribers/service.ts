@@ -327,6 +327,10 @@ export class SubscribersService {
     return row
   }
 
+  async get(owner: User, pageId: number, subscriberId: number): Promise<Subscriber> {
+    return toSubscriber(await this.ownSubscriber(owner, pageId, subscriberId))
+  }
+
   async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'owner' })
