@@ -13,6 +13,7 @@ import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
 import { APP_VERSION } from '../lib/version.ts'
 import { apiViewerRoutes } from './api-viewer.ts'
+import { addWebhooks } from './openapi-webhooks.ts'
 
 export const SPEC_PATH = '/swagger/json'
 
@@ -118,6 +119,7 @@ export function finishDocument(plugin: OpenApiDocument, statusRoutes: readonly D
   // A copy: the plugin keeps its document between calls.
   const doc = JSON.parse(JSON.stringify(plugin)) as OpenApiDocument
   for (const route of statusRoutes) addStatusHostRoute(doc, route, statusServer)
+  addWebhooks(doc)
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item)) {
       if (typeof operation !== 'object' || operation === null || !operation.responses) continue
