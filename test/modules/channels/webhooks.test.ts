@@ -165,6 +165,14 @@ describe('webhooks: one payload, Standard Webhooks, delivery log', () => {
     for (const request of captured) {
       if (!validate(request.json())) throw new Error(`${request.path} ${request.json().type}: ${ajv.errorsText(validate.errors)}`)
     }
+    // What Zulip's Statuspage integration reads (it failed on every event before): topic from
+    // page.status_description, text from the incident or the component change.
+    const pageEvents = captured.map((r) => r.json()).filter((p) => p.incident || p.component)
+    expect(pageEvents.length).toBeGreaterThanOrEqual(12)
+    for (const p of pageEvents) {
+      const read = p.incident ? [p.incident.name, p.incident.status, p.incident.incident_updates[0].body] : [p.component.name, p.component_update.old_status, p.component_update.new_status]
+      expect([p.type, typeof p.page.status_description, ...read.map((v: unknown) => typeof v)]).toEqual([p.type, 'string', 'string', 'string', 'string'])
+    }
     expect(validate({ ...captured[0]!.json(), surprise: true })).toBe(false)
     expect(validate({ ...captured[1]!.json(), page: { ...captured[1]!.json().page, status_indicator: 'unknown' } })).toBe(false)
   })
