@@ -11,6 +11,8 @@ import { verifyStandardWebhook } from '../../helpers/standard-webhooks.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 0)
+/** Each case drives Chromium through several pages, with axe and screenshots: far over the default on a loaded machine. */
+const BROWSER_CASE_MS = 180_000
 
 let hub: ChatHub
 let app: WebApp
@@ -21,7 +23,7 @@ beforeAll(async () => {
   app = await startWebApp({ now: NOW, plan: 'pro', env: { MONITOR_PRIVATE_TARGETS: '1' } })
   const response = await app.server.ctx.request('/user/api/v1/status-pages', { method: 'POST', key: app.owner.key, json: { slug: 'logs', name: 'Logs Cloud' } })
   pageId = ((await response.json()) as { data: { id: number } }).data.id
-})
+}, BROWSER_CASE_MS)
 afterAll(async () => {
   await app.close()
   await hub.close()
@@ -81,7 +83,7 @@ describe('a webhook channel', () => {
     expect(await page.locator('table.deliveries tbody tr').count()).toBe(2)
     expect((await cellTexts(0))[0]).toContain('again, of')
     expect((await cellTexts(0)).slice(2, 4)).toEqual(['Delivered', '200'])
-  })
+  }, BROWSER_CASE_MS)
 
   test('"New signing secret" shows the new one once; the next request is signed with it', async () => {
     const page = app.page
@@ -95,7 +97,7 @@ describe('a webhook channel', () => {
     await drain()
     const latest = hub.received('/hook').at(-1)!
     expect(verifyStandardWebhook(secret, latest)).toMatchObject({ type: 'test' })
-  })
+  }, BROWSER_CASE_MS)
 
   test("someone else's channel or delivery → 404; a form from another site → 403; nothing sent", async () => {
     const sentBefore = hub.received('/hook').length
@@ -110,7 +112,7 @@ describe('a webhook channel', () => {
     await context.close()
     await drain()
     expect(hub.received('/hook')).toHaveLength(sentBefore)
-  })
+  }, BROWSER_CASE_MS)
 })
 
 describe('a webhook subscriber', () => {
@@ -144,5 +146,5 @@ describe('a webhook subscriber', () => {
     const [, again] = await hub.waitFor('/subscriber', 2)
     expect(again!.headers.get('webhook-id')).toBe(received!.headers.get('webhook-id'))
     expect(verifyStandardWebhook(secret, again!)).toEqual(received!.json())
-  })
+  }, BROWSER_CASE_MS)
 })
