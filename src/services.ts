@@ -85,6 +85,7 @@ import { SubscribersService } from './modules/subscribers/service.ts'
 import { createSmtpSender } from './modules/notify/smtp-transport.ts'
 import { messageIdMaker } from './modules/notify/mail.ts'
 import { OutboxWorker } from './modules/notify/worker.ts'
+import { DeliveryLog } from './modules/notify/delivery-log.ts'
 import { ChannelsRepo } from './modules/channels/repo.ts'
 import { ChannelsService } from './modules/channels/service.ts'
 import { MaintenanceSweeper } from './modules/maintenances/sweeper.ts'
@@ -190,17 +191,21 @@ export function createServices(deps: ServiceDeps) {
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
   // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
-  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config)
+  // The delivery log of channels and subscribers (their outbox rows), pruned by the worker.
+  const deliveryLog = new DeliveryLog(deps.db, clock)
+  outboxWorker.beforeClaim(deliveryLog.pruneStep)
+  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config, deliveryLog)
   notifier.use(channels.fanout)
   // A cause left unflushed by a crash goes out after a minute.
   outboxWorker.beforeClaim(notifier.flushStale)
-  outboxWorker.onTargetDisabled(channels.onTargetDisabled).signRequestsWith(channels.signRequest)
+  outboxWorker.onTargetDisabled(channels.onTargetDisabled).signRequestsWith('channel', channels.signingKeys)
   // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
   const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
     detachPageFromOwnerChannels,
   )
   // Page subscribers: their fan-out, and dead targets unsubscribed.
-  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config)
+  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config, deliveryLog)
+  outboxWorker.signRequestsWith('subscriber', subscribers.signingKeys)
   // One pending row per event in the producer's transaction; the worker expands it before claiming.
   notifier.use(subscriberFanout(subscribers, () => outboxWorker.wake()))
   outboxWorker.beforeClaim(new SubscriberFanoutExpander(deps.db, subscribers, outbox).step)
@@ -251,6 +256,7 @@ export function createServices(deps: ServiceDeps) {
     emailAuth,
     lookupTools,
     subscribers,
+    deliveryLog,
     attemptBudgets,
   }
 }

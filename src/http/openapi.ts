@@ -18,6 +18,7 @@ import { apiViewerRoutes } from './api-viewer.ts'
 import { exampleOf } from './openapi-examples.ts'
 import { describeStatus, finishOperation, operationsOf, withoutTrailingSlashes, type PathItem } from './openapi-operations.ts'
 import { documentSchema } from './openapi-schema.ts'
+import { addWebhooks } from './openapi-webhooks.ts'
 
 export const SPEC_PATH = '/swagger/json'
 
@@ -131,6 +132,7 @@ export function finishDocument(plugin: OpenApiDocument, statusRoutes: readonly D
   const doc = JSON.parse(JSON.stringify(plugin)) as OpenApiDocument
   for (const route of statusRoutes) addStatusHostRoute(doc, route, statusServer)
   // Other sections (the outgoing webhooks) are added here, before the rules below apply to them.
+  addWebhooks(doc)
   doc.paths = withoutTrailingSlashes(doc.paths)
   const errorDescription = doc.components?.schemas?.Error?.description
   for (const [path, method, operation] of operationsOf(doc.paths)) finishOperation(path, method, operation, errorDescription)

@@ -77,3 +77,25 @@ export function parseIdList(field: string, raw: readonly number[], max = 100): n
   }
   return [...ids]
 }
+
+const utf8 = new TextEncoder()
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
+
+/**
+ * `text` cut to at most `maxBytes` bytes of UTF-8, `mark` included when it was cut. The cut falls
+ * between two characters as people see them (grapheme clusters), never inside one: no broken UTF-8
+ * sequence, no half of an emoji or of a letter with its accent.
+ */
+export function cutToBytes(text: string, maxBytes: number, mark = '…'): string {
+  // Every UTF-16 unit is at most 3 bytes of UTF-8: short text needs no encoding at all.
+  if (text.length * 3 <= maxBytes || utf8.encode(text).length <= maxBytes) return text
+  const room = maxBytes - utf8.encode(mark).length
+  let used = 0
+  let kept = ''
+  for (const { segment } of graphemes.segment(text)) {
+    used += utf8.encode(segment).length
+    if (used > room) break
+    kept += segment
+  }
+  return kept + mark
+}

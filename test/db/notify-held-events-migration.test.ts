@@ -31,7 +31,8 @@ test('the held-events migration on a database of the code before it; an old queu
       .returning('id')
       .executeTakeFirstOrThrow()
 
-    expect(await migrateToLatest(db)).toEqual(['2026_11_30_0400_notify_held_events'])
+    // Every later migration runs too (the test keeps working as migrations are added); this one first.
+    expect((await migrateToLatest(db))[0]).toBe('2026_11_30_0400_notify_held_events')
     const held = new HeldEventsRepo(db, clock)
     await held.hold(db, 'k', { kind: 'component.status_changed', pageId: 1, componentId: 2, from: 'up', to: 'down', at: clock.now() })
     expect(await held.transaction((trx) => held.take(trx, 'k'))).toEqual([{ kind: 'component.status_changed', pageId: 1, componentId: 2, from: 'up', to: 'down', at: clock.now() }])

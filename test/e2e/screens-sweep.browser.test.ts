@@ -48,7 +48,8 @@ beforeAll(async () => {
   const dkim = { status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', selectors: [{ selector: 's1', status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', key_type: 'rsa', bits: 1024, records: [`v=DKIM1; k=rsa; p=${'A'.repeat(216)}`] }] }
   const toolCheck = await new ToolChecksRepo(app.server.ctx.database.db).insertKeeping({ user_id: user.id, tool: 'dkim', target: 's1 @ example.com', status: 'warning', summary: `DKIM warning: ${dkim.reason}`, result_json: JSON.stringify({ domain: 'example.com', dkim }), created_at: NOW }, 1_000)
   const channel = await services.channels.create(user, { type: 'webhook', name: 'Ops hook', url: 'https://hooks.example.com/lantern', secret: 'sweep-secret-0123456789abcdef' })
-  Object.assign(ids, { channel: channel.id, page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck })
+  const subscriber = await services.subscribers.add(user, page.id, { kind: 'webhook', url: 'https://hooks.example.com/subscriber', consent: true })
+  Object.assign(ids, { subscriber: subscriber.id, channel: channel.id, page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck })
 }, 60_000)
 afterAll(() => app.close())
 
@@ -70,6 +71,7 @@ function fill(path: string): string {
         'monitors/:id': ids.monitor,
         'checks/:id': ids.toolCheck,
         'notifications/:id': ids.channel,
+        'subscribers/:sid': ids.subscriber,
         'tools/:tool': 'dkim',
       }[owner]
       if (value === undefined) throw new Error(`the sweep does not know how to fill ${owner} in ${path}: add a seeded id for it`)

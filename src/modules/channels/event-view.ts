@@ -10,7 +10,9 @@ import { formatDuration } from '../auto-incidents/rules.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
-import { componentDisplayStatus, STATUS_LABELS } from '../page-status/status.ts'
+import { PageStatusRepo } from '../page-status/repo.ts'
+import { PageStatusService } from '../page-status/service.ts'
+import { componentDisplayStatus, STATUS_LABELS, type DisplayStatus } from '../page-status/status.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 
 export type Severity = 'critical' | 'warning' | 'info' | 'ok'
@@ -21,6 +23,7 @@ export interface IncidentFacts {
   state: string
   createdAt: number
   updatedAt: number
+  startedAt: number
   resolvedAt: number | null
   components: Array<{ id: number; name: string; status: string }>
   /** Newest first (as Statuspage sends them), at most 20. */
@@ -33,6 +36,8 @@ export interface MaintenanceFacts {
   message: string
   startAt: number
   endAt: number
+  createdAt: number
+  updatedAt: number
   components: Array<{ id: number; name: string }>
 }
 
@@ -47,7 +52,8 @@ export interface EventView {
   /** Plain-text lines under the title (messages, window times, status change). */
   lines: string[]
   severity: Severity
-  page: { id: number; name: string; url: string } | null
+  /** `overall`: the page's status right after the event (its status page's banner). */
+  page: { id: number; slug: string; name: string; url: string; overall: DisplayStatus } | null
   /** Where a person reads more (the status page); null for events without one. */
   link: string | null
   /** The alert this event opens or closes (PagerDuty `dedup_key`): `lantern:<what>:<id>`. */
@@ -86,11 +92,13 @@ export const statusLabel = (status: string): string => STATUS_LABELS[componentDi
 
 const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '')} UTC`
 
-async function pageOf(db: Db, pageId: number | null, config: Config) {
+async function pageOf(db: Db, pageId: number | null, at: number, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView['page']> {
   if (pageId === null) return null
   const row = await db.selectFrom('status_pages').select(['id', 'name', 'slug', 'custom_domain']).where('id', '=', pageId).executeTakeFirst()
   if (!row) return null
-  return { id: row.id, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, config) }
+  // Read in the emitting transaction: the status includes the change that caused the event.
+  const { overall } = await new PageStatusService(new PageStatusRepo(db), { now: () => at }).snapshot(pageId, { now: at })
+  return { id: row.id, slug: row.slug, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, config), overall }
 }
 
 async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts | undefined> {
@@ -103,7 +111,7 @@ async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts 
     db.selectFrom('incident_updates').select(['id', 'state', 'message', 'at']).where('incident_id', '=', incidentId)
       .orderBy('at', 'desc').orderBy('id', 'desc').limit(20).execute(),
   ])
-  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, resolvedAt: row.resolved_at, components, updates }
+  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates }
 }
 
 async function maintenanceFacts(db: Db, maintenanceId: number): Promise<MaintenanceFacts | undefined> {
@@ -111,15 +119,15 @@ async function maintenanceFacts(db: Db, maintenanceId: number): Promise<Maintena
   if (!row) return undefined
   const components = await db.selectFrom('maintenance_components').innerJoin('components', 'components.id', 'maintenance_components.component_id')
     .select(['components.id', 'components.name']).where('maintenance_components.maintenance_id', '=', maintenanceId).orderBy('components.position').execute()
-  return { id: row.id, name: row.title, message: row.message, startAt: row.start_at, endAt: row.end_at, components }
+  return { id: row.id, name: row.title, message: row.message, startAt: row.start_at, endAt: row.end_at, createdAt: row.created_at, updatedAt: row.updated_at, components }
 }
 
 const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved' } as const
 const MAINTENANCE_VERBS = { 'maintenance.scheduled': 'Maintenance scheduled', 'maintenance.started': 'Maintenance started', 'maintenance.ended': 'Maintenance ended' } as const
 
 /** The view of `event`, or undefined when what it names is gone (deleted in the same transaction). */
-export async function loadEventView(db: Db, event: NotifyEvent, config: Config): Promise<EventView | undefined> {
-  const page = await pageOf(db, event.pageId, config)
+export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView | undefined> {
+  const page = await pageOf(db, event.pageId, event.at, config)
   const base = { kind: event.kind, at: event.at, page, link: page?.url ?? null }
   switch (event.kind) {
     case 'incident.opened':

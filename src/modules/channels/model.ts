@@ -14,7 +14,8 @@ const setting = (field: string, max: number, description: string) =>
 const settings = {
   address: setting('address', 254, 'email: the address to notify (gets a verification link first)'),
   url: setting('url', 2000, 'webhook, slack, discord, teams: the full webhook URL (Teams: a Workflows URL). Secret: shown masked'),
-  secret: setting('secret', 200, 'webhook: the HMAC signing secret, 16–200 characters. Secret: shown masked; empty on a change keeps it'),
+  signing_secret: setting('signing_secret', 100, 'webhook: the Standard Webhooks signing secret, `whsec_` + 16–64 bytes in base64. Leave it out and Lantern makes one (shown once, in the answer). Secret: shown masked; empty on a change keeps it'),
+  secret: setting('secret', 200, 'webhook, deprecated: a secret of your own (16–200 characters) for the old `X-Lantern-Signature` header, sent beside the Standard Webhooks headers while the deprecation lasts. Secret'),
   bot_token: setting('bot_token', 200, 'telegram: the bot token from @BotFather. Secret'),
   chat_id: setting('chat_id', 100, 'telegram: numeric chat id or @channelname'),
   topic: setting('topic', 64, 'ntfy: the topic (posted to NTFY_URL/<topic>)'),
@@ -79,6 +80,7 @@ const ChannelJson = t.Object({
   last_delivery: DeliveryJson,
   created_at: t.String(),
   updated_at: t.String(),
+  signing_secret: t.Optional(t.String({ description: 'Webhook channels: the signing secret in full, only in the answer that made it (create without one, POST …/signing-secret). Keep it: it is not shown again' })),
 })
 
 export const channelModels = namedModels({ NotificationChannel: ChannelJson })
@@ -104,5 +106,6 @@ export function channelJson(channel: Channel): Static<typeof ChannelJson> {
     last_delivery: last ? { result: last.lastResult, error: last.lastError, at: toIsoOrNull(last.lastAt), queued: last.queued } : null,
     created_at: toIso(channel.createdAt),
     updated_at: toIso(channel.updatedAt),
+    ...(channel.revealedSigningSecret ? { signing_secret: channel.revealedSigningSecret } : {}),
   }
 }

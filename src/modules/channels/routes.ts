@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
+import { deliveryIdOf, deliveryJson, DeliveryLogAnswer, DeliveryLogQuery, deliveryLogJson, deliveryModels, DeliveryRef } from '../notify/delivery-log-model.ts'
 import { channelJson, channelModels, ChannelRef, CreateChannelBody, UpdateChannelBody } from './model.ts'
 import type { ChannelsService } from './service.ts'
 
@@ -10,12 +11,14 @@ const TAG = 'Notification channels'
 const detail = (summary: string, description?: string) => ({ tags: [TAG], summary, description, security: apiKeySecurity })
 const one = t.Object({ data: ChannelRef })
 const limited = { ...errorResponses, 429: 'Error' } as const
+const DeliveryParams = t.Object({ id: IdParams.properties.id, deliveryId: t.String({ maxLength: 40, description: 'A delivery id' }) })
 
 export function channelsRoutes(deps: { accounts: AccountsService; channels: ChannelsService }) {
   const { channels } = deps
   return new Elysia({ prefix: '/user/api/v1' })
     .model(sharedModels)
     .model(channelModels)
+    .model(deliveryModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/notification-channels',
@@ -66,6 +69,35 @@ export function channelsRoutes(deps: { accounts: AccountsService; channels: Chan
         'Queued in the outbox and delivered like any notification (same adapter, address guard, retries). A webhook or chat channel counts as verified once this delivery succeeded (see `verified` and `last_delivery`). Email channels must be verified first (409).',
       ),
     })
+    .post('/notification-channels/:id/signing-secret', async ({ owner, params }) => ({ data: channelJson(await channels.newSigningSecret(owner, params.id)) }), {
+      params: IdParams,
+      response: { 200: one, ...errorResponses },
+      detail: detail(
+        'Make a new signing secret for a webhook channel',
+        'The new `whsec_` secret signs every attempt from now on (retries of older deliveries too); the answer carries it in full in `signing_secret`, once. 400 for channels of other types.',
+      ),
+    })
+    .get('/notification-channels/:id/deliveries', async ({ owner, params, query }) => deliveryLogJson(await channels.deliveryLog(owner, params.id, query)), {
+      params: IdParams,
+      query: DeliveryLogQuery,
+      response: { 200: DeliveryLogAnswer, ...errorResponses },
+      detail: detail(
+        'The delivery log of a channel',
+        'Its deliveries, newest first (`limit`, default 50, at most 200, with ids below `before`): when each was queued, its status, attempts, the last attempt\'s time, HTTP status, latency and error, and the next retry. Finished deliveries are kept 30 days.',
+      ),
+    })
+    .post(
+      '/notification-channels/:id/deliveries/:deliveryId/resend',
+      async ({ owner, params, status }) => status(202, { data: deliveryJson(await channels.resendDelivery(owner, params.id, deliveryIdOf(params.deliveryId))) }),
+      {
+        params: DeliveryParams,
+        response: { 202: t.Object({ data: DeliveryRef }), ...errorResponses },
+        detail: detail(
+          'Send a delivery again',
+          'Queues a copy of a finished delivery (sent or given up) with the same body and `webhook-id`, signed anew when it is sent; the answer is the new delivery. 409 while the delivery is still queued or when the channel was disabled after too many failures.',
+        ),
+      },
+    )
     .post(
       '/notification-channels/:id/resend-verification',
       async ({ owner, params, status }) => status(202, { data: channelJson(await channels.resendVerification(owner, params.id)) }),

@@ -11,6 +11,9 @@
  *   counts as verified once the outbox reports a delivery to it succeeded after the test was asked
  *   for (an unverified channel receives nothing else, so that delivery is the test).
  * Changing where a channel sends (address, URL, token, key) makes it unverified again.
+ *
+ * Webhook channels sign with a `whsec_` secret (Standard Webhooks): made by Lantern unless the owner
+ * gives one, shown in full once (in the answer that made it), masked ever after.
  */
 import type { Config } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
@@ -19,10 +22,11 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import type { Delivery, Fanout, NotifyEvent, NotifyEventKind, OutboxWriter, RequestSigner, TargetDisabledHook } from '../notify/contract.ts'
+import type { Delivery, Fanout, NotifyEvent, NotifyEventKind, OutboxWriter, TargetDisabledHook } from '../notify/contract.ts'
+import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
-import { deliveryFor, type AdapterUrls } from './adapters/index.ts'
-import { signWebhookRequest } from './adapters/webhook.ts'
+import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
+import { deliveryFor, testDeliveriesFor, webhookDocsUrl, type AdapterUrls } from './adapters/index.ts'
 import { loadEventView, testEventView, type EventView, type MonitorFacts } from './event-view.ts'
 import { causeOf, loadMonitorFacts, outageView } from './outage-view.ts'
 import { ChannelsRepo, type ChannelRow } from './repo.ts'
@@ -65,6 +69,8 @@ export interface Channel {
   lastDelivery: TargetHistory | null
   createdAt: number
   updatedAt: number
+  /** A webhook's signing secret in full: only in the answer that made it (create, new secret). */
+  revealedSigningSecret?: string
 }
 
 export interface ChannelInput extends ChannelSettingsInput {
@@ -86,6 +92,7 @@ export class ChannelsService {
     private readonly outbox: ChannelOutbox,
     private readonly clock: Clock,
     private readonly config: Config,
+    private readonly deliveries: DeliveryLog,
   ) {}
 
   get mailEnabled(): boolean {
@@ -93,7 +100,7 @@ export class ChannelsService {
   }
 
   private get urls(): AdapterUrls {
-    return { ...this.config.channels, manageUrl: `${this.config.baseUrl}/user/notifications` }
+    return { ...this.config.channels, manageUrl: `${this.config.baseUrl}/user/notifications`, webhookDocsUrl: webhookDocsUrl(this.config.baseUrl) }
   }
 
   // ---- owner API ----------------------------------------------------------------------------
@@ -113,6 +120,8 @@ export class ChannelsService {
     const type = input.type
     const name = parseText('name', input.name, { max: MAX_CHANNEL_NAME })
     const settings = parseSettings(type, input)
+    const made = type === 'webhook' && !settings.signing_secret ? generateSigningSecret() : undefined
+    if (made) settings.signing_secret = made
     const events = input.events === undefined ? [...DEFAULT_EVENTS] : parseEvents(input.events)
     const allPages = input.all_pages ?? (input.page_ids === undefined || input.page_ids.length === 0)
     const pageIds = await this.ownedPageIds(owner, input.page_ids ?? [])
@@ -128,7 +137,28 @@ export class ChannelsService {
       if (type === 'email') await this.sendVerification(repo, row, now)
       return row.id
     })
-    return this.get(owner, id)
+    return { ...(await this.get(owner, id)), ...(made ? { revealedSigningSecret: made } : {}) }
+  }
+
+  /** A new signing secret for a webhook channel, in force at once; shown in full in this answer only. */
+  async newSigningSecret(owner: User, id: number): Promise<Channel> {
+    const row = await this.ownRow(owner, id)
+    if (row.type !== 'webhook') throw badRequest('only webhook channels have a signing secret')
+    const secret = generateSigningSecret()
+    await this.repo.update(id, { config_json: JSON.stringify({ ...settingsOf(row), signing_secret: secret }), updated_at: this.clock.now() })
+    return { ...(await this.get(owner, id)), revealedSigningSecret: secret }
+  }
+
+  /** The channel's deliveries, newest first (the delivery log). */
+  async deliveryLog(owner: User, id: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
+    await this.ownRow(owner, id)
+    return this.deliveries.list(channelTarget(id), options)
+  }
+
+  /** Queues a finished delivery of the channel again ("send again"). */
+  async resendDelivery(owner: User, id: number, deliveryId: number): Promise<DeliveryEntry> {
+    await this.ownRow(owner, id)
+    return this.deliveries.resend(channelTarget(id), deliveryId)
   }
 
   async update(owner: User, id: number, input: ChannelInput): Promise<Channel> {
@@ -187,8 +217,8 @@ export class ChannelsService {
       await repo.update(id, { test_requested_at: now, disabled_at: null, disabled_reason: null })
       // A test is the owner's way back after the outbox disabled the channel.
       await this.outbox.enableTarget(repo.db, channelTarget(id))
-      const delivery = await deliveryFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
-      await this.outbox.enqueue(repo.db, [delivery])
+      const deliveries = await testDeliveriesFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
+      await this.outbox.enqueue(repo.db, deliveries)
     })
     return this.get(owner, id)
   }
@@ -275,13 +305,13 @@ export class ChannelsService {
     if (account) await this.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
   }
 
-  /** Signs a webhook channel's request at each attempt with the channel's current secret. */
-  readonly signRequest: RequestSigner = async (target, request, now) => {
+  /** The keys a webhook channel's requests are signed with at each attempt (its current secrets). */
+  readonly signingKeys: SigningKeySource = async (target) => {
     const match = /^channel:(\d+)$/.exec(target)
     const row = match ? await this.repo.find(Number(match[1])) : undefined
-    const secret = row ? settingsOf(row).secret : undefined
-    if (!secret) throw new Error('the webhook channel or its secret is gone')
-    return signWebhookRequest(request, secret, now)
+    const settings = row ? settingsOf(row) : undefined
+    if (!settings?.signing_secret) return undefined
+    return { secret: settings.signing_secret, ...(settings.secret ? { legacySecret: settings.secret } : {}) }
   }
 
   // ---- internals ----------------------------------------------------------------------------

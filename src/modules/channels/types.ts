@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../../lib/errors.ts'
 import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from '../notify/contract.ts'
+import { signingKeyBytes } from '../notify/webhook-signing.ts'
 
 export const CHANNEL_TYPES = ['email', 'webhook', 'slack', 'discord', 'telegram', 'teams', 'ntfy', 'pagerduty'] as const
 export type ChannelType = (typeof CHANNEL_TYPES)[number]
@@ -23,7 +24,8 @@ export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
 /** The settings of each type, as stored in config_json. */
 export interface ChannelConfigs {
   email: { address: string }
-  webhook: { url: string; secret: string }
+  /** `signing_secret`: whsec_ (Standard Webhooks); `secret`: the deprecated X-Lantern-Signature's, channels from before only. */
+  webhook: { url: string; signing_secret: string; secret?: string }
   slack: { url: string }
   discord: { url: string }
   teams: { url: string }
@@ -38,6 +40,7 @@ export interface ChannelSettingsInput {
   address?: string
   url?: string
   secret?: string
+  signing_secret?: string
   bot_token?: string
   chat_id?: string
   topic?: string
@@ -45,11 +48,11 @@ export interface ChannelSettingsInput {
   routing_key?: string
 }
 export type SettingName = keyof ChannelSettingsInput
-export const SETTING_NAMES: readonly SettingName[] = ['address', 'url', 'secret', 'bot_token', 'chat_id', 'topic', 'access_token', 'routing_key']
+export const SETTING_NAMES: readonly SettingName[] = ['address', 'url', 'secret', 'signing_secret', 'bot_token', 'chat_id', 'topic', 'access_token', 'routing_key']
 
 export const FIELDS_OF: Record<ChannelType, readonly SettingName[]> = {
   email: ['address'],
-  webhook: ['url', 'secret'],
+  webhook: ['url', 'signing_secret', 'secret'],
   slack: ['url'],
   discord: ['url'],
   teams: ['url'],
@@ -59,8 +62,9 @@ export const FIELDS_OF: Record<ChannelType, readonly SettingName[]> = {
 }
 
 /** Fields shown masked; on a change, an omitted or empty one keeps the saved value. */
-export const SECRET_FIELDS: ReadonlySet<SettingName> = new Set(['url', 'secret', 'bot_token', 'access_token', 'routing_key'])
-const OPTIONAL_FIELDS: ReadonlySet<SettingName> = new Set(['access_token'])
+export const SECRET_FIELDS: ReadonlySet<SettingName> = new Set(['url', 'secret', 'signing_secret', 'bot_token', 'access_token', 'routing_key'])
+/** Optional: the ntfy token; a webhook's signing secret (made when none is given) and its deprecated secret. */
+const OPTIONAL_FIELDS: ReadonlySet<SettingName> = new Set(['access_token', 'signing_secret', 'secret'])
 
 /** The kinds a new channel hears unless told otherwise: the page events. */
 export const DEFAULT_EVENTS: readonly NotifyEventKind[] = [
@@ -107,6 +111,9 @@ function parseField(type: ChannelType, field: SettingName, raw: string): string 
     }
     case 'url':
       return parseUrl('url', value)
+    case 'signing_secret':
+      if (!signingKeyBytes(value)) throw badRequest('signing_secret must be whsec_ followed by 16 to 64 bytes in base64 (leave it empty and Lantern makes one)')
+      return value
     case 'secret':
       if (value.length < MIN_SECRET_LENGTH || value.length > 200) throw badRequest(`secret must be ${MIN_SECRET_LENGTH} to 200 characters (e.g. openssl rand -hex 32)`)
       return value

@@ -74,15 +74,12 @@ export interface OutboundRequest {
   url: string
   headers: Record<string, string>
   body: string
-  /** Signed at each attempt by the worker's RequestSigner (the signature's time is the attempt's, not the queue's). */
+  /**
+   * Signed at each attempt by the worker (webhook-signing.ts), with the target's keys at that moment:
+   * the signature's time is the attempt's, not the queue's. The row keeps the body only.
+   */
   signed?: boolean
 }
-
-/**
- * Signs a request just before an attempt: the target's owner (channels: a webhook's secret) adds
- * the header. The outbox row keeps the body only, never a signature that would age with retries.
- */
-export type RequestSigner = (target: string, request: OutboundRequest, now: number) => Promise<OutboundRequest>
 
 /**
  * One thing to deliver. `target` names who receives it, stable across deliveries, so the worker can

@@ -11,7 +11,8 @@ export const HTTP_DELIVERY_TIMEOUT_MS = 10_000
 /** Headers the worker owns; a delivery cannot set them. */
 const OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'])
 
-export type DeliveryOutcome = { ok: true } | { ok: false; error: string }
+/** `status`: the HTTP status of the answer, when there was one. */
+export type DeliveryOutcome = { ok: true; status?: number } | { ok: false; error: string; status?: number }
 
 export async function postDelivery(
   request: OutboundRequest,
@@ -40,9 +41,9 @@ export async function postDelivery(
     if (url.protocol === 'https:' && !isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) tls.serverName = url.hostname
     const response = await fetch(target, { method: 'POST', headers, body: request.body, redirect: 'manual', signal, keepalive: false, tls })
     await response.body?.cancel().catch(() => {})
-    if (response.status >= 200 && response.status < 300) return { ok: true }
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status }
     const where = response.status >= 300 && response.status < 400 ? ` (redirects are not followed${response.headers.get('location') ? `: ${clip(response.headers.get('location')!)}` : ''})` : ''
-    return { ok: false, error: `HTTP ${response.status}${where}` }
+    return { ok: false, error: `HTTP ${response.status}${where}`, status: response.status }
   } catch (error) {
     if (timeout.aborted) return { ok: false, error: `no answer within ${Math.round(deps.timeoutMs / 1000)} s` }
     if (deps.signal?.aborted) return { ok: false, error: 'stopped before an answer' }

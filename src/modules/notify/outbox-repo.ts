@@ -10,6 +10,13 @@ export interface ClaimedRow {
   kind: OutboxKind
   payload_json: string
   attempts: number
+  message_id: string | null
+}
+
+/** What one attempt got, for the delivery log. */
+export interface AttemptFacts {
+  statusCode: number | null
+  latencyMs: number
 }
 
 export class OutboxRepo {
@@ -31,7 +38,7 @@ export class OutboxRepo {
         WHERE status = 'queued' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now}) ${skip}
         ORDER BY next_attempt_at, id LIMIT ${limit} ${engineOf(this.db) === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``}
       )
-      RETURNING id, target, kind, payload_json, attempts`.execute(this.db)
+      RETURNING id, target, kind, payload_json, attempts, message_id`.execute(this.db)
     // Queue order (PostgreSQL returns updated rows in no particular order): a target's rows go out in it.
     return result.rows.sort((a, b) => a.id - b.id)
   }
@@ -48,16 +55,20 @@ export class OutboxRepo {
     return Number(result.numUpdatedRows)
   }
 
-  async markSent(db: Db, row: ClaimedRow, now: number): Promise<void> {
-    await db.updateTable('outbox').set({ status: 'sent', sent_at: now, lease_until: null, attempts: row.attempts + 1, last_error: null }).where('id', '=', row.id).execute()
+  async markSent(db: Db, row: ClaimedRow, now: number, attempt: AttemptFacts): Promise<void> {
+    await db
+      .updateTable('outbox')
+      .set({ status: 'sent', sent_at: now, finished_at: now, lease_until: null, attempts: row.attempts + 1, last_error: null, ...attemptColumns(attempt, now) })
+      .where('id', '=', row.id)
+      .execute()
     await this.recordTarget(db, row.target, 'sent', null, now)
   }
 
   /** A failed attempt: back in the queue at `retryAt`, or dead when there is none. Returns the target's dead count. */
-  async markFailed(db: Db, row: ClaimedRow, error: string, now: number, retryAt: number | undefined): Promise<number> {
+  async markFailed(db: Db, row: ClaimedRow, error: string, now: number, retryAt: number | undefined, attempt: AttemptFacts): Promise<number> {
     await db
       .updateTable('outbox')
-      .set({ status: retryAt === undefined ? 'dead' : 'queued', next_attempt_at: retryAt ?? now, lease_until: null, attempts: row.attempts + 1, last_error: error })
+      .set({ status: retryAt === undefined ? 'dead' : 'queued', finished_at: retryAt === undefined ? now : null, next_attempt_at: retryAt ?? now, lease_until: null, attempts: row.attempts + 1, last_error: error, ...attemptColumns(attempt, now) })
       .where('id', '=', row.id)
       .execute()
     return this.recordTarget(db, row.target, retryAt === undefined ? 'dead' : 'failed', error, now)
@@ -67,7 +78,7 @@ export class OutboxRepo {
   async disableTarget(db: Db, target: string, now: number): Promise<boolean> {
     const result = await db.updateTable('outbox_targets').set({ disabled_at: now }).where('target', '=', target).where('disabled_at', 'is', null).executeTakeFirst()
     if (Number(result.numUpdatedRows) === 0) return false
-    await db.updateTable('outbox').set({ status: 'dead', last_error: 'the target was disabled after too many failed deliveries', lease_until: null }).where('target', '=', target).where('status', '=', 'queued').execute()
+    await db.updateTable('outbox').set({ status: 'dead', finished_at: now, last_error: 'the target was disabled after too many failed deliveries', lease_until: null }).where('target', '=', target).where('status', '=', 'queued').execute()
     return true
   }
 
@@ -89,3 +100,5 @@ export class OutboxRepo {
     return row.consecutive_dead
   }
 }
+
+const attemptColumns = (attempt: AttemptFacts, now: number) => ({ status_code: attempt.statusCode, latency_ms: Math.round(attempt.latencyMs), last_attempt_at: now })

@@ -4,10 +4,11 @@
  */
 import type { Db } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { randomToken } from '../../lib/crypto.ts'
 import type { Delivery, OutboxWriter } from './contract.ts'
 import type { OutboxKind, TargetResult } from './tables.ts'
 
-/** Rows per INSERT: 7 values each keeps one statement far below SQLite's variable limit. */
+/** Rows per INSERT: 8 values each keeps one statement far below SQLite's variable limit. */
 const INSERT_CHUNK = 500
 /** Targets per `in (…)` lookup. */
 const LOOKUP_CHUNK = 500
@@ -25,6 +26,9 @@ export interface TargetHistory {
   /** Deliveries waiting to be sent (first attempt or a retry). */
   queued: number
 }
+
+/** A delivery's `webhook-id`: random, so it never repeats after a restore or on another instance. */
+export const newWebhookId = () => `msg_${randomToken(18)}`
 
 export class Outbox implements OutboxWriter {
   constructor(
@@ -44,7 +48,7 @@ export class Outbox implements OutboxWriter {
       .map((delivery) => {
         const kind: OutboxKind = 'mail' in delivery ? 'mail' : 'http'
         const payload = 'mail' in delivery ? { mail: { ...delivery.mail, messageId: delivery.mail.messageId ?? this.newMessageId() } } : { request: delivery.request }
-        return { target: delivery.target, kind, payload_json: JSON.stringify(payload), next_attempt_at: now, lease_until: null, last_error: null, created_at: now, sent_at: null }
+        return { target: delivery.target, kind, payload_json: JSON.stringify(payload), next_attempt_at: now, lease_until: null, last_error: null, created_at: now, sent_at: null, message_id: newWebhookId() }
       })
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
       await db.insertInto('outbox').values(rows.slice(start, start + INSERT_CHUNK)).execute()

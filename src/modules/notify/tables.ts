@@ -19,6 +19,16 @@ export interface OutboxTable {
   last_error: string | null
   created_at: number
   sent_at: number | null
+  /** The `webhook-id` of the delivery: the same on every attempt and on "send again"; null for rows from before. */
+  message_id: string | null
+  /** The delivery this row sends again ("send again" in the delivery log). */
+  resend_of: number | null
+  /** What the last attempt got: the HTTP status (null: no answer, or mail), the milliseconds it took, when. */
+  status_code: number | null
+  latency_ms: number | null
+  last_attempt_at: number | null
+  /** When it was sent or given up (null while queued): the delivery log's retention counts from it. */
+  finished_at: number | null
 }
 
 export type TargetResult = 'sent' | 'failed' | 'dead'

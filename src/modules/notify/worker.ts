@@ -20,11 +20,12 @@ import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
-import type { OutboundMail, OutboundRequest, RequestSigner, TargetDisabledHook } from './contract.ts'
+import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
 import { fromDomain, textAsHtml, type MailSender } from './mail.ts'
 import { deliveryHistory, type TargetHistory } from './outbox.ts'
 import { OutboxRepo, type ClaimedRow } from './outbox-repo.ts'
+import { signRequest, type SigningKeySource } from './webhook-signing.ts'
 
 export const RETRY_DELAYS_MIN = [1, 5, 30, 120, 720] as const
 export const DISABLE_AFTER_DEAD = 20
@@ -69,7 +70,8 @@ export class OutboxWorker {
   private readonly repo: OutboxRepo
   private readonly hooks: TargetDisabledHook[] = []
   private readonly steps: OutboxStep[] = []
-  private signer: RequestSigner | undefined
+  /** By target kind (`channel`, `subscriber`): where the signing secrets of its receivers are. */
+  private readonly keySources = new Map<string, SigningKeySource>()
   /** A step said more remains: drain() is not done yet. */
   private stepsPending = false
   private readonly inFlight = new Map<number, { target: string; sent: Promise<unknown>; done: Promise<void> }>()
@@ -79,7 +81,7 @@ export class OutboxWorker {
   private pumping: Promise<void> | undefined
   private pumpAgain = false
   private stopped = false
-  private readonly results: { row: ClaimedRow; outcome: DeliveryOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
+  private readonly results: { row: ClaimedRow; outcome: TimedOutcome; resolve: () => void; reject: (error: unknown) => void }[] = []
   private writing: Promise<void> | undefined
   private readonly concurrency: number
   private readonly refillAt: number
@@ -106,9 +108,9 @@ export class OutboxWorker {
     return this
   }
 
-  /** Signs requests marked `signed` at each attempt (channels: webhook secrets). */
-  signRequestsWith(signer: RequestSigner): this {
-    this.signer = signer
+  /** Signs requests marked `signed` to targets `<kind>:<id>` at each attempt, with the keys `source` gives. */
+  signRequestsWith(kind: string, source: SigningKeySource): this {
+    this.keySources.set(kind, source)
     return this
   }
 
@@ -250,7 +252,14 @@ export class OutboxWorker {
     this.inFlight.set(row.id, { target: row.target, sent: sending, done })
   }
 
-  private async send(row: ClaimedRow): Promise<DeliveryOutcome> {
+  /** One attempt, timed (the delivery log shows how long the receiver took). */
+  private async send(row: ClaimedRow): Promise<TimedOutcome> {
+    const started = performance.now()
+    const outcome = await this.attempt(row)
+    return { ...outcome, latencyMs: performance.now() - started }
+  }
+
+  private async attempt(row: ClaimedRow): Promise<DeliveryOutcome> {
     try {
       const payload = JSON.parse(row.payload_json) as { mail?: OutboundMail; request?: OutboundRequest }
       if (row.kind === 'mail' && payload.mail) {
@@ -267,8 +276,11 @@ export class OutboxWorker {
       if (row.kind === 'http' && payload.request) {
         let request = payload.request
         if (request.signed) {
-          if (!this.signer) return { ok: false, error: 'no signer for a signed request' }
-          request = await this.signer(row.target, request, this.options.clock.now())
+          const source = this.keySources.get(row.target.slice(0, row.target.indexOf(':')))
+          const keys = source && (await source(row.target))
+          if (!keys) return { ok: false, error: 'the receiver or its signing secret is gone' }
+          // Rows from before message ids were stored: one derived from the row, stable all the same.
+          request = await signRequest(request, keys, row.message_id ?? `msg_outbox_${row.id}`, this.options.clock.now())
         }
         return await postDelivery(request, { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal })
       }
@@ -282,7 +294,7 @@ export class OutboxWorker {
    * Results are written in batches: every result that finished while the previous batch was being
    * written goes into the next transaction (one commit for many mails, not one each).
    */
-  private record(row: ClaimedRow, outcome: DeliveryOutcome): Promise<void> {
+  private record(row: ClaimedRow, outcome: TimedOutcome): Promise<void> {
     return new Promise((resolve, reject) => {
       this.results.push({ row, outcome, resolve, reject })
       this.scheduleWrite()
@@ -318,16 +330,17 @@ export class OutboxWorker {
     }
   }
 
-  private async writeResult(trx: Db, row: ClaimedRow, outcome: DeliveryOutcome, counted: DrainCounts): Promise<void> {
+  private async writeResult(trx: Db, row: ClaimedRow, outcome: TimedOutcome, counted: DrainCounts): Promise<void> {
     const now = this.options.clock.now()
+    const attempt = { statusCode: outcome.status ?? null, latencyMs: outcome.latencyMs }
     if (outcome.ok) {
-      await this.repo.markSent(trx, row, now)
+      await this.repo.markSent(trx, row, now, attempt)
       counted.sent++
       return
     }
     const delay = RETRY_DELAYS_MIN[row.attempts]
     const retryAt = delay === undefined ? undefined : now + delay * 60_000
-    const deadInARow = await this.repo.markFailed(trx, row, outcome.error, now, retryAt)
+    const deadInARow = await this.repo.markFailed(trx, row, outcome.error, now, retryAt, attempt)
     if (retryAt === undefined && deadInARow >= DISABLE_AFTER_DEAD && (await this.repo.disableTarget(trx, row.target, now))) {
       for (const hook of this.hooks) {
         // One failing hook must not undo the disabling or stop the others.
@@ -342,5 +355,7 @@ export class OutboxWorker {
     ;(this.options.onError ?? ((e) => console.error('[lantern] outbox:', e)))(error)
   }
 }
+
+type TimedOutcome = DeliveryOutcome & { latencyMs: number }
 
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)

@@ -10,6 +10,7 @@
  * stay at least once: the outbox may send a row again after a crash mid-send.
  */
 import type { Db } from '../../db/client.ts'
+import { webhookRequestOf } from '../channels/adapters/webhook.ts'
 import type { Delivery, OutboxWriter } from '../notify/contract.ts'
 import type { PendingFanoutPayload } from './fanout.ts'
 import { SubscribersRepo } from './repo.ts'
@@ -74,7 +75,7 @@ export class SubscriberFanoutExpander {
               const headers = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [name, fill(value, token)]))
               return { target, mail: { to: s.email!, subject: mail.subject, text: fill(mail.text, token), html: mail.html && fill(mail.html, token), headers } }
             }
-            return { target, request: { url: s.url!, headers: { 'content-type': 'application/json', 'user-agent': 'Lantern subscriber webhook' }, body: fill(payload.webhookBody, token) } }
+            return { target, request: webhookRequestOf(s.url!, fill(payload.webhookBody, token)) }
           }),
         )
         if (deliveries.length > 0) await this.outbox.enqueue(trx, deliveries)

@@ -8,7 +8,9 @@
 import type { Db } from '../../db/client.ts'
 import { randomToken } from '../../lib/crypto.ts'
 import type { Fanout, NotifyEvent, OutboundMail } from '../notify/contract.ts'
-import { incidentMessage, isSubscriberEvent, maintenanceMessage, subscriberWebhookBody, type SubscriberEvent } from './events.ts'
+import { webhookDocsUrl, webhookPayload } from '../channels/adapters/webhook.ts'
+import { loadEventView } from '../channels/event-view.ts'
+import { incidentMessage, isSubscriberEvent, maintenanceMessage, type SubscriberEvent } from './events.ts'
 import { eventMail, subscriberLinks } from './messages.ts'
 import { SubscribersRepo } from './repo.ts'
 import type { SubscribersService } from './service.ts'
@@ -19,7 +21,7 @@ export interface PendingFanoutPayload {
   slot: string
   /** The mail without its `to`. */
   mail: OutboundMail
-  /** The JSON body webhook subscribers get. */
+  /** The JSON body webhook subscribers get: the payload webhook channels get, with the unsubscribe link. */
   webhookBody: string
   /** The event's components; empty: the whole page (every subscriber hears it). */
   about: number[]
@@ -59,7 +61,8 @@ export async function renderFanout(service: SubscribersService, repo: Subscriber
   const page = await repo.page(event.pageId)
   if (!page || page.blocked === 1) return undefined
   const content = await eventContent(repo, event)
-  if (!content) return undefined
+  const view = await loadEventView(repo.db, event, service.urls)
+  if (!content || !view) return undefined
   const ref = service.pageRef(page)
   const message = content.kind === 'incident' ? incidentMessage(event.kind, ref, content.value) : maintenanceMessage(event.kind as Parameters<typeof maintenanceMessage>[0], ref, content.value)
   const slot = `t${randomToken(12)}`
@@ -67,7 +70,7 @@ export async function renderFanout(service: SubscribersService, repo: Subscriber
   return {
     slot,
     mail: eventMail('', ref, message, links),
-    webhookBody: JSON.stringify(subscriberWebhookBody(ref, event, content, links.unsubscribe)),
+    webhookBody: JSON.stringify(webhookPayload(view, { documentation: webhookDocsUrl(service.urls.baseUrl), unsubscribe: links.unsubscribe })),
     about: content.componentIds,
   }
 }

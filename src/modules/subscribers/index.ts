@@ -4,7 +4,8 @@ import { notFound } from '../../lib/errors.ts'
 import { conflictResponse, errorResponses, IdParams, sharedModels, textAnswer } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
-import { AddSubscriberBody, CountsRef, countsJson, ImportBody, ListQuery, SubscriberParams, SubscriberRef, subscriberJson, subscriberModels } from './model.ts'
+import { deliveryIdOf, deliveryJson, DeliveryLogAnswer, DeliveryLogQuery, deliveryLogJson, deliveryModels, DeliveryRef } from '../notify/delivery-log-model.ts'
+import { AddSubscriberBody, CountsRef, countsJson, ImportBody, ListQuery, SubscriberDeliveryParams, SubscriberParams, SubscriberRef, subscriberJson, subscriberModels } from './model.ts'
 import type { SubscribersService } from './service.ts'
 
 const subscriberIdOf = (raw: string): number => {
@@ -19,6 +20,7 @@ export function subscribersRoutes(deps: { accounts: AccountsService; subscribers
   return new Elysia({ name: 'subscribers', prefix: '/user/api/v1/status-pages' })
     .model(sharedModels)
     .model(subscriberModels)
+    .model(deliveryModels)
     .use(ownerAuth(deps.accounts))
     .get(
       '/:id/subscribers',
@@ -56,6 +58,38 @@ export function subscribersRoutes(deps: { accounts: AccountsService; subscribers
         params: SubscriberParams,
         response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
         detail: detail('Remove a subscriber'),
+      },
+    )
+    .post(
+      '/:id/subscribers/:subscriberId/signing-secret',
+      async ({ owner, params }) => ({ data: subscriberJson(await subscribers.newSigningSecret(owner, params.id, subscriberIdOf(params.subscriberId))) }),
+      {
+        params: SubscriberParams,
+        response: { 200: t.Object({ data: SubscriberRef }), ...errorResponses },
+        detail: detail(
+          'Make a new signing secret for a webhook subscriber',
+          'In force at once; the answer carries it in full in `signing_secret`, once: pass it on to whoever runs the receiver. 400 for email subscribers.',
+        ),
+      },
+    )
+    .get(
+      '/:id/subscribers/:subscriberId/deliveries',
+      async ({ owner, params, query }) => deliveryLogJson(await subscribers.deliveryLog(owner, params.id, subscriberIdOf(params.subscriberId), query)),
+      {
+        params: SubscriberParams,
+        query: DeliveryLogQuery,
+        response: { 200: DeliveryLogAnswer, ...errorResponses },
+        detail: detail('The delivery log of a subscriber', 'Its deliveries, newest first, as the delivery log of a channel. Finished deliveries are kept 30 days.'),
+      },
+    )
+    .post(
+      '/:id/subscribers/:subscriberId/deliveries/:deliveryId/resend',
+      async ({ owner, params, status }) =>
+        status(202, { data: deliveryJson(await subscribers.resendDelivery(owner, params.id, subscriberIdOf(params.subscriberId), deliveryIdOf(params.deliveryId))) }),
+      {
+        params: SubscriberDeliveryParams,
+        response: { 202: t.Object({ data: DeliveryRef }), ...errorResponses },
+        detail: detail('Send a delivery to a subscriber again', 'Queues a copy of a finished delivery with the same body and `webhook-id`. 409 while it is still queued.'),
       },
     )
     .post(

@@ -36,6 +36,12 @@ export const ListQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, multipleOf: 1, error: 'limit must be an integer from 1 to 1000' })),
 })
 
+export const SubscriberDeliveryParams = t.Object({
+  id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
+  subscriberId: t.String({ maxLength: 40, description: 'A subscriber id' }),
+  deliveryId: t.String({ maxLength: 40, description: 'A delivery id' }),
+})
+
 export const SubscriberParams = t.Object({
   id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'id must be a positive integer' }),
   // Anything but an id names no subscriber here: a 404 (as another owner's id), not a 400.
@@ -52,6 +58,7 @@ const SubscriberJson = t.Object({
   status: t.String({ description: 'pending (waiting for the confirmation link) or confirmed' }),
   confirmed_at: t.Nullable(t.String()),
   created_at: t.String(),
+  signing_secret: t.Optional(t.String({ description: 'Webhook subscribers: the `whsec_` signing secret in full, only in the answer that made it (add, POST …/signing-secret). Pass it on to whoever runs the receiver: it is not shown again' })),
 })
 
 const CountsJson = t.Object({
@@ -75,6 +82,7 @@ export const subscriberJson = (s: Subscriber): Static<typeof SubscriberJson> => 
   status: s.status,
   confirmed_at: toIsoOrNull(s.confirmedAt),
   created_at: toIso(s.createdAt),
+  ...(s.revealedSigningSecret ? { signing_secret: s.revealedSigningSecret } : {}),
 })
 
 export const countsJson = (c: SubscriberCounts): Static<typeof CountsJson> => ({ ...c })

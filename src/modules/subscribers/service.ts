@@ -15,6 +15,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { planLabel, subscriberLimit } from '../plans/matrix.ts'
 import type { User } from '../accounts/service.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
+import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
+import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
@@ -45,6 +47,8 @@ export interface Subscriber {
   confirmedAt: number | null
   unsubscribed: boolean
   createdAt: number
+  /** A webhook's signing secret in full: only in the answer that made it (add, new secret). */
+  revealedSigningSecret?: string
 }
 
 export interface SubscriberCounts {
@@ -102,7 +106,8 @@ export class SubscribersService {
     private readonly pages: Pick<StatusPagesService, 'get'>,
     private readonly outbox: OutboxWriter,
     private readonly clock: Clock,
-    private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
+    private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>,
+    private readonly deliveries: DeliveryLog,
   ) {
     this.tokens = new ManageTokens(() => clock.now())
   }
@@ -113,6 +118,11 @@ export class SubscribersService {
 
   get mailEnabled(): boolean {
     return this.outbox.mailEnabled
+  }
+
+  /** What the event views and webhook payloads need of the configuration. */
+  get urls(): Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'> {
+    return this.config
   }
 
   pageUrl(page: { slug: string; custom_domain: string | null }): string {
@@ -284,7 +294,7 @@ export class SubscribersService {
       } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a webhook subscriber of this page')
       await this.requireRoom(repo, owner, page.id, 1, now)
       const row = await repo.insert(this.ownerRow(page.id, kind, address, componentIds, 'owner', now))
-      return toSubscriber(row)
+      return { ...toSubscriber(row), ...(row.signing_secret ? { revealedSigningSecret: row.signing_secret } : {}) }
     })
   }
 
@@ -298,6 +308,7 @@ export class SubscribersService {
       confirmed_at: now,
       manage_key: randomToken(16),
       created_at: now,
+      signing_secret: kind === 'webhook' ? generateSigningSecret() : null,
     }
   }
 
@@ -308,11 +319,52 @@ export class SubscribersService {
     if (count + adding > limit) throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limit} subscribers per page and this page has ${count}`)
   }
 
-  async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
+  /** An active subscriber of the owner's page; 404 for anyone else's. */
+  private async ownSubscriber(owner: User, pageId: number, subscriberId: number): Promise<SubscriberRow> {
     const page = await this.pages.get(owner, pageId)
     const row = await this.repo.byId(subscriberId)
     if (!row || row.page_id !== page.id || row.unsubscribed_at !== null) throw notFound('no such subscriber')
+    return row
+  }
+
+  async get(owner: User, pageId: number, subscriberId: number): Promise<Subscriber> {
+    return toSubscriber(await this.ownSubscriber(owner, pageId, subscriberId))
+  }
+
+  async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
+    const row = await this.ownSubscriber(owner, pageId, subscriberId)
     await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'owner' })
+  }
+
+  /**
+   * A new signing secret for a webhook subscriber, in force at once. The owner passes it on to
+   * whoever runs the receiver: it is shown in full in this answer only.
+   */
+  async newSigningSecret(owner: User, pageId: number, subscriberId: number): Promise<Subscriber> {
+    const row = await this.ownSubscriber(owner, pageId, subscriberId)
+    if (row.kind !== 'webhook') throw badRequest('only webhook subscribers have a signing secret')
+    const secret = generateSigningSecret()
+    const updated = await this.repo.update(row.id, { signing_secret: secret })
+    return { ...toSubscriber(updated!), revealedSigningSecret: secret }
+  }
+
+  /** The subscriber's deliveries, newest first (the delivery log). */
+  async deliveryLog(owner: User, pageId: number, subscriberId: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
+    const row = await this.ownSubscriber(owner, pageId, subscriberId)
+    return this.deliveries.list(`subscriber:${row.id}`, options)
+  }
+
+  /** Queues a finished delivery to the subscriber again ("send again"). */
+  async resendDelivery(owner: User, pageId: number, subscriberId: number, deliveryId: number): Promise<DeliveryEntry> {
+    const row = await this.ownSubscriber(owner, pageId, subscriberId)
+    return this.deliveries.resend(`subscriber:${row.id}`, deliveryId)
+  }
+
+  /** The key a webhook subscriber's requests are signed with at each attempt. */
+  readonly signingKeys: SigningKeySource = async (target) => {
+    const match = /^subscriber:(\d+)$/.exec(target)
+    const row = match ? await this.repo.byId(Number(match[1])) : undefined
+    return row?.signing_secret ? { secret: row.signing_secret } : undefined
   }
 
   /**

@@ -21,6 +21,8 @@ export interface SubscribersTable {
   unsubscribed_at: number | null
   unsubscribe_reason: string | null
   created_at: number
+  /** Webhook subscribers: the `whsec_` secret their requests are signed with; null for email. */
+  signing_secret: string | null
 }
 
 export interface SubscriberSigningKeysTable {

@@ -1,12 +1,17 @@
-/** The adapters' pure parts: signatures a receiver can check with node:crypto, escaping, header encoding. */
+/** The adapters' pure parts: signatures a receiver checks with the official Standard Webhooks library, escaping, header encoding. */
 import { describe, expect, test } from 'bun:test'
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { Webhook } from 'standardwebhooks'
 import { headerText, ntfyRequest } from '../../../src/modules/channels/adapters/ntfy.ts'
 import { pagerDutyPayload } from '../../../src/modules/channels/adapters/pagerduty.ts'
 import { slackPayload } from '../../../src/modules/channels/adapters/slack.ts'
 import { telegramText } from '../../../src/modules/channels/adapters/telegram.ts'
-import { signatureHeader, signWebhookRequest, verifyWebhookSignature, webhookRequest } from '../../../src/modules/channels/adapters/webhook.ts'
+import { webhookRequest } from '../../../src/modules/channels/adapters/webhook.ts'
 import type { EventView } from '../../../src/modules/channels/event-view.ts'
+import {
+  generateSigningSecret, legacySignatureHeader, signingKeyBytes, signRequest, standardSignature, verifyLegacySignature,
+} from '../../../src/modules/notify/webhook-signing.ts'
+import { cutToBytes } from '../../../src/lib/text.ts'
 
 const AT = Date.UTC(2026, 10, 28, 10, 0, 0)
 const view = (over: Partial<EventView> = {}): EventView => ({
@@ -16,7 +21,7 @@ const view = (over: Partial<EventView> = {}): EventView => ({
   title: 'API <is> down & out',
   lines: ['API: operational → down'],
   severity: 'critical',
-  page: { id: 7, name: 'Acme <Status>', url: 'https://acme.status.example' },
+  page: { id: 7, slug: 'acme', name: 'Acme <Status>', url: 'https://acme.status.example', overall: 'major_outage' },
   link: 'https://acme.status.example',
   alertKey: 'lantern:component:3',
   resolves: false,
@@ -25,29 +30,70 @@ const view = (over: Partial<EventView> = {}): EventView => ({
   ...over,
 })
 
-describe('webhook signature', () => {
-  test('a receiver checks it with node:crypto exactly as the guide shows', async () => {
-    const secret = 'whsec-0123456789abcdef'
-    const queued = webhookRequest(view(), { url: 'https://hooks.example/x' })
-    // Queued unsigned; the worker signs each attempt with the channel's secret at that time.
-    expect(queued.signed).toBe(true)
-    expect(queued.headers['x-lantern-signature']).toBeUndefined()
-    const request = await signWebhookRequest(queued, secret, AT)
-    const header = request.headers['x-lantern-signature']!
-    expect(header).toBe(`t=${AT / 1000},v1=${createHmac('sha256', secret).update(`${AT / 1000}.${request.body}`).digest('hex')}`)
-    const [, t, v1] = header.match(/^t=(\d+),v1=([0-9a-f]{64})$/)!
-    const expected = createHmac('sha256', secret).update(`${t}.${request.body}`).digest('hex')
-    expect(timingSafeEqual(Buffer.from(expected), Buffer.from(v1!))).toBe(true)
-    expect(await verifyWebhookSignature(secret, request.body, header)).toBe(true)
+describe('Standard Webhooks signatures', () => {
+  test('match the specification\'s published test vector', async () => {
+    expect(await standardSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    )
   })
 
-  test('a changed body, another secret, another timestamp or a malformed header fail', async () => {
-    const secret = 'whsec-0123456789abcdef'
-    const header = await signatureHeader(secret, '{"a":1}', AT)
-    expect(await verifyWebhookSignature(secret, '{"a":2}', header)).toBe(false)
-    expect(await verifyWebhookSignature('whsec-other-secret-00', '{"a":1}', header)).toBe(false)
-    expect(await verifyWebhookSignature(secret, '{"a":1}', header.replace(`t=${AT / 1000}`, `t=${AT / 1000 + 1}`))).toBe(false)
-    for (const bad of [null, '', 'v1=abc', `t=1,v1=${'z'.repeat(64)}`]) expect(await verifyWebhookSignature(secret, '{"a":1}', bad)).toBe(false)
+  test('a signed request passes the official verifier; a changed body, id, time or secret does not', async () => {
+    const secret = generateSigningSecret()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/)
+    const queued = webhookRequest(view(), { url: 'https://hooks.example/x' }, 'https://lantern.example/docs/notifications')
+    expect(queued.signed).toBe(true)
+    expect(queued.headers['webhook-signature']).toBeUndefined()
+    const now = Date.now()
+    const signed = await signRequest(queued, { secret }, 'msg_abc', now)
+    expect(signed.headers['webhook-id']).toBe('msg_abc')
+    expect(signed.headers['webhook-timestamp']).toBe(String(Math.floor(now / 1000)))
+    expect(signed.headers['x-lantern-signature']).toBeUndefined()
+    const verifier = new Webhook(secret)
+    expect(verifier.verify(signed.body, signed.headers)).toEqual(JSON.parse(signed.body))
+    expect(() => verifier.verify(signed.body.replace('down', 'fine'), signed.headers)).toThrow()
+    expect(() => verifier.verify(signed.body, { ...signed.headers, 'webhook-id': 'msg_other' })).toThrow()
+    expect(() => verifier.verify(signed.body, { ...signed.headers, 'webhook-timestamp': String(Math.floor(now / 1000) + 1) })).toThrow()
+    expect(() => new Webhook(generateSigningSecret()).verify(signed.body, signed.headers)).toThrow()
+    // The official verifier refuses a timestamp older than five minutes: attempts are signed when sent.
+    const old = await signRequest(queued, { secret }, 'msg_abc', now - 10 * 60_000)
+    expect(() => verifier.verify(old.body, old.headers)).toThrow()
+  })
+
+  test('secrets: whsec_ and 16 to 64 bytes of base64, nothing else', () => {
+    expect(signingKeyBytes('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')?.length).toBe(24)
+    for (const bad of ['MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_short===', 'whsec_not base64 at all!', 'whsec_c2hvcnQ=', `whsec_${btoa('x'.repeat(65))}`]) {
+      expect(signingKeyBytes(bad)).toBeUndefined()
+    }
+  })
+
+  test('the deprecated X-Lantern-Signature, for channels with a secret from before, checks with node:crypto as the guide shows', async () => {
+    const legacy = 'whsec-0123456789abcdef'
+    const request = await signRequest(webhookRequest(view(), { url: 'https://hooks.example/x' }, 'https://lantern.example/docs'), { secret: generateSigningSecret(), legacySecret: legacy }, 'msg_1', AT)
+    const header = request.headers['x-lantern-signature']!
+    const [, t, v1] = header.match(/^t=(\d+),v1=([0-9a-f]{64})$/)!
+    const expected = createHmac('sha256', legacy).update(`${t}.${request.body}`).digest('hex')
+    expect(timingSafeEqual(Buffer.from(expected), Buffer.from(v1!))).toBe(true)
+    expect(await verifyLegacySignature(legacy, request.body, header)).toBe(true)
+    expect(await verifyLegacySignature(legacy, '{"a":2}', header)).toBe(false)
+    expect(await verifyLegacySignature('whsec-other-secret-00', request.body, header)).toBe(false)
+    expect(await verifyLegacySignature(legacy, request.body, header.replace(`t=${AT / 1000}`, `t=${AT / 1000 + 1}`))).toBe(false)
+    for (const bad of [null, '', 'v1=abc', `t=1,v1=${'z'.repeat(64)}`]) expect(await verifyLegacySignature(legacy, request.body, bad)).toBe(false)
+    expect(await legacySignatureHeader(legacy, '{}', AT)).toStartWith(`t=${AT / 1000},v1=`)
+  })
+})
+
+describe('cutting text by bytes', () => {
+  test('never more bytes than asked, never half a character', () => {
+    expect(cutToBytes('short', 10)).toBe('short')
+    expect(cutToBytes('ééééé', 10)).toBe('ééééé')
+    expect(cutToBytes('éééééé', 10)).toBe('ééé…')
+    // A family emoji is one character of 25 bytes: it is kept whole or left out.
+    expect(cutToBytes('ab👨‍👩‍👧‍👦cd', 20)).toBe('ab…')
+    for (let max = 4; max < 60; max++) {
+      const cut = cutToBytes('Zürich 🐎 Ørsted 日本語 '.repeat(4), max)
+      expect(new TextEncoder().encode(cut).length).toBeLessThanOrEqual(max)
+      expect(cut.isWellFormed()).toBe(true)
+    }
   })
 })
 

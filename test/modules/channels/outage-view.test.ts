@@ -4,7 +4,7 @@ import type { EventView, MonitorFacts } from '../../../src/modules/channels/even
 import { monitorLine, outageView } from '../../../src/modules/channels/outage-view.ts'
 
 const AT = Date.UTC(2026, 10, 27, 10, 0, 0)
-const page = { id: 1, name: 'Acme', url: 'https://acme.status.test' }
+const page = { id: 1, slug: 'acme', name: 'Acme', url: 'https://acme.status.test', overall: 'major_outage' as const }
 const component: EventView = {
   kind: 'component.status_changed', at: AT, id: 'component:3:x:down', title: 'API: Major outage',
   lines: ['API: Operational → Major outage', 'Since 2026-11-27 10:00 UTC'], severity: 'critical', page, link: page.url,
@@ -14,7 +14,7 @@ const incident: EventView = {
   kind: 'incident.opened', at: AT, id: 'incident:9:1:incident.opened', title: 'Incident opened: API is experiencing issues',
   lines: ['State: Investigating', 'Affected: API', 'Our monitoring confirmed that API is down.'], severity: 'critical', page, link: `${page.url}/incidents/9`,
   alertKey: 'lantern:incident:9', resolves: false,
-  incident: { id: 9, name: 'API is experiencing issues', state: 'investigating', createdAt: AT, updatedAt: AT, resolvedAt: null, components: [], updates: [] }, details: {},
+  incident: { id: 9, name: 'API is experiencing issues', state: 'investigating', startedAt: AT, createdAt: AT, updatedAt: AT, resolvedAt: null, components: [], updates: [] }, details: {},
 }
 const down: MonitorFacts = { id: 5, name: 'API health', target: 'https://api.example.com/health', state: 'down', reason: 'HTTP 503', responseMs: 40, since: AT }
 

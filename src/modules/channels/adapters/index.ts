@@ -5,19 +5,23 @@ import type { ChannelType } from '../types.ts'
 import { discordRequest } from './discord.ts'
 import { eventMail } from './email.ts'
 import { ntfyRequest } from './ntfy.ts'
-import { pagerDutyRequest } from './pagerduty.ts'
+import { pagerDutyRequest, pagerDutyTestRequests } from './pagerduty.ts'
 import { slackRequest } from './slack.ts'
 import { teamsRequest } from './teams.ts'
 import { telegramRequest } from './telegram.ts'
 import { webhookRequest } from './webhook.ts'
 
-/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL) and the settings link of mails. */
+export { webhookDocsUrl } from './webhook.ts'
+
+/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL), the settings link of mails, the webhook guide. */
 export interface AdapterUrls {
   telegramApiUrl: string
   ntfyUrl: string
   pagerDutyEventsUrl: string
   manageUrl: string
+  webhookDocsUrl: string
 }
+
 
 export async function deliveryFor(
   channel: { id: number; type: ChannelType; settings: Record<string, string> },
@@ -30,7 +34,7 @@ export async function deliveryFor(
     case 'email':
       return { target, mail: eventMail(view, s.address!, urls.manageUrl) }
     case 'webhook':
-      return { target, request: webhookRequest(view, { url: s.url! }) }
+      return { target, request: webhookRequest(view, { url: s.url! }, urls.webhookDocsUrl) }
     case 'slack':
       return { target, request: slackRequest(view, { url: s.url! }) }
     case 'discord':
@@ -44,4 +48,15 @@ export async function deliveryFor(
     case 'pagerduty':
       return { target, request: pagerDutyRequest(view, { routing_key: s.routing_key! }, urls.pagerDutyEventsUrl) }
   }
+}
+
+/** The deliveries of "Send test": one, but for PagerDuty the alert and its resolve (no alert stays open). */
+export async function testDeliveriesFor(
+  channel: { id: number; type: ChannelType; settings: Record<string, string> },
+  view: EventView,
+  urls: AdapterUrls,
+): Promise<Delivery[]> {
+  if (channel.type !== 'pagerduty') return [await deliveryFor(channel, view, urls)]
+  const target = `channel:${channel.id}`
+  return pagerDutyTestRequests(view, { routing_key: channel.settings.routing_key! }, urls.pagerDutyEventsUrl).map((request) => ({ target, request }))
 }

@@ -1,104 +1,126 @@
 /**
- * Generic webhook: Statuspage-v2-shaped JSON (`meta`, `page`, `incident` with `incident_updates`,
- * `component_update` + `component`), plus `version`, `type` and `id` (OpenStatus's envelope), signed:
- *
- *   X-Lantern-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
- *
- * A receiver recomputes the HMAC over the raw body with its secret and compares in constant time
- * (`verifyWebhookSignature` below is the reference). `t` is the time of the attempt: the outbox
- * keeps the body only and the worker signs each attempt (`signWebhookRequest`), so a retry hours
- * later carries a fresh `t` with the same `id` and body; de-duplicate by `id`.
+ * The webhook payload (webhook-schema.ts) built from an event view: the same body for webhook
+ * channels and webhook subscribers (only `meta.unsubscribe` differs). The request is queued
+ * unsigned and marked `signed`: the outbox worker signs each attempt (Standard Webhooks headers,
+ * notify/webhook-signing.ts) with the receiver's secret at that moment.
  */
-import { constantTimeEqual } from '../../../lib/crypto.ts'
 import { toIso } from '../../../lib/time.ts'
 import type { OutboundRequest } from '../../notify/contract.ts'
-import type { EventView } from '../event-view.ts'
-import { jsonPost } from './shared.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, type DisplayStatus } from '../../page-status/status.ts'
+import type { EventView, IncidentFacts, MaintenanceFacts } from '../event-view.ts'
+import { WEBHOOK_PAYLOAD_VERSION, type WebhookPayload } from '../webhook-schema.ts'
 
-export const WEBHOOK_VERSION = '1'
-export const SIGNATURE_HEADER = 'x-lantern-signature'
+export const WEBHOOK_USER_AGENT = 'Lantern-Webhook/2'
 
-const STATUSPAGE_STATUS: Record<string, string> = { up: 'operational', degraded: 'degraded_performance', down: 'major_outage' }
+/** Where the webhook payload is described (`meta.documentation`). */
+export const webhookDocsUrl = (baseUrl: string) => `${baseUrl}/docs/notifications`
 
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text)))
-  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('')
+/** Lantern's component statuses in Statuspage's words. */
+const STATUSPAGE_STATUS: Record<string, DisplayStatus> = { up: 'operational', degraded: 'degraded_performance', down: 'major_outage' }
+const statusWord = (status: string): DisplayStatus => STATUSPAGE_STATUS[status] ?? 'operational'
+
+const MAINTENANCE_STATUS = { 'maintenance.scheduled': 'scheduled', 'maintenance.started': 'in_progress', 'maintenance.ended': 'completed' } as const
+
+export interface PayloadMeta {
+  /** Where the payload is described (the notifications guide). */
+  documentation: string
+  /** A subscriber's unsubscribe link; null for channels. */
+  unsubscribe: string | null
 }
 
-export async function signatureHeader(secret: string, body: string, atMs: number): Promise<string> {
-  const t = Math.floor(atMs / 1000)
-  return `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}`
+type Incident = NonNullable<WebhookPayload['incident']>
+
+function incidentJson(incident: IncidentFacts, view: EventView, pageSlug: string): Incident {
+  const components = incident.components.map((c) => ({ id: String(c.id), name: c.name, status: statusWord(c.status) }))
+  // Statuspage stores an impact per incident; Lantern's comes from the worst affected component.
+  const impact = incidentImpact(components.map((c) => c.status))
+  const monitoring = [...incident.updates].reverse().find((u) => u.state === 'monitoring')
+  return {
+    id: String(incident.id),
+    name: incident.name,
+    status: incident.state as Incident['status'],
+    impact: impact === 'none' ? 'minor' : impact,
+    created_at: toIso(incident.createdAt),
+    updated_at: toIso(incident.updatedAt),
+    started_at: toIso(incident.startedAt),
+    monitoring_at: monitoring ? toIso(monitoring.at) : null,
+    resolved_at: incident.resolvedAt === null ? null : toIso(incident.resolvedAt),
+    scheduled_for: null,
+    scheduled_until: null,
+    shortlink: view.link ?? '',
+    page_id: pageSlug,
+    incident_updates: incident.updates.map((u) => ({
+      id: String(u.id),
+      incident_id: String(incident.id),
+      status: u.state,
+      body: u.message,
+      created_at: toIso(u.at),
+      updated_at: toIso(u.at),
+      display_at: toIso(u.at),
+    })),
+    components,
+  }
 }
 
-/** True when `header` is a valid signature of `body` with `secret` (what a receiver does). */
-export async function verifyWebhookSignature(secret: string, body: string, header: string | null): Promise<boolean> {
-  const match = header?.match(/^t=(\d{1,12}),v1=([0-9a-f]{64})$/)
-  if (!match) return false
-  return constantTimeEqual(await hmacHex(secret, `${match[1]}.${body}`), match[2]!)
+/** A maintenance window as Statuspage sends one: an incident with impact `maintenance`. */
+function maintenanceJson(m: MaintenanceFacts, view: EventView, pageSlug: string): Incident {
+  const status = MAINTENANCE_STATUS[view.kind as keyof typeof MAINTENANCE_STATUS] ?? 'scheduled'
+  const id = `m${m.id}`
+  return {
+    id,
+    name: m.name,
+    status,
+    impact: 'maintenance',
+    created_at: toIso(m.createdAt),
+    updated_at: toIso(m.updatedAt),
+    started_at: toIso(m.startAt),
+    monitoring_at: null,
+    resolved_at: status === 'completed' ? toIso(m.endAt) : null,
+    scheduled_for: toIso(m.startAt),
+    scheduled_until: toIso(m.endAt),
+    shortlink: view.page ? `${view.page.url}/#maintenance` : '',
+    page_id: pageSlug,
+    incident_updates: [{ id: `${id}-${status}`, incident_id: id, status, body: m.message, created_at: toIso(view.at), updated_at: toIso(view.at), display_at: toIso(view.at) }],
+    components: m.components.map((c) => ({ id: String(c.id), name: c.name, status: 'under_maintenance' as const })),
+  }
 }
 
-export function webhookPayload(view: EventView) {
-  const payload: Record<string, unknown> = {
-    version: WEBHOOK_VERSION,
+export function webhookPayload(view: EventView, meta: PayloadMeta): WebhookPayload {
+  const page = view.page
+  const payload: WebhookPayload = {
+    version: WEBHOOK_PAYLOAD_VERSION,
     type: view.kind,
     id: view.id,
-    meta: { unsubscribe: null, documentation: null, generated_at: toIso(view.at) },
-    page: view.page ? { id: String(view.page.id), name: view.page.name, url: view.page.url } : null,
+    meta: { unsubscribe: meta.unsubscribe, documentation: meta.documentation, generated_at: toIso(view.at) },
+    page: page && {
+      id: page.slug,
+      api_id: page.id,
+      name: page.name,
+      url: page.url,
+      status_indicator: STATUSPAGE_INDICATORS[page.overall].indicator as NonNullable<WebhookPayload['page']>['status_indicator'],
+      status_description: STATUSPAGE_INDICATORS[page.overall].description,
+    },
     summary: { title: view.title, lines: view.lines, severity: view.severity, link: view.link },
   }
-  if (view.incident) {
-    const incident = view.incident
-    payload.incident = {
-      id: String(incident.id),
-      name: incident.name,
-      status: incident.state,
-      created_at: toIso(incident.createdAt),
-      updated_at: toIso(incident.updatedAt),
-      resolved_at: incident.resolvedAt === null ? null : toIso(incident.resolvedAt),
-      shortlink: view.link,
-      components: incident.components.map((c) => ({ id: String(c.id), name: c.name, status: STATUSPAGE_STATUS[c.status] ?? c.status })),
-      incident_updates: incident.updates.map((u) => ({
-        id: String(u.id),
-        incident_id: String(incident.id),
-        status: u.state,
-        body: u.message,
-        created_at: toIso(u.at),
-        display_at: toIso(u.at),
-      })),
-    }
-  }
+  const slug = page?.slug ?? ''
+  if (view.incident) payload.incident = incidentJson(view.incident, view, slug)
+  if (view.maintenance) payload.incident = maintenanceJson(view.maintenance, view, slug)
   if (view.component) {
     const c = view.component
-    payload.component_update = {
-      component_id: String(c.id),
-      old_status: STATUSPAGE_STATUS[c.from] ?? c.from,
-      new_status: STATUSPAGE_STATUS[c.to] ?? c.to,
-      created_at: toIso(view.at),
-    }
-    payload.component = { id: String(c.id), name: c.name, status: STATUSPAGE_STATUS[c.to] ?? c.to }
-  }
-  if (view.maintenance) {
-    const m = view.maintenance
-    payload.maintenance = {
-      id: `m${m.id}`,
-      name: m.name,
-      message: m.message,
-      scheduled_for: toIso(m.startAt),
-      scheduled_until: toIso(m.endAt),
-      components: m.components.map((c) => ({ id: String(c.id), name: c.name })),
-    }
+    const changedAt = toIso(view.at)
+    payload.component_update = { id: view.id, component_id: String(c.id), old_status: statusWord(c.from), new_status: statusWord(c.to), created_at: changedAt }
+    payload.component = { id: String(c.id), name: c.name, status: statusWord(c.to), created_at: changedAt }
   }
   if (Object.keys(view.details).length > 0) payload.details = view.details
   return payload
 }
 
-/** The request as queued: signed later, at each attempt (the secret stays with the channel). */
-export function webhookRequest(view: EventView, settings: { url: string }): OutboundRequest {
-  return { ...jsonPost(settings.url, webhookPayload(view), { 'user-agent': 'Lantern-Webhook/1' }), signed: true }
+/** A webhook request as queued: the JSON body, marked to be signed at each attempt. */
+export function webhookRequestOf(url: string, body: string): OutboundRequest {
+  return { url, headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT }, body, signed: true }
 }
 
-/** The request of one attempt: the signature of its body at `now`. */
-export async function signWebhookRequest(request: OutboundRequest, secret: string, now: number): Promise<OutboundRequest> {
-  return { ...request, headers: { ...request.headers, [SIGNATURE_HEADER]: await signatureHeader(secret, request.body, now) } }
+/** A webhook channel's request for an event. */
+export function webhookRequest(view: EventView, settings: { url: string }, documentation: string): OutboundRequest {
+  return webhookRequestOf(settings.url, JSON.stringify(webhookPayload(view, { documentation, unsubscribe: null })))
 }

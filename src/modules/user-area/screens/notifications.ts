@@ -7,6 +7,8 @@
  *   GET  /user/notifications/:id             state, test/resend, edit   POST same                        save
  *   POST /user/notifications/:id/test        send a test                POST /user/notifications/:id/resend  resend the link
  *   GET  /user/notifications/:id/delete      confirmation               POST same                        delete
+ *   POST /user/notifications/:id/signing-secret                 a new webhook signing secret (shown once, on this answer)
+ *   POST /user/notifications/:id/deliveries/:deliveryId/resend  "Send again" in the delivery log
  *   GET  /user/notifications/verify?token=   the email link (no login)  POST /user/notifications/verify  confirm
  */
 import { Elysia, t } from 'elysia'
@@ -14,6 +16,7 @@ import { Value } from '@sinclair/typebox/value'
 import { HttpError } from '../../../lib/errors.ts'
 import { isSameOrigin } from '../../accounts/auth.ts'
 import { CreateChannelBody, UpdateChannelBody } from '../../channels/model.ts'
+import { deliveryIdOf } from '../../notify/delivery-log-model.ts'
 import type { Channel, ChannelInput } from '../../channels/service.ts'
 import { FIELDS_OF, isChannelType, SECRET_FIELDS, DEFAULT_EVENTS, type ChannelType } from '../../channels/types.ts'
 import { htmlPage } from '../http.ts'
@@ -63,7 +66,11 @@ export function notificationScreens(deps: ScreenDeps) {
   const { channels, pages } = services
   const screen = screens({ accounts: services.accounts, config })
   const channelPage = async (user: Parameters<typeof channels.get>[0], channel: Channel, form: FormState, status = 200, render: (o: { title: string; crumbs: ReturnType<typeof notificationsCrumbs>; head: string }, b: string, s?: number) => Response) =>
-    render({ title: channel.name, crumbs: notificationsCrumbs({ label: channel.name }), head: STYLES }, channelView(channel, await pages.list(user), form, channels.mailEnabled), status)
+    render(
+      { title: channel.name, crumbs: notificationsCrumbs({ label: channel.name }), head: STYLES },
+      channelView(channel, await pages.list(user), form, channels.mailEnabled, await channels.deliveryLog(user, channel.id)),
+      status,
+    )
   /** Limits (429) and conflicts (409) of an action come back as an error flash on the channel page. */
   const actionError = (error: unknown, redirect: (location: string, flash: { kind: 'error'; text: string }) => Response, location: string) => {
     if (error instanceof HttpError && (error.status === 409 || error.status === 429 || error.status === 400)) return redirect(location, { kind: 'error', text: error.message })
@@ -99,13 +106,15 @@ export function notificationScreens(deps: ScreenDeps) {
         if (!form.ok || !form.value) return again(form.state, 400)
         try {
           const channel = await channels.create(user, { ...form.value, type: typed })
+          // A secret Lantern made is shown on this answer, once; a redirect would lose it.
+          if (channel.revealedSigningSecret) return channelPage(user, channel, formOf(channel), 201, render)
           const next = channel.type === 'email' ? 'Channel added. Follow the link we mailed to the address to verify it.' : 'Channel added. Send a test to verify it.'
           return redirect(`/user/notifications/${channel.id}`, next)
         } catch (error) {
           return again(serviceErrorState(error, form.state), errorStatus(error))
         }
       }),
-      { response: FORM_ERRORS, detail: detail('Add a notification channel (form post)') },
+      { response: { 201: HtmlResponse, ...FORM_ERRORS }, detail: detail('Add a notification channel (form post; a webhook signing secret Lantern makes is shown on the answer, once)') },
     )
     .get(
       '/user/notifications/verify',
@@ -175,6 +184,32 @@ export function notificationScreens(deps: ScreenDeps) {
         return redirect(`/user/notifications/${id}`, 'A new verification link is on its way. The previous one no longer works.')
       }),
       { params: IdPath, response: FORM_ERRORS, detail: detail('Resend the verification mail of an email channel (form post)') },
+    )
+    .post(
+      '/user/notifications/:id/signing-secret',
+      screen(async ({ user, params, render, redirect }) => {
+        const id = idParam(params.id)
+        try {
+          const channel = await channels.newSigningSecret(user, id)
+          return channelPage(user, channel, formOf(channel), 200, render)
+        } catch (error) {
+          return actionError(error, redirect, `/user/notifications/${id}`)
+        }
+      }),
+      { params: IdPath, response: { 200: HtmlResponse, ...FORM_ERRORS }, detail: detail('A new signing secret for a webhook channel (form post; shown once)') },
+    )
+    .post(
+      '/user/notifications/:id/deliveries/:deliveryId/resend',
+      screen(async ({ user, params, redirect }) => {
+        const id = idParam(params.id)
+        try {
+          await channels.resendDelivery(user, id, deliveryIdOf(params.deliveryId ?? ''))
+        } catch (error) {
+          return actionError(error, redirect, `/user/notifications/${id}`)
+        }
+        return redirect(`/user/notifications/${id}`, 'Queued again. Its result shows in the delivery log in a few seconds (reload).')
+      }),
+      { params: t.Object({ id: t.String(), deliveryId: t.String() }), response: FORM_ERRORS, detail: detail('Send a delivery of a notification channel again (form post)') },
     )
     .get(
       '/user/notifications/:id/delete',

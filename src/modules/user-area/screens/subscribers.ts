@@ -6,6 +6,9 @@
  *   POST /user/pages/:id/subscribers                     add (consent tick; no confirmation mail)
  *   POST /user/pages/:id/subscribers/:sid/remove         remove
  *   POST /user/pages/:id/subscribers/import              import a CSV (file or pasted; all or nothing)
+ *   GET  /user/pages/:id/subscribers/:sid                one subscriber: signing secret, delivery log
+ *   POST /user/pages/:id/subscribers/:sid/signing-secret a new signing secret (shown once, on this answer)
+ *   POST /user/pages/:id/subscribers/:sid/deliveries/:deliveryId/resend   "Send again"
  */
 import { Elysia, t } from 'elysia'
 import type { User } from '../../accounts/service.ts'
@@ -15,7 +18,10 @@ import { AddSubscriberBody, ImportBody, MAX_CSV_CHARS } from '../../subscribers/
 import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { pageCrumbs } from '../views/pages.ts'
-import { subscribersView } from '../views/subscribers.ts'
+import { subscribersView, subscriberView } from '../views/subscribers.ts'
+import { HttpError } from '../../../lib/errors.ts'
+import { deliveryIdOf } from '../../notify/delivery-log-model.ts'
+import type { Subscriber } from '../../subscribers/service.ts'
 import type { ScreenDeps } from './deps.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
@@ -45,10 +51,56 @@ export function subscriberScreens(deps: ScreenDeps) {
       importForm: forms.import ?? emptyForm(),
       shownMax: SHOWN,
     })
-    return render({ title: `Subscribers: ${page.name}`, crumbs: pageCrumbs(page, 'Subscribers') }, body, forms.status)
+    return render({ title: `Subscribers: ${page.name}`, crumbs: pageCrumbs(page, 'Subscribers'), head: STYLES }, body, forms.status)
   }
 
+  const STYLES = '<link rel="stylesheet" href="/static/user/notifications.css">'
+  async function subscriberPage(user: User, page: StatusPage, subscriber: Subscriber, render: ScreenContext['render'], status = 200) {
+    const deliveries = await subscribers.deliveryLog(user, page.id, subscriber.id)
+    const label = subscriber.email ?? subscriber.url ?? ''
+    return render({ title: `Subscriber ${label}`, crumbs: pageCrumbs(page, 'Subscribers'), head: STYLES }, subscriberView({ page, subscriber, deliveries }), status)
+  }
+  const subscriberPath = (page: StatusPage, id: number) => `/user/pages/${page.id}/subscribers/${id}`
+  const SubscriberPath = t.Object({ id: t.String(), sid: t.String() })
+
   return new Elysia()
+    .get(
+      '/user/pages/:id/subscribers/:sid',
+      screen(async ({ user, params, render }) => {
+        const page = await pages.get(user, idParam(params.id))
+        return subscriberPage(user, page, await subscribers.get(user, page.id, idParam(params.sid)), render)
+      }),
+      { params: SubscriberPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A subscriber of a page: signing secret and delivery log') },
+    )
+    .post(
+      '/user/pages/:id/subscribers/:sid/signing-secret',
+      screen(async ({ user, params, render, redirect }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const sid = idParam(params.sid)
+        try {
+          return await subscriberPage(user, page, await subscribers.newSigningSecret(user, page.id, sid), render)
+        } catch (error) {
+          if (error instanceof HttpError && error.status === 400) return redirect(subscriberPath(page, sid), { kind: 'error', text: error.message })
+          throw error
+        }
+      }),
+      { params: SubscriberPath, response: { 200: HtmlResponse, ...POSTED }, detail: detail('A new signing secret for a webhook subscriber (form post; shown once)') },
+    )
+    .post(
+      '/user/pages/:id/subscribers/:sid/deliveries/:deliveryId/resend',
+      screen(async ({ user, params, redirect }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const sid = idParam(params.sid)
+        try {
+          await subscribers.resendDelivery(user, page.id, sid, deliveryIdOf(params.deliveryId ?? ''))
+        } catch (error) {
+          if (error instanceof HttpError && error.status === 409) return redirect(subscriberPath(page, sid), { kind: 'error', text: error.message })
+          throw error
+        }
+        return redirect(subscriberPath(page, sid), 'Queued again. Its result shows in the delivery log in a few seconds (reload).')
+      }),
+      { params: t.Object({ id: t.String(), sid: t.String(), deliveryId: t.String() }), response: POSTED, detail: detail('Send a delivery to a subscriber again (form post)') },
+    )
     .get(
       '/user/pages/:id/subscribers',
       screen(async ({ user, params, render }) => sectionPage(user, await pages.get(user, idParam(params.id)), render)),
@@ -62,12 +114,14 @@ export function subscriberScreens(deps: ScreenDeps) {
         if (!form.ok) return sectionPage(user, page, render, { add: form.state, status: 400 })
         try {
           const added = await subscribers.add(user, page.id, form.value)
+          // A webhook's signing secret is shown on this answer, once; a redirect would lose it.
+          if (added.revealedSigningSecret) return subscriberPage(user, page, added, render, 201)
           return redirect(back(page), `Added ${added.email ?? added.url}.`)
         } catch (error) {
           return sectionPage(user, page, render, { add: serviceErrorState(error, withConsent(form.state)), status: errorStatus(error) })
         }
       }),
-      { params: t.Object({ id: t.String() }), response: POSTED, detail: detail('Add a subscriber to a page (form post)') },
+      { params: t.Object({ id: t.String() }), response: { 201: HtmlResponse, ...POSTED }, detail: detail('Add a subscriber to a page (form post; a webhook\'s signing secret is shown on the answer, once)') },
     )
     .post(
       '/user/pages/:id/subscribers/:sid/remove',

@@ -8,19 +8,21 @@ import { html } from '../../../lib/html.ts'
 import type { Channel } from '../../channels/service.ts'
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, EVENT_LABELS, FIELDS_OF, SECRET_FIELDS, type ChannelType, type SettingName } from '../../channels/types.ts'
 import { NOTIFY_EVENT_KINDS } from '../../notify/contract.ts'
+import type { DeliveryEntry } from '../../notify/delivery-log.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
+import { deliveryLogSection, signingSecretNotice, signingSecretSection } from './deliveries.ts'
 import { checkboxField, errorSummary, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
 export const LABELS: Record<string, string> = {
-  name: 'Name', address: 'Email address', url: 'Webhook URL', secret: 'Signing secret', bot_token: 'Bot token', chat_id: 'Chat id',
+  name: 'Name', address: 'Email address', url: 'Webhook URL', signing_secret: 'Signing secret', secret: 'Old secret (deprecated header)', bot_token: 'Bot token', chat_id: 'Chat id',
   topic: 'Topic', access_token: 'Access token', routing_key: 'Integration (routing) key', all_pages: 'All pages', page_ids: 'Pages',
   events: 'Events', enabled: 'Enabled',
 }
 
 const TYPE_HINTS: Record<ChannelType, string> = {
   email: 'Mail to an address, after it confirms a link we send.',
-  webhook: 'Statuspage-shaped JSON, signed with HMAC-SHA256, to your URL.',
+  webhook: 'Statuspage-shaped JSON to your URL, signed the Standard Webhooks way.',
   slack: 'An incoming-webhook URL of a Slack app.',
   discord: 'A channel webhook URL (Server settings → Integrations).',
   telegram: 'A bot of yours posting to a chat or channel.',
@@ -31,7 +33,8 @@ const TYPE_HINTS: Record<ChannelType, string> = {
 
 const FIELD_HINTS: Partial<Record<SettingName, string>> = {
   url: 'The full URL the service gave you (https). It works like a password: it is shown shortened after saving.',
-  secret: 'At least 16 characters (e.g. openssl rand -hex 32). Used to sign each request: see the guide for how to check it.',
+  signing_secret: 'Optional: leave it empty and Lantern makes one (shown once). Or paste a Standard Webhooks secret: whsec_ and 16 to 64 bytes in base64.',
+  secret: 'Deprecated, optional: a secret of your own (at least 16 characters) for the old X-Lantern-Signature header, sent beside the standard headers for now.',
   bot_token: 'From @BotFather, like 123456789:AA…',
   chat_id: 'A numeric chat id (groups start with -) or @channelname.',
   topic: 'Letters, digits, _ and -. Anyone who knows a topic on a public server can read it: pick a hard one.',
@@ -159,8 +162,9 @@ export function channelFormView(type: ChannelType, pages: StatusPage[], form: Fo
 </section>`
 }
 
-export function channelView(channel: Channel, pages: StatusPage[], form: FormState, mailEnabled: boolean): string {
+export function channelView(channel: Channel, pages: StatusPage[], form: FormState, mailEnabled: boolean, deliveries: readonly DeliveryEntry[] = []): string {
   const id = String(channel.id)
+  const webhook = channel.type === 'webhook'
   const verifyAction =
     channel.type === 'email'
       ? channel.verifiedAt === null
@@ -170,6 +174,7 @@ export function channelView(channel: Channel, pages: StatusPage[], form: FormSta
       : html`<p class="hint">!${channel.verifiedAt === null ? 'A successful test send verifies the channel; until then it receives nothing else.' : 'Sends a test message now (through the delivery queue).'}</p>
 <form method="post" action="/user/notifications/${id}/test" class="inline"><button type="submit">Send test</button></form>`
   return html`<h1>${channel.name}</h1>
+!${channel.revealedSigningSecret ? signingSecretNotice(channel.revealedSigningSecret, 'Your receiver checks each request with this secret.') : ''}
 !${channel.type === 'email' ? mailOffNotice(mailEnabled) : ''}
 <section class="card" aria-labelledby="state-heading">
   <h2 id="state-heading">State</h2>
@@ -181,6 +186,8 @@ export function channelView(channel: Channel, pages: StatusPage[], form: FormSta
   </dl>
   !${verifyAction}
 </section>
+!${webhook ? signingSecretSection(`/user/notifications/${id}/signing-secret`, channel.settings.signing_secret) : ''}
+!${deliveryLogSection(deliveries, (delivery) => `/user/notifications/${id}/deliveries/${delivery}/resend`)}
 <section class="card" aria-labelledby="edit-heading">
   <h2 id="edit-heading">Settings</h2>
   !${errorSummary(form, LABELS)}

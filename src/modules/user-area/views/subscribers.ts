@@ -3,9 +3,11 @@
  * owner's consent tick, no confirmation mail), import a CSV (all or nothing), export.
  */
 import { html } from '../../../lib/html.ts'
+import type { DeliveryEntry } from '../../notify/delivery-log.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import type { Subscriber, SubscriberCounts } from '../../subscribers/service.ts'
 import { checkboxField, errorSummary, formError, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
+import { deliveryLogSection, signingSecretNotice, signingSecretSection } from './deliveries.ts'
 import { sectionNav } from './pages.ts'
 
 export interface SubscribersViewInput {
@@ -42,7 +44,7 @@ function subscriberTable(input: SubscribersViewInput): string {
     return html`<tr>
 <td class="address">${address}</td><td>${s.kind === 'email' ? 'Email' : 'Webhook'}</td><td>${components}</td>
 <td>${s.status === 'confirmed' ? 'Confirmed' : 'Pending'}</td><td>${SOURCE_LABELS[s.source] ?? s.source}</td>
-<td><form method="post" action="/user/pages/${input.page.id}/subscribers/${s.id}/remove"><button type="submit" class="danger" aria-label="Remove ${address}">Remove</button></form></td>
+<td class="actions">!${s.kind === 'webhook' ? html`<a href="/user/pages/${input.page.id}/subscribers/${s.id}" aria-label="Deliveries and signing secret of ${address}">Deliveries</a>` : ''}<form method="post" action="/user/pages/${input.page.id}/subscribers/${s.id}/remove"><button type="submit" class="danger" aria-label="Remove ${address}">Remove</button></form></td>
 </tr>`
   })
   return html`<div class="scroll"><table><caption class="visually-hidden">Subscribers of ${input.page.name}</caption>
@@ -96,4 +98,16 @@ export function subscribersView(input: SubscribersViewInput): string {
     <button type="submit">Import</button>
   </form>
 </section>`
+}
+
+/** One webhook subscriber: its signing secret (shown once when new) and its delivery log. */
+export function subscriberView(input: { page: StatusPage; subscriber: Subscriber; deliveries: readonly DeliveryEntry[] }): string {
+  const { page, subscriber } = input
+  const base = `/user/pages/${page.id}/subscribers/${subscriber.id}`
+  const address = subscriber.email ?? subscriber.url ?? ''
+  return html`<h1>Subscriber ${address}</h1>
+!${subscriber.revealedSigningSecret ? signingSecretNotice(subscriber.revealedSigningSecret, 'Give it to whoever runs this receiver: it checks each request with it.') : ''}
+!${subscriber.kind === 'webhook' ? signingSecretSection(`${base}/signing-secret`, undefined) : ''}
+!${deliveryLogSection(input.deliveries, (delivery) => `${base}/deliveries/${delivery}/resend`)}
+<p><a href="/user/pages/${page.id}/subscribers">All subscribers of ${page.name}</a></p>`
 }
