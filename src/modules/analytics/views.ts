@@ -36,14 +36,14 @@ const tokenManager = html`<section class="card" id="tokens">
   <h2>Share links</h2>
   <p>Anyone with a share link can read this dashboard (not change anything) until it expires or you revoke it.</p>
   <form id="token-form" class="token-form">
-    <label>Label <input name="label" maxlength="100" value="Shared link"></label>
+    <label>Label <input type="text" name="label" maxlength="100" value="Shared link"></label>
     <label>Expires <input type="datetime-local" name="expires_at"></label>
     <label class="check"><input type="checkbox" name="read_only" checked> Read-only (no range picker)</label>
     <button type="submit">Create link</button>
   </form>
   <div id="token-secret" class="notice" hidden>
     <p>Copy this link now, it is shown only once:</p>
-    <input id="token-url" readonly>
+    <input type="text" id="token-url" readonly>
   </div>
   <p id="token-error" class="error" role="alert" hidden></p>
   <div class="scroll"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th></th></tr></thead><tbody></tbody></table></div>
