@@ -88,7 +88,7 @@ export function componentFieldset(legend: string, choices: ComponentChoice[], fo
   const fieldId = options.checkboxes ? ' id="f-component_ids"' : ''
   return html`<fieldset class="field components-field!${error ? ' has-error' : ''}"!${fieldId}!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
   <legend>${legend}</legend>
-  !${options.checkboxes ? `<p class="hint">None ticked: the whole page.${options.statuses ? ' Each component gets the status chosen beside it.' : ''}</p>` : ''}
+  !${options.checkboxes ? `<p class="hint">${options.statuses ? 'A component whose status you change here is affected too. ' : ''}None affected: the whole page.</p>` : ''}
   <ul class="plain">!${rows.join('')}</ul>
   !${error ? html`<p class="field-error" id="f-component_ids-error">${error}</p>` : ''}
 </fieldset>`
