@@ -48,7 +48,7 @@ export function accountView(user: User, sessions: SessionInfo[]): string {
 <section class="card" aria-labelledby="sessions-heading">
   <h2 id="sessions-heading">Sessions</h2>
   <p>Browsers logged in to this account. Ending a session sends that browser to the login page.</p>
-  <div class="scroll"><table><caption class="visually-hidden">Your sessions</caption>
+  <div class="scroll" role="region" tabindex="0" aria-label="Your sessions"><table><caption class="visually-hidden">Your sessions</caption>
 <thead><tr><th scope="col">Browser</th><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>!${sessions.map(sessionRow).join('')}</tbody></table></div>
   !${
@@ -95,7 +95,7 @@ export function apiKeysView(keys: ApiKeyInfo[], form: FormState, created?: { key
   const list =
     keys.length === 0
       ? html`<p>No API keys yet.</p>`
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your API keys</caption>
+      : html`<div class="scroll" role="region" tabindex="0" aria-label="Your API keys"><table><caption class="visually-hidden">Your API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>!${keys.map(keyRow).join('')}</tbody></table></div>`
   return html`<h1>API keys</h1>

@@ -82,7 +82,7 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
   const list =
     channels.length === 0
       ? '<p>No channels yet. A channel tells you (or your team\'s chat, or PagerDuty) when an incident opens, a component goes down or maintenance starts.</p>'
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your notification channels</caption>
+      : html`<div class="scroll" role="region" tabindex="0" aria-label="Your notification channels"><table><caption class="visually-hidden">Your notification channels</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Pages</th><th scope="col">State</th><th scope="col">Last delivery</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>`
   const types = CHANNEL_TYPES.map(

@@ -76,7 +76,7 @@ export function slaPageView(page: StatusPage, report: SlaReport | undefined, opt
     ? ''
     : report.components.length === 0
       ? html`<p>This page has no components yet. <a href="/user/pages/${String(page.id)}/components">Add components</a> to report on them.</p>`
-      : html`<div class="scroll"><table class="sla-table">
+      : html`<div class="scroll" role="region" tabindex="0" aria-label="Target versus actual per component"><table class="sla-table">
 <caption class="visually-hidden">Target versus actual per component</caption>
 <thead><tr><th scope="col">Component</th><th scope="col">Target</th><th scope="col">Actual</th><th scope="col">Result</th><th scope="col">Downtime</th><th scope="col">Budget used</th><th scope="col">Budget left</th><th scope="col">Outages</th><th scope="col">Longest</th><th scope="col">Incidents</th><th scope="col">MTTR</th><th scope="col">Maintenance</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>!${rows}</tbody></table></div>

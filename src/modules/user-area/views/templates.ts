@@ -39,7 +39,7 @@ export function templatesListView(templates: IncidentTemplate[], pages: StatusPa
   const list =
     templates.length === 0
       ? '<p>No templates yet. A template holds the wording of an incident you expect, ready to open in two keystrokes.</p>'
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your incident templates</caption>
+      : html`<div class="scroll" role="region" tabindex="0" aria-label="Your incident templates"><table><caption class="visually-hidden">Your incident templates</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Incident title</th><th scope="col">Use</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>`
   return html`<h1>Incident templates</h1>
