@@ -34,15 +34,18 @@ export function launchBrowser(): Promise<Browser> {
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 
 /**
- * Serious and critical accessibility problems axe-core finds on the page. axe is evaluated through
- * DevTools, not added as a page script, so it runs under the strictest Content-Security-Policy.
+ * Serious and critical accessibility problems axe-core finds on the page (all its rules, or only
+ * `rules`). axe is evaluated through DevTools, not added as a page script, so it runs under the
+ * strictest Content-Security-Policy.
  */
-export async function seriousAxeViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string }>> {
-  await page.evaluate(AXE)
-  const result = (await page.evaluate(async () => {
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] })
+export async function seriousAxeViolations(page: Page, rules?: string[]): Promise<Array<{ id: string; impact: string; help: string }>> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE)
+  const result = (await page.evaluate(async (only) => {
+    const options: Record<string, unknown> = { resultTypes: ['violations'] }
+    if (only) options.runOnly = { type: 'rule', values: only }
+    const r = await (globalThis as any).axe.run(document, options)
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help }))
-  })) as Array<{ id: string; impact: string; help: string }>
+  }, rules ?? null)) as Array<{ id: string; impact: string; help: string }>
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }
 
@@ -55,22 +58,29 @@ export interface BrokenWord {
 /**
  * Words that a line break cuts in two ("Dow/n", "RS/S") in table cells, headings, navigation,
  * buttons, labels and badges. Long values may wrap anywhere: text inside `code`, `pre`, `kbd`,
- * `samp` or an element of class `long-value` (targets, URLs, keys) is not checked, nor text that
- * is visually hidden. A word is a word-like segment of `Intl.Segmenter`; it is cut when its
+ * `samp` or an element of class `long-value` (keys, tokens) is not checked, nor text that is
+ * visually hidden (in a clipping box of at most 1 px). A word is a word-like segment of `Intl.Segmenter`; it is cut when its
  * characters lie on more than one line.
  */
 export async function wordsBrokenMidWord(page: Page): Promise<BrokenWord[]> {
   return page.evaluate(() => {
     const CHECKED = 'th, td, h1, h2, h3, h4, h5, h6, nav a, header a, button, label, legend, .badge, dt, summary'
-    const EXEMPT = 'code, pre, kbd, samp, .long-value, .visually-hidden, .sr-only, .tip'
+    const EXEMPT = 'code, pre, kbd, samp, .long-value'
+    // Visually hidden: inside a box of at most 1 px that clips its content (screen-reader text, a honeypot).
+    const hidden = (element: Element) => {
+      for (let at: Element | null = element; at; at = at.parentElement) {
+        if ((at.clientWidth <= 1 || at.clientHeight <= 1) && getComputedStyle(at).overflow !== 'visible') return true
+      }
+      return false
+    }
     const segmenter = new Intl.Segmenter('en', { granularity: 'word' })
     const found: Array<{ where: string; word: string }> = []
     const seen = new Set<Text>()
     for (const element of Array.from(document.querySelectorAll(CHECKED))) {
-      if (element.closest(EXEMPT)) continue
+      if (element.closest(EXEMPT) || hidden(element)) continue
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
       for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-        if (seen.has(node) || !node.parentElement || node.parentElement.closest(EXEMPT)) continue
+        if (seen.has(node) || !node.parentElement || node.parentElement.closest(EXEMPT) || hidden(node.parentElement)) continue
         seen.add(node)
         for (const segment of segmenter.segment(node.data)) {
           if (!segment.isWordLike || segment.segment.length < 2) continue

@@ -174,6 +174,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
         'checks/:id': seed.ids.toolCheck,
         'notifications/:id': seed.ids.channel,
         'tools/:tool': 'dkim',
+        'branding/:kind': 'logo',
         'transfers/:token': seed.transferToken,
         'tag/:tag': segments[i - 2] === 'blog' ? tags.blog : tags.docs,
       }[owner]
@@ -268,12 +269,16 @@ export async function sitePages(server: ListeningContext, seed: Seed, ownerCooki
   return { pages: dedupe(pages), unlisted }
 }
 
-/** One entry per URL (a route listed twice, e.g. GET and HEAD, is one page). */
+/** One entry per URL: a route listed twice, or a redirect to another route's page, is one page (the route that names it). */
 function dedupe(pages: SitePage[]): SitePage[] {
-  const seen = new Set<string>()
-  return pages.filter((page) => (seen.has(page.url) ? false : (seen.add(page.url), true)))
+  const names = (page: SitePage) => new RegExp(`^${page.route.replace(/:[a-z_]+/gi, '[^/]+')}/?$`).test(new URL(page.url).pathname)
+  const byUrl = new Map<string, SitePage>()
+  for (const page of pages) {
+    const known = byUrl.get(page.url)
+    if (!known || (!names(known) && names(page))) byUrl.set(page.url, page)
+  }
+  return [...byUrl.values()]
 }
-
 /** What the seed needs of the instance: sign-up open, loopback monitor targets, mail on (queued only). */
 export const SITE_ENV: Record<string, string> = {
   SIGNUP: 'open',

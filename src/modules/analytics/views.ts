@@ -47,7 +47,7 @@ const tokenManager = html`<section class="card" id="tokens">
     <input type="text" id="token-url" readonly>
   </div>
   <p id="token-error" class="error" role="alert" hidden></p>
-  <div class="scroll" role="region" tabindex="0" aria-label="Share links"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="Share links"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody></tbody></table></section>
 </section>`
 
 export function dashboardPage(options: DashboardOptions): string {
@@ -72,7 +72,7 @@ export function dashboardPage(options: DashboardOptions): string {
 </section>
 <section class="card">
   <h2>Components</h2>
-  <div class="scroll" role="region" tabindex="0" aria-label="Components"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="Components"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></section>
 </section>
 !${options.mode.kind === 'owner' ? tokenManager : ''}
 </div>`

@@ -59,9 +59,9 @@ export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): 
   const list =
     rows.length === 0
       ? html`<p>You have no status pages yet. Create your first one below.</p>`
-      : html`<div class="scroll" role="region" tabindex="0" aria-label="Your status pages"><table><caption class="visually-hidden">Your status pages</caption>
+      : html`<section class="scroll" tabindex="0" aria-label="Your status pages"><table><caption class="visually-hidden">Your status pages</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Address</th><th scope="col">Visibility</th><th scope="col">State</th></tr></thead>
-<tbody>!${items.join('')}</tbody></table></div>`
+<tbody>!${items.join('')}</tbody></table></section>`
   return html`<h1>Your status pages</h1>
 <section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Pages</h2>!${list}</section>
 !${pictures}
@@ -125,8 +125,8 @@ function domainSection(page: StatusPage, help: DomainHelp): string {
   return html`<section class="card" aria-labelledby="dns-heading">
   <h2 id="dns-heading">DNS for ${domain}</h2>
   <p>Create this record at your DNS provider:</p>
-  <div class="scroll" role="region" tabindex="0" aria-label="The DNS record"><table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
-  <tbody><tr><td><code>${domain}</code></td><td>CNAME</td><td><code>${help.cnameTarget}</code></td></tr></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="The DNS record"><table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
+  <tbody><tr><td><code>${domain}</code></td><td>CNAME</td><td><code>${help.cnameTarget}</code></td></tr></tbody></table></section>
   <p class="hint">For an apex domain (no subdomain), use A/AAAA records with the addresses of <code>${help.serviceHost}</code> instead, or your provider's ALIAS record.</p>
   !${dnsCheckResult(domain, help.check)}
   !${
