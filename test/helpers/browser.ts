@@ -60,7 +60,8 @@ export interface BrokenWord {
  * buttons, labels and badges. Long values may wrap anywhere: text inside `code`, `pre`, `kbd`,
  * `samp` or an element of class `long-value` (keys, tokens) is not checked, nor text that is
  * visually hidden (in a clipping box of at most 1 px). A word is a word-like segment of `Intl.Segmenter`; it is cut when its
- * characters lie on more than one line.
+ * characters lie on more than one line, unless the run without spaces around it is wider than the
+ * element (it cannot fit whole on any line).
  */
 export async function wordsBrokenMidWord(page: Page): Promise<BrokenWord[]> {
   return page.evaluate(() => {
@@ -91,6 +92,14 @@ export async function wordsBrokenMidWord(page: Page): Promise<BrokenWord[]> {
           if (rects.length < 2) continue
           const first = rects[0]!
           if (rects.some((rect) => Math.abs(rect.top - first.top) > first.height / 2)) {
+            // A run without spaces wider than the element cannot fit whole anywhere: it may break.
+            const start = node.data.slice(0, segment.index).search(/\S*$/)
+            const end = segment.index + node.data.slice(segment.index).search(/\s|$/)
+            const run = document.createRange()
+            run.setStart(node, start)
+            run.setEnd(node, end)
+            const runWidth = Array.from(run.getClientRects()).reduce((sum, rect) => sum + rect.width, 0)
+            if (runWidth > element.getBoundingClientRect().width) continue
             const tag = element.tagName.toLowerCase()
             const cls = typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).join('.')}` : ''
             found.push({ where: `${tag}${cls} "${(element.textContent ?? '').trim().slice(0, 60)}"`, word: segment.segment })
