@@ -37,6 +37,10 @@ declare module '*/analytics/format.js' {
   const value: string
   export default value
 }
+declare module '*/analytics/scales.js' {
+  const value: string
+  export default value
+}
 declare module 'uplot/dist/uPlot.iife.min.js' {
   const value: string
   export default value

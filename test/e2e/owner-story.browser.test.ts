@@ -244,4 +244,4 @@ test('a newcomer runs a status page through an outage from the browser alone', a
   expect((await script()).status).toBe(401)
 
   await context.close()
-}, 60_000)
+}, 120_000)

@@ -21,7 +21,7 @@ import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
-import { launchBrowser, seriousAxeViolations } from './browser.ts'
+import { launchBrowser, seriousAxeViolations, wordsBrokenMidWord } from './browser.ts'
 import { listenTestContext, type ListeningContext } from './listening.ts'
 
 export const OWNER_PASSWORD = 'correct horse battery'
@@ -105,8 +105,8 @@ export async function checkA11y(page: Page): Promise<void> {
 }
 
 /**
- * Screenshots at 320 and 1280 px (non-empty PNGs under `shots`), no sideways scrolling, and each of
- * `texts` visible at both widths.
+ * Screenshots at 320 and 1280 px (non-empty PNGs under `shots`), no sideways scrolling, no word cut
+ * in two by a line break (browser.ts `wordsBrokenMidWord`), and each of `texts` visible at both widths.
  */
 export async function checkLayouts(page: Page, shots: string, name: string, texts: string[]): Promise<void> {
   const before = page.viewportSize()
@@ -119,6 +119,7 @@ export async function checkLayouts(page: Page, shots: string, name: string, text
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG')
     const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
     expect({ name, width, sideways: overflow.scroll > overflow.client }).toEqual({ name, width, sideways: false })
+    expect({ name, width, broken: await wordsBrokenMidWord(page) }).toEqual({ name, width, broken: [] })
     for (const text of texts) {
       const visible = await page.getByText(text, { exact: false }).first().isVisible()
       expect({ name, width, text, visible }).toEqual({ name, width, text, visible: true })

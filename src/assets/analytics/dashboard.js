@@ -1,6 +1,7 @@
 // Lantern analytics dashboard: loads the report API, draws charts with uPlot and (for the owner)
 // manages share links. An ES module served from our own origin; no inline script needed.
 import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
+import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
 
 ;(function () {
   'use strict'
@@ -119,7 +120,7 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
       for (var k in extra) base[k] = extra[k]
       return base
     }
-    function chart(id, series, data) {
+    function chart(id, series, data, yAxis) {
       var target = $(id)
       target.replaceChildren()
       var opts = {
@@ -132,12 +133,20 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
           s.value = function (u, v) { return v == null ? '–' : num(v) }
           return s
         })),
-        axes: [axis({ values: dayLabels, incrs: DAY_STEPS, space: 80 }), axis({ size: 50 })],
-        scales: { x: { time: true } },
+        axes: [axis({ values: dayLabels, incrs: DAY_STEPS, space: 80 }), axis(yAxis ? { size: 60, values: yAxis.ticks } : { size: 50 })],
+        scales: {
+          x: { time: true, range: function (u, min, max) { return dayRange(min, max) } },
+          y: yAxis ? { range: yAxis.range } : {},
+        },
       }
       charts.push(new uPlot(opts, [xs].concat(data), target))
     }
-    chart('chart-uptime', [{ label: 'Uptime %', stroke: themeColour('--chart-uptime', '#067647'), width: 2 }], [r.daily.map(function (d) { return nul(d.uptime_percent) })])
+    var uptime = r.daily.map(function (d) { return nul(d.uptime_percent) })
+    var lowest = uptime.reduce(function (low, v) { return v === null || (low !== null && low <= v) ? low : v }, null)
+    chart('chart-uptime', [{ label: 'Uptime %', stroke: themeColour('--chart-uptime', '#067647'), width: 2 }], [uptime], {
+      range: function () { return uptimeRange(lowest) },
+      ticks: function (u, splits) { return uptimeTicks(splits) },
+    })
     chart('chart-views', [
       { label: 'Views', stroke: themeColour('--chart-views', '#2563eb'), width: 2 },
       { label: 'Unique visitors', stroke: themeColour('--chart-visitors', '#7c3aed'), width: 2 },

@@ -17,7 +17,7 @@
         const value = form.elements.namedItem(name)
         if (value instanceof HTMLInputElement && value.value.trim() !== '') query.set(name, value.value.trim())
       }
-      const url = `${form.dataset.previewCss}?${query}`
+      const url = `${form.getAttribute('data-preview-css')}?${query}`
       const mine = ++sequence
       try {
         const response = await fetch(url, { credentials: 'same-origin' })

@@ -28,7 +28,8 @@
       const before = list.indexOf(dragged) > list.indexOf(item)
       item.parentElement.insertBefore(dragged, before ? item : item.nextSibling)
       input.value = [...document.querySelectorAll('.comp[data-id]')].map((el) => el.dataset.id).join(',')
-      form.submit()
+      // The prototype's submit: a field named `submit` would shadow the form's own.
+      HTMLFormElement.prototype.submit.call(form)
     })
   }
 })()

@@ -2,6 +2,7 @@
 import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
 import { layout } from '../user-area/views.ts'
+import { pageCrumbs, sectionNav } from '../user-area/views/pages.ts'
 import { PRESETS } from './range.ts'
 
 export interface DashboardOptions {
@@ -36,17 +37,17 @@ const tokenManager = html`<section class="card" id="tokens">
   <h2>Share links</h2>
   <p>Anyone with a share link can read this dashboard (not change anything) until it expires or you revoke it.</p>
   <form id="token-form" class="token-form">
-    <label>Label <input name="label" maxlength="100" value="Shared link"></label>
+    <label>Label <input type="text" name="label" maxlength="100" value="Shared link"></label>
     <label>Expires <input type="datetime-local" name="expires_at"></label>
     <label class="check"><input type="checkbox" name="read_only" checked> Read-only (no range picker)</label>
     <button type="submit">Create link</button>
   </form>
   <div id="token-secret" class="notice" hidden>
     <p>Copy this link now, it is shown only once:</p>
-    <input id="token-url" readonly>
+    <input type="text" id="token-url" readonly>
   </div>
   <p id="token-error" class="error" role="alert" hidden></p>
-  <div class="scroll"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th></th></tr></thead><tbody></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="Share links"><table id="token-list"><thead><tr><th>Label</th><th>State</th><th>Created</th><th>Expires</th><th>Read-only</th><th>Opened</th><th>Last used</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody></tbody></table></section>
 </section>`
 
 export function dashboardPage(options: DashboardOptions): string {
@@ -55,8 +56,9 @@ export function dashboardPage(options: DashboardOptions): string {
   const body = html`<div id="dashboard" data-api="${api}" data-page-id="${String(options.page.id)}" data-range="${options.range}"
   data-from="${options.from ?? ''}" data-to="${options.to ?? ''}" data-token="${shared && options.mode.kind === 'shared' ? options.mode.token : ''}"
   data-mode="${options.mode.kind}">
-<section class="card">
-  <h1>Analytics: ${options.page.name}</h1>
+<h1>Analytics: ${options.page.name}</h1>
+!${options.mode.kind === 'owner' ? sectionNav(options.page, 'Analytics') : ''}
+<section class="card" aria-label="Summary">
   !${shared ? '<p class="muted">Shared read-only view.</p>' : ''}
   !${options.mode.kind === 'owner' || (options.mode.kind === 'shared' && options.mode.rangePicker) ? rangePicker(options) : ''}
   <p id="range-label" class="muted" aria-live="polite">Loading…</p>
@@ -70,7 +72,7 @@ export function dashboardPage(options: DashboardOptions): string {
 </section>
 <section class="card">
   <h2>Components</h2>
-  <div class="scroll"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="Components"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></section>
 </section>
 !${options.mode.kind === 'owner' ? tokenManager : ''}
 </div>`
@@ -78,6 +80,9 @@ export function dashboardPage(options: DashboardOptions): string {
     {
       title: `Analytics: ${options.page.name}`,
       user: options.mode.kind === 'owner' ? options.mode.user : undefined,
+      // The owner's dashboard is one of the page's screens: its breadcrumbs and sub-navigation.
+      crumbs: options.mode.kind === 'owner' ? pageCrumbs(options.page, 'Analytics') : undefined,
+      path: options.mode.kind === 'owner' ? `/user/analytics/${options.page.id}` : undefined,
       head: HEAD,
       scripts: SCRIPTS,
       modules: MODULES,

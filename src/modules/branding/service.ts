@@ -86,6 +86,12 @@ export class BrandingService {
     }
   }
 
+  /** The owner's own uploaded image (whatever the plan shows in public), or undefined when there is none. */
+  async ownImage(owner: User, pageId: number, kind: 'favicon' | 'logo'): Promise<{ bytes: Uint8Array; type: ImageType } | undefined> {
+    await this.pages.get(owner, pageId)
+    return (await this.publicAppearance(pageId))[kind]
+  }
+
   async setBranding(owner: User, pageId: number, input: BrandingInput): Promise<Branding> {
     await this.pages.get(owner, pageId)
     const changes: { palette_json?: string | null; custom_css?: string | null } = {}

@@ -66,12 +66,16 @@ export class Library {
   }
 }
 
+/** One collation for every machine (localeCompare without a locale follows the process's). */
+const TITLES = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
+
+/** `order`, then title, then slug: the same list on every machine, whatever the files' order. */
 function byOrderThenTitle(a: ContentPage, b: ContentPage): number {
   const ao = a.order ?? Number.MAX_SAFE_INTEGER
   const bo = b.order ?? Number.MAX_SAFE_INTEGER
-  return ao - bo || a.title.localeCompare(b.title)
+  return ao - bo || TITLES.compare(a.title, b.title) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)
 }
 
 function newestFirst(a: ContentPage, b: ContentPage): number {
-  return a.date === b.date ? a.title.localeCompare(b.title) : a.date < b.date ? 1 : -1
+  return a.date === b.date ? TITLES.compare(a.title, b.title) : a.date < b.date ? 1 : -1
 }

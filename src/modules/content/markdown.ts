@@ -1,6 +1,7 @@
 /**
  * Markdown for the shipped docs, blog and changelog: markdown-it with raw HTML off, links limited
- * to http(s), mailto and relative addresses, and ids on headings so sections can be linked.
+ * to http(s), mailto and relative addresses, ids on headings so sections can be linked, and tables
+ * in a keyboard-scrollable region.
  */
 import MarkdownIt from 'markdown-it'
 
@@ -35,6 +36,22 @@ function createRenderer() {
       token.attrSet('id', count === 0 ? base : `${base}-${count + 1}`)
     }
   })
+  // A table scrolls sideways inside a named region (<section aria-label>) that takes the keyboard focus, so it can be
+  // scrolled without a mouse on a small screen; the label numbers it and names its first column.
+  md.renderer.rules.table_open = (tokens, idx, options, env, self) => {
+    // Numbered, so that the regions of one page have different names (the count lives in this render's env).
+    const counter = (env ?? {}) as { tables?: number }
+    const count = (counter.tables = (counter.tables ?? 0) + 1)
+    let label = `Table ${count}`
+    for (let i = idx + 1; i < tokens.length && tokens[i]!.type !== 'table_close'; i++) {
+      if (tokens[i]!.type === 'inline') {
+        label += `: ${tokens[i]!.content.replace(/[`*_]/g, '')}…`
+        break
+      }
+    }
+    return `<section class="table-scroll" tabindex="0" aria-label="${md.utils.escapeHtml(label)}">${self.renderToken(tokens, idx, options)}`
+  }
+  md.renderer.rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options)}</section>\n`
   return md
 }
 

@@ -74,7 +74,7 @@ export function renderPreview(input: PreviewInput): string {
     snippet('minimal_md', 'Minimal link (Markdown)', 'Plain text for chat messages and docs.', s.minimal_md, html`<strong>Status:</strong> &rarr; !${link(s.status_page_url)}`),
   ]
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Embed preview &middot; ${input.pageName}</title><style>!${STYLE}</style></head>
+<title>Embed preview &middot; ${input.pageName}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>!${STYLE}</style></head>
 <body><main><h1>Embed preview &middot; ${input.pageName}</h1>
 <p class="note">Each snippet is rendered live next to the code to paste.</p>
 !${sections.join('\n')}

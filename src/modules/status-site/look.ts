@@ -31,6 +31,14 @@ export const IMAGE_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 }
 
+/**
+ * The image headers on a status host. A public page's logo and favicon may be shown from any origin:
+ * dashboards frame the page, and the owner's Branding preview frames it in a sandbox, whose origin is
+ * opaque (a same-origin policy blocks the logo there). A private page's stay with its own origin.
+ */
+export const siteImageHeaders = (visibility: 'public' | 'private') =>
+  visibility === 'private' ? IMAGE_HEADERS : { ...IMAGE_HEADERS, 'cross-origin-resource-policy': 'cross-origin' }
+
 /** The icon of pages without their own favicon: a lantern-ish light in a rounded square. */
 export const DEFAULT_FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1f4fd1"/><circle cx="16" cy="17" r="7" fill="#ffd54a"/><rect x="12" y="5" width="8" height="4" rx="2" fill="#fff"/></svg>'

@@ -15,7 +15,7 @@ import type { PageEventsSource, PublicIncident } from './events.ts'
 import { renderAtom, renderRss } from './feeds.ts'
 import type { HostRoute } from '../../http/host-router.ts'
 import { IMAGE_CONTENT_TYPES } from '../branding/images.ts'
-import { DEFAULT_FAVICON_SVG, IMAGE_HEADERS, IMMUTABLE, prepareCss, shortHash, themeCss } from './look.ts'
+import { DEFAULT_FAVICON_SVG, IMMUTABLE, prepareCss, shortHash, siteImageHeaders, themeCss } from './look.ts'
 import { renderGatePage } from './render/gate.ts'
 import { renderHistoryPage } from './render/history.ts'
 import { renderIncidentPage } from './render/incident.ts'
@@ -124,7 +124,8 @@ export class StatusSiteService {
     this.defaultFavicon = prepareResponse(200, DEFAULT_FAVICON_SVG, {
       contentType: IMAGE_CONTENT_TYPES.svg,
       cacheControl: 'public, max-age=86400',
-      extraHeaders: IMAGE_HEADERS,
+      // Lantern's own icon, the same for every page.
+      extraHeaders: siteImageHeaders('public'),
     })
     this.defaultFaviconUrl = shortHash(DEFAULT_FAVICON_SVG).then((v) => `/_lantern/favicon?v=${v}`)
   }
@@ -200,7 +201,7 @@ export class StatusSiteService {
         return prepareResponse(200, bytes, {
           contentType: IMAGE_CONTENT_TYPES[type],
           cacheControl: IMMUTABLE,
-          extraHeaders: IMAGE_HEADERS,
+          extraHeaders: siteImageHeaders(site.visibility),
         })
       }
       const custom = planHas(site.plan, 'custom_css') ? await image(branding.favicon?.bytes, branding.favicon?.type) : undefined

@@ -11,7 +11,7 @@ export const PAGE_CSS = String.raw`
 --bar-ok:#2ea043;--bar-minor:#bb8009;--bar-major:#da3633;--bar-none:#3d444d}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
+body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:break-word}
 a{color:var(--accent)}
 a:focus-visible,[tabindex]:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .wrap{max-width:52rem;margin:0 auto;padding:0 1rem}
@@ -25,7 +25,7 @@ header.site a{color:var(--on-primary)}
 /* The logo sits on a plate of the colour that reads on the brand colour: a logo in the brand colour stays visible. */
 .brand img{max-height:2.5rem;max-width:10rem;width:auto;background:var(--on-primary);padding:.2rem;border-radius:6px}
 .brand h1{margin:0;font-size:1.5rem;line-height:1.2}
-header.site nav{display:flex;gap:1rem;font-size:.95rem}
+header.site nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.95rem}
 main.wrap{padding-top:1.5rem;padding-bottom:2rem}
 section{margin:0 0 2rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}

@@ -37,7 +37,7 @@ export function subscribeFormPage(view: SiteFrame, page: PublicPage, form: { ema
   return frame(
     view,
     'Subscribe',
-    html`<h1>Get status updates</h1>
+    html`<h2>Get status updates</h2>
 <p>We mail you when an incident or maintenance of ${page.name} is posted. You confirm by mail first, and every mail has a link to change or stop it.</p>
 <form method="post" action="/subscribe">
 <label for="email">Email address</label>
@@ -54,21 +54,21 @@ export function checkInboxPage(view: SiteFrame): string {
   return frame(
     view,
     'Check your inbox',
-    html`<h1>Check your inbox</h1>
+    html`<h2>Check your inbox</h2>
 <p role="status">If this address can be subscribed, a mail is on its way. Follow the link in it to confirm; it works for 7 days.</p>
 <p><a href="/">Back to the status page</a></p>`,
   )
 }
 
 export function messagePage(view: SiteFrame, title: string, text: string): string {
-  return frame(view, title, html`<h1>${title}</h1><p role="status">${text}</p><p><a href="/">Back to the status page</a></p>`)
+  return frame(view, title, html`<h2>${title}</h2><p role="status">${text}</p><p><a href="/">Back to the status page</a></p>`)
 }
 
 export function confirmPage(view: SiteFrame, email: string, token: string): string {
   return frame(
     view,
     'Confirm your subscription',
-    html`<h1>Confirm your subscription</h1>
+    html`<h2>Confirm your subscription</h2>
 <p>Send status updates of ${view.name} to <strong>${email}</strong>?</p>
 <form method="post" action="/subscribe/confirm">
 <input type="hidden" name="token" value="${token}">
@@ -81,7 +81,7 @@ export function managePage(view: SiteFrame, page: PublicPage, input: { address: 
   return frame(
     view,
     'Your subscription',
-    html`<h1>Your subscription</h1>
+    html`<h2>Your subscription</h2>
 !${input.saved ? '<p role="status" class="alert">Saved.</p>' : ''}
 <p>Updates of ${page.name} go to <strong>${input.address}</strong>.</p>
 <form method="post" action="/subscribe/manage">
@@ -100,7 +100,7 @@ export function unsubscribePage(view: SiteFrame, token: string): string {
   return frame(
     view,
     'Unsubscribe',
-    html`<h1>Unsubscribe</h1>
+    html`<h2>Unsubscribe</h2>
 <p>Stop getting status updates of ${view.name}?</p>
 <form method="post" action="/unsubscribe?token=${encodeURIComponent(token)}">
 <button type="submit">Unsubscribe</button>

@@ -5,6 +5,7 @@
 // Imported as text so that they travel inside the compiled binary (README: "Static files in the binary").
 import dashboardJs from '../../assets/analytics/dashboard.js' with { type: 'text' }
 import formatJs from '../../assets/analytics/format.js' with { type: 'text' }
+import scalesJs from '../../assets/analytics/scales.js' with { type: 'text' }
 import userCss from '../../assets/user/user.css' with { type: 'text' }
 import userJs from '../../assets/user/app.js' with { type: 'text' }
 import copyJs from '../../assets/user/copy.js' with { type: 'text' }
@@ -50,6 +51,7 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/tools.css': { text: toolsCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
+  '/static/analytics/scales.js': { text: scalesJs, contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }

@@ -63,6 +63,20 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   const outages = await page.locator('#summary .metric', { hasText: 'Outage periods' }).locator('.value').textContent()
   expect(outages).toBe('1')
   expect(await axeViolations(page)).toEqual([])
+  // The dashboard is one of the page's screens: its breadcrumbs and sub-navigation, Analytics current.
+  expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).innerText()).toContain('Dash <Status>')
+  const sections = page.getByRole('navigation', { name: 'Sections of Dash <Status>' })
+  expect(await sections.getByRole('link', { name: 'Analytics' }).getAttribute('aria-current')).toBe('page')
+  expect(await sections.getByRole('link', { name: 'Components' }).getAttribute('href')).toMatch(/^\/user\/pages\/\d+\/components$/)
+  // At 1280 px the components table fits its card (nothing hidden in a sideways scroll), and its
+  // scroller is a named region reachable by the keyboard where it does scroll (320 px).
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.waitForSelector('#components tbody tr')
+  expect(await page.locator('#components').evaluate((table) => table.parentElement!.scrollWidth <= table.parentElement!.clientWidth)).toBe(true)
+  expect(await page.getByRole('region', { name: 'Components' }).getAttribute('tabindex')).toBe('0')
+  await page.setViewportSize({ width: 320, height: 800 })
+  expect(await axeViolations(page)).toEqual([])
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   await page.click('button[data-range="7d"]')
   await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 7 days'))

@@ -38,8 +38,16 @@ describe('docs and blog through HTTP', () => {
     }
     const index = await text('/docs/')
     expect(index.status).toBe(200)
-    // The docs index follows `order`: getting started first.
-    expect(index.body.indexOf('/docs/getting-started')).toBeLessThan(index.body.indexOf('/docs/embedding'))
+    // The docs index follows `order`, then the title: guides of equal order come alphabetically.
+    const listed = [...index.body.matchAll(/<li>\s*<a href="\/docs\/([a-z-]+)">([^<]+)<\/a>/g)].map((m) => ({ slug: m[1]!, title: m[2]! }))
+    expect(listed.length).toBe(Object.keys(DOCS).length)
+    const order = (slug: string) => Number(/^order: (\d+)$/m.exec(DOCS[slug]!)![1])
+    for (let i = 1; i < listed.length; i++) {
+      const [before, after] = [listed[i - 1]!, listed[i]!]
+      const inOrder = order(before.slug) < order(after.slug) || (order(before.slug) === order(after.slug) && before.title.toLowerCase() < after.title.toLowerCase())
+      expect({ before, after, inOrder }).toEqual({ before, after, inOrder: true })
+    }
+    expect(listed[0]!.slug).toBe('getting-started')
     expect(index.body).toContain('href="/docs/tag/setup/"')
   })
 

@@ -67,3 +67,27 @@ describe('order of components and groups', () => {
     expect(await blocks('order')).toEqual(['group Platform', 'Docs, Website', 'group Infrastructure', 'Status mail'])
   })
 })
+
+describe('who may show a page\'s images', () => {
+  const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))
+  let ctx: TestContext
+  beforeAll(async () => {
+    ctx = await createTestContext({ now: Date.UTC(2026, 10, 23, 12) })
+  })
+  afterAll(() => ctx.close())
+
+  test("a public page's logo and favicon may be shown from any origin (the owner's sandboxed preview frames it); a private page's from its own only", async () => {
+    const { user, key } = await ctx.createOwner('enterprise')
+    const services = ctx.app.services
+    for (const visibility of ['public', 'private'] as const) {
+      const page = await ctx.createPage(key, { name: `Pictures ${visibility}`, slug: `pictures-${visibility}`, visibility })
+      await services.branding.setImage(user, page.id, 'logo', PNG)
+      await services.branding.setImage(user, page.id, 'favicon', PNG)
+      for (const path of ['/_lantern/logo', '/_lantern/favicon', '/favicon.ico']) {
+        const response = await ctx.request(`https://pictures-${visibility}.status.test${path}`)
+        const expected = visibility === 'public' ? 'cross-origin' : 'same-origin'
+        expect({ visibility, path, status: response.status, corp: response.headers.get('cross-origin-resource-policy'), sandbox: response.headers.get('content-security-policy')?.endsWith('sandbox') }).toEqual({ visibility, path, status: 200, corp: expected, sandbox: true })
+      }
+    }
+  })
+})

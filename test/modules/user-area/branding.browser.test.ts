@@ -6,6 +6,7 @@
  * snippets with copy buttons; another owner's ids; the Origin rule; axe light and dark; 320/1280 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { brokenImages } from '../../helpers/browser.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
@@ -40,10 +41,11 @@ describe('branding in the browser', () => {
     const id = await createPage('Brand Co', slug)
     await page.getByRole('link', { name: 'Branding' }).click()
     await page.waitForURL(`${app.base}/user/pages/${id}/branding`)
-    // The page may frame and show images from this page's status host only.
+    // The page may frame this page's status host only; images come from its own origin.
     const csp = (await page.request.get(page.url())).headers()['content-security-policy']!
     expect(csp).toContain(`frame-src ${app.server.statusHost(slug)}`)
     expect(csp).not.toContain("unsafe-eval")
+    expect(csp).toContain("img-src 'self' data:;")
     await checkA11y(page)
     await checkLayouts(page, app.shots, 'branding', ['Branding: Brand Co', 'Save branding', 'Upload a logo'])
 
@@ -75,10 +77,26 @@ describe('branding in the browser', () => {
     await page.waitForURL(`${app.base}/user/pages/${id}/branding`)
     expect(await page.getByRole('status').filter({ hasText: 'Logo uploaded.' }).isVisible()).toBe(true)
     expect(await page.getByText('Current: PNG').isVisible()).toBe(true)
+    // The owner sees the logo where it was uploaded: the thumbnail and the light and dark samples
+    // (served by the service host, not blocked as the status host's images are on another origin).
+    await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete))
+    const shown = await page.locator('img.logo-thumb, .bp-head img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth))
+    expect(shown).toEqual([1, 1, 1])
+    expect(await brokenImages(page)).toEqual([])
+    const own = await fetch(`${app.base}/user/pages/${id}/branding/logo`, { headers: { cookie: await app.cookieOf(app.context) } })
+    expect([own.status, own.headers.get('content-type'), own.headers.get('content-security-policy')]).toEqual([200, 'image/png', "default-src 'none'; style-src 'unsafe-inline'; script-src 'none'; sandbox"])
+    expect(new Uint8Array(await own.arrayBuffer())).toEqual(new Uint8Array(PNG))
     // The real public page, framed from the status host (sandboxed), is there after the save.
     const frame = page.locator('iframe.page-frame')
     expect(await frame.getAttribute('src')).toStartWith(`${app.server.statusHost(slug)}/`)
     expect(await frame.getAttribute('sandbox')).toBe('')
+    // The framed page shows the logo too: the sandbox gives it an opaque origin, which a
+    // same-origin resource policy on the status host's images would refuse.
+    await frame.scrollIntoViewIfNeeded()
+    const framedLogo = page.frameLocator('iframe.page-frame').locator('header.site img')
+    await framedLogo.waitFor()
+    await framedLogo.evaluate((img) => (img as HTMLImageElement).decode().catch(() => undefined))
+    expect(await framedLogo.evaluate((img) => [(img as HTMLImageElement).complete, (img as HTMLImageElement).naturalWidth])).toEqual([true, 1])
 
     // A visitor (fresh context, no session) sees the colour and the logo on the public page.
     const visitor = await app.browser.newContext()
@@ -287,7 +305,8 @@ describe('ownership and origin', () => {
     const other = await app.createOwner('enterprise')
     const { context } = await app.loginAs(other)
     const cookie = await app.cookieOf(context)
-    for (const path of ['branding', 'access', 'embed', 'branding/preview.css']) {
+    await services().branding.setImage(app.owner.user, id, 'logo', PNG)
+    for (const path of ['branding', 'access', 'embed', 'branding/preview.css', 'branding/logo']) {
       const response = await fetch(`${app.base}/user/pages/${id}/${path}`, { headers: { cookie } })
       expect({ path, status: response.status }).toEqual({ path, status: 404 })
     }

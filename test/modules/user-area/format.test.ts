@@ -56,3 +56,27 @@ test('durations', () => {
   expect(format.duration(3_600 + 120)).toBe('1 h 2 min')
   expect(format.duration(2 * 86_400 + 3_600 + 60)).toBe('2 d 1 h')
 })
+
+interface Scales {
+  uptimeRange(min: number | null): [number, number]
+  uptimeTicks(splits: number[]): string[]
+  dayRange(min: number | null, max: number | null): [number, number]
+}
+const SCALES_PATH: string = '../../../src/assets/analytics/scales.js'
+const scales = (await import(SCALES_PATH)) as Scales
+
+describe('the axes of the analytics charts', () => {
+  test('uptime runs from just under the lowest day to 100 %, never to 150 %; no label above 100 %', () => {
+    for (const [min, low] of [[100, 99], [99.95, 99], [97.2, 97], [42.5, 42], [0, 0], [null, 0]] as const) {
+      const [from, to] = scales.uptimeRange(min)
+      expect({ min, from, top: to > 100 && to < 105 }).toEqual({ min, from: low, top: true })
+    }
+    expect(scales.uptimeTicks([99, 99.5, 100, 100.5])).toEqual(['99 %', '99.5 %', '100 %', ''])
+  })
+
+  test("the day axis has half a day of room on each side, so today's point is drawn whole", () => {
+    const today = Date.UTC(2026, 10, 23) / 1000
+    expect(scales.dayRange(today - 6 * 86400, today)).toEqual([today - 6.5 * 86400, today + 43200])
+    expect(scales.dayRange(today, today)).toEqual([today - 43200, today + 43200])
+  })
+})

@@ -223,6 +223,29 @@ describe('incidents in the browser', () => {
     expect(await publicText()).not.toContain('API outage')
   })
 
+  test('a status set beside an unticked component makes it affected: the incident and the public page name it', async () => {
+    const page = app.page
+    await page.goto(`${app.base}/user/pages/${pageId}/incidents`)
+    const form = page.locator('form.report-form')
+    await form.getByLabel('Title', { exact: true }).fill('Website slow')
+    await form.getByLabel('Status of Website').selectOption('degraded')
+    expect(await form.getByRole('checkbox', { name: 'Website' }).isChecked()).toBe(false)
+    await form.getByRole('button', { name: 'Open incident' }).click()
+    await page.waitForURL(/\/user\/incidents\/\d+$/)
+    const incidentId = Number(/\/user\/incidents\/(\d+)$/.exec(page.url())![1])
+    const incident = await services().incidents.get(user(), incidentId)
+    expect(incident.components.map((c) => c.id)).toEqual([webComponent])
+    expect((await services().components.get(user(), webComponent)).status).toBe('degraded')
+    expect(await page.locator('main').innerText()).toContain('on Acme Cloud · Website')
+    const shown = await publicText()
+    expect(shown).toContain('Affects: Website.')
+    expect(shown).not.toContain('Affects: All components')
+    // Resolved again: the later tests start from operational components.
+    await page.getByRole('button', { name: 'Resolve' }).click()
+    await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
+    expect((await services().components.get(user(), webComponent)).status).toBe('up')
+  })
+
   test('"Notify subscribers" ticked tells the page\'s subscribers (an outbox row each); left unticked, none', async () => {
     const notifyPage = (await app.server.ctx.createPage(app.owner.key, { name: 'Notify Co', slug: unique('notify') })).id
     const subscriber = await services().subscribers.add(user(), notifyPage, { kind: 'webhook', url: 'https://hooks.example.com/status', consent: true })

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { unguardedForms, watchErrors } from '../../helpers/browser.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
 import { schedulerFor } from '../monitors/scheduling.ts'
 
@@ -63,6 +64,11 @@ describe('monitors in the browser', () => {
     const pageId = await setUpPage(page, slug)
 
     await openForm(page, 'HTTP(S)', true)
+    // The form's <select name="method"> shadows form.method: the double-submit guard must still run.
+    const errors = watchErrors(page)
+    expect(await unguardedForms(page)).toEqual([])
+    expect(errors.take()).toEqual([])
+    await page.reload()
     await checkA11y(page)
     await checkLayouts(page, app.shots, 'monitor-form', ['New HTTP(S) monitor', 'Target', 'HTTP(S) options'])
     await page.getByLabel('Name', { exact: true }).fill('API health')

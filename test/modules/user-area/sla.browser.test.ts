@@ -46,6 +46,11 @@ describe('SLA screens in the browser', () => {
     await page.getByRole('navigation', { name: /Sections of/ }).getByRole('link', { name: 'SLA' }).click()
     await page.waitForURL(`${app.base}/user/pages/${pageId}/sla`)
     await checkA11y(page)
+    // At 1280 px "Set target" is in view (it sits in the Target column, near the start of the row).
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const setTarget = page.getByRole('link', { name: 'Set target of Checkout API' })
+    const box = (await setTarget.boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(1280)
 
     await page.getByRole('link', { name: 'Set target of Checkout API' }).click()
     await page.waitForURL(`${app.base}/user/pages/${pageId}/components/${componentId}/sla`)

@@ -41,6 +41,7 @@ export function formatDuration(ms: number): string {
 
 export const time = (ms: number) => html`<time datetime="${toIso(ms)}">${formatDateTime(ms)}</time>`
 
+/** The head of every status host page. A page without an icon (a blocked page, an unknown host) says so, so the browser does not ask for a /favicon.ico that answers an error there. */
 export function head(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean }): string {
   return html`<!doctype html>
 <html lang="en">
@@ -52,7 +53,7 @@ export function head(title: string, assets: Assets, options: { noindex: boolean;
 <link rel="stylesheet" href="${assets.pageCss}">
 !${assets.themeCss === assets.pageCss ? '' : html`<link rel="stylesheet" href="${assets.themeCss}">
 `}!${assets.favicon ? html`<link rel="icon" href="${assets.favicon}">
-` : ''}!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">
+` : '<link rel="icon" href="data:,">\n'}!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">
 ` : ''}!${
     options.feeds
       ? html`<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="/history.rss">

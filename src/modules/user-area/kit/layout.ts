@@ -12,6 +12,7 @@
  */
 import { html } from '../../../lib/html.ts'
 import type { User } from '../../accounts/service.ts'
+import { FAVICON_PATH } from '../../content/views.ts'
 import type { Flash } from './flash.ts'
 
 export interface Crumb {
@@ -109,6 +110,7 @@ export function layout(options: LayoutOptions, body: string): string {
 <meta name="referrer" content="${options.noReferrer ? 'no-referrer' : 'same-origin'}">
 !${options.noindex ? '<meta name="robots" content="noindex, nofollow">' : ''}
 <title>${options.title} · Lantern</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="/static/user/user.css">
 !${options.head ?? ''}
 </head>

@@ -6,16 +6,22 @@
  *   POST /user/pages/:id/branding                 save colours (and custom CSS where the plan allows)
  *   POST /user/pages/:id/branding/reset           colours back to the defaults (palette: null)
  *   GET  /user/pages/:id/branding/preview.css     the sample's colours for a palette (the saved one, or ?primary=…)
+ *   GET  /user/pages/:id/branding/{logo,favicon}  the owner's own image, from this origin
  *   POST /user/pages/:id/branding/{logo,favicon}  upload (multipart field `file`; the API's limits and checks)
  *   POST /user/pages/:id/branding/{logo,favicon}/delete   remove
  *
- * The page itself carries a CSP that lets it frame and show images from the page's status host only:
- * the real public rendering (with the owner's CSS) runs there, in a sandboxed iframe.
+ * The owner sees the uploaded images from the service host, behind the session and the ownership
+ * check: the status host may not be reachable yet (DNS of a new instance), and it serves images to
+ * its own origin only. The page carries a CSP that lets it frame the page's status host only: the
+ * real public rendering (with the owner's CSS) runs there, in a sandboxed iframe.
  */
 import { Elysia, t } from 'elysia'
 import { htmlPolicy } from '../../../http/edge/security-headers.ts'
 import { withHeader } from '../../../http/response.ts'
 import { HttpError } from '../../../lib/errors.ts'
+import { prepareResponse, servePrepared } from '../../../lib/http-cache.ts'
+import { IMAGE_CONTENT_TYPES } from '../../branding/images.ts'
+import { IMAGE_HEADERS } from '../../status-site/look.ts'
 import { BrandingBody, PaletteBody } from '../../branding/model.ts'
 import { darkTheme, lightTheme } from '../../branding/palette.ts'
 import { parsePalette, type Branding } from '../../branding/service.ts'
@@ -73,7 +79,7 @@ export function brandingSection(deps: ScreenDeps) {
   const cssRefusal = (user: User) =>
     planHas(user.plan, 'custom_css') ? null : `Custom CSS and a custom favicon require ${planLabel(lowestPlanWith('custom_css'))} plan or higher.`
 
-  /** The Branding page, with a policy that allows framing and images from this page's status host only. */
+  /** The Branding page, with a policy that allows framing this page's status host only. */
   async function brandingPage(
     user: User,
     page: StatusPage,
@@ -93,7 +99,7 @@ export function brandingSection(deps: ScreenDeps) {
     })
     const head = `${HEAD}<link rel="stylesheet" id="preview-css" href="/user/pages/${page.id}/branding/preview.css?v=${versionOf(current)}">`
     const response = render({ title: `Branding: ${page.name}`, crumbs: pageCrumbs(page, 'Branding'), head, scripts: SCRIPTS }, body, options.status)
-    return withHeader(response, 'content-security-policy', htmlPolicy(true, new URL(config.baseUrl).origin, { imgSrc: origin, frameSrc: origin }))
+    return withHeader(response, 'content-security-policy', htmlPolicy(true, new URL(config.baseUrl).origin, { frameSrc: origin }))
   }
 
   return new Elysia()
@@ -157,6 +163,23 @@ export function brandingSection(deps: ScreenDeps) {
         query: t.Object(Object.fromEntries([...PALETTE_FIELDS, 'v'].map((key) => [key, t.Optional(t.String({ maxLength: 200 }))]))),
         response: { 200: t.String({ description: 'CSS' }), 400: t.String(), 404: HtmlResponse },
         detail: detail('The preview colours of a palette (the saved one, or the colours in the query)'),
+      },
+    )
+    .get(
+      '/user/pages/:id/branding/:kind',
+      screen(async ({ user, params, request }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const image = await branding.ownImage(user, page.id, imageKind(params.kind))
+        if (!image) throw new HttpError(404, 'not found')
+        // Revalidated on each view (an ETag makes that cheap): the URL's version names the branding, not the bytes.
+        const prepared = await prepareResponse(200, image.bytes, { contentType: IMAGE_CONTENT_TYPES[image.type], cacheControl: 'private, no-cache', extraHeaders: IMAGE_HEADERS })
+        return servePrepared(prepared, request.headers.get('if-none-match'))
+      }),
+      {
+        params: ImagePath,
+        query: t.Object({ v: t.Optional(t.String({ maxLength: 40 })) }),
+        response: { 200: t.String({ description: 'The image (PNG, JPEG, SVG or ICO)' }), 404: HtmlResponse },
+        detail: detail('The logo or favicon of a page as uploaded, for its owner'),
       },
     )
     .post(

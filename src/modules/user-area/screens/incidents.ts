@@ -118,7 +118,9 @@ export function incidentScreens(deps: ScreenDeps) {
         if (!form.ok || componentIds === undefined || Object.keys(state.errors).length > 0) return again(state, 400)
         let incident: Incident
         try {
-          const target = { status_page_id: page.id, component_ids: componentIds }
+          // A component whose status the form sets is affected, ticked or not.
+          const affected = [...new Set([...componentIds, ...statusChanges.map((change) => change.component.id)])]
+          const target = { status_page_id: page.id, component_ids: affected }
           incident =
             templateId === undefined
               ? await incidents.create(user, { ...form.value, ...target })

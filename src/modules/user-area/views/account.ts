@@ -48,9 +48,9 @@ export function accountView(user: User, sessions: SessionInfo[]): string {
 <section class="card" aria-labelledby="sessions-heading">
   <h2 id="sessions-heading">Sessions</h2>
   <p>Browsers logged in to this account. Ending a session sends that browser to the login page.</p>
-  <div class="scroll"><table><caption class="visually-hidden">Your sessions</caption>
+  <section class="scroll" tabindex="0" aria-label="Your sessions"><table><caption class="visually-hidden">Your sessions</caption>
 <thead><tr><th scope="col">Browser</th><th scope="col">Logged in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>!${sessions.map(sessionRow).join('')}</tbody></table></div>
+<tbody>!${sessions.map(sessionRow).join('')}</tbody></table></section>
   !${
     others > 0
       ? html`<form method="post" action="/user/account/sessions/end-others"><button type="submit" class="danger">End all other sessions (${String(others)})</button></form>`
@@ -95,9 +95,9 @@ export function apiKeysView(keys: ApiKeyInfo[], form: FormState, created?: { key
   const list =
     keys.length === 0
       ? html`<p>No API keys yet.</p>`
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your API keys</caption>
+      : html`<section class="scroll" tabindex="0" aria-label="Your API keys"><table><caption class="visually-hidden">Your API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>!${keys.map(keyRow).join('')}</tbody></table></div>`
+<tbody>!${keys.map(keyRow).join('')}</tbody></table></section>`
   return html`<h1>API keys</h1>
 !${created ? newKeyPanel(created) : ''}
 <section class="card" aria-labelledby="keys-heading"><h2 id="keys-heading">Your keys</h2>!${list}</section>

@@ -5,7 +5,8 @@
  * - a sample in the page's light and dark colours, styled by /user/pages/:id/branding/preview.css
  *   (built from the palette only; /static/user/branding.js swaps it as the owner types);
  * - the real public page, after save, in a sandboxed iframe from the page's status host: the owner's
- *   CSS only ever runs there, never on the service origin that holds the session.
+ *   CSS only ever runs there, never on the service origin that holds the session;
+ * - the uploaded logo and favicon from the service host (behind the session), as uploaded.
  */
 import { html } from '../../../lib/html.ts'
 import type { Theme } from '../../branding/palette.ts'
@@ -37,7 +38,7 @@ export interface BrandingViewInput {
   form: FormState
   /** Errors of the upload forms, by kind. */
   uploadErrors?: Partial<Record<'logo' | 'favicon', string>>
-  /** Origin of the page's status host (`http://slug.status.example`), where the real page and images live. */
+  /** Origin of the page's status host (`http://slug.status.example`), where the real page lives. */
   statusOrigin: string
   /** Null when the plan allows custom CSS (and a custom favicon); else the plan's message. */
   customCssRefusal: string | null
@@ -49,6 +50,9 @@ export const brandingForm = (branding: Branding): FormState => ({
   values: { ...branding.palette, custom_css: branding.customCss ?? '' },
   errors: {},
 })
+
+/** The owner's own image, served by the service host (the owner sees it before the status host resolves). */
+const ownImageUrl = (page: StatusPage, kind: 'logo' | 'favicon', version: string) => `/user/pages/${String(page.id)}/branding/${kind}?v=${version}`
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
@@ -78,7 +82,7 @@ function fileField(kind: 'logo' | 'favicon', label: string, hint: string, error:
 }
 
 function imageCard(input: BrandingViewInput, kind: 'logo' | 'favicon'): string {
-  const { page, branding, statusOrigin, customCssRefusal } = input
+  const { page, branding, customCssRefusal } = input
   const current = branding[kind]
   const refused = kind === 'favicon' ? customCssRefusal : null
   const title = kind === 'logo' ? 'Logo' : 'Favicon'
@@ -87,13 +91,12 @@ function imageCard(input: BrandingViewInput, kind: 'logo' | 'favicon'): string {
       ? 'PNG, JPEG, SVG or ICO, at most 256 KB; recognised by its content. Shown in the header.'
       : 'PNG, JPEG, SVG or ICO, at most 100 KB; the icon in the browser tab.'
   const action = `/user/pages/${String(page.id)}/branding/${kind}`
-  const imageUrl = kind === 'logo' ? '/_lantern/logo' : '/_lantern/favicon'
   return html`<section class="card" aria-labelledby="${kind}-heading">
   <h2 id="${kind}-heading">${title}</h2>
   !${
     current
       ? html`<p>Current: ${current.type.toUpperCase()}, ${kb(current.bytes)}
-  <img class="logo-thumb" src="${statusOrigin}${imageUrl}?v=${input.version}" alt="Current ${kind}"></p>`
+  <img class="logo-thumb" src="${ownImageUrl(page, kind, input.version)}" alt="Current ${kind}"></p>`
       : html`<p class="muted">None yet${kind === 'favicon' ? ': the page shows the Lantern icon' : ''}.</p>`
   }
   !${refused ? html`<p class="form-error" id="${kind}-plan">${refused}</p>` : ''}
@@ -112,7 +115,7 @@ function imageCard(input: BrandingViewInput, kind: 'logo' | 'favicon'): string {
 export function brandingView(input: BrandingViewInput): string {
   const { page, branding, form, statusOrigin, customCssRefusal } = input
   const id = String(page.id)
-  const logoUrl = branding.logo ? `${statusOrigin}/_lantern/logo?v=${input.version}` : undefined
+  const logoUrl = branding.logo ? ownImageUrl(page, 'logo', input.version) : undefined
   const colours = PALETTE_FIELDS.map((key) =>
     textField({
       name: key,

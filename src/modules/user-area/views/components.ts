@@ -61,10 +61,10 @@ function componentItem(c: Component, index: number, count: number): string {
   </div>
   <div class="comp-actions">
     !${statusForm(c)}
-    <span class="comp-move">
+    <div class="comp-move">
       !${actionButton(`${path}/move`, 'Move up', c.name, { direction: 'up' }, index === 0)}
       !${actionButton(`${path}/move`, 'Move down', c.name, { direction: 'down' }, index === count - 1)}
-    </span>
+    </div>
     <a href="${path}">Edit<span class="visually-hidden"> ${c.name}</span></a>
     <a href="${path}/delete">Delete<span class="visually-hidden"> ${c.name}</span></a>
   </div>
@@ -89,10 +89,10 @@ function renameSection(page: StatusPage, groups: string[], state: FormState | un
 function blockSection(page: StatusPage, block: OrderBlock<Component>, index: number, count: number): string {
   const items = block.items.map((c, i) => componentItem(c, i, block.items.length)).join('')
   const heading = block.group ?? 'Not in a group'
-  const moves = html`<span class="comp-move">
+  const moves = html`<div class="comp-move">
     !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group up', heading, { member: String(block.items[0]!.id), direction: 'up' }, index === 0)}
     !${actionButton(`${componentsPath(page.id)}/groups/move`, 'Move group down', heading, { member: String(block.items[0]!.id), direction: 'down' }, index === count - 1)}
-  </span>`
+  </div>`
   return html`<section class="comp-block" aria-labelledby="block-${String(index)}">
   <div class="comp-block-head"><h3 id="block-${String(index)}">${heading}</h3>!${count > 1 ? moves : ''}</div>
   <ol class="comp-list">!${items}</ol>
@@ -114,7 +114,7 @@ export function componentsView(page: StatusPage, components: Component[], option
       ? html`<p>No components yet. Add the parts of your service people depend on (website, API, DNS…).</p>`
       : html`<p class="hint">Shown in this order on the public page; a group stands where its first component does. Drag a component, or use Move up and Move down.</p>
 !${blocks.map((block, i) => blockSection(page, block, i, blocks.length)).join('')}
-<form method="post" action="${componentsPath(page.id)}/order" id="order-form" hidden><input type="hidden" name="ids" value="${components.map((c) => c.id).join(',')}"></form>`
+<form method="post" action="${componentsPath(page.id)}/order" id="order-form" hidden><input type="hidden" name="ids" value="${components.map((c) => c.id).join(',')}"><button type="submit">Save the order</button></form>`
   return html`<h1>Components: ${page.name}</h1>
 !${sectionNav(page, 'Components')}
 <section class="card" aria-labelledby="list-heading">

@@ -84,9 +84,11 @@ export function componentFieldset(legend: string, choices: ComponentChoice[], fo
     if (!options.statuses) return html`<li class="component-choice">!${box}</li>`
     return html`<li class="component-choice">!${box} !${select}!${statusError ? html`<p class="field-error" id="f-${statusName}-error">${statusError}</p>` : ''}</li>`
   })
-  return html`<fieldset class="field components-field!${error ? ' has-error' : ''}" id="f-component_ids"!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
+  // Only the ticked list is the `component_ids` field (error summaries link to it); a page may hold both kinds.
+  const fieldId = options.checkboxes ? ' id="f-component_ids"' : ''
+  return html`<fieldset class="field components-field!${error ? ' has-error' : ''}"!${fieldId}!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
   <legend>${legend}</legend>
-  !${options.checkboxes ? `<p class="hint">None ticked: the whole page.${options.statuses ? ' Each component gets the status chosen beside it.' : ''}</p>` : ''}
+  !${options.checkboxes ? `<p class="hint">${options.statuses ? 'A component whose status you change here is affected too. ' : ''}None affected: the whole page.</p>` : ''}
   <ul class="plain">!${rows.join('')}</ul>
   !${error ? html`<p class="field-error" id="f-component_ids-error">${error}</p>` : ''}
 </fieldset>`

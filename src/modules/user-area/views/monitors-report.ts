@@ -53,8 +53,8 @@ function dnsblTable(r: DnsblReport): string {
     (row) =>
       html`<tr><td>${row.address}</td><td>${sources.get(row.address) ?? ''}</td><td>${row.zone}</td><td><span class="mon-dnsbl ${row.status}">${STATUS_LABELS[row.status]}</span></td><td class="message">${row.status === 'listed' ? row.codes.join(', ') : row.error ?? ''}</td></tr>`,
   )
-  return html`<div class="scroll"><table><caption class="visually-hidden">Each address in each zone</caption>
+  return html`<section class="scroll" tabindex="0" aria-label="Each address in each zone"><table><caption class="visually-hidden">Each address in each zone</caption>
 <thead><tr><th scope="col">Address</th><th scope="col">From</th><th scope="col">Zone</th><th scope="col">Result</th><th scope="col">Detail</th></tr></thead>
-<tbody>!${rows.join('')}</tbody></table></div>
+<tbody>!${rows.join('')}</tbody></table></section>
 <p class="hint">A zone error (an answer in 127.255.255.x, a refusal or a timeout) is never counted as a listing.</p>`
 }

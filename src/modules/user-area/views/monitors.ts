@@ -4,6 +4,7 @@
  * field); the push URL shown once; the delete confirmation. The detail is in monitors-detail.ts.
  */
 import { html } from '../../../lib/html.ts'
+import { wrappable } from '../kit/text.ts'
 import type { Monitor } from '../../monitors/service.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { checkboxField, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
@@ -110,7 +111,7 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
     (m) => html`<tr id="m-${String(m.id)}">
   <td data-label="Name"><a href="${monitorPath(m.id)}">${m.definition.name}</a></td>
   <td data-label="Type">${MONITOR_TYPE_LABELS[m.definition.type] ?? m.definition.type}</td>
-  <td data-label="Target" class="target">${m.definition.target ?? 'push URL'}</td>
+  <td data-label="Target" class="target">!${m.definition.target == null ? 'push URL' : wrappable(m.definition.target)}</td>
   <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
   <td data-label="Last check">!${lastCheck(m)}</td>
   <td data-label="Health" class="health">${healthText(m)}</td>

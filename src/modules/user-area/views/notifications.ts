@@ -85,9 +85,9 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
   const list =
     channels.length === 0
       ? '<p>No channels yet. A channel tells you (or your team\'s chat, or PagerDuty) when an incident opens, a component goes down or maintenance starts.</p>'
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your notification channels</caption>
+      : html`<section class="scroll" tabindex="0" aria-label="Your notification channels"><table><caption class="visually-hidden">Your notification channels</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Pages</th><th scope="col">State</th><th scope="col">Last delivery</th></tr></thead>
-<tbody>!${rows.join('')}</tbody></table></div>`
+<tbody>!${rows.join('')}</tbody></table></section>`
   const types = CHANNEL_TYPES.map(
     (type) => html`<li><a href="/user/notifications/new?type=${type}">${CHANNEL_TYPE_LABELS[type]}</a> <span class="muted">— ${TYPE_HINTS[type]}</span></li>`,
   )

@@ -38,7 +38,7 @@ const VISIBILITY_OPTIONS = [
 const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', custom_domain: 'Custom domain', confirm_slug: 'Slug' }
 
 export const pagesCrumbs = (): Crumb[] => [{ label: 'Pages', href: '/user' }]
-export const pageCrumbs = (page: StatusPage, current?: string): Crumb[] =>
+export const pageCrumbs = (page: Pick<StatusPage, 'id' | 'name'>, current?: string): Crumb[] =>
   current ? [...pagesCrumbs(), { label: page.name, href: `/user/pages/${page.id}` }, { label: current }] : [...pagesCrumbs(), { label: page.name }]
 
 const stateBadge = (page: StatusPage) =>
@@ -59,9 +59,9 @@ export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): 
   const list =
     rows.length === 0
       ? html`<p>You have no status pages yet. Create your first one below.</p>`
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your status pages</caption>
+      : html`<section class="scroll" tabindex="0" aria-label="Your status pages"><table><caption class="visually-hidden">Your status pages</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Address</th><th scope="col">Visibility</th><th scope="col">State</th></tr></thead>
-<tbody>!${items.join('')}</tbody></table></div>`
+<tbody>!${items.join('')}</tbody></table></section>`
   return html`<h1>Your status pages</h1>
 <section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Pages</h2>!${list}</section>
 !${pictures}
@@ -77,7 +77,7 @@ export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): 
 </section>`
 }
 
-export function sectionNav(page: StatusPage, current: string): string {
+export function sectionNav(page: Pick<StatusPage, 'id' | 'name'>, current: string): string {
   const links = PAGE_SECTIONS.map((section) => {
     const href = section.href(page.id)
     return html`<li><a href="${href}"!${section.label === current ? ' aria-current="page"' : ''}>${section.label}</a></li>`
@@ -125,8 +125,8 @@ function domainSection(page: StatusPage, help: DomainHelp): string {
   return html`<section class="card" aria-labelledby="dns-heading">
   <h2 id="dns-heading">DNS for ${domain}</h2>
   <p>Create this record at your DNS provider:</p>
-  <div class="scroll"><table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
-  <tbody><tr><td><code>${domain}</code></td><td>CNAME</td><td><code>${help.cnameTarget}</code></td></tr></tbody></table></div>
+  <section class="scroll" tabindex="0" aria-label="The DNS record"><table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
+  <tbody><tr><td><code>${domain}</code></td><td>CNAME</td><td><code>${help.cnameTarget}</code></td></tr></tbody></table></section>
   <p class="hint">For an apex domain (no subdomain), use A/AAAA records with the addresses of <code>${help.serviceHost}</code> instead, or your provider's ALIAS record.</p>
   !${dnsCheckResult(domain, help.check)}
   !${

@@ -46,7 +46,7 @@ function componentRow(page: StatusPage, c: SlaComponentReport, bucketDays: numbe
   const left = c.budget ? formatDuration(c.budget.leftMs) : '–'
   return html`<tr>
   <th scope="row">${c.name}</th>
-  <td>${c.target ? `${formatPpm(c.target.targetPpm)} % / ${c.target.period}` : 'none'}</td>
+  <td>${c.target ? `${formatPpm(c.target.targetPpm)} % / ${c.target.period}` : 'none'} <a href="/user/pages/${String(page.id)}/components/${String(c.id)}/sla">${c.target ? 'Edit target' : 'Set target'}<span class="visually-hidden"> of ${c.name}</span></a></td>
   <td>${percentOf(c.actualPpm)}</td>
   <td class="${c.met === false ? 'error' : ''}">${met}</td>
   <td>${formatDuration(c.downtimeMs)}</td>
@@ -57,9 +57,8 @@ function componentRow(page: StatusPage, c: SlaComponentReport, bucketDays: numbe
   <td>${String(c.incidents.count)}</td>
   <td>${c.incidents.mttrMs === null ? '–' : formatDuration(c.incidents.mttrMs)}</td>
   <td>${formatDuration(c.totals.maintenanceMs)}</td>
-  <td><a href="/user/pages/${String(page.id)}/components/${String(c.id)}/sla">${c.target ? 'Edit target' : 'Set target'}<span class="visually-hidden"> of ${c.name}</span></a></td>
 </tr>
-<tr class="strip-row"><td colspan="13">!${strip(c, bucketDays)}</td></tr>`
+<tr class="strip-row"><td colspan="12">!${strip(c, bucketDays)}</td></tr>`
 }
 
 export interface SlaPageOptions {
@@ -76,10 +75,10 @@ export function slaPageView(page: StatusPage, report: SlaReport | undefined, opt
     ? ''
     : report.components.length === 0
       ? html`<p>This page has no components yet. <a href="/user/pages/${String(page.id)}/components">Add components</a> to report on them.</p>`
-      : html`<div class="scroll"><table class="sla-table">
+      : html`<section class="scroll" tabindex="0" aria-label="Target versus actual per component"><table class="sla-table">
 <caption class="visually-hidden">Target versus actual per component</caption>
-<thead><tr><th scope="col">Component</th><th scope="col">Target</th><th scope="col">Actual</th><th scope="col">Result</th><th scope="col">Downtime</th><th scope="col">Budget used</th><th scope="col">Budget left</th><th scope="col">Outages</th><th scope="col">Longest</th><th scope="col">Incidents</th><th scope="col">MTTR</th><th scope="col">Maintenance</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>!${rows}</tbody></table></div>
+<thead><tr><th scope="col">Component</th><th scope="col">Target</th><th scope="col">Actual</th><th scope="col">Result</th><th scope="col">Downtime</th><th scope="col">Budget used</th><th scope="col">Budget left</th><th scope="col">Outages</th><th scope="col">Longest</th><th scope="col">Incidents</th><th scope="col">MTTR</th><th scope="col">Maintenance</th></tr></thead>
+<tbody>!${rows}</tbody></table></section>
 <p class="hint">Strip: ${report.bucketDays === 1 ? 'one bar per day' : `one bar per ${report.bucketDays} days`}; green up, amber degraded or briefly down, red 5 % or more down, blue maintenance only, grey no data. Times are h:mm:ss.</p>`
   const incidents = report && report.incidents.length > 0
     ? html`<ul class="plain">!${report.incidents

@@ -47,9 +47,9 @@ function subscriberTable(input: SubscribersViewInput): string {
 <td class="actions">!${s.kind === 'webhook' ? html`<a href="/user/pages/${input.page.id}/subscribers/${s.id}" aria-label="Deliveries and signing secret of ${address}">Deliveries</a>` : ''}<form method="post" action="/user/pages/${input.page.id}/subscribers/${s.id}/remove"><button type="submit" class="danger" aria-label="Remove ${address}">Remove</button></form></td>
 </tr>`
   })
-  return html`<div class="scroll"><table><caption class="visually-hidden">Subscribers of ${input.page.name}</caption>
+  return html`<section class="scroll" tabindex="0" aria-label="Subscribers of ${input.page.name}"><table><caption class="visually-hidden">Subscribers of ${input.page.name}</caption>
 <thead><tr><th scope="col">Address</th><th scope="col">Kind</th><th scope="col">Components</th><th scope="col">Status</th><th scope="col">Source</th><th scope="col">Actions</th></tr></thead>
-<tbody>!${rows.join('')}</tbody></table></div>`
+<tbody>!${rows.join('')}</tbody></table></section>`
 }
 
 export function subscribersView(input: SubscribersViewInput): string {

@@ -39,9 +39,9 @@ export function templatesListView(templates: IncidentTemplate[], pages: StatusPa
   const list =
     templates.length === 0
       ? '<p>No templates yet. A template holds the wording of an incident you expect, ready to open in two keystrokes.</p>'
-      : html`<div class="scroll"><table><caption class="visually-hidden">Your incident templates</caption>
+      : html`<section class="scroll" tabindex="0" aria-label="Your incident templates"><table><caption class="visually-hidden">Your incident templates</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Incident title</th><th scope="col">Use</th></tr></thead>
-<tbody>!${rows.join('')}</tbody></table></div>`
+<tbody>!${rows.join('')}</tbody></table></section>`
   return html`<h1>Incident templates</h1>
 <section class="card" aria-labelledby="templates-heading"><h2 id="templates-heading" class="visually-hidden">Templates</h2>!${list}</section>
 <section class="card" aria-labelledby="new-heading">

@@ -1,5 +1,6 @@
 /** Views of the Tools screens (screens/tools.ts): one form per lookup tool, a result, the recent checks. */
 import { html } from '../../../lib/html.ts'
+import { wrappable } from '../kit/text.ts'
 import { LABEL as STATUS_LABELS } from '../../email-auth/model.ts'
 import { LOOKUP_TOOLS, TOOL_LABELS, type LookupTool } from '../../lookup-tools/runner.ts'
 import { PAID_RECENT_CHECKS_CAP, type ToolCheck } from '../../lookup-tools/service.ts'
@@ -50,7 +51,7 @@ function recentTable(checks: ReadonlyArray<ToolCheck>): string {
   const rows = checks.map(
     (c) => html`<tr>
   <td data-label="Tool">${TOOL_LABELS[c.tool] ?? c.tool}</td>
-  <td data-label="Target" class="target"><a href="${checkPath(c.id)}">${c.target}</a></td>
+  <td data-label="Target" class="target"><a href="${checkPath(c.id)}">!${wrappable(c.target)}</a></td>
   <td data-label="Result">!${statusBadge(c.status)}</td>
   <td data-label="Summary" class="summary">${c.summary}</td>
   <td data-label="When"><time datetime="${new Date(c.createdAt).toISOString()}">${formatTime(c.createdAt)}</time></td>

@@ -1,0 +1,84 @@
+/**
+ * Every page Lantern renders is valid HTML: the pages of test/helpers/site-map.ts (the owner's
+ * screens, the service host's public pages, the status hosts' pages with the gate and the error
+ * pages, over seeded data) and first-run setup, each checked by html-validate with its
+ * `recommended` and `document` rules. Findings are collected over all pages and reported together.
+ *
+ * Rules set otherwise than their defaults, with the reason:
+ * - require-sri: off. Every script and stylesheet comes from the instance itself (the CSP allows
+ *   nothing else); the embed preview loads the widget by its full address, exactly as the snippet an
+ *   owner pastes, and the widget changes with each release, so a hash would break pasted snippets.
+ * - doctype-style: lower case, `<!doctype html>`, as the HTML standard writes it.
+ * - form-dup-name: checkboxes may share a name, as radio buttons do: a group of them
+ *   (`component_ids`, `events`) is how a form sends a list.
+ * - valid-id: relaxed to what HTML allows (an id may begin with a digit): the changelog's dated
+ *   anchors (`#2026-11-27`) and numbered headings' anchors are links people have shared.
+ * - no-trailing-whitespace: off. It is about the layout of the source, not the document: templates
+ *   leave blanks at the end of a line where an optional part is empty, and browsers ignore them.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { HtmlValidate, type ConfigData } from 'html-validate'
+import { announceFirstRunSetup } from '../../src/modules/accounts/setup.ts'
+import { listenTestContext, type ListeningContext } from '../helpers/listening.ts'
+import { loginCookie, seedSite, SITE_ENV, sitePages, startMonitorTarget, type SitePage } from '../helpers/site-map.ts'
+
+const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
+
+export const HTML_RULES: ConfigData = {
+  extends: ['html-validate:recommended', 'html-validate:document'],
+  rules: {
+    'require-sri': 'off',
+    'doctype-style': ['error', { style: 'lowercase' }],
+    'form-dup-name': ['error', { shared: ['radio', 'checkbox', 'button', 'reset', 'submit'] }],
+    'valid-id': ['error', { relaxed: true }],
+    'no-trailing-whitespace': 'off',
+  },
+}
+
+let server: ListeningContext
+let target: ReturnType<typeof startMonitorTarget>
+let pages: SitePage[]
+let unlisted: string[]
+let cookie: string
+
+beforeAll(async () => {
+  target = startMonitorTarget()
+  server = await listenTestContext({ now: NOW, env: SITE_ENV })
+  const { user } = await server.ctx.createOwner('enterprise')
+  const seed = await seedSite(server, user, { target: target.url })
+  cookie = await loginCookie(server, user.email)
+  ;({ pages, unlisted } = await sitePages(server, seed, cookie))
+}, 60_000)
+afterAll(async () => {
+  await server.close()
+  target.stop()
+})
+
+async function problems(validator: HtmlValidate, label: string, html: string): Promise<string[]> {
+  const report = await validator.validateString(html, label)
+  return report.results.flatMap((result) => result.messages.map((m) => `${label}:${m.line}:${m.column} ${m.ruleId}: ${m.message} (${m.selector ?? ''})`))
+}
+
+test('every page validates: 0 errors', async () => {
+  expect(unlisted).toEqual([])
+  expect(pages.length).toBeGreaterThan(60)
+  const validator = new HtmlValidate(HTML_RULES)
+  const found: string[] = []
+  for (const page of pages) {
+    const response = await server.ctx.request(page.url, { headers: { accept: 'text/html', ...(page.as === 'owner' ? { cookie } : {}) } })
+    expect({ url: page.url, status: response.status }).toEqual({ url: page.url, status: page.status })
+    found.push(...(await problems(validator, page.url, await response.text())))
+  }
+  // First-run setup exists only on an instance without users.
+  const fresh = await listenTestContext({ now: NOW })
+  try {
+    const line = (await announceFirstRunSetup(fresh.ctx.app.services.accounts, fresh.base))!
+    const setup = await fresh.ctx.request(/(http:\/\/\S+)/.exec(line)![1]!)
+    expect(setup.status).toBe(200)
+    found.push(...(await problems(validator, '/user/setup', await setup.text())))
+  } finally {
+    await fresh.close()
+  }
+  if (found.length > 0) console.error(found.join('\n'))
+  expect(found).toEqual([])
+}, 120_000)
