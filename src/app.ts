@@ -174,10 +174,6 @@ export function createApp(deps: AppDeps): App {
     status: services.status,
     statusSite: services.statusSite,
     branding: services.branding,
-    routes: () => [
-      ...serviceApp.routes.map((route) => ({ host: 'service' as const, method: route.method, path: route.path })),
-      ...statusSiteApp.routes.map((route) => ({ host: 'status' as const, method: route.method, path: route.path })),
-    ],
   }
 }
 
@@ -195,6 +191,4 @@ export interface App {
   status: StatusService
   statusSite: StatusSiteService
   branding: BrandingService
-  /** Every route of the service host and of status hosts (the screen sweep and the HTML check walk them). */
-  routes(): Array<{ host: 'service' | 'status'; method: string; path: string }>
 }

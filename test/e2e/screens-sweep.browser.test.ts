@@ -22,7 +22,7 @@ import type { Page } from 'playwright-core'
 import { announceFirstRunSetup } from '../../src/modules/accounts/setup.ts'
 import { brokenImages, seriousAxeViolations, unguardedForms, watchErrors, wordsBrokenMidWord } from '../helpers/browser.ts'
 import { listenTestContext } from '../helpers/listening.ts'
-import { NOT_PAGES, seedSite, SITE_ENV, sitePages, startMonitorTarget, type SitePage } from '../helpers/site-map.ts'
+import { NOT_PAGES, routeList, seedSite, SITE_ENV, sitePages, startMonitorTarget, type SitePage } from '../helpers/site-map.ts'
 import { startWebApp, type WebApp } from '../helpers/webapp.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
@@ -169,7 +169,7 @@ test("the owner's screens: axe light and dark, 320 and 1280 px without cut words
   const linked = new Set<string>()
   await sweepAll(app.page, pages.filter((page) => page.as === 'owner'), findings, linked)
   // Every link under /user that a screen shows leads to a route of the app.
-  const known = [...Object.keys(NOT_PAGES), ...app.server.ctx.app.routes().filter((route) => route.method === 'GET').map((route) => route.path)]
+  const known = [...Object.keys(NOT_PAGES), ...routeList(app.server.ctx.app).filter((route) => route.method === 'GET').map((route) => route.path)]
   expect([...linked].filter((path) => !known.some((pattern) => matches(pattern, path)))).toEqual([])
   report(findings)
 }, 900_000)

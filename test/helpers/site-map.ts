@@ -4,7 +4,7 @@
  * analytics, error pages), the status hosts' pages (home, history, incident, subscribe and its mail
  * links, the gate of a private page, error pages) and first-run setup.
  *
- * The routes come from the app itself (`App.routes()`): every GET route of both hosts is either
+ * The routes come from the app itself (`App.routes`, through `routeList`): every GET route of both hosts is either
  * listed as a page here, answers something other than HTML, or is named in NOT_PAGES with the reason,
  * else `sitePages` reports it, so a new screen cannot be forgotten. The browser sweep
  * (test/e2e/screens-sweep.browser.test.ts) and the HTML check (test/e2e/html-valid.test.ts) walk
@@ -13,6 +13,7 @@
 import { SubscribersRepo } from '../../src/modules/subscribers/repo.ts'
 import { ToolChecksRepo } from '../../src/modules/lookup-tools/repo.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
+import type { App } from '../../src/app.ts'
 import { BLOG, DOCS } from '../../src/content/index.ts'
 import type { ListeningContext } from './listening.ts'
 import { schedulerFor } from '../modules/monitors/scheduling.ts'
@@ -145,6 +146,14 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
   }
 }
 
+/** Every route of the service host and of status hosts, as one list (the sweep and the HTML check walk it). */
+export function routeList(app: App): Array<{ host: 'service' | 'status'; method: string; path: string }> {
+  return [
+    ...app.routes.service.map((route) => ({ host: 'service' as const, method: route.method, path: route.path })),
+    ...app.routes.statusHost.map((route) => ({ host: 'status' as const, method: route.method, path: route.path })),
+  ]
+}
+
 /** A token out of a queued mail (the outbox row's text), as its recipient would follow it. */
 async function mailedToken(server: ListeningContext, link: RegExp): Promise<string> {
   const rows = await server.ctx.database.db.selectFrom('outbox').select('payload_json').execute()
@@ -231,7 +240,7 @@ export async function sitePages(server: ListeningContext, seed: Seed, ownerCooki
   const pages: SitePage[] = []
   const unlisted: string[] = []
   const status = (slug: string) => server.statusHost(slug)
-  for (const route of server.ctx.app.routes()) {
+  for (const route of routeList(server.ctx.app)) {
     if (route.method !== 'GET' || route.path in NOT_PAGES) continue
     const as = route.host === 'service' && route.path.startsWith('/user') && !VISITOR_SCREENS.has(route.path) ? 'owner' : 'visitor'
     const origin = route.host === 'service' ? server.base : status(seed.slug)
