@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       statusDomain: 'localhost:3000',
       defaultPlan: 'enterprise',
       signup: 'closed',
+      metrics: { monitorSeries: true, monitorSeriesMax: 10_000 },
       operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
       monitorPrivateTargets: false,
       mail: { enabled: false, from: undefined, host: undefined, port: 587, security: 'starttls', user: undefined, password: undefined, tlsCaFile: undefined, dkim: undefined },
