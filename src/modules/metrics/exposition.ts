@@ -63,6 +63,7 @@ export class Buckets {
 export class ExpositionWriter {
   private readonly parts: string[] = []
   private readonly constant: string
+  private readonly tails = new Map<BucketLayout, readonly string[]>()
 
   constructor(constantLabels = '') {
     this.constant = constantLabels
@@ -84,17 +85,30 @@ export class ExpositionWriter {
   }
 
   histogram(name: string, labels: string, buckets: Buckets): void {
-    const { counts, layout } = buckets
-    const prefix = labels === '' ? '' : `${labels},`
+    const { counts } = buckets
+    // Per-monitor histograms make most of a large scrape: each line is two joins of ready pieces.
+    const tails = this.bucketTails(buckets.layout)
+    const open = labels === '' ? `${name}_bucket{` : `${name}_bucket{${labels},`
     let text = ''
     let cumulative = 0
-    for (let i = 0; i < layout.le.length; i++) {
+    for (let i = 0; i < counts.length - 1; i++) {
       cumulative += counts[i]!
-      text += `${name}_bucket${this.braces(`${prefix}le="${layout.le[i]}"`)} ${cumulative}\n`
+      text += `${open}${tails[i]}${cumulative}\n`
     }
-    text += `${name}_bucket${this.braces(`${prefix}le="+Inf"`)} ${buckets.count}\n`
-    text += `${name}_sum${this.braces(labels)} ${valueText(buckets.sum)}\n${name}_count${this.braces(labels)} ${buckets.count}\n`
+    text += `${open}${tails[counts.length - 1]}${buckets.count}\n`
+    const braces = this.braces(labels)
+    text += `${name}_sum${braces} ${valueText(buckets.sum)}\n${name}_count${braces} ${buckets.count}\n`
     this.parts.push(text)
+  }
+
+  /** `le="…"` with the constant labels and the closing brace, for each bucket of a layout and +Inf. */
+  private bucketTails(layout: BucketLayout): readonly string[] {
+    let tails = this.tails.get(layout)
+    if (tails === undefined) {
+      const constant = this.constant === '' ? '' : `,${this.constant}`
+      this.tails.set(layout, (tails = [...layout.le, '+Inf'].map((le) => `le="${le}"${constant}} `)))
+    }
+    return tails
   }
 
   text(): string {

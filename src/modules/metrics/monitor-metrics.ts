@@ -31,7 +31,7 @@ type Outcome = (typeof OUTCOMES)[number]
 /** Seconds; fine-grained for the totals by type. */
 const DURATION_BUCKETS = new BucketLayout([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
 /** Seconds; coarse for each monitor, as every bucket is a series per monitor. */
-const MONITOR_DURATION_BUCKETS = new BucketLayout([0.1, 0.25, 1, 2.5, 10])
+const MONITOR_DURATION_BUCKETS = new BucketLayout([0.25, 1, 2.5, 10])
 /** Seconds; the scheduler looks for due runs every 250 ms. */
 const LATENESS_BUCKETS = new BucketLayout([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300])
 
