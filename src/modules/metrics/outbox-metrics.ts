@@ -16,6 +16,8 @@ const REMEMBERED_CHANNELS = 10_000
 
 const CHANNEL_ID = /^channel:(\d+)$/
 
+const CHANNEL_KINDS: readonly string[] = [...CHANNEL_TYPES, 'subscriber_email', 'subscriber_webhook', 'direct_mail']
+
 export class OutboxMetrics {
   private readonly deliveries = new Counts()
   private readonly channelTypes = new Map<number, string>()
@@ -31,7 +33,8 @@ export class OutboxMetrics {
   }
 
   async write(out: ExpositionWriter): Promise<void> {
-    const waiting = new Map<string, number>()
+    // Every kind is written, zeros included, so an empty queue reads 0 rather than no data.
+    const waiting = new Map<string, number>(CHANNEL_KINDS.map((kind) => [kind, 0]))
     for (const row of await this.repo.queued()) {
       const kind = await this.kindOf(row.recipient, row.kind)
       waiting.set(kind, (waiting.get(kind) ?? 0) + row.queued)
