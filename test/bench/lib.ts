@@ -3,7 +3,7 @@
  * with a bare `Bun.serve` answering the same bytes, measured alternately in the same run, so the
  * ratio means something on a shared, noisy machine. Loopback only; every run is bounded in time.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig, type Config } from '../../src/config.ts'
@@ -257,6 +257,52 @@ export async function benchServices(now: number) {
     async close() {
       await database.close()
       temp.remove()
+    },
+  }
+}
+
+export interface ServerProcess {
+  url: string
+  pid: number
+  /** CPU seconds (user + system) the process has used so far, from /proc (10 ms steps). */
+  cpuSeconds(): number
+  stop(): Promise<void>
+}
+
+/**
+ * A Lantern server in a process of its own (`bun src/main.ts`, as `bun run start` runs it) on a
+ * free loopback port, with `env` on top of this process's environment; resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = proc.stdout.getReader()
+  let seen = ''
+  let port: string | undefined
+  while (port === undefined) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`the server process ended before listening:\n${seen}`)
+    seen += new TextDecoder().decode(value)
+    port = /listening on [^\s]+:(\d+)/.exec(seen)?.[1]
+  }
+  // Keep reading so the server never blocks on a full pipe.
+  void (async () => {
+    while (!(await reader.read()).done);
+  })()
+  const ticks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
+    cpuSeconds() {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      return (Number(fields[11]) + Number(fields[12])) / ticks
+    },
+    async stop() {
+      proc.kill('SIGTERM')
+      await proc.exited
     },
   }
 }

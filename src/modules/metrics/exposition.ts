@@ -1,7 +1,8 @@
 /**
  * The Prometheus text format (0.0.4), written directly from plain numbers. Lantern's own families
  * are counted on plain numbers (no library call on a hot path) and written here at scrape time;
- * prom-client rendered 190,000 per-monitor lines in about 500 ms, ten times the scrape budget.
+ * prom-client rendered 190,000 per-monitor lines in about 500 ms, ten times the scrape budget. The
+ * per-monitor families, most of a large scrape, are written as bytes (monitor-series.ts).
  *
  * Rules the format sets and this writer keeps: every family's HELP and TYPE come before its samples
  * and its samples are written together; label values escape `\`, `"` and line feeds; a histogram
@@ -56,21 +57,26 @@ export class Buckets {
   }
 }
 
+/** The HELP and TYPE lines that open a family. */
+export function familyHeader(name: string, type: MetricType, help: string): string {
+  return `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}\n`
+}
+
 /**
  * Builds one exposition. `constantLabels` (already written, e.g. `worker="2"`) go on every sample.
  * Families must each be opened once, with their samples written right after.
  */
 export class ExpositionWriter {
-  private readonly parts: string[] = []
-  private readonly constant: string
-  private readonly tails = new Map<BucketLayout, readonly string[]>()
+  /** Text, or lines already encoded (the per-monitor families: monitor-series.ts). */
+  private readonly parts: Array<string | Uint8Array> = []
+  readonly constantLabels: string
 
   constructor(constantLabels = '') {
-    this.constant = constantLabels
+    this.constantLabels = constantLabels
   }
 
   family(name: string, type: MetricType, help: string): this {
-    this.parts.push(`# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}\n`)
+    this.parts.push(familyHeader(name, type, help))
     return this
   }
 
@@ -85,39 +91,44 @@ export class ExpositionWriter {
   }
 
   histogram(name: string, labels: string, buckets: Buckets): void {
-    const { counts } = buckets
-    // Per-monitor histograms make most of a large scrape: each line is two joins of ready pieces.
-    const tails = this.bucketTails(buckets.layout)
-    const open = labels === '' ? `${name}_bucket{` : `${name}_bucket{${labels},`
+    const { counts, layout } = buckets
+    const prefix = labels === '' ? '' : `${labels},`
     let text = ''
     let cumulative = 0
-    for (let i = 0; i < counts.length - 1; i++) {
+    for (let i = 0; i < layout.le.length; i++) {
       cumulative += counts[i]!
-      text += `${open}${tails[i]}${cumulative}\n`
+      text += `${name}_bucket${this.braces(`${prefix}le="${layout.le[i]}"`)} ${cumulative}\n`
     }
-    text += `${open}${tails[counts.length - 1]}${buckets.count}\n`
-    const braces = this.braces(labels)
-    text += `${name}_sum${braces} ${valueText(buckets.sum)}\n${name}_count${braces} ${buckets.count}\n`
+    text += `${name}_bucket${this.braces(`${prefix}le="+Inf"`)} ${buckets.count}\n`
+    text += `${name}_sum${this.braces(labels)} ${valueText(buckets.sum)}\n${name}_count${this.braces(labels)} ${buckets.count}\n`
     this.parts.push(text)
   }
 
-  /** `le="…"` with the constant labels and the closing brace, for each bucket of a layout and +Inf. */
-  private bucketTails(layout: BucketLayout): readonly string[] {
-    let tails = this.tails.get(layout)
-    if (tails === undefined) {
-      const constant = this.constant === '' ? '' : `,${this.constant}`
-      this.tails.set(layout, (tails = [...layout.le, '+Inf'].map((le) => `le="${le}"${constant}} `)))
+  /** Lines already encoded, placed as they are (they must follow the format's rules themselves). */
+  bytes(lines: Uint8Array): void {
+    this.parts.push(lines)
+  }
+
+  /** The exposition as UTF-8, in one buffer. */
+  body(): Uint8Array<ArrayBuffer> {
+    const encoder = new TextEncoder()
+    const chunks = this.parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
+    const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
+    let offset = 0
+    for (const chunk of chunks) {
+      body.set(chunk, offset)
+      offset += chunk.length
     }
-    return tails
+    return body
   }
 
   text(): string {
-    return this.parts.join('')
+    return new TextDecoder().decode(this.body())
   }
 
   private braces(labels: string): string {
-    if (this.constant === '') return labels === '' ? '' : `{${labels}}`
-    return labels === '' ? `{${this.constant}}` : `{${labels},${this.constant}}`
+    if (this.constantLabels === '') return labels === '' ? '' : `{${labels}}`
+    return labels === '' ? `{${this.constantLabels}}` : `{${labels},${this.constantLabels}}`
   }
 }
 

@@ -18,6 +18,7 @@ import type { CheckResult } from '../monitors/spec.ts'
 import type { MonitorState } from '../monitors/state.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
+import { MONITOR_DURATION_BUCKETS, OUTCOMES, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
@@ -25,21 +26,15 @@ const MONITOR_STATES = { pending: true, up: true, degraded: true, down: true } a
 /** lantern_monitors counts disabled monitors apart, as the API shows them. */
 const PAUSED = 'paused'
 
-const OUTCOMES = ['ok', 'degraded', 'fail'] as const
 type Outcome = (typeof OUTCOMES)[number]
 
 /** Seconds; fine-grained for the totals by type. */
 const DURATION_BUCKETS = new BucketLayout([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
-/** Seconds; coarse for each monitor, as every bucket is a series per monitor. */
-const MONITOR_DURATION_BUCKETS = new BucketLayout([0.25, 1, 2.5, 10])
 /** Seconds; the scheduler looks for due runs every 250 ms. */
 const LATENESS_BUCKETS = new BucketLayout([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300])
 
-const CERTIFICATE_TYPES: ReadonlySet<string> = new Set(['tls', 'ssl'])
-
 /** One monitor's figures kept in memory. */
-class MonitorFigures {
-  /** Results by outcome (OUTCOMES order). */
+class Figures implements MonitorFigures {
   readonly results = new Float64Array(OUTCOMES.length)
   durations: Buckets | undefined
   lastSuccessMs: number | undefined
@@ -59,7 +54,7 @@ export class MonitorMetrics {
   private readonly checks = new Counts()
   private readonly durations = new HistogramsBy<StoredMonitorType>(DURATION_BUCKETS, (type) => labelText({ type }))
   private readonly lateness = new Buckets(LATENESS_BUCKETS)
-  private readonly figures = new Map<number, MonitorFigures>()
+  private readonly figures = new Map<number, Figures>()
 
   constructor(
     private readonly repo: MetricsRepo,
@@ -98,10 +93,10 @@ export class MonitorMetrics {
   }
 
   /** A monitor's figures; made while there is room under the cap, never when per-monitor series are off. */
-  private figuresOf(monitorId: number): MonitorFigures | undefined {
+  private figuresOf(monitorId: number): Figures | undefined {
     if (!this.settings.monitorSeries) return undefined
     let figures = this.figures.get(monitorId)
-    if (figures === undefined && this.figures.size < this.settings.monitorSeriesMax) this.figures.set(monitorId, (figures = new MonitorFigures()))
+    if (figures === undefined && this.figures.size < this.settings.monitorSeriesMax) this.figures.set(monitorId, (figures = new Figures()))
     return figures
   }
 
@@ -113,12 +108,12 @@ export class MonitorMetrics {
     const shown = enabled.slice(0, this.settings.monitorSeriesMax)
     out.single('lantern_monitor_series_dropped', 'gauge', 'Enabled monitors beyond METRICS_MONITOR_SERIES_MAX: no series of their own (their checks still count in the lantern_monitors_ totals)', enabled.length - shown.length)
     // Figures follow the monitors shown: deleted, paused or dropped monitors' figures go.
-    const figures = new Map<number, MonitorFigures>()
-    for (const row of shown) figures.set(row.id, this.figures.get(row.id) ?? new MonitorFigures())
+    const figures = new Map<number, Figures>()
+    for (const row of shown) figures.set(row.id, this.figures.get(row.id) ?? new Figures())
     this.figures.clear()
     for (const [id, kept] of figures) this.figures.set(id, kept)
     await this.lookUpLastSuccesses(shown)
-    writeMonitorSeries(out, shown, this.figures)
+    out.bytes(writeMonitorSeries(out.constantLabels, shown, this.figures))
   }
 
   private writeTotals(out: ExpositionWriter, rows: readonly MonitorScrapeRow[]): void {
@@ -158,39 +153,4 @@ function certificateNotAfter(type: string, result: CheckResult): number | undefi
   if (typeof validTo !== 'string') return undefined
   const ms = Date.parse(validTo)
   return Number.isNaN(ms) ? undefined : ms
-}
-
-function writeMonitorSeries(out: ExpositionWriter, shown: readonly MonitorScrapeRow[], figuresById: ReadonlyMap<number, MonitorFigures>): void {
-  const idLabels = shown.map((row) => `monitor_id="${row.id}"`)
-  const stateLabels = new Map<string, string>()
-  out.family('lantern_monitor_state', 'gauge', "1 for each enabled monitor, its type and its current state in labels (a monitor's series ends when its state changes)")
-  shown.forEach((row, i) => {
-    const key = `${row.type} ${row.state}`
-    let labels = stateLabels.get(key)
-    if (labels === undefined) stateLabels.set(key, (labels = labelText({ type: row.type, state: row.state })))
-    out.sample('lantern_monitor_state', `${idLabels[i]},${labels}`, 1)
-  })
-  out.family('lantern_monitor_checks_total', 'counter', 'Check results recorded by this process for each monitor, by result (ok, degraded, fail)')
-  shown.forEach((row, i) => {
-    const results = figuresById.get(row.id)!.results
-    for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.sample('lantern_monitor_checks_total', `${idLabels[i]},result="${OUTCOMES[r]}"`, results[r]!)
-  })
-  out.family('lantern_monitor_check_duration_seconds', 'histogram', "Time each monitor's checks took on this process's scheduler, retries included")
-  shown.forEach((row, i) => {
-    const durations = figuresById.get(row.id)!.durations
-    if (durations) out.histogram('lantern_monitor_check_duration_seconds', idLabels[i]!, durations)
-  })
-  out.family('lantern_monitor_certificate_expiry_timestamp_seconds', 'gauge', "When the certificate a TLS or SSL monitor last saw expires (Unix time); days left: (value - time()) / 86400")
-  shown.forEach((row, i) => {
-    if (!CERTIFICATE_TYPES.has(row.type)) return
-    const notAfter = figuresById.get(row.id)!.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
-    if (notAfter != null) out.sample('lantern_monitor_certificate_expiry_timestamp_seconds', idLabels[i]!, notAfter / 1000)
-  })
-  out.family('lantern_monitor_last_success_timestamp_seconds', 'gauge', "When each monitor's latest ok result was recorded (Unix time)")
-  shown.forEach((row, i) => {
-    const figures = figuresById.get(row.id)!
-    const stored = row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0
-    const lastSuccess = Math.max(figures.lastSuccessMs ?? 0, stored)
-    if (lastSuccess > 0) out.sample('lantern_monitor_last_success_timestamp_seconds', idLabels[i]!, lastSuccess / 1000)
-  })
 }

@@ -84,8 +84,8 @@ export class AppMetrics {
     this.duration.observe(route, seconds)
   }
 
-  /** The exposition in Prometheus text format 0.0.4. */
-  async render(): Promise<string> {
+  /** The exposition in Prometheus text format 0.0.4, as UTF-8. */
+  async render(): Promise<Uint8Array<ArrayBuffer>> {
     const out = new ExpositionWriter(this.constantLabels)
     out.family('lantern_http_requests_total', 'counter', 'HTTP requests by route pattern, method and status, cache hits answered before the edge included')
     for (const slots of this.requests.values()) for (const slot of slots.values()) out.sample('lantern_http_requests_total', slot.labels, slot.count)
@@ -101,6 +101,6 @@ export class AppMetrics {
     await this.monitors.write(out)
     await this.outbox.write(out)
     await writeRuntimeMetrics(out)
-    return out.text()
+    return out.body()
   }
 }
