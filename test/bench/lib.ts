@@ -306,3 +306,17 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     },
   }
 }
+
+/** Polls a database file (read-only, beside the server that writes it) until every monitor has a result. */
+export async function untilEveryMonitorRan(path: string): Promise<void> {
+  const reader = openDatabase(path, { readonly: true })
+  try {
+    for (;;) {
+      const row = await reader.db.selectFrom('monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('last_check_at', 'is', null).executeTakeFirstOrThrow()
+      if (Number(row.n) === 0) return
+      await Bun.sleep(1000)
+    }
+  } finally {
+    await reader.close()
+  }
+}

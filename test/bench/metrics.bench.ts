@@ -9,8 +9,7 @@
  */
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { median, seedDatabase, startServerProcess, tempDir, type ServerProcess } from './lib.ts'
+import { median, seedDatabase, startServerProcess, tempDir, untilEveryMonitorRan, type ServerProcess } from './lib.ts'
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 10_000)
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 30)
@@ -43,7 +42,7 @@ try {
   const server = await startServerProcess(env)
   try {
     const waitStart = performance.now()
-    await untilEveryMonitorRan()
+    await untilEveryMonitorRan(path)
     console.log(`every monitor ran once after ${((performance.now() - waitStart) / 1000).toFixed(0)} s`)
     await report('per-monitor series on', server)
   } finally {
@@ -58,20 +57,6 @@ try {
 } finally {
   target.kill()
   temp.remove()
-}
-
-/** Polls the database (read-only) until no monitor is without a result. */
-async function untilEveryMonitorRan(): Promise<void> {
-  const reader = openDatabase(path, { readonly: true })
-  try {
-    for (;;) {
-      const row = await reader.db.selectFrom('monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('last_check_at', 'is', null).executeTakeFirstOrThrow()
-      if (Number(row.n) === 0) return
-      await Bun.sleep(1000)
-    }
-  } finally {
-    await reader.close()
-  }
 }
 
 async function report(name: string, server: ServerProcess): Promise<void> {
