@@ -18,15 +18,13 @@ import type { CheckResult } from '../monitors/spec.ts'
 import type { MonitorState } from '../monitors/state.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
-import { MONITOR_DURATION_BUCKETS, OUTCOMES, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'
+import { MONITOR_DURATION_BUCKETS, OUTCOMES, outcomeIndex, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
 const MONITOR_STATES = { pending: true, up: true, degraded: true, down: true } as const satisfies Record<MonitorState, true>
 /** lantern_monitors counts disabled monitors apart, as the API shows them. */
 const PAUSED = 'paused'
-
-type Outcome = (typeof OUTCOMES)[number]
 
 /** Seconds; fine-grained for the totals by type. */
 const DURATION_BUCKETS = new BucketLayout([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
@@ -81,8 +79,7 @@ export class MonitorMetrics {
   }
 
   private recordResult(monitor: Pick<MonitorRow, 'id' | 'type'>, result: CheckResult, at: number): void {
-    const outcome = OUTCOMES.indexOf(result.outcome as Outcome)
-    if (outcome === -1) return
+    const outcome = outcomeIndex(result.outcome)
     this.checks.add(labelText({ type: monitor.type, result: result.outcome }))
     const figures = this.figuresOf(monitor.id)
     if (!figures) return

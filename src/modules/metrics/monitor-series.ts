@@ -5,9 +5,13 @@
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
+import type { Outcome } from '../monitors/spec.ts'
 import type { MonitorScrapeRow } from './repo.ts'
 
-export const OUTCOMES = ['ok', 'degraded', 'fail'] as const
+/** Each check outcome's place in a monitor's counts (the engine's own outcome type: a new outcome must be added here). */
+const OUTCOME_INDEX = { ok: 0, degraded: 1, fail: 2 } as const satisfies Record<Outcome, number>
+export const OUTCOMES = Object.keys(OUTCOME_INDEX) as Outcome[]
+export const outcomeIndex = (outcome: Outcome): number => OUTCOME_INDEX[outcome]
 
 /** Seconds; coarse, as every bucket is a series per monitor. */
 export const MONITOR_DURATION_BUCKETS = new BucketLayout([0.25, 1, 2.5, 10])
