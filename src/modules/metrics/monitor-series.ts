@@ -49,7 +49,8 @@ class Pieces {
   readonly close: Uint8Array
   readonly checksTails: Uint8Array[]
   readonly bucketTails: Uint8Array[]
-  private readonly stateTails = new Map<string, Uint8Array>()
+  /** By type, then state. */
+  private readonly stateTails = new Map<string, Map<string, Uint8Array>>()
 
   constructor(private readonly constant: string) {
     const more = constant === '' ? '' : `,${constant}`
@@ -66,9 +67,10 @@ class Pieces {
   }
 
   stateTail(type: string, state: string): Uint8Array {
-    const key = `${type} ${state}`
-    let tail = this.stateTails.get(key)
-    if (tail === undefined) this.stateTails.set(key, (tail = encodeText(`",${labelText({ type, state })}${this.constant === '' ? '' : `,${this.constant}`}} `)))
+    let byState = this.stateTails.get(type)
+    if (byState === undefined) this.stateTails.set(type, (byState = new Map()))
+    let tail = byState.get(state)
+    if (tail === undefined) byState.set(state, (tail = encodeText(`",${labelText({ type, state })}${this.constant === '' ? '' : `,${this.constant}`}} `)))
     return tail
   }
 }
@@ -79,7 +81,8 @@ const piecesByLabels = new Map<string, Pieces>()
 export function writeMonitorSeries(constantLabels: string, shown: readonly MonitorScrapeRow[], figuresOf: ReadonlyMap<number, MonitorFigures>): Uint8Array {
   let pieces = piecesByLabels.get(constantLabels)
   if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
-  const out = new ByteWriter()
+  // About 750 bytes a monitor with series of each kind.
+  const out = new ByteWriter(4096 + shown.length * 800)
   out.bytes(pieces.headers[0]!)
   const stateHead = pieces.head(STATE)
   for (const row of shown) out.line(stateHead, row.id, pieces.stateTail(row.type, row.state), 1)
@@ -113,7 +116,7 @@ export function writeMonitorSeries(constantLabels: string, shown: readonly Monit
   for (const row of shown) {
     if (!CERTIFICATE_TYPES.has(row.type)) continue
     const notAfter = figuresOf.get(row.id)!.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
-    if (notAfter != null) out.line(certificateHead, row.id, pieces.close, notAfter / 1000)
+    if (notAfter != null) out.timeLine(certificateHead, row.id, pieces.close, notAfter)
   }
 
   out.bytes(pieces.headers[4]!)
@@ -121,7 +124,7 @@ export function writeMonitorSeries(constantLabels: string, shown: readonly Monit
   for (const row of shown) {
     const stored = row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0
     const lastSuccess = Math.max(figuresOf.get(row.id)!.lastSuccessMs ?? 0, stored)
-    if (lastSuccess > 0) out.line(lastSuccessHead, row.id, pieces.close, lastSuccess / 1000)
+    if (lastSuccess > 0) out.timeLine(lastSuccessHead, row.id, pieces.close, lastSuccess)
   }
   return out.result()
 }

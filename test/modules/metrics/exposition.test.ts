@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DOCS } from '../../../src/content/index.ts'
+import { ByteWriter, encodeText } from '../../../src/modules/metrics/byte-writer.ts'
 import { BucketLayout, Buckets, ExpositionWriter, labelText, valueText } from '../../../src/modules/metrics/exposition.ts'
 import { LEFT_OUT_DEFAULT_METRICS } from '../../../src/modules/metrics/runtime.ts'
 import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
@@ -41,6 +42,38 @@ describe('the writer', () => {
       'd_seconds_count{type="http",worker="2"} 4',
     ])
     expect(() => new BucketLayout([1, 1])).toThrow('bucket bounds must rise')
+  })
+})
+
+describe('the byte writer of the per-monitor families', () => {
+  test('lines: whole numbers digit by digit, other values as the text writer spells them, times in seconds with up to three decimals', () => {
+    const out = new ByteWriter(8)
+    const head = encodeText('m{monitor_id="')
+    const tail = encodeText('"} ')
+    for (const value of [0, 7, 2 ** 31, 2 ** 53 - 1, 0.25, Number.NaN, Number.POSITIVE_INFINITY]) out.line(head, 12, tail, value)
+    for (const ms of [1795814642123, 1795814642100, 1795814642000, 5, 0.5]) out.timeLine(head, 3, tail, ms)
+    expect(new TextDecoder().decode(out.result()).split('\n')).toEqual([
+      'm{monitor_id="12"} 0',
+      'm{monitor_id="12"} 7',
+      'm{monitor_id="12"} 2147483648',
+      'm{monitor_id="12"} 9007199254740991',
+      'm{monitor_id="12"} 0.25',
+      'm{monitor_id="12"} NaN',
+      'm{monitor_id="12"} +Inf',
+      'm{monitor_id="3"} 1795814642.123',
+      'm{monitor_id="3"} 1795814642.1',
+      'm{monitor_id="3"} 1795814642',
+      'm{monitor_id="3"} 0.005',
+      'm{monitor_id="3"} 0.0005',
+      '',
+    ])
+    // Read back, a time is the same number as milliseconds / 1000.
+    const written = (ms: number) => {
+      const writer = new ByteWriter()
+      writer.timeLine(head, 1, tail, ms)
+      return Number(new TextDecoder().decode(writer.result()).trim().split(' ')[1])
+    }
+    for (const ms of [1795814642123, 1795814642001, 1795814642999]) expect(written(ms)).toBe(ms / 1000)
   })
 })
 
