@@ -107,6 +107,9 @@ export interface Pair {
   /** The ratio the issue asks for. */
   target?: number
   options?: BenchOptions
+  /** CPU seconds used so far by the servers under test when they run in processes of their own (ServerProcess.cpuSeconds). */
+  subjectCpu?: () => number
+  baselineCpu?: () => number
 }
 
 /** A wrk run with the CPU time this process spent meanwhile, per request (meaningful when the server runs in it). */
@@ -127,11 +130,14 @@ export interface PairResult {
   baselineP99Ms: number
 }
 
-async function measure(url: string, options?: BenchOptions): Promise<Measured> {
-  const before = process.cpuUsage()
+async function measure(url: string, options?: BenchOptions, serverCpu?: () => number): Promise<Measured> {
+  const cpuSeconds = serverCpu ?? (() => {
+    const { user, system } = process.cpuUsage()
+    return (user + system) / 1e6
+  })
+  const before = cpuSeconds()
   const result = await runWrk(url, options)
-  const cpu = process.cpuUsage(before)
-  return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / result.requests }
+  return { ...result, cpuUsPerRequest: ((cpuSeconds() - before) * 1e6) / result.requests }
 }
 
 /**
@@ -150,8 +156,8 @@ export async function alternate(
   const results = pairs.map((pair) => ({ pair, rounds: [] as PairResult['rounds'] }))
   for (let round = 1; round <= options.rounds; round++) {
     for (const result of results) {
-      const subject = await measure(result.pair.subjectUrl, result.pair.options)
-      const baseline = await measure(result.pair.baselineUrl, result.pair.options)
+      const subject = await measure(result.pair.subjectUrl, result.pair.options, result.pair.subjectCpu)
+      const baseline = await measure(result.pair.baselineUrl, result.pair.options, result.pair.baselineCpu)
       const measured = { subject, baseline, ratio: subject.rps / baseline.rps, cpuRatio: baseline.cpuUsPerRequest / subject.cpuUsPerRequest }
       result.rounds.push(measured)
       options.onRound?.(result.pair, round, measured)
@@ -187,6 +193,10 @@ export async function compare(spec: Pair & { rounds?: number }): Promise<number>
   const ratio = result!.ratio
   const verdict = spec.target === undefined ? '' : ratio >= spec.target ? `  (target ≥ ${spec.target}: met)` : `  (target ≥ ${spec.target}: NOT met)`
   console.log(`median ratio ${ratio.toFixed(2)}${verdict}`)
+  if (spec.subjectCpu && spec.baselineCpu) {
+    const perRequest = (side: 'subject' | 'baseline') => median(result!.rounds.map((r) => r[side].cpuUsPerRequest)).toFixed(1)
+    console.log(`server CPU per request: subject ${perRequest('subject')} µs, baseline ${perRequest('baseline')} µs, baseline/subject ${result!.cpuRatio.toFixed(2)}`)
+  }
   return ratio
 }
 
