@@ -24,6 +24,8 @@ export interface Config {
   readonly signup: 'open' | 'closed'
   /** METRICS_TOKEN: set, `GET /metrics` answers to `Authorization: Bearer <token>`; unset, it is 404. */
   readonly metricsToken?: string | undefined
+  /** METRICS_MONITOR_SERIES, METRICS_MONITOR_SERIES_MAX: the per-monitor series of `/metrics` (readMetricsConfig below). */
+  readonly metrics: MetricsConfig
   /** WORKERS, REQUEST_LOG, RATE_LIMIT, TRUST_PROXY (readOperationsConfig below). */
   readonly operations: OperationsConfig
   /** MONITOR_PRIVATE_TARGETS (src/lib/address-guard.ts): private monitor targets allowed, all or some networks. */
@@ -102,6 +104,20 @@ function readMetricsToken(env: Env): string | undefined {
   return raw
 }
 
+export interface MetricsConfig {
+  /** Series labelled `monitor_id` (`METRICS_MONITOR_SERIES`, default on); off, only the totals over all monitors. */
+  readonly monitorSeries: boolean
+  /** At most this many monitors get them, lowest ids first (`METRICS_MONITOR_SERIES_MAX`, default 10,000). */
+  readonly monitorSeriesMax: number
+}
+
+export function readMetricsConfig(env: Env): MetricsConfig {
+  return Object.freeze({
+    monitorSeries: flag(env, 'METRICS_MONITOR_SERIES', true),
+    monitorSeriesMax: integer(env, 'METRICS_MONITOR_SERIES_MAX', 10_000, 1, 1_000_000),
+  })
+}
+
 export function loadConfig(env: Env): Config {
   const port = readPort(env)
   const host = env.HOST?.trim() || '0.0.0.0'
@@ -116,6 +132,7 @@ export function loadConfig(env: Env): Config {
     defaultPlan: readDefaultPlan(env),
     signup: readSignup(env),
     metricsToken: readMetricsToken(env),
+    metrics: readMetricsConfig(env),
     operations: readOperationsConfig(env, port),
     monitorPrivateTargets: readMonitorPrivateTargets(env),
     mail: readMailConfig(env),
@@ -193,9 +210,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value
 }
 
-function flag(env: Env, name: string): boolean {
+function flag(env: Env, name: string, fallback = false): boolean {
   const raw = env[name]?.trim().toLowerCase()
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false' || raw === 'off') return false
+  if (raw === undefined || raw === '') return fallback
+  if (raw === '0' || raw === 'false' || raw === 'off') return false
   if (raw === '1' || raw === 'true' || raw === 'on') return true
   throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`)
 }

@@ -77,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clock: app.services.clock,
         checkDeps: app.services.checkDeps,
         onError: (error) => console.error('[lantern] monitor scheduler:', error),
+        observer: app.services.metrics?.monitors.schedulerObserver,
       })
     : undefined
   monitorScheduler?.start()

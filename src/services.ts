@@ -41,7 +41,7 @@ import { EmbedService } from './modules/embed/service.ts'
 import { PreviewService } from './modules/embed/preview-service.ts'
 import { MeteredCache } from './modules/metrics/metered-cache.ts'
 import { AppMetrics } from './modules/metrics/registry.ts'
-import { databaseSizeBytes } from './modules/metrics/repo.ts'
+import { MetricsRepo } from './modules/metrics/repo.ts'
 import { PrivateBadges } from './modules/badge/private.ts'
 import { BrandingRepo } from './modules/branding/repo.ts'
 import { BrandingService } from './modules/branding/service.ts'
@@ -105,7 +105,18 @@ export interface ServiceDeps {
   checkDeps?: CheckDeps
 }
 
-export function createServices(deps: ServiceDeps) {
+export function createServices(input: ServiceDeps) {
+  // `/metrics` only with METRICS_TOKEN: otherwise nothing is counted at all (and prom-client is never loaded).
+  const metrics = input.config.metricsToken === undefined ? undefined : new AppMetrics({
+    version: APP_VERSION,
+    workerId: input.workerId,
+    repo: new MetricsRepo(input.db),
+    settings: input.config.metrics,
+    pageViewsBuffered: () => pageViews.pending,
+    cacheEntries: () => publicCache?.size ?? 0,
+  })
+  // With metrics on, every query the services make is timed by operation (the scrape's own are not).
+  const deps: ServiceDeps = metrics ? { ...input, db: input.db.withPlugin(metrics.queries) } : input
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
   const passwords = deps.passwords ?? argon2idHasher
@@ -141,6 +152,7 @@ export function createServices(deps: ServiceDeps) {
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   // Email-authentication monitors keep their last report and announce changes in the recorder's transaction.
   monitorRecorder.onResult(emailAuthResultHook(notifier))
+  if (metrics) monitorRecorder.onResult(metrics.monitors.resultHook)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
   const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
@@ -152,14 +164,6 @@ export function createServices(deps: ServiceDeps) {
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
 
-  // `/metrics` only with METRICS_TOKEN: otherwise nothing is counted at all.
-  const metrics = deps.config.metricsToken === undefined ? undefined : new AppMetrics({
-    version: APP_VERSION,
-    workerId: deps.workerId,
-    databaseSizeBytes: () => databaseSizeBytes(deps.db),
-    pageViewsBuffered: () => pageViews.pending,
-    cacheEntries: () => publicCache?.size ?? 0,
-  })
   // The public cache of prepared answers (status JSON, snippets, badges, pages); every write empties
   // what it touches through the change feed.
   const cacheOptions = publicCacheOptions({ clock })
@@ -210,6 +214,7 @@ export function createServices(deps: ServiceDeps) {
   notifier.use(subscriberFanout(subscribers, () => outboxWorker.wake()))
   outboxWorker.beforeClaim(new SubscriberFanoutExpander(deps.db, subscribers, outbox).step)
   outboxWorker.onTargetDisabled((db, target) => subscribers.disableTarget(db, target))
+  if (metrics) outboxWorker.onDelivered(metrics.outbox.delivered)
   return {
     config: deps.config,
     clock,

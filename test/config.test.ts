@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       statusDomain: 'localhost:3000',
       defaultPlan: 'enterprise',
       signup: 'closed',
+      metrics: { monitorSeries: true, monitorSeriesMax: 10_000 },
       operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
       monitorPrivateTargets: false,
       mail: { enabled: false, from: undefined, host: undefined, port: 587, security: 'starttls', user: undefined, password: undefined, tlsCaFile: undefined, dkim: undefined },
@@ -36,6 +37,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MONITOR_PRIVATE_TARGETS: 'lan' })).toThrow(ConfigError)
   })
 
+  test('METRICS_MONITOR_SERIES: on unless switched off; METRICS_MONITOR_SERIES_MAX: a bounded whole number', () => {
+    expect(loadConfig({ METRICS_MONITOR_SERIES: 'off' }).metrics.monitorSeries).toBe(false)
+    expect(loadConfig({ METRICS_MONITOR_SERIES: '0' }).metrics.monitorSeries).toBe(false)
+    expect(loadConfig({ METRICS_MONITOR_SERIES: 'on' }).metrics.monitorSeries).toBe(true)
+    expect(loadConfig({ METRICS_MONITOR_SERIES: ' ' }).metrics.monitorSeries).toBe(true)
+    expect(loadConfig({ METRICS_MONITOR_SERIES_MAX: '250' }).metrics.monitorSeriesMax).toBe(250)
+    expect(() => loadConfig({ METRICS_MONITOR_SERIES_MAX: '0' })).toThrow('METRICS_MONITOR_SERIES_MAX must be an integer from 1 to 1000000, got "0"')
+  })
+
   const bad: Array<[Record<string, string>, string]> = [
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -50,6 +60,10 @@ describe('loadConfig', () => {
     [{ DEFAULT_PLAN: 'platinum' }, 'DEFAULT_PLAN'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'fd00::/8, 10.1.0.0/8' }, 'TRUST_PROXY'],
+    [{ METRICS_MONITOR_SERIES: 'maybe' }, 'METRICS_MONITOR_SERIES'],
+    [{ METRICS_MONITOR_SERIES_MAX: '10k' }, 'METRICS_MONITOR_SERIES_MAX'],
+    [{ METRICS_MONITOR_SERIES_MAX: '2000000' }, 'METRICS_MONITOR_SERIES_MAX'],
+    [{ METRICS_MONITOR_SERIES_MAX: '<b>1</b>' }, 'METRICS_MONITOR_SERIES_MAX'],
   ]
   for (const [env, variable] of bad) {
     test(`refuses ${JSON.stringify(env)} with one line naming ${variable}`, () => {

@@ -11,6 +11,7 @@ import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
+import docsGrafana from './docs/grafana.md' with { type: 'text' }
 import docsMonitors from './docs/monitors.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
@@ -30,6 +31,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   api: docsApi,
   analytics: docsAnalytics,
   operations: docsOperations,
+  grafana: docsGrafana,
   'scale-out': docsScaleOut,
   sla: docsSla,
   notifications: docsNotifications,

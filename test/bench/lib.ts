@@ -3,7 +3,7 @@
  * with a bare `Bun.serve` answering the same bytes, measured alternately in the same run, so the
  * ratio means something on a shared, noisy machine. Loopback only; every run is bounded in time.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig, type Config } from '../../src/config.ts'
@@ -107,6 +107,9 @@ export interface Pair {
   /** The ratio the issue asks for. */
   target?: number
   options?: BenchOptions
+  /** CPU seconds used so far by the servers under test when they run in processes of their own (ServerProcess.cpuSeconds). */
+  subjectCpu?: () => number
+  baselineCpu?: () => number
 }
 
 /** A wrk run with the CPU time this process spent meanwhile, per request (meaningful when the server runs in it). */
@@ -127,11 +130,14 @@ export interface PairResult {
   baselineP99Ms: number
 }
 
-async function measure(url: string, options?: BenchOptions): Promise<Measured> {
-  const before = process.cpuUsage()
+async function measure(url: string, options?: BenchOptions, serverCpu?: () => number): Promise<Measured> {
+  const cpuSeconds = serverCpu ?? (() => {
+    const { user, system } = process.cpuUsage()
+    return (user + system) / 1e6
+  })
+  const before = cpuSeconds()
   const result = await runWrk(url, options)
-  const cpu = process.cpuUsage(before)
-  return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / result.requests }
+  return { ...result, cpuUsPerRequest: ((cpuSeconds() - before) * 1e6) / result.requests }
 }
 
 /**
@@ -150,8 +156,8 @@ export async function alternate(
   const results = pairs.map((pair) => ({ pair, rounds: [] as PairResult['rounds'] }))
   for (let round = 1; round <= options.rounds; round++) {
     for (const result of results) {
-      const subject = await measure(result.pair.subjectUrl, result.pair.options)
-      const baseline = await measure(result.pair.baselineUrl, result.pair.options)
+      const subject = await measure(result.pair.subjectUrl, result.pair.options, result.pair.subjectCpu)
+      const baseline = await measure(result.pair.baselineUrl, result.pair.options, result.pair.baselineCpu)
       const measured = { subject, baseline, ratio: subject.rps / baseline.rps, cpuRatio: baseline.cpuUsPerRequest / subject.cpuUsPerRequest }
       result.rounds.push(measured)
       options.onRound?.(result.pair, round, measured)
@@ -187,6 +193,10 @@ export async function compare(spec: Pair & { rounds?: number }): Promise<number>
   const ratio = result!.ratio
   const verdict = spec.target === undefined ? '' : ratio >= spec.target ? `  (target ≥ ${spec.target}: met)` : `  (target ≥ ${spec.target}: NOT met)`
   console.log(`median ratio ${ratio.toFixed(2)}${verdict}`)
+  if (spec.subjectCpu && spec.baselineCpu) {
+    const perRequest = (side: 'subject' | 'baseline') => median(result!.rounds.map((r) => r[side].cpuUsPerRequest)).toFixed(1)
+    console.log(`server CPU per request: subject ${perRequest('subject')} µs, baseline ${perRequest('baseline')} µs, baseline/subject ${result!.cpuRatio.toFixed(2)}`)
+  }
   return ratio
 }
 
@@ -258,5 +268,65 @@ export async function benchServices(now: number) {
       await database.close()
       temp.remove()
     },
+  }
+}
+
+export interface ServerProcess {
+  url: string
+  pid: number
+  /** CPU seconds (user + system) the process has used so far, from /proc (10 ms steps). */
+  cpuSeconds(): number
+  stop(): Promise<void>
+}
+
+/**
+ * A Lantern server in a process of its own (`bun src/main.ts`, as `bun run start` runs it) on a
+ * free loopback port, with `env` on top of this process's environment; resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const reader = proc.stdout.getReader()
+  let seen = ''
+  let port: string | undefined
+  while (port === undefined) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`the server process ended before listening:\n${seen}`)
+    seen += new TextDecoder().decode(value)
+    port = /listening on [^\s]+:(\d+)/.exec(seen)?.[1]
+  }
+  // Keep reading so the server never blocks on a full pipe.
+  void (async () => {
+    while (!(await reader.read()).done);
+  })()
+  const ticks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
+    cpuSeconds() {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      return (Number(fields[11]) + Number(fields[12])) / ticks
+    },
+    async stop() {
+      proc.kill('SIGTERM')
+      await proc.exited
+    },
+  }
+}
+
+/** Polls a database file (read-only, beside the server that writes it) until every monitor has a result. */
+export async function untilEveryMonitorRan(path: string): Promise<void> {
+  const reader = openDatabase(path, { readonly: true })
+  try {
+    for (;;) {
+      const row = await reader.db.selectFrom('monitors').select((eb) => eb.fn.countAll<number>().as('n')).where('last_check_at', 'is', null).executeTakeFirstOrThrow()
+      if (Number(row.n) === 0) return
+      await Bun.sleep(1000)
+    }
+  } finally {
+    await reader.close()
   }
 }

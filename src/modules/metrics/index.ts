@@ -1,6 +1,7 @@
 /**
  * `GET /metrics` on the service host, for Prometheus: only when METRICS_TOKEN is set (otherwise the
  * route does not exist and the answer is the usual 404), and only with `Authorization: Bearer <token>`.
+ * Every metric, its labels and the settings are listed in src/content/docs/operations.md.
  */
 import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
@@ -30,7 +31,7 @@ export function metricsRoutes(metrics: AppMetrics | undefined, token: string | u
         tags: ['Operations'],
         summary: 'Metrics for Prometheus',
         description:
-          'Requests by route pattern and status, latency histograms, cache hits and misses, database size and buffered page views. Only when `METRICS_TOKEN` is set; send it as `Authorization: Bearer <token>` (401 otherwise). With WORKERS=N each worker answers with its own figures, labelled `worker`.',
+          'Requests by route pattern and status, latency histograms, cache, database (size, query time by operation), monitors (state, checks, durations, certificate expiry and last success, per monitor and in total), scheduler lateness, the notification outbox, and the process (CPU, memory, event loop). Only when `METRICS_TOKEN` is set; send it as `Authorization: Bearer <token>` (401 otherwise). With WORKERS=N each worker answers with its own figures, labelled `worker`.',
       },
     },
   )

@@ -1,32 +1,38 @@
 /**
- * The figures behind `GET /metrics`, in a prom-client Registry of their own per app (tests build
- * many apps in one process; the library's global registry would mix them up or refuse duplicates).
+ * The figures behind `GET /metrics`, one set per app (tests build many apps in one process).
  *
- * Hot paths only bump plain numbers (`countRequest`, `cache.hits`): a cache hit answered before the
- * edge costs a few nanoseconds more, not a labelled prom-client call. The counters copy those numbers
- * into prom-client when Prometheus scrapes (`collect`), which is what prom-client's collect is for.
+ * Hot paths only bump plain numbers (`countRequest`, `cache.hits`, bucket counts): a cache hit
+ * answered before the edge costs a few nanoseconds more, not a library call. A scrape reads what the
+ * database holds (monitors, outbox queue, size) and writes everything in the text format
+ * (exposition.ts); the process's runtime figures come from prom-client (runtime.ts), loaded only
+ * when metrics are on.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { BucketLayout, HistogramsBy, labelText, ExpositionWriter } from './exposition.ts'
+import { MonitorMetrics, type MonitorSeriesSettings } from './monitor-metrics.ts'
+import { OutboxMetrics } from './outbox-metrics.ts'
+import { QueryTimer } from './query-timer.ts'
+import type { MetricsRepo } from './repo.ts'
+import { RUNTIME_VERSION, startRuntimeMetrics, writeRuntimeMetrics } from './runtime.ts'
 
 /** Seconds; from a fast-lane hit (well under a millisecond) to a slow analytics report. */
-const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+const DURATION_BUCKETS = new BucketLayout([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
-type RequestLabels = { route: string; method: string; status: string }
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 interface RequestSlot {
-  readonly labels: RequestLabels
+  /** Written once: route, method and status. */
+  readonly labels: string
   count: number
-  /** How much of `count` prom-client already has. */
-  reported: number
 }
 
 export interface MetricsSources {
   version: string
   /** Set when this process is one of several workers (WORKERS=N): every sample gets `worker`. */
   workerId?: number | undefined
-  databaseSizeBytes(): Promise<number>
+  repo: MetricsRepo
+  settings: MonitorSeriesSettings
   pageViewsBuffered(): number
   cacheEntries(): number
 }
@@ -39,67 +45,25 @@ export interface CacheCounts {
 }
 
 export class AppMetrics {
-  readonly registry = new Registry()
   readonly cache: CacheCounts = { hits: 0, misses: 0 }
+  /** Monitors: the recorder's result hook and the scheduler's observer feed it. */
+  readonly monitors: MonitorMetrics
+  /** Outbox: the worker's delivery listener feeds it. */
+  readonly outbox: OutboxMetrics
+  /** Database: a Kysely plugin on the application's handle. */
+  readonly queries = new QueryTimer()
+  readonly contentType = METRICS_CONTENT_TYPE
   /** Route → (status × 8 + method index) → slot: numeric keys, no string built per request. */
   private readonly requests = new Map<string, Map<number, RequestSlot>>()
-  private readonly duration: Histogram<'route'>
+  private readonly duration = new HistogramsBy<string>(DURATION_BUCKETS, (route) => labelText({ route }))
+  private readonly constantLabels: string
 
-  constructor(sources: MetricsSources) {
-    const registers = [this.registry]
-    if (sources.workerId !== undefined) this.registry.setDefaultLabels({ worker: String(sources.workerId) })
-    const requests = this.requests
-    const cache = this.cache
-
-    new Counter({
-      name: 'lantern_http_requests_total',
-      help: 'HTTP requests by route pattern, method and status, cache hits answered before the edge included',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-      collect() {
-        for (const slots of requests.values()) {
-          for (const slot of slots.values()) {
-            if (slot.count === slot.reported) continue
-            this.inc(slot.labels, slot.count - slot.reported)
-            slot.reported = slot.count
-          }
-        }
-      },
-    })
-    this.duration = new Histogram({
-      name: 'lantern_http_request_duration_seconds',
-      help: 'Time to answer, by route pattern, for requests handled by the app (cache hits answered before the edge are counted, not timed)',
-      labelNames: ['route'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    })
-    countFrom('lantern_cache_hits_total', 'Public answers (badges, status JSON, snippets, status pages) served from the in-process cache', () => cache.hits, registers)
-    countFrom('lantern_cache_misses_total', 'Public answers built from the database because the cache had none', () => cache.misses, registers)
-    new Gauge({
-      name: 'lantern_cache_entries',
-      help: 'Entries in the in-process cache of public answers',
-      registers,
-      collect() {
-        this.set(sources.cacheEntries())
-      },
-    })
-    new Gauge({
-      name: 'lantern_database_size_bytes',
-      help: 'Size of the SQLite database (pages in use times page size, write-ahead log not included)',
-      registers,
-      async collect() {
-        this.set(await sources.databaseSizeBytes())
-      },
-    })
-    new Gauge({
-      name: 'lantern_page_views_buffered',
-      help: 'Page views counted in memory and not yet written (written every 5 seconds)',
-      registers,
-      collect() {
-        this.set(sources.pageViewsBuffered())
-      },
-    })
-    new Gauge({ name: 'lantern_build_info', help: 'Always 1; the version as a label', labelNames: ['version'] as const, registers }).set({ version: sources.version }, 1)
+  constructor(private readonly sources: MetricsSources) {
+    this.constantLabels = sources.workerId === undefined ? '' : labelText({ worker: String(sources.workerId) })
+    this.monitors = new MonitorMetrics(sources.repo, sources.settings)
+    this.outbox = new OutboxMetrics(sources.repo)
+    // The runtime collector starts now, so event loop lag is sampled from the start.
+    void startRuntimeMetrics()
   }
 
   /** One request answered; `route` must be a pattern or "other" (a bounded set). Cheap: plain numbers. */
@@ -110,37 +74,33 @@ export class AppMetrics {
     const key = status * 8 + methodIndex + 1
     let slot = slots.get(key)
     if (slot === undefined) {
-      const labels = { route, method: methodIndex === -1 ? 'other' : method, status: String(status) }
-      slots.set(key, (slot = { labels, count: 0, reported: 0 }))
+      const labels = labelText({ route, method: methodIndex === -1 ? 'other' : method, status: String(status) })
+      slots.set(key, (slot = { labels, count: 0 }))
     }
     slot.count++
   }
 
   observeDuration(route: string, seconds: number): void {
-    this.duration.observe({ route }, seconds)
+    this.duration.observe(route, seconds)
   }
 
-  get contentType(): string {
-    return this.registry.contentType
+  /** The exposition in Prometheus text format 0.0.4, as UTF-8. */
+  async render(): Promise<Uint8Array<ArrayBuffer>> {
+    const out = new ExpositionWriter(this.constantLabels)
+    out.family('lantern_http_requests_total', 'counter', 'HTTP requests by route pattern, method and status, cache hits answered before the edge included')
+    for (const slots of this.requests.values()) for (const slot of slots.values()) out.sample('lantern_http_requests_total', slot.labels, slot.count)
+    this.duration.write(out, 'lantern_http_request_duration_seconds', 'Time to answer, by route pattern, for requests handled by the app (cache hits answered before the edge are counted, not timed)')
+    out.single('lantern_cache_hits_total', 'counter', 'Public answers (badges, status JSON, snippets, status pages) served from the in-process cache', this.cache.hits)
+    out.single('lantern_cache_misses_total', 'counter', 'Public answers built from the database because the cache had none', this.cache.misses)
+    out.single('lantern_cache_entries', 'gauge', 'Entries in the in-process cache of public answers', this.sources.cacheEntries())
+    out.single('lantern_database_size_bytes', 'gauge', "Size of the database: SQLite's pages in use times page size (write-ahead log not included), or PostgreSQL's database", await this.sources.repo.databaseSizeBytes())
+    out.single('lantern_page_views_buffered', 'gauge', 'Page views counted in memory and not yet written (written every 5 seconds)', this.sources.pageViewsBuffered())
+    out.family('lantern_build_info', 'gauge', 'Always 1; the version of Lantern and of Bun as labels')
+    out.sample('lantern_build_info', labelText({ version: this.sources.version, bun: RUNTIME_VERSION }), 1)
+    this.queries.write(out)
+    await this.monitors.write(out)
+    await this.outbox.write(out)
+    await writeRuntimeMetrics(out)
+    return out.body()
   }
-
-  /** The exposition in Prometheus text format 0.0.4. */
-  render(): Promise<string> {
-    return this.registry.metrics()
-  }
-}
-
-/** A counter fed from a plain running number (bumped on the hot path): each scrape adds what is new. */
-function countFrom(name: string, help: string, read: () => number, registers: Registry[]): void {
-  let reported = 0
-  new Counter({
-    name,
-    help,
-    registers,
-    collect() {
-      const now = read()
-      this.inc(now - reported)
-      reported = now
-    },
-  })
 }

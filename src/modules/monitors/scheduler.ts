@@ -25,6 +25,7 @@ import { MinHeap } from './heap.ts'
 import { LOCAL_REGION } from './regions.ts'
 import type { MonitorEvent, MonitorRecorder } from './recorder.ts'
 import type { MonitorsRepo } from './repo.ts'
+import type { StoredMonitorType } from './tables.ts'
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown
@@ -37,6 +38,14 @@ export const systemTimer: Timer = {
 }
 
 export type RunCheck = (spec: MonitorSpec, policy: RetryPolicy, sleep: Sleep) => Promise<CheckResult & { attempts: number }>
+
+/** Hears what the scheduler does (metrics); it must not throw. */
+export interface SchedulerObserver {
+  /** A due run was taken up this late (every kind: checks, push deadlines, probe-only turns). */
+  lateness(latenessMs: number): void
+  /** A check of this monitor starts on the network; the answer is called when it has ended. */
+  checkStarted(monitorId: number, type: StoredMonitorType): () => void
+}
 
 export interface SchedulerOptions {
   repo: MonitorsRepo
@@ -54,6 +63,7 @@ export interface SchedulerOptions {
   onError?: (error: unknown) => void
   /** Who this scheduler is when it claims runs (default: a new id per process). */
   leaseOwner?: string
+  observer?: SchedulerObserver
 }
 
 export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
@@ -276,6 +286,7 @@ export class MonitorScheduler {
       }
       this.scheduled.delete(entry.id)
       if (this.recordLateness) this.lateness.push(now - entry.at)
+      this.options.observer?.lateness(now - entry.at)
       const spec = toSpec(definition)
       if (!spec) {
         // A push monitor's deadline: the recorder decides whether silence lasted too long.
@@ -293,9 +304,11 @@ export class MonitorScheduler {
       this.runningNow++
       const policy: RetryPolicy = { retries: definition.retries, retryDelayMs: definition.retryIntervalMs }
       const budget = runBudgetMs(definition.timeoutMs, policy) + SCHEDULER_DEFAULTS.deadlineMarginMs
+      const checkEnded = this.options.observer?.checkStarted(entry.id, definition.type)
       this.inFlight.set(
         entry.id,
         this.runWithDeadline(spec, policy, budget).then((result) => {
+          checkEnded?.()
           if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 1) - 1)
           this.runningNow--
           if (!this.abandoned) this.pending.push({ kind: 'run', monitorId: entry.id, scheduledAt: entry.at, result })

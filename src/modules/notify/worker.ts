@@ -18,6 +18,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
+import type { TargetResult } from './tables.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
@@ -59,6 +60,9 @@ export interface OutboxWorkerOptions {
  */
 export type OutboxStep = () => Promise<boolean>
 
+/** Hears each attempt once its result is committed: sent, failed (retried later) or dead (no retry left). */
+export type DeliveryListener = (row: ClaimedRow, result: TargetResult) => void
+
 export interface DrainCounts {
   sent: number
   /** Failed attempts that will be retried. */
@@ -72,6 +76,7 @@ export class OutboxWorker {
   private readonly steps: OutboxStep[] = []
   /** By target kind (`channel`, `subscriber`): where the signing secrets of its receivers are. */
   private readonly keySources = new Map<string, SigningKeySource>()
+  private readonly deliveryListeners: DeliveryListener[] = []
   /** A step said more remains: drain() is not done yet. */
   private stepsPending = false
   private readonly inFlight = new Map<number, { target: string; sent: Promise<unknown>; done: Promise<void> }>()
@@ -99,6 +104,12 @@ export class OutboxWorker {
   /** Runs when a target is disabled (channels and subscribers tell the owner). */
   onTargetDisabled(hook: TargetDisabledHook): this {
     this.hooks.push(hook)
+    return this
+  }
+
+  /** Hears each attempt's committed result (metrics); a listener must not throw. */
+  onDelivered(listener: DeliveryListener): this {
+    this.deliveryListeners.push(listener)
     return this
   }
 
@@ -316,13 +327,19 @@ export class OutboxWorker {
     while (this.results.length > 0) {
       const batch = this.results.splice(0, RESULT_BATCH)
       const counted: DrainCounts = { sent: 0, failed: 0, dead: 0 }
+      const written: Array<[ClaimedRow, TargetResult]> = []
       try {
         await this.options.db.transaction().execute(async (trx) => {
-          for (const { row, outcome } of batch) await this.writeResult(trx, row, outcome, counted)
+          for (const { row, outcome } of batch) {
+            const deadBefore = counted.dead
+            await this.writeResult(trx, row, outcome, counted)
+            written.push([row, outcome.ok ? 'sent' : counted.dead > deadBefore ? 'dead' : 'failed'])
+          }
         })
         this.tally.sent += counted.sent
         this.tally.failed += counted.failed
         this.tally.dead += counted.dead
+        for (const [row, result] of written) for (const listener of this.deliveryListeners) listener(row, result)
         for (const entry of batch) entry.resolve()
       } catch (error) {
         for (const entry of batch) entry.reject(error)

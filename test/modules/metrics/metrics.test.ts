@@ -4,36 +4,10 @@ import { rmSync } from 'node:fs'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
 import { startServer } from '../../../src/main.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+import { parseExposition, valueOf, type Sample } from './samples.ts'
 
 const TOKEN = 'metrics-token-0123456789abcdefghijklmnopq'
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36'
-
-interface Sample {
-  name: string
-  labels: Record<string, string>
-  value: number
-}
-
-/** The samples of an exposition, labels parsed; comments skipped. */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = []
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (!match) throw new Error(`not an exposition line: ${line}`)
-    const labels: Record<string, string> = {}
-    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) })
-  }
-  return samples
-}
-
-/** The value of the one sample with this name whose labels include `labels` (0 when there is none). */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`)
-  return found[0]?.value ?? 0
-}
 
 describe('off by default', () => {
   test('without METRICS_TOKEN, /metrics is 404 with or without a token', async () => {
