@@ -85,7 +85,9 @@ export const AvailabilityQuery = t.Object({
   period: t.Optional(t.Union([t.Literal('7d'), t.Literal('30d'), t.Literal('90d'), t.Literal('365d')], { error: 'period must be one of 7d, 30d, 90d, 365d' })),
 })
 
-const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('paused')])
+const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured'), t.Literal('paused')], {
+  description: 'misconfigured: the configuration refused its runs (an address the instance does not reach, an invalid host or setting); it never changes a component, never opens an incident and never counts in uptime. `state_reason` says why and how to fix it.',
+})
 
 const MonitorJson = t.Object({
   id: t.Integer(),
@@ -105,6 +107,7 @@ const MonitorJson = t.Object({
   degraded_after_ms: t.Nullable(t.Integer()),
   options: t.Record(t.String(), t.Unknown(), { description: "the type's options as set (method, headers, keyword, conditions, port, record_type, …)" }),
   state: StateSchema,
+  state_reason: t.Nullable(t.String({ description: 'while misconfigured: why its runs are refused and the fix; otherwise null' })),
   state_since: t.String({ description: 'RFC 3339' }),
   flapping: t.Boolean(),
   next_run_at: t.Nullable(t.String({ description: 'RFC 3339' })),
@@ -128,7 +131,7 @@ const MonitorJson = t.Object({
 const MonitorResultJson = t.Object({
   id: t.Integer(),
   at: t.String({ description: 'RFC 3339' }),
-  outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail')]),
+  outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail'), t.Literal('misconfigured')], { description: 'misconfigured: the configuration refused the run (the message says why and how to fix it); it never counts as a failure' }),
   response_ms: t.Nullable(t.Integer()),
   status_code: t.Nullable(t.Integer()),
   attempts: t.Integer(),
@@ -150,7 +153,7 @@ const MonitorAvailabilityJson = t.Object({
 
 const MonitorRegionJson = t.Object({
   region: t.String(),
-  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down')], { description: "the region's own confirmed state (pending: no result yet)" }),
+  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured')], { description: "the region's own confirmed state (pending: no result yet; misconfigured: its runs are refused by the configuration, counted as no data)" }),
   state_since: t.Nullable(t.String({ description: 'RFC 3339' })),
   flapping: t.Boolean(),
   stale: t.Boolean({ description: 'no result for 3 intervals: counts as no data in the k-of-n rule' }),
@@ -200,6 +203,7 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     degraded_after_ms: d.degradedAfterMs,
     options: { ...d.options },
     state: monitor.state,
+    state_reason: monitor.stateReason,
     state_since: toIso(monitor.stateSince),
     flapping: monitor.flapping,
     next_run_at: toIsoOrNull(monitor.nextRunAt),

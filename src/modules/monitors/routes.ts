@@ -163,7 +163,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
       {
         params: IdParams,
         response: { 200: t.Object({ data: t.Array(t.Object({ state: t.String(), at: t.String({ description: 'RFC 3339' }) })) }), ...errorResponses },
-        detail: detail('State changes of a monitor (the downtime log)', 'Confirmed changes (pending, up, degraded, down, paused) of the last 90 days, oldest first, with the one the span began in.'),
+        detail: detail('State changes of a monitor (the downtime log)', 'Confirmed changes (pending, up, degraded, down, misconfigured, paused) of the last 90 days, oldest first, with the one the span began in.'),
       },
     )
     .get(

@@ -42,6 +42,8 @@ export interface Monitor {
   pageId: number | null
   pageSlug: string | null
   state: MonitorState | 'paused'
+  /** While misconfigured: why its runs are refused and the fix (the refused run's message); else null. */
+  stateReason: string | null
   stateSince: number
   flapping: boolean
   nextRunAt: number | null
@@ -95,6 +97,7 @@ function toMonitor(row: MonitorRow): Monitor {
     pageId: row.page_id,
     pageSlug: row.page_slug,
     state: enabled ? row.state : 'paused',
+    stateReason: enabled && row.state === 'misconfigured' ? row.last_message : null,
     stateSince: row.state_since,
     flapping: row.flapping === 1,
     nextRunAt: enabled ? row.next_run_at : null,
