@@ -3,7 +3,7 @@
  * their recent results and availability, and the push endpoint's side. Runs belong to the
  * scheduler (scheduler.ts); every write of a result goes through the recorder.
  */
-import type { AddressGuard } from '../../lib/address-guard.ts'
+import { AddressRefused, canonicalHost, isIpLiteral, type AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
@@ -12,7 +12,7 @@ import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
-import { assertRunnable, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
+import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
 import { healthInputs, healthScore, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
@@ -128,6 +128,9 @@ const definitionColumns = (d: MonitorDefinition) => ({
   regions_required_down: d.regionsRequiredDown,
 })
 
+/** How long a save waits for the target's name to resolve before it saves with a warning. */
+export const SAVE_RESOLVE_TIMEOUT_MS = 3_000
+
 /** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
 export const HEALTH_TTL_MS = 3_600_000
 /** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
@@ -202,8 +205,29 @@ export class MonitorsService {
     return monitors
   }
 
-  /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
-  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
+  /**
+   * Resolves the target's host name as its runs will (the same guard and resolver) and refuses it
+   * as a literal address is refused: a 400 naming the address and the setting. A name that does not
+   * resolve now is saved with a warning (its DNS may come later); its runs fail until it resolves.
+   */
+  private async checkTargetAddress(definition: MonitorDefinition): Promise<string[]> {
+    const host = connectedHost(definition)
+    if (host === null || isIpLiteral(canonicalHost(host) ?? '')) return []
+    try {
+      await this.guard.check(host, AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS))
+      return []
+    } catch (error) {
+      if (error instanceof AddressRefused && error.kind !== 'unresolved') throw badRequest(`target: ${error.message}`)
+      const why = error instanceof AddressRefused ? error.message : `${canonicalHost(host) ?? host} did not resolve within ${SAVE_RESOLVE_TIMEOUT_MS / 1000} s`
+      return [`target: ${why}; saved anyway, and its runs count as down until the name resolves`]
+    }
+  }
+
+  /**
+   * Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash.
+   * `warnings`: what was saved but needs the owner's eye (a target name that does not resolve yet).
+   */
+  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
     const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.repo.countByOwner(owner.id)
@@ -214,6 +238,7 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
+    const warnings = await this.checkTargetAddress(definition)
     const pushToken = definition.type === 'push' ? randomToken(24) : undefined
     const now = this.clock.now()
     const enabled = input.enabled ?? true
@@ -237,10 +262,11 @@ export class MonitorsService {
       await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
       return id
     })
-    return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}) }
+    return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}), warnings }
   }
 
-  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<Monitor> {
+  /** Changes a monitor; a new target (or type) is resolved and checked as on creation. */
+  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
     const row = await this.owned(owner, id)
     const current = definitionOf(row)
     const definition = mergeDefinition(current, input)
@@ -248,6 +274,7 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
+    const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
     const now = this.clock.now()
     this.healthCache.delete(id)
     await this.repo.update(id, {
@@ -267,7 +294,7 @@ export class MonitorsService {
     if (row.component_id !== placement.component_id) {
       for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
     }
-    return this.get(owner, id)
+    return { monitor: await this.get(owner, id), warnings }
   }
 
   async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
