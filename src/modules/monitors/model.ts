@@ -118,10 +118,26 @@ const MonitorJson = t.Object({
   regions: t.Array(t.String(), { description: 'where it runs ("local": this server)' }),
   regions_required_down: t.Integer({ description: 'k: down when at least k of its regions are down' }),
   health_score: t.Nullable(
-    t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused, with no check in 24 h, or not yet reached by the per-request recompute bound' }),
+    t.Integer({
+      minimum: 0,
+      maximum: 100,
+      description:
+        '0–100, scored again after each new result (and at least every minute): uptime 60 (last 24 h) + p95 latency 20 (recent window vs the 24 h p95) + error rate 20 (recent window); the recent window is the last hour, or two intervals of a monitor that runs less often. No answer in the recent window earns no latency points, no result there no error points; misconfigured runs count nowhere. Null while paused, with no measured result in 24 h, or not yet reached by the per-request recompute bound',
+    }),
   ),
   health_parts: t.Nullable(
-    t.Object({ uptime: t.Number({ description: 'of 60' }), latency: t.Number({ description: 'of 20' }), errors: t.Number({ description: 'of 20' }) }, { description: 'the three parts of health_score' }),
+    t.Object(
+      {
+        uptime: t.Number({ description: 'of 60, over the last 24 h' }),
+        latency: t.Number({ description: 'of 20, over the recent window' }),
+        errors: t.Number({ description: 'of 20, over the recent window' }),
+        recent_window_seconds: t.Integer({ description: 'the recent window the latency and error parts cover' }),
+        p95_recent_ms: t.Nullable(t.Integer({ description: 'p95 response time in the recent window' })),
+        p95_baseline_ms: t.Nullable(t.Integer({ description: 'p95 response time over 24 h: the baseline' })),
+        computed_at: t.String({ description: 'RFC 3339' }),
+      },
+      { description: 'the three parts of health_score, their windows and figures' },
+    ),
   ),
   push_url: t.Optional(t.String({ description: 'push monitors, on creation and token rotation only: the secret URL to call' })),
   created_at: t.String({ description: 'RFC 3339' }),
@@ -214,7 +230,17 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     regions: [...d.regions],
     regions_required_down: d.regionsRequiredDown,
     health_score: monitor.health?.score ?? null,
-    health_parts: monitor.health ? { uptime: monitor.health.uptime, latency: monitor.health.latency, errors: monitor.health.errors } : null,
+    health_parts: monitor.health
+      ? {
+          uptime: monitor.health.uptime,
+          latency: monitor.health.latency,
+          errors: monitor.health.errors,
+          recent_window_seconds: Math.round(monitor.health.recentMs / 1000),
+          p95_recent_ms: monitor.health.p95RecentMs,
+          p95_baseline_ms: monitor.health.p95BaselineMs,
+          computed_at: toIso(monitor.healthAt ?? monitor.updatedAt),
+        }
+      : null,
     ...(pushToken ? { push_url: `${baseUrl}${PUSH_PATH}${pushToken}` } : {}),
     created_at: toIso(monitor.createdAt),
     updated_at: toIso(monitor.updatedAt),

@@ -14,7 +14,7 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
-import { healthInputs, healthScore, type HealthScore } from './health.ts'
+import { DAY_MS, healthInputs, healthScore, recentWindowMs, type HealthScore } from './health.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
@@ -52,8 +52,10 @@ export interface Monitor {
   lastResponseMs: number | null
   lastMessage: string | null
   lastPushAt: number | null
-  /** Null while paused, with no check in 24 h (health.ts), or not yet scored (the per-request bound). */
+  /** Null while paused, with no measured result in 24 h (health.ts), or not yet scored (the per-request bound). */
   health: HealthScore | null
+  /** When `health` was computed (null with it). */
+  healthAt: number | null
   createdAt: number
   updatedAt: number
 }
@@ -107,6 +109,7 @@ function toMonitor(row: MonitorRow): Monitor {
     lastMessage: row.last_message,
     lastPushAt: row.last_push_at,
     health: null,
+    healthAt: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -131,13 +134,13 @@ const definitionColumns = (d: MonitorDefinition) => ({
 /** How long a save waits for the target's name to resolve before it saves with a warning. */
 export const SAVE_RESOLVE_TIMEOUT_MS = 3_000
 
-/** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
-export const HEALTH_TTL_MS = 3_600_000
+/** A score is computed again after the monitor's next result, and at least this often (its windows slide). */
+export const HEALTH_MAX_AGE_MS = 60_000
 /** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
 export const HEALTH_RECOMPUTES_PER_READ = 50
 
 export class MonitorsService {
-  private readonly healthCache = new Map<number, { computedAt: number; score: HealthScore }>()
+  private readonly healthCache = new Map<number, { computedAt: number; lastCheckAt: number | null; score: HealthScore }>()
 
   constructor(
     private readonly repo: MonitorsRepo,
@@ -172,10 +175,11 @@ export class MonitorsService {
   }
 
   /**
-   * Fills in the health scores: fresh cached ones as they are; stale ones (over an hour old) from one
-   * read of their raw results, at most HEALTH_RECOMPUTES_PER_READ per request — never-scored first,
-   * then the oldest — so a list of many monitors never pays for all of them at once (a day at 30 s
-   * is 2,880 rows a monitor). Those left over keep their last score until a later request.
+   * Fills in the health scores: fresh cached ones as they are; stale ones (a result came since, or
+   * older than HEALTH_MAX_AGE_MS) from one read of their raw results, at most
+   * HEALTH_RECOMPUTES_PER_READ per request — never-scored first, then the oldest — so a list of many
+   * monitors never pays for all of them at once (a day at 30 s is 2,880 rows a monitor). Those left
+   * over keep their last score until a later request.
    */
   private async withHealth(monitors: Monitor[]): Promise<Monitor[]> {
     const now = this.clock.now()
@@ -183,25 +187,29 @@ export class MonitorsService {
       .filter((m) => {
         if (!m.enabled) return false
         const cached = this.healthCache.get(m.id)
-        return !cached || now - cached.computedAt >= HEALTH_TTL_MS || cached.computedAt > now
+        return !cached || cached.lastCheckAt !== m.lastCheckAt || now - cached.computedAt >= HEALTH_MAX_AGE_MS || cached.computedAt > now
       })
       .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? Number.MIN_SAFE_INTEGER) - (this.healthCache.get(b.id)?.computedAt ?? Number.MIN_SAFE_INTEGER))
       .slice(0, HEALTH_RECOMPUTES_PER_READ)
     if (stale.length > 0) {
       const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
-      for (const row of await this.repo.resultsSince(stale.map((m) => m.id), now - 24 * 3_600_000)) {
+      for (const row of await this.repo.resultsSince(stale.map((m) => m.id), now - DAY_MS)) {
         let list = byMonitor.get(row.monitor_id)
         if (!list) byMonitor.set(row.monitor_id, (list = []))
         list.push(row)
       }
       for (const m of stale) {
-        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now))
-        // Nothing to score yet is not kept: the first checks count at once, not an hour later (an empty read is cheap).
-        if (score) this.healthCache.set(m.id, { computedAt: now, score })
+        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now, recentWindowMs(m.definition.intervalSeconds)))
+        // Nothing to score yet is not kept: the first results count at once (an empty read is cheap).
+        if (score) this.healthCache.set(m.id, { computedAt: now, lastCheckAt: m.lastCheckAt, score })
         else this.healthCache.delete(m.id)
       }
     }
-    for (const m of monitors) m.health = m.enabled ? this.healthCache.get(m.id)?.score ?? null : null
+    for (const m of monitors) {
+      const cached = m.enabled ? this.healthCache.get(m.id) : undefined
+      m.health = cached?.score ?? null
+      m.healthAt = cached?.computedAt ?? null
+    }
     return monitors
   }
 
