@@ -41,7 +41,7 @@ function regionsSection(d: MonitorDetail): string {
   })
   return html`<section class="card" aria-labelledby="regions-heading"><h2 id="regions-heading">Regions</h2>
 <p class="region-rule">${regionRuleText(def.regions, def.regionsRequiredDown)} A region with no result for ${String(STALE_INTERVALS)} intervals (${duration(STALE_INTERVALS * def.intervalSeconds * 1000)}) is stale and counts as no data.</p>
-<div class="scroll"><table class="regions"><caption class="visually-hidden">State of each region</caption>
+<div class="scroll" tabindex="0" role="region" aria-label="Regions (scrolls sideways on narrow screens)"><table class="regions"><caption class="visually-hidden">State of each region</caption>
 <thead><tr><th scope="col">Region</th><th scope="col">State</th><th scope="col">Last result</th><th scope="col">Response</th><th scope="col">Message</th><th scope="col">Freshness</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div></section>`
 }
@@ -121,7 +121,7 @@ function periodsTable(periods: ReadonlyArray<Availability>): string {
   const rows = periods.map(
     (a) => html`<tr><th scope="row">${a.period.replace('d', ' days')}</th><td>${a.uptimePercent === null ? 'no data' : `${formatPercent(a.uptimePercent)} %`}</td><td>${duration(a.downtimeMs)}</td><td>${String(a.incidents)}</td><td>${duration(a.mttrMs)}</td><td>${duration(a.mtbfMs)}</td></tr>`,
   )
-  return html`<div class="scroll"><table><caption>Availability</caption>
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Availability (scrolls sideways on narrow screens)"><table><caption>Availability</caption>
 <thead><tr><th scope="col">Period</th><th scope="col">Uptime</th><th scope="col">Downtime</th><th scope="col">Outages</th><th scope="col">MTTR</th><th scope="col">MTBF</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>
 <p class="hint">MTTR: mean time to recover from an outage. MTBF: mean time up between outages. Paused time does not count.</p>`
@@ -148,7 +148,7 @@ function resultsTable(d: MonitorDetail): string {
     (r) => html`<tr><td><time datetime="${new Date(r.at).toISOString()}">${formatTime(r.at)}</time></td>!${regional ? html`<td>${r.region ?? 'local'}</td>` : ''}<td>${outcomeLabel(r.outcome)}</td><td>${r.response_ms === null ? '–' : `${r.response_ms} ms`}</td><td>${r.status_code === null ? '–' : String(r.status_code)}</td><td>${String(r.attempts)}</td><td class="message">${r.message}</td></tr>`,
   )
   const older = d.olderBefore === null ? '' : html`<p><a href="${monitorPath(d.monitor.id)}?before=${String(d.olderBefore)}#results-heading">Older results</a></p>`
-  return html`<div class="scroll"><table><caption class="visually-hidden">Recent results, newest first</caption>
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Recent results (scrolls sideways on narrow screens)"><table><caption class="visually-hidden">Recent results, newest first</caption>
 <thead><tr><th scope="col">Time</th>!${regional ? '<th scope="col">Region</th>' : ''}<th scope="col">Result</th><th scope="col">Response</th><th scope="col">Status code</th><th scope="col">Attempts</th><th scope="col">Message</th></tr></thead>
 <tbody>!${rows.join('')}</tbody></table></div>!${older}`
 }

@@ -39,7 +39,7 @@ const TYPE_HINTS: Record<string, string> = {
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
 export const stateLabel = (state: string) => STATE_LABELS[state] ?? state
-const OUTCOME_LABELS: Record<string, string> = { ok: 'passed', degraded: 'slow', fail: 'failed', misconfigured: 'refused by the configuration' }
+const OUTCOME_LABELS: Record<string, string> = { ok: 'passed', degraded: 'slow', fail: 'failed', misconfigured: 'misconfigured' }
 export const outcomeLabel = (outcome: string) => OUTCOME_LABELS[outcome] ?? outcome
 
 /** The state in words, with a class for its colour (never the colour alone). */
@@ -55,8 +55,12 @@ export function reasonAndFix(message: string): { reason: string; fix: string | n
 export function misconfiguredNote(m: Monitor, id?: string): string {
   if (m.state !== 'misconfigured') return ''
   const { reason, fix } = reasonAndFix(m.stateReason ?? 'its runs are refused by the configuration.')
+  const history =
+    m.componentId !== null && m.pageId !== null
+      ? html`<p>Did it show a false outage before? <a href="/user/pages/${String(m.pageId)}/components/${String(m.componentId)}/history">Correct the component's history</a>.</p>`
+      : ''
   return html`<div class="mon-misconfigured"!${id ? html` id="${id}"` : ''}><p><strong>Not checked: this instance refuses its runs.</strong> It changes no component, opens no incident and counts in no uptime until it is fixed.</p>
-<p>Reason: ${reason}</p>!${fix ? html`<p>Fix: ${fix}</p>` : ''}</div>`
+<p>Reason: ${reason}</p>!${fix ? html`<p>Fix: ${fix}</p>` : ''}!${history}</div>`
 }
 
 /** The type's own fields (option names of the API); the rest of the form is common to all types. */
