@@ -14,7 +14,8 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
-import { DAY_MS, healthInputs, healthScore, recentWindowMs, type HealthScore } from './health.ts'
+import type { HealthScore } from './health.ts'
+import { HealthScores } from './health-scores.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
@@ -134,13 +135,10 @@ const definitionColumns = (d: MonitorDefinition) => ({
 /** How long a save waits for the target's name to resolve before it saves with a warning. */
 export const SAVE_RESOLVE_TIMEOUT_MS = 3_000
 
-/** A score is computed again after the monitor's next result, and at least this often (its windows slide). */
-export const HEALTH_MAX_AGE_MS = 60_000
-/** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
-export const HEALTH_RECOMPUTES_PER_READ = 50
+export { HEALTH_MAX_AGE_MS, HEALTH_RECOMPUTES_PER_READ } from './health-scores.ts'
 
 export class MonitorsService {
-  private readonly healthCache = new Map<number, { computedAt: number; lastCheckAt: number | null; score: HealthScore }>()
+  private readonly healthScores: HealthScores
 
   constructor(
     private readonly repo: MonitorsRepo,
@@ -150,7 +148,9 @@ export class MonitorsService {
     private readonly guard: AddressGuard,
     private readonly clock: Clock,
     private readonly regionDirectory?: RegionDirectory,
-  ) {}
+  ) {
+    this.healthScores = new HealthScores(repo, clock)
+  }
 
   /** Regions a monitor may list: `local` and every region with a live probe token. */
   async availableRegions(): Promise<string[]> {
@@ -167,50 +167,11 @@ export class MonitorsService {
   }
 
   async list(owner: User): Promise<Monitor[]> {
-    return this.withHealth((await this.repo.listByOwner(owner.id)).map(toMonitor))
+    return this.healthScores.fill((await this.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
   async get(owner: User, id: number): Promise<Monitor> {
-    return (await this.withHealth([toMonitor(await this.owned(owner, id))]))[0]!
-  }
-
-  /**
-   * Fills in the health scores: fresh cached ones as they are; stale ones (a result came since, or
-   * older than HEALTH_MAX_AGE_MS) from one read of their raw results, at most
-   * HEALTH_RECOMPUTES_PER_READ per request — never-scored first, then the oldest — so a list of many
-   * monitors never pays for all of them at once (a day at 30 s is 2,880 rows a monitor). Those left
-   * over keep their last score until a later request.
-   */
-  private async withHealth(monitors: Monitor[]): Promise<Monitor[]> {
-    const now = this.clock.now()
-    const stale = monitors
-      .filter((m) => {
-        if (!m.enabled) return false
-        const cached = this.healthCache.get(m.id)
-        return !cached || cached.lastCheckAt !== m.lastCheckAt || now - cached.computedAt >= HEALTH_MAX_AGE_MS || cached.computedAt > now
-      })
-      .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? Number.MIN_SAFE_INTEGER) - (this.healthCache.get(b.id)?.computedAt ?? Number.MIN_SAFE_INTEGER))
-      .slice(0, HEALTH_RECOMPUTES_PER_READ)
-    if (stale.length > 0) {
-      const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
-      for (const row of await this.repo.resultsSince(stale.map((m) => m.id), now - DAY_MS)) {
-        let list = byMonitor.get(row.monitor_id)
-        if (!list) byMonitor.set(row.monitor_id, (list = []))
-        list.push(row)
-      }
-      for (const m of stale) {
-        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now, recentWindowMs(m.definition.intervalSeconds)))
-        // Nothing to score yet is not kept: the first results count at once (an empty read is cheap).
-        if (score) this.healthCache.set(m.id, { computedAt: now, lastCheckAt: m.lastCheckAt, score })
-        else this.healthCache.delete(m.id)
-      }
-    }
-    for (const m of monitors) {
-      const cached = m.enabled ? this.healthCache.get(m.id) : undefined
-      m.health = cached?.score ?? null
-      m.healthAt = cached?.computedAt ?? null
-    }
-    return monitors
+    return (await this.healthScores.fill([toMonitor(await this.owned(owner, id))]))[0]!
   }
 
   /**
@@ -284,7 +245,7 @@ export class MonitorsService {
     const placement = await this.placement(owner, input, row)
     const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
     const now = this.clock.now()
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     await this.repo.update(id, {
       ...definitionColumns(definition),
       ...placement,
@@ -308,7 +269,7 @@ export class MonitorsService {
   async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
     if ((row.enabled === 1) === enabled) return this.get(owner, id)
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     const now = this.clock.now()
     const definition = definitionOf(row)
     await this.repo.transaction(async (repo) => {
@@ -328,7 +289,7 @@ export class MonitorsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const row = await this.owned(owner, id)
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     await this.repo.delete(id)
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
   }
