@@ -13,7 +13,7 @@ import type {
   PageViewSaltsTable,
   PageViewVisitorsTable,
 } from '../modules/analytics/tables.ts'
-import type { ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
+import type { ComponentStatusCorrectionsTable, ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
 import type { PageAppearanceTable } from '../modules/branding/tables.ts'
 import type { AttemptBudgetsTable, AttemptKnownClientsTable } from '../modules/attempt-budgets/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
@@ -43,6 +43,7 @@ export interface Database {
   status_pages: StatusPagesTable
   components: ComponentsTable
   component_status_history: ComponentStatusHistoryTable
+  component_status_corrections: ComponentStatusCorrectionsTable
   incidents: IncidentsTable
   incident_components: IncidentComponentsTable
   incident_updates: IncidentUpdatesTable

@@ -46,16 +46,23 @@ export type PrivateTargets = boolean | readonly string[]
 
 /** Whether one IP address (any textual form ipaddr.js reads) may be the target of a check. */
 export function classifyAddress(address: string, allowPrivate: PrivateTargets): AddressVerdict {
+  const verdict = classify(address, allowPrivate)
+  return verdict.allowed ? verdict : { allowed: false, why: verdict.why }
+}
+
+type Classified = { allowed: true } | { allowed: false; why: string; privateRange: boolean }
+
+function classify(address: string, allowPrivate: PrivateTargets): Classified {
   const canonical = canonicalHost(address)
-  if (canonical === undefined || !isIpLiteral(canonical)) return { allowed: false, why: 'not an IP address' }
-  if (METADATA_ADDRESSES.has(canonical)) return { allowed: false, why: 'a cloud metadata address' }
+  if (canonical === undefined || !isIpLiteral(canonical)) return { allowed: false, why: 'not an IP address', privateRange: false }
+  if (METADATA_ADDRESSES.has(canonical)) return { allowed: false, why: 'a cloud metadata address', privateRange: false }
   const ip = ipaddr.parse(canonical)
   if (ip.kind() === 'ipv6') {
     const inner = embeddedIpv4(ip as ipaddr.IPv6)
-    if (inner === 'refuse') return { allowed: false, why: `an IPv6 address of the ${ip.range()} range` }
+    if (inner === 'refuse') return { allowed: false, why: `an IPv6 address of the ${ip.range()} range`, privateRange: false }
     if (inner) {
-      const verdict = classifyAddress(inner, allowPrivate)
-      return verdict.allowed ? verdict : { allowed: false, why: `an IPv6 form of ${inner}, ${verdict.why}` }
+      const verdict = classify(inner, allowPrivate)
+      return verdict.allowed ? verdict : { ...verdict, why: `an IPv6 form of ${inner}, ${verdict.why}` }
     }
   }
   const range = ip.range()
@@ -63,9 +70,9 @@ export function classifyAddress(address: string, allowPrivate: PrivateTargets): 
   if (PRIVATE_RANGES.has(range)) {
     if (allowPrivate === true || (Array.isArray(allowPrivate) && allowPrivate.some((cidr) => inCidr(ip, cidr)))) return { allowed: true }
     const hint = Array.isArray(allowPrivate) ? 'outside the networks MONITOR_PRIVATE_TARGETS lists' : 'MONITOR_PRIVATE_TARGETS=1 allows it'
-    return { allowed: false, why: `a ${range} address (${hint})` }
+    return { allowed: false, why: `a ${range} address (${hint})`, privateRange: true }
   }
-  return { allowed: false, why: `a ${range} address` }
+  return { allowed: false, why: `a ${range} address`, privateRange: false }
 }
 
 function inCidr(ip: ipaddr.IPv4 | ipaddr.IPv6, cidr: string): boolean {
@@ -113,9 +120,24 @@ export function isIpLiteral(canonical: string): boolean {
   return ipaddr.IPv4.isValidFourPartDecimal(canonical) || (canonical.includes(':') && ipaddr.IPv6.isValid(canonical))
 }
 
+/**
+ * Why the guard refused: `policy` (the address is one the instance does not reach: private without
+ * MONITOR_PRIVATE_TARGETS, metadata, reserved), `invalid` (no valid host), `unresolved` (the name did
+ * not resolve: the target's own DNS, not the configuration).
+ */
+export type RefusalKind = 'policy' | 'invalid' | 'unresolved'
+
 /** A check refused by the guard; `message` is safe to show the monitor's owner. */
 export class AddressRefused extends Error {
   override name = 'AddressRefused'
+  constructor(
+    message: string,
+    readonly kind: RefusalKind = 'policy',
+    /** The refused range was a private one, which MONITOR_PRIVATE_TARGETS can allow. */
+    readonly privateRange = false,
+  ) {
+    super(message)
+  }
 }
 
 export interface CheckedAddress {
@@ -142,18 +164,23 @@ export interface AddressGuard {
 export function createAddressGuard(options: { resolve: Resolve; allowPrivate: PrivateTargets }): AddressGuard {
   const { resolve, allowPrivate } = options
 
-  function refusesLiteral(input: string): string | undefined {
+  /** Why a literal (or a metadata name) is refused, as the error check() throws; undefined when not refused here. */
+  function literalRefusal(input: string): AddressRefused | undefined {
     const host = canonicalHost(input)
-    if (host === undefined) return `"${clip(input)}" is not a valid host`
-    if (METADATA_NAMES.has(host.replace(/\.$/, ''))) return `${host} is a cloud metadata name`
+    if (host === undefined) return new AddressRefused(`"${clip(input)}" is not a valid host`, 'invalid')
+    if (METADATA_NAMES.has(host.replace(/\.$/, ''))) return new AddressRefused(`${host} is a cloud metadata name`)
     if (!isIpLiteral(host)) return undefined
-    const verdict = classifyAddress(host, allowPrivate)
-    return verdict.allowed ? undefined : `${host} is ${verdict.why}`
+    const verdict = classify(host, allowPrivate)
+    return verdict.allowed ? undefined : new AddressRefused(`${host} is ${verdict.why}`, 'policy', verdict.privateRange)
+  }
+
+  function refusesLiteral(input: string): string | undefined {
+    return literalRefusal(input)?.message
   }
 
   async function check(input: string, signal?: AbortSignal): Promise<CheckedAddress> {
-    const refusal = refusesLiteral(input)
-    if (refusal) throw new AddressRefused(refusal)
+    const refusal = literalRefusal(input)
+    if (refusal) throw refusal
     const host = canonicalHost(input)!
     let resolved: string[]
     if (isIpLiteral(host)) {
@@ -163,14 +190,14 @@ export function createAddressGuard(options: { resolve: Resolve; allowPrivate: Pr
         resolved = await abortable(resolve(host), signal)
       } catch (error) {
         if (signal?.aborted) throw signal.reason
-        throw new AddressRefused(`${host} did not resolve (${(error as { code?: string }).code ?? (error as Error).message})`)
+        throw new AddressRefused(`${host} did not resolve (${(error as { code?: string }).code ?? (error as Error).message})`, 'unresolved')
       }
     }
     const addresses = resolved.map((address) => canonicalHost(address) ?? address)
-    if (addresses.length === 0) throw new AddressRefused(`${host} did not resolve to any address`)
+    if (addresses.length === 0) throw new AddressRefused(`${host} did not resolve to any address`, 'unresolved')
     for (const address of addresses) {
-      const verdict = classifyAddress(address, allowPrivate)
-      if (!verdict.allowed) throw new AddressRefused(`${host} resolves to ${address}, ${verdict.why}`)
+      const verdict = classify(address, allowPrivate)
+      if (!verdict.allowed) throw new AddressRefused(`${host} resolves to ${address}, ${verdict.why}`, 'policy', verdict.privateRange)
     }
     // IPv4 first, as Node's `ipv4first`: a host with an unreachable AAAA still gets checked.
     const address = addresses.find((a) => !a.includes(':')) ?? addresses[0]!

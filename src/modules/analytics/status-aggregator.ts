@@ -10,7 +10,8 @@ import { dayOf, rollUp, startOfDayNumber } from './rollup.ts'
 /**
  * Recomputes the roll-up rows of a component from the day of `fromAt` (or from its last known
  * change, if earlier) onward. A live status change touches the days since the previous change;
- * an import of old history rewrites the days from its earliest entry.
+ * an import of old history rewrites the days from its earliest entry; a correction (which may
+ * remove changes) the days from the start of its span, and the rows after the change now last go.
  */
 export async function refreshStatusRollup(db: Db, componentId: number, fromAt: number): Promise<void> {
   const repo = new AnalyticsRepo(db)
@@ -35,6 +36,8 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
     previous = undefined
   }
   const entries = await repo.changesFrom(componentId, startOfDayNumber(startDay))
+  // The latest changes were removed (a history correction): roll up again from the change now last.
+  if (entries.length === 0 && before) return refreshStatusRollup(db, componentId, before.at)
   const rows = rollUp({
     startDay,
     before: before?.status,

@@ -8,6 +8,8 @@ import {
   componentModels,
   ComponentOrderBody,
   ComponentRef,
+  CorrectionBody,
+  CorrectionsQuery,
   CreateComponentBody,
   HISTORY_NOT_ARRAY,
   HistoryImportBody,
@@ -15,6 +17,8 @@ import {
   statusChangeJson,
   RenameGroupBody,
   StatusChangeRef,
+  statusCorrectionJson,
+  StatusCorrectionRef,
   UpdateComponentBody,
 } from './model.ts'
 import type { ComponentsService } from './service.ts'
@@ -141,6 +145,32 @@ export function componentsRoutes(deps: { accounts: AccountsService; components: 
         detail: detail(
           'Import past status changes',
           'Body: `[{"status": "down", "at": "2026-01-01T10:00:00Z"}, …]`. All entries are validated first and written in one transaction: either all are imported or none. The component takes the status of its latest change.',
+        ),
+      },
+    )
+    .get(
+      '/components/:id/history/corrections',
+      async ({ owner, params, query }) => {
+        const list = (await components.corrections(owner, params.id, query.limit ?? 100)).map(statusCorrectionJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        params: IdParams,
+        query: CorrectionsQuery,
+        response: { 200: t.Object({ data: t.Array(StatusCorrectionRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('Corrections of a component\'s status history, newest first', 'Each with who made it and when, the reason, and what the span held before.'),
+      },
+    )
+    .post(
+      '/components/:id/history/corrections',
+      async ({ owner, params, body, status }) => status(201, { data: statusCorrectionJson(await components.correctHistory(owner, params.id, body)) }),
+      {
+        params: IdParams,
+        body: CorrectionBody,
+        response: { 201: t.Object({ data: StatusCorrectionRef }), ...errorResponses },
+        detail: detail(
+          'Correct the status history over a past span',
+          'Body: `{"from": "2026-11-20T10:00:00Z", "to": "2026-11-20T14:00:00Z", "status": "up", "reason": "false outage: the monitor was misconfigured"}`. The changes inside [from, to) are replaced by the given status; the status before and after the span, and the current status, stay as they were. Uptime, the 90-day bars, the status JSON, analytics and SLA figures are recomputed from the corrected history at once. The correction is recorded (who, when, reason, what was replaced: see GET). Nothing is announced. 400 for a span in the future, reversed, before the first recorded status, or one that changes nothing.',
         ),
       },
     )

@@ -1,7 +1,8 @@
 import { t, type Static } from 'elysia'
 import { entityId, boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange } from './service.ts'
+import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange, type StatusCorrection } from './service.ts'
+import { MAX_CORRECTION_REASON } from './corrections.ts'
 
 const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
   error: 'type must be one of site, api, dns',
@@ -79,12 +80,55 @@ const ComponentJson = t.Object({
   updated_at: t.String({ description: 'RFC 3339' }),
 })
 
-const StatusChangeJson = t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
+/** A status change's shape; a new object each time, since a registered model carries its own $id. */
+const statusChangeShape = () => t.Object({ status: ComponentStatusSchema, at: t.String({ description: 'RFC 3339' }) })
+const StatusChangeJson = statusChangeShape()
+
+export const CorrectionBody = t.Object({
+  from: t.String({ maxLength: 64, error: 'from must be an RFC 3339 date-time', description: 'start of the span (RFC 3339), at or after the first recorded status' }),
+  to: t.String({ maxLength: 64, error: 'to must be an RFC 3339 date-time', description: 'end of the span (RFC 3339, excluded), after from and not in the future' }),
+  status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, down', description: 'the status the component really had: up, degraded or down' }),
+  reason: t.String({ maxLength: MAX_CORRECTION_REASON * 2, error: `reason must be a string of 1 to ${MAX_CORRECTION_REASON} characters`, description: 'why, kept with the correction' }),
+})
+
+export const CorrectionsQuery = t.Object({
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 500, multipleOf: 1, error: 'limit must be an integer from 1 to 500' })),
+})
+
+const StatusCorrectionJson = t.Object({
+  id: t.Integer(),
+  component_id: t.Integer(),
+  from: t.String({ description: 'RFC 3339' }),
+  to: t.String({ description: 'RFC 3339 (excluded)' }),
+  status: ComponentStatusSchema,
+  reason: t.String(),
+  corrected_by: t.String({ description: 'the email of the account that made it, as it was then' }),
+  corrected_at: t.String({ description: 'RFC 3339' }),
+  // What the span held before (two top-level fields: a nullable object nested deeper trips Elysia's response check).
+  replaced_before: t.Nullable(statusChangeShape(), { description: 'the change in force when the span began (null: the span began at the first recorded status)' }),
+  replaced_changes: t.Array(statusChangeShape(), { description: 'every change that was inside the span, oldest first' }),
+})
 
 /** The named models of the OpenAPI document this module defines. */
-export const componentModels = namedModels({ Component: ComponentJson, StatusChange: StatusChangeJson })
+export const componentModels = namedModels({ Component: ComponentJson, StatusChange: StatusChangeJson, StatusCorrection: StatusCorrectionJson })
 export const ComponentRef = modelRef(componentModels, 'Component')
 export const StatusChangeRef = modelRef(componentModels, 'StatusChange')
+export const StatusCorrectionRef = modelRef(componentModels, 'StatusCorrection')
+
+export function statusCorrectionJson(c: StatusCorrection): Static<typeof StatusCorrectionJson> {
+  return {
+    id: c.id,
+    component_id: c.componentId,
+    from: toIso(c.from),
+    to: toIso(c.to),
+    status: c.status,
+    reason: c.reason,
+    corrected_by: c.by,
+    corrected_at: toIso(c.at),
+    replaced_before: c.replaced.before ? statusChangeJson(c.replaced.before) : null,
+    replaced_changes: c.replaced.changes.map(statusChangeJson),
+  }
+}
 
 export function componentJson(component: Component): Static<typeof ComponentJson> {
   return {

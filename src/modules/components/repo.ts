@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.ts'
-import type { ComponentStatus, ComponentType } from './tables.ts'
+import type { Insertable } from 'kysely'
+import type { ComponentStatus, ComponentStatusCorrectionsTable, ComponentType } from './tables.ts'
 
 export interface ComponentChanges {
   name?: string
@@ -129,6 +130,60 @@ export class ComponentsRepo {
     if (this.onHistoryWritten && entries.length > 0) {
       await this.onHistoryWritten(this.db, componentId, Math.min(...entries.map((e) => e.at)))
     }
+  }
+
+  /**
+   * Replaces the changes in [from, to) with `entries` (a correction, in the caller's transaction) and
+   * refreshes the read models from `from` on, even when nothing was inserted (removed changes count).
+   */
+  async replaceHistorySpan(componentId: number, from: number, to: number, entries: ReadonlyArray<{ status: ComponentStatus; at: number }>): Promise<void> {
+    await this.db.deleteFrom('component_status_history').where('component_id', '=', componentId).where('at', '>=', from).where('at', '<', to).execute()
+    if (entries.length > 0) await this.db.insertInto('component_status_history').values(entries.map((e) => ({ component_id: componentId, status: e.status, at: e.at }))).execute()
+    await this.onHistoryWritten?.(this.db, componentId, from)
+  }
+
+  /** The changes in [from, to), oldest first. */
+  historyIn(componentId: number, from: number, to: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .where('at', '>=', from)
+      .where('at', '<', to)
+      .orderBy('at')
+      .orderBy('id')
+      .execute()
+  }
+
+  /** The change in force just before `at` (the last one earlier than it). */
+  historyBefore(componentId: number, at: number) {
+    return this.db
+      .selectFrom('component_status_history')
+      .select(['status', 'at'])
+      .where('component_id', '=', componentId)
+      .where('at', '<', at)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  }
+
+  /** The first recorded change (history before it is unknown). */
+  firstHistory(componentId: number) {
+    return this.db.selectFrom('component_status_history').select(['status', 'at']).where('component_id', '=', componentId).orderBy('at').orderBy('id').limit(1).executeTakeFirst()
+  }
+
+  async hasHistoryAt(componentId: number, at: number): Promise<boolean> {
+    return (await this.db.selectFrom('component_status_history').select('id').where('component_id', '=', componentId).where('at', '=', at).limit(1).executeTakeFirst()) !== undefined
+  }
+
+  insertCorrection(row: Insertable<ComponentStatusCorrectionsTable>) {
+    return this.db.insertInto('component_status_corrections').values(row).returningAll().executeTakeFirstOrThrow()
+  }
+
+  /** The component's corrections, newest first. */
+  listCorrections(componentId: number, limit: number) {
+    return this.db.selectFrom('component_status_corrections').selectAll().where('component_id', '=', componentId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
   }
 
   async latestHistory(componentId: number) {

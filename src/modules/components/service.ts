@@ -12,8 +12,9 @@ import type { User } from '../accounts/service.ts'
 import { Notifier, type NotifyCause } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
-import type { ComponentStatus, ComponentsTable, ComponentType } from './tables.ts'
+import type { ComponentStatus, ComponentStatusCorrectionsTable, ComponentsTable, ComponentType } from './tables.ts'
 import type { ComponentInput } from './model.ts'
+import { correctionEntries, parseCorrection, type CorrectionInput, type StatusChangeAt } from './corrections.ts'
 
 const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
 export const MAX_HISTORY_IMPORT = 10_000
@@ -39,6 +40,33 @@ export const MAX_GROUP_NAME = 100
 export interface StatusChange {
   status: ComponentStatus
   at: number
+}
+
+/** A correction of the status history, as recorded: who, when, why, and what the span held before. */
+export interface StatusCorrection {
+  id: number
+  componentId: number
+  from: number
+  to: number
+  status: ComponentStatus
+  reason: string
+  by: string
+  at: number
+  replaced: { before: StatusChange | null; changes: StatusChange[] }
+}
+
+function toCorrection(row: Selectable<ComponentStatusCorrectionsTable>): StatusCorrection {
+  return {
+    id: row.id,
+    componentId: row.component_id,
+    from: row.from_at,
+    to: row.to_at,
+    status: row.status,
+    reason: row.reason,
+    by: row.user_email,
+    at: row.created_at,
+    replaced: JSON.parse(row.replaced_json) as StatusCorrection['replaced'],
+  }
 }
 
 function toComponent(row: Selectable<ComponentsTable>): Component {
@@ -260,5 +288,47 @@ export class ComponentsService {
   async history(owner: User, id: number, limit: number): Promise<StatusChange[]> {
     await this.get(owner, id)
     return this.repo.listHistory(id, limit)
+  }
+
+  /**
+   * Corrects the status history over a past span (corrections.ts): the changes inside it are
+   * replaced, the roll-ups refreshed from its start in the same transaction, the correction recorded
+   * with who, when, why and what was replaced, and the public reads invalidated. Nothing is
+   * announced and the current status stays as it is.
+   */
+  async correctHistory(owner: User, id: number, input: CorrectionInput): Promise<StatusCorrection> {
+    const component = await this.get(owner, id)
+    const now = this.clock.now()
+    const span = parseCorrection(input, now)
+    const row = await this.repo.transaction(async (repo) => {
+      const first = await repo.firstHistory(id)
+      if (!first || span.from < first.at) {
+        throw badRequest(`from must not be before the component's first recorded status (${first ? new Date(first.at).toISOString() : 'none yet'}): nothing is known to correct there`)
+      }
+      const before: StatusChangeAt | undefined = await repo.historyBefore(id, span.from)
+      const inside = await repo.historyIn(id, span.from, span.to)
+      const entries = correctionEntries(span, before, inside, await repo.hasHistoryAt(id, span.to))
+      if (inside.length === 0 && entries.length === 0) throw badRequest(`nothing to correct: the history already shows ${span.status} for the whole span`)
+      await repo.replaceHistorySpan(id, span.from, span.to, entries)
+      return repo.insertCorrection({
+        component_id: id,
+        from_at: span.from,
+        to_at: span.to,
+        status: span.status,
+        reason: span.reason,
+        user_id: owner.id,
+        user_email: owner.email,
+        replaced_json: JSON.stringify({ before: before ?? null, changes: inside }),
+        created_at: now,
+      })
+    })
+    this.changes.pageChanged(component.pageId)
+    return toCorrection(row)
+  }
+
+  /** The component's history corrections, newest first. */
+  async corrections(owner: User, id: number, limit = 100): Promise<StatusCorrection[]> {
+    await this.get(owner, id)
+    return (await this.repo.listCorrections(id, limit)).map(toCorrection)
   }
 }

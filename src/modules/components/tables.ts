@@ -23,3 +23,18 @@ export interface ComponentStatusHistoryTable {
   status: ComponentStatus
   at: number
 }
+
+/** A correction of the status history over [from_at, to_at) (see db/migrations/2026_11_30_0200_create_status_corrections.ts). */
+export interface ComponentStatusCorrectionsTable {
+  id: Generated<number>
+  component_id: number
+  from_at: number
+  to_at: number
+  status: ComponentStatus
+  reason: string
+  user_id: number | null
+  user_email: string
+  /** `{ before: {status, at} | null, changes: [{status, at}] }`: what the span held before. */
+  replaced_json: string
+  created_at: number
+}

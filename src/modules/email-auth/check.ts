@@ -6,6 +6,7 @@
  */
 import { clipMessage, type CheckDeps, type CheckResult } from '../monitors/spec.ts'
 import { parseResolver, type ResolverAddress } from '../monitors/dns-check.ts'
+import { FIXES, misconfiguredResult } from '../monitors/failure.ts'
 import { checkDkim } from './dkim.ts'
 import { checkDmarc } from './dmarc.ts'
 import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './model.ts'
@@ -59,10 +60,12 @@ export function boundedResolve(servers: readonly ResolverAddress[], timeoutMs: n
 export async function runEmailAuthCheck(spec: EmailAuthSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
   const servers = resolversOf(spec.resolver, deps.dnsServers)
-  if (servers.length === 0) return { outcome: 'fail', responseTimeMs: null, message: spec.resolver ? `resolver "${spec.resolver}" must be an IP address with an optional port` : 'no DNS resolver configured' }
+  if (servers.length === 0) {
+    return spec.resolver ? misconfiguredResult(`resolver "${spec.resolver}" must be an IP address with an optional port`, FIXES.editSettings) : misconfiguredResult('no DNS resolver configured', FIXES.instanceResolvers)
+  }
   if (spec.resolver) {
     const refusal = deps.guard.refusesLiteral(servers[0]!.address)
-    if (refusal) return { outcome: 'fail', responseTimeMs: null, message: clipMessage(`refused: resolver ${refusal}`) }
+    if (refusal) return misconfiguredResult(`resolver ${refusal}`, FIXES.editSettings)
   }
   const started = elapsed()
   const signal = AbortSignal.timeout(spec.timeoutMs)

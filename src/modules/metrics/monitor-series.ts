@@ -9,7 +9,7 @@ import type { Outcome } from '../monitors/spec.ts'
 import type { MonitorScrapeRow } from './repo.ts'
 
 /** Each check outcome's place in a monitor's counts (the engine's own outcome type: a new outcome must be added here). */
-const OUTCOME_INDEX = { ok: 0, degraded: 1, fail: 2 } as const satisfies Record<Outcome, number>
+const OUTCOME_INDEX = { ok: 0, degraded: 1, fail: 2, misconfigured: 3 } as const satisfies Record<Outcome, number>
 export const OUTCOMES = Object.keys(OUTCOME_INDEX) as Outcome[]
 export const outcomeIndex = (outcome: Outcome): number => OUTCOME_INDEX[outcome]
 

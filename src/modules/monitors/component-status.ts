@@ -1,6 +1,6 @@
 /**
  * A monitored component's status: the worst confirmed state of its enabled monitors (pending
- * monitors have no say yet). down → down (shown as major outage), degraded → degraded
+ * and misconfigured monitors have no say: they measured nothing). down → down (shown as major outage), degraded → degraded
  * (degraded performance), up → up. Pure.
  */
 import type { ComponentStatus } from '../components/tables.ts'

@@ -264,6 +264,22 @@ export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
   }
 }
 
+/** The host a run connects to through the address guard (null: its queries go to resolvers, or push). */
+export function connectedHost(definition: MonitorDefinition): string | null {
+  const spec = toSpec(definition)
+  if (!spec) return null
+  switch (spec.type) {
+    case 'http':
+      return URL.canParse(spec.url) ? new URL(spec.url).hostname : null
+    case 'tcp':
+    case 'tls':
+    case 'ssl':
+      return spec.host
+    default:
+      return null
+  }
+}
+
 /** Which host a run talks to, for the per-host cap (null: none, e.g. push). */
 export function hostKey(definition: MonitorDefinition): string | null {
   const spec = toSpec(definition)

@@ -7,7 +7,7 @@
 import DNS from 'dns2'
 import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
 import { abortable } from '../../lib/abortable.ts'
-import { describeFailure } from './failure.ts'
+import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
 
 export interface ResolverAddress {
@@ -39,12 +39,12 @@ export async function runDnsCheck(spec: DnsSpec, deps: CheckDeps): Promise<Check
   let resolver: ResolverAddress | undefined
   if (spec.resolver) {
     resolver = parseResolver(spec.resolver)
-    if (!resolver) return fail(`resolver "${spec.resolver}" must be an IP address with an optional port`)
+    if (!resolver) return misconfiguredResult(`resolver "${spec.resolver}" must be an IP address with an optional port`, FIXES.editSettings)
     const refusal = deps.guard.refusesLiteral(resolver.address)
-    if (refusal) return fail(`refused: resolver ${refusal}`)
+    if (refusal) return misconfiguredResult(`resolver ${refusal}`, FIXES.editSettings)
   } else {
     resolver = (deps.dnsServers ?? []).map(parseResolver).find((server) => server !== undefined)
-    if (!resolver) return fail('no DNS resolver configured')
+    if (!resolver) return misconfiguredResult('no DNS resolver configured', FIXES.instanceResolvers)
   }
 
   const started = elapsed()

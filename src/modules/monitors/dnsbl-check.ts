@@ -16,7 +16,7 @@ import DNS from 'dns2'
 import { abortable } from '../../lib/abortable.ts'
 import { parseResolver, type ResolverAddress } from './dns-check.ts'
 import { defaultZoneNames, dnsblQueryName, dnsblTargetAddress } from './dnsbl-zones.ts'
-import { describeFailure } from './failure.ts'
+import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type DnsblReport, type DnsblSpec, type DnsblStatus, type Verdict } from './spec.ts'
 
 /** A domain's MX hosts looked at, and addresses per name: bounds the sweep (addresses × zones). */
@@ -31,7 +31,7 @@ export async function runDnsblCheck(spec: DnsblSpec, deps: CheckDeps): Promise<C
   const signal = AbortSignal.timeout(spec.timeoutMs)
   const fail = (message: string): CheckResult => ({ outcome: 'fail', responseTimeMs: null, message: clipMessage(message) })
   const resolver = (deps.dnsServers ?? []).map(parseResolver).find((server) => server !== undefined)
-  if (!resolver) return fail('no DNS resolver configured')
+  if (!resolver) return misconfiguredResult('no DNS resolver configured', FIXES.instanceResolvers)
   const queryTimeoutMs = Math.min(DEFAULTS.dnsblQueryTimeoutMs, spec.timeoutMs)
   const lookup = lookupVia(resolver, queryTimeoutMs)
   const zones = spec.zones?.length ? spec.zones : defaultZoneNames()

@@ -43,6 +43,7 @@
 import { createAddressGuard, readPrivateTargets } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { runDnsCheck } from './dns-check.ts'
+import { FIXES, misconfiguredResult } from './failure.ts'
 import { runDnsblCheck } from './dnsbl-check.ts'
 import { runHttpCheck } from './http-check.ts'
 import { runSslCheck } from './ssl-check.ts'
@@ -93,7 +94,7 @@ export async function runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<Chec
       case 'dnsbl':
         return await runDnsblCheck(spec, deps)
       default:
-        return { outcome: 'fail', responseTimeMs: null, message: `unknown monitor type ${JSON.stringify((spec as { type?: unknown }).type)}`.slice(0, 512) }
+        return misconfiguredResult(`unknown monitor type ${JSON.stringify((spec as { type?: unknown }).type)}`.slice(0, 200), FIXES.editSettings)
     }
   } catch (error) {
     // A bug must cost one failed result, never the scheduler loop.

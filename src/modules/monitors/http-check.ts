@@ -5,7 +5,7 @@
  */
 import { isIpLiteral, urlHost } from '../../lib/address-guard.ts'
 import { evaluateConditions, parseConditions } from './conditions.ts'
-import { describeFailure } from './failure.ts'
+import { describeFailure, FIXES, misconfiguredResult, thrownResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'
 import { DEFAULT_ACCEPTED_STATUS, parseAcceptedStatus, statusAccepted } from './status-codes.ts'
 
@@ -18,17 +18,18 @@ const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
 export async function runHttpCheck(spec: HttpSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
   const started = elapsed()
+  // Settings the engine cannot run, and a first address it may not fetch, are the configuration's fault, not the target's.
   const accepted = parseAcceptedStatus(spec.acceptedStatus ?? DEFAULT_ACCEPTED_STATUS)
-  if (!accepted.ok) return failure(`invalid accepted status codes: ${accepted.message}`)
+  if (!accepted.ok) return misconfiguredResult(`invalid accepted status codes: ${accepted.message}`, FIXES.editSettings)
   const parsedConditions = parseConditions(spec.conditions ?? [])
-  if (!parsedConditions.ok) return failure(`invalid condition: ${parsedConditions.errors[0]!.message}`)
+  if (!parsedConditions.ok) return misconfiguredResult(`invalid condition: ${parsedConditions.errors[0]!.message}`, FIXES.editSettings)
 
   const signal = AbortSignal.timeout(spec.timeoutMs)
   let url: URL
   try {
     url = new URL(spec.url)
   } catch {
-    return failure('the URL is not valid')
+    return misconfiguredResult('the URL is not valid', FIXES.editTarget)
   }
   let method: string = spec.method ?? 'GET'
   let body = spec.body ?? undefined
@@ -38,8 +39,13 @@ export async function runHttpCheck(spec: HttpSpec, deps: CheckDeps): Promise<Che
   let address: string
   try {
     for (;;) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure(`cannot fetch a ${url.protocol} URL`)
-      if (url.username || url.password) return failure('URLs with credentials are not fetched; use an Authorization header')
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        return redirects === 0 ? misconfiguredResult(`cannot fetch a ${url.protocol} URL`, FIXES.editTarget) : failure(`cannot fetch a ${url.protocol} URL`, { redirects })
+      }
+      if (url.username || url.password) {
+        const why = 'URLs with credentials are not fetched; use an Authorization header'
+        return redirects === 0 ? misconfiguredResult(why, FIXES.editTarget) : failure(why, { redirects })
+      }
       const checked = await deps.guard.check(url.hostname, signal)
       address = checked.address
       response = await fetchAt(url, checked.address, { method, headers, body, signal, trustedCa: deps.trustedCa })
@@ -59,7 +65,8 @@ export async function runHttpCheck(spec: HttpSpec, deps: CheckDeps): Promise<Che
       url = next
     }
   } catch (error) {
-    return failure(describeFailure(error, signal, spec.timeoutMs), { redirects })
+    // A redirect's address is refused like the target's own: the monitor cannot follow it here.
+    return thrownResult(error, signal, spec.timeoutMs, { allowPrivate: deps.guard.allowPrivate, context: redirects > 0 ? `redirect ${redirects} to ${url.href}` : undefined, details: { redirects } })
   }
 
   const responseTimeMs = Math.round(elapsed() - started)

@@ -85,7 +85,9 @@ export const AvailabilityQuery = t.Object({
   period: t.Optional(t.Union([t.Literal('7d'), t.Literal('30d'), t.Literal('90d'), t.Literal('365d')], { error: 'period must be one of 7d, 30d, 90d, 365d' })),
 })
 
-const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('paused')])
+const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured'), t.Literal('paused')], {
+  description: 'misconfigured: the configuration refused its runs (an address the instance does not reach, an invalid host or setting); it never changes a component, never opens an incident and never counts in uptime. `state_reason` says why and how to fix it.',
+})
 
 const MonitorJson = t.Object({
   id: t.Integer(),
@@ -105,6 +107,7 @@ const MonitorJson = t.Object({
   degraded_after_ms: t.Nullable(t.Integer()),
   options: t.Record(t.String(), t.Unknown(), { description: "the type's options as set (method, headers, keyword, conditions, port, record_type, …)" }),
   state: StateSchema,
+  state_reason: t.Nullable(t.String({ description: 'while misconfigured: why its runs are refused and the fix; otherwise null' })),
   state_since: t.String({ description: 'RFC 3339' }),
   flapping: t.Boolean(),
   next_run_at: t.Nullable(t.String({ description: 'RFC 3339' })),
@@ -115,10 +118,26 @@ const MonitorJson = t.Object({
   regions: t.Array(t.String(), { description: 'where it runs ("local": this server)' }),
   regions_required_down: t.Integer({ description: 'k: down when at least k of its regions are down' }),
   health_score: t.Nullable(
-    t.Integer({ minimum: 0, maximum: 100, description: '0–100, recomputed at most hourly: uptime 60 (24 h) + p95 latency 20 (last hour vs baseline) + error rate 20 (last hour); null while paused, with no check in 24 h, or not yet reached by the per-request recompute bound' }),
+    t.Integer({
+      minimum: 0,
+      maximum: 100,
+      description:
+        '0–100, scored again after each new result (and at least every minute): uptime 60 (last 24 h) + p95 latency 20 (recent window vs the 24 h p95) + error rate 20 (recent window); the recent window is the last hour, or two intervals of a monitor that runs less often. No answer in the recent window earns no latency points, no result there no error points; misconfigured runs count nowhere. Null while paused, with no measured result in 24 h, or not yet reached by the per-request recompute bound',
+    }),
   ),
   health_parts: t.Nullable(
-    t.Object({ uptime: t.Number({ description: 'of 60' }), latency: t.Number({ description: 'of 20' }), errors: t.Number({ description: 'of 20' }) }, { description: 'the three parts of health_score' }),
+    t.Object(
+      {
+        uptime: t.Number({ description: 'of 60, over the last 24 h' }),
+        latency: t.Number({ description: 'of 20, over the recent window' }),
+        errors: t.Number({ description: 'of 20, over the recent window' }),
+        recent_window_seconds: t.Integer({ description: 'the recent window the latency and error parts cover' }),
+        p95_recent_ms: t.Nullable(t.Integer({ description: 'p95 response time in the recent window' })),
+        p95_baseline_ms: t.Nullable(t.Integer({ description: 'p95 response time over 24 h: the baseline' })),
+        computed_at: t.String({ description: 'RFC 3339' }),
+      },
+      { description: 'the three parts of health_score, their windows and figures' },
+    ),
   ),
   push_url: t.Optional(t.String({ description: 'push monitors, on creation and token rotation only: the secret URL to call' })),
   created_at: t.String({ description: 'RFC 3339' }),
@@ -128,7 +147,7 @@ const MonitorJson = t.Object({
 const MonitorResultJson = t.Object({
   id: t.Integer(),
   at: t.String({ description: 'RFC 3339' }),
-  outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail')]),
+  outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail'), t.Literal('misconfigured')], { description: 'misconfigured: the configuration refused the run (the message says why and how to fix it); it never counts as a failure' }),
   response_ms: t.Nullable(t.Integer()),
   status_code: t.Nullable(t.Integer()),
   attempts: t.Integer(),
@@ -150,7 +169,7 @@ const MonitorAvailabilityJson = t.Object({
 
 const MonitorRegionJson = t.Object({
   region: t.String(),
-  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down')], { description: "the region's own confirmed state (pending: no result yet)" }),
+  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured')], { description: "the region's own confirmed state (pending: no result yet; misconfigured: its runs are refused by the configuration, counted as no data)" }),
   state_since: t.Nullable(t.String({ description: 'RFC 3339' })),
   flapping: t.Boolean(),
   stale: t.Boolean({ description: 'no result for 3 intervals: counts as no data in the k-of-n rule' }),
@@ -200,6 +219,7 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     degraded_after_ms: d.degradedAfterMs,
     options: { ...d.options },
     state: monitor.state,
+    state_reason: monitor.stateReason,
     state_since: toIso(monitor.stateSince),
     flapping: monitor.flapping,
     next_run_at: toIsoOrNull(monitor.nextRunAt),
@@ -210,7 +230,17 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     regions: [...d.regions],
     regions_required_down: d.regionsRequiredDown,
     health_score: monitor.health?.score ?? null,
-    health_parts: monitor.health ? { uptime: monitor.health.uptime, latency: monitor.health.latency, errors: monitor.health.errors } : null,
+    health_parts: monitor.health
+      ? {
+          uptime: monitor.health.uptime,
+          latency: monitor.health.latency,
+          errors: monitor.health.errors,
+          recent_window_seconds: Math.round(monitor.health.recentMs / 1000),
+          p95_recent_ms: monitor.health.p95RecentMs,
+          p95_baseline_ms: monitor.health.p95BaselineMs,
+          computed_at: toIso(monitor.healthAt ?? monitor.updatedAt),
+        }
+      : null,
     ...(pushToken ? { push_url: `${baseUrl}${PUSH_PATH}${pushToken}` } : {}),
     created_at: toIso(monitor.createdAt),
     updated_at: toIso(monitor.updatedAt),

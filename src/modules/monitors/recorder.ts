@@ -5,6 +5,10 @@
  * badges follow monitors with no second path). After the commit, a component whose monitor changed
  * state takes the worst of its monitors' states through the components service's own status write.
  *
+ * A run the configuration refused (outcome `misconfigured`) is logged and moves the monitor's state,
+ * but never touches a component: no check goes to the component's store and a change into the
+ * misconfigured state refreshes no component status and tells no listener (automatic incidents).
+ *
  * Regions (regions.ts, region-state.ts): a monitor that lists regions besides `local` keeps a state
  * per region; the server's runs are region `local`, a probe's results ('probe' events, from
  * src/modules/probes) their own region, and the monitor's state is the k-of-n aggregate, which is
@@ -51,6 +55,9 @@ export type MonitorEvent =
  * (2 days) and day buckets (for good) of the check store keep the figures.
  */
 export const RESULT_RETENTION_MS = 24 * 3_600_000
+
+/** A change into `misconfigured` leaves the component as it was: the monitor measured nothing. */
+const touchesComponent = (state: MonitorState): boolean => state !== 'misconfigured'
 
 export function snapshotOf(row: Pick<MonitorRow, 'state' | 'state_since' | 'flapping' | 'history'>): StateSnapshot {
   return { state: row.state, since: row.state_since, flapping: row.flapping === 1, history: decodeHistory(row.history) }
@@ -120,6 +127,11 @@ export class MonitorRecorder {
       const results: Array<{ monitor_id: number; at: number; outcome: string; response_ms: number | null; status_code: number | null; attempts: number; message: string; region: string | null }> = []
       const stateChanges: Array<{ monitor_id: number; state: string; at: number }> = []
       const checksByComponent = new Map<number, Array<{ at: number; ok: boolean; responseMs: number | null }>>()
+      const componentChecks = (componentId: number) => {
+        let list = checksByComponent.get(componentId)
+        if (!list) checksByComponent.set(componentId, (list = []))
+        return list
+      }
       for (const event of events) {
         const row = rows.get(event.monitorId)
         if (!row || row.enabled !== 1) continue
@@ -155,11 +167,9 @@ export class MonitorRecorder {
           })
           if (step.changed) stateChanges.push({ monitor_id: row.id, state: step.state, at: now })
           if (row.component_id !== null) {
-            let list = checksByComponent.get(row.component_id)
-            if (!list) checksByComponent.set(row.component_id, (list = []))
             // Downstream sees the aggregate only: a check is good unless the monitor is down.
-            list.push({ at, ok: step.state !== 'down', responseMs: event.result.responseTimeMs })
-            if (step.changed) changedComponents.add(row.component_id)
+            if (event.result.outcome !== 'misconfigured') componentChecks(row.component_id).push({ at, ok: step.state !== 'down', responseMs: event.result.responseTimeMs })
+            if (step.changed && touchesComponent(step.state)) changedComponents.add(row.component_id)
             if (row.page_id !== null) touchedPages.add(row.page_id)
           }
           continue
@@ -202,7 +212,7 @@ export class MonitorRecorder {
           Object.assign(row, changes)
           if (regional?.changed) {
             stateChanges.push({ monitor_id: row.id, state: regional.state, at: now })
-            if (row.component_id !== null) changedComponents.add(row.component_id)
+            if (row.component_id !== null && touchesComponent(regional.state)) changedComponents.add(row.component_id)
           }
           continue
         }
@@ -251,11 +261,9 @@ export class MonitorRecorder {
         })
         if (transition.changed) stateChanges.push({ monitor_id: row.id, state: next.state, at: now })
         if (row.component_id !== null) {
-          let list = checksByComponent.get(row.component_id)
-          if (!list) checksByComponent.set(row.component_id, (list = []))
           // With regions, downstream sees the aggregate only: a check is good unless the monitor is down.
-          list.push({ at: now, ok: isLocalOnly(row) ? result.outcome !== 'fail' : next.state !== 'down', responseMs: result.responseTimeMs })
-          if (transition.changed) changedComponents.add(row.component_id)
+          if (result.outcome !== 'misconfigured') componentChecks(row.component_id).push({ at: now, ok: isLocalOnly(row) ? result.outcome !== 'fail' : next.state !== 'down', responseMs: result.responseTimeMs })
+          if (transition.changed && touchesComponent(next.state)) changedComponents.add(row.component_id)
           if (row.page_id !== null) touchedPages.add(row.page_id)
         }
       }

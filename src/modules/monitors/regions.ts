@@ -7,6 +7,8 @@
  *
  * The rule (documented in src/content/docs/scale-out.md):
  * - a region whose last result is older than STALE_INTERVALS intervals has no data: neither down nor up;
+ * - a region whose run the configuration refused (misconfigured) has no data either; when no region
+ *   reports but at least one fresh region is misconfigured, the monitor is misconfigured (never down);
  * - down when at least k reporting regions are down;
  * - otherwise the k-th worst reporting state (so k = 1 is "the worst region", k = n "the best");
  * - with fewer than k regions reporting the monitor cannot be down: a failure there shows as degraded;
@@ -38,7 +40,7 @@ export interface Aggregate {
   down: number
 }
 
-const SEVERITY: Record<MonitorState, number> = { pending: -1, up: 0, degraded: 1, down: 2 }
+const SEVERITY: Record<MonitorState, number> = { pending: -1, misconfigured: -1, up: 0, degraded: 1, down: 2 }
 
 /** The monitor's regions from its stored JSON (the default, and anything unreadable, is just `local`). */
 export function regionsOf(row: { regions_json: string }): string[] {
@@ -65,12 +67,13 @@ export function isStale(lastCheckAt: number | null, intervalMs: number, now: num
 
 /** The k-of-n aggregate of the regions' states (see the rule above). */
 export function aggregateRegions(regions: readonly RegionSnapshot[], requiredDown: number, intervalMs: number, now: number): Aggregate {
-  const fresh = regions
-    .filter((r) => r.state !== 'pending' && !isStale(r.lastCheckAt, intervalMs, now))
+  const current = regions.filter((r) => !isStale(r.lastCheckAt, intervalMs, now))
+  const fresh = current
+    .filter((r) => r.state !== 'pending' && r.state !== 'misconfigured')
     // Worst first; among equals a flapping region first, so a flap that decides is reported.
     .sort((a, b) => SEVERITY[b.state] - SEVERITY[a.state] || Number(b.flapping) - Number(a.flapping))
   const down = fresh.filter((r) => r.state === 'down').length
-  if (fresh.length === 0) return { state: null, flapping: false, reporting: 0, down: 0 }
+  if (fresh.length === 0) return { state: current.some((r) => r.state === 'misconfigured') ? 'misconfigured' : null, flapping: false, reporting: 0, down: 0 }
   const k = Math.max(1, requiredDown)
   if (fresh.length >= k) {
     const decider = fresh[k - 1]!

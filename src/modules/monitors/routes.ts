@@ -24,6 +24,12 @@ import { toIso } from '../../lib/time.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Monitors'], summary, description, security: apiKeySecurity })
 const one = t.Object({ data: MonitorRef })
+/** Create and change: `meta.warnings` when something was saved but needs the owner's eye. */
+const saved = t.Object({
+  data: MonitorRef,
+  meta: t.Optional(t.Object({ warnings: t.Array(t.String(), { description: 'e.g. a target name that does not resolve yet: saved, and its runs count as down until it resolves' }) })),
+})
+const withWarnings = (warnings: string[]) => (warnings.length > 0 ? { meta: { warnings } } : {})
 
 export function monitorsRoutes(deps: { accounts: AccountsService; monitors: MonitorsService; baseUrl: string }) {
   const { monitors, baseUrl } = deps
@@ -47,14 +53,14 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
       '/',
       async ({ owner, body, status }) => {
         const created = await monitors.create(owner, body)
-        return status(201, { data: monitorJson(created.monitor, baseUrl, created.pushToken) })
+        return status(201, { data: monitorJson(created.monitor, baseUrl, created.pushToken), ...withWarnings(created.warnings) })
       },
       {
         body: CreateMonitorBody,
-        response: { 201: one, ...errorResponses },
+        response: { 201: saved, ...errorResponses },
         detail: detail(
           'Create a monitor',
-          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403.',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403. The target\'s host name is resolved now with the resolver and address rules its runs use: a name that resolves to an address the instance does not reach (loopback or private without MONITOR_PRIVATE_TARGETS, metadata, reserved) is refused with 400 as the literal address is; a name that does not resolve yet is saved with a warning in `meta.warnings`.',
         ),
       },
     )
@@ -63,12 +69,19 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
       response: { 200: one, ...errorResponses },
       detail: detail('Get a monitor'),
     })
-    .patch('/:id', async ({ owner, params, body }) => ({ data: monitorJson(await monitors.update(owner, params.id, body), baseUrl) }), {
-      params: IdParams,
-      body: UpdateMonitorBody,
-      response: { 200: one, ...errorResponses },
-      detail: detail('Change a monitor', 'A new type or target starts the state over (pending).'),
-    })
+    .patch(
+      '/:id',
+      async ({ owner, params, body }) => {
+        const updated = await monitors.update(owner, params.id, body)
+        return { data: monitorJson(updated.monitor, baseUrl), ...withWarnings(updated.warnings) }
+      },
+      {
+        params: IdParams,
+        body: UpdateMonitorBody,
+        response: { 200: saved, ...errorResponses },
+        detail: detail('Change a monitor', 'A new type or target starts the state over (pending) and is resolved and checked as on creation (400, or a warning in `meta.warnings`).'),
+      },
+    )
     .delete(
       '/:id',
       async ({ owner, params }) => {
@@ -163,7 +176,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
       {
         params: IdParams,
         response: { 200: t.Object({ data: t.Array(t.Object({ state: t.String(), at: t.String({ description: 'RFC 3339' }) })) }), ...errorResponses },
-        detail: detail('State changes of a monitor (the downtime log)', 'Confirmed changes (pending, up, degraded, down, paused) of the last 90 days, oldest first, with the one the span began in.'),
+        detail: detail('State changes of a monitor (the downtime log)', 'Confirmed changes (pending, up, degraded, down, misconfigured, paused) of the last 90 days, oldest first, with the one the span began in.'),
       },
     )
     .get(

@@ -3,7 +3,7 @@
  * their recent results and availability, and the push endpoint's side. Runs belong to the
  * scheduler (scheduler.ts); every write of a result goes through the recorder.
  */
-import type { AddressGuard } from '../../lib/address-guard.ts'
+import { AddressRefused, canonicalHost, isIpLiteral, type AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
@@ -12,9 +12,10 @@ import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
-import { assertRunnable, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
+import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
 import { parsePushQuery, pushDeadline, pushResult } from './push.ts'
-import { healthInputs, healthScore, type HealthScore } from './health.ts'
+import type { HealthScore } from './health.ts'
+import { HealthScores } from './health-scores.ts'
 import type { MonitorRecorder } from './recorder.ts'
 import type { MonitorRow, MonitorsRepo } from './repo.ts'
 import type { MonitorState } from './state.ts'
@@ -42,6 +43,8 @@ export interface Monitor {
   pageId: number | null
   pageSlug: string | null
   state: MonitorState | 'paused'
+  /** While misconfigured: why its runs are refused and the fix (the refused run's message); else null. */
+  stateReason: string | null
   stateSince: number
   flapping: boolean
   nextRunAt: number | null
@@ -50,8 +53,10 @@ export interface Monitor {
   lastResponseMs: number | null
   lastMessage: string | null
   lastPushAt: number | null
-  /** Null while paused, with no check in 24 h (health.ts), or not yet scored (the per-request bound). */
+  /** Null while paused, with no measured result in 24 h (health.ts), or not yet scored (the per-request bound). */
   health: HealthScore | null
+  /** When `health` was computed (null with it). */
+  healthAt: number | null
   createdAt: number
   updatedAt: number
 }
@@ -95,6 +100,7 @@ function toMonitor(row: MonitorRow): Monitor {
     pageId: row.page_id,
     pageSlug: row.page_slug,
     state: enabled ? row.state : 'paused',
+    stateReason: enabled && row.state === 'misconfigured' ? row.last_message : null,
     stateSince: row.state_since,
     flapping: row.flapping === 1,
     nextRunAt: enabled ? row.next_run_at : null,
@@ -104,6 +110,7 @@ function toMonitor(row: MonitorRow): Monitor {
     lastMessage: row.last_message,
     lastPushAt: row.last_push_at,
     health: null,
+    healthAt: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -125,13 +132,13 @@ const definitionColumns = (d: MonitorDefinition) => ({
   regions_required_down: d.regionsRequiredDown,
 })
 
-/** The health score is recomputed at most once an hour per monitor (the reference's cadence). */
-export const HEALTH_TTL_MS = 3_600_000
-/** About 0.2–0.3 s of reading at 2,880 results a monitor (test/bench/health-score.bench.ts). */
-export const HEALTH_RECOMPUTES_PER_READ = 50
+/** How long a save waits for the target's name to resolve before it saves with a warning. */
+export const SAVE_RESOLVE_TIMEOUT_MS = 3_000
+
+export { HEALTH_MAX_AGE_MS, HEALTH_RECOMPUTES_PER_READ } from './health-scores.ts'
 
 export class MonitorsService {
-  private readonly healthCache = new Map<number, { computedAt: number; score: HealthScore }>()
+  private readonly healthScores: HealthScores
 
   constructor(
     private readonly repo: MonitorsRepo,
@@ -141,7 +148,9 @@ export class MonitorsService {
     private readonly guard: AddressGuard,
     private readonly clock: Clock,
     private readonly regionDirectory?: RegionDirectory,
-  ) {}
+  ) {
+    this.healthScores = new HealthScores(repo, clock)
+  }
 
   /** Regions a monitor may list: `local` and every region with a live probe token. */
   async availableRegions(): Promise<string[]> {
@@ -158,49 +167,36 @@ export class MonitorsService {
   }
 
   async list(owner: User): Promise<Monitor[]> {
-    return this.withHealth((await this.repo.listByOwner(owner.id)).map(toMonitor))
+    return this.healthScores.fill((await this.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
   async get(owner: User, id: number): Promise<Monitor> {
-    return (await this.withHealth([toMonitor(await this.owned(owner, id))]))[0]!
+    return (await this.healthScores.fill([toMonitor(await this.owned(owner, id))]))[0]!
   }
 
   /**
-   * Fills in the health scores: fresh cached ones as they are; stale ones (over an hour old) from one
-   * read of their raw results, at most HEALTH_RECOMPUTES_PER_READ per request — never-scored first,
-   * then the oldest — so a list of many monitors never pays for all of them at once (a day at 30 s
-   * is 2,880 rows a monitor). Those left over keep their last score until a later request.
+   * Resolves the target's host name as its runs will (the same guard and resolver) and refuses it
+   * as a literal address is refused: a 400 naming the address and the setting. A name that does not
+   * resolve now is saved with a warning (its DNS may come later); its runs fail until it resolves.
    */
-  private async withHealth(monitors: Monitor[]): Promise<Monitor[]> {
-    const now = this.clock.now()
-    const stale = monitors
-      .filter((m) => {
-        if (!m.enabled) return false
-        const cached = this.healthCache.get(m.id)
-        return !cached || now - cached.computedAt >= HEALTH_TTL_MS || cached.computedAt > now
-      })
-      .sort((a, b) => (this.healthCache.get(a.id)?.computedAt ?? Number.MIN_SAFE_INTEGER) - (this.healthCache.get(b.id)?.computedAt ?? Number.MIN_SAFE_INTEGER))
-      .slice(0, HEALTH_RECOMPUTES_PER_READ)
-    if (stale.length > 0) {
-      const byMonitor = new Map<number, Array<{ at: number; outcome: string; response_ms: number | null }>>()
-      for (const row of await this.repo.resultsSince(stale.map((m) => m.id), now - 24 * 3_600_000)) {
-        let list = byMonitor.get(row.monitor_id)
-        if (!list) byMonitor.set(row.monitor_id, (list = []))
-        list.push(row)
-      }
-      for (const m of stale) {
-        const score = healthScore(healthInputs(byMonitor.get(m.id) ?? [], now))
-        // Nothing to score yet is not kept: the first checks count at once, not an hour later (an empty read is cheap).
-        if (score) this.healthCache.set(m.id, { computedAt: now, score })
-        else this.healthCache.delete(m.id)
-      }
+  private async checkTargetAddress(definition: MonitorDefinition): Promise<string[]> {
+    const host = connectedHost(definition)
+    if (host === null || isIpLiteral(canonicalHost(host) ?? '')) return []
+    try {
+      await this.guard.check(host, AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS))
+      return []
+    } catch (error) {
+      if (error instanceof AddressRefused && error.kind !== 'unresolved') throw badRequest(`target: ${error.message}`)
+      const why = error instanceof AddressRefused ? error.message : `${canonicalHost(host) ?? host} did not resolve within ${SAVE_RESOLVE_TIMEOUT_MS / 1000} s`
+      return [`target: ${why}; saved anyway, and its runs count as down until the name resolves`]
     }
-    for (const m of monitors) m.health = m.enabled ? this.healthCache.get(m.id)?.score ?? null : null
-    return monitors
   }
 
-  /** Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash. */
-  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string }> {
+  /**
+   * Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash.
+   * `warnings`: what was saved but needs the owner's eye (a target name that does not resolve yet).
+   */
+  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
     const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.repo.countByOwner(owner.id)
@@ -211,6 +207,7 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
+    const warnings = await this.checkTargetAddress(definition)
     const pushToken = definition.type === 'push' ? randomToken(24) : undefined
     const now = this.clock.now()
     const enabled = input.enabled ?? true
@@ -234,10 +231,11 @@ export class MonitorsService {
       await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
       return id
     })
-    return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}) }
+    return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}), warnings }
   }
 
-  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<Monitor> {
+  /** Changes a monitor; a new target (or type) is resolved and checked as on creation. */
+  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
     const row = await this.owned(owner, id)
     const current = definitionOf(row)
     const definition = mergeDefinition(current, input)
@@ -245,8 +243,9 @@ export class MonitorsService {
     assertRunnable(definition, this.guard)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
+    const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
     const now = this.clock.now()
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     await this.repo.update(id, {
       ...definitionColumns(definition),
       ...placement,
@@ -264,13 +263,13 @@ export class MonitorsService {
     if (row.component_id !== placement.component_id) {
       for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
     }
-    return this.get(owner, id)
+    return { monitor: await this.get(owner, id), warnings }
   }
 
   async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
     if ((row.enabled === 1) === enabled) return this.get(owner, id)
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     const now = this.clock.now()
     const definition = definitionOf(row)
     await this.repo.transaction(async (repo) => {
@@ -290,7 +289,7 @@ export class MonitorsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const row = await this.owned(owner, id)
-    this.healthCache.delete(id)
+    this.healthScores.forget(id)
     await this.repo.delete(id)
     if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
   }

@@ -3,14 +3,20 @@ import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { EmailAuthSpec } from '../email-auth/check.ts'
 
-export type Outcome = 'ok' | 'degraded' | 'fail'
+/**
+ * What one run found: the target answered well (`ok`), slowly or partly (`degraded`), or failed
+ * (`fail`); or the configuration refused to run it (`misconfigured`: the address guard's rules, an
+ * invalid host, a setting the engine cannot run). Only `fail` can make a monitor down.
+ */
+export type Outcome = 'ok' | 'degraded' | 'fail' | 'misconfigured'
+export const OUTCOMES: readonly Outcome[] = ['ok', 'degraded', 'fail', 'misconfigured']
 
 export interface CheckResult {
   outcome: Outcome
   /**
    * HTTP: start of the run (DNS included) to the final response's headers, redirects included.
    * TCP: to the connection. TLS: to the finished handshake. DNS: the query.
-   * Null when nothing answered (refused by the guard, connection refused, timeout).
+   * Null when nothing answered (refused by the guard, connection refused, timeout) or the run was misconfigured.
    */
   responseTimeMs: number | null
   statusCode?: number

@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../lib/address-guard.ts'
-import { describeFailure } from './failure.ts'
+import { thrownResult } from './failure.ts'
 import { openSmtpStartTls } from './smtp-starttls.ts'
 import { assessSsl, sslMessage, type ChainLink, type HandshakeFacts } from './ssl-report.ts'
 import { clipMessage, STARTTLS_PORTS, type CheckDeps, type CheckResult, type Outcome, type SslSpec, type Verdict } from './spec.ts'
@@ -27,7 +27,7 @@ export async function runSslCheck(spec: SslSpec, deps: CheckDeps): Promise<Check
     const socket = starttls ? await openSmtpStartTls({ address: checked.address, port: spec.port, ehloName: ehloName(deps), signal }) : undefined
     facts = await handshake({ address: checked.address, port: spec.port, serverName, host: checked.host, ca: deps.trustedCa, socket, signal })
   } catch (error) {
-    return { outcome: 'fail', responseTimeMs: null, message: clipMessage(describeFailure(error, signal, spec.timeoutMs)) }
+    return thrownResult(error, signal, spec.timeoutMs, { allowPrivate: deps.guard.allowPrivate })
   }
   const responseTimeMs = Math.round(elapsed() - started)
   const report = assessSsl(facts, {

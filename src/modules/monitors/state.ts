@@ -1,20 +1,27 @@
 /**
  * A monitor's confirmed state as a pure state machine: confirmation (N bad runs before it gets
  * worse, M good runs before it gets better) and Naemon-style flap detection over the last 21
- * results. Time comes in as `at` (the scheduler's injected clock); nothing here reads a clock.
+ * results. A run the configuration refused (`misconfigured`) measured nothing: the state says so at
+ * once, the history and flap detection keep what they had, and the next measured run leaves the
+ * state as a new monitor's first result would. Time comes in as `at` (the scheduler's injected
+ * clock); nothing here reads a clock.
  */
 import { DEFAULTS, type Outcome } from './spec.ts'
 
-export type MonitorState = 'pending' | 'up' | 'degraded' | 'down'
-export type StateEvent = 'up' | 'degraded' | 'down' | 'flapping-start' | 'flapping-stop'
+/** `misconfigured`: the last run was refused by the configuration; it never counts as down. */
+export type MonitorState = 'pending' | 'up' | 'degraded' | 'down' | 'misconfigured'
+export const MONITOR_STATES: readonly MonitorState[] = ['pending', 'up', 'degraded', 'down', 'misconfigured']
+export type StateEvent = 'up' | 'degraded' | 'down' | 'misconfigured' | 'flapping-start' | 'flapping-stop'
+/** An outcome that measured the target (a misconfigured run did not). */
+export type MeasuredOutcome = Exclude<Outcome, 'misconfigured'>
 
 export interface StateSnapshot {
   state: MonitorState
   /** When `state` began (ms). */
   since: number
   flapping: boolean
-  /** The last `flapWindow` outcomes, oldest first (store with encodeHistory). */
-  history: Outcome[]
+  /** The last `flapWindow` measured outcomes, oldest first (store with encodeHistory). */
+  history: MeasuredOutcome[]
 }
 
 export interface StateSettings {
@@ -47,8 +54,10 @@ export interface Transition {
   percentChange: number
 }
 
-const SEVERITY: Record<Outcome, number> = { ok: 0, degraded: 1, fail: 2 }
+const SEVERITY: Record<MeasuredOutcome, number> = { ok: 0, degraded: 1, fail: 2 }
 const LEVEL: MonitorState[] = ['up', 'degraded', 'down']
+/** States that say nothing about the target: the next measured run stands on its own. */
+const UNMEASURED: ReadonlySet<MonitorState> = new Set(['pending', 'misconfigured'])
 
 export function initialState(at: number): StateSnapshot {
   return { state: 'pending', since: at, flapping: false, history: [] }
@@ -57,6 +66,16 @@ export function initialState(at: number): StateSnapshot {
 /** The state after one more run's outcome. */
 export function nextState(prev: StateSnapshot, outcome: Outcome, settings: StateSettings, at: number): Transition {
   const s = { ...DEFAULT_STATE_SETTINGS, ...settings }
+  if (outcome === 'misconfigured') {
+    const changed = prev.state !== 'misconfigured'
+    const events: StateEvent[] = [...(prev.flapping ? (['flapping-stop'] as const) : []), ...(changed ? (['misconfigured'] as const) : [])]
+    return {
+      next: { state: 'misconfigured', since: changed ? at : prev.since, flapping: false, history: prev.history },
+      changed,
+      events,
+      percentChange: percentStateChange(prev.history, s.flapWindow),
+    }
+  }
   const history = [...prev.history, outcome].slice(-s.flapWindow)
   const percentChange = percentStateChange(history, s.flapWindow)
   const flapping = prev.flapping ? percentChange >= s.flapLowPercent : percentChange > s.flapHighPercent
@@ -70,17 +89,17 @@ export function nextState(prev: StateSnapshot, outcome: Outcome, settings: State
   } else {
     if (prev.flapping) events.push('flapping-stop')
     state = confirmedState(prev.state, history, s)
-    if (state !== prev.state && state !== 'pending') events.push(state)
+    if (state !== prev.state && !UNMEASURED.has(state)) events.push(state as 'up' | 'degraded' | 'down')
   }
   const changed = state !== prev.state
   return { next: { state, since: changed ? at : prev.since, flapping, history }, changed, events, percentChange }
 }
 
 /** Applies confirmation to the recent outcomes (newest last). */
-function confirmedState(current: MonitorState, history: readonly Outcome[], s: Required<StateSettings>): MonitorState {
+function confirmedState(current: MonitorState, history: readonly MeasuredOutcome[], s: Required<StateSettings>): MonitorState {
   const latest = history[history.length - 1]!
-  // A new monitor has no state to protect: its first result stands.
-  if (current === 'pending') return LEVEL[SEVERITY[latest]]!
+  // A new (or misconfigured) monitor has no measured state to protect: its first result stands.
+  if (UNMEASURED.has(current)) return LEVEL[SEVERITY[latest]]!
   const severity = LEVEL.indexOf(current)
   const worse = history.slice(-s.confirmFailures)
   if (worse.length === s.confirmFailures) {
@@ -100,7 +119,7 @@ function confirmedState(current: MonitorState, history: readonly Outcome[], s: R
  * weighted linearly from 0.75 (oldest) to 1.25 (newest); a shorter history counts as if it had
  * been steady before. 0 is perfectly steady, 100 changes on every run.
  */
-export function percentStateChange(history: readonly Outcome[], window: number = DEFAULTS.flapWindow): number {
+export function percentStateChange(history: readonly MeasuredOutcome[], window: number = DEFAULTS.flapWindow): number {
   const transitions = window - 1
   let weighted = 0
   const recent = history.slice(-window)
@@ -113,14 +132,14 @@ export function percentStateChange(history: readonly Outcome[], window: number =
   return (weighted * 100) / transitions
 }
 
-const CODE: Record<Outcome, string> = { ok: 'o', degraded: 'd', fail: 'f' }
-const OUTCOME: Record<string, Outcome> = { o: 'ok', d: 'degraded', f: 'fail' }
+const CODE: Record<MeasuredOutcome, string> = { ok: 'o', degraded: 'd', fail: 'f' }
+const OUTCOME: Record<string, MeasuredOutcome> = { o: 'ok', d: 'degraded', f: 'fail' }
 
 /** A compact text form of the history for storage ("oodff"). */
-export function encodeHistory(history: readonly Outcome[]): string {
+export function encodeHistory(history: readonly MeasuredOutcome[]): string {
   return history.map((outcome) => CODE[outcome]).join('')
 }
 
-export function decodeHistory(text: string): Outcome[] {
-  return [...text].map((char) => OUTCOME[char]).filter((outcome): outcome is Outcome => outcome !== undefined)
+export function decodeHistory(text: string): MeasuredOutcome[] {
+  return [...text].map((char) => OUTCOME[char]).filter((outcome): outcome is MeasuredOutcome => outcome !== undefined)
 }

@@ -1,6 +1,6 @@
 /** TCP port checks: connect to the guard-checked address within the timeout, then close (edge: node:net). */
 import { createConnection } from 'node:net'
-import { describeFailure } from './failure.ts'
+import { thrownResult } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type TcpSpec } from './spec.ts'
 
 export async function runTcpCheck(spec: TcpSpec, deps: CheckDeps): Promise<CheckResult> {
@@ -19,7 +19,7 @@ export async function runTcpCheck(spec: TcpSpec, deps: CheckDeps): Promise<Check
       details: { address: checked.address },
     }
   } catch (error) {
-    return { outcome: 'fail', responseTimeMs: null, message: clipMessage(describeFailure(error, signal, spec.timeoutMs)) }
+    return thrownResult(error, signal, spec.timeoutMs, { allowPrivate: deps.guard.allowPrivate })
   }
 }
 

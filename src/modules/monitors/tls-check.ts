@@ -5,7 +5,7 @@
 import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../lib/address-guard.ts'
 import { DAY_MS } from '../../lib/time.ts'
-import { describeFailure } from './failure.ts'
+import { thrownResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
 
 export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<CheckResult> {
@@ -19,7 +19,7 @@ export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<Check
     const serverName = isIpLiteral(checked.host) ? undefined : checked.host
     handshake = await handshakeOnce({ address: checked.address, port, serverName, ca: deps.trustedCa, signal })
   } catch (error) {
-    return { outcome: 'fail', responseTimeMs: null, message: clipMessage(describeFailure(error, signal, spec.timeoutMs)) }
+    return thrownResult(error, signal, spec.timeoutMs, { allowPrivate: deps.guard.allowPrivate })
   }
   const responseTimeMs = Math.round(elapsed() - started)
   const validTo = Date.parse(handshake.certificate.valid_to)

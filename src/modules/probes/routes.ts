@@ -25,7 +25,7 @@ const ProbeResultJson = t.Object({
   monitor_id: t.Integer({ minimum: 1, error: 'monitor_id must be a monitor id' }),
   scheduled_at: t.String({ format: 'date-time', error: 'scheduled_at must be an RFC 3339 time', description: 'when the run was due (RFC 3339): a run is recorded once' }),
   result: t.Object({
-    outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail')], { error: 'outcome must be ok, degraded or fail' }),
+    outcome: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('fail'), t.Literal('misconfigured')], { error: 'outcome must be ok, degraded, fail or misconfigured' }),
     response_ms: t.Nullable(t.Integer({ minimum: 0, maximum: 3_600_000 }), { error: 'response_ms must be a whole number of ms or null' }),
     status_code: t.Optional(t.Nullable(t.Integer({ minimum: 100, maximum: 599 }), { error: 'status_code must be an HTTP status or null' })),
     attempts: t.Optional(t.Integer({ minimum: 1, maximum: 10, error: 'attempts must be from 1 to 10' })),

@@ -18,6 +18,7 @@ import { accountScreens } from './screens/account.ts'
 import { planScreens } from './screens/plan.ts'
 import { brandingScreens } from './screens/branding-all.ts'
 import { componentScreens } from './screens/components.ts'
+import { componentHistoryScreens } from './screens/component-history.ts'
 import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
@@ -52,6 +53,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(planScreens(deps))
     .use(brandingScreens(deps))
     .use(componentScreens(deps))
+    .use(componentHistoryScreens(deps))
     .use(incidentScreens(deps))
     .use(templateScreens(deps))
     .use(maintenanceScreens(deps))

@@ -143,7 +143,9 @@ describe('as a monitor check', () => {
   test('a resolver named by the owner goes through the guard', async () => {
     const guarded = { ...testDeps({ allowPrivate: false }), dnsServers: [server.address] }
     const refused = await runEmailAuthCheck({ type: 'email_auth', domain: 'good.test', timeoutMs: 2_000, resolver: server.address }, guarded)
-    expect(refused.outcome).toBe('fail')
-    expect(refused.message).toStartWith('refused: resolver')
+    // The owner's setting is refused, not the domain: misconfigured, never a failure of the domain.
+    expect(refused.outcome).toBe('misconfigured')
+    expect(refused.message).toStartWith('resolver 127.0.0.1 is a loopback address')
+    expect(refused.message).toContain("Fix: edit the monitor's settings.")
   })
 })

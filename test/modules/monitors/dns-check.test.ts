@@ -74,10 +74,10 @@ describe('DNS checks', () => {
   })
 
   test('a resolver named in the spec goes through the guard; the instance resolvers do not', async () => {
-    expect(await runCheck(dns({}), testDeps({ allowPrivate: false }))).toMatchObject({ outcome: 'fail', message: `refused: resolver 127.0.0.1 is a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)` })
+    expect(await runCheck(dns({}), testDeps({ allowPrivate: false }))).toMatchObject({ outcome: 'misconfigured', message: `resolver 127.0.0.1 is a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it). Fix: edit the monitor's settings.` })
     const instance = testDeps({ allowPrivate: false, dnsServers: [server.address] })
     expect((await runCheck(dns({ resolver: null }), instance)).outcome).toBe('ok')
-    expect(await runCheck(dns({ resolver: null }), testDeps({ allowPrivate: false }))).toMatchObject({ outcome: 'fail', message: 'no DNS resolver configured' })
+    expect(await runCheck(dns({ resolver: null }), testDeps({ allowPrivate: false }))).toMatchObject({ outcome: 'misconfigured', message: expect.stringMatching(/^no DNS resolver configured\. Fix: give the instance a DNS resolver/) })
   })
 })
 

@@ -90,7 +90,7 @@ describe('DNSBL monitor', () => {
     const before = dns.queries
     await runCheck(spec(LISTED, ['listed.test', 'clean.test', 'errors.test']), deps())
     expect(dns.queries - before).toBe(3)
-    expect(await runCheck(spec(LISTED, ['listed.test']), { ...deps(), dnsServers: [] })).toMatchObject({ outcome: 'fail', message: 'no DNS resolver configured' })
+    expect(await runCheck(spec(LISTED, ['listed.test']), { ...deps(), dnsServers: [] })).toMatchObject({ outcome: 'misconfigured', message: expect.stringMatching(/^no DNS resolver configured\. Fix: /) })
   })
 })
 

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import DNS from 'dns2'
-import { createAddressGuard, type PrivateTargets } from '../../../src/lib/address-guard.ts'
+import { createAddressGuard, type AddressGuard, type PrivateTargets } from '../../../src/lib/address-guard.ts'
+import { systemResolve } from '../../../src/modules/monitors/system-resolver.ts'
 import type { CheckDeps } from '../../../src/modules/monitors/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
@@ -94,5 +95,31 @@ export async function startDnsServer(zone: Record<string, DnsAnswer[]>, options:
       return state.queries
     },
     close: () => server.close(),
+  }
+}
+
+/**
+ * Check deps whose MONITOR_PRIVATE_TARGETS can be switched, as a restart with the other setting
+ * would: the system resolver (so `localhost` is the machine's loopback) behind the real guard.
+ */
+export function switchablePrivateTargets(initial: boolean): CheckDeps & { setAllowPrivate(allow: boolean): void } {
+  const guards = {
+    on: createAddressGuard({ resolve: systemResolve, allowPrivate: true }),
+    off: createAddressGuard({ resolve: systemResolve, allowPrivate: false }),
+  }
+  let current = initial ? guards.on : guards.off
+  const guard: AddressGuard = {
+    get allowPrivate() {
+      return current.allowPrivate
+    },
+    check: (host, signal) => current.check(host, signal),
+    refusesLiteral: (host) => current.refusesLiteral(host),
+  }
+  return {
+    guard,
+    clock: new ManualClock(),
+    setAllowPrivate(allow) {
+      current = allow ? guards.on : guards.off
+    },
   }
 }

@@ -192,13 +192,11 @@ describe('HTTP checks', () => {
     expect(await runCheck(http('/loop'), loopbackOnly())).toMatchObject({ outcome: 'fail', message: 'more than 5 redirects' })
   })
 
-  test('a redirect to a private address is refused at that hop, though a server answers there', async () => {
-    expect(await runCheck(http('/to-private'), loopbackOnly())).toMatchObject({
-      outcome: 'fail',
-      message: 'refused: 127.0.0.2 is a loopback address (outside the networks MONITOR_PRIVATE_TARGETS lists)',
-      details: { redirects: 1 },
-    })
-    expect(await runCheck(http('/to-private-name'), loopbackOnly())).toMatchObject({ outcome: 'fail', message: 'refused: intranet.test resolves to 10.0.0.7, a private address (outside the networks MONITOR_PRIVATE_TARGETS lists)' })
+  test('a redirect to a private address is refused at that hop, though a server answers there: misconfigured, with the hop, the reason and the fix', async () => {
+    const toPrivate = await runCheck(http('/to-private'), loopbackOnly())
+    expect(toPrivate).toMatchObject({ outcome: 'misconfigured', responseTimeMs: null, details: { redirects: 1 } })
+    expect(toPrivate.message).toMatch(/^redirect 1 to http:\/\/127\.0\.0\.2:\d+\/\S*: 127\.0\.0\.2 is a loopback address \(outside the networks MONITOR_PRIVATE_TARGETS lists\)\. Fix: add its network to MONITOR_PRIVATE_TARGETS/)
+    expect((await runCheck(http('/to-private-name'), loopbackOnly())).message).toContain(': intranet.test resolves to 10.0.0.7, a private address (outside the networks MONITOR_PRIVATE_TARGETS lists). Fix: ')
     // With all private targets allowed the same chain reaches 127.0.0.2.
     const open = testDeps({ allowPrivate: true, names })
     expect(await runCheck(http('/to-private', { keyword: { text: 'private side' } }), open)).toMatchObject({ outcome: 'ok', details: { address: '127.0.0.2', redirects: 1 } })
@@ -206,8 +204,11 @@ describe('HTTP checks', () => {
 
   test('a redirect to 169.254.169.254 is refused even with private targets allowed, in any spelling', async () => {
     const open = testDeps({ allowPrivate: true, names })
-    expect(await runCheck(http('/to-metadata'), open)).toMatchObject({ outcome: 'fail', message: 'refused: 169.254.169.254 is a cloud metadata address' })
-    expect(await runCheck(http('/to-metadata-decimal'), open)).toMatchObject({ outcome: 'fail', message: 'refused: 169.254.169.254 is a cloud metadata address' })
+    for (const path of ['/to-metadata', '/to-metadata-decimal']) {
+      const result = await runCheck(http(path), open)
+      expect(result.outcome).toBe('misconfigured')
+      expect(result.message).toEndWith(': 169.254.169.254 is a cloud metadata address. Fix: monitor another address; monitors never reach this kind of address.')
+    }
   })
 
   test('a redirect to another scheme is not followed', async () => {
@@ -273,7 +274,7 @@ describe('the SSRF suite: refused unless MONITOR_PRIVATE_TARGETS allows them', (
   test('each form is refused without the flag, and reaches the loopback target with it', async () => {
     for (const url of targets(plain.port!)) {
       const refused = await runCheck({ type: 'http', url, timeoutMs: 2_000 }, strict())
-      expect({ url, outcome: refused.outcome, refused: refused.message.startsWith('refused: ') }).toEqual({ url, outcome: 'fail', refused: true })
+      expect({ url, outcome: refused.outcome, fix: refused.message.includes('Fix: ') && refused.message.includes('MONITOR_PRIVATE_TARGETS=1') }).toEqual({ url, outcome: 'misconfigured', fix: true })
       const reached = await runCheck({ type: 'http', url, timeoutMs: 2_000, keyword: { text: 'Operational' } }, open())
       expect({ url, outcome: reached.outcome }).toEqual({ url, outcome: 'ok' })
     }

@@ -107,7 +107,11 @@ describe('SSL monitor: direct TLS', () => {
 
   test('the address guard applies before any connection', async () => {
     const result = await runCheck(spec(servers.valid!.port), deps(20.5, true, false as never))
-    expect(result).toEqual({ outcome: 'fail', responseTimeMs: null, message: `refused: ${HOST} resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)` })
+    expect(result).toEqual({
+      outcome: 'misconfigured',
+      responseTimeMs: null,
+      message: `${HOST} resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it). Fix: monitor an address reachable from the internet, or let this instance reach loopback and private addresses with MONITOR_PRIVATE_TARGETS=1 (then restart it).`,
+    })
   })
 })
 

@@ -7,6 +7,7 @@ import {
   initialState,
   nextState,
   percentStateChange,
+  type MeasuredOutcome,
   type StateEvent,
   type StateSettings,
   type StateSnapshot,
@@ -17,6 +18,7 @@ const INTERVAL = 30_000
 const O = 'ok' as const
 const D = 'degraded' as const
 const F = 'fail' as const
+const M = 'misconfigured' as const
 
 /** Feeds outcomes one interval apart; returns each step's state, events and the final snapshot. */
 function drive(outcomes: Outcome[], settings: StateSettings = { confirmFailures: 2, confirmSuccesses: 2 }, start?: StateSnapshot) {
@@ -106,7 +108,7 @@ describe('flapping (Naemon-style, 21 results, 50 % / 25 %)', () => {
   })
 
   test('hysteresis: between 25 % and 50 % a flapping monitor keeps flapping and a steady one does not start', () => {
-    const history: Outcome[] = [...Array(13).fill(O), F, O, F, O, F, O, F, O] // 7 changes near the new end
+    const history: MeasuredOutcome[] = [...Array(13).fill(O), F, O, F, O, F, O, F, O] // 7 changes near the new end
     const percent = percentStateChange(history)
     expect(percent).toBeGreaterThan(25)
     expect(percent).toBeLessThan(50)
@@ -118,9 +120,39 @@ describe('flapping (Naemon-style, 21 results, 50 % / 25 %)', () => {
   test('history is kept to the window and stored as a short string', () => {
     const { snapshot } = drive(Array(30).fill(O))
     expect(snapshot.history).toHaveLength(21)
-    const history: Outcome[] = [O, D, F, O]
+    const history: MeasuredOutcome[] = [O, D, F, O]
     expect(encodeHistory(history)).toBe('odfo')
     expect(decodeHistory('odfo')).toEqual(history)
     expect(decodeHistory('oxf')).toEqual([O, F])
+  })
+})
+
+describe('misconfigured runs', () => {
+  test('a refused run makes the state misconfigured at once, never down, and keeps the measured history', () => {
+    const { steps, snapshot } = drive([O, O, M, M])
+    expect(steps.map((s) => s.state)).toEqual(['up', 'up', 'misconfigured', 'misconfigured'])
+    expect(steps[2]!.events).toEqual(['misconfigured'])
+    expect(steps[3]!.events).toEqual([])
+    expect(encodeHistory(snapshot.history)).toBe('oo')
+  })
+
+  test('a new monitor whose every run is refused is misconfigured, not down, however many runs', () => {
+    expect(drive([M, M, M, M, M]).states).toEqual(Array(5).fill('misconfigured'))
+  })
+
+  test('the first measured run after it stands on its own, as a new monitor\'s would', () => {
+    expect(drive([M, M, O]).steps[2]).toEqual({ state: 'up', events: ['up'], flapping: false })
+    expect(drive([O, O, M, F]).steps[3]).toEqual({ state: 'down', events: ['down'], flapping: false })
+    // since moves with each change of state.
+    const { snapshot, clock } = drive([O, M])
+    expect(snapshot.since).toBe(clock.now())
+  })
+
+  test('a flapping monitor that becomes misconfigured stops flapping', () => {
+    const flapping = drive([O, F, O, F, O, F, O, F, O, F, O, F])
+    expect(flapping.snapshot.flapping).toBe(true)
+    const transition = nextState(flapping.snapshot, M, { confirmFailures: 2, confirmSuccesses: 2 }, flapping.clock.now() + INTERVAL)
+    expect(transition.next).toMatchObject({ state: 'misconfigured', flapping: false })
+    expect(transition.events).toEqual(['flapping-stop', 'misconfigured'])
   })
 })

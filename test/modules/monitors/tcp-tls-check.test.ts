@@ -44,7 +44,7 @@ describe('TCP checks', () => {
   test('loopback is refused without the flag, in every spelling', async () => {
     for (const host of ['127.0.0.1', 'db.test', '2130706433', '0177.0.0.1', '::ffff:127.0.0.1', '[::1]']) {
       const result = await runCheck({ type: 'tcp', host, port: listener.port, timeoutMs: 1_000 }, testDeps({ allowPrivate: false, names }))
-      expect({ host, outcome: result.outcome, refused: result.message.startsWith('refused: ') }).toEqual({ host, outcome: 'fail', refused: true })
+      expect({ host, outcome: result.outcome, loopback: result.message.includes('a loopback address') }).toEqual({ host, outcome: 'misconfigured', loopback: true })
     }
   })
 
@@ -81,7 +81,10 @@ describe('TLS checks', () => {
 
   test('the guard applies: refused without the flag', async () => {
     const result = await runCheck(tls('tls.test'), testDeps({ allowPrivate: false, names }))
-    expect(result).toMatchObject({ outcome: 'fail', message: 'refused: tls.test resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)' })
+    expect(result).toMatchObject({
+      outcome: 'misconfigured',
+      message: 'tls.test resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it). Fix: monitor an address reachable from the internet, or let this instance reach loopback and private addresses with MONITOR_PRIVATE_TARGETS=1 (then restart it).',
+    })
   })
 
   test('a plain TCP listener is no TLS server: fails', async () => {

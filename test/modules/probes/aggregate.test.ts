@@ -47,6 +47,19 @@ describe('aggregateRegions', () => {
     expect(agg([region('local', 'down', stale), region('eu', 'up', null)], 1)).toEqual({ state: null, flapping: false, reporting: 0, down: 0 })
   })
 
+  test('a misconfigured region (its runs refused by the configuration) counts as no data, never as down', () => {
+    // k = 1: the others decide; a misconfigured region never makes the monitor down.
+    expect(agg([region('local', 'up'), region('eu', 'misconfigured')], 1)).toEqual({ state: 'up', flapping: false, reporting: 1, down: 0 })
+    expect(agg([region('local', 'down'), region('eu', 'misconfigured')], 1).state).toBe('down')
+    // k = 2 of 2 with one misconfigured: too few report to confirm an outage.
+    expect(agg([region('local', 'down'), region('eu', 'misconfigured')], 2).state).toBe('degraded')
+    // Every fresh region refused: the monitor is misconfigured, not down and not held.
+    expect(agg([region('local', 'misconfigured'), region('eu', 'misconfigured')], 1)).toEqual({ state: 'misconfigured', flapping: false, reporting: 0, down: 0 })
+    expect(agg([region('local', 'misconfigured'), region('eu', 'pending', null)], 1).state).toBe('misconfigured')
+    // A stale misconfigured region is no data like any stale one.
+    expect(agg([region('local', 'misconfigured', NOW - 4 * INTERVAL)], 1).state).toBeNull()
+  })
+
   test('a flapping region counts as degraded (nextState holds it there), never as down', () => {
     // Drive one region's state machine into flapping, as the recorder does per region.
     let snapshot = initialState(NOW - 30 * INTERVAL)

@@ -75,3 +75,38 @@ describe('a monitor only probes run', () => {
     await scheduler.stop()
   })
 })
+
+describe('a region whose run the configuration refused', () => {
+  test('is no data, never down: the component keeps its status; every region refused makes the monitor misconfigured', async () => {
+    const eu = (await ctx.app.services.probes.createToken('eu-mis')).token
+    const us = (await ctx.app.services.probes.createToken('us-mis')).token
+    const page = await ctx.createPage(key, { slug: 'probes-misconf', name: 'Probes misconfigured' })
+    const component = (await json(await ctx.request(`/user/api/v1/status-pages/${page.id}/components`, { method: 'POST', key, json: { name: 'API' } }))).data
+    const monitor = (await json(await ctx.request('/user/api/v1/monitors', { method: 'POST', key, json: { name: 'Remote', type: 'http', target: 'https://example.com/api', regions: ['eu-mis', 'us-mis'], confirm_failures: 1, confirm_successes: 1, component_id: component.id } }))).data
+    const push = async (token: string, outcome: 'ok' | 'fail' | 'misconfigured') => {
+      const response = await ctx.request('/api/v1/probe/results', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ results: [{ monitor_id: monitor.id, scheduled_at: new Date(ctx.clock.now()).toISOString(), result: { outcome, response_ms: outcome === 'ok' ? 30 : null, message: outcome === 'misconfigured' ? 'api.example resolves to 10.0.0.1, a private address. Fix: …' : outcome } }] }),
+      })
+      expect(response.status).toBeLessThan(300)
+    }
+    const get = async () => (await json(await ctx.request(`/user/api/v1/monitors/${monitor.id}`, { key }))).data
+    const componentStatus = async () => (await json(await ctx.request(`/user/api/v1/components/${component.id}`, { key }))).data.status
+
+    await push(eu, 'misconfigured')
+    await push(us, 'ok')
+    expect((await get()).state).toBe('up')
+    ctx.clock.advance(INTERVAL_MS)
+    await push(us, 'misconfigured')
+    expect((await get())).toMatchObject({ state: 'misconfigured', state_reason: 'api.example resolves to 10.0.0.1, a private address. Fix: …' })
+    expect(await componentStatus()).toBe('up')
+    const regions = await json(await ctx.request(`/user/api/v1/monitors/${monitor.id}/regions`, { key }))
+    expect(regions.data.map((r: { region: string; state: string }) => [r.region, r.state])).toEqual([['eu-mis', 'misconfigured'], ['us-mis', 'misconfigured']])
+    // A real failure in one region again decides (k = 1).
+    ctx.clock.advance(INTERVAL_MS)
+    await push(eu, 'fail')
+    expect((await get()).state).toBe('down')
+    expect(await componentStatus()).toBe('down')
+  })
+})

@@ -1,7 +1,7 @@
 /**
- * The health score on the monitor screens in real Chromium: the list's Health column and the
- * detail's "Health score" give the score and its three parts as text, from seeded raw results;
- * a monitor with no checks and a paused one say why they have none.
+ * The health score on the monitor screens in real Chromium: the list's Health column gives the
+ * score alone; the detail's "Health score" gives it with each part, its window and its figures,
+ * from seeded raw results; a monitor with no checks and a paused one say why they have none.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { checkA11y, startWebApp, type WebApp } from '../../helpers/webapp.ts'
@@ -21,7 +21,7 @@ const createMonitor = async (name: string) => {
 }
 
 describe('health score on the monitor screens', () => {
-  test('list and detail show the score with its parts; empty and paused monitors say why there is none', async () => {
+  test('the list shows the score, the detail its parts with their windows; empty and paused monitors say why there is none', async () => {
     const scored = await createMonitor('Scored site')
     const fresh = await createMonitor('Fresh site')
     const paused = await createMonitor('Paused site')
@@ -34,15 +34,20 @@ describe('health score on the monitor screens', () => {
     const page = app.page
     await page.goto(`${app.base}/user/monitors`)
     // 22 of 24 up → 55; latency and errors full: 95.
-    const expected = '95 / 100 (uptime 55 of 60, latency 20 of 20, errors 20 of 20)'
-    expect(await page.locator(`#m-${scored} td[data-label="Health"]`).innerText()).toBe(expected)
+    expect(await page.locator(`#m-${scored} td[data-label="Health"]`).innerText()).toBe('95 / 100')
     expect(await page.locator(`#m-${fresh} td[data-label="Health"]`).innerText()).toBe('not scored yet')
     expect(await page.locator(`#m-${paused} td[data-label="Health"]`).innerText()).toBe('not scored while paused')
     expect(await page.getByRole('columnheader', { name: 'Health' }).isVisible()).toBe(true)
     await checkA11y(page)
 
     await page.goto(`${app.base}/user/monitors/${scored}`)
-    expect(await page.locator('dd.health').innerText()).toBe(expected)
+    expect((await page.locator('dd.health').innerText()).split('\n').slice(0, 4)).toEqual([
+      '95 / 100',
+      'Uptime 55 of 60: 22 of 24 results did not fail over the last 24 hours',
+      'Latency 20 of 20: p95 80 ms over the last hour against 80 ms over 24 hours',
+      'Errors 20 of 20: 4 of 4 results did not fail over the last hour',
+    ])
+    expect(await page.locator('dd.health').innerText()).toContain('Scored again after each new result; last at 2026-11-23 12:00 UTC.')
     expect(await page.getByText('Health score', { exact: true }).isVisible()).toBe(true)
     await checkA11y(page)
   })

@@ -22,6 +22,7 @@ import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../monitors/av
 import { CreateMonitorBody, monitorJson, ResultsQuery, UpdateMonitorBody } from '../../monitors/model.ts'
 import type { Monitor } from '../../monitors/service.ts'
 import { HttpError } from '../../../lib/errors.ts'
+import type { Flash } from '../kit/flash.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
@@ -56,6 +57,9 @@ const LIST_FIELDS = new Set(['headers', 'conditions', 'expected', 'zones', 'dkim
 const RESULTS_PER_PAGE = 20
 
 const typeOf = (raw: string | undefined): string | undefined => (raw && raw in TYPE_FIELDS ? raw : undefined)
+
+/** The flash after a save: the notice, or the first warning with it (an error-coloured flash, so it is read). */
+const savedFlash = (notice: string, warnings: readonly string[]): string | Flash => (warnings.length === 0 ? notice : { kind: 'error', text: `${notice} Warning: ${warnings[0]}` })
 
 /** Reads the monitor form of `type` with the API's schema: scalar fields by the kit, line lists here. */
 export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, type: string) {
@@ -195,7 +199,7 @@ export function monitorScreens(deps: ScreenDeps) {
         try {
           const created = await monitors.create(user, form.value)
           if (created.pushToken) return detailPage(user, render, created.monitor, undefined, created.pushToken)
-          return redirect(monitorPath(created.monitor.id), `Monitor "${created.monitor.definition.name}" created; its first run comes within one interval.`)
+          return redirect(monitorPath(created.monitor.id), savedFlash(`Monitor "${created.monitor.definition.name}" created; its first run comes within one interval.`, created.warnings))
         } catch (error) {
           return formPage(user, render, type, serviceErrorState(error, form.state), undefined, errorStatus(error))
         }
@@ -231,8 +235,8 @@ export function monitorScreens(deps: ScreenDeps) {
         if (!form.ok) return formPage(user, render, type, form.state, monitor, 400)
         try {
           // An emptied name is sent as "" (the API's "name is required"), not left out.
-          const saved = await monitors.update(user, monitor.id, { ...form.value, name: form.value.name ?? '' })
-          return redirect(monitorPath(saved.id), `Monitor "${saved.definition.name}" saved.`)
+          const { monitor: saved, warnings } = await monitors.update(user, monitor.id, { ...form.value, name: form.value.name ?? '' })
+          return redirect(monitorPath(saved.id), savedFlash(`Monitor "${saved.definition.name}" saved.`, warnings))
         } catch (error) {
           return formPage(user, render, type, serviceErrorState(error, form.state), monitor, errorStatus(error))
         }

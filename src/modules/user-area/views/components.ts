@@ -66,6 +66,7 @@ function componentItem(c: Component, index: number, count: number): string {
       !${actionButton(`${path}/move`, 'Move down', c.name, { direction: 'down' }, index === count - 1)}
     </div>
     <a href="${path}">Edit<span class="visually-hidden"> ${c.name}</span></a>
+    <a href="${path}/history">History<span class="visually-hidden"> of ${c.name}</span></a>
     <a href="${path}/delete">Delete<span class="visually-hidden"> ${c.name}</span></a>
   </div>
 </li>`
@@ -157,6 +158,10 @@ export function editComponentView(page: StatusPage, component: Component, groups
     <button type="submit">Save component</button>
     <a href="${componentsPath(page.id)}">Cancel</a>
   </form>
+</section>
+<section class="card" aria-labelledby="history-link-heading">
+  <h2 id="history-link-heading">Status history</h2>
+  <p><a href="${componentPath(component)}/history">Status history and corrections</a>: see each change, and correct a past span after a false outage.</p>
 </section>
 <section class="card danger" aria-labelledby="danger-heading">
   <h2 id="danger-heading">Delete this component</h2>

@@ -12,7 +12,7 @@ import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../pa
 import type { StoredToolReport } from '../../monitors/tool-state.ts'
 import { toolReportSection } from './monitors-report.ts'
 import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/regions.ts'
-import { formatTime, healthText, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
+import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
   monitor: Monitor
@@ -166,13 +166,14 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSect
 <section class="card" aria-labelledby="state-heading">
   <h2 id="state-heading">State: ${stateLabel(m.state)}</h2>
   <p>!${stateBadge(m.state)} since <time datetime="${new Date(m.stateSince).toISOString()}">${formatTime(m.stateSince)}</time> (${duration(d.now - m.stateSince)})!${m.flapping ? ' · flapping: changes are damped' : ''}</p>
+  !${misconfiguredNote(m)}
   <dl class="mon-facts">
     <dt>Type</dt><dd>${MONITOR_TYPE_LABELS[def.type] ?? def.type}</dd>
     <dt>Target</dt><dd class="target">${def.target ?? 'its push URL'}</dd>
     <dt>Interval</dt><dd>${String(def.intervalSeconds)} s</dd>
     <dt>Component</dt><dd>${d.componentLabel ?? 'none'}</dd>
-    <dt>Health score</dt><dd class="health">${healthText(m)}</dd>
-    <dt>Last check</dt><dd>${m.lastCheckAt === null ? 'not yet' : `${formatTime(m.lastCheckAt)}: ${outcomeLabel(m.lastOutcome ?? '')}${m.lastMessage ? ` (${m.lastMessage})` : ''}`}</dd>
+    <dt>Health score</dt><dd class="health">!${healthBreakdown(m)}</dd>
+    <dt>Last check</dt><dd>${m.lastCheckAt === null ? 'not yet' : `${formatTime(m.lastCheckAt)}: ${outcomeLabel(m.lastOutcome ?? '')}${m.lastMessage && m.state !== 'misconfigured' ? ` (${m.lastMessage})` : ''}`}</dd>
   </dl>
   <div class="actions">
     <a class="button secondary" href="${monitorPath(m.id)}/edit">Edit</a>

@@ -38,13 +38,31 @@ const TYPE_HINTS: Record<string, string> = {
   email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
 }
 
-const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused' }
+const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
 export const stateLabel = (state: string) => STATE_LABELS[state] ?? state
-const OUTCOME_LABELS: Record<string, string> = { ok: 'passed', degraded: 'slow', fail: 'failed' }
+const OUTCOME_LABELS: Record<string, string> = { ok: 'passed', degraded: 'slow', fail: 'failed', misconfigured: 'misconfigured' }
 export const outcomeLabel = (outcome: string) => OUTCOME_LABELS[outcome] ?? outcome
 
 /** The state in words, with a class for its colour (never the colour alone). */
 export const stateBadge = (state: string) => html`<span class="mon-state ${state}">${stateLabel(state)}</span>`
+
+/** A misconfigured run's message split into its reason and its fix (the engine writes "reason. Fix: fix."). */
+export function reasonAndFix(message: string): { reason: string; fix: string | null } {
+  const at = message.indexOf('. Fix: ')
+  return at < 0 ? { reason: message, fix: null } : { reason: `${message.slice(0, at)}.`, fix: message.slice(at + 7) }
+}
+
+/** Why a misconfigured monitor's runs are refused and what to do, in words (empty for other states). */
+export function misconfiguredNote(m: Monitor, id?: string): string {
+  if (m.state !== 'misconfigured') return ''
+  const { reason, fix } = reasonAndFix(m.stateReason ?? 'its runs are refused by the configuration.')
+  const history =
+    m.componentId !== null && m.pageId !== null
+      ? html`<p>Did it show a false outage before? <a href="/user/pages/${String(m.pageId)}/components/${String(m.componentId)}/history">Correct the component's history</a>.</p>`
+      : ''
+  return html`<div class="mon-misconfigured"!${id ? html` id="${id}"` : ''}><p><strong>Not checked: this instance refuses its runs.</strong> It changes no component, opens no incident and counts in no uptime until it is fixed.</p>
+<p>Reason: ${reason}</p>!${fix ? html`<p>Fix: ${fix}</p>` : ''}!${history}</div>`
+}
 
 /** The type's own fields (option names of the API); the rest of the form is common to all types. */
 export const TYPE_FIELDS: Record<string, readonly string[]> = {
@@ -93,11 +111,39 @@ function lastCheck(m: Monitor): string {
   return html`<time datetime="${new Date(m.lastCheckAt).toISOString()}">${formatTime(m.lastCheckAt)}</time>: ${outcomeLabel(m.lastOutcome ?? '')}${ms}`
 }
 
-/** The health score with its parts in words; null: paused or nothing checked in 24 h. */
+/** The health score alone (the list's column; its parts are on the monitor's page); null: paused or nothing measured in 24 h. */
 export function healthText(m: Monitor): string {
   const h = m.health
   if (!h) return m.enabled ? 'not scored yet' : 'not scored while paused'
-  return `${h.score} / 100 (uptime ${h.uptime} of 60, latency ${h.latency} of 20, errors ${h.errors} of 20)`
+  return `${h.score} / 100`
+}
+
+/** "the last hour", "the last 12 hours". */
+export function windowWords(ms: number): string {
+  const hours = Math.round(ms / 3_600_000)
+  return hours === 1 ? 'the last hour' : `the last ${hours} hours`
+}
+
+/** The health score with each part, its window and its figures (the monitor's page). */
+export function healthBreakdown(m: Monitor): string {
+  const h = m.health
+  if (!h) return html`${healthText(m)}`
+  const recent = windowWords(h.recentMs)
+  const latency =
+    h.p95RecentMs !== null
+      ? `p95 ${h.p95RecentMs} ms over ${recent} against ${h.p95BaselineMs ?? h.p95RecentMs} ms over 24 hours`
+      : h.answeredRecent > 0
+        ? `answers without a response time over ${recent}`
+        : `no answer over ${recent}`
+  const passed = (total: number, failed: number) => `${total - failed} of ${total} result${total === 1 ? '' : 's'} did not fail`
+  const errors = h.resultsRecent === 0 ? `no result over ${recent}` : `${passed(h.resultsRecent, h.failedRecent)} over ${recent}`
+  return html`<strong>${healthText(m)}</strong>
+<ul class="health-parts">
+  <li>Uptime ${String(h.uptime)} of 60: ${passed(h.results24h, h.failed24h)} over the last 24 hours</li>
+  <li>Latency ${String(h.latency)} of 20: ${latency}</li>
+  <li>Errors ${String(h.errors)} of 20: ${errors}</li>
+</ul>
+<p class="hint">Scored again after each new result${m.healthAt === null ? '' : `; last at ${formatTime(m.healthAt)}`}. Runs refused by the configuration count nowhere.</p>`
 }
 
 function pauseButton(m: Monitor): string {
@@ -116,7 +162,7 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
   <td data-label="Last check">!${lastCheck(m)}</td>
   <td data-label="Health" class="health">${healthText(m)}</td>
   <td data-label="Actions">!${pauseButton(m)}</td>
-</tr>`,
+</tr>!${m.state === 'misconfigured' ? html`<tr class="mon-reason-row"><td colspan="7" data-label="Misconfigured">!${misconfiguredNote(m, `m-${m.id}-why`)}</td></tr>` : ''}`,
   )
   return html`<div class="monitors-wrap"><table class="monitors"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Health</th><th scope="col">Actions</th></tr></thead>
