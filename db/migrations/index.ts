@@ -26,9 +26,9 @@ import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
 import * as createAttemptBudgets from './2026_11_29_0100_create_attempt_budgets.ts'
 import * as probeRegions from './2026_11_29_0100_probe_regions.ts'
 import * as statusDailyDownSpans from './2026_11_29_0100_status_daily_down_spans.ts'
-import * as createStatusCorrections from './2026_11_30_0200_create_status_corrections.ts'
 import * as notifyHeldEvents from './2026_11_30_0400_notify_held_events.ts'
 import * as webhookSigningAndDeliveryLog from './2026_11_30_0500_webhook_signing_and_delivery_log.ts'
+import * as createStatusCorrections from './2026_11_30_0600_create_status_corrections.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -54,7 +54,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_create_attempt_budgets': createAttemptBudgets,
   '2026_11_29_0100_probe_regions': probeRegions,
   '2026_11_29_0100_status_daily_down_spans': statusDailyDownSpans,
-  '2026_11_30_0200_create_status_corrections': createStatusCorrections,
   '2026_11_30_0400_notify_held_events': notifyHeldEvents,
   '2026_11_30_0500_webhook_signing_and_delivery_log': webhookSigningAndDeliveryLog,
+  '2026_11_30_0600_create_status_corrections': createStatusCorrections,
 }

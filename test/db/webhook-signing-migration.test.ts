@@ -12,6 +12,7 @@ import { Migrator, sql } from 'kysely'
 import { migrations } from '../../db/migrations/index.ts'
 import { loadConfig } from '../../src/config.ts'
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
+import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { openPostgres } from '../../src/db/postgres.ts'
 import { verifyLegacySignature } from '../../src/modules/notify/webhook-signing.ts'
@@ -21,7 +22,7 @@ import { ManualClock } from '../helpers/clock.ts'
 import { testPostgresServer } from '../helpers/database.ts'
 import { verifyStandardWebhook } from '../helpers/standard-webhooks.ts'
 
-const BEFORE = '2026_11_29_0100_status_daily_down_spans'
+const BEFORE = '2026_11_30_0400_notify_held_events'
 const LEGACY = 'an-old-secret-0123456789'
 
 /** An empty database (no migration run) and how to throw it away. */
@@ -53,7 +54,7 @@ test('the Standard Webhooks migration on a database made before it', async () =>
   const database = await emptyDatabase(dir)
   const { db } = database.handle
   try {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE)
+    const { error } = await new Migrator({ db: engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE)
     if (error) throw error
     const now = Date.UTC(2026, 10, 20)
     const user = await db.insertInto('users').values({ email: 'o@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: now }).returning('id').executeTakeFirstOrThrow()
@@ -77,7 +78,7 @@ test('the Standard Webhooks migration on a database made before it', async () =>
     const sent = await row('sent', { request: { url: `${hub.url}/old`, headers: {}, body, signed: true } }, now - 30_000)
     const queued = await row('queued', { request: { url: `${hub.url}/old`, headers: { 'content-type': 'application/json' }, body, signed: true } }, null)
 
-    expect(await migrateToLatest(db)).toContain('2026_11_30_0500_webhook_signing_and_delivery_log')
+    expect((await migrateToLatest(db))[0]).toBe('2026_11_30_0500_webhook_signing_and_delivery_log')
     const settings = JSON.parse((await db.selectFrom('notification_channels').select('config_json').where('id', '=', channel.id).executeTakeFirstOrThrow()).config_json)
     const signingSecret: string = settings.signing_secret
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/)

@@ -24,7 +24,7 @@ export interface ComponentStatusHistoryTable {
   at: number
 }
 
-/** A correction of the status history over [from_at, to_at) (see db/migrations/2026_11_30_0200_create_status_corrections.ts). */
+/** A correction of the status history over [from_at, to_at) (see db/migrations/2026_11_30_0600_create_status_corrections.ts). */
 export interface ComponentStatusCorrectionsTable {
   id: Generated<number>
   component_id: number
