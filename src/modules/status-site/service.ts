@@ -28,6 +28,7 @@ import type { PageStatusService } from '../page-status/service.ts'
 import { worstOf } from '../page-status/status.ts'
 import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
+import { takesVisitorSubscriptions } from './subscriptions.ts'
 import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
 import type { ImageType } from '../branding/tables.ts'
 import type { BrandingService } from '../branding/service.ts'
@@ -252,7 +253,7 @@ export class StatusSiteService {
       recentDays: RECENT_DAYS,
       now: snap.now,
       assets: look.assets,
-      subscribe: site.visibility === 'public' && this.config.mail.enabled,
+      subscribe: this.offersSubscription(site),
     })
     return { html, boundary: snap.nextBoundary }
   }
@@ -262,6 +263,11 @@ export class StatusSiteService {
       const { html, boundary } = await this.renderPageUntil(site)
       return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }), boundary }
     })
+  }
+
+  /** The header's "Subscribe to updates" link: on every HTML page of a host that takes visitors' subscriptions. */
+  offersSubscription(site: Site): boolean {
+    return takesVisitorSubscriptions(site, this.config.mail.enabled)
   }
 
   private htmlCacheControl(site: Site): string {
@@ -284,6 +290,7 @@ export class StatusSiteService {
         newer: before !== undefined,
         now: this.clock.now(),
         assets: look.assets,
+        subscribe: this.offersSubscription(site),
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
@@ -316,6 +323,7 @@ export class StatusSiteService {
         canonicalUrl: site.url,
         now: this.clock.now(),
         assets: look.assets,
+        subscribe: this.offersSubscription(site),
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })

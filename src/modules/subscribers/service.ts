@@ -17,6 +17,7 @@ import type { User } from '../accounts/service.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
+import { takesVisitorSubscriptions } from '../status-site/subscriptions.ts'
 import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
 import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
 import { ManageTokens } from './tokens.ts'
@@ -137,7 +138,7 @@ export class SubscribersService {
 
   /** Whether visitors may subscribe on the page themselves: public, not blocked, and mail on. */
   acceptsVisitors(page: { visibility: string; blocked: boolean }): boolean {
-    return page.visibility === 'public' && !page.blocked && this.outbox.mailEnabled
+    return takesVisitorSubscriptions(page, this.outbox.mailEnabled)
   }
 
   /** What the public form offers (404 where there is no form). */
