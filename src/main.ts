@@ -22,6 +22,7 @@ import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/scheduler.ts'
 import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
 import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
+import { DOMAIN_SWEEP_MS } from './modules/status-pages/domain-verifier.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -100,6 +101,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const slaCheck = scheduleMonitors
     ? setInterval(() => void app.services.slaChecker.run().catch((error) => console.error('[lantern] SLA checker:', error)), SLA_CHECK_INTERVAL_MS)
     : undefined
+  // Custom domains: re-checked on a schedule, so links follow a domain once it resolves here and
+  // leave it when it stops. Each due check is claimed in the database: several servers never double one.
+  const checkDomains = scheduleMonitors
+    ? setInterval(() => void app.services.domainVerifier.sweep().catch((error) => console.error('[lantern] custom-domain check:', error)), DOMAIN_SWEEP_MS)
+    : undefined
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -127,6 +133,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(sweepMaintenances)
         clearInterval(expireTransfers)
         clearInterval(slaCheck)
+        clearInterval(checkDomains)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

@@ -26,6 +26,7 @@ import * as monitorLeases from './2026_11_28_0900_monitor_leases.ts'
 import * as createAttemptBudgets from './2026_11_29_0100_create_attempt_budgets.ts'
 import * as probeRegions from './2026_11_29_0100_probe_regions.ts'
 import * as statusDailyDownSpans from './2026_11_29_0100_status_daily_down_spans.ts'
+import * as customDomainState from './2026_11_30_0320_custom_domain_state.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_create_attempt_budgets': createAttemptBudgets,
   '2026_11_29_0100_probe_regions': probeRegions,
   '2026_11_29_0100_status_daily_down_spans': statusDailyDownSpans,
+  '2026_11_30_0320_custom_domain_state': customDomainState,
 }

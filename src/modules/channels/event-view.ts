@@ -64,9 +64,14 @@ const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)
 
 async function pageOf(db: Db, pageId: number | null, config: Config) {
   if (pageId === null) return null
-  const row = await db.selectFrom('status_pages').select(['id', 'name', 'slug', 'custom_domain']).where('id', '=', pageId).executeTakeFirst()
+  const row = await db
+    .selectFrom('status_pages')
+    .innerJoin('users', 'users.id', 'status_pages.owner_id')
+    .select(['status_pages.id', 'status_pages.name', 'status_pages.slug', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'users.plan'])
+    .where('status_pages.id', '=', pageId)
+    .executeTakeFirst()
   if (!row) return null
-  return { id: row.id, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, config) }
+  return { id: row.id, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, config) }
 }
 
 async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts | undefined> {

@@ -146,7 +146,7 @@ export class StatusSiteService {
         blocked: row.blocked === 1,
         plan: row.plan,
         host: route.host,
-        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, this.config),
+        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, this.config),
         updatedAt: row.updated_at,
       }
       return { value: site, pageId: row.id }

@@ -17,6 +17,7 @@ import type { User } from '../accounts/service.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
+import type { DomainState } from '../status-pages/tables.ts'
 import { takesVisitorSubscriptions } from '../status-site/subscriptions.ts'
 import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
 import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
@@ -93,6 +94,8 @@ export interface PublicPage {
 }
 
 export type ManageView = { subscriber: Subscriber; page: PublicPage }
+/** A page row's columns that decide its public address (status-pages/urls.ts). */
+type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: User['plan'] }
 type LoadedPage = PublicPage & { plan: User['plan']; slug: string }
 
 export class SubscribersService {
@@ -116,8 +119,8 @@ export class SubscribersService {
     return this.outbox.mailEnabled
   }
 
-  pageUrl(page: { slug: string; custom_domain: string | null }): string {
-    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain }, this.config)
+  pageUrl(page: PageAddressRow): string {
+    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: page.plan }, this.config)
   }
 
   private async publicPage(repo: SubscribersRepo, pageId: number): Promise<LoadedPage> {
@@ -349,7 +352,7 @@ export class SubscribersService {
     return this.repo
   }
 
-  pageRef(page: { name: string; slug: string; custom_domain: string | null }): PageRef & { slug: string } {
+  pageRef(page: PageAddressRow & { name: string }): PageRef & { slug: string } {
     return { name: page.name, url: this.pageUrl(page), slug: page.slug }
   }
 }
