@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { LIVE_CACHE_CONTROL, NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -271,7 +271,7 @@ export class StatusSiteService {
   }
 
   private htmlCacheControl(site: Site): string {
-    return site.visibility === 'private' ? 'private, no-cache' : 'public, max-age=30'
+    return site.visibility === 'private' ? 'private, no-cache' : LIVE_CACHE_CONTROL
   }
 
   async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
@@ -365,7 +365,7 @@ export class StatusSiteService {
 
   private jsonHeaders(site: Site) {
     return {
-      cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=15',
+      cacheControl: site.visibility === 'private' ? 'private, no-store' : LIVE_CACHE_CONTROL,
       extraHeaders: JSON_CORS,
     }
   }

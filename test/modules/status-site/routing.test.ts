@@ -140,7 +140,7 @@ describe('routing table: which app answers which host', () => {
     const first = await get('https://acme.status.test/')
     const etag = first.headers.get('etag')!
     expect(etag).toMatch(/^"/)
-    expect(first.headers.get('cache-control')).toBe('public, max-age=30')
+    expect(first.headers.get('cache-control')).toBe('public, no-cache')
     const again = await get('https://acme.status.test/', { 'if-none-match': etag })
     expect(again.status).toBe(304)
     const head = await ctx.request('https://acme.status.test/', { method: 'HEAD' })
