@@ -110,7 +110,7 @@ export function pageScreens(deps: ScreenDeps) {
       '/user/pages/:id/settings/dns-check',
       screen(async ({ user, params, redirect }) => {
         const page = await domains.checkNow(user, idParam(params.id))
-        return redirect(`/user/pages/${page.id}/settings#dns-heading`, page.domainCheck.reason ?? 'DNS checked.')
+        return redirect(`/user/pages/${page.id}/settings#dns-heading`, `DNS checked: ${page.domainCheck.reason ?? 'nothing found.'}`)
       }),
       { params: IdPath, response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 503: HtmlResponse }, detail: detail("Check the custom domain's DNS now (form post)") },
     )

@@ -47,7 +47,8 @@ export const PRIVATE_NEEDS_PASSWORD = 'A private page needs a password: without 
  */
 export function lockedPageNotice(page: StatusPage): string {
   if (page.visibility !== 'private' || page.passwordSet) return ''
-  return html`<div class="blocked-alert" role="note">
+  // The boxed style of user.css (every screen loads it), as a note rather than an error list.
+  return html`<div class="error-summary" role="note">
   <p><strong>Nobody can open this page.</strong> It is private and has no password, so every visitor stops at its gate.</p>
   <p><a href="/user/pages/${String(page.id)}/access#password-heading">Set a password</a> or make the page public.</p>
 </div>`
