@@ -63,7 +63,7 @@ export interface GatePasswords {
   storePasswordHash(pageId: number, hash: string): Promise<void>
 }
 
-/** A custom domain's columns when it is set or changed: pending, never checked. */
+/** A custom domain's check columns when the domain is set, changed or removed: never checked. */
 const NEW_DOMAIN: Pick<StatusPageChanges, 'custom_domain_state' | 'custom_domain_checked_at' | 'custom_domain_verified_at' | 'custom_domain_reason'> = {
   custom_domain_state: 'pending',
   custom_domain_checked_at: null,
@@ -109,7 +109,7 @@ export class StatusPagesService {
     return toStatusPage(row)
   }
 
-  /** A page by id whoever owns it (after a write, and for jobs). */
+  /** A page by id whoever owns it: the answer to a write that was already allowed. */
   private async read(id: number): Promise<StatusPage> {
     const row = await this.repo.findById(id)
     if (!row) throw notFound()
@@ -147,8 +147,8 @@ export class StatusPagesService {
     if (input.name !== undefined) changes.name = parsePageName(input.name)
     if (input.custom_domain !== undefined) {
       const domain = await this.checkedCustomDomain(owner, input.custom_domain, current.id)
-      // A new domain starts over as pending: public links keep the address that works meanwhile.
-      if (domain !== current.customDomain) Object.assign(changes, domain === null ? { ...NEW_DOMAIN, custom_domain_state: null } : NEW_DOMAIN, { custom_domain: domain })
+      // A new domain starts over as pending (public links keep the address that works meanwhile); none, no state.
+      if (domain !== current.customDomain) Object.assign(changes, NEW_DOMAIN, { custom_domain: domain, custom_domain_state: domain === null ? null : 'pending' })
     }
     if (input.visibility !== undefined) {
       this.checkVisibilityAllowed(owner, input.visibility)
