@@ -82,7 +82,7 @@ export interface AppDeps {
   workerId?: number
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void
-  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, the check is not offered. */
+  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified and the check is not offered. */
   dns?: DnsResolver
   /** What monitor checks use; default the system's (services.ts). */
   checkDeps?: CheckDeps
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps): App {
     .use(badgeRoutes(new BadgeReads(services.badges, services.publicCache, services.clock), fastLane))
     .use(widgetRoutes(services.widget))
     .use(previewRoutes((slugs) => services.preview.render(slugs)))
-    .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, config }))
+    .use(statusPagesRoutes({ accounts: services.accounts, pages: services.pages, domains: services.domainVerifier, config }))
     .use(transfersRoutes({ accounts: services.accounts, transfers: services.transfers }))
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
@@ -130,7 +130,7 @@ export function createApp(deps: AppDeps): App {
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
     .use(planRoutes({ accounts: services.accounts }))
-    .use(userAreaRoutes({ services, config, dns: deps.dns }))
+    .use(userAreaRoutes({ services, config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))

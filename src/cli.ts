@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from './config.ts'
 import { openConfiguredDatabase } from './db/open.ts'
 import { migrateToLatest } from './db/migrate.ts'
+import { announceChangesOverPostgres } from './db/postgres-changes.ts'
+import { ChangeFeed } from './lib/change-feed.ts'
 import { HttpError } from './lib/errors.ts'
 import { toIso } from './lib/time.ts'
 import { runFromEnvironment } from './main.ts'
@@ -169,7 +171,11 @@ export async function runCli(
     const config = loadConfig(env)
     database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
-    const output = await command.run(createServices({ db: database.db, config }), values)
+    // On PostgreSQL the servers hear of this command's writes by NOTIFY (on SQLite they poll the file).
+    const changes = new ChangeFeed()
+    const announcer = config.databaseUrl ? announceChangesOverPostgres(database.db, changes) : undefined
+    const output = await command.run(createServices({ db: database.db, config, changes }), values)
+    await announcer?.flush()
     if (output !== '') io.out(output) // `key list` of a user without keys prints nothing
     return 0
   } catch (error) {

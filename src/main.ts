@@ -22,6 +22,8 @@ import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/scheduler.ts'
 import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
 import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
+import { DOMAIN_SWEEP_MS } from './modules/status-pages/domain-verifier.ts'
+import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
 const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
@@ -51,13 +53,15 @@ export interface StartOptions {
   clock?: Clock
   /** Run the monitor scheduler here (default: yes, unless this is a worker other than the first). */
   monitors?: boolean
+  /** DNS lookups of the custom-domain check (default node:dns); tests pass a zone of their own. */
+  dns?: DnsResolver
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const database = openConfiguredDatabase(config)
   await migrateToLatest(database.db)
   const changes = new ChangeFeed()
-  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log, dns: nodeDnsResolver })
+  const app = createApp({ db: database.db, config, changes, publicCache: options.publicCache, clock: options.clock, workerId: options.workerId, log: options.log, dns: options.dns ?? nodeDnsResolver })
   // Writes by the CLI or another worker on the same file reach this process's caches within a poll;
   // on PostgreSQL, writes by other app servers arrive through LISTEN/NOTIFY (db/postgres-changes.ts).
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
@@ -101,6 +105,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const slaCheck = scheduleMonitors
     ? setInterval(() => void app.services.slaChecker.run().catch((error) => console.error('[lantern] SLA checker:', error)), SLA_CHECK_INTERVAL_MS)
     : undefined
+  // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves
+  // here and leave it when it stops. Each due check is claimed in the database: several servers never double one.
+  const sweepDomains = () => void app.services.domainVerifier.sweep().catch((error) => console.error('[lantern] custom-domain check:', error))
+  const checkDomains = scheduleMonitors ? setInterval(sweepDomains, DOMAIN_SWEEP_MS) : undefined
+  if (scheduleMonitors) sweepDomains()
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -128,6 +137,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearInterval(sweepMaintenances)
         clearInterval(expireTransfers)
         clearInterval(slaCheck)
+        clearInterval(checkDomains)
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.

@@ -32,6 +32,8 @@ import { recordResponseTimes, responseTimesFrom } from './modules/analytics/resp
 import { refreshStatusRollup } from './modules/analytics/status-aggregator.ts'
 import { StatusPagesRepo } from './modules/status-pages/repo.ts'
 import { StatusPagesService } from './modules/status-pages/service.ts'
+import { DomainVerifier } from './modules/status-pages/domain-verifier.ts'
+import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { publicCacheOptions, type PublicCache } from './lib/http-cache.ts'
 import { TtlCache } from './lib/ttl-cache.ts'
 import { APP_VERSION } from './lib/version.ts'
@@ -103,6 +105,8 @@ export interface ServiceDeps {
   workerId?: number
   /** What monitor checks use (address guard, resolvers, trusted CAs); default: the system's, with MONITOR_PRIVATE_TARGETS. */
   checkDeps?: CheckDeps
+  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified. */
+  dns?: DnsResolver
 }
 
 export function createServices(input: ServiceDeps) {
@@ -122,7 +126,12 @@ export function createServices(input: ServiceDeps) {
   const passwords = deps.passwords ?? argon2idHasher
   const attemptBudgets = new AttemptBudgetsRepo(deps.db)
   const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl, attemptBudgets)
-  const pages = new StatusPagesService(new StatusPagesRepo(deps.db), clock, changes, deps.config)
+  // Private pages' gate passwords; a page may be created with its password (status-pages GatePasswords).
+  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets)
+  const pagesRepo = new StatusPagesRepo(deps.db)
+  const pages = new StatusPagesService(pagesRepo, clock, changes, deps.config, pageAccess)
+  // Custom domains are linked only once verified by DNS (main.ts runs the sweep).
+  const domainVerifier = new DomainVerifier(pagesRepo, pages, deps.dns, clock, changes, deps.config)
   // Status changes keep the analytics roll-ups in step, in the same transaction.
   const monitorsRepo = new MonitorsRepo(deps.db)
   // A monitored component's status follows its monitors (component-status.ts).
@@ -157,7 +166,6 @@ export function createServices(input: ServiceDeps) {
   const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets)
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
-  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets)
   const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
@@ -221,6 +229,7 @@ export function createServices(input: ServiceDeps) {
     changes,
     accounts,
     pages,
+    domainVerifier,
     components,
     incidents,
     maintenances,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../src/config.ts'
 import { startServer } from '../src/main.ts'
+import { testZone } from './helpers/dns-zone.ts'
 
 const MAIN = join(import.meta.dir, '../src/main.ts')
 let dir: string
@@ -88,4 +89,30 @@ test('stop() lets requests in flight finish, then refuses new connections', asyn
   expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200))
   for (const response of responses) expect((await response.json()).data.imported).toBe(5000)
   expect(fetch(`${base}/healthz`)).rejects.toThrow()
+})
+
+test('the server that runs the jobs checks custom domains as it starts: a domain that resolves here is linked', async () => {
+  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'domains.sqlite'), BASE_URL: 'http://lantern.test', STATUS_DOMAIN: 'status.test' }
+  // Set up by a server that checks nothing (a second worker, say).
+  const first = await startServer(loadConfig(env), { monitors: false, dns: testZone() })
+  const user = await first.app.services.accounts.createUser({ email: 'd@example.com', password: 'a-long-password', plan: 'growth' })
+  const page = await first.app.services.pages.create(user, { slug: 'dom', name: 'Dom', custom_domain: 'status.dom.example' })
+  expect(page.customDomainState).toBe('pending')
+  await first.stop()
+
+  const zone = testZone()
+  zone.cnames.set('status.dom.example', ['dom.status.test'])
+  const running = await startServer(loadConfig(env), { dns: zone })
+  try {
+    const snippets = async () =>
+      ((await (await fetch(`http://127.0.0.1:${running.port}/api/embed/markdown?slug=dom`, { headers: { host: 'lantern.test' } })).json()) as { status_page_url: string }).status_page_url
+    let url = await snippets()
+    for (let i = 0; i < 400 && url !== 'http://status.dom.example'; i++) {
+      await Bun.sleep(25)
+      url = await snippets()
+    }
+    expect(url).toBe('http://status.dom.example')
+  } finally {
+    await running.stop()
+  }
 })

@@ -11,6 +11,7 @@
  * When the listening connection drops, changes may have been missed: on reconnect the local caches
  * are emptied (`all`).
  */
+import { sql, type Kysely } from 'kysely'
 import pg from 'pg'
 import type { Change, ChangeFeed } from '../lib/change-feed.ts'
 
@@ -43,6 +44,25 @@ function readEnvelope(payload: string | undefined): Envelope | undefined {
   return undefined
 }
 
+/** Whether a change travels to the other servers (check results do not: see above). */
+const travels = (change: Change) => !change.remote && !(change.kind === 'page' && change.resultsOnly)
+
+/**
+ * For a process that writes but serves nothing (the CLI): what it changes reaches every server's
+ * caches through the same channel, as a server's own writes do. `flush` waits until every notice
+ * is sent (call it before closing the database).
+ */
+export function announceChangesOverPostgres(db: Kysely<any>, changes: ChangeFeed, onError: (error: Error) => void = (error) => console.error('[lantern] change notice:', error.message)) {
+  const me = crypto.randomUUID()
+  const sent: Array<Promise<unknown>> = []
+  changes.subscribe((change) => {
+    if (!travels(change)) return
+    const envelope: Envelope = { from: me, change }
+    sent.push(sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(envelope)})`.execute(db).catch(onError))
+  })
+  return { flush: async () => void (await Promise.all(sent)) }
+}
+
 export function bridgeChangesOverPostgres(
   url: string,
   changes: ChangeFeed,
@@ -58,7 +78,7 @@ export function bridgeChangesOverPostgres(
   const ready = new Promise<void>((resolve) => (markReady = resolve))
 
   const unsubscribe = changes.subscribe((change) => {
-    if (stopped || change.remote || (change.kind === 'page' && change.resultsOnly)) return
+    if (stopped || !travels(change)) return
     const envelope: Envelope = { from: me, change }
     sender.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify(envelope)]).catch(onError)
   })

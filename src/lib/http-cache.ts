@@ -24,6 +24,13 @@ export const PUBLIC_CACHE_MAX_BYTES = 32 * 1024 * 1024
  * (ChangeFeed `lookups`); the lifetime only bounds what the feed cannot see.
  */
 export const NEGATIVE_TTL_MS = 10_000
+/**
+ * Answers that show a page's current status (badges, status JSON, the Statuspage-style JSON, the
+ * page's HTML): browsers, image proxies and CDNs may keep them but must ask again before each use.
+ * The ask is cheap (ETag → 304 from the server's cache, which every change empties at once), and a
+ * status change reaches every reader on their next request instead of after a max-age.
+ */
+export const LIVE_CACHE_CONTROL = 'public, no-cache'
 /** What an answer for a page that does not exist may be kept for by clients and image proxies. */
 export const NEGATIVE_CACHE_CONTROL = `public, max-age=${NEGATIVE_TTL_MS / 1000}`
 

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
 import { startServer, type RunningServer } from '../../src/main.ts'
 import { freshTestDatabase, testPostgresServer, type TestDatabase } from '../helpers/database.ts'
+import { runCliProcess } from '../helpers/cli.ts'
 
 const onPostgres = describe.skipIf(!testPostgresServer)
 
@@ -42,7 +43,7 @@ onPostgres('two app servers on one PostgreSQL database', () => {
     const response = await fetch(`${server.url}user/api/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', host: 'lantern.test' },
-      body: JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body),
     })
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
     return ((await response.json()) as { data: any }).data
@@ -72,5 +73,48 @@ onPostgres('two app servers on one PostgreSQL database', () => {
     delays.sort((x, y) => x - y)
     console.log(`cross-server invalidation: p50 ${delays[4]!.toFixed(1)} ms, max ${delays[9]!.toFixed(1)} ms`)
     expect(delays[4]!).toBeLessThanOrEqual(50)
+  })
+
+  /** What server B says about the page on each public surface (one status vocabulary). */
+  async function onB() {
+    const get = (path: string, host = 'lantern.test') => fetch(`${b.url}${path.slice(1)}`, { headers: { host } })
+    const svg = await (await get('/badge/twin.svg')).text()
+    return {
+      badge: /<title>([^<]*)<\/title>/.exec(svg)?.[1],
+      widget: ((await (await get('/api/embed/status?slug=twin')).json()) as { overall: string }).overall,
+      v2: ((await (await get('/api/v2/status.json', 'twin.status.test')).json()) as { status: { indicator: string } }).status.indicator,
+    }
+  }
+
+  async function until<T>(read: () => Promise<T>, wanted: T, what: string) {
+    const started = performance.now()
+    for (;;) {
+      const seen = await read()
+      if (JSON.stringify(seen) === JSON.stringify(wanted)) return
+      if (performance.now() - started > 2_000) throw new Error(`${what}: server B still shows ${JSON.stringify(seen)} after 2 s`)
+      await Bun.sleep(5)
+    }
+  }
+
+  test("a monitor's result recorded by server A reaches server B's cached badge, status JSON and v2 JSON", async () => {
+    const monitor = await api(a, '/monitors', 'POST', { name: 'Job', type: 'push', interval_seconds: 3600, component_id: componentId })
+    const push = (status: string) => fetch(`${a.url}${new URL(monitor.push_url).pathname.slice(1)}?status=${status}`, { headers: { host: 'lantern.test' } })
+    expect((await push('up')).status).toBe(200)
+    await until(onB, { badge: 'Twin: Operational', widget: 'operational', v2: 'none' }, 'before')
+    await onB() // cached on B
+    for (let i = 0; i < 5 && (await api(a, `/components/${componentId}`, 'GET', undefined)).status !== 'down'; i++) expect((await push('down')).status).toBe(200)
+    await until(onB, { badge: 'Twin: Down', widget: 'major_outage', v2: 'critical' }, 'after the monitor went down')
+    for (let i = 0; i < 5 && (await api(a, `/components/${componentId}`, 'GET', undefined)).status !== 'up'; i++) expect((await push('up')).status).toBe(200)
+    await until(onB, { badge: 'Twin: Operational', widget: 'operational', v2: 'none' }, 'after it came back')
+    await api(a, `/monitors/${monitor.id}`, 'DELETE', undefined)
+  })
+
+  test("the CLI's writes (another process, no server) reach both servers' caches", async () => {
+    await until(() => badgeTitle(b), 'Twin: Operational', 'before')
+    const blocked = await runCliProcess(['page', 'block', '--slug', 'twin'], database.env)
+    expect(blocked.code).toBe(0)
+    await until(() => badgeTitle(b), 'Status: Unknown', 'after lantern page block')
+    expect((await runCliProcess(['page', 'unblock', '--slug', 'twin'], database.env)).code).toBe(0)
+    await until(() => badgeTitle(b), 'Twin: Operational', 'after lantern page unblock')
   })
 })

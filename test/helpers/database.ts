@@ -71,3 +71,24 @@ export async function freshTestDatabase(dir: string): Promise<TestDatabase> {
     },
   }
 }
+
+/** An empty database with no migrations run (for tests of a migration on data made before it), on the engine the tests run on. */
+export async function emptyTestDatabase(dir: string): Promise<TestDatabase> {
+  if (!testPostgresServer) {
+    const databasePath = join(dir, 'lantern.sqlite')
+    const handle = openDatabase(databasePath)
+    return { handle, env: { DATABASE_PATH: databasePath }, dispose: () => handle.close() }
+  }
+  const name = `lantern_empty_${process.pid}_${++databaseCounter}`
+  await onServer((admin) => sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db))
+  const url = `${testPostgresServer}/${name}`
+  const handle = openPostgres(url)
+  return {
+    handle,
+    env: { DATABASE_URL: url },
+    async dispose() {
+      await handle.close()
+      await onServer((admin) => sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db))
+    },
+  }
+}

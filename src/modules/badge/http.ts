@@ -1,15 +1,17 @@
 /**
  * The HTTP shape of the badges, shared by their routes and the fast lane: one `badgeRequest` reads
  * the URL once (path and query), and the prepared SVG (bytes, ETag, `Cache-Control`, CSP, CORS) and
- * its cache fill are built here. Answers are kept 5 minutes (less when a maintenance window starts
- * or ends sooner), tagged with the page so any change drops them at once. The gray "Unknown" badge
+ * its cache fill are built here. Answers are kept 5 minutes in the server (less when a maintenance
+ * window starts or ends sooner), tagged with the page so any change drops them at once; clients
+ * and image proxies revalidate every use (LIVE_CACHE_CONTROL), so a badge in a README shows a
+ * status change as soon as the page does. The gray "Unknown" badge
  * (unknown, blocked or private page, plan without badges) is a negative answer: kept briefly
  * (NEGATIVE_TTL_MS, dropped when a page appears) and sent with a short max-age, since image
  * proxies keep what they get.
  */
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { NEGATIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareResponse, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
+import { LIVE_CACHE_CONTROL, NEGATIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareResponse, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
 import { queryParams } from '../../lib/query.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
@@ -20,7 +22,7 @@ import { clampLabel, parseStyle, renderBadge, type BadgeStyle } from './render.t
 import { unknownBadge, type BadgeKind, type BadgeModel, type BadgeService } from './service.ts'
 
 export const BADGE_TTL_MS = 5 * 60_000
-export const BADGE_CACHE_CONTROL = 'public, max-age=300'
+export const BADGE_CACHE_CONTROL = LIVE_CACHE_CONTROL
 export const MAX_UPTIME_DAYS = 90
 export const BADGE_PREFIX = '/badge/'
 const UPTIME_SUFFIX = '/uptime.svg'

@@ -32,7 +32,7 @@ export function badgeRoutes(reads: BadgeReads, fastLane?: FastLane) {
         tags: ['Embeds'],
         summary: 'Status badge (SVG)',
         description:
-          'A shields-style badge: label = the page name (or `label`), value and colour from the overall status: Operational (green), Degraded (yellow), Partial Outage (orange), Down (red), Maintenance (blue). An unknown, blocked or private page, or a plan without badges, shows a gray `Unknown` (sent with `max-age=10`, so a page created later shows soon even behind image proxies). `Cache-Control: public, max-age=300`, ETag.',
+          'A shields-style badge: label = the page name (or `label`), value and colour from the overall status: Operational (green), Degraded (yellow), Partial Outage (orange), Down (red), Maintenance (blue), the colours of the status page and the widget. An unknown, blocked or private page, or a plan without badges, shows a gray `Unknown` (sent with `max-age=10`, so a page created later shows soon even behind image proxies). ETag and `Cache-Control: public, no-cache`: browsers and image proxies keep the badge but ask again (304 when unchanged) before each use, so a status change shows on the next view.',
       },
     })
     .get('/badge/:slug/uptime.svg', ({ request }) => answer(request, 'uptime'), {

@@ -5,19 +5,23 @@
 import { formatPercent } from '../page-status/uptime.ts'
 import { makeBadge } from 'badge-maker'
 import type { OverallStatus } from '../page-status/overall.ts'
+import { STATUS_COLOURS, uptimeTone, type StatusTone } from '../page-status/colours.ts'
 
 export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const
 export type BadgeStyle = (typeof BADGE_STYLES)[number]
 export const MAX_LABEL = 32
 
-/** Value and colour per overall status (DESIGN §5.2); colour names are badge-maker's palette. */
+/** A badge has one look: the light colours of the status table (page-status/colours.ts). */
+const colourOf = (tone: StatusTone) => STATUS_COLOURS[tone].light
+
+/** Value and colour per overall status (DESIGN §5.2): the colours every public surface uses. */
 export const STATUS_LOOK: Readonly<Record<OverallStatus | 'unknown', { text: string; color: string }>> = {
-  operational: { text: 'Operational', color: 'green' },
-  degraded_performance: { text: 'Degraded', color: 'yellow' },
-  partial_outage: { text: 'Partial Outage', color: 'orange' },
-  major_outage: { text: 'Down', color: 'red' },
-  under_maintenance: { text: 'Maintenance', color: 'blue' },
-  unknown: { text: 'Unknown', color: 'lightgrey' },
+  operational: { text: 'Operational', color: colourOf('operational') },
+  degraded_performance: { text: 'Degraded', color: colourOf('degraded_performance') },
+  partial_outage: { text: 'Partial Outage', color: colourOf('partial_outage') },
+  major_outage: { text: 'Down', color: colourOf('major_outage') },
+  under_maintenance: { text: 'Maintenance', color: colourOf('under_maintenance') },
+  unknown: { text: 'Unknown', color: colourOf('unknown') },
 }
 
 /** An unknown style falls back to `flat`: a badge must always render. */
@@ -37,10 +41,7 @@ export function clampLabel(requested: string | undefined, fallback: string): str
 }
 
 export function uptimeLook(percent: number | null): { text: string; color: string } {
-  if (percent === null) return { text: 'no data', color: 'lightgrey' }
-  const text = `${formatPercent(percent)}%`
-  const color = percent >= 99.9 ? 'brightgreen' : percent >= 99 ? 'green' : percent >= 95 ? 'yellow' : percent >= 90 ? 'orange' : 'red'
-  return { text, color }
+  return { text: percent === null ? 'no data' : `${formatPercent(percent)}%`, color: colourOf(uptimeTone(percent)) }
 }
 
 export function renderBadge(label: string, look: { text: string; color: string }, style: BadgeStyle): string {

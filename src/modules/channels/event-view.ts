@@ -94,11 +94,16 @@ const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)
 
 async function pageOf(db: Db, pageId: number | null, at: number, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView['page']> {
   if (pageId === null) return null
-  const row = await db.selectFrom('status_pages').select(['id', 'name', 'slug', 'custom_domain']).where('id', '=', pageId).executeTakeFirst()
+  const row = await db
+    .selectFrom('status_pages')
+    .innerJoin('users', 'users.id', 'status_pages.owner_id')
+    .select(['status_pages.id', 'status_pages.name', 'status_pages.slug', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'users.plan'])
+    .where('status_pages.id', '=', pageId)
+    .executeTakeFirst()
   if (!row) return null
   // Read in the emitting transaction: the status includes the change that caused the event.
   const { overall } = await new PageStatusService(new PageStatusRepo(db), { now: () => at }).snapshot(pageId, { now: at })
-  return { id: row.id, slug: row.slug, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, config), overall }
+  return { id: row.id, slug: row.slug, name: row.name, url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, config), overall }
 }
 
 async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts | undefined> {

@@ -6,7 +6,7 @@ import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { PageStatusService } from '../page-status/service.ts'
 import { renderPreview } from './preview.ts'
 import type { Snippets } from './snippets.ts'
-import type { Plan } from '../plans/matrix.ts'
+import type { PageAddress } from '../status-pages/urls.ts'
 
 export const NO_EMBEDS_PLAN = `Embeds require ${planLabel(lowestPlanWith('badge_widget'))} plan or higher`
 
@@ -36,11 +36,11 @@ export class PreviewService {
   }
 
   /** What the preview shows for a page (the owner's screen shows the same), or why the plan refuses it. */
-  forPage(page: { slug: string; customDomain: string | null; plan: Plan }): EmbedPreview {
+  forPage(page: PageAddress): EmbedPreview {
     if (!planHas(page.plan, 'badge_widget')) return { ok: false, message: NO_EMBEDS_PLAN }
     return {
       ok: true,
-      snippets: buildSnippets({ slug: page.slug, customDomain: page.customDomain }, this.config),
+      snippets: buildSnippets(page, this.config),
       uptimeBadgeUrl: `${this.config.baseUrl}/badge/${page.slug}/uptime.svg?days=30`,
     }
   }

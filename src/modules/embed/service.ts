@@ -26,6 +26,6 @@ export class EmbedService {
     // Private pages are not announced to the public: they answer like a missing page.
     if (!page || page.blocked === 1 || page.visibility !== 'public') throw notFound()
     if (!planHas(page.plan, 'markdown_snippets')) throw new PageHttpError(403, NO_SNIPPETS_PLAN, page.id)
-    return { snippets: buildSnippets({ slug: page.slug, customDomain: page.custom_domain }, this.config), pageId: page.id }
+    return { snippets: buildSnippets({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: page.plan }, this.config), pageId: page.id }
   }
 }

@@ -1,7 +1,7 @@
 /** The six embed snippets of DESIGN §5.1, built from a page and the instance's addresses. Pure. */
 import type { Config } from '../../config.ts'
 import { escapeHtml } from '../../lib/html.ts'
-import { statusPageUrl } from '../status-pages/urls.ts'
+import { statusPageUrl, type PageAddress } from '../status-pages/urls.ts'
 import { WIDGET_PATH } from '../widget/http.ts'
 
 export interface Snippets {
@@ -22,7 +22,7 @@ export function badgeUrl(baseUrl: string, slug: string): string {
 }
 
 export function buildSnippets(
-  page: { slug: string; customDomain: string | null },
+  page: PageAddress,
   config: Pick<Config, 'baseUrl' | 'scheme' | 'statusDomain'>,
 ): Snippets {
   const pageUrl = statusPageUrl(page, config)

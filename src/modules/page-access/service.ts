@@ -23,6 +23,7 @@ import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
+import type { DomainState } from '../status-pages/tables.ts'
 import type { PageAccessRepo } from './repo.ts'
 
 export const SESSION_TTL_MS = 60 * 60_000
@@ -56,6 +57,7 @@ export interface GrantedEmbedPage {
   slug: string
   name: string
   customDomain: string | null
+  customDomainState: DomainState | null
   plan: Plan
 }
 
@@ -87,7 +89,16 @@ export class PageAccessService {
 
   /** Sets (or with null removes) the gate password; every open session of the page ends. */
   async setPassword(pageId: number, password: string | null): Promise<void> {
-    const hash = password === null ? null : await this.passwords.hash(parseGatePassword(password))
+    await this.storePasswordHash(pageId, password === null ? null : await this.hashNewPassword(password))
+  }
+
+  /** Checks a new gate password (400 with the rule it breaks) and hashes it, before anything is written. */
+  hashNewPassword(password: string): Promise<string> {
+    return this.passwords.hash(parseGatePassword(password))
+  }
+
+  /** Stores a hash made by `hashNewPassword` (null: no password); every open session of the page ends. */
+  async storePasswordHash(pageId: number, hash: string | null): Promise<void> {
     await this.repo.upsertAccess(pageId, { password_hash: hash }, this.clock.now())
     await this.repo.deleteSessionsOfPage(pageId)
     this.changes.pageChanged(pageId)
@@ -148,6 +159,6 @@ export class PageAccessService {
     const row = await this.repo.findPageBySlug(slug)
     if (!row || row.blocked === 1 || row.visibility !== 'private') return undefined
     if (!(await this.embedTokenGrants(row.id, tokens[0]))) return undefined
-    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
+    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }
   }
 }

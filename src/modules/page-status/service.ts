@@ -8,6 +8,7 @@ import { MINUTE_MS } from '../../lib/time.ts'
 import { meanSeries, minuteStart } from '../checks/rollup.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
+import type { DomainState } from '../status-pages/tables.ts'
 import { overallStatus } from './overall.ts'
 import type { ComponentRow, IncidentRow, MaintenanceRow, PageRow, PageStatusRepo } from './repo.ts'
 import { componentDisplayStatus, type DisplayStatus } from './status.ts'
@@ -19,6 +20,7 @@ export interface PublicPage {
   slug: string
   name: string
   customDomain: string | null
+  customDomainState: DomainState | null
   plan: Plan
 }
 
@@ -140,7 +142,7 @@ export interface SnapshotOptions {
 /** Visitors may see a page that exists, is public and is not blocked. */
 function publicPage(row: PageRow | undefined): PublicPage | undefined {
   if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
-  return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, plan: row.plan }
+  return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }
 }
 
 /** The page's uptime figures from a snapshot taken with `uptimeDays` (all components together). */

@@ -4,7 +4,7 @@
  * weak ETag, `Cache-Control`, CORS) and its cache fill are built here from what the service returns.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { errorFill, etagFor, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached, serveMaybePending } from '../../lib/http-cache.ts'
+import { errorFill, etagFor, LIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached, serveMaybePending } from '../../lib/http-cache.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../page-status/windows.ts'
@@ -14,7 +14,7 @@ import type { StatusJson, StatusService } from './service.ts'
 
 export const STATUS_PATH = '/api/embed/status'
 export const STATUS_TTL_MS = 15_000
-export const STATUS_CACHE_CONTROL = 'public, max-age=15'
+export const STATUS_CACHE_CONTROL = LIVE_CACHE_CONTROL
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag',

@@ -7,7 +7,8 @@ import { STATUS_PATH, type StatusJsonReads } from './http.ts'
 
 const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
-  page_url: t.String(),
+  page_name: t.String({ description: 'The page name (what the widget names its link after)' }),
+  page_url: t.String({ description: 'Where visitors see the page: its custom domain once verified, else <slug>.<STATUS_DOMAIN>' }),
   overall: t.Union(DISPLAY_STATUSES.map((s) => t.Literal(s))),
   updated: t.String({ description: 'When these figures were computed (RFC 3339); not part of the ETag, so an unchanged status still revalidates with 304' }),
   incidents: t.Array(
@@ -50,7 +51,7 @@ export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
         tags: ['Embeds'],
         summary: 'Live status of a page as JSON',
         description:
-          'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, `Cache-Control: public, max-age=15`, ETag.',
+          'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, ETag, `Cache-Control: public, no-cache`: clients may keep the answer but ask again (304 when unchanged) before each use, so a status change reaches them on their next request.',
       },
     })
 }

@@ -20,6 +20,7 @@ import type { StatusQuery } from './query.ts'
 
 export interface StatusJson {
   page: string
+  page_name: string
   page_url: string
   overall: OverallStatus
   updated: string
@@ -82,6 +83,7 @@ export class StatusService {
     const upd = query.upd > 0 ? snapshotUptime(snapshot).daily : []
     return {
       page: page.slug,
+      page_name: page.name,
       page_url: statusPageUrl(page, this.config),
       overall: snapshot.overall,
       updated: toIso(now),

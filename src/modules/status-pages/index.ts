@@ -5,11 +5,12 @@ import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import { CreateStatusPageBody, statusPageJson, statusPageModels, StatusPageRef, UpdateStatusPageBody } from './model.ts'
 import type { StatusPagesService } from './service.ts'
+import type { DomainVerifier } from './domain-verifier.ts'
 
 const detail = (summary: string) => ({ tags: ['Status pages'], summary, security: apiKeySecurity })
 
-export function statusPagesRoutes(deps: { accounts: AccountsService; pages: StatusPagesService; config: Config }) {
-  const { pages, config } = deps
+export function statusPagesRoutes(deps: { accounts: AccountsService; pages: StatusPagesService; domains: DomainVerifier; config: Config }) {
+  const { pages, domains, config } = deps
   const json = (page: Parameters<typeof statusPageJson>[0]) => statusPageJson(page, config)
   return new Elysia({ prefix: '/user/api/v1/status-pages' })
     .model(sharedModels)
@@ -41,6 +42,15 @@ export function statusPagesRoutes(deps: { accounts: AccountsService; pages: Stat
       body: UpdateStatusPageBody,
       response: { 200: t.Object({ data: StatusPageRef }), ...errorResponses, ...conflictResponse },
       detail: detail('Change a status page (custom_domain: null removes the domain)'),
+    })
+    .post('/:id/custom-domain/check', async ({ owner, params }) => ({ data: json(await domains.checkNow(owner, params.id)) }), {
+      params: IdParams,
+      response: { 200: t.Object({ data: StatusPageRef }), 503: 'Error', ...errorResponses },
+      detail: {
+        ...detail('Check the custom domain\'s DNS now'),
+        description:
+          'Looks the domain up and stores what it found in `custom_domain_status` (the server also checks every 15 minutes). Once the domain resolves to this instance it is `verified` and every public link (snippets, status JSON `page_url`, the widget, mails) uses it. 400 when the page has no custom domain; 503 when this server cannot look up DNS.',
+      },
     })
     .delete(
       '/:id',

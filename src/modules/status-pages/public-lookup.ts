@@ -10,6 +10,7 @@ const publicPageColumns = [
   'status_pages.slug',
   'status_pages.name',
   'status_pages.custom_domain',
+  'status_pages.custom_domain_state',
   'status_pages.visibility',
   'status_pages.blocked',
   'status_pages.updated_at',

@@ -5,11 +5,11 @@ import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
+import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { isWithinDomain, parseCustomDomain } from './domain.ts'
 import type { StatusPageChanges, StatusPagesRepo } from './repo.ts'
 import { parseSlug } from './slug.ts'
-import type { StatusPagesTable, Visibility } from './tables.ts'
+import type { DomainState, StatusPagesTable, Visibility } from './tables.ts'
 import type { StatusPageInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
 
@@ -19,8 +19,16 @@ export interface StatusPage {
   slug: string
   name: string
   customDomain: string | null
+  /** Null exactly when there is no custom domain (tables.ts). */
+  customDomainState: DomainState | null
+  /** The last check of the custom domain: when, what it found, when it last reached this instance. */
+  domainCheck: { checkedAt: number | null; reason: string | null; verifiedAt: number | null }
   visibility: Visibility
   blocked: boolean
+  /** A gate password is set (what a private page needs before anyone can open it). */
+  passwordSet: boolean
+  /** The owner's plan. */
+  plan: Plan
   createdAt: number
   updatedAt: number
 }
@@ -28,18 +36,39 @@ export interface StatusPage {
 /** Longest page name, after trimming. */
 export const MAX_PAGE_NAME = 100
 
-export function toStatusPage(row: Selectable<StatusPagesTable>): StatusPage {
+export function toStatusPage(row: Selectable<StatusPagesTable> & { plan: Plan; password_set: number | string }): StatusPage {
   return {
     id: row.id,
     ownerId: row.owner_id,
     slug: row.slug,
     name: row.name,
     customDomain: row.custom_domain,
+    customDomainState: row.custom_domain === null ? null : (row.custom_domain_state ?? 'pending'),
+    domainCheck: { checkedAt: row.custom_domain_checked_at, reason: row.custom_domain_reason, verifiedAt: row.custom_domain_verified_at },
     visibility: row.visibility,
     blocked: row.blocked === 1,
+    passwordSet: Number(row.password_set) === 1,
+    plan: row.plan,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
+}
+
+/**
+ * The gate password of a private page, which the create call may carry (page-access implements
+ * it): checked and hashed before the page is written, stored once it exists.
+ */
+export interface GatePasswords {
+  hashNewPassword(password: string): Promise<string>
+  storePasswordHash(pageId: number, hash: string): Promise<void>
+}
+
+/** A custom domain's check columns when the domain is set, changed or removed: never checked. */
+const NEW_DOMAIN: Pick<StatusPageChanges, 'custom_domain_state' | 'custom_domain_checked_at' | 'custom_domain_verified_at' | 'custom_domain_reason'> = {
+  custom_domain_state: 'pending',
+  custom_domain_checked_at: null,
+  custom_domain_verified_at: null,
+  custom_domain_reason: null,
 }
 
 function parsePageName(raw: string): string {
@@ -60,6 +89,7 @@ export class StatusPagesService {
     private readonly clock: Clock,
     private readonly changes: ChangeFeed,
     private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
+    private readonly gatePasswords: GatePasswords,
   ) {}
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
@@ -79,7 +109,15 @@ export class StatusPagesService {
     return toStatusPage(row)
   }
 
-  async create(owner: User, input: StatusPageInput): Promise<StatusPage> {
+  /** A page by id whoever owns it: the answer to a write that was already allowed. */
+  private async read(id: number): Promise<StatusPage> {
+    const row = await this.repo.findById(id)
+    if (!row) throw notFound()
+    return toStatusPage(row)
+  }
+
+  /** Creates a page; `password` (optional) becomes its gate password, checked before anything is written. */
+  async create(owner: User, input: StatusPageInput & { password?: string | null }): Promise<StatusPage> {
     if (input.slug === undefined) throw badRequest('slug is required')
     if (input.name === undefined) throw badRequest('name is required')
     const slug = parseSlug(input.slug)
@@ -88,12 +126,12 @@ export class StatusPagesService {
     const visibility = input.visibility ?? 'public'
     this.checkVisibilityAllowed(owner, visibility)
     if (await this.repo.findBySlug(slug)) throw conflict('slug is already taken')
-    const row = await this.uniqueWrite(() =>
-      this.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.clock.now() }),
-    )
+    const passwordHash = input.password == null ? undefined : await this.gatePasswords.hashNewPassword(input.password)
+    const id = await this.uniqueWrite(() => this.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.clock.now() }))
+    if (passwordHash !== undefined) await this.gatePasswords.storePasswordHash(id, passwordHash)
     // Caches may hold "no such page" for this slug or domain.
-    this.changes.pageChanged(row.id, { lookups: true })
-    return toStatusPage(row)
+    this.changes.pageChanged(id, { lookups: true })
+    return this.read(id)
   }
 
   async update(owner: User, id: number, input: StatusPageInput): Promise<StatusPage> {
@@ -108,16 +146,18 @@ export class StatusPagesService {
     }
     if (input.name !== undefined) changes.name = parsePageName(input.name)
     if (input.custom_domain !== undefined) {
-      changes.custom_domain = await this.checkedCustomDomain(owner, input.custom_domain, current.id)
+      const domain = await this.checkedCustomDomain(owner, input.custom_domain, current.id)
+      // A new domain starts over as pending (public links keep the address that works meanwhile); none, no state.
+      if (domain !== current.customDomain) Object.assign(changes, NEW_DOMAIN, { custom_domain: domain, custom_domain_state: domain === null ? null : 'pending' })
     }
     if (input.visibility !== undefined) {
       this.checkVisibilityAllowed(owner, input.visibility)
       changes.visibility = input.visibility
     }
-    const row = await this.uniqueWrite(() => this.repo.update(id, changes, this.clock.now()))
+    await this.uniqueWrite(() => this.repo.update(id, changes, this.clock.now()))
     const lookups = changes.slug !== undefined || changes.custom_domain !== undefined || changes.visibility !== undefined
     this.changes.pageChanged(id, { lookups })
-    return toStatusPage(row)
+    return this.read(id)
   }
 
   async delete(owner: User, id: number): Promise<void> {
@@ -130,9 +170,9 @@ export class StatusPagesService {
   async setBlocked(rawSlug: string, blocked: boolean): Promise<StatusPage> {
     const row = await this.repo.findBySlug(parseSlugForAdmin(rawSlug))
     if (!row) throw notFound('no page with this slug')
-    const updated = await this.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.clock.now())
+    await this.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.clock.now())
     this.changes.pageChanged(row.id, { lookups: true })
-    return toStatusPage(updated)
+    return this.read(row.id)
   }
 
   private checkVisibilityAllowed(owner: User, visibility: Visibility): void {

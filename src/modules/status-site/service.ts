@@ -7,7 +7,7 @@
 import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
+import { LIVE_CACHE_CONTROL, NEGATIVE_TTL_MS, prepareJson, prepareResponse, type PreparedResponse, type PublicCache } from '../../lib/http-cache.ts'
 import { TtlCache, type CacheFill } from '../../lib/ttl-cache.ts'
 import { planHas, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -28,6 +28,7 @@ import type { PageStatusService } from '../page-status/service.ts'
 import { worstOf } from '../page-status/status.ts'
 import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
 import { PAGE_CSS } from './styles.ts'
+import { takesVisitorSubscriptions } from './subscriptions.ts'
 import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
 import type { ImageType } from '../branding/tables.ts'
 import type { BrandingService } from '../branding/service.ts'
@@ -146,7 +147,7 @@ export class StatusSiteService {
         blocked: row.blocked === 1,
         plan: row.plan,
         host: route.host,
-        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain }, this.config),
+        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, this.config),
         updatedAt: row.updated_at,
       }
       return { value: site, pageId: row.id }
@@ -253,7 +254,7 @@ export class StatusSiteService {
       recentDays: RECENT_DAYS,
       now: snap.now,
       assets: look.assets,
-      subscribe: site.visibility === 'public' && this.config.mail.enabled,
+      subscribe: this.offersSubscription(site),
     })
     return { html, boundary: snap.nextBoundary }
   }
@@ -265,8 +266,13 @@ export class StatusSiteService {
     })
   }
 
+  /** The header's "Subscribe to updates" link: on every HTML page of a host that takes visitors' subscriptions. */
+  offersSubscription(site: Site): boolean {
+    return takesVisitorSubscriptions(site, this.config.mail.enabled)
+  }
+
   private htmlCacheControl(site: Site): string {
-    return site.visibility === 'private' ? 'private, no-cache' : 'public, max-age=30'
+    return site.visibility === 'private' ? 'private, no-cache' : LIVE_CACHE_CONTROL
   }
 
   async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
@@ -285,6 +291,7 @@ export class StatusSiteService {
         newer: before !== undefined,
         now: this.clock.now(),
         assets: look.assets,
+        subscribe: this.offersSubscription(site),
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
@@ -317,6 +324,7 @@ export class StatusSiteService {
         canonicalUrl: site.url,
         now: this.clock.now(),
         assets: look.assets,
+        subscribe: this.offersSubscription(site),
       })
       return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
     })
@@ -358,7 +366,7 @@ export class StatusSiteService {
 
   private jsonHeaders(site: Site) {
     return {
-      cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=15',
+      cacheControl: site.visibility === 'private' ? 'private, no-store' : LIVE_CACHE_CONTROL,
       extraHeaders: JSON_CORS,
     }
   }

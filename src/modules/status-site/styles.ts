@@ -1,14 +1,16 @@
+import { DAY_LEVEL_TONES, toneVariables } from '../page-status/colours.ts'
+import { DISPLAY_STATUSES } from '../page-status/status.ts'
+
 /**
  * The stylesheet every status page shares, served as a static asset from the page's own host
- * (`/_lantern/page.css`), so pages need no inline styles and work under a strict CSP. Colours
- * come from the per-page theme stylesheet (custom properties); these are the fallbacks.
+ * (`/_lantern/page.css`), so pages need no inline styles and work under a strict CSP. The brand
+ * colours come from the per-page theme stylesheet (custom properties; these are the fallbacks);
+ * the status colours (`--st-<status>`) from the one table of page-status/colours.ts.
  */
 export const PAGE_CSS = String.raw`
 :root{--bg:#fff;--surface:#fff;--border:#d1d9e0;--text:#1f2328;--muted:#59636e;--accent:#0a66d8;--primary:#1f4fd1;--on-primary:#fff;
---ok:#1a7f37;--minor:#9a6700;--major:#d1242f;--maint:#0969da;--none:#818b98;
---bar-ok:#2da44e;--bar-minor:#d4a72c;--bar-major:#cf222e;--bar-none:#d1d9e0;--radius:8px;color-scheme:light dark}
-@media (prefers-color-scheme:dark){:root{--ok:#3fb950;--minor:#d29922;--major:#f85149;--maint:#58a6ff;--none:#9198a1;
---bar-ok:#2ea043;--bar-minor:#bb8009;--bar-major:#da3633;--bar-none:#3d444d}}
+${toneVariables('light')};--radius:8px;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{${toneVariables('dark')}}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:break-word}
@@ -30,11 +32,9 @@ main.wrap{padding-top:1.5rem;padding-bottom:2rem}
 section{margin:0 0 2rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}
 h3{font-size:1.05rem;margin:0;overflow-wrap:break-word}
-.banner{display:flex;align-items:center;gap:.75rem;border-radius:var(--radius);padding:1rem 1.25rem;font-size:1.25rem;font-weight:600;margin:0 0 2rem;color:#fff;background:var(--ok)}
+.banner{display:flex;align-items:center;gap:.75rem;border-radius:var(--radius);padding:1rem 1.25rem;font-size:1.25rem;font-weight:600;margin:0 0 2rem;color:#fff;background:var(--st-operational)}
 .banner::before{content:"";flex:none;width:1rem;height:1rem;border-radius:50%;background:currentColor;opacity:.9}
-.banner--degraded_performance{background:var(--minor)}
-.banner--partial_outage,.banner--major_outage{background:var(--major)}
-.banner--under_maintenance{background:var(--maint)}
+${statusRules('.banner--', 'background')}
 @media (prefers-color-scheme:dark){.banner{color:#0d1117}}
 .card{background:var(--surface);border:1px solid var(--border);border-radius:var(--radius)}
 .components{list-style:none;margin:0;padding:0}
@@ -46,15 +46,10 @@ h3{font-size:1.05rem;margin:0;overflow-wrap:break-word}
 .component__name{font-weight:600;margin-right:auto}
 .type{font-size:.7rem;font-weight:700;letter-spacing:.04em;border:1px solid var(--border);color:var(--muted);border-radius:4px;padding:0 .35rem;line-height:1.5}
 .status{font-size:.9rem;font-weight:600}
-.status--operational{color:var(--ok)}
-.status--degraded_performance{color:var(--minor)}
-.status--partial_outage,.status--major_outage{color:var(--major)}
-.status--under_maintenance{color:var(--maint)}
+${statusRules('.status--', 'color')}
 .bars{display:flex;gap:2px;list-style:none;margin:.6rem 0 .25rem;padding:0;height:2.25rem}
-.bars > li{position:relative;flex:1 1 0;min-width:0;border-radius:2px;background:var(--bar-none)}
-.bars > .ok{background:var(--bar-ok)}
-.bars > .minor{background:var(--bar-minor)}
-.bars > .major{background:var(--bar-major)}
+.bars > li{position:relative;flex:1 1 0;min-width:0;border-radius:2px;background:var(--st-no_data)}
+${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{background:var(--st-${tone})}`).join('\n')}
 .bars > li:hover,.bars > li:focus{filter:brightness(.85)}
 .tip{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .bars > li:hover > .tip,.bars > li:focus > .tip{clip:auto;width:max-content;max-width:16rem;height:auto;overflow:visible;white-space:normal;z-index:5;bottom:calc(100% + 6px);left:50%;transform:translateX(-50%);background:var(--text);color:var(--bg);font-size:.8rem;line-height:1.35;padding:.35rem .5rem;border-radius:4px;box-shadow:0 2px 8px rgb(0 0 0/.25)}
@@ -64,9 +59,9 @@ h3{font-size:1.05rem;margin:0;overflow-wrap:break-word}
 .uptime__legend .pct{color:var(--text);font-weight:600}
 .days-30{display:none}
 @media (max-width:36rem){.bars > li:nth-child(-n+60){display:none}.days-90{display:none}.days-30{display:inline}}
-.incident,.maintenance{padding:1rem;margin:0 0 1rem;border-left:4px solid var(--major)}
-.maintenance{border-left-color:var(--maint)}
-.incident--resolved{border-left-color:var(--ok)}
+.incident,.maintenance{padding:1rem;margin:0 0 1rem;border-left:4px solid var(--st-major_outage)}
+.maintenance{border-left-color:var(--st-under_maintenance)}
+.incident--resolved{border-left-color:var(--st-operational)}
 .incident h3 a{color:inherit}
 .meta{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 .timeline{list-style:none;margin:.75rem 0 0;padding:0}
@@ -84,7 +79,7 @@ footer .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-
 .gate label{display:block;font-weight:600;margin:1rem 0 .25rem}
 .gate input{width:100%;font:inherit;padding:.55rem .65rem;border:1px solid var(--muted);border-radius:6px;background:var(--bg);color:var(--text)}
 .gate button{margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:6px;background:var(--primary);color:var(--on-primary);cursor:pointer}
-.alert{border-left:4px solid var(--major);padding:.5rem .75rem;margin:1rem 0 0;background:var(--surface)}
+.alert{border-left:4px solid var(--st-major_outage);padding:.5rem .75rem;margin:1rem 0 0;background:var(--surface)}
 .plain{max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center}
 .subscribe fieldset{border:0;padding:0;margin:1rem 0 0;min-width:0}
 .subscribe legend{font-weight:600;padding:0}
@@ -94,3 +89,8 @@ footer .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-
 .subscribe .secondary{background:var(--surface);color:var(--text);border:1px solid var(--muted)}
 .subscribe .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 `
+
+/** `<prefix><status>{<property>:var(--st-<status>)}` for each of the five statuses. */
+function statusRules(prefix: string, property: string): string {
+  return DISPLAY_STATUSES.map((status) => `${prefix}${status}{${property}:var(--st-${status})}`).join('\n')
+}

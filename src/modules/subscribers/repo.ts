@@ -30,7 +30,7 @@ export class SubscribersRepo {
     return this.db
       .selectFrom('status_pages')
       .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.visibility', 'status_pages.blocked', 'users.plan'])
+      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'status_pages.visibility', 'status_pages.blocked', 'users.plan'])
       .where('status_pages.id', '=', pageId)
       .executeTakeFirst()
   }

@@ -19,6 +19,8 @@ import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
+import type { DomainState } from '../status-pages/tables.ts'
+import { takesVisitorSubscriptions } from '../status-site/subscriptions.ts'
 import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
 import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
 import { ManageTokens } from './tokens.ts'
@@ -96,6 +98,8 @@ export interface PublicPage {
 }
 
 export type ManageView = { subscriber: Subscriber; page: PublicPage }
+/** A page row's columns that decide its public address (status-pages/urls.ts). */
+type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: User['plan'] }
 type LoadedPage = PublicPage & { plan: User['plan']; slug: string }
 
 export class SubscribersService {
@@ -125,8 +129,8 @@ export class SubscribersService {
     return this.config
   }
 
-  pageUrl(page: { slug: string; custom_domain: string | null }): string {
-    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain }, this.config)
+  pageUrl(page: PageAddressRow): string {
+    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: page.plan }, this.config)
   }
 
   private async publicPage(repo: SubscribersRepo, pageId: number): Promise<LoadedPage> {
@@ -147,7 +151,7 @@ export class SubscribersService {
 
   /** Whether visitors may subscribe on the page themselves: public, not blocked, and mail on. */
   acceptsVisitors(page: { visibility: string; blocked: boolean }): boolean {
-    return page.visibility === 'public' && !page.blocked && this.outbox.mailEnabled
+    return takesVisitorSubscriptions(page, this.outbox.mailEnabled)
   }
 
   /** What the public form offers (404 where there is no form). */
@@ -400,7 +404,7 @@ export class SubscribersService {
     return this.repo
   }
 
-  pageRef(page: { name: string; slug: string; custom_domain: string | null }): PageRef & { slug: string } {
+  pageRef(page: PageAddressRow & { name: string }): PageRef & { slug: string } {
     return { name: page.name, url: this.pageUrl(page), slug: page.slug }
   }
 }

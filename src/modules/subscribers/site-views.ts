@@ -10,12 +10,14 @@ import type { PublicPage } from './service.ts'
 export interface SiteFrame {
   name: string
   assets: Assets
+  /** The header links to the subscribe form (pages that take visitors' subscriptions). */
+  subscribe: boolean
 }
 
-function frame(view: SiteFrame, title: string, body: string): string {
+function frame(view: SiteFrame, title: string, body: string, current?: 'subscribe'): string {
   return html`!${head(`${title} · ${view.name}`, view.assets, { noindex: true })}
 <body>
-!${siteHeader(view)}
+!${siteHeader({ ...view, current })}
 <main id="main" class="gate card subscribe">
 !${body}
 </main>
@@ -47,6 +49,7 @@ export function subscribeFormPage(view: SiteFrame, page: PublicPage, form: { ema
 !${componentChoices(page, form.chosen ?? null, 'Only these components (optional)')}
 <button type="submit">Subscribe</button>
 </form>`,
+    'subscribe',
   )
 }
 

@@ -68,7 +68,11 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
     if (!ctx) throw new HttpError(404, 'not found')
     return ctx
   }
-  const frameOf = async (ctx: PublicRequestContext): Promise<SiteFrame> => ({ name: ctx.site.name, assets: (await site.look(ctx.site)).assets })
+  const frameOf = async (ctx: PublicRequestContext): Promise<SiteFrame> => ({
+    name: ctx.site.name,
+    assets: (await site.look(ctx.site)).assets,
+    subscribe: subscribers.acceptsVisitors(ctx.site),
+  })
   const crossSite = (ctx: PublicRequestContext, request: Request) => {
     const own = publicOrigin(config.scheme, requestHost(ctx.original))
     return !own || requestProvenance(request, [own]) === 'cross'

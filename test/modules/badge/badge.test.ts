@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DOMParser } from '@xmldom/xmldom'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+import { STATUS_COLOURS } from '../../../src/modules/page-status/colours.ts'
 
 let ctx: TestContext
 let owner: { key: string; user: { email: string } }
@@ -8,8 +9,9 @@ let pageId: number
 let componentId: number
 const NOW = Date.UTC(2026, 10, 10, 12, 0, 0)
 
-// badge-maker 6's palette for the colour names of DESIGN §5.2.
-const HEX = { green: '#67ac09', yellow: '#d8b800', orange: '#ea7233', red: '#dd4343', blue: '#007ec6', gray: '#939393', brightgreen: '#4b0' }
+// The colours of DESIGN §5.2 (green, yellow, orange, red, blue, gray) as every public surface draws them.
+const tone = (name: keyof typeof STATUS_COLOURS) => STATUS_COLOURS[name].light
+const HEX = { green: tone('operational'), yellow: tone('degraded_performance'), orange: tone('partial_outage'), red: tone('major_outage'), blue: tone('under_maintenance'), gray: tone('unknown') }
 
 /** Parses the SVG strictly as XML (throws on anything malformed) and reads what people see. */
 function readBadge(svg: string) {
@@ -43,7 +45,7 @@ describe('GET /badge/<slug>.svg', () => {
     const response = await badge('/badge/shiny.svg')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
-    expect(response.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(response.headers.get('cache-control')).toBe('public, no-cache')
     expect(response.headers.get('etag')).toMatch(/^"[\w-]+"$/)
     const svg = await response.text()
     expect(svg).not.toContain('<script')
@@ -156,7 +158,7 @@ describe('GET /badge/<slug>/uptime.svg', () => {
     ctx.clock.set(NOW)
     let read = readBadge(await (await badge('/badge/uptime/uptime.svg?days=7')).text())
     expect(read.title).toBe('uptime: 100%')
-    expect(read.fills).toContain(HEX.brightgreen)
+    expect(read.fills).toContain(HEX.green)
     // Down for 12 hours three days ago.
     await api(`/components/${id}/history`, {
       method: 'POST',
@@ -169,7 +171,7 @@ describe('GET /badge/<slug>/uptime.svg', () => {
     // 7 UTC days ending now (today is half over): 12 h down of 6.5 days = 92.307… %, shown rounded
     // down like on the status page.
     expect(read.title).toBe('SLA: 92.3%')
-    expect(read.fills).toContain(HEX.orange) // 90 to 95 is orange
+    expect(read.fills).toContain(HEX.red) // below 95 % is red (from 99.9 green, 99 yellow, 95 orange)
     read = readBadge(await (await badge('/badge/uptime/uptime.svg?days=1')).text())
     expect(read.title).toBe('uptime: 100%')
     read = readBadge(await (await badge('/badge/uptime/uptime.svg?days=90')).text())

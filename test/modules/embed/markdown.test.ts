@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
+import { testZone } from '../../helpers/dns-zone.ts'
 
 const BASE = 'https://lantern.test'
 const SCRIPT = `${BASE}/static/embed/v1/status.js`
 
 let ctx: TestContext
 let owner: { key: string; user: { email: string } }
+const dns = testZone()
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  ctx = await createTestContext({ dns })
   owner = await ctx.createOwner('growth')
 })
 afterAll(() => ctx.close())
@@ -124,23 +126,36 @@ describe('GET /api/embed/markdown', () => {
     expect((await snippets('?slug=no-such-pro-page')).status).toBe(404)
   })
 
-  test('custom domain set, changed and cleared is reflected at once; the badge stays on the service host', async () => {
+  test('a custom domain is linked once verified, and at once; changed, it waits for its own verification; cleared, the default address', async () => {
     const page = await ctx.createPage(owner.key, { slug: 'shop', name: 'Shop' })
     const before = await json(await snippets('?slug=shop'))
     expect(before.status_page_url).toBe('https://shop.status.test')
 
     const patch = (custom_domain: string | null) =>
       ctx.request(`/user/api/v1/status-pages/${page.id}`, { method: 'PATCH', key: owner.key, json: { custom_domain } })
+    const check = () => ctx.request(`/user/api/v1/status-pages/${page.id}/custom-domain/check`, { method: 'POST', key: owner.key })
 
+    // Saved but not resolving here yet: every link keeps the address that works.
     expect((await patch('Status.Shop.Example')).status).toBe(200)
     let body = await json(await snippets('?slug=shop'))
+    expect(body.status_page_url).toBe('https://shop.status.test')
+    expect((await json(await check())).data.custom_domain_status.state).toBe('pending')
+    expect((await json(await snippets('?slug=shop'))).status_page_url).toBe('https://shop.status.test')
+
+    // The CNAME is in place: verified, and the cached snippets follow at once.
+    dns.cnames.set('status.shop.example', ['shop.status.test'])
+    expect((await json(await check())).data.custom_domain_status.state).toBe('verified')
+    body = await json(await snippets('?slug=shop'))
     expect(body.status_page_url).toBe('https://status.shop.example')
     expect(body.badge_markdown).toBe('[![Status](https://lantern.test/badge/shop.svg)](https://status.shop.example)')
     expect(body.minimal_md).toBe('**Status:** → [https://status.shop.example](https://status.shop.example)')
 
+    // Another domain starts over as pending: the links go back to the default address, not to the new one.
     expect((await patch('bücher.example')).status).toBe(200)
-    body = await json(await snippets('?slug=shop'))
-    expect(body.status_page_url).toBe('https://xn--bcher-kva.example')
+    expect((await json(await snippets('?slug=shop'))).status_page_url).toBe('https://shop.status.test')
+    dns.cnames.set('xn--bcher-kva.example', ['shop.status.test'])
+    await check()
+    expect((await json(await snippets('?slug=shop'))).status_page_url).toBe('https://xn--bcher-kva.example')
 
     expect((await patch(null)).status).toBe(200)
     body = await json(await snippets('?slug=shop'))
@@ -185,7 +200,7 @@ describe('GET /api/embed/markdown', () => {
   test('attribute values are HTML-escaped', async () => {
     const { buildSnippets } = await import('../../../src/modules/embed/snippets.ts')
     const s = buildSnippets(
-      { slug: 'x', customDomain: null },
+      { slug: 'x', customDomain: null, customDomainState: null, plan: 'enterprise' },
       { baseUrl: 'https://a.test/"><b>', scheme: 'https', statusDomain: 'status.test' },
     )
     expect(s.badge_html).toContain('src="https://a.test/&quot;&gt;&lt;b&gt;/badge/x.svg"')
@@ -209,7 +224,7 @@ describe('GET /api/embed/markdown', () => {
     await ctx.createPage(owner.key, { slug: 'cached', name: 'Cached' })
     expect((await snippets('?slug=cached')).status).toBe(200)
     // A write behind the services' back (as another process would do) is not seen while cached...
-    await ctx.database.db.updateTable('status_pages').set({ custom_domain: 'sneaky.example' }).where('slug', '=', 'cached').execute()
+    await ctx.database.db.updateTable('status_pages').set({ custom_domain: 'sneaky.example', custom_domain_state: 'verified' }).where('slug', '=', 'cached').execute()
     expect((await json(await snippets('?slug=cached'))).status_page_url).toBe('https://cached.status.test')
     // ...until the entry expires.
     ctx.clock.advance(5 * 60_000)

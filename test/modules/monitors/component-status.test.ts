@@ -5,6 +5,7 @@
  * over HTTP: up, down, and down by silence.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { STATUS_COLOURS } from '../../../src/modules/page-status/colours.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { schedulerFor } from './scheduling.ts'
 
@@ -63,7 +64,7 @@ describe('HTTP monitor → component → public page', () => {
     expect(await overall()).toBe('major_outage')
     const badge = await badgeText()
     expect(badge).toContain('Down')
-    expect(badge).toContain('#dd4343') // red
+    expect(badge).toContain(STATUS_COLOURS.major_outage.light) // red, as on the page
     // Recorded as a status change like a manual one.
     const history = (await json(await api(`/components/${componentId}/history`))).data
     expect(history[0].status).toBe('down')

@@ -31,11 +31,12 @@ describe('GET /api/embed/status', () => {
     const response = await status('?slug=live')
     expect(response.status).toBe(200)
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
-    expect(response.headers.get('cache-control')).toBe('public, max-age=15')
+    expect(response.headers.get('cache-control')).toBe('public, no-cache')
     const etag = response.headers.get('etag')!
     expect(etag).toMatch(/^W\/"[\w-]+"$/)
     expect(await json(response)).toEqual({
       page: 'live',
+      page_name: 'Live',
       page_url: 'https://live.status.test',
       overall: 'operational',
       updated: new Date(NOW).toISOString(),

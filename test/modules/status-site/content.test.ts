@@ -139,7 +139,7 @@ describe('Statuspage-shaped JSON (api/v2)', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
-    expect(response.headers.get('cache-control')).toBe('public, max-age=15')
+    expect(response.headers.get('cache-control')).toBe('public, no-cache')
     const body = await json(response)
     expect(Object.keys(body).sort()).toEqual(['components', 'incidents', 'page', 'scheduled_maintenances', 'status'])
     expect(body.page).toEqual({ id: 'shop', name: `Shop ${XSS}`, url: 'https://shop.status.test', time_zone: 'Etc/UTC', updated_at: expect.any(String) })

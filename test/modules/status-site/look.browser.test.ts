@@ -69,8 +69,8 @@ for (const scheme of ['light', 'dark'] as const) {
       const page = await open(scheme, 1280)
       const stripe = (title: string) =>
         page.locator('article.incident', { hasText: title }).first().evaluate((node) => getComputedStyle(node).borderLeftColor)
-      const ok = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ok').trim())
-      const major = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--major').trim())
+      const ok = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--st-operational').trim())
+      const major = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--st-major_outage').trim())
       expect(hex(await stripe('Open trouble'))).toBe(major)
       expect(hex(await stripe('Old trouble'))).toBe(ok)
       await page.screenshot({ path: join(shots, `look-${scheme}-1280.png`), fullPage: true })

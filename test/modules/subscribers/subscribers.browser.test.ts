@@ -78,6 +78,29 @@ describe('a visitor', () => {
   })
 })
 
+describe('a visitor from a shared incident link', () => {
+  test('finds "Subscribe to updates" on the incident page and on the history, and lands on the form', async () => {
+    const incident = await services().incidents.create(app.owner.user, { status_page_id: pageId, title: 'Shared outage', message: 'Investigating.' })
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const visitor = await context.newPage()
+    try {
+      const host = app.server.statusHost(slug)
+      await visitor.goto(`${host}/history`)
+      expect(await visitor.getByRole('link', { name: 'Subscribe to updates' }).isVisible()).toBe(true)
+      await visitor.goto(`${host}/incidents/${incident.id}`)
+      await checkA11y(visitor)
+      await checkLayouts(visitor, app.shots, 'incident-page', ['Shared outage', 'Subscribe to updates'])
+      await visitor.getByRole('link', { name: 'Subscribe to updates' }).click()
+      await visitor.waitForURL(`${host}/subscribe`)
+      // On the form itself the link says it is the current page.
+      expect(await visitor.getByRole('link', { name: 'Subscribe to updates' }).getAttribute('aria-current')).toBe('page')
+      await visitor.getByRole('heading', { name: 'Get status updates' }).waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+})
+
 describe('the owner', () => {
   test('adds, imports and removes subscribers on the Subscribers screen; errors next to fields; markup stays text', async () => {
     const page = app.page

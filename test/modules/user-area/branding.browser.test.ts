@@ -267,7 +267,7 @@ describe('embed in the browser', () => {
     const id = await createPage('Embed Co', slug)
     await page.getByRole('link', { name: 'Embed' }).click()
     await page.waitForURL(`${app.base}/user/pages/${id}/embed`)
-    const snippets = services().preview.forPage({ slug, customDomain: null, plan: 'enterprise' })
+    const snippets = services().preview.forPage({ slug, customDomain: null, customDomainState: null, plan: 'enterprise' })
     if (!snippets.ok) throw new Error('expected snippets')
     expect(await page.locator('#badge_markdown').textContent()).toBe(snippets.snippets.badge_markdown)
     expect(await page.locator('#widget_script').textContent()).toBe(snippets.snippets.widget_script)

@@ -120,7 +120,8 @@ test('DNS check: CNAME to the page host, shared addresses, elsewhere, missing, r
   expect(await checkDomainDns(resolver, 'b.example.com', hosts)).toEqual({ state: 'here', via: 'address 192.0.2.1' })
   expect(await checkDomainDns(resolver, 'c.example.com', hosts)).toEqual({ state: 'elsewhere', found: ['198.51.100.7'] })
   expect(await checkDomainDns(resolver, 'd.example.com', hosts)).toEqual({ state: 'missing' })
-  expect(await checkDomainDns(resolver, 'e.example.com', hosts)).toEqual({ state: 'missing' })
+  // A lookup that failed says nothing about the domain: unknown, not missing (the state is kept).
+  expect(await checkDomainDns(resolver, 'e.example.com', hosts)).toEqual({ state: 'unknown', error: 'SERVFAIL' })
 })
 
 describe('screen guard over HTTP', () => {

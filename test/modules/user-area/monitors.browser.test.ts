@@ -8,6 +8,7 @@
  * cross-origin POST → 403.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { STATUS_COLOURS } from '../../../src/modules/page-status/colours.ts'
 import type { Page } from 'playwright-core'
 import { unguardedForms, watchErrors } from '../../helpers/browser.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../../helpers/webapp.ts'
@@ -119,7 +120,7 @@ describe('monitors in the browser', () => {
     await visitor.close()
     expect((await services().components.get(app.owner.user, (await services().components.list(app.owner.user, pageId))[0]!.id)).status).toBe('down')
     const badge = await (await fetch(`${app.base}/badge/${slug}.svg`)).text()
-    expect(badge).toContain('#dd4343')
+    expect(badge).toContain(STATUS_COLOURS.major_outage.light)
 
     // The page's section lists it.
     await page.goto(`${app.base}/user/pages/${pageId}`)

@@ -228,6 +228,61 @@ describe('status pages in the browser', () => {
     expect(await page.locator('h1').textContent()).toBe('Keyboard page')
   })
 
+  test('a private page: the create form asks for its password, and a visitor opens the page with it', async () => {
+    const page = app.page
+    const slug = unique('team')
+    await page.goto(`${app.base}/user`)
+    await page.getByLabel('Name', { exact: true }).fill('Team page')
+    await page.getByLabel('Slug', { exact: true }).fill(slug)
+    await page.getByLabel('Visibility').selectOption('private')
+    await page.getByRole('button', { name: 'Create page' }).click()
+    // No password: the form says so next to the field, and nothing is created.
+    const password = page.getByLabel('Password (private pages only)')
+    expect(await password.getAttribute('aria-invalid')).toBe('true')
+    expect(await page.locator('#f-password-error').textContent()).toContain('A private page needs a password: without one no visitor can open it.')
+    expect((await pagesOf(app.owner.user.id)).some((p) => p.slug === slug)).toBe(false)
+    await checkA11y(page)
+    await checkLayouts(page, app.shots, 'pages-create-private-error', ['A private page needs a password'])
+
+    await password.fill('a team password')
+    await page.getByRole('button', { name: 'Create page' }).click()
+    await page.waitForURL(/\/user\/pages\/\d+$/)
+    expect(await page.getByText('Nobody can open this page').count()).toBe(0)
+
+    const visitorContext = await app.browser.newContext()
+    const visitor = await visitorContext.newPage()
+    try {
+      await visitor.goto(`${app.server.statusHost(slug)}/`)
+      await visitor.getByLabel('Password').fill('a team password')
+      await visitor.getByRole('button', { name: 'View status' }).click()
+      await visitor.getByRole('heading', { name: 'Team page', level: 1 }).waitFor()
+      expect(await visitor.locator('.banner').isVisible()).toBe(true)
+    } finally {
+      await visitorContext.close()
+    }
+  })
+
+  test('a page made private in its settings without a password: the screen warns at once and links to set one', async () => {
+    const page = app.page
+    const slug = unique('shut')
+    const id = await createThroughForm('Shut page', slug)
+    await page.goto(`${app.base}/user/pages/${id}/settings`)
+    await page.getByLabel('Visibility').selectOption('private')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.waitForURL(`${app.base}/user/pages/${id}/settings`)
+    const notice = page.getByRole('note').filter({ hasText: 'Nobody can open this page.' })
+    expect(await notice.isVisible()).toBe(true)
+    await checkA11y(page)
+    await checkLayouts(page, app.shots, 'page-settings-locked', ['Nobody can open this page.', 'Set a password'])
+    await notice.getByRole('link', { name: 'Set a password' }).click()
+    await page.waitForURL(`${app.base}/user/pages/${id}/access#password-heading`)
+    await page.getByLabel('Password', { exact: true }).fill('finally a password')
+    await page.getByRole('button', { name: 'Set password' }).click()
+    await page.waitForURL(`${app.base}/user/pages/${id}/access`)
+    await page.goto(`${app.base}/user/pages/${id}`)
+    expect(await page.getByText('Nobody can open this page').count()).toBe(0)
+  })
+
   test('custom domain: the DNS record to create and a check through the injected resolver', async () => {
     const page = app.page
     const slug = unique('dom')
@@ -237,19 +292,37 @@ describe('status pages in the browser', () => {
     await page.getByRole('textbox', { name: 'Custom domain' }).fill('status.good-example.com')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.waitForURL(`${app.base}/user/pages/${id}/settings`)
-    const record = page.locator('section', { hasText: 'DNS for status.good-example.com' }).locator('tbody tr')
-    expect(await record.locator('td').allTextContents()).toEqual(['status.good-example.com', 'CNAME', `${slug}.localhost`])
+    const section = page.locator('section:has(#dns-heading)')
+    expect(await section.locator('h2').textContent()).toBe('DNS for status.good-example.com')
+    expect(await section.locator('tbody tr td').allTextContents()).toEqual(['status.good-example.com', 'CNAME', `${slug}.localhost`])
+    // Saved, not verified: public links stay on the page's own address meanwhile.
+    const fact = (term: string) => section.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]')
+    expect(await fact('State').textContent()).toContain('pending')
+    expect(await fact('Public links go to').textContent()).toBe(`${app.server.statusHost(slug)}`)
+    expect(await fact('Last checked').textContent()).toContain('Not yet')
+    await checkA11y(page)
+    await checkLayouts(page, app.shots, 'page-domain-pending', ['DNS for status.good-example.com', 'pending'])
+
     await page.getByRole('button', { name: 'Check DNS' }).click()
-    await page.waitForURL(/check=dns/)
-    expect(await page.getByText(`status.good-example.com reaches this instance (CNAME ${slug}.localhost).`).isVisible()).toBe(true)
+    await page.waitForURL(`${app.base}/user/pages/${id}/settings#dns-heading`)
+    expect(await page.getByRole('status').filter({ hasText: `status.good-example.com reaches this instance (CNAME ${slug}.localhost).` }).isVisible()).toBe(true)
+    expect(await fact('State').textContent()).toContain('verified')
+    expect(await fact('Public links go to').textContent()).toBe('http://status.good-example.com')
+    expect(await fact('Last checked').textContent()).toBe('2026-11-23 12:00 UTC')
+    // The API says the same.
+    const answer = await app.server.ctx.request(`/user/api/v1/status-pages/${id}`, { key: app.owner.key })
+    expect(((await answer.json()) as { data: { url: string; custom_domain_status: { state: string } } }).data).toMatchObject({ url: 'http://status.good-example.com', custom_domain_status: { state: 'verified' } })
     await checkA11y(page)
 
     await page.getByRole('textbox', { name: 'Custom domain' }).fill('status.other-example.com')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.waitForURL(`${app.base}/user/pages/${id}/settings`)
+    expect(await fact('State').textContent()).toContain('pending')
     await page.getByRole('button', { name: 'Check DNS' }).click()
-    await page.waitForURL(/check=dns/)
-    expect(await page.getByText('status.other-example.com points elsewhere: 203.0.113.9.').isVisible()).toBe(true)
+    await page.waitForURL(`${app.base}/user/pages/${id}/settings#dns-heading`)
+    expect(await page.getByRole('status').filter({ hasText: 'status.other-example.com points elsewhere: 203.0.113.9.' }).isVisible()).toBe(true)
+    expect(await fact('Found').textContent()).toBe('status.other-example.com points elsewhere: 203.0.113.9.')
+    expect(await fact('Public links go to').textContent()).toBe(`${app.server.statusHost(slug)}`)
 
     // Emptying the field removes the domain (null, as the API's custom_domain: null).
     await page.getByRole('textbox', { name: 'Custom domain' }).fill('')

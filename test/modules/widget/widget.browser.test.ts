@@ -10,7 +10,8 @@ import type { Browser, Page } from 'playwright-core'
 import { loadConfig } from '../../../src/config.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
-import { launchBrowser } from '../../helpers/browser.ts'
+import { launchBrowser, seriousAxeViolations } from '../../helpers/browser.ts'
+import { STATUS_COLOURS, type Scheme, type StatusTone } from '../../../src/modules/page-status/colours.ts'
 
 let browser: Browser
 let server: RunningServer
@@ -21,6 +22,7 @@ let key: string
 let pageId: number
 let componentId: number
 let widgetHtml: string
+let badgeHtml: string
 const pages: Record<string, string> = {}
 // The server's clock is pinned late in a UTC day: checks seeded a minute or two before it stay in
 // that day and the test never depends on the hour it runs at.
@@ -73,7 +75,9 @@ beforeAll(async () => {
   pageId = (await api('/status-pages', 'POST', { slug: 'widgety', name: 'Widgety <b>Inc</b>' })).id
   componentId = (await api(`/status-pages/${pageId}/components`, 'POST', { name: 'API' })).id
   await api(`/status-pages/${pageId}/components`, 'POST', { name: 'Web' })
-  widgetHtml = ((await (await fetch(`${base}/api/embed/markdown?slug=widgety`)).json()) as { widget_html: string }).widget_html
+  const snippets = (await (await fetch(`${base}/api/embed/markdown?slug=widgety`)).json()) as { widget_html: string; badge_html: string }
+  widgetHtml = snippets.widget_html
+  badgeHtml = snippets.badge_html
   host = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -259,5 +263,106 @@ describe('live widget in Chromium', () => {
     )
     expect(errors).toEqual([])
     await context.close()
+  })
+
+  test('the link names the page and its status; the sparkline has a scale; axe finds nothing serious in light or dark', async () => {
+    await api(`/components/${componentId}/checks`, 'POST', [
+      { at: new Date(NOW - 180_000).toISOString(), ok: true, response_ms: 95 },
+      { at: new Date(NOW - 90_000).toISOString(), ok: true, response_ms: 140 },
+    ])
+    const clean = `<!doctype html><html lang="en"><head><title>host</title></head><body><main>${fast(widgetHtml)}</main></body></html>`
+    pages['/clean'] = clean
+    const { page, errors } = await open(`http://127.0.0.1:${host.port}/clean`)
+    const link = page.getByRole('link', { name: 'Widgety <b>Inc</b>: Operational', exact: true })
+    await link.waitFor()
+    expect(await link.getAttribute('href')).toBe('http://widgety.localhost:' + new URL(base).port)
+    // The response-time line over a labelled scale from 0 ms to its highest value, and the figures as text,
+    // the same as the status JSON's.
+    await page.locator('.lantern-status figure.sp').waitFor()
+    const rtm = ((await (await fetch(`${base}/api/embed/status?slug=widgety&rtm=60`)).json()) as { rtm: Array<number | null> }).rtm.filter((v): v is number => v !== null)
+    const [min, max, avg] = [Math.round(Math.min(...rtm)), Math.round(Math.max(...rtm)), Math.round(rtm.reduce((a, b) => a + b, 0) / rtm.length)]
+    expect(await page.locator('.lantern-status .ax span').allTextContents()).toEqual([`${max} ms`, '0 ms'])
+    expect(await page.locator('.lantern-status figcaption').textContent()).toBe(`Response time, last 60 min: min ${min} ms, average ${avg} ms, max ${max} ms`)
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      expect({ colorScheme, violations: await seriousAxeViolations(page) }).toEqual({ colorScheme, violations: [] })
+    }
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test("after a status change, a visitor's next view shows it on the pasted badge as on the widget (the browser asks again)", async () => {
+    const url = hostPage('badge-and-widget', badgeHtml + widgetHtml)
+    // How wide the badge is in each status: the picture the visitor's browser shows.
+    const badgeWidth = async () => Number(/<svg[^>]* width="(\d+)"/.exec(await (await fetch(`${base}/badge/widgety.svg`)).text())![1])
+    const shown = async (page: Page) => {
+      const img = page.locator('img[alt=Status]')
+      await page.waitForFunction(() => (document.querySelector('img[alt=Status]') as HTMLImageElement | null)?.complete === true)
+      return img.evaluate((el) => (el as HTMLImageElement).naturalWidth)
+    }
+    const { page, errors } = await open(url)
+    await page.locator('.lantern-status .l').waitFor()
+    const operationalWidth = await badgeWidth()
+    expect(await shown(page)).toBe(operationalWidth)
+    await api(`/components/${componentId}`, 'PATCH', { status: 'down' })
+    try {
+      const outageWidth = await badgeWidth()
+      expect(outageWidth).not.toBe(operationalWidth)
+      // The visitor comes back to the page (a new view, the browser's cache warm).
+      await page.goto(url)
+      await page.waitForFunction(() => document.querySelector('.lantern-status')?.shadowRoot?.querySelector('.l')?.textContent === 'Partial outage')
+      expect(await shown(page)).toBe(outageWidth)
+    } finally {
+      await api(`/components/${componentId}`, 'PATCH', { status: 'up' })
+    }
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  test('one colour per status: badge, widget dot and bars, page banner, component status and uptime bars, light and dark', async () => {
+    const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`
+    const colour = (tone: StatusTone, scheme: Scheme) => rgb(STATUS_COLOURS[tone][scheme])
+    // Yesterday the API was down for 12 hours: a red day on the page's bars and on the widget's.
+    const yesterday = Date.UTC(2026, 10, 21)
+    await api(`/components/${componentId}/history`, 'POST', [
+      { status: 'down', at: new Date(yesterday + 6 * 3_600_000).toISOString() },
+      { status: 'up', at: new Date(yesterday + 18 * 3_600_000).toISOString() },
+    ])
+    await api(`/components/${componentId}`, 'PATCH', { status: 'down' })
+    try {
+      const badge = await (await fetch(`${base}/badge/widgety.svg`)).text()
+      expect(badge).toContain(`fill="${STATUS_COLOURS.partial_outage.light}"`)
+      const statusPage = await browser.newPage()
+      await statusPage.goto(`http://widgety.localhost:${new URL(base).port}/`)
+      const { page } = await open(hostPage('colours', widgetHtml))
+      await page.waitForFunction(() => document.querySelector('.lantern-status')?.shadowRoot?.querySelector('.l')?.textContent === 'Partial outage')
+      const style = (target: Page, selector: string, property: 'backgroundColor' | 'color') =>
+        target.locator(selector).first().evaluate((el, name) => getComputedStyle(el)[name as 'color'], property)
+      for (const scheme of ['light', 'dark'] as const) {
+        await Promise.all([statusPage.emulateMedia({ colorScheme: scheme }), page.emulateMedia({ colorScheme: scheme })])
+        const seen = {
+          banner: await style(statusPage, '.banner', 'backgroundColor'),
+          apiStatus: await style(statusPage, '.status--major_outage', 'color'),
+          pageBarYesterday: await style(statusPage, '.bars > li:nth-last-child(2)', 'backgroundColor'),
+          pageBarToday: await style(statusPage, '.bars > li:last-child', 'backgroundColor'),
+          widgetDot: await style(page, '.lantern-status .d', 'backgroundColor'),
+          widgetBarYesterday: await style(page, '.lantern-status .b span:nth-last-child(2)', 'backgroundColor'),
+        }
+        expect({ scheme, ...seen }).toEqual({
+          scheme,
+          banner: colour('partial_outage', scheme),
+          apiStatus: colour('major_outage', scheme),
+          pageBarYesterday: colour('major_outage', scheme),
+          // Today: down only since a moment ago, under the red share of a day.
+          pageBarToday: colour('operational', scheme),
+          widgetDot: colour('partial_outage', scheme),
+          widgetBarYesterday: colour('major_outage', scheme),
+        })
+      }
+      await statusPage.close()
+      await page.close()
+    } finally {
+      await api(`/components/${componentId}`, 'PATCH', { status: 'up' })
+    }
   })
 })

@@ -13,6 +13,8 @@ export interface HistoryView {
   newer: boolean
   now: number
   assets: Assets
+  /** Link to the subscribe form (hosts that take visitors' subscriptions). */
+  subscribe?: boolean
 }
 
 export function renderHistoryPage(view: HistoryView): string {

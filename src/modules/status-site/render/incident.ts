@@ -3,7 +3,7 @@ import { html } from '../../../lib/html.ts'
 import type { PublicIncident } from '../events.ts'
 import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
 
-export function renderIncidentPage(view: { name: string; incident: PublicIncident; noindex: boolean; canonicalUrl: string; now: number; assets: Assets }): string {
+export function renderIncidentPage(view: { name: string; incident: PublicIncident; noindex: boolean; canonicalUrl: string; now: number; assets: Assets; subscribe?: boolean }): string {
   return html`!${head(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/incidents/${view.incident.id}`, feeds: true })}
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -63,10 +63,15 @@ export function head(title: string, assets: Assets, options: { noindex: boolean;
   }</head>`
 }
 
-export function siteHeader(view: { name: string; assets: Assets; subscribe?: boolean }): string {
+/**
+ * The header of every page of a status host. `subscribe`: link to the subscribe form (hosts that
+ * take visitors' subscriptions); `current`: the link of the page being shown, marked for assistive tech.
+ */
+export function siteHeader(view: { name: string; assets: Assets; subscribe?: boolean; current?: 'subscribe' }): string {
+  const subscribe = view.subscribe ? `<a href="/subscribe"${view.current === 'subscribe' ? ' aria-current="page"' : ''}>Subscribe to updates</a>` : ''
   return html`<header class="site"><div class="wrap">
 <a class="brand" href="/">!${view.assets.logo ? html`<img src="${view.assets.logo}" alt="" width="40" height="40">` : ''}<h1>${view.name}</h1></a>
-<nav aria-label="Status page">!${view.subscribe ? '<a href="/subscribe">Subscribe to updates</a>' : ''}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a></nav>
+<nav aria-label="Status page">!${subscribe}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a></nav>
 </div></header>`
 }
 

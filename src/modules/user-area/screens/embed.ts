@@ -20,7 +20,7 @@ export function embedSection(deps: ScreenDeps) {
     '/user/pages/:id/embed',
     screen(async ({ user, params, render }) => {
       const page = await services.pages.get(user, idParam(params.id))
-      const preview = services.preview.forPage({ slug: page.slug, customDomain: page.customDomain, plan: user.plan })
+      const preview = services.preview.forPage(page)
       const previewUrl = `/embed/preview?slug=${encodeURIComponent(page.slug)}`
       return render({ title: `Embed: ${page.name}`, crumbs: pageCrumbs(page, 'Embed'), head: HEAD, scripts: SCRIPTS }, embedView(page, preview, previewUrl))
     }),

@@ -4,12 +4,13 @@
  *
  *   GET  /user, /user/pages               list + "New page"     POST /user/pages                    create
  *   GET  /user/pages/:id                  overview
- *   GET  /user/pages/:id/settings[?check=dns]  settings + DNS   POST /user/pages/:id/settings       update
+ *   GET  /user/pages/:id/settings         settings + domain   POST /user/pages/:id/settings       update
+ *                                                              POST /user/pages/:id/settings/dns-check  check the domain now
  *   GET  /user/pages/:id/delete           confirmation          POST /user/pages/:id/delete         delete
  */
 import { Elysia, t, type Static } from 'elysia'
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../status-pages/model.ts'
-import { checkDomainDns, type DnsCheck } from '../../status-pages/dns-check.ts'
+import { planHas } from '../../plans/matrix.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { statusPageUrl } from '../../status-pages/urls.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
@@ -18,14 +19,12 @@ import type { ScreenDeps } from './deps.ts'
 import { pagePictures, PICTURES_HEAD } from './page-pictures.ts'
 import { overviewPanels } from './overview.ts'
 import { transferSettingsPanel } from './transfer.ts'
-import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, type DomainHelp } from '../views/pages.ts'
+import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesListView, PRIVATE_NEEDS_PASSWORD, type DomainHelp } from '../views/pages.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
 const PAGE_FIELDS = ['name', 'slug', 'visibility', 'custom_domain'] as const
-
-const withoutPort = (host: string) => host.replace(/:\d+$/, '')
 
 /**
  * Only what the owner changed, as a PATCH would send it: a page kept private after a downgrade can
@@ -51,15 +50,10 @@ export function pageScreens(deps: ScreenDeps) {
   const settingsForm = (page: StatusPage): FormState =>
     emptyForm({ name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain })
 
-  async function domainHelp(page: StatusPage, check: boolean): Promise<DomainHelp> {
-    const statusDomain = withoutPort(config.statusDomain)
-    const serviceHost = new URL(config.baseUrl).hostname
-    const pageHost = `${page.slug}.${statusDomain}`
-    let result: DnsCheck | undefined
-    if (check && page.customDomain && deps.dns) {
-      result = await checkDomainDns(deps.dns, page.customDomain, { pageHost, serviceHost, statusDomain })
-    }
-    return { cnameTarget: pageHost, serviceHost, check: result, checkAvailable: deps.dns !== undefined }
+  const domains = services.domainVerifier
+  function domainHelp(page: StatusPage): DomainHelp {
+    const hosts = domains.hostsFor(page.slug)
+    return { cnameTarget: hosts.pageHost, serviceHost: hosts.serviceHost, checkAvailable: domains.available, linkedUrl: urlOf(page) }
   }
 
   return new Elysia()
@@ -68,12 +62,18 @@ export function pageScreens(deps: ScreenDeps) {
     .post(
       '/user/pages',
       screen(async ({ user, body, render, redirect }) => {
-        const form = readForm(CreateStatusPageBody, body, { only: ['name', 'slug', 'visibility'] })
+        const form = readForm(CreateStatusPageBody, body, { only: ['name', 'slug', 'visibility', 'password'] })
+        // A typed password never comes back into the form.
         const again = async (state: FormState, status: number) => {
           const rows = (await pages.list(user)).map((page) => ({ page, url: urlOf(page) }))
-          return render({ title: 'Your status pages' }, pagesListView(rows, state), status)
+          return render({ title: 'Your status pages' }, pagesListView(rows, { ...state, values: { ...state.values, password: '' } }), status)
         }
         if (!form.ok) return again(form.state, 400)
+        // The form asks for the password with "Private" (the API accepts a private page without one, and
+        // warns); a plan without private pages hears that first, from the service.
+        if (form.value.visibility === 'private' && !form.value.password && planHas(user.plan, 'custom_domain_private')) {
+          return again({ ...form.state, errors: { ...form.state.errors, password: PRIVATE_NEEDS_PASSWORD } }, 400)
+        }
         try {
           const page = await pages.create(user, form.value)
           return redirect(`/user/pages/${page.id}`, `Page "${page.name}" created.`)
@@ -94,18 +94,25 @@ export function pageScreens(deps: ScreenDeps) {
     )
     .get(
       '/user/pages/:id/settings',
-      screen(async ({ user, params, query, render }) => {
+      screen(async ({ user, params, render }) => {
         const page = await pages.get(user, idParam(params.id))
-        const help = await domainHelp(page, query.check === 'dns')
+        const help = domainHelp(page)
         const transfer = await transferSettingsPanel(deps, user, page)
         return render({ title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') }, pageSettingsView(page, settingsForm(page), help) + transfer)
       }),
       {
         params: IdPath,
-        query: t.Object({ check: t.Optional(t.String()) }),
         response: { 200: HtmlResponse, 404: HtmlResponse },
-        detail: detail('A status page: settings (check=dns looks up the custom domain)'),
+        detail: detail('A status page: settings, with the custom domain and its state'),
       },
+    )
+    .post(
+      '/user/pages/:id/settings/dns-check',
+      screen(async ({ user, params, redirect }) => {
+        const page = await domains.checkNow(user, idParam(params.id))
+        return redirect(`/user/pages/${page.id}/settings#dns-heading`, `DNS checked: ${page.domainCheck.reason ?? 'nothing found.'}`)
+      }),
+      { params: IdPath, response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 503: HtmlResponse }, detail: detail("Check the custom domain's DNS now (form post)") },
     )
     .post(
       '/user/pages/:id/settings',
@@ -115,7 +122,7 @@ export function pageScreens(deps: ScreenDeps) {
         const again = async (state: FormState, status: number) =>
           render(
             { title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') },
-            pageSettingsView(page, state, await domainHelp(page, false)) + (await transferSettingsPanel(deps, user, page)),
+            pageSettingsView(page, state, domainHelp(page)) + (await transferSettingsPanel(deps, user, page)),
             status,
           )
         if (!form.ok) return again(form.state, 400)

@@ -5,7 +5,7 @@
 import { html } from '../../../lib/html.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
-import { sectionNav } from './pages.ts'
+import { lockedPageNotice, sectionNav } from './pages.ts'
 
 export interface AccessViewInput {
   page: StatusPage
@@ -46,6 +46,7 @@ export function accessView(input: AccessViewInput): string {
   return html`<h1>Access: ${page.name}</h1>
 !${sectionNav(page, 'Access')}
 !${blockedNotice(page)}
+!${lockedPageNotice(page)}
 <section class="card" aria-labelledby="visibility-heading">
   <h2 id="visibility-heading">Visibility</h2>
   <p>${isPrivate ? 'Private: visitors need the password; embeds need the token.' : 'Public: anyone with the address can read the page.'} <a href="${input.statusUrl}">${input.statusUrl}</a></p>

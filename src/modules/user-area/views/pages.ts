@@ -4,11 +4,12 @@
  * domain's DNS record and check, and the delete confirmation.
  */
 import { html } from '../../../lib/html.ts'
-import type { DnsCheck } from '../../status-pages/dns-check.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
+import type { DomainState } from '../../status-pages/tables.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { BRANDING_SECTIONS } from './sections-branding.ts'
+import { when } from './account.ts'
 
 export interface PageRow {
   page: StatusPage
@@ -35,7 +36,23 @@ const VISIBILITY_OPTIONS = [
   { value: 'private', label: 'Private: behind a password or token' },
 ]
 
-const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', custom_domain: 'Custom domain', confirm_slug: 'Slug' }
+const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', password: 'Password', custom_domain: 'Custom domain', confirm_slug: 'Slug' }
+
+/** The create form's error when "Private" comes without a password. */
+export const PRIVATE_NEEDS_PASSWORD = 'A private page needs a password: without one no visitor can open it.'
+
+/**
+ * Said at the top of a page's screens while it is private without a gate password (nobody can open
+ * it), with the way out.
+ */
+export function lockedPageNotice(page: StatusPage): string {
+  if (page.visibility !== 'private' || page.passwordSet) return ''
+  // The boxed style of user.css (every screen loads it), as a note rather than an error list.
+  return html`<div class="error-summary" role="note">
+  <p><strong>Nobody can open this page.</strong> It is private and has no password, so every visitor stops at its gate.</p>
+  <p><a href="/user/pages/${String(page.id)}/access#password-heading">Set a password</a> or make the page public.</p>
+</div>`
+}
 
 export const pagesCrumbs = (): Crumb[] => [{ label: 'Pages', href: '/user' }]
 export const pageCrumbs = (page: Pick<StatusPage, 'id' | 'name'>, current?: string): Crumb[] =>
@@ -72,6 +89,7 @@ export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): 
     !${textField({ name: 'name', label: 'Name', hint: 'Shown as the title of the page, e.g. Acme Cloud.', required: true, maxLength: 100, state: form })}
     !${textField({ name: 'slug', label: 'Slug', hint: 'Letters, digits and hyphens; the page lives at <slug>.<status domain>.', required: true, autocomplete: 'off', state: form })}
     !${selectField({ name: 'visibility', label: 'Visibility', options: VISIBILITY_OPTIONS, state: form, fallback: 'public' })}
+    !${textField({ name: 'password', label: 'Password (private pages only)', type: 'password', autocomplete: 'new-password', hint: 'Visitors type it to open a private page; at least 8 characters. Leave it empty for a public page.', state: form })}
     <button type="submit">Create page</button>
   </form>
 </section>`
@@ -89,13 +107,14 @@ export function pageOverviewView(row: PageRow): string {
   const { page, url } = row
   return html`<h1>${page.name}</h1>
 !${sectionNav(page, 'Overview')}
+!${lockedPageNotice(page)}
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading">Summary</h2>
   <dl class="facts">
     <dt>Address</dt><dd><a href="${url}">${url}</a></dd>
     <dt>Slug</dt><dd>${page.slug}</dd>
     <dt>Visibility</dt><dd>${page.visibility === 'private' ? 'Private' : 'Public'}</dd>
-    <dt>Custom domain</dt><dd>${page.customDomain ?? 'None'}</dd>
+    <dt>Custom domain</dt><dd>!${page.customDomain === null ? 'None' : html`${page.customDomain} (${DOMAIN_STATE_LABELS[page.customDomainState ?? 'pending']})`}</dd>
     <dt>State</dt><dd>!${stateBadge(page)}</dd>
   </dl>
 </section>`
@@ -105,15 +124,29 @@ export interface DomainHelp {
   /** Where a CNAME should point: `<slug>.<STATUS_DOMAIN>`. */
   cnameTarget: string
   serviceHost: string
-  check?: DnsCheck
+  /** The server can look up DNS (the "Check DNS" button). */
   checkAvailable: boolean
+  /** Where public links send visitors now. */
+  linkedUrl: string
 }
 
-function dnsCheckResult(domain: string, check: DnsCheck | undefined): string {
-  if (!check) return ''
-  if (check.state === 'here') return html`<p class="notice" role="status">${domain} reaches this instance (${check.via}).</p>`
-  if (check.state === 'missing') return html`<p class="error" role="status">${domain} does not resolve yet. DNS changes can take a while to spread.</p>`
-  return html`<p class="error" role="status">${domain} points elsewhere: ${check.found.join(', ')}.</p>`
+const DOMAIN_STATE_LABELS: Record<DomainState, string> = { pending: 'pending', verified: 'verified', failing: 'failing' }
+
+/** The domain's state in words: what it means for links, when it was checked and what was found. */
+function domainStatus(page: StatusPage, help: DomainHelp): string {
+  const state = page.customDomainState ?? 'pending'
+  const meaning: Record<DomainState, string> = {
+    pending: 'Pending: it has not been seen reaching this instance yet, so badges, snippets, the widget and mails link to the default address meanwhile.',
+    verified: 'Verified: it reaches this instance, and every public link uses it.',
+    failing: 'Failing: it reached this instance before, but the last check found it elsewhere, so public links use the default address until it is fixed.',
+  }
+  const check = page.domainCheck
+  return html`<dl class="facts">
+    <dt>State</dt><dd><span class="badge !${state === 'verified' ? 'ok' : 'bad'}">${DOMAIN_STATE_LABELS[state]}</span> ${meaning[state]}</dd>
+    <dt>Public links go to</dt><dd><a href="${help.linkedUrl}">${help.linkedUrl}</a></dd>
+    <dt>Last checked</dt><dd>!${when(check.checkedAt, 'Not yet (the server checks every 15 minutes)')}</dd>
+    !${check.reason ? html`<dt>Found</dt><dd>${check.reason}</dd>` : ''}
+  </dl>`
 }
 
 function domainSection(page: StatusPage, help: DomainHelp): string {
@@ -124,14 +157,15 @@ function domainSection(page: StatusPage, help: DomainHelp): string {
   const domain = page.customDomain
   return html`<section class="card" aria-labelledby="dns-heading">
   <h2 id="dns-heading">DNS for ${domain}</h2>
+  !${domainStatus(page, help)}
   <p>Create this record at your DNS provider:</p>
   <section class="scroll" tabindex="0" aria-label="The DNS record"><table><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
   <tbody><tr><td><code>${domain}</code></td><td>CNAME</td><td><code>${help.cnameTarget}</code></td></tr></tbody></table></section>
   <p class="hint">For an apex domain (no subdomain), use A/AAAA records with the addresses of <code>${help.serviceHost}</code> instead, or your provider's ALIAS record.</p>
-  !${dnsCheckResult(domain, help.check)}
+  <p class="hint">The page answers on ${domain} in every state, so certificates can be issued and you can try it; links switch to it once it is verified.</p>
   !${
     help.checkAvailable
-      ? html`<form method="get" action="/user/pages/${String(page.id)}/settings"><input type="hidden" name="check" value="dns"><button type="submit" class="secondary">Check DNS</button></form>`
+      ? html`<form method="post" action="/user/pages/${String(page.id)}/settings/dns-check"><button type="submit" class="secondary">Check DNS</button></form>`
       : html`<p class="muted">The DNS check is not available on this server.</p>`
   }
 </section>`
@@ -140,6 +174,7 @@ function domainSection(page: StatusPage, help: DomainHelp): string {
 export function pageSettingsView(page: StatusPage, form: FormState, help: DomainHelp): string {
   return html`<h1>Settings: ${page.name}</h1>
 !${sectionNav(page, 'Settings')}
+!${lockedPageNotice(page)}
 <section class="card" aria-labelledby="settings-heading">
   <h2 id="settings-heading">Page</h2>
   !${errorSummary(form, LABELS)}

@@ -9,8 +9,11 @@
  * the tab is hidden; backs off after errors), announces status changes politely, and never
  * throws into the host page.
  */
+import { DAY_LEVEL_TONES, dayLevelOfPercent, toneVariables } from '../../page-status/colours.ts'
+
 interface Status {
   page: string
+  page_name?: string
   page_url: string
   overall: string
   incidents: Array<{ title: string; state: string; component: string | null }>
@@ -18,29 +21,36 @@ interface Status {
   upd: Array<number | null>
 }
 
-const LABELS: Record<string, [string, string]> = {
-  operational: ['Operational', '#1a7f37'],
-  degraded_performance: ['Degraded performance', '#9a6700'],
-  partial_outage: ['Partial outage', '#bc4c00'],
-  major_outage: ['Major outage', '#cf222e'],
-  under_maintenance: ['Under maintenance', '#0969da'],
+const LABELS: Record<string, string> = {
+  operational: 'Operational',
+  degraded_performance: 'Degraded performance',
+  partial_outage: 'Partial outage',
+  major_outage: 'Major outage',
+  under_maintenance: 'Under maintenance',
 }
-const GRAY = '#818b98'
 const SCRIPT_PATH = '/static/embed/v1/status.js'
 const MOUNTED = 'data-lantern-mounted'
 
+// Status colours: the one table of every public surface (page-status/colours.ts), light and dark.
+const DARK = `--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d;${toneVariables('dark')}`
+const TONES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance', 'unknown', 'no_data']
 const STYLE = `:host{all:initial;display:block}
-.w{--bg:#fff;--fg:#1f2328;--mu:#59636e;--bd:#d1d9e0;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:8px;padding:10px 12px;max-width:360px;box-sizing:border-box}
-.dark{--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d}
-@media (prefers-color-scheme:dark){.auto{--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d}}
-a{color:inherit;text-decoration:none;display:flex;align-items:center;gap:8px;font-weight:600}
-a:hover .l,a:focus-visible .l{text-decoration:underline}
+.w{--bg:#fff;--fg:#1f2328;--mu:#59636e;--bd:#d1d9e0;${toneVariables('light')};font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);border:1px solid var(--bd);border-radius:8px;padding:10px 12px;max-width:360px;box-sizing:border-box}
+.dark{${DARK}}
+@media (prefers-color-scheme:dark){.auto{${DARK}}}
+a{color:inherit;text-decoration:none;display:flex;align-items:center;gap:8px}
+a:hover .n,a:focus-visible .n{text-decoration:underline}
+.n{font-weight:600}
 .d{width:10px;height:10px;border-radius:50%;flex:none}
+${TONES.map((tone) => `.t-${tone}{background:var(--st-${tone})}`).join('')}
 .m{color:var(--mu);font-size:12px}
 ul{list-style:none;margin:8px 0 0;padding:0}
 li{margin:4px 0;font-size:13px}
 li b{font-weight:600;text-transform:capitalize;margin-right:4px}
-.s{display:block;margin-top:8px}
+.sp{margin:8px 0 0}
+.g{display:flex;gap:6px;align-items:stretch}
+.s{display:block;flex:1;min-width:0}
+.ax{display:flex;flex-direction:column;justify-content:space-between;font-size:10px;line-height:1;color:var(--mu);text-align:right;white-space:nowrap}
 .b{display:flex;gap:2px;margin-top:8px;height:16px}
 .b span{flex:1;border-radius:2px;min-width:2px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`
@@ -57,42 +67,48 @@ function intAttr(script: HTMLScriptElement, name: string, max: number): number {
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 0
 }
 
-function sparkline(values: Array<number | null>): SVGSVGElement | null {
+/**
+ * Response times as a line over a scale from 0 ms (bottom) to the highest value (top), both
+ * labelled beside it, and the figures (min, average, max) as text below for everyone.
+ */
+function sparkline(values: Array<number | null>): HTMLElement | null {
   const known = values.filter((v): v is number => v !== null)
   if (known.length === 0) return null
   const ns = 'http://www.w3.org/2000/svg'
   const W = 200
   const H = 28
-  const max = Math.max(...known, 1)
+  const top = Math.max(Math.round(Math.max(...known)), 1)
   const step = values.length > 1 ? W / (values.length - 1) : 0
   const points = values
-    .map((v, i) => (v === null ? '' : `${(i * step).toFixed(1)},${(H - 2 - (v / max) * (H - 4)).toFixed(1)}`))
+    .map((v, i) => (v === null ? '' : `${(i * step).toFixed(1)},${(H - 2 - (v / top) * (H - 4)).toFixed(1)}`))
     .filter(Boolean)
     .join(' ')
   const svg = document.createElementNS(ns, 'svg')
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`)
-  svg.setAttribute('width', '100%')
+  svg.setAttribute('preserveAspectRatio', 'none')
   svg.setAttribute('height', String(H))
   svg.setAttribute('class', 's')
-  svg.setAttribute('role', 'img')
-  const avg = Math.round(known.reduce((a, b) => a + b, 0) / known.length)
-  svg.setAttribute('aria-label', `Response time, last ${values.length} min: average ${avg} ms`)
+  svg.setAttribute('aria-hidden', 'true')
   const line = document.createElementNS(ns, 'polyline')
   line.setAttribute('points', known.length === 1 ? `0,${H / 2} ${W},${H / 2}` : points)
   line.setAttribute('fill', 'none')
   line.setAttribute('stroke', 'currentColor')
   line.setAttribute('stroke-width', '1.5')
+  line.setAttribute('vector-effect', 'non-scaling-stroke')
   svg.append(line)
-  return svg
+  const avg = Math.round(known.reduce((a, b) => a + b, 0) / known.length)
+  const min = Math.round(Math.min(...known))
+  const figure = el('figure', { class: 'sp' }, el('div', { class: 'g' }, svg, el('div', { class: 'ax', 'aria-hidden': 'true' }, el('span', {}, `${top} ms`), el('span', {}, '0 ms'))))
+  figure.append(el('figcaption', { class: 'm' }, `Response time, last ${values.length} min: min ${min} ms, average ${avg} ms, max ${top} ms`))
+  return figure
 }
 
 function bars(values: Array<number | null>): HTMLElement | null {
   if (values.length === 0) return null
   const box = el('div', { class: 'b', role: 'img', 'aria-label': `Daily uptime, last ${values.length} days` })
   values.forEach((v, i) => {
-    const colour = v === null ? GRAY : v >= 99.9 ? '#1a7f37' : v >= 99 ? '#9a6700' : v >= 95 ? '#bc4c00' : '#cf222e'
     const ago = values.length - 1 - i
-    box.append(el('span', { style: `background:${colour}`, title: `${ago === 0 ? 'Today' : `${ago} d ago`}: ${v === null ? 'no data' : `${v}%`}` }))
+    box.append(el('span', { class: `t-${DAY_LEVEL_TONES[dayLevelOfPercent(v)]}`, title: `${ago === 0 ? 'Today' : `${ago} d ago`}: ${v === null ? 'no data' : `${v}%`}` }))
   })
   return box
 }
@@ -135,8 +151,15 @@ function mount(script: HTMLScriptElement): void {
   }
 
   const render = (data: Status) => {
-    const [label, colour] = LABELS[data.overall] ?? ['Unknown', GRAY]
-    const link = el('a', { href: data.page_url, target: '_blank', rel: 'noopener' }, el('span', { class: 'd', style: `background:${colour}` }), el('span', { class: 'l' }, label))
+    const known = data.overall in LABELS
+    const label = LABELS[data.overall] ?? 'Unknown'
+    // The link names the page and its status: "Acme Cloud: Partial outage".
+    const link = el(
+      'a',
+      { href: data.page_url, target: '_blank', rel: 'noopener' },
+      el('span', { class: `d t-${known ? data.overall : 'unknown'}` }),
+      el('span', {}, el('span', { class: 'n' }, data.page_name ?? data.page), ': ', el('span', { class: 'l' }, label)),
+    )
     const parts: Node[] = [link]
     if (inc && data.incidents.length > 0) {
       parts.push(
