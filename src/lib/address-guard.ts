@@ -21,6 +21,7 @@
  */
 import ipaddr from 'ipaddr.js'
 import { abortable } from './abortable.ts'
+import { explainNetworkError } from './network-errors.ts'
 
 /** Returns every address `host` resolves to (A and AAAA), in the resolver's order. */
 export type Resolve = (host: string) => Promise<string[]>
@@ -163,7 +164,7 @@ export function createAddressGuard(options: { resolve: Resolve; allowPrivate: Pr
         resolved = await abortable(resolve(host), signal)
       } catch (error) {
         if (signal?.aborted) throw signal.reason
-        throw new AddressRefused(`${host} did not resolve (${(error as { code?: string }).code ?? (error as Error).message})`)
+        throw new AddressRefused(`${host} did not resolve: ${explainNetworkError(error) ?? (error as { code?: string }).code ?? (error as Error).message}`)
       }
     }
     const addresses = resolved.map((address) => canonicalHost(address) ?? address)

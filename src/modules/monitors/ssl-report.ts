@@ -8,6 +8,7 @@
  * - warning: fewer than `warnBelowDays` (14) left; TLS 1.0 / 1.1 (deprecated by RFC 8996).
  * - pass otherwise.
  */
+import { explainCertificateError } from '../../lib/network-errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { DEFAULTS, type SslReport, type Verdict } from './spec.ts'
 
@@ -79,7 +80,7 @@ export function assessSsl(facts: HandshakeFacts, options: SslAssessment): SslRep
   if (trustError) {
     if (!chainComplete && MISSING_ISSUER_ERRORS.has(trustError) && last) {
       fails.push(`not trusted: the chain stops at "${last.subject}"; the certificate of its issuer "${last.issuer}" is neither sent by the server nor a trusted root (${trustError})`)
-    } else fails.push(`not trusted: ${trustError}`)
+    } else fails.push(explainCertificateError(trustError))
   }
 
   const weakKey = keyWeakness(facts)

@@ -4,6 +4,7 @@
  */
 import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../lib/address-guard.ts'
+import { explainCertificateError } from '../../lib/network-errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { describeFailure } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
@@ -33,7 +34,7 @@ export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<Check
   const failBelow = spec.failBelowDays ?? DEFAULTS.tlsFailBelowDays
   const degradedBelow = spec.degradedBelowDays ?? DEFAULTS.tlsDegradedBelowDays
   const result = (outcome: CheckResult['outcome'], message: string): CheckResult => ({ outcome, responseTimeMs, message: clipMessage(message), details })
-  if (handshake.authorizationError) return result('fail', `certificate not trusted: ${handshake.authorizationError}`)
+  if (handshake.authorizationError) return result('fail', explainCertificateError(handshake.authorizationError))
   if (Number.isNaN(validTo)) return result('fail', 'certificate has no readable expiry date')
   const left = `certificate expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`
   if (daysLeft < 0) return result('fail', 'certificate has expired')
