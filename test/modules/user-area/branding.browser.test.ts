@@ -60,7 +60,7 @@ describe('branding in the browser', () => {
     // Saving them anyway: the service's message next to the field, nothing saved.
     await page.getByRole('button', { name: 'Save branding' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-text-error').textContent()).toContain('palette.text on palette.background has a contrast')
+    expect(await page.locator('#f-text-error').textContent()).toContain('Text on background has a contrast')
     expect((await services().branding.branding(app.owner.user, id)).palette.primary).toBe('#1f4fd1')
     await checkA11y(page)
 

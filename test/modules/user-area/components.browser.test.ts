@@ -296,7 +296,7 @@ describe('components in the browser', () => {
       [`/user/pages/${id}/components/${one!.id}/status`, { status: 'sideways' }, 'status must be one of up, degraded, down'],
       [`/user/pages/${id}/components/${one!.id}/status`, {}, 'status is required'],
       [`/user/pages/${id}/components/order`, { ids: 'abc' }, 'ids must contain positive integer ids'],
-      [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids: component ${one!.id} is listed twice`],
+      [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids lists component ${one!.id} twice`],
       [`/user/pages/${id}/components/order`, { ids: String(one!.id) }, `ids must list every component of this page (component ${two!.id} is missing)`],
       [`/user/pages/${id}/components/groups/move`, { member: '-1', direction: 'up' }, 'member must be a component id'],
       [`/user/pages/${id}/components`, { name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
