@@ -1,6 +1,6 @@
 // Lantern analytics dashboard: loads the report API, draws charts with uPlot and (for the owner)
 // manages share links. An ES module served from our own origin; no inline script needed.
-import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
+import { DAY_MS, dayLabel, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
 
 ;(function () {
   'use strict'
@@ -127,7 +127,7 @@ import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './
         width: Math.max(160, target.clientWidth || 640), height: 200,
         // Room on the right for the last day's label, centred on the last point.
         padding: [12, 36, 0, 0],
-        series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : isoDate(v * 1000) } }].concat(series.map(function (s) {
+        series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : dayLabel(v * 1000) } }].concat(series.map(function (s) {
           s.points = { filter: isolatedPoints }
           s.value = function (u, v) { return v == null ? '–' : num(v) }
           return s

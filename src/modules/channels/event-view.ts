@@ -3,8 +3,10 @@
  * they are exactly what was just written), with a title, plain-text lines, a severity and the
  * PagerDuty-style alert key. Adapters (adapters/*.ts) only format this; they never query.
  */
+import { counted } from '../../lib/words.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../config.ts'
+import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
@@ -60,7 +62,6 @@ export interface EventView {
 const STATUS_WORDS: Record<string, string> = { up: 'operational', degraded: 'degraded', down: 'down' }
 const statusWord = (status: string) => STATUS_WORDS[status] ?? status
 
-const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '')} UTC`
 
 async function pageOf(db: Db, pageId: number | null, config: Config) {
   if (pageId === null) return null
@@ -127,7 +128,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
         ...base,
         id: `component:${row.id}:${event.at}:${event.to}`,
         title: `${row.name} is ${statusWord(event.to)}`,
-        lines: [`${row.name}: ${statusWord(event.from)} → ${statusWord(event.to)}`, `Since ${utc(event.at)}`],
+        lines: [`${row.name}: ${statusWord(event.from)} → ${statusWord(event.to)}`, `Since ${formatDateTime(event.at)}`],
         severity: event.to === 'down' ? 'critical' : event.to === 'degraded' ? 'warning' : 'ok',
         alertKey: `lantern:component:${row.id}`,
         resolves: event.to === 'up',
@@ -141,7 +142,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
       const maintenance = await maintenanceFacts(db, event.maintenanceId)
       if (!maintenance) return undefined
       const affected = maintenance.components.length === 0 ? 'All systems' : maintenance.components.map((c) => c.name).join(', ')
-      const lines = [`Window: ${utc(maintenance.startAt)} – ${utc(maintenance.endAt)}`, `Affected: ${affected}`]
+      const lines = [`Window: ${formatDateTime(maintenance.startAt)} – ${formatDateTime(maintenance.endAt)}`, `Affected: ${affected}`]
       if (maintenance.message) lines.push(maintenance.message)
       return {
         ...base,
@@ -162,7 +163,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
         ...base,
         id: `sla:${event.componentId}:${event.periodStart}:${event.thresholdPct}`,
         title: `${name}: ${event.thresholdPct}% of the SLA error budget used`,
-        lines: [`Target ${event.targetPct}%, actual ${event.actualPct}% this period (since ${utc(event.periodStart)})`],
+        lines: [`Target ${event.targetPct}%, actual ${event.actualPct}% this period (since ${formatDateTime(event.periodStart)})`],
         severity: event.thresholdPct >= 100 ? 'critical' : 'warning',
         alertKey: `lantern:sla:${event.componentId}:${event.periodStart}`,
         resolves: false,
@@ -175,8 +176,8 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
       return {
         ...base,
         id: `certificate:${event.monitorId}:${event.notAfter}:${event.kind}:${event.daysLeft}`,
-        title: renewed ? `Certificate of ${event.host} renewed` : `Certificate of ${event.host} expires in ${event.daysLeft} days`,
-        lines: [`Valid until ${utc(event.notAfter)}`],
+        title: renewed ? `Certificate of ${event.host} renewed` : `Certificate of ${event.host} expires in ${counted(event.daysLeft, 'day')}`,
+        lines: [`Valid until ${formatDateTime(event.notAfter)}`],
         severity: renewed ? 'ok' : event.daysLeft <= 5 ? 'critical' : 'warning',
         alertKey: `lantern:certificate:${event.monitorId}`,
         resolves: renewed,
@@ -190,7 +191,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Config):
         ...base,
         id: `dnsbl:${event.monitorId}:${event.zone}:${event.kind}:${event.at}`,
         title: listed ? `${event.target} is listed on ${event.zone}` : `${event.target} is no longer listed on ${event.zone}`,
-        lines: [`Checked ${utc(event.at)}`],
+        lines: [`Checked ${formatDateTime(event.at)}`],
         severity: listed ? 'critical' : 'ok',
         alertKey: `lantern:dnsbl:${event.monitorId}:${event.zone}`,
         resolves: !listed,

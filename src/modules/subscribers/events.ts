@@ -3,6 +3,7 @@
  * that webhook subscribers get (`incident` with `incident_updates`, as Statuspage's subscriber
  * webhooks send it; maintenance as an incident with impact `maintenance`).
  */
+import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
 import type { EventMessage, PageRef } from './messages.ts'
@@ -20,14 +21,13 @@ export function isSubscriberEvent(event: NotifyEvent): event is SubscriberEvent 
 
 const STATE_LABEL: Record<string, string> = { investigating: 'Investigating', identified: 'Identified', monitoring: 'Monitoring', resolved: 'Resolved' }
 
-const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC`
 
 export function incidentMessage(kind: SubscriberEvent['kind'], page: PageRef, content: IncidentContent): EventMessage {
   const { incident, update, components } = content
   const verb = kind === 'incident.opened' ? 'New incident' : kind === 'incident.resolved' ? 'Resolved' : 'Update'
   const lines = [`${STATE_LABEL[update?.state ?? incident.state]} — ${update?.message ?? ''}`.replace(/ — $/, '')]
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
-  lines.push(`Posted ${utc(update?.at ?? incident.updated_at)}`)
+  lines.push(`Posted ${formatDateTime(update?.at ?? incident.updated_at)}`)
   return { subject: `${verb}: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}` }
 }
 
@@ -36,7 +36,7 @@ const MAINTENANCE_STATUS = { 'maintenance.scheduled': 'scheduled', 'maintenance.
 
 export function maintenanceMessage(kind: keyof typeof MAINTENANCE_VERB, page: PageRef, content: MaintenanceContent): EventMessage {
   const { maintenance, components } = content
-  const lines = [`From ${utc(maintenance.start_at)} to ${utc(maintenance.end_at)}`]
+  const lines = [`From ${formatDateTime(maintenance.start_at)} to ${formatDateTime(maintenance.end_at)}`]
   if (maintenance.message) lines.push(maintenance.message)
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
   return { subject: `${MAINTENANCE_VERB[kind]}: ${maintenance.title}`, lines, link: `${page.url}/#maintenance` }

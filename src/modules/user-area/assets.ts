@@ -22,6 +22,7 @@ import whenJs from '../../assets/user/when.js' with { type: 'text' }
 import toolsCss from '../../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
+import { humanTimeModule } from './human-time-build.ts' with { type: 'macro' }
 import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
 
 interface Asset {
@@ -50,6 +51,8 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/tools.css': { text: toolsCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
+  // The server's formatter of dates for people, types stripped: one way of writing dates.
+  '/static/analytics/human-time.js': { text: humanTimeModule(), contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }

@@ -107,7 +107,7 @@ test('figures and labels: 100 % reads "100 %", outage periods are named as such,
   await page.fill('#range-form input[name=to]', '2026-11-10')
   await page.click('#range-form button[type=submit]')
   await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('2026-11-01'))
-  expect(await page.textContent('#range-label')).toBe('2026-11-01 to 2026-11-10 (10 days)')
+  expect(await page.textContent('#range-label')).toBe('1 Nov 2026 to 10 Nov 2026 (10 days)')
   expect(errors).toEqual([])
   await page.context().close()
 }, 60_000)

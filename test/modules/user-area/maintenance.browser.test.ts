@@ -83,7 +83,7 @@ describe('maintenance in the browser', () => {
     // The zone chosen is remembered: lists read in it and say so.
     const upcoming = page.locator('#maint-upcoming + ul')
     expect(await upcoming.innerText()).toContain('Database upgrade')
-    expect(await upcoming.innerText()).toContain('Tue, 24 Nov 2026, 09:00')
+    expect(await upcoming.innerText()).toContain('24 Nov 2026, 09:00 EST')
     expect(await page.getByText(`Times in ${ZONE}.`).first().isVisible()).toBe(true)
 
     await page.goto(`${app.base}/user/pages/${pageId}`)

@@ -81,7 +81,7 @@ describe('SLA screens in the browser', () => {
     expect(await page.getByRole('row', { name: /<b>bold<\/b>/ }).count()).toBeGreaterThan(0)
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
     await checkA11y(page)
-    await checkLayouts(page, app.shots, 'sla-report', ['SLA: Acme SLA', '2026-11-01 to 2026-11-30', 'Accounting policy', 'Excluded maintenance'])
+    await checkLayouts(page, app.shots, 'sla-report', ['SLA: Acme SLA', '1 Nov 2026 to 30 Nov 2026', 'Accounting policy', 'Excluded maintenance'])
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'PDF' }).click()])
     const text = pdfText(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer()))
