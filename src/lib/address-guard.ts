@@ -22,6 +22,7 @@
 import ipaddr from 'ipaddr.js'
 import { abortable } from './abortable.ts'
 import { explainNetworkError } from './network-errors.ts'
+import { withArticle } from './words.ts'
 
 /** Returns every address `host` resolves to (A and AAAA), in the resolver's order. */
 export type Resolve = (host: string) => Promise<string[]>
@@ -64,10 +65,29 @@ export function classifyAddress(address: string, allowPrivate: PrivateTargets): 
   if (PRIVATE_RANGES.has(range)) {
     if (allowPrivate === true || (Array.isArray(allowPrivate) && allowPrivate.some((cidr) => inCidr(ip, cidr)))) return { allowed: true }
     const hint = Array.isArray(allowPrivate) ? 'outside the networks MONITOR_PRIVATE_TARGETS lists' : 'MONITOR_PRIVATE_TARGETS=1 allows it'
-    return { allowed: false, why: `a ${range} address (${hint})` }
+    return { allowed: false, why: `${withArticle(rangeName(range))} address (${hint})` }
   }
-  return { allowed: false, why: `a ${range} address` }
+  return { allowed: false, why: `${withArticle(rangeName(range))} address` }
 }
+
+/** ipaddr.js's range names as people read them ("a link-local address", "an unspecified address"). */
+const RANGE_NAMES: Record<string, string> = {
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique local',
+  carrierGradeNat: 'carrier-grade NAT',
+  ipv4Mapped: 'IPv4-mapped',
+  deprecatedSiteLocal: 'site-local',
+  deprecatedOrchid: 'ORCHID',
+  orchid2: 'ORCHIDv2',
+  rfc6052: 'NAT64 (RFC 6052)',
+  rfc6145: 'IPv4-translated (RFC 6145)',
+  as112: 'AS112',
+  as112v6: 'AS112',
+  amt: 'AMT',
+  segmentRouting: 'segment-routing',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID',
+}
+const rangeName = (range: string): string => RANGE_NAMES[range] ?? range
 
 function inCidr(ip: ipaddr.IPv4 | ipaddr.IPv6, cidr: string): boolean {
   const [network, bits] = ipaddr.parseCIDR(cidr)

@@ -4,12 +4,14 @@
  * page with "Send test" / "Resend verification", the delete confirmation, and the public
  * verification pages of email channels.
  */
+import { withArticle } from '../../../lib/words.ts'
+import { formatDateTime } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import type { Channel } from '../../channels/service.ts'
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, EVENT_LABELS, FIELDS_OF, SECRET_FIELDS, type ChannelType, type SettingName } from '../../channels/types.ts'
 import { NOTIFY_EVENT_KINDS } from '../../notify/contract.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { checkboxField, errorSummary, textField, type FormState } from '../kit/forms.ts'
+import { checkboxField, errorSummary, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
 export const LABELS: Record<string, string> = {
@@ -30,7 +32,7 @@ const TYPE_HINTS: Record<ChannelType, string> = {
 }
 
 const FIELD_HINTS: Partial<Record<SettingName, string>> = {
-  url: 'The full URL the service gave you (https). It works like a password: it is shown shortened after saving.',
+  url: 'The full URL the service gave you: https, or plain http (not encrypted on the way). It works like a password: it is shown shortened after saving.',
   secret: 'At least 16 characters (e.g. openssl rand -hex 32). Used to sign each request: see the guide for how to check it.',
   bot_token: 'From @BotFather, like 123456789:AA…',
   chat_id: 'A numeric chat id (groups start with -) or @channelname.',
@@ -42,7 +44,7 @@ const FIELD_HINTS: Partial<Record<SettingName, string>> = {
 export const notificationsCrumbs = (...rest: Crumb[]): Crumb[] =>
   rest.length === 0 ? [{ label: 'Notifications' }] : [{ label: 'Notifications', href: '/user/notifications' }, ...rest]
 
-const when = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC')
+const when = (ms: number | null) => (ms === null ? '' : formatDateTime(ms))
 
 export function verificationText(channel: Channel): string {
   if (channel.disabledAt !== null) return 'Disabled'
@@ -96,7 +98,7 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
 
 function pagesFieldset(pages: StatusPage[], form: FormState): string {
   const ticked = new Set((form.values.page_ids ?? '').split(',').filter(Boolean))
-  const error = form.errors.page_ids
+  const error = fieldErrorText(form, 'page_ids')
   const boxes = pages.map(
     (page) => html`<li><input type="checkbox" id="f-page-${String(page.id)}" name="page_ids" value="${String(page.id)}"!${ticked.has(String(page.id)) ? ' checked' : ''}> <label for="f-page-${String(page.id)}">${page.name}</label></li>`,
   )
@@ -110,7 +112,7 @@ function pagesFieldset(pages: StatusPage[], form: FormState): string {
 
 function eventsFieldset(form: FormState): string {
   const ticked = new Set((form.values.events ?? '').split(',').filter(Boolean))
-  const error = form.errors.events
+  const error = fieldErrorText(form, 'events')
   const boxes = NOTIFY_EVENT_KINDS.map(
     (kind) => html`<li><input type="checkbox" id="f-event-${kind.replace('.', '-')}" name="events" value="${kind}"!${ticked.has(kind) ? ' checked' : ''}> <label for="f-event-${kind.replace('.', '-')}">${EVENT_LABELS[kind]}</label></li>`,
   )
@@ -142,7 +144,7 @@ function settingFields(type: ChannelType, form: FormState, saved?: Record<string
 }
 
 export function channelFormView(type: ChannelType, pages: StatusPage[], form: FormState, mailEnabled: boolean): string {
-  return html`<h1>Add a ${CHANNEL_TYPE_LABELS[type]} channel</h1>
+  return html`<h1>Add ${withArticle(`${CHANNEL_TYPE_LABELS[type]} channel`)}</h1>
 !${type === 'email' ? mailOffNotice(mailEnabled) : ''}
 <section class="card" aria-labelledby="form-heading">
   <h2 id="form-heading" class="visually-hidden">Settings</h2>
