@@ -79,6 +79,13 @@ describe('branding in the browser', () => {
     const frame = page.locator('iframe.page-frame')
     expect(await frame.getAttribute('src')).toStartWith(`${app.server.statusHost(slug)}/`)
     expect(await frame.getAttribute('sandbox')).toBe('')
+    // It waits in a closed <details>: the screen does not load a whole status page until asked.
+    const framed = () => page.frames().some((f) => f.url().startsWith(app.server.statusHost(slug)))
+    expect(framed()).toBe(false)
+    const opened = page.waitForEvent('framenavigated', { predicate: (f) => f.url().startsWith(app.server.statusHost(slug)) })
+    await page.getByText('Show the public page here').click()
+    await opened
+    expect(framed()).toBe(true)
 
     // A visitor (fresh context, no session) sees the colour and the logo on the public page.
     const visitor = await app.browser.newContext()
