@@ -23,7 +23,7 @@ import toolsCss from '../../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
 import { humanTimeModule } from './human-time-build.ts' with { type: 'macro' }
-import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { forEncoding, prepareEncoded, type EncodedResponses, type PreparedResponse } from '../../lib/http-cache.ts'
 
 interface Asset {
   text: string
@@ -57,20 +57,20 @@ const ASSETS: Record<string, Asset> = {
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }
 
-const loaded = new Map<string, Promise<PreparedResponse>>()
+const loaded = new Map<string, Promise<EncodedResponses>>()
 
-/** The prepared response of a static asset, encoded once per process. */
-export function loadAsset(path: string): Promise<PreparedResponse> | undefined {
+/** The prepared response of a static asset in the encoding the request takes, encoded once per process. */
+export async function loadAsset(path: string, acceptEncoding: string | null): Promise<PreparedResponse | undefined> {
   const asset = ASSETS[path]
   if (!asset) return undefined
   let prepared = loaded.get(path)
   if (!prepared) {
-    prepared = prepareResponse(200, asset.text, {
+    prepared = prepareEncoded(asset.text, {
       contentType: asset.contentType,
       cacheControl: 'public, max-age=3600',
       extraHeaders: { 'x-content-type-options': 'nosniff' },
     })
     loaded.set(path, prepared)
   }
-  return prepared
+  return forEncoding(await prepared, acceptEncoding)
 }
