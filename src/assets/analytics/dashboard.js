@@ -160,7 +160,9 @@ import { DAY_MS, dayLabel, duration, isoDate, ms, num, pct, rangeLabel, utcTime 
     var seq = ++loadSeq
     showError('load-error', '')
     $('range-label').textContent = 'Loading…'
-    fetch(reportUrl(), { credentials: 'same-origin', headers: { accept: 'application/json' } })
+    // The first report is the one the page preloads (data-report), asked for by the same address.
+    var url = seq === 1 && root.dataset.report ? root.dataset.report : reportUrl()
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then(function (res) {
         return res.json().then(function (body) {
           if (!res.ok) throw new Error(body && body.error ? body.error : 'request failed (' + res.status + ')')
