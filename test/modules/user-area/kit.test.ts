@@ -84,6 +84,10 @@ describe('fieldErrorText: the API\'s sentence as shown beside its field', () => 
     expect(shown('text', 'palette.text on palette.background has a contrast of 1.01:1', 'Text')).toBe('Text on background has a contrast of 1.01:1')
     expect(shown('interval_seconds', 'interval_seconds must be a whole number from 30 to 86400')).toBe('Interval seconds must be a whole number from 30 to 86400')
     expect(shown('target', 'name must be unique on example.com', 'Target')).toBe('Name must be unique on example.com')
+    expect(shown('page_ids', 'page_ids must name at least one page unless all_pages is true', 'Pages')).toBe('Pages must name at least one page unless all pages is true')
+    expect(shown('selectors', 'selectors hold "my_key", which is not a DKIM selector', 'DKIM selectors')).toBe('DKIM selectors hold "my_key", which is not a DKIM selector')
+    // A checkbox's long label is no subject: the explanation stands alone.
+    expect(shown('consent', 'consent must be true: confirm that this person agreed', 'This person agreed to get status updates of this page')).toBe('Confirm that this person agreed')
   })
   test('the summary labels a sentence only when it does not name its field already', () => {
     const summary = errorSummary({ ...state, errors: { target: 'target: 127.0.0.1 is a loopback address', text: 'palette.text on palette.background has a contrast of 1.01:1' } }, { target: 'Target', text: 'Text' })

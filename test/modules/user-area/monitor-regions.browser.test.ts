@@ -35,7 +35,7 @@ describe('regions on the monitor screens', () => {
     // A region nobody runs: the form comes back with the error at the field.
     await page.getByLabel('Regions', { exact: true }).fill('local, mars')
     await page.getByRole('button', { name: 'Create monitor' }).click()
-    expect(await page.locator('fieldset.mon-regions').innerText()).toContain('unknown region "mars"')
+    expect(await page.locator('fieldset.mon-regions').innerText()).toContain('Unknown region "mars"')
     expect((await app.server.ctx.app.services.monitors.list(app.owner.user)).length).toBe(0)
 
     await page.getByLabel('Regions', { exact: true }).fill('local, eu-west')

@@ -87,7 +87,7 @@ describe('notification channels in the browser', () => {
     await page.getByLabel('Name').fill('Team chat')
     await page.getByRole('checkbox', { name: /^All my pages/ }).uncheck()
     await page.getByRole('button', { name: 'Save channel' }).click()
-    expect(await page.locator('#f-page_ids-error').textContent()).toBe('page_ids must name at least one page unless all_pages is true')
+    expect(await page.locator('#f-page_ids-error').textContent()).toBe('Pages must name at least one page unless all pages is true')
     await page.getByRole('checkbox', { name: 'Acme Cloud' }).check()
     await page.getByRole('checkbox', { name: 'Maintenance scheduled' }).uncheck()
     await page.getByRole('checkbox', { name: 'Certificate expiring' }).check()

@@ -54,7 +54,7 @@ describe('SLA screens in the browser', () => {
     // A wrong value first: the API schema's own text, next to the field.
     await page.getByLabel('Target (%)').fill('100')
     await page.getByRole('button', { name: 'Save target' }).click()
-    expect(await page.locator('#f-target_percent-error').textContent()).toBe('target_percent must be a number from 50 to 99.9999')
+    expect(await page.locator('#f-target_percent-error').textContent()).toBe('Target (%) must be a number from 50 to 99.9999')
     expect(await page.locator('#f-target_percent').getAttribute('aria-invalid')).toBe('true')
     await checkA11y(page)
     await page.getByLabel('Target (%)').fill('99.9')
@@ -98,7 +98,7 @@ describe('SLA screens in the browser', () => {
   test('a bad range shows the error next to the field with a 400', async () => {
     const response = await app.page.goto(`${app.base}/user/pages/${pageId}/sla?from=2026-11-30&to=2026-11-01`)
     expect(response?.status()).toBe(400)
-    expect(await app.page.locator('.field-error, .form-error').first().textContent()).toContain('to must not be before from')
+    expect(await app.page.locator('.field-error, .form-error').first().textContent()).toContain('To (UTC day, inclusive) must not be before from')
   })
 
   test("another owner's page and component are 404 and change nothing; a cross-site post is 403", async () => {

@@ -160,7 +160,8 @@ const asWords = (name: string) => name.replaceAll('_', ' ')
  * The error of field `name` as the form shows it, once, beside the field and in the summary. The
  * API names fields as its JSON does ("target: …", "target must …", "palette.text on
  * palette.background …"); here a leading "name:" goes (the label says which field), a leading name
- * becomes the field's label, other fields' paths read as words, and the sentence starts with a capital.
+ * becomes the field's label, other fields' names and paths read as words, and the sentence starts
+ * with a capital.
  * Field names are compared as text, never turned into a pattern.
  */
 export function fieldErrorText(state: FormState, name: string, label?: string): string | undefined {
@@ -171,9 +172,24 @@ export function fieldErrorText(state: FormState, name: string, label?: string): 
   const rest = message.slice(token.length)
   let text = message
   if (token.split('.').at(-1) === name && (rest === '' || rest.startsWith(' ') || rest.startsWith(':'))) {
-    text = rest.startsWith(':') ? rest.slice(1).trimStart() : `${label ?? asWords(name)}${rest}`
+    const subject = label ?? asWords(name)
+    // A long label (a checkbox's sentence) reads badly as a subject: its explanation after ":" stands alone.
+    const colon = rest.indexOf(': ')
+    if (rest.startsWith(':')) text = rest.slice(1).trimStart()
+    else if (subject.split(' ').length > 4 && colon >= 0) text = rest.slice(colon + 2)
+    else text = `${subject.split(' ').length > 4 ? 'This' : subject}${rest}`
   }
-  text = text.replace(/\b(?:[a-z_]+\.)+([a-z_]+)\b/g, (path, last: string) => (fields.has(last) ? asWords(last) : path))
+  // Outside quotes (a value as typed stays as it was): fields' paths and API names read as words.
+  text = text
+    .split('"')
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\b(?:[a-z_]+\.)+([a-z_]+)\b/g, (path, last: string) => (fields.has(last) ? asWords(last) : path))
+            .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, asWords),
+    )
+    .join('"')
   return capitalized(text)
 }
 

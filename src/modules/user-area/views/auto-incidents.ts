@@ -51,7 +51,7 @@ function componentsFieldset(input: AutoIncidentsViewInput): string {
     return html`<p>This page has no components yet. <a href="/user/pages/${String(input.page.id)}/components">Add components</a> and a monitor for each.</p>`
   }
   const ticked = new Set((form.values.component_ids ?? '').split(',').filter(Boolean))
-  const error = fieldErrorText(form, 'component_ids')
+  const error = fieldErrorText(form, 'component_ids', 'Components')
   const rows = automation.components.map((component) => {
     const id = String(component.id)
     return html`<li class="component-choice"><span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}" aria-describedby="f-component-${id}-state"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span> <span class="muted" id="f-component-${id}-state">${componentState(component)}</span></li>`

@@ -13,7 +13,7 @@ import { html } from '../../../lib/html.ts'
 import type { Theme } from '../../branding/palette.ts'
 import type { Branding } from '../../branding/service.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { errorSummary, textArea, textField, type FormState } from '../kit/forms.ts'
+import { errorSummary, fieldErrorText, textArea, textField, type FormState } from '../kit/forms.ts'
 import { sectionNav } from './pages.ts'
 
 export const PALETTE_FIELDS = ['primary', 'secondary', 'accent', 'background', 'text'] as const
@@ -75,7 +75,7 @@ function fileField(kind: 'logo' | 'favicon', label: string, hint: string, error:
   <label for="${id}">${label}</label>
   <input id="${id}" name="file" type="file" accept="image/png,image/jpeg,image/svg+xml,image/x-icon,.ico" required aria-describedby="${described}"!${error ? ' aria-invalid="true"' : ''}!${disabled ? ' disabled' : ''}>
   <p class="hint" id="${id}-hint">${hint}</p>
-  !${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+  !${error ? html`<p class="field-error" id="${id}-error">${fieldErrorText({ values: {}, errors: { [kind]: error } }, kind, kind === 'logo' ? 'Logo' : 'Favicon')!}</p>` : ''}
 </div>`
 }
 

@@ -69,7 +69,7 @@ export function componentFieldset(legend: string, choices: ComponentChoice[], fo
   if (choices.length === 0) {
     return html`<p class="hint">This page has no components yet: the incident concerns the whole page.</p>`
   }
-  const error = fieldErrorText(form, 'component_ids')
+  const error = fieldErrorText(form, 'component_ids', 'Components')
   const rows = choices.map(({ component, checked }) => {
     const id = String(component.id)
     const statusName = `status_${id}`
@@ -127,7 +127,7 @@ export function reportForm(options: ReportFormOptions): string {
     .map((choice) => html`<option value="${choice.value}"!${choice.value === (form.values.template_id ?? '') ? ' selected' : ''}>${choice.label}</option>`)
     .join('')}</select>
   <p class="hint" id="f-template_id-hint">With a template, an empty title or message takes the template's; {{component}} and {{page}} are filled in.</p>
-  !${form.errors.template_id ? html`<p class="field-error" id="f-template_id-error">${fieldErrorText(form, 'template_id')!}</p>` : ''}
+  !${form.errors.template_id ? html`<p class="field-error" id="f-template_id-error">${fieldErrorText(form, 'template_id', 'Template')!}</p>` : ''}
 </div>!${templateData.join('')}`
       : ''
   }

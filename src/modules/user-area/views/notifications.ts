@@ -98,7 +98,7 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
 
 function pagesFieldset(pages: StatusPage[], form: FormState): string {
   const ticked = new Set((form.values.page_ids ?? '').split(',').filter(Boolean))
-  const error = fieldErrorText(form, 'page_ids')
+  const error = fieldErrorText(form, 'page_ids', 'Pages')
   const boxes = pages.map(
     (page) => html`<li><input type="checkbox" id="f-page-${String(page.id)}" name="page_ids" value="${String(page.id)}"!${ticked.has(String(page.id)) ? ' checked' : ''}> <label for="f-page-${String(page.id)}">${page.name}</label></li>`,
   )
@@ -112,7 +112,7 @@ function pagesFieldset(pages: StatusPage[], form: FormState): string {
 
 function eventsFieldset(form: FormState): string {
   const ticked = new Set((form.values.events ?? '').split(',').filter(Boolean))
-  const error = fieldErrorText(form, 'events')
+  const error = fieldErrorText(form, 'events', 'Events')
   const boxes = NOTIFY_EVENT_KINDS.map(
     (kind) => html`<li><input type="checkbox" id="f-event-${kind.replace('.', '-')}" name="events" value="${kind}"!${ticked.has(kind) ? ' checked' : ''}> <label for="f-event-${kind.replace('.', '-')}">${EVENT_LABELS[kind]}</label></li>`,
   )
