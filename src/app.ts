@@ -19,7 +19,8 @@ import { SnippetsReads } from './modules/embed/http.ts'
 import { BadgeReads } from './modules/badge/http.ts'
 import { createFront } from './http/front.ts'
 import { createHostRouter } from './http/host-router.ts'
-import { openApi } from './http/openapi.ts'
+import type { OpenApiDoc } from './http/api-reference.ts'
+import { openApi, SPEC_PATH } from './http/openapi.ts'
 import { apiKeysRoutes } from './modules/accounts/api-keys.ts'
 import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
 import { planRoutes } from './modules/accounts/plan-routes.ts'
@@ -104,10 +105,20 @@ export function createApp(deps: AppDeps): App {
   const subscribeRoutes = subscribeSiteRoutes({ site: services.statusSite, subscribers: services.subscribers, config, clock: services.clock, attemptBudgets: services.attemptBudgets })
   const statusSiteApp = createStatusSiteApp({ service: services.statusSite, access: services.pageAccess, config, onPageView, logError, routes: subscribeRoutes })
 
+  // The reference page reads the document as /swagger/json answers it, from the app being built here.
+  let documentSource: { handle: (request: Request) => Promise<Response> } | undefined
   const serviceApp = new Elysia()
     .onError(mapError(logError, async () => servePrepared(await content.notFound(), null)))
     .onTransform({ as: 'global' }, guardBody)
-    .use(openApi({ baseUrl: config.baseUrl, scheme: config.scheme, statusDomain: config.statusDomain, statusRoutes: () => statusSiteApp.routes }))
+    .use(
+      openApi({
+        baseUrl: config.baseUrl,
+        scheme: config.scheme,
+        statusDomain: config.statusDomain,
+        statusRoutes: () => statusSiteApp.routes,
+        loadDocument: async () => (await documentSource!.handle(new Request(`${config.baseUrl}${SPEC_PATH}`))).json() as Promise<OpenApiDoc>,
+      }),
+    )
     .use(healthRoutes(deps.db))
     .use(metricsRoutes(services.metrics, config.metricsToken))
     .use(embedRoutes(new SnippetsReads(services.embed, services.publicCache), fastLane))
@@ -139,6 +150,8 @@ export function createApp(deps: AppDeps): App {
     .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
     .use(subscribersRoutes({ accounts: services.accounts, subscribers: services.subscribers }))
     .use(contentRoutes(content))
+
+  documentSource = serviceApp
 
   const front = createFront({
     // The one host router of the program.

@@ -1,20 +1,28 @@
 /**
- * The API viewer at `/swagger`: Swagger UI (swagger-ui-dist, pinned in package.json), served from
- * this program under the site's CSP, so it works without internet and no other origin's script
- * runs where the session cookie lives. Its files are imported as text and so travel inside the
- * compiled binary (README: "Static files in the binary").
+ * The API reference at `/swagger`, rendered on the server from the OpenAPI document
+ * (api-reference.ts): one HTML answer and one stylesheet, shown at once. Swagger UI
+ * (swagger-ui-dist, pinned in package.json) is at `/swagger/ui` for trying requests out: 1.7 MB of
+ * script that needs seconds to parse and to walk a document of this size, so it is not the first
+ * thing a visitor waits for. Both are served from this program under the site's CSP, so they work
+ * without internet and no other origin's script runs where the session cookie lives. Their files
+ * are imported as text and so travel inside the compiled binary (README: "Static files in the
+ * binary"), and go out gzip-encoded to clients that take it.
  */
 import { Elysia, t } from 'elysia'
 import swaggerUiJs from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' }
 import startJs from '../assets/api-docs/start.js' with { type: 'text' }
 import themeCss from '../assets/api-docs/theme.css' with { type: 'text' }
+import referenceCss from '../assets/api-docs/reference.css' with { type: 'text' }
 import { errorResponse } from '../lib/errors.ts'
 import { html } from '../lib/html.ts'
-import { prepareResponse, servePrepared, type PreparedResponse } from '../lib/http-cache.ts'
+import { forEncoding, prepareEncoded, prepareResponse, servePrepared, type EncodedResponses, type PreparedResponse } from '../lib/http-cache.ts'
+import { renderApiReference, type OpenApiDoc } from './api-reference.ts'
 import { HtmlPage, sharedModels } from './schemas.ts'
 
 export const VIEWER_ASSET_PREFIX = '/static/api-docs/'
+/** Swagger UI, for trying requests out. */
+export const SWAGGER_UI_PATH = '/swagger/ui'
 
 const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
@@ -23,13 +31,14 @@ const ASSETS: Record<string, { text: string; contentType: string }> = {
   'swagger-ui.css': { text: swaggerUiCss, contentType: CSS },
   'start.js': { text: startJs, contentType: JS },
   'theme.css': { text: themeCss, contentType: CSS },
+  'reference.css': { text: referenceCss, contentType: CSS },
 }
 
-const loaded = new Map<string, Promise<PreparedResponse>>()
-const load = (key: string, make: () => Promise<PreparedResponse>): Promise<PreparedResponse> => {
+const loaded = new Map<string, Promise<PreparedResponse | EncodedResponses>>()
+const load = <T extends PreparedResponse | EncodedResponses>(key: string, make: () => Promise<T>): Promise<T> => {
   let prepared = loaded.get(key)
   if (!prepared) loaded.set(key, (prepared = make()))
-  return prepared
+  return prepared as Promise<T>
 }
 
 function viewerPage(specPath: string): string {
@@ -43,7 +52,7 @@ function viewerPage(specPath: string): string {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 </head>
 <body>
-<header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${specPath}">OpenAPI document (JSON)</a></header>
+<header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="/swagger">API reference</a> <a href="${specPath}">OpenAPI document (JSON)</a></header>
 <div id="swagger-ui" data-spec="${specPath}"><noscript><p>The API reference needs JavaScript. The document itself: <a href="${specPath}">${specPath}</a>.</p></noscript></div>
 <script src="${VIEWER_ASSET_PREFIX}swagger-ui.js"></script>
 <script src="${VIEWER_ASSET_PREFIX}start.js"></script>
@@ -54,31 +63,40 @@ function viewerPage(specPath: string): string {
 
 const NoBody = t.Void({ description: 'No body' })
 
-export function apiViewerRoutes(specPath: string) {
+/** The reference and the Swagger UI page; `loadDocument` reads the finished OpenAPI document. */
+export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<OpenApiDoc>) {
+  const html = 'text/html; charset=utf-8'
   // The viewer of the API reference is not part of it.
   return new Elysia({ name: 'api-viewer', detail: { hide: true } })
     .model(sharedModels)
     .get(
       '/swagger',
+      async ({ request }) => {
+        const reference = await load('reference', async () =>
+          prepareEncoded(renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css` }), { contentType: html, cacheControl: 'public, max-age=300' }),
+        )
+        return servePrepared(forEncoding(reference, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
+      },
+      { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (every operation and schema, rendered by this instance)' } },
+    )
+    .get(
+      SWAGGER_UI_PATH,
       async ({ request }) =>
-        servePrepared(
-          await load('page', () => prepareResponse(200, viewerPage(specPath), { contentType: 'text/html; charset=utf-8', cacheControl: 'public, max-age=300' })),
-          request.headers.get('if-none-match'),
-        ),
-      { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (Swagger UI, served by this instance)' } },
+        servePrepared(await load('page', () => prepareResponse(200, viewerPage(specPath), { contentType: html, cacheControl: 'public, max-age=300' })), request.headers.get('if-none-match')),
+      { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'Swagger UI on the OpenAPI document, for trying requests (served by this instance)' } },
     )
     .get(
       `${VIEWER_ASSET_PREFIX}:file`,
       async ({ params, request }) => {
         const asset = ASSETS[params.file]
         if (!asset) return errorResponse(404, 'not found')
-        const prepared = await load(params.file, () => prepareResponse(200, asset.text, { contentType: asset.contentType, cacheControl: 'public, max-age=3600' }))
-        return servePrepared(prepared, request.headers.get('if-none-match'))
+        const prepared = await load(params.file, () => prepareEncoded(asset.text, { contentType: asset.contentType, cacheControl: 'public, max-age=3600' }))
+        return servePrepared(forEncoding(prepared, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
       },
       {
-        params: t.Object({ file: t.String({ maxLength: 40, description: 'swagger-ui.js, swagger-ui.css, start.js or theme.css' }) }),
+        params: t.Object({ file: t.String({ maxLength: 40, description: 'swagger-ui.js, swagger-ui.css, start.js, theme.css or reference.css' }) }),
         response: { 200: t.String({ description: 'The file' }), 304: NoBody, 404: 'Error' },
-        detail: { tags: ['Site'], summary: 'Files of the API reference (Swagger UI and its start script)' },
+        detail: { tags: ['Site'], summary: 'Files of the API reference and of Swagger UI' },
       },
     )
 }

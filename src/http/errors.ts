@@ -7,16 +7,17 @@ import type { ValidationError } from 'elysia'
 import { withHeader } from './response.ts'
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../lib/body-depth.ts'
 import { badRequest, errorResponse, HttpError } from '../lib/errors.ts'
+import { schemaErrorSentence } from '../lib/schema-errors.ts'
 import { assertWellFormedText } from '../lib/text.ts'
 
 /**
- * Turns Elysia's validation error into the one line API users need: `field is required`, the
- * schema's own `error` text, or `field: what is wrong`. Array items read `history[3].at` when the
- * schema has a `title`.
+ * Turns Elysia's validation error into the one sentence API users need: `field is required`, the
+ * schema's own `error` text, or a sentence built from the rule (src/lib/schema-errors.ts). Array
+ * items read `history[3].at` when the schema has a `title`.
  */
 export function validationMessage(error: Readonly<ValidationError>): string {
   const root = (error.validator as { schema?: { title?: string } } | undefined)?.schema
-  let first: { path?: string; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
+  let first: { path?: string; type?: number; value?: unknown; schema?: { error?: unknown }; message?: string } | undefined
   try {
     first = error.all[0]
   } catch {
@@ -27,9 +28,7 @@ export function validationMessage(error: Readonly<ValidationError>): string {
   const segments = (first.path ?? '').split('/').filter(Boolean)
   const field = segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), root?.title ?? '')
   if (!field) return typeof first.schema?.error === 'string' ? first.schema.error : `request ${error.type} is not valid`
-  if (first.value === undefined) return `${field} is required`
-  if (typeof first.schema?.error === 'string') return first.schema.error
-  return `${field}: ${first.message ?? 'invalid value'}`
+  return schemaErrorSentence(field, first)
 }
 
 /**

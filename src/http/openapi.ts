@@ -14,6 +14,7 @@
 import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
 import { APP_VERSION } from '../lib/version.ts'
+import type { OpenApiDoc } from './api-reference.ts'
 import { apiViewerRoutes } from './api-viewer.ts'
 import { exampleOf } from './openapi-examples.ts'
 import { describeStatus, finishOperation, operationsOf, withoutTrailingSlashes, type PathItem } from './openapi-operations.ts'
@@ -36,6 +37,8 @@ export interface OpenApiOptions {
   statusDomain: string
   /** The routes of the status hosts (read when the document is first asked for). */
   statusRoutes: () => readonly DocumentedRoute[]
+  /** The finished document as `/swagger/json` answers it, for the reference page at `/swagger`. */
+  loadDocument: () => Promise<OpenApiDoc>
 }
 
 const TAGS = [
@@ -114,8 +117,8 @@ export function openApi(options: OpenApiOptions) {
           } as never,
         }),
       )
-      // After the plugin: this page replaces its page (which loads a viewer from a CDN).
-      .use(apiViewerRoutes(SPEC_PATH))
+      // After the plugin: these pages replace its page (which loads a viewer from a CDN).
+      .use(apiViewerRoutes(SPEC_PATH, options.loadDocument))
   )
 }
 

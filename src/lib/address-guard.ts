@@ -21,6 +21,8 @@
  */
 import ipaddr from 'ipaddr.js'
 import { abortable } from './abortable.ts'
+import { explainNetworkError } from './network-errors.ts'
+import { withArticle } from './words.ts'
 
 /** Returns every address `host` resolves to (A and AAAA), in the resolver's order. */
 export type Resolve = (host: string) => Promise<string[]>
@@ -70,10 +72,29 @@ function classify(address: string, allowPrivate: PrivateTargets): Classified {
   if (PRIVATE_RANGES.has(range)) {
     if (allowPrivate === true || (Array.isArray(allowPrivate) && allowPrivate.some((cidr) => inCidr(ip, cidr)))) return { allowed: true }
     const hint = Array.isArray(allowPrivate) ? 'outside the networks MONITOR_PRIVATE_TARGETS lists' : 'MONITOR_PRIVATE_TARGETS=1 allows it'
-    return { allowed: false, why: `a ${range} address (${hint})`, privateRange: true }
+    return { allowed: false, why: `${withArticle(rangeName(range))} address (${hint})`, privateRange: true }
   }
-  return { allowed: false, why: `a ${range} address`, privateRange: false }
+  return { allowed: false, why: `${withArticle(rangeName(range))} address`, privateRange: false }
 }
+
+/** ipaddr.js's range names as people read them ("a link-local address", "an unspecified address"). */
+const RANGE_NAMES: Record<string, string> = {
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique local',
+  carrierGradeNat: 'carrier-grade NAT',
+  ipv4Mapped: 'IPv4-mapped',
+  deprecatedSiteLocal: 'site-local',
+  deprecatedOrchid: 'ORCHID',
+  orchid2: 'ORCHIDv2',
+  rfc6052: 'NAT64 (RFC 6052)',
+  rfc6145: 'IPv4-translated (RFC 6145)',
+  as112: 'AS112',
+  as112v6: 'AS112',
+  amt: 'AMT',
+  segmentRouting: 'segment-routing',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID',
+}
+const rangeName = (range: string): string => RANGE_NAMES[range] ?? range
 
 function inCidr(ip: ipaddr.IPv4 | ipaddr.IPv6, cidr: string): boolean {
   const [network, bits] = ipaddr.parseCIDR(cidr)
@@ -190,7 +211,7 @@ export function createAddressGuard(options: { resolve: Resolve; allowPrivate: Pr
         resolved = await abortable(resolve(host), signal)
       } catch (error) {
         if (signal?.aborted) throw signal.reason
-        throw new AddressRefused(`${host} did not resolve (${(error as { code?: string }).code ?? (error as Error).message})`, 'unresolved')
+        throw new AddressRefused(`${host} did not resolve: ${explainNetworkError(error) ?? (error as { code?: string }).code ?? (error as Error).message}`, 'unresolved')
       }
     }
     const addresses = resolved.map((address) => canonicalHost(address) ?? address)

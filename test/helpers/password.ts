@@ -18,4 +18,6 @@ export const fastTestHasher: PasswordHasher = {
     if (salt === undefined || digest === undefined) return false
     return constantTimeEqual(await sha256Hex(`${salt}$${password}`), digest)
   },
+  needsRehash: (hash) => !hash.startsWith(MARKER),
+  timingHash: `${MARKER}0000000000$${'0'.repeat(64)}`,
 }

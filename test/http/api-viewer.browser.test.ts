@@ -1,7 +1,8 @@
 /**
- * The API reference at `/swagger` in real headless Chromium with every request off loopback
- * blocked (as on a machine without internet): Swagger UI is served by Lantern itself, lists the
- * operations, and runs under the site's CSP without a single violation, in light and dark.
+ * The API reference at `/swagger` and Swagger UI at `/swagger/ui` in real headless Chromium with
+ * every request off loopback blocked (as on a machine without internet): the reference is one
+ * server-rendered page listing every operation, Swagger UI is served by Lantern itself and lists
+ * them too, both under the site's CSP without a single violation, in light and dark.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
@@ -41,23 +42,53 @@ async function documentOperations(): Promise<Array<{ method: string; path: strin
   return [...byTag.values()].flat()
 }
 
+/** A context that records requests off loopback (and blocks them), and a page that records errors. */
+async function offlinePage(scheme: 'light' | 'dark') {
+  const context = await browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme: scheme })
+  const offSite: string[] = []
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    if (url.hostname === 'localhost' || url.hostname === '127.0.0.1') return route.continue()
+    offSite.push(url.href)
+    return route.abort()
+  })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  return { context, page, offSite, problems }
+}
+
 for (const scheme of ['light', 'dark'] as const) {
-  test(`/swagger lists the operations offline, with no CSP violation (${scheme}, 320 px)`, async () => {
-    const context = await browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme: scheme })
-    const offSite: string[] = []
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url())
-      if (url.hostname === 'localhost' || url.hostname === '127.0.0.1') return route.continue()
-      offSite.push(url.href)
-      return route.abort()
-    })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text())
-    })
-    page.on('pageerror', (error) => problems.push(error.message))
+  test(`/swagger is the reference: every operation on one page, offline, no script, no CSP violation (${scheme}, 320 px)`, async () => {
+    const { context, page, offSite, problems } = await offlinePage(scheme)
     const response = await page.goto(`${site.base}/swagger`)
+    expect(response?.status()).toBe(200)
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
+    expect(await page.locator('script').count()).toBe(0)
+    const operations = await documentOperations()
+    const listed = await page.locator('details.op > summary').evaluateAll((summaries) =>
+      summaries.map((summary) => `${summary.querySelector('.method')?.textContent} ${summary.querySelector('.path')?.textContent}`),
+    )
+    expect(listed).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
+    const text = await page.locator('main').innerText()
+    for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(await seriousAxeViolations(page)).toEqual([])
+    // An open operation (parameters, body, responses) too.
+    await page.locator('details.op > summary').filter({ hasText: 'PATCH' }).first().click()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    expect(await seriousAxeViolations(page)).toEqual([])
+    expect(offSite).toEqual([])
+    expect(problems).toEqual([])
+    await context.close()
+  }, 60_000)
+
+  test(`/swagger/ui (Swagger UI) lists the operations offline, with no CSP violation (${scheme}, 320 px)`, async () => {
+    const { context, page, offSite, problems } = await offlinePage(scheme)
+    const response = await page.goto(`${site.base}/swagger/ui`)
     expect(response?.status()).toBe(200)
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
     expect(response?.headers()['content-security-policy']).not.toContain('http')
@@ -82,14 +113,24 @@ for (const scheme of ['light', 'dark'] as const) {
   }, 60_000)
 }
 
-test('/swagger deep links: opening an operation puts it in the address, and that address opens it', async () => {
+test('/swagger deep links (Swagger UI\'s form) open the operation; "Try it in Swagger UI" opens it there', async () => {
+  const reference = await browser.newPage()
+  await reference.goto(`${site.base}/swagger#/Incidents/patchUserApiV1IncidentsById`)
+  const opened = reference.locator('details.op[open]')
+  expect(await opened.count()).toBe(1)
+  expect(await opened.locator('summary').innerText()).toContain('/user/api/v1/incidents/{id}')
+  expect(await opened.getByRole('link', { name: 'Try it in Swagger UI' }).getAttribute('href')).toBe('/swagger/ui#/Incidents/patchUserApiV1IncidentsById')
+  await reference.close()
+})
+
+test('/swagger/ui deep links: opening an operation puts it in the address, and that address opens it', async () => {
   const page = await browser.newPage()
-  await page.goto(`${site.base}/swagger`)
+  await page.goto(`${site.base}/swagger/ui`)
   const summary = page.locator('#operations-Incidents-patchUserApiV1IncidentsById .opblock-summary-control')
   await summary.click()
   await page.waitForURL((url) => url.hash === '#/Incidents/patchUserApiV1IncidentsById')
   const reopened = await browser.newPage()
-  await reopened.goto(`${site.base}/swagger#/Incidents/patchUserApiV1IncidentsById`)
+  await reopened.goto(`${site.base}/swagger/ui#/Incidents/patchUserApiV1IncidentsById`)
   await reopened.locator('#operations-Incidents-patchUserApiV1IncidentsById.is-open .responses-wrapper').waitFor()
   // An open operation (parameters, body, responses) has no serious axe finding either.
   expect(await seriousAxeViolations(reopened)).toEqual([])
@@ -100,12 +141,31 @@ test('/swagger deep links: opening an operation puts it in the address, and that
 test('/swagger has the same CSP as every other page of the service host, and its files come from the program', async () => {
   const policy = async (path: string) => (await site.ctx.request(path)).headers.get('content-security-policy')
   expect(await policy('/swagger')).toBe(await policy('/docs/'))
-  const html = await (await site.ctx.request('/swagger')).text()
-  expect(html).not.toMatch(/https?:\/\//)
-  expect(html).not.toMatch(/<script>|<style|style="/)
-  for (const src of html.match(/(?:src|href)="[^"]+"/g) ?? []) expect(src).toMatch(/="\//)
+  expect(await policy('/swagger/ui')).toBe(await policy('/docs/'))
+  for (const path of ['/swagger', '/swagger/ui']) {
+    const html = await (await site.ctx.request(path)).text()
+    expect(html).not.toMatch(/<script>|<style|style="/)
+    for (const src of html.match(/(?:src)="[^"]+"/g) ?? []) expect(src).toMatch(/="\//)
+    for (const href of html.match(/<link [^>]*href="[^"]+"/g) ?? []) expect(href).toMatch(/href="\//)
+  }
   const script = await site.ctx.request('/static/api-docs/swagger-ui.js')
   expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
   expect(script.headers.get('etag')).toBeTruthy()
   expect((await site.ctx.request('/static/api-docs/nope.js')).status).toBe(404)
+})
+
+test('the reference and the viewer\'s files go out gzip-encoded to clients that take it, each encoding with its own ETag', async () => {
+  for (const path of ['/swagger', '/static/api-docs/swagger-ui.js', '/static/api-docs/swagger-ui.css', '/static/api-docs/reference.css']) {
+    const plain = await site.ctx.request(path)
+    const zipped = await site.ctx.request(path, { headers: { 'accept-encoding': 'gzip, br' }, decompress: false } as RequestInit)
+    expect({ path, encoding: zipped.headers.get('content-encoding'), vary: zipped.headers.get('vary') }).toEqual({ path, encoding: 'gzip', vary: 'Accept-Encoding' })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    const plainBytes = (await plain.arrayBuffer()).byteLength
+    const zippedBytes = (await zipped.arrayBuffer()).byteLength
+    expect({ path, smaller: zippedBytes < plainBytes / 2 }).toEqual({ path, smaller: true })
+    expect(zipped.headers.get('etag')).not.toBe(plain.headers.get('etag'))
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await (await site.ctx.request(path, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit)).arrayBuffer())))).toBe(await (await site.ctx.request(path)).text())
+  }
+  const refused = await site.ctx.request('/static/api-docs/swagger-ui.css', { headers: { 'accept-encoding': 'gzip;q=0' } })
+  expect(refused.headers.get('content-encoding')).toBeNull()
 })

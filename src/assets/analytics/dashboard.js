@@ -1,6 +1,6 @@
 // Lantern analytics dashboard: loads the report API, draws charts with uPlot and (for the owner)
 // manages share links. An ES module served from our own origin; no inline script needed.
-import { DAY_MS, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
+import { DAY_MS, dayLabel, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
 import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
 
 ;(function () {
@@ -128,7 +128,7 @@ import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
         width: Math.max(160, target.clientWidth || 640), height: 200,
         // Room on the right for the last day's label, centred on the last point.
         padding: [12, 36, 0, 0],
-        series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : isoDate(v * 1000) } }].concat(series.map(function (s) {
+        series: [{ label: 'Day', value: function (u, v) { return v == null ? '–' : dayLabel(v * 1000) } }].concat(series.map(function (s) {
           s.points = { filter: isolatedPoints }
           s.value = function (u, v) { return v == null ? '–' : num(v) }
           return s
@@ -169,7 +169,9 @@ import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
     var seq = ++loadSeq
     showError('load-error', '')
     $('range-label').textContent = 'Loading…'
-    fetch(reportUrl(), { credentials: 'same-origin', headers: { accept: 'application/json' } })
+    // The first report is the one the page preloads (data-report), asked for by the same address.
+    var url = seq === 1 && root.dataset.report ? root.dataset.report : reportUrl()
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then(function (res) {
         return res.json().then(function (body) {
           if (!res.ok) throw new Error(body && body.error ? body.error : 'request failed (' + res.status + ')')

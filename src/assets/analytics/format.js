@@ -1,6 +1,9 @@
 // Lantern analytics dashboard: how figures and dates read (pure, no DOM). An ES module served at
 // /static/analytics/format.js and imported by dashboard.js; the tests import it too.
-// Dates are ISO 8601 (2026-11-23) in UTC, like the range picker and the share-link times.
+// Dates for people come from ./human-time.js, which is src/lib/human-time.ts served to browsers:
+// the dashboard writes them exactly as the server does (27 Nov 2026, 14:05 UTC). Chart axes keep
+// the compact ISO day (2026-11-23), as the range picker's date inputs do.
+import { formatDate, formatDateTime, formatDayRange } from './human-time.js'
 
 var DAY_MS = 86400000
 
@@ -43,14 +46,17 @@ export function isoDate(msSinceEpoch) {
  */
 export function rangeLabel(range) {
   if (range.key !== 'custom') return 'Last ' + range.days + ' days'
-  var first = range.from.slice(0, 10)
-  var last = isoDate(Date.parse(range.to) - 1)
-  return (first === last ? first : first + ' to ' + last) + ' (' + range.days + (range.days === 1 ? ' day)' : ' days)')
+  return formatDayRange(Date.parse(range.from), Date.parse(range.to) - 1) + ' (' + range.days + (range.days === 1 ? ' day)' : ' days)')
 }
 
-/** A share-link time: 2026-11-23 14:05 UTC. */
+/** A share-link time: 23 Nov 2026, 14:05 UTC. */
 export function utcTime(iso) {
-  return iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '–'
+  return iso ? formatDateTime(Date.parse(iso)) : '–'
+}
+
+/** A day for people (the chart's tooltip): 23 Nov 2026. */
+export function dayLabel(msSinceEpoch) {
+  return formatDate(msSinceEpoch)
 }
 
 export { DAY_MS }

@@ -94,6 +94,14 @@ export class AccountsRepo {
     return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
   }
 
+  /**
+   * The same password's hash at new settings, only while the stored hash is still `previous`: a
+   * password changed meanwhile is never put back.
+   */
+  async rehashPassword(userId: number, previous: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', previous).execute()
+  }
+
   /** The new hash and the end of every session of the user, in one transaction: never one without the other. */
   replacePasswordAndEndSessions(userId: number, passwordHash: string) {
     return this.db.transaction().execute(async (trx) => {

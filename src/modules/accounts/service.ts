@@ -101,7 +101,6 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
 export class AccountsService {
   private readonly logins: GuessThrottle
   private readonly signupsPerClient: AttemptBudget
-  private dummyHash: Promise<string> | undefined
 
   constructor(
     private readonly repo: AccountsRepo,
@@ -229,11 +228,11 @@ export class AccountsService {
     const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
-    // Verify against a dummy hash when the email is unknown, so both answers take the same time.
-    this.dummyHash ??= this.passwords.hash('not a real password, only for timing')
-    const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? (await this.dummyHash))
+    // Verify against a hash of no one's password when the email is unknown, so both answers take the same time.
+    const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? this.passwords.timingHash)
     if (!row || !ok) throw unauthorized('wrong email or password')
     await attempt.succeeded()
+    if (this.passwords.needsRehash(row.password_hash)) await this.repo.rehashPassword(row.id, row.password_hash, await this.passwords.hash(password.slice(0, 1024)))
     return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 

@@ -10,6 +10,7 @@
  *           "recovered" update and stays open for the person (taken over, or Auto Resolve off).
  *   degraded → nothing: only down opens, only up resolves.
  */
+import { formatDateTime } from '../../lib/human-time.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 
 /** A failure within this time after an automatic resolve reopens the same incident (documented in monitors.md). */
@@ -76,22 +77,17 @@ export function formatDuration(ms: number): string {
   return `${s} s`
 }
 
-/** "2026-11-01 12:04 UTC": a recovery time for the timeline. */
-export function formatUtc(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-}
-
 export const incidentTitle = (component: string): string => `${component} is experiencing issues`
 
 export const openingMessage = (component: string): string =>
   `Our monitoring confirmed that ${component} is down. This incident was opened automatically; we are looking into it.`
 
 export const reopeningMessage = (component: string, resolvedAt: number): string =>
-  `${component} is failing again, shortly after it recovered at ${formatUtc(resolvedAt)}. We are investigating.`
+  `${component} is failing again, shortly after it recovered at ${formatDateTime(resolvedAt)}. We are investigating.`
 
 /** The recovery entry; its state (Resolved, or unchanged) is shown beside it, so the text does not name it. */
 export function recoveryMessage(component: string, now: number, downSince: number | null, resolving: boolean): string {
   const length = downSince === null ? '' : ` after ${formatDuration(now - downSince)}`
-  const recovered = `${component} recovered at ${formatUtc(now)}${length}.`
+  const recovered = `${component} recovered at ${formatDateTime(now)}${length}.`
   return resolving ? recovered : `${recovered} The incident stays open until a person resolves it.`
 }

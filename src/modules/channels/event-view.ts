@@ -3,8 +3,10 @@
  * they are exactly what was just written), with a title, plain-text lines, a severity and the
  * PagerDuty-style alert key. Adapters (adapters/*.ts) only format this; they never query.
  */
+import { counted } from '../../lib/words.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../config.ts'
+import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import { formatDuration } from '../auto-incidents/rules.ts'
 import type { ComponentStatus } from '../components/tables.ts'
@@ -90,7 +92,6 @@ export interface MonitorFacts {
 /** A component status in the words the public page uses (Operational, Major outage…). */
 export const statusLabel = (status: string): string => STATUS_LABELS[componentDisplayStatus(status as ComponentStatus, false)]
 
-const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, '')} UTC`
 
 async function pageOf(db: Db, pageId: number | null, at: number, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView['page']> {
   if (pageId === null) return null
@@ -163,7 +164,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
       const since = event.from === 'up' ? event.at : await outageStart(db, row.id, event.at)
       const ended = event.to === 'up' && since !== null
       const lines = [`${row.name}: ${statusLabel(event.from)} → ${statusLabel(event.to)}`]
-      lines.push(ended ? `Duration: ${formatDuration(event.at - since)}, since ${utc(since)}` : `Since ${utc(event.at)}`)
+      lines.push(ended ? `Duration: ${formatDuration(event.at - since)}, since ${formatDateTime(since)}` : `Since ${formatDateTime(event.at)}`)
       return {
         ...base,
         id: `component:${row.id}:${event.at}:${event.to}`,
@@ -183,7 +184,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
       const maintenance = await maintenanceFacts(db, event.maintenanceId)
       if (!maintenance) return undefined
       const affected = maintenance.components.length === 0 ? 'All systems' : maintenance.components.map((c) => c.name).join(', ')
-      const lines = [`Window: ${utc(maintenance.startAt)} – ${utc(maintenance.endAt)}`, `Affected: ${affected}`]
+      const lines = [`Window: ${formatDateTime(maintenance.startAt)} – ${formatDateTime(maintenance.endAt)}`, `Affected: ${affected}`]
       if (maintenance.message) lines.push(maintenance.message)
       return {
         ...base,
@@ -204,7 +205,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         ...base,
         id: `sla:${event.componentId}:${event.periodStart}:${event.thresholdPct}`,
         title: `${name}: ${event.thresholdPct}% of the SLA error budget used`,
-        lines: [`Target ${event.targetPct}%, actual ${event.actualPct}% this period (since ${utc(event.periodStart)})`],
+        lines: [`Target ${event.targetPct}%, actual ${event.actualPct}% this period (since ${formatDateTime(event.periodStart)})`],
         severity: event.thresholdPct >= 100 ? 'critical' : 'warning',
         alertKey: `lantern:sla:${event.componentId}:${event.periodStart}`,
         resolves: false,
@@ -217,8 +218,8 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
       return {
         ...base,
         id: `certificate:${event.monitorId}:${event.notAfter}:${event.kind}:${event.daysLeft}`,
-        title: renewed ? `Certificate of ${event.host} renewed` : `Certificate of ${event.host} expires in ${event.daysLeft} days`,
-        lines: [`Valid until ${utc(event.notAfter)}`],
+        title: renewed ? `Certificate of ${event.host} renewed` : `Certificate of ${event.host} expires in ${counted(event.daysLeft, 'day')}`,
+        lines: [`Valid until ${formatDateTime(event.notAfter)}`],
         severity: renewed ? 'ok' : event.daysLeft <= 5 ? 'critical' : 'warning',
         alertKey: `lantern:certificate:${event.monitorId}`,
         resolves: renewed,
@@ -232,7 +233,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         ...base,
         id: `dnsbl:${event.monitorId}:${event.zone}:${event.kind}:${event.at}`,
         title: listed ? `${event.target} is listed on ${event.zone}` : `${event.target} is no longer listed on ${event.zone}`,
-        lines: [`Checked ${utc(event.at)}`],
+        lines: [`Checked ${formatDateTime(event.at)}`],
         severity: listed ? 'critical' : 'ok',
         alertKey: `lantern:dnsbl:${event.monitorId}:${event.zone}`,
         resolves: !listed,

@@ -326,7 +326,7 @@ export class ChannelsService {
     const ids = parseIdList('page_ids', raw)
     const found = new Set((await this.repo.ownedPages(owner.id, ids)).map((p) => p.id))
     const missing = ids.find((id) => !found.has(id))
-    if (missing !== undefined) throw badRequest(`page_ids: page ${missing} is not one of your pages`)
+    if (missing !== undefined) throw badRequest(`page_ids holds ${missing}, which is not one of your pages`)
     return ids
   }
 

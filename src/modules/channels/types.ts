@@ -89,11 +89,11 @@ function parseUrl(field: string, raw: string): string {
   try {
     url = new URL(raw.trim())
   } catch {
-    throw badRequest(`${field} must be an absolute https URL`)
+    throw badRequest(`${field} must be an absolute https or http URL`)
   }
   // Plain http only for receivers on the owner's own network (the outbox's address guard decides
   // which addresses may be reached at all); credentials in URLs end up in logs.
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest(`${field} must be an absolute https URL`)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest(`${field} must be an absolute https or http URL`)
   if (url.username || url.password) throw badRequest(`${field} must not contain a user name or password`)
   if (url.hash) throw badRequest(`${field} must not contain a #fragment`)
   if (url.href.length > 2000) throw badRequest(`${field} must be at most 2000 characters`)
@@ -187,7 +187,7 @@ export function parseEvents(raw: readonly string[]): NotifyEventKind[] {
   if (raw.length === 0) throw badRequest('events must name at least one event')
   const kinds = new Set<NotifyEventKind>()
   for (const kind of raw) {
-    if (!(NOTIFY_EVENT_KINDS as readonly string[]).includes(kind)) throw badRequest(`events: unknown event "${kind}"`)
+    if (!(NOTIFY_EVENT_KINDS as readonly string[]).includes(kind)) throw badRequest(`events holds "${kind}", which is not an event kind`)
     kinds.add(kind as NotifyEventKind)
   }
   return NOTIFY_EVENT_KINDS.filter((kind) => kinds.has(kind))

@@ -129,8 +129,8 @@ export function checkOrder(ids: readonly number[], current: readonly number[]): 
   const seen = new Set<number>()
   for (const id of ids) {
     if (!Number.isSafeInteger(id) || id < 1) throw badRequest('ids must contain positive integer ids')
-    if (!onPage.has(id)) throw badRequest(`ids: component ${id} is not a component of this page`)
-    if (seen.has(id)) throw badRequest(`ids: component ${id} is listed twice`)
+    if (!onPage.has(id)) throw badRequest(`ids holds ${id}, which is not a component of this page`)
+    if (seen.has(id)) throw badRequest(`ids lists component ${id} twice`)
     seen.add(id)
   }
   const missing = current.find((id) => !seen.has(id))

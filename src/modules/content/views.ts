@@ -2,6 +2,7 @@
  * HTML of the service host's own pages (docs, blog, changelog) through ghtml: every `${}` is
  * escaped; `!${}` only takes HTML that markdown-it or these views produced.
  */
+import { formatDate } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
 import type { ChangelogEntry } from './changelog.ts'
 import type { ContentPage, Library } from './library.ts'
@@ -54,8 +55,8 @@ export function layout(options: LayoutOptions): string {
 `}`
 }
 
-const formatDate = (date: string): string =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+/** A page's date (YYYY-MM-DD) for people. */
+const formatDay = (date: string): string => formatDate(Date.parse(`${date}T00:00:00Z`))
 
 const tagLinks = (section: string, tags: readonly string[]): string =>
   tags.length === 0
@@ -66,7 +67,7 @@ function pageList(library: Library, pages: readonly ContentPage[]): string {
   return html`<ul class="pages">!${pages.map(
     (page) => html`<li>
 <a href="/${library.section}/${page.slug}">${page.title}</a>
-!${library.section === 'blog' ? html`<time datetime="${page.date}">${formatDate(page.date)}</time>` : ''}
+!${library.section === 'blog' ? html`<time datetime="${page.date}">${formatDay(page.date)}</time>` : ''}
 !${page.summary ? html`<p>${page.summary}</p>` : ''}
 </li>`,
   )}</ul>`
@@ -108,7 +109,7 @@ export function contentPage(library: Library, page: ContentPage, baseUrl: string
     body: html`<article>
 <p class="crumbs"><a href="/${library.section}/">${SECTION_TITLES[library.section] ?? library.section}</a></p>
 <h1>${page.title}</h1>
-<p class="meta"><time datetime="${page.date}">${library.section === 'blog' ? formatDate(page.date) : `Updated ${formatDate(page.date)}`}</time></p>
+<p class="meta"><time datetime="${page.date}">${library.section === 'blog' ? formatDay(page.date) : `Updated ${formatDay(page.date)}`}</time></p>
 !${page.html}
 !${tagLinks(library.section, page.tags)}
 </article>`,
@@ -128,7 +129,7 @@ export function changelogEntryBody(entry: ChangelogEntry): string {
 }
 
 export const changelogEntryTitle = (entry: ChangelogEntry): string =>
-  entry.title ? `${formatDate(entry.date)} — ${entry.title}` : formatDate(entry.date)
+  entry.title ? `${formatDay(entry.date)} — ${entry.title}` : formatDay(entry.date)
 
 export function changelogPage(entries: readonly ChangelogEntry[], baseUrl: string): string {
   return layout({

@@ -53,7 +53,7 @@ export function normalizeInput(input: LookupInput, guard: CheckDeps['guard']): L
   switch (input.tool) {
     case 'dns': {
       const name = normalizeDomain(raw)
-      if (!DNS_NAME.test(name)) throw badRequest('target: must be a DNS name such as example.com')
+      if (!DNS_NAME.test(name)) throw badRequest('target must be a DNS name such as example.com')
       return { tool: 'dns', target: name }
     }
     case 'mx':
@@ -61,28 +61,30 @@ export function normalizeInput(input: LookupInput, guard: CheckDeps['guard']): L
     case 'dmarc':
     case 'dkim': {
       const domain = normalizeDomain(raw)
-      if (!MAIL_DOMAIN.test(domain)) throw badRequest('target: must be a domain name such as example.com')
+      if (!MAIL_DOMAIN.test(domain)) throw badRequest('target must be a domain name such as example.com')
       if (input.tool !== 'dkim') return { tool: input.tool, target: domain }
-      if (selectors.length > MAX_SELECTORS) throw badRequest(`selectors: at most ${MAX_SELECTORS}`)
+      if (selectors.length > MAX_SELECTORS) throw badRequest(`selectors can list at most ${MAX_SELECTORS} DKIM selectors`)
       const bad = selectors.find((s) => !SELECTOR_PATTERN.test(s))
-      if (bad !== undefined) throw badRequest(`selectors: "${bad.slice(0, 63)}" is not a selector (letters, digits, - and _, dot-separated)`)
+      if (bad !== undefined) throw badRequest(`selectors hold "${bad.slice(0, 63)}", which is not a DKIM selector (letters, digits, - and _, dot-separated)`)
       return { tool: 'dkim', target: domain, selectors }
     }
     case 'ssl': {
       const { host, port } = splitHostPort(raw.toLowerCase().replace(/^https:\/\//, '').replace(/\/.*$/, ''))
       const canonical = canonicalHost(host)
-      if (!canonical || (!isIpLiteral(canonical) && !MAIL_DOMAIN.test(canonical))) throw badRequest('target: must be a host name or address, with an optional :port')
-      if (port !== undefined && (port < 1 || port > 65535)) throw badRequest('target: the port must be from 1 to 65535')
+      // Every host name, single labels (`localhost`, `intranet`) too: what may be reached is the
+      // address guard's decision, made on the addresses the name resolves to.
+      if (!canonical || (!isIpLiteral(canonical) && !DNS_NAME.test(canonical.replace(/\.$/, '')))) throw badRequest('target must be a host name or IP address, with an optional :port')
+      if (port !== undefined && (port < 1 || port > 65535)) throw badRequest('target must have a port from 1 to 65535')
       // A literal private or reserved address is refused before anything runs; a name is checked
       // again by the guard when the check connects (it resolves once and connects to what it checked).
       const refusal = guard.refusesLiteral(canonical)
-      if (refusal) throw badRequest(`target: ${refusal}`)
+      if (refusal) throw badRequest(`target cannot be checked: ${refusal}`)
       return { tool: 'ssl', target: port === undefined ? canonical : `${canonical.includes(':') ? `[${canonical}]` : canonical}:${port}` }
     }
     case 'dnsbl': {
       const target = raw.toLowerCase().replace(/\.$/, '')
       const address = dnsblTargetAddress(target)
-      if (address === undefined || (address === 'not-ip' && !MAIL_DOMAIN.test(target))) throw badRequest('target: must be an IP address or a domain name')
+      if (address === undefined || (address === 'not-ip' && !MAIL_DOMAIN.test(target))) throw badRequest('target must be an IP address or a domain name')
       return { tool: 'dnsbl', target }
     }
   }

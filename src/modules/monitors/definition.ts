@@ -3,6 +3,7 @@
  * input merges into it, how it is checked before it is stored (field-named 400s through the
  * engine's validateSpec) and the MonitorSpec the engine runs. Pure.
  */
+import { counted } from '../../lib/words.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
@@ -175,14 +176,14 @@ function mergeRegions(current: MonitorDefinition | undefined, input: MonitorInpu
     const bad = names.find((r) => !REGION_PATTERN.test(r))
     if (bad !== undefined) throw badRequest(`regions: ${JSON.stringify(bad)} is not a region name (lower-case letters, digits and dashes, at most 32)`)
     regions = [...new Set(names)]
-    if (regions.length > MAX_REGIONS) throw badRequest(`regions: at most ${MAX_REGIONS} regions`)
+    if (regions.length > MAX_REGIONS) throw badRequest(`regions must list at most ${MAX_REGIONS} regions`)
   }
   const k = input.regions_required_down ?? current?.regionsRequiredDown ?? 1
   if (!isInt(k, 1, MAX_REGIONS)) throw badRequest(`regions_required_down must be a whole number from 1 to the number of regions`)
-  if (k > regions.length) throw badRequest(`regions_required_down ${k} is more than the ${regions.length} region${regions.length === 1 ? '' : 's'} listed`)
+  if (k > regions.length) throw badRequest(`regions_required_down ${k} is more than the ${counted(regions.length, 'region')} listed`)
   const remote = regions.find((r) => r !== LOCAL_REGION)
   if (remote !== undefined && !PROBE_TYPES.includes(type)) {
-    throw badRequest(`regions: a ${type} monitor runs on the server only (region local); probes run ${PROBE_TYPES.join(', ')}`)
+    throw badRequest(`regions: monitors of type ${type} run on the server only (region local); probes run ${PROBE_TYPES.join(', ')}`)
   }
   return { regions, regionsRequiredDown: k }
 }

@@ -7,6 +7,7 @@
 import DNS from 'dns2'
 import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
 import { abortable } from '../../lib/abortable.ts'
+import { explainNetworkError } from '../../lib/network-errors.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
 
@@ -66,7 +67,7 @@ export async function runDnsCheck(spec: DnsSpec, deps: CheckDeps): Promise<Check
   const rcode = packet.header.rcode
   if (rcode !== 0) {
     const name = Object.entries(DNS.Packet.RCODE).find(([, code]) => code === rcode)?.[0] ?? `rcode ${rcode}`
-    return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: ${name}`) }
+    return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: ${explainNetworkError({ code: name }) ?? name}`) }
   }
   const answers = answerValues(packet, spec.recordType)
   const shown = answers.map((answer) => answer.display).join(', ')

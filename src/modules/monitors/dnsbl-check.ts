@@ -12,6 +12,7 @@
  *   SERVFAIL, REFUSED, timeout             → zone error
  * Verdict: listed anywhere → fail; otherwise a zone error → warning; otherwise pass.
  */
+import { counted } from '../../lib/words.ts'
 import DNS from 'dns2'
 import { abortable } from '../../lib/abortable.ts'
 import { parseResolver, type ResolverAddress } from './dns-check.ts'
@@ -60,7 +61,7 @@ export async function runDnsblCheck(spec: DnsblSpec, deps: CheckDeps): Promise<C
   return {
     outcome: report.verdict === 'pass' ? 'ok' : report.verdict === 'warning' ? 'degraded' : 'fail',
     responseTimeMs,
-    message: clipMessage(report.reasons[0] ?? `${spec.target}: not listed on any of ${zones.length} zones (${addresses.length} address${addresses.length === 1 ? '' : 'es'})`),
+    message: clipMessage(report.reasons[0] ?? `${spec.target}: not listed on any of ${counted(zones.length, 'zone')} (${counted(addresses.length, 'address', 'addresses')})`),
     details: { listed, errors, zones: zones.length, addresses: addresses.length },
     report,
   }

@@ -8,6 +8,9 @@
  * - warning: fewer than `warnBelowDays` (14) left; TLS 1.0 / 1.1 (deprecated by RFC 8996).
  * - pass otherwise.
  */
+import { counted } from '../../lib/words.ts'
+import { formatDate } from '../../lib/human-time.ts'
+import { explainCertificateError } from '../../lib/network-errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { DEFAULTS, type SslReport, type Verdict } from './spec.ts'
 
@@ -64,12 +67,11 @@ export function assessSsl(facts: HandshakeFacts, options: SslAssessment): SslRep
   const daysLeft = Math.floor((facts.validTo - options.now) / DAY_MS)
   const failBelow = options.failBelowDays ?? DEFAULTS.tlsFailBelowDays
   const warnBelow = options.warnBelowDays ?? DEFAULTS.tlsDegradedBelowDays
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-  if (options.now >= facts.validTo) fails.push(`certificate expired on ${day(facts.validTo)}`)
-  else if (options.now < facts.validFrom) fails.push(`certificate is not valid before ${day(facts.validFrom)}`)
-  else if (daysLeft < failBelow) fails.push(`certificate expires in ${plural(daysLeft, 'day')} (fails under ${failBelow})`)
-  else if (daysLeft < warnBelow) warnings.push(`certificate expires in ${plural(daysLeft, 'day')} (warning under ${warnBelow})`)
+  if (options.now >= facts.validTo) fails.push(`certificate expired on ${formatDate(facts.validTo)}`)
+  else if (options.now < facts.validFrom) fails.push(`certificate is not valid before ${formatDate(facts.validFrom)}`)
+  else if (daysLeft < failBelow) fails.push(`certificate expires in ${counted(daysLeft, 'day')} (fails under ${failBelow})`)
+  else if (daysLeft < warnBelow) warnings.push(`certificate expires in ${counted(daysLeft, 'day')} (warning under ${warnBelow})`)
 
   if (!facts.hostCovered) fails.push(`certificate does not cover ${options.host} (it names ${facts.sans.slice(0, 5).join(', ') || 'nothing'})`)
 
@@ -79,7 +81,7 @@ export function assessSsl(facts: HandshakeFacts, options: SslAssessment): SslRep
   if (trustError) {
     if (!chainComplete && MISSING_ISSUER_ERRORS.has(trustError) && last) {
       fails.push(`not trusted: the chain stops at "${last.subject}"; the certificate of its issuer "${last.issuer}" is neither sent by the server nor a trusted root (${trustError})`)
-    } else fails.push(`not trusted: ${trustError}`)
+    } else fails.push(explainCertificateError(trustError))
   }
 
   const weakKey = keyWeakness(facts)
@@ -114,7 +116,7 @@ export function assessSsl(facts: HandshakeFacts, options: SslAssessment): SslRep
       complete: chainComplete,
       certificates: facts.chain.map(({ subject, issuer, validTo }) => ({ subject, issuer, validTo })),
       note: chainComplete
-        ? `${plural(facts.chain.length, 'certificate')} up to the root "${last?.subject}"`
+        ? `${counted(facts.chain.length, 'certificate')} up to the root "${last?.subject}"`
         : `the chain stops at "${last?.subject ?? facts.subject}": the server does not send the certificate of "${last?.issuer ?? facts.issuer}"`,
     },
     ocsp: facts.ocspResponse && facts.ocspResponse.byteLength > 0
@@ -125,7 +127,7 @@ export function assessSsl(facts: HandshakeFacts, options: SslAssessment): SslRep
 
 /** One line for the monitor's result: the verdict's first reason, or the days left. */
 export function sslMessage(report: SslReport): string {
-  const head = report.reasons[0] ?? `certificate valid for ${plural(report.daysLeft, 'more day')}, trusted, covers ${report.host}`
+  const head = report.reasons[0] ?? `certificate valid for ${counted(report.daysLeft, 'more day')}, trusted, covers ${report.host}`
   const more = report.reasons.length > 1 ? ` (+${report.reasons.length - 1} more)` : ''
   return `${head}${more}`
 }
@@ -139,7 +141,6 @@ function keyWeakness(facts: HandshakeFacts): string | null {
   return null
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** The free plan sees validity, names, trust, key and protocol; chain and OCSP details are for paid plans. */
 export function reportForPlan<T extends { kind: string }>(report: T, paid: boolean): T {

@@ -2,8 +2,10 @@
  * TLS checks: a handshake with SNI to the guard-checked address, then the certificate's days left
  * against the injected clock (edge: node:tls). An untrusted chain or a name mismatch fails.
  */
+import { counted } from '../../lib/words.ts'
 import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../lib/address-guard.ts'
+import { explainCertificateError } from '../../lib/network-errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { thrownResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
@@ -33,9 +35,9 @@ export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<Check
   const failBelow = spec.failBelowDays ?? DEFAULTS.tlsFailBelowDays
   const degradedBelow = spec.degradedBelowDays ?? DEFAULTS.tlsDegradedBelowDays
   const result = (outcome: CheckResult['outcome'], message: string): CheckResult => ({ outcome, responseTimeMs, message: clipMessage(message), details })
-  if (handshake.authorizationError) return result('fail', `certificate not trusted: ${handshake.authorizationError}`)
+  if (handshake.authorizationError) return result('fail', explainCertificateError(handshake.authorizationError))
   if (Number.isNaN(validTo)) return result('fail', 'certificate has no readable expiry date')
-  const left = `certificate expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`
+  const left = `certificate expires in ${counted(daysLeft, 'day')}`
   if (daysLeft < 0) return result('fail', 'certificate has expired')
   if (daysLeft < failBelow) return result('fail', `${left} (fails under ${failBelow})`)
   if (daysLeft < degradedBelow) return result('degraded', `${left} (degraded under ${degradedBelow})`)

@@ -1,4 +1,5 @@
 /** The visitor's side of the gate of a private page: the session cookie and where to go after it. */
+import { counted } from '../../lib/words.ts'
 import { readCookie } from '../../lib/cookies.ts'
 import { SESSION_TTL_MS, type PageAccessService } from './service.ts'
 
@@ -61,7 +62,7 @@ export class VisitorGate {
         return {
           kind: 'gate',
           status: 429,
-          error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          error: `Too many attempts. Try again in ${counted(minutes, 'minute')}.`,
           retryAfterSeconds: result.retryAfterSeconds,
           next,
         }

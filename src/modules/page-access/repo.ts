@@ -22,6 +22,11 @@ export class PageAccessRepo {
       .execute()
   }
 
+  /** The same gate password's hash at new settings, only while the stored hash is still `previous`. */
+  async rehashPassword(pageId: number, previous: string, passwordHash: string, now: number): Promise<void> {
+    await this.db.updateTable('page_access').set({ password_hash: passwordHash, updated_at: now }).where('page_id', '=', pageId).where('password_hash', '=', previous).execute()
+  }
+
   async insertSession(session: { pageId: number; host: string; tokenHash: string; now: number; expiresAt: number }) {
     await this.db
       .insertInto('page_access_sessions')

@@ -135,6 +135,7 @@ export class PageAccessService {
     if (!ok) return { kind: 'wrong' }
     await guess.succeeded()
     const now = this.clock.now()
+    if (this.passwords.needsRehash(access.password_hash)) await this.repo.rehashPassword(input.pageId, access.password_hash, await this.passwords.hash(input.password), now)
     const token = randomToken(32)
     const expiresAt = now + SESSION_TTL_MS
     await this.repo.deleteExpiredSessions(now)

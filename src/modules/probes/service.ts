@@ -138,7 +138,7 @@ export class ProbesService {
    * rejected with its reason and not recorded; the rest are. A result pushed twice is recorded once.
    */
   async ingest(region: string, items: readonly ProbeResultInput[]): Promise<IngestAnswer> {
-    if (items.length > MAX_RESULTS_PER_BATCH) throw badRequest(`results: at most ${MAX_RESULTS_PER_BATCH} a batch`)
+    if (items.length > MAX_RESULTS_PER_BATCH) throw badRequest(`results must hold at most ${MAX_RESULTS_PER_BATCH} results a batch`)
     const now = this.clock.now()
     const rows = new Map((await this.monitorsRepo.findMany([...new Set(items.map((item) => item.monitor_id))])).map((row) => [row.id, row]))
     const rejected: IngestAnswer['rejected'] = []

@@ -13,7 +13,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { toIso } from '../../lib/time.ts'
+import { formatDateTime, formatDayRange, formatMonth } from '../../lib/human-time.ts'
 import type { Notifier, OutboxWriter } from '../notify/contract.ts'
 import { formatDuration, formatPpm } from './compute.ts'
 import { dayString, periodOf, previousMonth } from './period.ts'
@@ -107,7 +107,7 @@ export class SlaChecker {
             target: `account:${due.owner_id}`,
             mail: {
               to: due.email,
-              subject: `SLA report for ${due.name}: ${monthName(reported.start)}`,
+              subject: `SLA report for ${due.name}: ${formatMonth(reported.start)}`,
               text: monthlyText(report, this.deps.baseUrl),
               attachments: [{ filename: `sla-${due.slug}-${dayString(reported.start).slice(0, 7)}.pdf`, contentType: 'application/pdf', contentBase64: pdf.toBase64() }],
             },
@@ -121,18 +121,16 @@ export class SlaChecker {
   }
 }
 
-const monthName = (ms: number) => new Date(ms).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' })
-
 /** The mail's plain text: the figures per component and the policy, the PDF attached. */
 export function monthlyText(report: SlaReport, baseUrl: string): string {
-  const lines = [`SLA report for ${report.page.name}, ${dayString(report.from)} to ${dayString(report.to - 86_400_000)} (UTC).`, '']
+  const lines = [`SLA report for ${report.page.name}, ${formatDayRange(report.from, report.to - 86_400_000)} (UTC days).`, '']
   for (const c of report.components) {
     const target = c.target ? `target ${formatPpm(c.target.targetPpm)} %` : 'no target'
     const actual = c.actualPpm === null ? 'no data' : `${formatPpm(c.actualPpm)} %`
     const budget = c.budget ? `, budget used ${Number.isFinite(c.budget.usedPct) ? c.budget.usedPct.toFixed(2) : 'over'} %` : ''
     lines.push(`- ${c.name}: ${actual} (${target}), down ${formatDuration(c.downtimeMs)}${budget}`)
   }
-  lines.push('', ...report.policies, '', `The full report is attached as a PDF. Generated ${toIso(report.generatedAt)}.`)
+  lines.push('', ...report.policies, '', `The full report is attached as a PDF. Generated ${formatDateTime(report.generatedAt)}.`)
   lines.push(`Turn these mails off in the page's SLA section: ${baseUrl}/user/pages/${report.page.id}/sla`)
   return lines.join('\n')
 }

@@ -24,7 +24,7 @@ import {
   type PDFPage,
 } from 'pdf-lib'
 import { formatDuration, formatPpm, type SlaBucket } from './compute.ts'
-import { dayString } from './period.ts'
+import { formatDate, formatDateTime, formatDayRange } from '../../lib/human-time.ts'
 import type { SlaReport } from './service.ts'
 
 const A4: [number, number] = [595.28, 841.89]
@@ -164,11 +164,10 @@ export async function renderSlaPdf(report: SlaReport): Promise<Uint8Array<ArrayB
   doc.setCreationDate(new Date(report.generatedAt))
   doc.setModificationDate(new Date(report.generatedAt))
   const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold))
-  const last = dayString(report.to - 86_400_000)
   const header = () => {
     w.text(`SLA report: ${report.page.name}`, MARGIN, { size: 15, bold: true })
     w.y -= 18
-    w.text(`${dayString(report.from)} to ${last} (UTC) - generated ${new Date(report.generatedAt).toISOString().replace('.000Z', 'Z')}`, MARGIN, { colour: MUTED })
+    w.text(`${formatDayRange(report.from, report.to - 86_400_000)} (UTC days) - generated ${formatDateTime(report.generatedAt)}`, MARGIN, { colour: MUTED })
     w.y -= 16
   }
 
@@ -218,7 +217,7 @@ export async function renderSlaPdf(report: SlaReport): Promise<Uint8Array<ArrayB
   for (const incident of report.incidents) {
     w.ensure(12)
     const resolved = incident.resolvedAt === null ? 'unresolved' : `${formatDuration(incident.durationMs)} to resolve`
-    w.text(`${dayString(incident.startedAt)}  ${incident.title}`, MARGIN, { size: 8, width: 300 })
+    w.text(`${formatDate(incident.startedAt)}  ${incident.title}`, MARGIN, { size: 8, width: 300 })
     w.text(`${resolved}; ${incident.components.join(', ') || 'no component'}`, MARGIN + 305, { size: 8, colour: MUTED })
     w.y -= 12
   }
@@ -232,7 +231,7 @@ export async function renderSlaPdf(report: SlaReport): Promise<Uint8Array<ArrayB
   }
   for (const window of report.maintenance) {
     w.ensure(12)
-    w.text(`${dayString(window.start)}  ${window.title}`, MARGIN, { size: 8, width: 300 })
+    w.text(`${formatDate(window.start)}  ${window.title}`, MARGIN, { size: 8, width: 300 })
     w.text(`${formatDuration(window.excludedMs)} excluded; ${window.components.join(', ')}`, MARGIN + 305, { size: 8, colour: MUTED })
     w.y -= 12
   }

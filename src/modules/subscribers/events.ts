@@ -2,6 +2,7 @@
  * What a page event says to subscribers by mail (pure). Webhook subscribers get the one webhook
  * payload of Lantern (channels/webhook-schema.ts), the same as webhook channels.
  */
+import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
@@ -19,7 +20,6 @@ export function isSubscriberEvent(event: NotifyEvent): event is SubscriberEvent 
 }
 
 
-const utc = (ms: number) => `${toIso(ms).replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC`
 
 /**
  * "Resolved: All systems are back." from the state and the message. A message that already begins
@@ -39,7 +39,7 @@ export function incidentMessage(kind: SubscriberEvent['kind'], page: PageRef, co
   const verb = kind === 'incident.opened' ? 'New incident' : kind === 'incident.resolved' ? 'Resolved' : 'Update'
   const lines = [stateLine(state, update?.message ?? '')]
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
-  lines.push(`Posted ${utc(update?.at ?? incident.updated_at)}`)
+  lines.push(`Posted ${formatDateTime(update?.at ?? incident.updated_at)}`)
   return { subject: `${verb}: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}` }
 }
 
@@ -47,7 +47,7 @@ const MAINTENANCE_VERB = { 'maintenance.scheduled': 'Maintenance scheduled', 'ma
 
 export function maintenanceMessage(kind: keyof typeof MAINTENANCE_VERB, page: PageRef, content: MaintenanceContent): EventMessage {
   const { maintenance, components } = content
-  const lines = [`From ${utc(maintenance.start_at)} to ${utc(maintenance.end_at)}`]
+  const lines = [`From ${formatDateTime(maintenance.start_at)} to ${formatDateTime(maintenance.end_at)}`]
   if (maintenance.message) lines.push(maintenance.message)
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
   return { subject: `${MAINTENANCE_VERB[kind]}: ${maintenance.title}`, lines, link: `${page.url}/#maintenance` }

@@ -17,7 +17,7 @@ export const AddSubscriberBody = t.Object({
   email: t.Optional(t.String({ maxLength: MAX_EMAIL, error: `email must be an address of at most ${MAX_EMAIL} characters` })),
   url: t.Optional(t.String({ maxLength: MAX_URL, error: `url must be an http(s) address of at most ${MAX_URL} characters` })),
   component_ids: t.Optional(t.Nullable(ComponentIds, { description: 'Only events about these components; null or empty: every event' })),
-  consent: t.Boolean({ error: 'consent: confirm that this person agreed to get these updates', description: 'The owner confirms that the person agreed: no confirmation mail is sent' }),
+  consent: t.Boolean({ error: 'consent must be true: confirm that this person agreed to get these updates', description: 'The owner confirms that the person agreed: no confirmation mail is sent' }),
 })
 export type AddSubscriberInput = Static<typeof AddSubscriberBody>
 
@@ -25,10 +25,10 @@ export const ImportBody = t.Object({
   csv: t.String({
     minLength: 1,
     maxLength: MAX_CSV_CHARS,
-    error: `csv: paste or upload a CSV file of at most ${MAX_CSV_CHARS} characters`,
+    error: `csv must be a CSV file of at most ${MAX_CSV_CHARS} characters, pasted or uploaded`,
     examples: ['email,components\nops@example.com,\nteam@example.com,1;2\n'],
   }),
-  consent: t.Boolean({ error: 'consent: confirm that the people in this file agreed to get these updates' }),
+  consent: t.Boolean({ error: 'consent must be true: confirm that the people in this file agreed to get these updates' }),
 })
 
 export const ListQuery = t.Object({

@@ -283,7 +283,7 @@ export class SubscribersService {
   /** A subscriber the owner adds: confirmed at once, on the owner's word that they agreed (`consent`). */
   async add(owner: User, pageId: number, input: AddSubscriberInput): Promise<Subscriber> {
     const page = await this.pages.get(owner, pageId)
-    if (input.consent !== true) throw badRequest('consent: confirm that this person agreed to get these updates')
+    if (input.consent !== true) throw badRequest('consent must be true: confirm that this person agreed to get these updates')
     const components = await this.repo.components(page.id)
     const componentIds = input.component_ids === undefined || input.component_ids === null ? null : parseComponentIds(input.component_ids, components)
     const kind = input.kind ?? 'email'
@@ -378,10 +378,10 @@ export class SubscribersService {
    */
   async importCsv(owner: User, pageId: number, input: { csv: string; consent: boolean }): Promise<{ imported: number; skipped: number }> {
     const page = await this.pages.get(owner, pageId)
-    if (input.consent !== true) throw badRequest('consent: confirm that the people in this file agreed to get these updates')
+    if (input.consent !== true) throw badRequest('consent must be true: confirm that the people in this file agreed to get these updates')
     const components = await this.repo.components(page.id)
     const read = readImport(input.csv, components, MAX_IMPORT_ROWS)
-    if ('errors' in read) throw badRequest(`csv: ${read.errors.join('; ')}`)
+    if ('errors' in read) throw badRequest(`csv cannot be imported: ${read.errors.join('; ')}`)
     const now = this.clock.now()
     return this.repo.transaction(async (repo) => {
       const taken = await repo.activeAddresses(page.id)

@@ -33,7 +33,7 @@ export function parseComponentIds(raw: readonly number[], onPage: ReadonlyArray<
   const ids = parseIdList('component_ids', raw)
   const known = new Set(onPage.map((c) => c.id))
   const missing = ids.find((id) => !known.has(id))
-  if (missing !== undefined) throw badRequest(`component_ids: ${missing} is not a component of this page`)
+  if (missing !== undefined) throw badRequest(`component_ids holds ${missing}, which is not a component of this page`)
   if (ids.length === 0 || ids.length === known.size) return null
   return ids.sort((a, b) => a - b)
 }

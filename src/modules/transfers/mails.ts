@@ -4,7 +4,7 @@
  * so they are safe in a subject line.
  */
 import type { OutboundMail } from '../notify/contract.ts'
-import { toIso } from '../../lib/time.ts'
+import { formatDateTime } from '../../lib/human-time.ts'
 
 export interface TransferMailFacts {
   pageName: string
@@ -41,7 +41,7 @@ export function offerMail(facts: TransferMailFacts, link: string): OutboundMail 
 Review and accept or decline it here (log in as ${facts.toEmail}):
 ${link}
 
-The link expires on ${toIso(facts.expiresAt)}.
+The link expires on ${formatDateTime(facts.expiresAt)}.
 
 What moves with the page:
 ${list(WHAT_MOVES)}
@@ -60,7 +60,7 @@ export function offerSentMail(facts: TransferMailFacts): OutboundMail {
     text: `You started the transfer of the status page "${facts.pageName}" to ${facts.toEmail}.
 
 When ${facts.toEmail} has an account on this Lantern, they received a link to accept it. The offer
-expires on ${toIso(facts.expiresAt)}; until then you can cancel it on the page's settings screen.${footer}`,
+expires on ${formatDateTime(facts.expiresAt)}; until then you can cancel it on the page's settings screen.${footer}`,
   }
 }
 

@@ -23,7 +23,8 @@ import whenJs from '../../assets/user/when.js' with { type: 'text' }
 import toolsCss from '../../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
-import { prepareResponse, type PreparedResponse } from '../../lib/http-cache.ts'
+import { humanTimeModule } from './human-time-build.ts' with { type: 'macro' }
+import { forEncoding, prepareEncoded, type EncodedResponses, type PreparedResponse } from '../../lib/http-cache.ts'
 
 interface Asset {
   text: string
@@ -52,24 +53,26 @@ const ASSETS: Record<string, Asset> = {
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
   '/static/analytics/format.js': { text: formatJs, contentType: JS },
   '/static/analytics/scales.js': { text: scalesJs, contentType: JS },
+  // The server's formatter of dates for people, types stripped: one way of writing dates.
+  '/static/analytics/human-time.js': { text: humanTimeModule(), contentType: JS },
   '/static/analytics/uplot.js': { text: uplotJs, contentType: JS },
   '/static/analytics/uplot.css': { text: uplotCss, contentType: CSS },
 }
 
-const loaded = new Map<string, Promise<PreparedResponse>>()
+const loaded = new Map<string, Promise<EncodedResponses>>()
 
-/** The prepared response of a static asset, encoded once per process. */
-export function loadAsset(path: string): Promise<PreparedResponse> | undefined {
+/** The prepared response of a static asset in the encoding the request takes, encoded once per process. */
+export async function loadAsset(path: string, acceptEncoding: string | null): Promise<PreparedResponse | undefined> {
   const asset = ASSETS[path]
   if (!asset) return undefined
   let prepared = loaded.get(path)
   if (!prepared) {
-    prepared = prepareResponse(200, asset.text, {
+    prepared = prepareEncoded(asset.text, {
       contentType: asset.contentType,
       cacheControl: 'public, max-age=3600',
       extraHeaders: { 'x-content-type-options': 'nosniff' },
     })
     loaded.set(path, prepared)
   }
-  return prepared
+  return forEncoding(await prepared, acceptEncoding)
 }

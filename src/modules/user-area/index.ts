@@ -191,8 +191,8 @@ const closedSignup = () =>
   htmlPage(messagePage('Sign-up is closed', 'Accounts on this Lantern are created by its administrator (lantern user create).'), 404)
 
 async function serveAsset(path: string, request: Request): Promise<Response> {
-  const asset = loadAsset(path)
+  const asset = await loadAsset(path, request.headers.get('accept-encoding'))
   if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-  return servePrepared(await asset, request.headers.get('if-none-match'))
+  return servePrepared(asset, request.headers.get('if-none-match'))
 }
 

@@ -3,6 +3,7 @@
  * recorder on the ManualClock, incidents read back through the API.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { formatDateTime } from '../../../src/lib/human-time.ts'
 import { sql } from 'kysely'
 import { json } from '../../helpers/context.ts'
 import { startRig, type Rig } from './driving.ts'
@@ -78,7 +79,7 @@ describe('opening and resolving', () => {
     const last = resolved.updates.at(-1)
     expect(last.state).toBe('resolved')
     const minutes = (upAt - downAt) / 60_000
-    expect(last.message).toBe(`API Gateway recovered at ${new Date(upAt).toISOString().slice(0, 16).replace('T', ' ')} UTC after ${minutes} min.`)
+    expect(last.message).toBe(`API Gateway recovered at ${formatDateTime(upAt)} after ${minutes} min.`)
   })
 
   test('with Auto Resolve off, a recovery adds an update and leaves the incident open', async () => {

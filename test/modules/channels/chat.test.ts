@@ -272,11 +272,11 @@ describe('chat and webhook channels', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ type: 'sms', name: 'x' }, 'type must be one of'],
       [{ type: 'slack', name: 'x' }, 'url is required'],
-      [{ type: 'slack', name: 'x', url: 'ftp://example.com/' }, 'url must be an absolute https URL'],
+      [{ type: 'slack', name: 'x', url: 'ftp://example.com/' }, 'url must be an absolute https or http URL'],
       [{ type: 'webhook', name: 'x', url: 'https://example.com/', secret: 'short' }, 'secret must be'],
       [{ type: 'email', name: 'x', address: 'nope' }, 'address is not a valid email address'],
       [{ type: 'slack', name: 'x', url: 'https://hooks.slack.com/x', routing_key: ROUTING_KEY }, 'routing_key is not a setting of slack channels'],
-      [{ type: 'slack', name: 'x', url: 'https://hooks.slack.com/x', events: ['incident.exploded'] }, 'events: unknown event'],
+      [{ type: 'slack', name: 'x', url: 'https://hooks.slack.com/x', events: ['incident.exploded'] }, 'events holds "incident.exploded", which is not an event kind'],
       [{ type: 'ntfy', name: 'x', topic: 'a/b' }, 'topic must be'],
     ]
     for (const [body, message] of cases) {

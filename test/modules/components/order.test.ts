@@ -54,8 +54,8 @@ describe('component order', () => {
     const bobs = (await json(await ctx.request(`/user/api/v1/status-pages/${other.id}/components`, { method: 'POST', key: bob.key, json: { name: 'Bob C' } }))).data.id
     const cases: Array<[unknown, string]> = [
       [{ ids: [ids.web, ids.api] }, `ids must list every component of this page (component ${ids.db} is missing)`],
-      [{ ids: [ids.web, ids.api, ids.api, ids.db] }, `ids: component ${ids.api} is listed twice`],
-      [{ ids: [ids.web, ids.api, ids.db, bobs] }, `ids: component ${bobs} is not a component of this page`],
+      [{ ids: [ids.web, ids.api, ids.api, ids.db] }, `ids lists component ${ids.api} twice`],
+      [{ ids: [ids.web, ids.api, ids.db, bobs] }, `ids holds ${bobs}, which is not a component of this page`],
       [{ ids: [ids.web, 0, ids.db] }, 'ids must contain positive integer ids'],
       [{ ids: 'x' }, 'ids must contain positive integer ids'],
       [{}, 'ids is required'],

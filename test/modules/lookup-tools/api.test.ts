@@ -66,7 +66,7 @@ describe('tools', () => {
   test('SSL goes through the address guard: a private literal is refused up front, a name resolving to one at connect time', async () => {
     const literal = await lookup({ tool: 'ssl', target: '127.0.0.1:443' })
     expect(literal.status).toBe(400)
-    expect((await json(literal)).error).toStartWith('target:')
+    expect((await json(literal)).error).toBe('target cannot be checked: 127.0.0.1 is a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)')
     const named = (await json(await lookup({ tool: 'ssl', target: 'internal.test' }))).data
     expect(named.status).toBe('fail')
     expect(named.summary).toContain('refused')

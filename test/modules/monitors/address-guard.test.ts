@@ -132,7 +132,7 @@ describe('createAddressGuard', () => {
   })
 
   test('names that do not resolve, or resolve to nothing, are refused with the reason', async () => {
-    expect(((await strict.check('nowhere.test').catch((e: unknown) => e)) as Error).message).toBe('nowhere.test did not resolve (ENOTFOUND)')
+    expect(((await strict.check('nowhere.test').catch((e: unknown) => e)) as Error).message).toBe('nowhere.test did not resolve: the name does not exist in DNS (ENOTFOUND)')
     expect(((await strict.check('empty.test').catch((e: unknown) => e)) as Error).message).toBe('empty.test did not resolve to any address')
   })
 

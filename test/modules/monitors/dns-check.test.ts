@@ -62,7 +62,7 @@ describe('DNS checks', () => {
   })
 
   test('NXDOMAIN and an empty answer fail', async () => {
-    expect(await runCheck(dns({ name: 'missing.example.test' }), open())).toMatchObject({ outcome: 'fail', message: 'A missing.example.test: NXDOMAIN' })
+    expect(await runCheck(dns({ name: 'missing.example.test' }), open())).toMatchObject({ outcome: 'fail', message: 'A missing.example.test: the name does not exist in DNS (NXDOMAIN)' })
     expect(await runCheck(dns({ name: 'empty.example.test' }), open())).toMatchObject({ outcome: 'fail', message: 'A empty.example.test: no A records' })
   })
 

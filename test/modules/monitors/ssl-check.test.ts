@@ -1,5 +1,6 @@
 /** SSL monitors against a throwaway openssl PKI served on 127.0.0.1, directly and behind SMTP STARTTLS. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { formatDate } from '../../../src/lib/human-time.ts'
 import { DAY_MS } from '../../../src/lib/time.ts'
 import { runCheck } from '../../../src/modules/monitors/engine.ts'
 import type { SslReport, SslSpec } from '../../../src/modules/monitors/spec.ts'
@@ -72,7 +73,7 @@ describe('SSL monitor: direct TLS', () => {
     const clock = new ManualClock(pki.expired.notBefore + 3_600_000)
     const result = await runCheck(spec(servers.expired!.port), testDeps({ allowPrivate: true, names, clock, trustedCa: pki.root }))
     expect(result.outcome).toBe('fail')
-    expect(reportOf(result).reasons[0]).toBe(`certificate expired on ${new Date(pki.expired.notAfter).toISOString().slice(0, 10)}`)
+    expect(reportOf(result).reasons[0]).toBe(`certificate expired on ${formatDate(pki.expired.notAfter)}`)
     // The expiry is its own reason, not a trust failure.
     expect(reportOf(result).trusted).toBe(true)
   })

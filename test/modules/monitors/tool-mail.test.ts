@@ -4,6 +4,7 @@
  * scheduler and recorder; the owner's verified email channel gets the mail through real SMTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { formatDateTime } from '../../../src/lib/human-time.ts'
 import { DAY_MS } from '../../../src/lib/time.ts'
 import { MonitorScheduler } from '../../../src/modules/monitors/scheduler.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
@@ -89,7 +90,7 @@ describe('tool monitor mails over SMTP', () => {
 
     const expiring = await smtp.waitFor((m) => m.to === ADDRESS && m.subject.includes(HOST))
     expect(expiring.subject).toBe(`[Lantern] Certificate of ${HOST} expires in 29 days`)
-    expect(expiring.text).toContain(`Valid until ${new Date(pki.valid.notAfter).toISOString().slice(0, 10)}`)
+    expect(expiring.text).toContain(`Valid until ${formatDateTime(pki.valid.notAfter)}`)
     const listed = await smtp.waitFor((m) => m.to === ADDRESS && m.subject.includes('bl.test'))
     expect(listed.subject).toBe('[Lantern] 192.0.2.77 is listed on bl.test')
 

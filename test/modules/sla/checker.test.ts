@@ -115,7 +115,7 @@ describe('SLA breach alerts and the monthly report mail (real SMTP server)', () 
     expect(attachment.filename).toMatch(/^sla-breach-.+-2026-11\.pdf$/)
     const text = pdfText(new Uint8Array(attachment.content))
     expect(text).toContain('SLA report: Breach page')
-    expect(text).toContain('2026-11-01 to 2026-11-30')
+    expect(text).toContain('1 Nov 2026 to 30 Nov 2026')
     expect(text).toMatch(/API\s+99\.9000 %\s+99\.8981 %\s+no\s+0:44:00\s+101\.85 %\s+-0:00:48/)
     // Not again in December, nor after the grace days.
     at(Date.UTC(2026, 11, 2, 6, 0, 0))

@@ -87,7 +87,7 @@ describe('PDF', () => {
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-')
     const text = pdfText(bytes)
     expect(text).toContain('SLA report: Exports')
-    expect(text).toContain('2026-11-01 to 2026-11-30 (UTC)')
+    expect(text).toContain('1 Nov 2026 to 30 Nov 2026 (UTC days)')
     expect(text).toMatch(/API\s+99\.9000 %\s+99\.9000 %\s+yes\s+0:43:12\s+100\.00 %\s+0:00:00\s+1\s+0:43:12/)
     expect(text).toContain('=cmd|"/c calc"!A1')
     expect(text).toContain('Accounting policy')

@@ -54,9 +54,9 @@ describe('components, type badges and uptime bars', () => {
     })
     expect(response.status).toBe(200)
     const html = await text('/')
-    expect(html).toContain('<li class="major" tabindex="0"><span class="tip">Oct 30, 2026: 91.66% uptime, down 2 h</span></li>')
-    expect(html).toContain('<li class="ok"><span class="tip">Oct 29, 2026: 100% uptime</span></li>')
-    expect(html).toContain('<li class="none"><span class="tip">Oct 1, 2026: no data</span></li>')
+    expect(html).toContain('<li class="major" tabindex="0"><span class="tip">30 Oct 2026: 91.66% uptime, down 2 h</span></li>')
+    expect(html).toContain('<li class="ok"><span class="tip">29 Oct 2026: 100% uptime</span></li>')
+    expect(html).toContain('<li class="none"><span class="tip">1 Oct 2026: no data</span></li>')
   })
 })
 
@@ -76,7 +76,7 @@ describe('incidents and maintenance on the page', () => {
     expect(html).toContain('Found a bad deploy')
     expect(html.indexOf('Found a bad deploy')).toBeLessThan(html.indexOf('We are looking')) // newest first
     expect(html).toContain(`<a href="/incidents/${ids.incident}">`)
-    expect(html).toMatch(/Started <time datetime="2026-11-01T12:00:00.000Z">Nov 1, 2026, 12:00 UTC<\/time>/)
+    expect(html).toMatch(/Started <time datetime="2026-11-01T12:00:00.000Z">1 Nov 2026, 12:00 UTC<\/time>/)
     expect(html).toMatch(/<span class="state">identified<\/span> &middot; <time datetime="[^"]+">/)
     expect(html).not.toContain('&#60;time')
     const detail = await ctx.request(`${HOST}/incidents/${ids.incident}`)

@@ -119,7 +119,7 @@ describe('public status page in Chromium', () => {
     expect(await page.getByRole('link', { name: 'Elevated API error rates' }).first().isVisible()).toBe(true)
     expect(await page.getByText('We are investigating errors on the public API.').first().isVisible()).toBe(true)
     expect(await page.getByText('Database upgrade').isVisible()).toBe(true)
-    expect(await page.locator('footer').textContent()).toMatch(/^Updated \w{3} \d+, \d{4}, \d\d:\d\d UTC/)
+    expect(await page.locator('footer').textContent()).toMatch(/^Updated \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC/)
     // Styles load under the page's own strict CSP (no inline styles or scripts to refuse).
     expect(consoleErrors.get(page)).toEqual([])
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.banner')!).borderRadius)).toBe('8px')

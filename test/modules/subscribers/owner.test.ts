@@ -186,7 +186,7 @@ describe('webhooks, private pages, mail off', () => {
     expect(received!.json().incident).toMatchObject({ id: `m${window.id}`, name: 'Database upgrade', impact: 'maintenance', status: 'scheduled', scheduled_for: '2026-11-10T02:00:00.000Z' })
     const mail = await smtp.waitFor((m) => m.to === 'windows@example.com')
     expect(mail.subject).toBe('[Windows] Maintenance scheduled: Database upgrade')
-    expect(mail.text).toContain('From 2026-11-10 02:00:00 UTC to 2026-11-10 03:00:00 UTC')
+    expect(mail.text).toContain('From 10 Nov 2026, 02:00 UTC to 10 Nov 2026, 03:00 UTC')
     expect(mail.text).toContain('Read-only for an hour.')
   })
 

@@ -113,7 +113,7 @@ describe('the owner', () => {
     // No consent tick: the schema's own text next to the field, nothing added.
     await page.getByLabel('Email address').fill('added@example.com')
     await page.getByRole('button', { name: 'Add subscriber' }).click()
-    expect(await page.locator('#f-consent-error').textContent()).toContain('consent')
+    expect(await page.locator('#f-consent-error').textContent()).toBe('Confirm that this person agreed to get these updates')
     expect(await rowOf('added@example.com')).toBeUndefined()
 
     // Markup in the field comes back as text.
@@ -122,7 +122,7 @@ describe('the owner', () => {
     await page.getByRole('button', { name: 'Add subscriber' }).click()
     expect(await page.getByLabel('Email address').inputValue()).toBe(MARKUP)
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
-    expect(await page.locator('#f-email-error').textContent()).toContain('email is not a valid address')
+    expect(await page.locator('#f-email-error').textContent()).toBe('Email address is not a valid address')
 
     await page.getByLabel('Email address').fill('added@example.com')
     await page.getByLabel('This person agreed').check()

@@ -74,7 +74,9 @@ describe('API keys in the browser', () => {
       body: JSON.stringify({ name: '   ' }),
     })
     expect(apiAnswer.status).toBe(400)
-    expect(await page.locator('#f-name-error').textContent()).toBe(((await apiAnswer.json()) as { error: string }).error)
+    // The API's sentence, shown beside the field with the field's label.
+    expect(((await apiAnswer.json()) as { error: string }).error).toBe('name must be 1 to 100 characters, not only spaces')
+    expect(await page.locator('#f-name-error').textContent()).toBe('Name must be 1 to 100 characters, not only spaces')
 
     await page.getByLabel('Name', { exact: true }).fill(MARKUP)
     await page.getByRole('button', { name: 'Create key' }).click()
@@ -233,7 +235,7 @@ test('first run in the browser: the setup link creates the first account and lan
     await page.getByLabel('Email').fill('first@example.com')
     await page.getByLabel('Password').fill('short')
     await page.getByRole('button', { name: 'Create account' }).click()
-    expect(await page.locator('#f-password-error').textContent()).toBe('password must be 8 to 1024 characters')
+    expect(await page.locator('#f-password-error').textContent()).toBe('Password must be 8 to 1024 characters')
     await page.getByLabel('Password').fill('correct horse battery')
     await page.getByRole('button', { name: 'Create account' }).click()
     await page.waitForURL(`${fresh.base}/user`)

@@ -94,7 +94,7 @@ describe('automatic incidents in the browser', () => {
     // The form's own validation: a bad id is a 400 next to the components.
     const bad = await postForm(app, `/user/pages/${pageId}/auto-incidents`, { auto_incidents: 'on', component_ids: 'abc' }, { cookie })
     expect(bad.status).toBe(400)
-    expect(await bad.text()).toContain('component_ids must contain positive integer ids')
+    expect(await bad.text()).toContain('Components must contain positive integer ids')
   })
 
   test('an automatic incident says so until a person posts an update in the web app; then it is theirs', async () => {

@@ -62,7 +62,7 @@ describe('branding in the browser', () => {
     // Saving them anyway: the service's message next to the field, nothing saved.
     await page.getByRole('button', { name: 'Save branding' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-text-error').textContent()).toContain('palette.text on palette.background has a contrast')
+    expect(await page.locator('#f-text-error').textContent()).toContain('Text on background has a contrast')
     expect((await services().branding.branding(app.owner.user, id)).palette.primary).toBe('#1f4fd1')
     await checkA11y(page)
 
@@ -90,9 +90,15 @@ describe('branding in the browser', () => {
     const frame = page.locator('iframe.page-frame')
     expect(await frame.getAttribute('src')).toStartWith(`${app.server.statusHost(slug)}/`)
     expect(await frame.getAttribute('sandbox')).toBe('')
+    // It waits in a closed <details>: the screen does not load a whole status page until asked.
+    const framed = () => page.frames().some((f) => f.url().startsWith(app.server.statusHost(slug)))
+    expect(framed()).toBe(false)
+    const opened = page.waitForEvent('framenavigated', { predicate: (f) => f.url().startsWith(app.server.statusHost(slug)) })
+    await page.getByText('Show the public page here').click()
+    await opened
+    expect(framed()).toBe(true)
     // The framed page shows the logo too: the sandbox gives it an opaque origin, which a
     // same-origin resource policy on the status host's images would refuse.
-    await frame.scrollIntoViewIfNeeded()
     const framedLogo = page.frameLocator('iframe.page-frame').locator('header.site img')
     await framedLogo.waitFor()
     await framedLogo.evaluate((img) => (img as HTMLImageElement).decode().catch(() => undefined))
@@ -112,7 +118,7 @@ describe('branding in the browser', () => {
     await page.getByLabel('Upload a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('not an image') })
     await page.getByRole('button', { name: 'Upload logo' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-logo-error').textContent()).toBe('logo must be a PNG, JPEG, SVG or ICO image (recognised by its content)')
+    expect(await page.locator('#f-logo-error').textContent()).toBe('Logo must be a PNG, JPEG, SVG or ICO image (recognised by its content)')
 
     // Over the API's limit (256 KB): refused by the same service, nothing changed.
     const big = new Uint8Array(300 * 1024)
@@ -120,7 +126,7 @@ describe('branding in the browser', () => {
     await page.getByLabel('Upload a logo').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: Buffer.from(big) })
     await page.getByRole('button', { name: 'Upload logo' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-logo-error').textContent()).toBe(`logo must be at most 256 KB (got ${big.length} bytes)`)
+    expect(await page.locator('#f-logo-error').textContent()).toBe(`Logo must be at most 256 KB (got ${big.length} bytes)`)
     expect((await services().branding.branding(app.owner.user, id)).logo).toEqual({ type: 'png', bytes: PNG.length })
 
     await page.getByRole('button', { name: 'Remove logo' }).click()
@@ -136,12 +142,12 @@ describe('branding in the browser', () => {
     await page.getByLabel('Primary', { exact: true }).fill(MARKUP)
     await page.getByRole('button', { name: 'Save branding' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-primary-error').textContent()).toBe('palette.primary must be a hex colour like #1f6feb')
+    expect(await page.locator('#f-primary-error').textContent()).toBe('Primary must be a hex colour like #1f6feb')
     expect(await page.getByLabel('Primary', { exact: true }).inputValue()).toBe(MARKUP)
     await page.getByLabel('Primary', { exact: true }).fill('#1f4fd1')
     await page.getByRole('button', { name: 'Save branding' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-custom_css-error').textContent()).toBe('custom_css must not contain "<" (no HTML inside a stylesheet)')
+    expect(await page.locator('#f-custom_css-error').textContent()).toBe('Custom CSS must not contain "<" (no HTML inside a stylesheet)')
     expect(await page.getByLabel('Custom CSS').inputValue()).toBe(MARKUP)
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
     expect(await page.locator('main b').count()).toBe(0)
@@ -206,7 +212,7 @@ describe('access in the browser', () => {
     await page.getByLabel('Password', { exact: true }).fill('short')
     await page.getByRole('button', { name: 'Set password' }).click()
     await page.waitForLoadState('load')
-    expect(await page.locator('#f-password-error').textContent()).toBe('password must be at least 8 characters')
+    expect(await page.locator('#f-password-error').textContent()).toBe('Password must be at least 8 characters')
     expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('')
     await page.getByLabel('Password', { exact: true }).fill('open sesame 42')
     await page.getByRole('button', { name: 'Set password' }).click()

@@ -133,7 +133,7 @@ describe('components in the browser', () => {
     await rename.getByLabel('New name').evaluate((el: HTMLInputElement) => el.removeAttribute('maxlength'))
     await rename.getByLabel('New name').fill('x'.repeat(101))
     await rename.getByRole('button', { name: 'Rename group' }).click()
-    expect(await page.locator('#f-to-error').textContent()).toBe('to must be a string of at most 100 characters or null')
+    expect(await page.locator('#f-to-error').textContent()).toBe('New name must be a string of at most 100 characters or null')
     expect(await page.locator('#f-to').inputValue()).toBe('x'.repeat(101))
     expect((await listOf(id)).map((c) => c.group)).toEqual(['Edge', 'Edge'])
     await rename.getByLabel('New name').fill('Network')
@@ -148,7 +148,7 @@ describe('components in the browser', () => {
     await checkLayouts(page, app.shots, 'component-edit', ['Edit CDN', 'Save component'])
     await page.getByLabel('Name', { exact: true }).fill('')
     await page.getByRole('button', { name: 'Save component' }).click()
-    expect(await page.locator('#f-name-error').textContent()).toBe('name must not be empty')
+    expect(await page.locator('#f-name-error').textContent()).toBe('Name must not be empty')
     await page.getByLabel('Name', { exact: true }).fill('Content delivery')
     await page.getByLabel('Type', { exact: true }).selectOption('dns')
     await page.getByLabel('Group', { exact: true }).fill('')
@@ -296,10 +296,10 @@ describe('components in the browser', () => {
       [`/user/pages/${id}/components/${one!.id}/status`, { status: 'sideways' }, 'status must be one of up, degraded, down'],
       [`/user/pages/${id}/components/${one!.id}/status`, {}, 'status is required'],
       [`/user/pages/${id}/components/order`, { ids: 'abc' }, 'ids must contain positive integer ids'],
-      [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids: component ${one!.id} is listed twice`],
+      [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids lists component ${one!.id} twice`],
       [`/user/pages/${id}/components/order`, { ids: String(one!.id) }, `ids must list every component of this page (component ${two!.id} is missing)`],
       [`/user/pages/${id}/components/groups/move`, { member: '-1', direction: 'up' }, 'member must be a component id'],
-      [`/user/pages/${id}/components`, { name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
+      [`/user/pages/${id}/components`, { name: 'x', type: 'ftp' }, 'Type must be one of site, api, dns'],
     ]
     for (const [path, fields, message] of cases) {
       const response = await postForm(app, path, fields, { cookie })

@@ -106,8 +106,8 @@ test('figures and labels: 100 % reads "100 %", outage periods are named as such,
   await page.fill('#range-form input[name=from]', '2026-11-01')
   await page.fill('#range-form input[name=to]', '2026-11-10')
   await page.click('#range-form button[type=submit]')
-  await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('2026-11-01'))
-  expect(await page.textContent('#range-label')).toBe('2026-11-01 to 2026-11-10 (10 days)')
+  await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('1 Nov 2026'))
+  expect(await page.textContent('#range-label')).toBe('1 Nov 2026 to 10 Nov 2026 (10 days)')
   expect(errors).toEqual([])
   await page.context().close()
 }, 60_000)
@@ -125,7 +125,7 @@ const CAPTURE_CHARTS = `(() => {
   })
 })()`
 
-test('chart dates are ISO days (2026-11-23), not US month/day', async () => {
+test('chart axes are ISO days (2026-11-23), not US month/day; the legend names the day as people read it', async () => {
   const { page } = await dashboard('light', 1280, '?range=7d', CAPTURE_CHARTS)
   const xLabels = (await page.evaluate(() => (window as any).__charts.map((chart: any) => chart.axes[0]._values))) as string[][]
   expect(xLabels.length).toBe(3)
@@ -137,7 +137,7 @@ test('chart dates are ISO days (2026-11-23), not US month/day', async () => {
   const box = (await over.boundingBox())!
   await over.hover({ position: { x: box.width - 2, y: box.height / 2 } })
   const day = await page.locator('#chart-uptime .u-legend .u-series').first().locator('.u-value').textContent()
-  expect(day).toBe('2026-11-23')
+  expect(day).toBe('23 Nov 2026')
   await page.context().close()
 }, 60_000)
 

@@ -1,5 +1,7 @@
 /** How the analytics dashboard writes figures and dates (src/assets/analytics/format.js, pure). */
+import { plugin } from 'bun'
 import { describe, expect, test } from 'bun:test'
+import { formatDateTime } from '../../../src/lib/human-time.ts'
 
 interface Format {
   pct(v: number | null): string
@@ -7,7 +9,16 @@ interface Format {
   isoDate(ms: number): string
   rangeLabel(range: { key: string; from: string; to: string; days: number }): string
   utcTime(iso: string | null): string
+  dayLabel(ms: number): string
 }
+// Browsers get src/lib/human-time.ts as /static/analytics/human-time.js (the macro in
+// user-area/human-time-build.ts); here format.js's import of it is resolved to that source.
+plugin({
+  name: 'human-time as served',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/human-time\.js$/ }, () => ({ path: `${import.meta.dir}/../../../src/lib/human-time.ts` }))
+  },
+})
 // A browser script, not part of the typed program: loaded by path.
 const FORMAT_PATH: string = '../../../src/assets/analytics/format.js'
 const format = (await import(FORMAT_PATH)) as Format
@@ -29,26 +40,28 @@ describe('rangeLabel', () => {
   test('a custom range names its own last day, not the day after', () => {
     // What the report API sends for from=2026-11-01&to=2026-11-10: `to` is the exclusive end.
     expect(format.rangeLabel({ key: 'custom', from: '2026-11-01T00:00:00.000Z', to: '2026-11-11T00:00:00.000Z', days: 10 })).toBe(
-      '2026-11-01 to 2026-11-10 (10 days)',
+      '1 Nov 2026 to 10 Nov 2026 (10 days)',
     )
   })
   test('a custom range ending today ends now: still today', () => {
     expect(format.rangeLabel({ key: 'custom', from: '2026-11-20T00:00:00.000Z', to: '2026-11-23T12:00:00.000Z', days: 4 })).toBe(
-      '2026-11-20 to 2026-11-23 (4 days)',
+      '20 Nov 2026 to 23 Nov 2026 (4 days)',
     )
   })
   test('a one-day range', () => {
-    expect(format.rangeLabel({ key: 'custom', from: '2026-11-05T00:00:00.000Z', to: '2026-11-06T00:00:00.000Z', days: 1 })).toBe('2026-11-05 (1 day)')
+    expect(format.rangeLabel({ key: 'custom', from: '2026-11-05T00:00:00.000Z', to: '2026-11-06T00:00:00.000Z', days: 1 })).toBe('5 Nov 2026 (1 day)')
   })
   test('presets', () => {
     expect(format.rangeLabel({ key: '7d', from: '2026-11-17T00:00:00.000Z', to: '2026-11-23T12:00:00.000Z', days: 7 })).toBe('Last 7 days')
   })
 })
 
-test('dates are ISO days in UTC, never US month/day', () => {
+test("chart axes are ISO days in UTC; dates for people are the server's own format, the zone named", () => {
   expect(format.isoDate(Date.UTC(2026, 10, 23, 23, 59))).toBe('2026-11-23')
   expect(format.isoDate(Date.UTC(2026, 0, 2))).toBe('2026-01-02')
-  expect(format.utcTime('2026-11-23T14:05:09.000Z')).toBe('2026-11-23 14:05 UTC')
+  expect(format.utcTime('2026-11-23T14:05:09.000Z')).toBe('23 Nov 2026, 14:05 UTC')
+  expect(format.utcTime('2026-11-23T14:05:09.000Z')).toBe(formatDateTime(Date.UTC(2026, 10, 23, 14, 5, 9)))
+  expect(format.dayLabel(Date.UTC(2026, 0, 2, 23))).toBe('2 Jan 2026')
 })
 
 test('durations', () => {

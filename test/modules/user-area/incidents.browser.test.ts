@@ -88,7 +88,8 @@ describe('templates in the browser', () => {
     await page.getByRole('button', { name: 'Save template' }).click()
     const api = await app.server.ctx.request(`/user/api/v1/incident-templates/${stored!.id}`, { method: 'PATCH', key: app.owner.key, json: { title: '' } })
     expect(api.status).toBe(400)
-    expect(await page.locator('#f-title-error').textContent()).toBe(((await api.json()) as { error: string }).error)
+    expect(((await api.json()) as { error: string }).error).toBe('title must not be empty')
+    expect(await page.locator('#f-title-error').textContent()).toBe('Incident title must not be empty')
 
     // "Use" opens the page's incident form filled from the template.
     await page.getByRole('link', { name: 'Use on Acme Cloud' }).click()
@@ -184,7 +185,7 @@ describe('incidents in the browser', () => {
 
     // A status alone changes the component and adds no timeline entry; nothing at all is the API's 400.
     await page.getByRole('button', { name: 'Post update' }).click()
-    expect(await page.locator('#f-message-error').textContent()).toBe('message or incident_state_id is required')
+    expect(await page.locator('#f-message-error').textContent()).toBe('Message or incident state id is required')
     await page.getByLabel('Status of API').selectOption('down')
     await page.getByRole('button', { name: 'Post update' }).click()
     await page.waitForURL(`${app.base}/user/incidents/${incidentId}`)
@@ -361,7 +362,8 @@ describe('incidents in the browser', () => {
     await report.getByRole('button', { name: 'Open incident' }).click()
     const api = await app.server.ctx.request('/user/api/v1/incidents', { method: 'POST', key: app.owner.key, json: { status_page_id: pageId, title: '' } })
     expect(api.status).toBe(400)
-    expect(await page.locator('#f-title-error').textContent()).toBe(((await api.json()) as { error: string }).error)
+    expect(((await api.json()) as { error: string }).error).toBe('title must not be empty')
+    expect(await page.locator('#f-title-error').textContent()).toBe('Title must not be empty')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-title')
 
     await report.getByLabel('Title').fill('Login errors')

@@ -7,7 +7,7 @@ import { t } from 'elysia'
 import { badRequest, conflict, forbidden, notFound } from '../../../src/lib/errors.ts'
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../../src/modules/status-pages/model.ts'
 import { clearFlashCookie, flashCookie, readFlash } from '../../../src/modules/user-area/kit/flash.ts'
-import { checkboxField, emptyForm, readForm, selectField, serviceErrorState, textArea, textField, toDatetimeLocal } from '../../../src/modules/user-area/kit/forms.ts'
+import { checkboxField, emptyForm, errorSummary, fieldErrorText, readForm, selectField, serviceErrorState, textArea, textField, toDatetimeLocal } from '../../../src/modules/user-area/kit/forms.ts'
 import { checkDomainDns } from '../../../src/modules/status-pages/dns-check.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { loginCookie, ORIGIN } from '../analytics/helpers.ts'
@@ -47,7 +47,7 @@ describe('readForm', () => {
     if (form.ok) expect(form.value).toEqual({ position: 3, notify: true, at: '2026-11-23T10:30:00Z' })
     const unchecked = readForm(schema, { position: '0', at: '2026-11-23T10:30:15' })
     if (unchecked.ok) expect(unchecked.value).toEqual({ position: 0, notify: false, at: '2026-11-23T10:30:15Z' })
-    expect(readForm(schema, { position: 'three', at: 'x' }).state.errors.position).toStartWith('position: ')
+    expect(readForm(schema, { position: 'three', at: 'x' }).state.errors.position).toBe('position must be a whole number')
     // The API's times are plain strings: the form names its datetime-local fields.
     const plain = readForm(t.Object({ starts_at: t.String() }), { starts_at: '2026-11-23T08:05' }, { datetimes: ['starts_at'] })
     if (plain.ok) expect(plain.value).toEqual({ starts_at: '2026-11-23T08:05:00Z' })
@@ -75,6 +75,27 @@ describe('serviceErrorState', () => {
   })
 })
 
+describe('fieldErrorText: the API\'s sentence as shown beside its field', () => {
+  const state = { values: { target: 'x', text: '#fff', background: '#fff', interval_seconds: '5' }, errors: {} as Record<string, string> }
+  const shown = (name: string, message: string, label?: string) => fieldErrorText({ ...state, errors: { [name]: message } }, name, label)
+  test('a leading "field:" goes, a leading field name becomes the label, other fields\' paths read as words', () => {
+    expect(shown('target', 'target: 127.0.0.1 is a loopback address', 'Target')).toBe('127.0.0.1 is a loopback address')
+    expect(shown('target', 'target must be a DNS name such as example.com', 'Target')).toBe('Target must be a DNS name such as example.com')
+    expect(shown('text', 'palette.text on palette.background has a contrast of 1.01:1', 'Text')).toBe('Text on background has a contrast of 1.01:1')
+    expect(shown('interval_seconds', 'interval_seconds must be a whole number from 30 to 86400')).toBe('Interval seconds must be a whole number from 30 to 86400')
+    expect(shown('target', 'name must be unique on example.com', 'Target')).toBe('Name must be unique on example.com')
+    expect(shown('page_ids', 'page_ids must name at least one page unless all_pages is true', 'Pages')).toBe('Pages must name at least one page unless all pages is true')
+    expect(shown('selectors', 'selectors hold "my_key", which is not a DKIM selector', 'DKIM selectors')).toBe('DKIM selectors hold "my_key", which is not a DKIM selector')
+    // A checkbox's long label is no subject: the explanation stands alone.
+    expect(shown('consent', 'consent must be true: confirm that this person agreed', 'This person agreed to get status updates of this page')).toBe('Confirm that this person agreed')
+  })
+  test('the summary labels a sentence only when it does not name its field already', () => {
+    const summary = errorSummary({ ...state, errors: { target: 'target: 127.0.0.1 is a loopback address', text: 'palette.text on palette.background has a contrast of 1.01:1' } }, { target: 'Target', text: 'Text' })
+    expect(summary).toContain('<a href="#f-target">Target: 127.0.0.1 is a loopback address</a>')
+    expect(summary).toContain('<a href="#f-text">Text on background has a contrast of 1.01:1</a>')
+  })
+})
+
 test('field helpers escape values, labels and errors, and link the error to the control', () => {
   const markup = '"><script>alert(1)</script>'
   const state = { values: { name: markup, body: markup, kind: markup, on: 'on' }, errors: { name: `bad ${markup}` } }
@@ -87,7 +108,7 @@ test('field helpers escape values, labels and errors, and link the error to the 
   expect(html).not.toContain('<script>')
   expect(html).toContain('value="&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"')
   expect(html).toContain('aria-invalid="true" aria-describedby="f-name-hint f-name-error"')
-  expect(html).toContain('<p class="field-error" id="f-name-error">bad &#34;&#62;&#60;script&#62;')
+  expect(html).toContain('<p class="field-error" id="f-name-error">Bad &#34;&#62;&#60;script&#62;')
   expect(html).toContain(' selected>')
   expect(html).toContain(' checked')
 })

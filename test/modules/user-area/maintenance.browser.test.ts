@@ -83,7 +83,7 @@ describe('maintenance in the browser', () => {
     // The zone chosen is remembered: lists read in it and say so.
     const upcoming = page.locator('#maint-upcoming + ul')
     expect(await upcoming.innerText()).toContain('Database upgrade')
-    expect(await upcoming.innerText()).toContain('Tue, 24 Nov 2026, 09:00')
+    expect(await upcoming.innerText()).toContain('24 Nov 2026, 09:00 EST')
     expect(await page.getByText(`Times in ${ZONE}.`).first().isVisible()).toBe(true)
 
     await page.goto(`${app.base}/user/pages/${pageId}`)
@@ -102,7 +102,8 @@ describe('maintenance in the browser', () => {
     await page.getByRole('button', { name: 'Save maintenance' }).click()
     const api = await app.server.ctx.request(`/user/api/v1/maintenances/${stored!.id}`, { method: 'PATCH', key: app.owner.key, json: { end_at: '2026-11-24T13:00:00Z' } })
     expect(api.status).toBe(400)
-    expect(await page.locator('#f-end_at-error').textContent()).toBe(((await api.json()) as { error: string }).error)
+    expect(((await api.json()) as { error: string }).error).toBe('end_at must be after start_at')
+    expect(await page.locator('#f-end_at-error').textContent()).toBe('Ends must be after start at')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-end_at')
     await page.getByLabel('Title').fill('Database upgrade, part 1')
     await page.getByLabel('Ends').fill('2026-11-24T12:00')
@@ -198,7 +199,9 @@ describe('maintenance in the browser', () => {
     const response = await postForm(app, `/user/pages/${pageId}/maintenance`, { title: 'Bad', start_at: 'tomorrow', end_at: '2026-11-25T10:00', tz: 'UTC' }, { cookie })
     const api = await app.server.ctx.request('/user/api/v1/maintenances', { method: 'POST', key: app.owner.key, json: { status_page_id: pageId, title: 'Bad', start_at: 'tomorrow', end_at: '2026-11-25T10:00:00Z' } })
     expect(response.status).toBe(api.status)
-    expect(await response.text()).toContain(((await api.json()) as { error: string }).error)
+    expect(((await api.json()) as { error: string }).error).toBe('start_at must be an RFC 3339 date-time with offset')
+    // Beside the field, with its label.
+    expect(await response.text()).toContain('Starts must be an RFC 3339 date-time with offset')
     const badZone = await postForm(app, `/user/pages/${pageId}/maintenance`, { title: 'Bad', start_at: '2026-11-25T09:00', end_at: '2026-11-25T10:00', tz: 'Mars/Olympus' }, { cookie })
     expect(badZone.status).toBe(400)
     expect((await maintenances().list(user(), { pageId })).length).toBe(1)

@@ -35,7 +35,7 @@ describe('regions on the monitor screens', () => {
     // A region nobody runs: the form comes back with the error at the field.
     await page.getByLabel('Regions', { exact: true }).fill('local, mars')
     await page.getByRole('button', { name: 'Create monitor' }).click()
-    expect(await page.locator('fieldset.mon-regions').innerText()).toContain('unknown region "mars"')
+    expect(await page.locator('fieldset.mon-regions').innerText()).toContain('Unknown region "mars"')
     expect((await app.server.ctx.app.services.monitors.list(app.owner.user)).length).toBe(0)
 
     await page.getByLabel('Regions', { exact: true }).fill('local, eu-west')
@@ -57,8 +57,8 @@ describe('regions on the monitor screens', () => {
     const section = page.getByRole('region', { name: 'Regions' })
     expect(await section.locator('.region-rule').innerText()).toBe('Down only when all 2 of its regions are down. A region with no result for 3 intervals (3 min 0 s) is stale and counts as no data.')
     const row = (region: string) => section.getByRole('row', { name: new RegExp(`^${region}\\b`) })
-    expect(await row('local').locator('td').allInnerTexts()).toEqual(['Up', '2026-11-23 12:00 UTC', '87 ms', 'HTTP 200', 'fresh'])
-    expect(await row('eu-west').locator('td').allInnerTexts()).toEqual(['Down', '2026-11-23 12:00 UTC', '412 ms', 'HTTP 503 Service Unavailable', 'fresh'])
+    expect(await row('local').locator('td').allInnerTexts()).toEqual(['Up', '23 Nov 2026, 12:00 UTC', '87 ms', 'HTTP 200', 'fresh'])
+    expect(await row('eu-west').locator('td').allInnerTexts()).toEqual(['Down', '23 Nov 2026, 12:00 UTC', '412 ms', 'HTTP 503 Service Unavailable', 'fresh'])
     // k = 2: one region down keeps the monitor up.
     expect(await page.getByRole('heading', { name: 'State: Up' }).isVisible()).toBe(true)
     // Each result says where it was taken.

@@ -104,7 +104,7 @@ describe('monitors in the browser', () => {
     await page.goto(`${app.base}/user/monitors/${id}`)
     expect(await page.getByRole('heading', { name: 'State: Down' }).isVisible()).toBe(true)
     // The detail's pictures carry their figures as text.
-    expect(await page.getByText(/Response time over the last 1 checks: min \d+ ms, median \d+ ms, max \d+ ms/).first().isVisible()).toBe(true)
+    expect(await page.getByText(/Response time over the last 1 check: min \d+ ms, median \d+ ms, max \d+ ms/).first().isVisible()).toBe(true)
     expect(await page.getByText('% over 90 days').first().isVisible()).toBe(true)
     expect(await page.getByRole('table', { name: 'Availability' }).innerText()).toContain('7 days')
     const log = await page.locator('.mon-log').innerText()
@@ -138,7 +138,7 @@ describe('monitors in the browser', () => {
     await page.getByLabel('Conditions').fill('[STATUS] == 200\n[BODY].status = "ok"')
     await page.getByRole('button', { name: 'Create monitor' }).click()
     const conditionError = await page.locator('#f-conditions-error').innerText()
-    expect(conditionError).toMatch(/condition 2: .*column \d+/)
+    expect(conditionError).toMatch(/Condition 2: .*column \d+/)
     expect(await page.getByLabel('Conditions').inputValue()).toContain('[BODY].status = "ok"')
     await checkA11y(page)
 

@@ -44,7 +44,7 @@ describe('notification channels in the browser', () => {
     await page.getByLabel('Name').fill(MARKUP)
     await page.getByLabel('Webhook URL').fill('ftp://hooks.example/x')
     await page.getByRole('button', { name: 'Add channel' }).click()
-    expect(await page.locator('#f-url-error').textContent()).toBe('url must be an absolute https URL')
+    expect(await page.locator('#f-url-error').textContent()).toBe('Webhook URL must be an absolute https or http URL')
     expect(await channels().list(app.owner.user)).toEqual([])
 
     await page.getByLabel('Webhook URL').fill(`${hub.url}/slack-browser`)
@@ -65,7 +65,7 @@ describe('notification channels in the browser', () => {
     await page.reload()
     const state = await page.locator('.facts').innerText()
     expect(state).toContain('Verified')
-    expect(state).toContain('Delivered 2026-11-23 12:00 UTC')
+    expect(state).toContain('Delivered 23 Nov 2026, 12:00 UTC')
     await checkA11y(page)
     await checkLayouts(page, app.shots, 'notifications-channel', ['Verified', 'Delivered', 'Save channel'])
 
@@ -87,7 +87,7 @@ describe('notification channels in the browser', () => {
     await page.getByLabel('Name').fill('Team chat')
     await page.getByRole('checkbox', { name: /^All my pages/ }).uncheck()
     await page.getByRole('button', { name: 'Save channel' }).click()
-    expect(await page.locator('#f-page_ids-error').textContent()).toBe('page_ids must name at least one page unless all_pages is true')
+    expect(await page.locator('#f-page_ids-error').textContent()).toBe('Pages must name at least one page unless all pages is true')
     await page.getByRole('checkbox', { name: 'Acme Cloud' }).check()
     await page.getByRole('checkbox', { name: 'Maintenance scheduled' }).uncheck()
     await page.getByRole('checkbox', { name: 'Certificate expiring' }).check()

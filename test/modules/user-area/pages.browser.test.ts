@@ -100,7 +100,8 @@ describe('status pages in the browser', () => {
     const api = await app.server.ctx.request('/user/api/v1/status-pages', { method: 'POST', key: app.owner.key, json: { name: 'Bad slug page', slug: 'Not a slug!' } })
     const apiText = ((await api.json()) as { error: string }).error
     expect(api.status).toBe(400)
-    expect(await page.locator('#f-slug-error').textContent()).toBe(apiText)
+    expect(apiText).toBe('slug may contain only letters, digits and inner hyphens (a DNS label)')
+    expect(await page.locator('#f-slug-error').textContent()).toBe('Slug may contain only letters, digits and inner hyphens (a DNS label)')
     expect(await page.locator('#f-slug').getAttribute('aria-describedby')).toContain('f-slug-error')
     // What was typed comes back; the focus lands on the field to fix (app.js).
     expect(await page.locator('#f-name').inputValue()).toBe('Bad slug page')
@@ -114,7 +115,8 @@ describe('status pages in the browser', () => {
     const schemaApi = await app.server.ctx.request('/user/api/v1/status-pages', { method: 'POST', key: app.owner.key, json: { name: long, slug: unique('long') } })
     const html = await response.text()
     const shown = /<p class="field-error" id="f-name-error">([^<]*)<\/p>/.exec(html)?.[1]
-    expect(shown).toBe(((await schemaApi.json()) as { error: string }).error)
+    expect(((await schemaApi.json()) as { error: string }).error).toBe('name must be a string of at most 100 characters')
+    expect(shown).toBe('Name must be a string of at most 100 characters')
   })
 
   test("a plan that lacks private pages shows the API's 403 message on the form", async () => {

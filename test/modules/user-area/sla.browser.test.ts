@@ -59,7 +59,7 @@ describe('SLA screens in the browser', () => {
     // A wrong value first: the API schema's own text, next to the field.
     await page.getByLabel('Target (%)').fill('100')
     await page.getByRole('button', { name: 'Save target' }).click()
-    expect(await page.locator('#f-target_percent-error').textContent()).toBe('target_percent must be a number from 50 to 99.9999')
+    expect(await page.locator('#f-target_percent-error').textContent()).toBe('Target (%) must be a number from 50 to 99.9999')
     expect(await page.locator('#f-target_percent').getAttribute('aria-invalid')).toBe('true')
     await checkA11y(page)
     await page.getByLabel('Target (%)').fill('99.9')
@@ -86,7 +86,7 @@ describe('SLA screens in the browser', () => {
     expect(await page.getByRole('row', { name: /<b>bold<\/b>/ }).count()).toBeGreaterThan(0)
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
     await checkA11y(page)
-    await checkLayouts(page, app.shots, 'sla-report', ['SLA: Acme SLA', '2026-11-01 to 2026-11-30', 'Accounting policy', 'Excluded maintenance'])
+    await checkLayouts(page, app.shots, 'sla-report', ['SLA: Acme SLA', '1 Nov 2026 to 30 Nov 2026', 'Accounting policy', 'Excluded maintenance'])
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'PDF' }).click()])
     const text = pdfText(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer()))
@@ -103,7 +103,7 @@ describe('SLA screens in the browser', () => {
   test('a bad range shows the error next to the field with a 400', async () => {
     const response = await app.page.goto(`${app.base}/user/pages/${pageId}/sla?from=2026-11-30&to=2026-11-01`)
     expect(response?.status()).toBe(400)
-    expect(await app.page.locator('.field-error, .form-error').first().textContent()).toContain('to must not be before from')
+    expect(await app.page.locator('.field-error, .form-error').first().textContent()).toContain('To (UTC day, inclusive) must not be before from')
   })
 
   test("another owner's page and component are 404 and change nothing; a cross-site post is 403", async () => {

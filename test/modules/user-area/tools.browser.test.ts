@@ -79,7 +79,7 @@ describe('tools in the browser', () => {
     await page.getByLabel('Target', { exact: true }).fill('127.0.0.1:443')
     await page.getByRole('button', { name: 'Look up' }).click()
     await page.waitForSelector('#f-target-error')
-    expect(await page.locator('#f-target-error').innerText()).toContain('target:')
+    expect(await page.locator('#f-target-error').innerText()).toContain('Target cannot be checked: ')
     expect((await services().lookupTools.recent(app.owner.user)).items.length).toBe(before)
   })
 

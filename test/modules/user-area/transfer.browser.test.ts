@@ -42,7 +42,7 @@ describe('page transfer in the browser', () => {
     await page.getByLabel("Recipient's email").fill(recipient.email)
     await page.getByLabel('Your password').fill('not my password')
     await page.getByRole('button', { name: 'Send transfer invitation' }).click()
-    expect(await page.locator('#f-password-error').textContent()).toBe('password is wrong')
+    expect(await page.locator('#f-password-error').textContent()).toBe('Your password is wrong')
     expect(await page.getByLabel("Recipient's email").inputValue()).toBe(recipient.email)
     expect((await pendingOf(created.id)).data).toBeNull()
 
@@ -96,7 +96,7 @@ describe('page transfer in the browser', () => {
     await page.getByLabel("Recipient's email").fill(MARKUP)
     await page.getByLabel('Your password').fill(OWNER_PASSWORD)
     await page.getByRole('button', { name: 'Send transfer invitation' }).click()
-    expect(await page.locator('#f-email-error').textContent()).toBe('email is not a valid address')
+    expect(await page.locator('#f-email-error').textContent()).toBe("Recipient's email is not a valid address")
     expect(await page.getByLabel("Recipient's email").inputValue()).toBe(MARKUP)
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
 

@@ -1,4 +1,5 @@
 /** The incident history archive of a status host (pure), by month, paged with a `before` cursor. */
+import { formatMonth } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import type { PublicIncident } from '../events.ts'
 import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
@@ -19,9 +20,8 @@ export interface HistoryView {
 
 export function renderHistoryPage(view: HistoryView): string {
   const groups = new Map<string, PublicIncident[]>()
-  const monthFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' })
   for (const incident of view.incidents) {
-    const month = monthFormat.format(incident.startedAt)
+    const month = formatMonth(incident.startedAt)
     groups.set(month, [...(groups.get(month) ?? []), incident])
   }
   return html`!${head(`Incident history · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true })}

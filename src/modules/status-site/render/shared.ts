@@ -4,6 +4,7 @@
  * interpolation; `!${…}` is only used for fragments these files built themselves.
  */
 import { html } from '../../../lib/html.ts'
+import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
 import { toIso } from '../../../lib/time.ts'
 import type { PublicIncident } from '../events.ts'
 
@@ -14,19 +15,7 @@ export interface Assets {
   logo: string | undefined
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' })
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-
-export const formatDate = (ms: number): string => dateFormat.format(ms)
-export const formatDateTime = (ms: number): string => `${dateTimeFormat.format(ms)} UTC`
+export { formatDate, formatDateTime }
 
 /** A duration as people say it; a downtime under a minute in seconds, never "0 min". */
 export function formatDuration(ms: number): string {

@@ -16,6 +16,7 @@ import type { Static, TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { html } from '../../../lib/html.ts'
 import { HttpError } from '../../../lib/errors.ts'
+import { schemaErrorSentence } from '../../../lib/schema-errors.ts'
 
 /** What the form last held (as typed) and what is wrong with it; `_form` is a form-level error. */
 export interface FormState {
@@ -113,9 +114,7 @@ export function readForm<S extends TSchema>(
   for (const error of Value.Errors(schema, value)) {
     const field = error.path.split('/').filter(Boolean)[0] ?? '_form'
     if (state.errors[field]) continue
-    const own = (error.schema as { error?: unknown }).error
-    state.errors[field] =
-      error.value === undefined ? `${field} is required` : typeof own === 'string' ? own : `${field}: ${error.message}`
+    state.errors[field] = schemaErrorSentence(field, error)
   }
   if (Object.keys(state.errors).length > 0) return { ok: false, state }
   return { ok: true, value: value as Static<S>, state }
@@ -154,10 +153,50 @@ export interface FieldOptions {
 
 const fieldId = (name: string) => `f-${name}`
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+const asWords = (name: string) => name.replaceAll('_', ' ')
+
+/**
+ * The error of field `name` as the form shows it, once, beside the field and in the summary. The
+ * API names fields as its JSON does ("target: …", "target must …", "palette.text on
+ * palette.background …"); here a leading "name:" goes (the label says which field), a leading name
+ * becomes the field's label, other fields' names and paths read as words, and the sentence starts
+ * with a capital.
+ * Field names are compared as text, never turned into a pattern.
+ */
+export function fieldErrorText(state: FormState, name: string, label?: string): string | undefined {
+  const message = state.errors[name]
+  if (message === undefined || name === '_form') return message
+  const fields = new Set([...Object.keys(state.values), ...Object.keys(state.errors), name])
+  const token = /^[a-z0-9_.]+/.exec(message)?.[0] ?? ''
+  const rest = message.slice(token.length)
+  let text = message
+  if (token.split('.').at(-1) === name && (rest === '' || rest.startsWith(' ') || rest.startsWith(':'))) {
+    const subject = label ?? asWords(name)
+    // A long label (a checkbox's sentence) reads badly as a subject: its explanation after ":" stands alone.
+    const colon = rest.indexOf(': ')
+    if (rest.startsWith(':')) text = rest.slice(1).trimStart()
+    else if (subject.split(' ').length > 4 && colon >= 0) text = rest.slice(colon + 2)
+    else text = `${subject.split(' ').length > 4 ? 'This' : subject}${rest}`
+  }
+  // Outside quotes (a value as typed stays as it was): fields' paths and API names read as words.
+  text = text
+    .split('"')
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\b(?:[a-z_]+\.)+([a-z_]+)\b/g, (path, last: string) => (fields.has(last) ? asWords(last) : path))
+            .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, asWords),
+    )
+    .join('"')
+  return capitalized(text)
+}
+
 /** `aria-invalid` and `aria-describedby` for a control, plus the hint and error paragraphs. */
 function describe(options: FieldOptions): { attrs: string; after: string } {
   const id = fieldId(options.name)
-  const error = options.state.errors[options.name]
+  const error = fieldErrorText(options.state, options.name, options.label)
   const described = [options.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ')
   const attrs = (error ? ' aria-invalid="true"' : '') + (described ? html` aria-describedby="${described}"` : '')
   const after =
@@ -230,6 +269,11 @@ export function formError(state: FormState): string {
 export function errorSummary(state: FormState, labels: Record<string, string>): string {
   const fields = Object.keys(state.errors).filter((name) => name !== '_form')
   if (fields.length === 0) return formError(state)
-  const items = fields.map((name) => html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${state.errors[name]!}</a></li>`)
+  const items = fields.map((name) => {
+    const label = labels[name] ?? capitalized(asWords(name))
+    const text = fieldErrorText(state, name, label)!
+    // A sentence that already names the field is shown as it is; any other gets the label first.
+    return html`<li><a href="#${fieldId(name)}">${text.toLowerCase().startsWith(label.toLowerCase()) ? text : `${label}: ${text}`}</a></li>`
+  })
   return html`!${formError(state)}<div class="error-summary" role="alert"><p>Please fix:</p><ul>!${items.join('')}</ul></div>`
 }

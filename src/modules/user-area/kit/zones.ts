@@ -6,10 +6,11 @@
  *   const zone = zoneOf(request)                      // 'Europe/Berlin' or 'UTC'
  *   localToIso('2026-11-23T10:30', zone)              // '2026-11-23T09:30:00.000Z' (undefined if malformed)
  *   toLocalInput(ms, zone)                            // '2026-11-23T10:30' for a datetime-local value
- *   formatInZone(ms, zone)                            // 'Mon, 23 Nov 2026, 10:30'
+ *   formatInZone(ms, zone)                            // '23 Nov 2026, 10:30 GMT+1'
  */
 import type { Config } from '../../../config.ts'
 import { readCookie } from '../../../lib/cookies.ts'
+import { formatDateTime } from '../../../lib/human-time.ts'
 
 export const ZONE_COOKIE = 'lantern_tz'
 export const DEFAULT_ZONE = 'UTC'
@@ -102,16 +103,8 @@ export function toLocalInput(ms: number, zone: string): string {
   return `${String(w.year).padStart(4, '0')}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`
 }
 
-const displayFormat = new Map<string, Intl.DateTimeFormat>()
-/** An instant for people, in `zone` (the zone is named once on the screen, not on every time). */
-export function formatInZone(ms: number, zone: string): string {
-  let format = displayFormat.get(zone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    displayFormat.set(zone, format)
-  }
-  return format.format(ms)
-}
+/** An instant for people, in `zone`, the zone named (src/lib/human-time.ts). */
+export const formatInZone = (ms: number, zone: string): string => formatDateTime(ms, zone)
 
 /** `<option>`s data for a zone select. */
 export const zoneOptions = (): Array<{ value: string; label: string }> => zoneNames().map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') }))

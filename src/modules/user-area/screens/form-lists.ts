@@ -5,6 +5,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { schemaErrorSentence } from '../../../lib/schema-errors.ts'
 import { UpdateComponentBody } from '../../components/model.ts'
 import type { Component } from '../../components/service.ts'
 import { readForm, type FormState } from '../kit/forms.ts'
@@ -28,8 +29,7 @@ export function readIdList(arraySchema: TSchema, body: unknown, state: FormState
   const ids = raw.map((value) => (/^\d{1,15}$/.test(value) ? Number(value) : value))
   const error = Value.Errors(arraySchema, ids).First()
   if (error) {
-    const own = (error.schema as { error?: unknown }).error
-    state.errors[name] = typeof own === 'string' ? own : `${name}: ${error.message}`
+    state.errors[name] = schemaErrorSentence(name, error)
     return undefined
   }
   return ids as number[]

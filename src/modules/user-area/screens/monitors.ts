@@ -23,6 +23,7 @@ import { CreateMonitorBody, monitorJson, ResultsQuery, UpdateMonitorBody } from 
 import type { Monitor } from '../../monitors/service.ts'
 import { HttpError } from '../../../lib/errors.ts'
 import type { Flash } from '../kit/flash.ts'
+import { schemaErrorSentence } from '../../../lib/schema-errors.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
@@ -82,7 +83,7 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
     const headers: Record<string, string> = {}
     lines.forEach((line, i) => {
       const colon = line.indexOf(':')
-      if (colon <= 0) errors.headers ??= `headers: line ${i + 1} must be "Name: value"`
+      if (colon <= 0) errors.headers ??= `headers must be one "Name: value" a line (line ${i + 1} is not)`
       else headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim()
     })
     lists.headers = headers
@@ -91,7 +92,7 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
   const properties = (schema.properties ?? {}) as Record<string, { error?: string }>
   for (const error of Value.Errors(schema, { ...(form.ok ? (form.value as Record<string, unknown>) : {}), ...lists })) {
     const field = error.path.split('/').filter(Boolean)[0] ?? ''
-    if (field in lists && !errors[field]) errors[field] = properties[field]?.error ?? `${field}: ${error.message}`
+    if (field in lists && !errors[field]) errors[field] = schemaErrorSentence(field, { ...error, schema: { ...error.schema, error: properties[field]?.error ?? error.schema.error } })
   }
   const state: FormState = { values: fields, errors: { ...form.state.errors, ...errors } }
   if (!form.ok || Object.keys(errors).length > 0) return { ok: false as const, state }

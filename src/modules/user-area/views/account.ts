@@ -2,18 +2,19 @@
  * The account screens: the account (email, password, sessions) and API keys (create: the key is
  * shown once on the answer to the POST, never again; list; revoke after a confirmation).
  */
+import { formatDateTime } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
+import { toIso } from '../../../lib/time.ts'
 import type { ApiKeyInfo, SessionInfo, User } from '../../accounts/service.ts'
 import { errorSummary, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
 export const ACCOUNT_HEAD = '<link rel="stylesheet" href="/static/user/account.css">'
 
-/** An instant as `2026-11-23 12:00 UTC` in a <time> element (machine-readable too). */
+/** An instant as `23 Nov 2026, 12:00 UTC` in a <time> element (machine-readable too). */
 export function when(ms: number | null, never = 'Never'): string {
   if (ms === null) return html`${never}`
-  const iso = new Date(ms).toISOString()
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+  return html`<time datetime="${toIso(ms)}">${formatDateTime(ms)}</time>`
 }
 
 export const accountCrumbs = (current?: string): Crumb[] =>
@@ -23,7 +24,7 @@ function sessionRow(session: SessionInfo): string {
   const action = session.current
     ? html`<span class="badge ok">This browser</span>`
     : html`<form method="post" action="/user/account/sessions/${String(session.id)}/end" class="inline">
-  <button type="submit" class="secondary">End<span class="visually-hidden"> session ${session.client ?? 'Unknown browser'} from ${new Date(session.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC</span></button>
+  <button type="submit" class="secondary">End<span class="visually-hidden"> session ${session.client ?? 'Unknown browser'} from ${formatDateTime(session.createdAt)}</span></button>
 </form>`
   return html`<tr>
   <td>${session.client ?? 'Unknown browser'}</td>

@@ -2,12 +2,13 @@
  * The Auto incidents section of a page: the three settings (Auto Incidents, Auto Incident Notify,
  * Auto Resolve), the components that take part with why one is paused, and the plan's limit.
  */
+import { counted, noun } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import type { PageAutomation } from '../../auto-incidents/service.ts'
 import type { Incident } from '../../incidents/service.ts'
 import { planLabel } from '../../plans/matrix.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { checkboxField, errorSummary, type FormState } from '../kit/forms.ts'
+import { checkboxField, errorSummary, type FormState, fieldErrorText } from '../kit/forms.ts'
 import { sectionNav } from './pages.ts'
 
 export const AUTO_INCIDENTS_SECTION = 'Auto incidents'
@@ -50,7 +51,7 @@ function componentsFieldset(input: AutoIncidentsViewInput): string {
     return html`<p>This page has no components yet. <a href="/user/pages/${String(input.page.id)}/components">Add components</a> and a monitor for each.</p>`
   }
   const ticked = new Set((form.values.component_ids ?? '').split(',').filter(Boolean))
-  const error = form.errors.component_ids
+  const error = fieldErrorText(form, 'component_ids', 'Components')
   const rows = automation.components.map((component) => {
     const id = String(component.id)
     return html`<li class="component-choice"><span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}" aria-describedby="f-component-${id}-state"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span> <span class="muted" id="f-component-${id}-state">${componentState(component)}</span></li>`
@@ -65,12 +66,12 @@ function componentsFieldset(input: AutoIncidentsViewInput): string {
 
 function planLine(automation: PageAutomation): string {
   const plan = planLabel(automation.plan)
-  if (automation.limit === null) return html`<p>Your ${plan} plan has no limit: ${String(automation.used)} components have automatic incidents on, over all your pages.</p>`
+  if (automation.limit === null) return html`<p>Your ${plan} plan has no limit: ${counted(automation.used, 'component')} ${automation.used === 1 ? 'has' : 'have'} automatic incidents on, over all your pages.</p>`
   if (automation.limit === 0 && automation.used === 0) {
     return html`<p>Automatic incidents are not part of the ${plan} plan: Pro has them on 5 components, Growth on 20, Business and up on all.</p>`
   }
   const over = automation.used > automation.limit
-  return html`<p>Your ${plan} plan allows automatic incidents on <strong>${String(automation.limit)}</strong> components over all your pages; <strong>${String(automation.used)}</strong> have them on.!${over ? ' ' + html`Since the plan changed, only the ${String(automation.limit)} oldest work; the others are paused until you turn some off or upgrade.` : ''}</p>`
+  return html`<p>Your ${plan} plan allows automatic incidents on <strong>${String(automation.limit)}</strong> ${noun(automation.limit, 'component')} over all your pages; <strong>${String(automation.used)}</strong> ${automation.used === 1 ? 'has them' : 'have them'} on.!${over ? ' ' + html`Since the plan changed, only the ${String(automation.limit)} oldest work; the others are paused until you turn some off or upgrade.` : ''}</p>`
 }
 
 export function autoIncidentsView(input: AutoIncidentsViewInput): string {

@@ -5,14 +5,16 @@
  * - a sample in the page's light and dark colours, styled by /user/pages/:id/branding/preview.css
  *   (built from the palette only; /static/user/branding.js swaps it as the owner types);
  * - the real public page, after save, in a sandboxed iframe from the page's status host: the owner's
- *   CSS only ever runs there, never on the service origin that holds the session;
+ *   CSS only ever runs there, never on the service origin that holds the session. The frame sits in
+ *   a closed <details> and loads when opened (a lazy frame inside a closed <details> is never near
+ *   the viewport): the screen does not wait for a whole status page to render.
  * - the uploaded logo and favicon from the service host (behind the session), as uploaded.
  */
 import { html } from '../../../lib/html.ts'
 import type { Theme } from '../../branding/palette.ts'
 import type { Branding } from '../../branding/service.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { errorSummary, textArea, textField, type FormState } from '../kit/forms.ts'
+import { errorSummary, fieldErrorText, textArea, textField, type FormState } from '../kit/forms.ts'
 import { sectionNav } from './pages.ts'
 
 export const PALETTE_FIELDS = ['primary', 'secondary', 'accent', 'background', 'text'] as const
@@ -77,7 +79,7 @@ function fileField(kind: 'logo' | 'favicon', label: string, hint: string, error:
   <label for="${id}">${label}</label>
   <input id="${id}" name="file" type="file" accept="image/png,image/jpeg,image/svg+xml,image/x-icon,.ico" required aria-describedby="${described}"!${error ? ' aria-invalid="true"' : ''}!${disabled ? ' disabled' : ''}>
   <p class="hint" id="${id}-hint">${hint}</p>
-  !${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+  !${error ? html`<p class="field-error" id="${id}-error">${fieldErrorText({ values: {}, errors: { [kind]: error } }, kind, kind === 'logo' ? 'Logo' : 'Favicon')!}</p>` : ''}
 </div>`
 }
 
@@ -141,8 +143,11 @@ export function brandingView(input: BrandingViewInput): string {
       })
   const framed = page.blocked
     ? html`<p class="error">This page is blocked by the administrator: visitors see nothing, so there is nothing to preview.</p>`
-    : html`!${page.visibility === 'private' ? html`<p class="hint">The page is private: the frame shows its gate, in your colours.</p>` : ''}
+    : html`<details class="page-frame-box">
+<summary>Show the public page here</summary>
+!${page.visibility === 'private' ? html`<p class="hint">The page is private: the frame shows its gate, in your colours.</p>` : ''}
 <iframe class="page-frame" title="The public page of ${page.name}" src="${statusOrigin}/?preview=${input.version}" sandbox loading="lazy" referrerpolicy="no-referrer"></iframe>
+</details>
 <p><a href="${statusOrigin}/">Open the public page</a></p>`
   return html`<h1>Branding: ${page.name}</h1>
 !${sectionNav(page, 'Branding')}

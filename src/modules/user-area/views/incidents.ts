@@ -3,12 +3,13 @@
  * Incidents section), the list of open and recent incidents, the incident screen (update form first,
  * one-button Resolve, timeline, edit, delete) and the delete confirmation.
  */
+import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import type { Component } from '../../components/service.ts'
 import type { Incident, IncidentTemplate } from '../../incidents/service.ts'
 import { INCIDENT_STATES } from '../../incidents/states.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { emptyForm, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
+import { emptyForm, errorSummary, selectField, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
 import { autofocused, zoneField } from './when.ts'
@@ -68,12 +69,12 @@ export function componentFieldset(legend: string, choices: ComponentChoice[], fo
   if (choices.length === 0) {
     return html`<p class="hint">This page has no components yet: the incident concerns the whole page.</p>`
   }
-  const error = form.errors.component_ids
+  const error = fieldErrorText(form, 'component_ids', 'Components')
   const rows = choices.map(({ component, checked }) => {
     const id = String(component.id)
     const statusName = `status_${id}`
     const current = form.values[statusName] ?? component.status
-    const statusError = form.errors[statusName]
+    const statusError = fieldErrorText(form, statusName)
     const select = html`<label for="f-${statusName}" class="visually-hidden">Status of ${component.name}</label>
 <select id="f-${statusName}" name="${statusName}"!${statusError ? html` aria-invalid="true" aria-describedby="f-${statusName}-error"` : ''}>!${COMPONENT_STATUS_OPTIONS.map(
       (choice) => html`<option value="${choice.value}"!${choice.value === current ? ' selected' : ''}>${choice.label}</option>`,
@@ -128,7 +129,7 @@ export function reportForm(options: ReportFormOptions): string {
     .map((choice) => html`<option value="${choice.value}"!${choice.value === (form.values.template_id ?? '') ? ' selected' : ''}>${choice.label}</option>`)
     .join('')}</select>
   <p class="hint" id="f-template_id-hint">With a template, an empty title or message takes the template's; {{component}} and {{page}} are filled in.</p>
-  !${form.errors.template_id ? html`<p class="field-error" id="f-template_id-error">${form.errors.template_id}</p>` : ''}
+  !${form.errors.template_id ? html`<p class="field-error" id="f-template_id-error">${fieldErrorText(form, 'template_id', 'Template')!}</p>` : ''}
 </div>!${templateData.join('')}`
       : ''
   }
@@ -283,7 +284,7 @@ export function incidentView(options: IncidentViewOptions): string {
 export function deleteIncidentView(incident: Incident): string {
   return html`<h1>Delete "${incident.title}"?</h1>
 <section class="card narrow danger">
-  <p>This removes the incident and its ${String(incident.updates.length)} timeline entries from the public page and its history. It cannot be undone.</p>
+  <p>This removes the incident and its ${counted(incident.updates.length, 'timeline entry', 'timeline entries')} from the public page and its history. It cannot be undone.</p>
   <form method="post" action="/user/incidents/${String(incident.id)}/delete" class="stack">
     <button type="submit" class="danger">Delete incident</button>
     <a href="/user/incidents/${String(incident.id)}">Cancel</a>

@@ -7,7 +7,7 @@ import type { Component } from '../../components/service.ts'
 import type { Maintenance } from '../../maintenances/service.ts'
 import { maintenancePhase } from '../../page-status/windows.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
-import { errorSummary, textArea, textField, type FormState } from '../kit/forms.ts'
+import { errorSummary, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import { notifySubscribersField } from './notify-field.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
@@ -63,7 +63,7 @@ export function glanceLists(view: Glance, zone: string, headingLevel: 'h2' | 'h3
 function componentChecks(components: Component[], form: FormState): string {
   if (components.length === 0) return '<p class="hint">This page has no components yet: the window concerns the whole page.</p>'
   const ticked = new Set((form.values.component_ids ?? '').split(',').filter(Boolean))
-  const error = form.errors.component_ids
+  const error = fieldErrorText(form, 'component_ids', 'Components')
   const rows = components.map((component) => {
     const id = String(component.id)
     return html`<li class="component-choice"><span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span></li>`

@@ -4,6 +4,7 @@
  * page list's), the availability periods (uptime %, downtime, MTTR, MTBF), the downtime log, the
  * recent results (paged) and the actions. Colour never carries a figure alone.
  */
+import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import { DAY_MS, utcDayStart } from '../../../lib/time.ts'
 import type { Availability } from '../../monitors/availability.ts'
@@ -93,7 +94,7 @@ function responseGraph(results: ReadonlyArray<MonitorResultRow>): string {
   if (ms.length === 0) return html`<p class="muted">No response times yet.</p>`
   const max = Math.max(...ms, 1)
   const failed = shown.length - ms.length
-  const summary = `Response time over the last ${ms.length} checks: min ${Math.min(...ms)} ms, median ${median(ms)} ms, max ${Math.max(...ms)} ms`
+  const summary = `Response time over the last ${counted(ms.length, 'check')}: min ${Math.min(...ms)} ms, median ${median(ms)} ms, max ${Math.max(...ms)} ms`
   const step = 300 / Math.max(shown.length, 10)
   const bars = shown
     .map((r, i) => {
@@ -111,7 +112,7 @@ function responseGraph(results: ReadonlyArray<MonitorResultRow>): string {
 
 function uptimeBars(days: ReadonlyArray<DayUptime>): string {
   const pct = uptimePercent(days)
-  const text = pct === null ? `No data over ${days.length} days` : `${formatPercent(pct)} % over ${days.length} days`
+  const text = pct === null ? `No data over ${counted(days.length, 'day')}` : `${formatPercent(pct)} % over ${counted(days.length, 'day')}`
   const rects = days.map((day, i) => `<rect class="${dayLevel(day)}" x="${i * 3}" y="0" width="2" height="10"></rect>`).join('')
   return html`<p>${text}</p>
 <svg class="uptime-bars" viewBox="0 0 ${String(days.length * 3 - 1)} 10" preserveAspectRatio="none" role="img" aria-label="Daily uptime, oldest first: ${text}">!${rects}</svg>`

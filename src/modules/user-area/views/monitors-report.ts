@@ -3,6 +3,8 @@
  * its reasons, the certificate's facts (chain and OCSP on paid plans, an upgrade note otherwise), or
  * each address and zone with listed / clear / zone error. Colour never carries a verdict alone.
  */
+import { formatDayRange } from '../../../lib/human-time.ts'
+import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import type { DnsblReport, SslReport } from '../../monitors/spec.ts'
 import type { StoredToolReport } from '../../monitors/tool-state.ts'
@@ -36,7 +38,7 @@ function sslFacts(r: SslReport): string {
   const ocsp = r.ocsp ? html`<dt>OCSP stapling</dt><dd>${r.ocsp.status}: ${r.ocsp.note}</dd>` : ''
   return html`<dl class="mon-facts">
   <dt>Host</dt><dd class="target">${r.host}:${String(r.port)}${r.starttls ? ' (SMTP STARTTLS)' : ''}</dd>
-  <dt>Valid</dt><dd>${r.validFrom.slice(0, 10)} to ${r.validTo.slice(0, 10)} (${String(r.daysLeft)} days left)</dd>
+  <dt>Valid</dt><dd>${formatDayRange(Date.parse(r.validFrom), Date.parse(r.validTo))} (${counted(r.daysLeft, 'day')} left)</dd>
   <dt>Names</dt><dd>${r.sans.join(', ') || 'none'} (covers the host: ${yesNo(r.hostCovered)})</dd>
   <dt>Trusted</dt><dd>${r.trusted ? 'yes' : `no (${r.trustError ?? 'unknown'})`}</dd>
   <dt>Issuer</dt><dd>${r.issuer}</dd>

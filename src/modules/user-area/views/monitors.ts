@@ -3,6 +3,7 @@
  * type chooser and the create/edit form (common fields plus the type's options, errors next to the
  * field); the push URL shown once; the delete confirmation. The detail is in monitors-detail.ts.
  */
+import { formatDateTime } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import { wrappable } from '../kit/text.ts'
 import type { Monitor } from '../../monitors/service.ts'
@@ -102,7 +103,7 @@ export const monitorPath = (id: number) => `${monitorsPath}/${id}`
 export const monitorsCrumbs = (...more: Crumb[]): Crumb[] => (more.length ? [{ label: 'Monitors', href: monitorsPath }, ...more] : [{ label: 'Monitors' }])
 
 export function formatTime(ms: number | null): string {
-  return ms === null ? 'never' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+  return ms === null ? 'never' : formatDateTime(ms)
 }
 
 function lastCheck(m: Monitor): string {

@@ -4,6 +4,8 @@
  * page with "Send test" / "Resend verification", the delete confirmation, and the public
  * verification pages of email channels.
  */
+import { withArticle } from '../../../lib/words.ts'
+import { formatDateTime } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import type { Channel } from '../../channels/service.ts'
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, EVENT_LABELS, FIELDS_OF, SECRET_FIELDS, type ChannelType, type SettingName } from '../../channels/types.ts'
@@ -11,7 +13,7 @@ import { NOTIFY_EVENT_KINDS } from '../../notify/contract.ts'
 import type { DeliveryEntry } from '../../notify/delivery-log.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import { deliveryLogSection, signingSecretNotice, signingSecretSection } from './deliveries.ts'
-import { checkboxField, errorSummary, textField, type FormState } from '../kit/forms.ts'
+import { checkboxField, errorSummary, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
 export const LABELS: Record<string, string> = {
@@ -32,7 +34,7 @@ const TYPE_HINTS: Record<ChannelType, string> = {
 }
 
 const FIELD_HINTS: Partial<Record<SettingName, string>> = {
-  url: 'The full URL the service gave you (https). It works like a password: it is shown shortened after saving.',
+  url: 'The full URL the service gave you: https, or plain http (not encrypted on the way). It works like a password: it is shown shortened after saving.',
   signing_secret: 'Optional: leave it empty and Lantern makes one (shown once). Or paste a Standard Webhooks secret: whsec_ and 16 to 64 bytes in base64.',
   secret: 'Deprecated, optional: a secret of your own (at least 16 characters) for the old X-Lantern-Signature header, sent beside the standard headers for now.',
   bot_token: 'From @BotFather, like 123456789:AA…',
@@ -45,7 +47,7 @@ const FIELD_HINTS: Partial<Record<SettingName, string>> = {
 export const notificationsCrumbs = (...rest: Crumb[]): Crumb[] =>
   rest.length === 0 ? [{ label: 'Notifications' }] : [{ label: 'Notifications', href: '/user/notifications' }, ...rest]
 
-const when = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC')
+const when = (ms: number | null) => (ms === null ? '' : formatDateTime(ms))
 
 export function verificationText(channel: Channel): string {
   if (channel.disabledAt !== null) return 'Disabled'
@@ -99,7 +101,7 @@ export function channelsListView(channels: Channel[], mailEnabled: boolean): str
 
 function pagesFieldset(pages: StatusPage[], form: FormState): string {
   const ticked = new Set((form.values.page_ids ?? '').split(',').filter(Boolean))
-  const error = form.errors.page_ids
+  const error = fieldErrorText(form, 'page_ids', 'Pages')
   const boxes = pages.map(
     (page) => html`<li><input type="checkbox" id="f-page-${String(page.id)}" name="page_ids" value="${String(page.id)}"!${ticked.has(String(page.id)) ? ' checked' : ''}> <label for="f-page-${String(page.id)}">${page.name}</label></li>`,
   )
@@ -113,7 +115,7 @@ function pagesFieldset(pages: StatusPage[], form: FormState): string {
 
 function eventsFieldset(form: FormState): string {
   const ticked = new Set((form.values.events ?? '').split(',').filter(Boolean))
-  const error = form.errors.events
+  const error = fieldErrorText(form, 'events', 'Events')
   const boxes = NOTIFY_EVENT_KINDS.map(
     (kind) => html`<li><input type="checkbox" id="f-event-${kind.replace('.', '-')}" name="events" value="${kind}"!${ticked.has(kind) ? ' checked' : ''}> <label for="f-event-${kind.replace('.', '-')}">${EVENT_LABELS[kind]}</label></li>`,
   )
@@ -145,7 +147,7 @@ function settingFields(type: ChannelType, form: FormState, saved?: Record<string
 }
 
 export function channelFormView(type: ChannelType, pages: StatusPage[], form: FormState, mailEnabled: boolean): string {
-  return html`<h1>Add a ${CHANNEL_TYPE_LABELS[type]} channel</h1>
+  return html`<h1>Add ${withArticle(`${CHANNEL_TYPE_LABELS[type]} channel`)}</h1>
 !${type === 'email' ? mailOffNotice(mailEnabled) : ''}
 <section class="card" aria-labelledby="form-heading">
   <h2 id="form-heading" class="visually-hidden">Settings</h2>

@@ -3,6 +3,7 @@
  * daily uptime bars (SVG, one rect per UTC day, oldest first), each with its figure as text beside
  * it ("99.95 % over 90 days") and as the picture's own name, so colour never carries it alone.
  */
+import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import type { PageSnapshot } from '../../page-status/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
@@ -13,7 +14,7 @@ export const PICTURE_DAYS = 90
 
 export function uptimeText(days: ReadonlyArray<DayUptime>): string {
   const pct = uptimePercent(days)
-  return pct === null ? `No data over ${days.length} days` : `${formatPercent(pct)} % over ${days.length} days`
+  return pct === null ? `No data over ${counted(days.length, 'day')}` : `${formatPercent(pct)} % over ${counted(days.length, 'day')}`
 }
 
 /**

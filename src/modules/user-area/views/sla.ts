@@ -3,6 +3,7 @@
  * figures with a strip, incidents, excluded maintenance), the targets list, the monthly mail
  * setting, and the target form of one component.
  */
+import { formatDate, formatDayRange } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import { formatDuration, formatPpm, type SlaBucket, type SlaComponentReport } from '../../sla/compute.ts'
 import { dayString } from '../../sla/period.ts'
@@ -33,7 +34,7 @@ function strip(component: SlaComponentReport, bucketDays: number): string {
   const summary = [...counts].map(([level, n]) => `${n} ${LEVEL_LABELS[level as SlaBucket['level']]}`).join(', ')
   const bars = component.strip.map((bucket) => {
     const pct = bucket.percent === null ? 'no data' : `${bucket.percent.toFixed(4)} %`
-    return html`<span class="bar lvl-${bucket.level}" title="${dayString(bucket.start)}: ${pct}"></span>`
+    return html`<span class="bar lvl-${bucket.level}" title="${formatDate(bucket.start)}: ${pct}"></span>`
   })
   return html`<div class="sla-strip" role="img" aria-label="${component.name}, ${unit}: ${summary}">!${bars.join('')}</div>`
 }
@@ -82,12 +83,12 @@ export function slaPageView(page: StatusPage, report: SlaReport | undefined, opt
 <p class="hint">Strip: ${report.bucketDays === 1 ? 'one bar per day' : `one bar per ${report.bucketDays} days`}; green up, amber degraded or briefly down, red 5 % or more down, blue maintenance only, grey no data. Times are h:mm:ss.</p>`
   const incidents = report && report.incidents.length > 0
     ? html`<ul class="plain">!${report.incidents
-        .map((i) => html`<li><strong>${i.title}</strong> <span class="muted">${dayString(i.startedAt)}, ${i.resolvedAt === null ? 'unresolved' : `resolved in ${formatDuration(i.durationMs)}`}${i.components.length > 0 ? `; ${i.components.join(', ')}` : ''}</span></li>`)
+        .map((i) => html`<li><strong>${i.title}</strong> <span class="muted">${formatDate(i.startedAt)}, ${i.resolvedAt === null ? 'unresolved' : `resolved in ${formatDuration(i.durationMs)}`}${i.components.length > 0 ? `; ${i.components.join(', ')}` : ''}</span></li>`)
         .join('')}</ul>`
     : html`<p class="muted">None in this range.</p>`
   const maintenance = report && report.maintenance.length > 0
     ? html`<ul class="plain">!${report.maintenance
-        .map((m) => html`<li><strong>${m.title}</strong> <span class="muted">${dayString(m.start)}, ${formatDuration(m.excludedMs)} in range; ${m.components.join(', ')}</span></li>`)
+        .map((m) => html`<li><strong>${m.title}</strong> <span class="muted">${formatDate(m.start)}, ${formatDuration(m.excludedMs)} in range; ${m.components.join(', ')}</span></li>`)
         .join('')}</ul>`
     : html`<p class="muted">None in this range.</p>`
   return html`!${sectionNav(page, 'SLA')}
@@ -106,7 +107,7 @@ export function slaPageView(page: StatusPage, report: SlaReport | undefined, opt
 !${report ? html`<p class="downloads">Download: <a href="${api}.pdf${query}" download>PDF</a> · <a href="${api}.csv${query}" download>CSV (one row per component per day)</a> · <a href="${api}${query}">JSON</a></p>` : ''}
 </section>
 !${report ? html`<section class="card" aria-labelledby="figures-heading">
-<h2 id="figures-heading">${dayString(report.from)} to ${dayString(report.to - 86_400_000)}</h2>
+<h2 id="figures-heading">${formatDayRange(report.from, report.to - 86_400_000)}</h2>
 !${figures}
 <h3>Accounting policy</h3>
 <ul>!${report.policies.map((p) => html`<li>${p}</li>`).join('')}</ul>

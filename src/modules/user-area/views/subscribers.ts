@@ -2,6 +2,7 @@
  * The Subscribers section of a page: counts against the plan, the list with Remove, add one (the
  * owner's consent tick, no confirmation mail), import a CSV (all or nothing), export.
  */
+import { noun } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import type { DeliveryEntry } from '../../notify/delivery-log.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
@@ -32,7 +33,7 @@ const SOURCE_LABELS: Record<string, string> = { self: 'Signed up', owner: 'Added
 function countsLine(counts: SubscriberCounts): string {
   const total = counts.email + counts.pending + counts.webhook
   const limit = counts.limit === null ? 'no limit on your plan' : `your plan allows ${counts.limit} per page`
-  return html`<p><strong>${counts.email}</strong> confirmed, <strong>${counts.pending}</strong> waiting for confirmation, <strong>${counts.webhook}</strong> webhook${counts.webhook === 1 ? '' : 's'}: ${total} in all; ${limit}.</p>`
+  return html`<p><strong>${counts.email}</strong> confirmed, <strong>${counts.pending}</strong> waiting for confirmation, <strong>${counts.webhook}</strong> ${noun(counts.webhook, 'webhook')}: ${total} in all; ${limit}.</p>`
 }
 
 function subscriberTable(input: SubscribersViewInput): string {

@@ -1,4 +1,6 @@
 /** Views of the Tools screens (screens/tools.ts): one form per lookup tool, a result, the recent checks. */
+import { formatDateTime } from '../../../lib/human-time.ts'
+import { explainCertificateError } from '../../../lib/network-errors.ts'
 import { html } from '../../../lib/html.ts'
 import { wrappable } from '../kit/text.ts'
 import { LABEL as STATUS_LABELS } from '../../email-auth/model.ts'
@@ -148,8 +150,8 @@ function resultDetails(check: ToolCheck): string {
     case 'ssl':
       if (r.kind !== 'ssl') return ''
       return facts([
-        ['Subject', str(r.subject)], ['Issuer', str(r.issuer)], ['Valid until', str(r.validTo)], ['Days left', str(r.daysLeft)],
-        ['Names', list(r.sans).map(str).join(', ')], ['Trusted', r.trusted ? 'yes' : `no${r.trustError ? ` (${str(r.trustError)})` : ''}`],
+        ['Subject', str(r.subject)], ['Issuer', str(r.issuer)], ['Valid until', typeof r.validTo === 'string' && Number.isFinite(Date.parse(r.validTo)) ? formatDateTime(Date.parse(r.validTo)) : str(r.validTo)], ['Days left', str(r.daysLeft)],
+        ['Names', list(r.sans).map(str).join(', ')], ['Trusted', r.trusted ? 'yes' : `no${r.trustError ? `: ${explainCertificateError(str(r.trustError))}` : ''}`],
         ['Key', `${str(r.keyType)}${r.keyBits ? ` ${str(r.keyBits)} bits` : ''}`], ['Signature', str(r.signatureAlgorithm)], ['Protocol', str(r.protocol)],
         ['Chain', r.chain ? str((r.chain as Json).note) : 'on paid plans'], ['OCSP stapling', r.ocsp ? str((r.ocsp as Json).note) : 'on paid plans'],
       ])

@@ -3,6 +3,7 @@
  * link to start), the start form (recipient address + own password), and the recipient's offer
  * (page, counts, what moves) with Accept and Decline.
  */
+import { formatDateTime } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
 import type { Transfer, TransferOffer } from '../../transfers/service.ts'
@@ -11,11 +12,10 @@ import { errorSummary, formError, textField, type FormState } from '../kit/forms
 import { sectionNav } from './pages.ts'
 
 const LABELS: Record<string, string> = { email: "Recipient's email", password: 'Your password' }
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
 
 function pendingNotice(page: StatusPage, transfer: Transfer): string {
   return html`<div class="transfer-pending" role="status">
-  <p><strong>Transfer pending</strong> to ${transfer.toEmail}, started ${when(transfer.createdAt)}, expires ${when(transfer.expiresAt)}.</p>
+  <p><strong>Transfer pending</strong> to ${transfer.toEmail}, started ${formatDateTime(transfer.createdAt)}, expires ${formatDateTime(transfer.expiresAt)}.</p>
   <form method="post" action="/user/pages/${String(page.id)}/transfer/cancel" class="inline"><button type="submit" class="secondary">Cancel transfer</button></form>
 </div>`
 }
@@ -81,7 +81,7 @@ export function transferOfferView(offer: TransferOffer, token: string, form: For
     <dt>Subscribers</dt><dd>${String(offer.subscriberCount)}</dd>
     <dt>Custom domain</dt><dd>${offer.customDomain ?? 'None'}</dd>
     <dt>Visibility</dt><dd>${offer.visibility === 'private' ? 'Private' : 'Public'}</dd>
-    <dt>Offer expires</dt><dd>${when(offer.expiresAt)}</dd>
+    <dt>Offer expires</dt><dd>${formatDateTime(offer.expiresAt)}</dd>
   </dl>
   !${actions}
 </section>

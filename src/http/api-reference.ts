@@ -1,0 +1,219 @@
+/**
+ * The API reference at `/swagger`, rendered on the server from the OpenAPI document (pure): every
+ * operation by tag (in the document's tag order, then path order, as Swagger UI lists them), each
+ * a closed <details> with its parameters, request body, responses and schemas, the named schemas
+ * once at the end. No script: it is one HTML answer, prepared once per process, that a browser
+ * shows at once, finds in (find-in-page opens the operation), and reads to screen readers.
+ *
+ * Deep links keep Swagger UI's form: `/swagger#/Incidents/patchUserApiV1IncidentsById` targets an
+ * element inside that operation's <details>, which the browser opens when it navigates there.
+ * Trying requests out is Swagger UI's job, at `/swagger/ui` (a link on every operation).
+ */
+import { html } from '../lib/html.ts'
+import { renderInline, renderMarkdown } from '../modules/content/markdown.ts'
+
+type Json = Record<string, unknown>
+export interface OpenApiDoc {
+  info?: { title?: string; version?: string; description?: string }
+  servers?: Array<{ url: string; description?: string }>
+  tags?: Array<{ name: string; description?: string }>
+  paths: Record<string, Record<string, unknown>>
+  components?: { schemas?: Record<string, Json>; securitySchemes?: Record<string, Json> }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+/** How deep nested schemas are drawn before "…" (named schemas are links, so only inline ones nest). */
+const MAX_DEPTH = 6
+
+interface Operation {
+  method: string
+  path: string
+  tag: string
+  op: Json
+}
+
+/** Operations grouped by tag: the document's tags first (in its order), then any others, paths in order. */
+export function operationsByTag(doc: OpenApiDoc): Map<string, Operation[]> {
+  const byTag = new Map<string, Operation[]>((doc.tags ?? []).map((tag) => [tag.name, []]))
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.includes(method) || typeof op !== 'object' || op === null) continue
+      const tags = ((op as Json).tags as string[] | undefined) ?? ['default']
+      for (const tag of tags) {
+        if (!byTag.has(tag)) byTag.set(tag, [])
+        byTag.get(tag)!.push({ method, path, tag, op: op as Json })
+      }
+    }
+  }
+  for (const [tag, list] of byTag) if (list.length === 0) byTag.delete(tag)
+  return byTag
+}
+
+/** Swagger UI's deep-link address of an operation, without the '#': `/Incidents/patchUserApiV1IncidentsById`. */
+export const deepLink = (operation: Operation): string =>
+  `/${encodeURIComponent(operation.tag)}/${encodeURIComponent(String(operation.op.operationId ?? `${operation.method}${operation.path}`))}`
+
+const tagId = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
+const schemaId = (name: string) => `schema-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/** A short value: strings quoted, the rest as JSON. */
+const literal = (value: unknown) => html`<code>${typeof value === 'string' ? `"${value}"` : JSON.stringify(value)}</code>`
+
+/** Constraints of a leaf schema, in words. */
+function rules(schema: Json): string[] {
+  const out: string[] = []
+  if (typeof schema.format === 'string') out.push(schema.format)
+  if (schema.minLength !== undefined || schema.maxLength !== undefined) out.push(`${String(schema.minLength ?? 0)}–${String(schema.maxLength ?? '∞')} characters`)
+  if (schema.minimum !== undefined || schema.maximum !== undefined) out.push(`${String(schema.minimum ?? '−∞')} to ${String(schema.maximum ?? '∞')}`)
+  if (schema.minItems !== undefined || schema.maxItems !== undefined) out.push(`${String(schema.minItems ?? 0)}–${String(schema.maxItems ?? '∞')} items`)
+  if (typeof schema.pattern === 'string') out.push(`pattern ${schema.pattern}`)
+  return out
+}
+
+/** A schema as people read it: a type line, then its properties (nested), links for named schemas. */
+export function schemaHtml(schema: unknown, depth = 0): string {
+  if (typeof schema !== 'object' || schema === null) return ''
+  const s = schema as Json
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.replace('#/components/schemas/', '')
+    return html`<a href="#${schemaId(name)}">${name}</a>`
+  }
+  if ('const' in s) return literal(s.const)
+  if (Array.isArray(s.enum)) return `one of ${s.enum.map(literal).join(', ')}`
+  const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined
+  if (union) {
+    if (depth >= MAX_DEPTH) return '…'
+    return union.map((member) => schemaHtml(member, depth + 1)).join(' <span class="or">or</span> ')
+  }
+  if (Array.isArray(s.allOf)) return (s.allOf as unknown[]).map((member) => schemaHtml(member, depth + 1)).join(' <span class="or">and</span> ')
+  const type = Array.isArray(s.type) ? (s.type as string[]).join(' or ') : text(s.type)
+  if (type === 'array') return `list of ${depth >= MAX_DEPTH ? '…' : schemaHtml(s.items, depth + 1) || 'anything'}${rules(s).length ? html` <span class="rules">(${rules(s).join(', ')})</span>` : ''}`
+  const properties = s.properties as Record<string, unknown> | undefined
+  if (type === 'object' || properties) {
+    if (!properties || Object.keys(properties).length === 0) {
+      const values = s.additionalProperties
+      return typeof values === 'object' && values !== null ? `object of ${schemaHtml(values, depth + 1)}` : 'object'
+    }
+    if (depth >= MAX_DEPTH) return 'object …'
+    const required = new Set((s.required as string[] | undefined) ?? [])
+    const rows = Object.entries(properties).map(
+      ([name, property]) =>
+        html`<li><code class="prop">${name}</code>!${required.has(name) ? ' <span class="req">required</span>' : ''} !${schemaHtml(property, depth + 1)}!${description(property)}</li>`,
+    )
+    return html`object<ul class="props">!${rows.join('')}</ul>`
+  }
+  const leaf = type || 'any value'
+  const ruleText = rules(s)
+  return html`<span class="type">${leaf}</span>!${ruleText.length ? html` <span class="rules">(${ruleText.join(', ')})</span>` : ''}`
+}
+
+function description(schema: unknown): string {
+  const d = typeof schema === 'object' && schema !== null ? (schema as Json).description : undefined
+  return typeof d === 'string' && d ? html` <span class="desc">— !${renderInline(d)}</span>` : ''
+}
+
+/** Media types and their schemas; types that share one schema are listed together, the schema once. */
+function contentHtml(content: unknown): string {
+  if (typeof content !== 'object' || content === null) return ''
+  const bySchema = new Map<string, { types: string[]; schema: unknown }>()
+  for (const [type, media] of Object.entries(content as Record<string, Json>)) {
+    const key = JSON.stringify(media.schema ?? null)
+    const group = bySchema.get(key)
+    if (group) group.types.push(type)
+    else bySchema.set(key, { types: [type], schema: media.schema })
+  }
+  return [...bySchema.values()]
+    .map(({ types, schema }) => html`<p class="media">!${types.map((type) => html`<code>${type}</code>`).join(', ')}</p><div class="schema">!${schemaHtml(schema)}</div>`)
+    .join('')
+}
+
+function parametersHtml(parameters: unknown): string {
+  if (!Array.isArray(parameters) || parameters.length === 0) return ''
+  const rows = (parameters as Json[]).map(
+    (p) =>
+      html`<tr><td><code>${text(p.name)}</code>!${p.required ? ' <span class="req">required</span>' : ''}</td><td>${text(p.in)}</td><td>!${schemaHtml(p.schema)}!${typeof p.description === 'string' ? html`<br>!${renderInline(p.description)}` : ''}</td></tr>`,
+  )
+  return html`<h4>Parameters</h4><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
+}
+
+function responsesHtml(responses: unknown): string {
+  if (typeof responses !== 'object' || responses === null) return ''
+  const items = Object.entries(responses as Record<string, Json>).map(
+    ([status, response]) => html`<li><strong>${status}</strong> !${renderInline(text(response.description))}!${contentHtml(response.content)}</li>`,
+  )
+  return html`<h4>Responses</h4><ul class="responses">!${items.join('')}</ul>`
+}
+
+function securityText(op: Json): string {
+  const security = op.security as Array<Record<string, unknown>> | undefined
+  if (!security) return ''
+  const names = security.flatMap((requirement) => Object.keys(requirement))
+  return names.length === 0 ? '<p class="auth">No credentials needed.</p>' : html`<p class="auth">Credentials: ${names.join(', ')}.</p>`
+}
+
+function operationHtml(operation: Operation, viewerPath: string): string {
+  const { op } = operation
+  const link = deepLink(operation)
+  const body = op.requestBody as Json | undefined
+  return html`<details class="op">
+<summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary>
+<div class="op-body" id="${link}">
+!${typeof op.description === 'string' ? renderMarkdown(op.description) : ''}
+!${securityText(op)}
+!${parametersHtml(op.parameters)}
+!${body ? html`<h4>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h4>!${contentHtml(body.content)}` : ''}
+!${responsesHtml(op.responses)}
+<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>
+</div>
+</details>`
+}
+
+/** The whole page: header bar, the API's description, servers, credentials, contents, operations, schemas. */
+export function renderApiReference(doc: OpenApiDoc, options: { specPath: string; viewerPath: string; stylesheet: string }): string {
+  const groups = operationsByTag(doc)
+  const tags = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]))
+  const servers = (doc.servers ?? []).map((server) => html`<li><code>${server.url}</code>!${server.description ? html` — ${server.description}` : ''}</li>`)
+  const schemes = Object.entries(doc.components?.securitySchemes ?? {}).map(
+    ([name, scheme]) => html`<li><code>${name}</code>: ${[scheme.type, scheme.scheme, scheme.in, scheme.name].filter((v) => typeof v === 'string').join(' ')}!${scheme.description ? html` — !${renderInline(text(scheme.description))}` : ''}</li>`,
+  )
+  const contents = [...groups].map(([tag, list]) => html`<li><a href="#${tagId(tag)}">${tag}</a> <span class="count">(${String(list.length)})</span></li>`)
+  const sections = [...groups].map(
+    ([tag, list]) => html`<section class="tag" aria-labelledby="${tagId(tag)}">
+<h2 id="${tagId(tag)}">${tag}</h2>
+!${tags.get(tag) ? html`<p>!${renderInline(tags.get(tag)!)}</p>` : ''}
+!${list.map((operation) => operationHtml(operation, options.viewerPath)).join('\n')}
+</section>`,
+  )
+  const schemas = Object.entries(doc.components?.schemas ?? {}).map(
+    ([name, schema]) => html`<details class="schema-def" id="${schemaId(name)}"><summary><code>${name}</code></summary><div class="schema">!${schemaHtml(schema)}</div></details>`,
+  )
+  const title = doc.info?.title ?? 'API'
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>API reference &middot; Lantern</title>
+<link rel="stylesheet" href="${options.stylesheet}">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+</head>
+<body>
+<header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${options.viewerPath}">Try requests (Swagger UI)</a> <a href="${options.specPath}">OpenAPI document (JSON)</a></header>
+<main id="main" class="ref">
+<h1>${title} <span class="version">${doc.info?.version ?? ''}</span></h1>
+!${doc.info?.description ? renderMarkdown(doc.info.description) : ''}
+<h2>Servers</h2>
+<ul>!${servers.join('')}</ul>
+<h2>Credentials</h2>
+<ul>!${schemes.join('')}</ul>
+<nav aria-labelledby="contents"><h2 id="contents">Contents</h2><ul class="contents">!${contents.join('')}<li><a href="#schemas">Schemas</a></li></ul></nav>
+!${sections.join('\n')}
+<section aria-labelledby="schemas"><h2 id="schemas">Schemas</h2>
+!${schemas.join('\n')}
+</section>
+</main>
+</body>
+</html>
+`}`
+}
