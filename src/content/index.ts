@@ -7,6 +7,8 @@ import blogIntroducingLantern from './blog/introducing-lantern.md' with { type: 
 import changelog from './CHANGELOG.md' with { type: 'text' }
 import docsAnalytics from './docs/analytics.md' with { type: 'text' }
 import docsApi from './docs/api.md' with { type: 'text' }
+import docsCli from './docs/cli.md' with { type: 'text' }
+import docsConfiguration from './docs/configuration.md' with { type: 'text' }
 import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
@@ -37,6 +39,8 @@ export const DOCS: Readonly<Record<string, string>> = {
   'domain-tools': docsDomainTools,
   subscribers: docsSubscribers,
   monitors: docsMonitors,
+  configuration: docsConfiguration,
+  cli: docsCli,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {
