@@ -13,6 +13,7 @@ import docsCustomDomains from './docs/custom-domains.md' with { type: 'text' }
 import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
+import docsLiveStatus from './docs/live-status.md' with { type: 'text' }
 import docsMonitors from './docs/monitors.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
@@ -20,7 +21,9 @@ import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
 import docsScaleOut from './docs/scale-out.md' with { type: 'text' }
 import docsSla from './docs/sla.md' with { type: 'text' }
+import docsStatusPages from './docs/status-pages.md' with { type: 'text' }
 import docsSubscribers from './docs/subscribers.md' with { type: 'text' }
+import docsWebApp from './docs/web-app.md' with { type: 'text' }
 
 export const CHANGELOG_MARKDOWN: string = changelog
 
@@ -41,6 +44,9 @@ export const DOCS: Readonly<Record<string, string>> = {
   monitors: docsMonitors,
   configuration: docsConfiguration,
   cli: docsCli,
+  'live-status': docsLiveStatus,
+  'status-pages': docsStatusPages,
+  'web-app': docsWebApp,
 }
 
 export const BLOG: Readonly<Record<string, string>> = {
