@@ -27,7 +27,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 1)
 const CONNECTIONS = 32
 /**
  * The cold status JSON's ratio before issue 11: 0.004 in both runs on the code the renovation started
- * from (README, "Warm reads (issue 11)"); the issue asks for at least 4× that.
+ * from (test/bench/README.md, "Warm public reads"); the target is at least 4× that.
  */
 const COLD_BEFORE = 0.004
 const SLUG = 'acme'

@@ -2,8 +2,9 @@
  * The operations guide's deployment recipes as written: the systemd units start on a fresh machine
  * (every path they write is one systemd or the unit itself creates; the old unit failed until
  * /var/backups/lantern existed) and are hardened, and the one Caddyfile is the file the container
- * example mounts. Where systemd-analyze or Caddy are installed (Debian's `systemd`, `caddy`), they
- * check the files too; elsewhere those tests are skipped.
+ * example mounts (the README points at the guide instead of copying it). Where systemd-analyze or
+ * Caddy are installed (Debian's `systemd`, `caddy`), they check the files too; elsewhere those tests
+ * are skipped.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -85,9 +86,12 @@ describe('the Caddyfile', () => {
     expect(documented).toEqual([caddyfile])
   })
 
-  test('the README shows the same Caddyfile', () => {
+  test('the README keeps no second copy that could drift: it sends readers to the guide that holds it', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    expect([...readme.matchAll(/```caddyfile\n([\s\S]*?)```/g)].map((m) => m[1])).toEqual([caddyfile])
+    expect(readme).not.toContain('```caddyfile')
+    const operationsLine = readme.split('\n').findIndex((line) => line.includes('](src/content/docs/operations.md)'))
+    expect(operationsLine).toBeGreaterThan(-1)
+    expect(readme.split('\n').slice(operationsLine, operationsLine + 3).join(' ')).toContain('Caddyfile')
   })
 
   // The [DNS] block's `tls { dns … }` is the only part that needs a Caddy with a DNS module.
