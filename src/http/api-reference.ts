@@ -18,6 +18,8 @@ export interface OpenApiDoc {
   servers?: Array<{ url: string; description?: string }>
   tags?: Array<{ name: string; description?: string }>
   paths: Record<string, Record<string, unknown>>
+  /** What the API sends out (OpenAPI 3.1): one entry per event, keyed by its name. */
+  webhooks?: Record<string, Record<string, unknown>>
   components?: { schemas?: Record<string, Json>; securitySchemes?: Record<string, Json> }
 }
 
@@ -152,7 +154,17 @@ function securityText(op: Json): string {
   return names.length === 0 ? '<p class="auth">No credentials needed.</p>' : html`<p class="auth">Credentials: ${names.join(', ')}.</p>`
 }
 
-function operationHtml(operation: Operation, viewerPath: string): string {
+/** The outgoing webhooks, in the document's order: each an operation whose "path" is the event's name. */
+export function outgoingWebhooks(doc: OpenApiDoc): Operation[] {
+  return Object.entries(doc.webhooks ?? {}).flatMap(([name, item]) =>
+    Object.entries(item)
+      .filter(([method, op]) => METHODS.includes(method) && typeof op === 'object' && op !== null)
+      .map(([method, op]) => ({ method, path: name, tag: 'Webhooks', op: op as Json })),
+  )
+}
+
+/** One operation; `viewerPath` null for a webhook, which Lantern sends rather than answers (nothing to try). */
+function operationHtml(operation: Operation, viewerPath: string | null): string {
   const { op } = operation
   const link = deepLink(operation)
   const body = op.requestBody as Json | undefined
@@ -164,7 +176,7 @@ function operationHtml(operation: Operation, viewerPath: string): string {
 !${parametersHtml(op.parameters)}
 !${body ? html`<h4>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h4>!${contentHtml(body.content)}` : ''}
 !${responsesHtml(op.responses)}
-<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>
+!${viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`}
 </div>
 </details>`
 }
@@ -185,6 +197,15 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 !${list.map((operation) => operationHtml(operation, options.viewerPath)).join('\n')}
 </section>`,
   )
+  const webhooks = outgoingWebhooks(doc)
+  const webhookSection =
+    webhooks.length === 0
+      ? ''
+      : html`<section class="tag" aria-labelledby="webhooks">
+<h2 id="webhooks">Webhooks</h2>
+<p>What Lantern sends: a <code>POST</code> to each webhook channel and webhook subscriber, one per event, signed as Standard Webhooks.</p>
+!${webhooks.map((operation) => operationHtml(operation, null)).join('\n')}
+</section>`
   const schemas = Object.entries(doc.components?.schemas ?? {}).map(
     ([name, schema]) => html`<details class="schema-def" id="${schemaId(name)}"><summary><code>${name}</code></summary><div class="schema">!${schemaHtml(schema)}</div></details>`,
   )
@@ -207,8 +228,9 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 <ul>!${servers.join('')}</ul>
 <h2>Credentials</h2>
 <ul>!${schemes.join('')}</ul>
-<nav aria-labelledby="contents"><h2 id="contents">Contents</h2><ul class="contents">!${contents.join('')}<li><a href="#schemas">Schemas</a></li></ul></nav>
+<nav aria-labelledby="contents"><h2 id="contents">Contents</h2><ul class="contents">!${contents.join('')}!${webhooks.length === 0 ? '' : '<li><a href="#webhooks">Webhooks</a></li>'}<li><a href="#schemas">Schemas</a></li></ul></nav>
 !${sections.join('\n')}
+!${webhookSection}
 <section aria-labelledby="schemas"><h2 id="schemas">Schemas</h2>
 !${schemas.join('\n')}
 </section>

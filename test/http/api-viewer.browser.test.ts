@@ -42,6 +42,12 @@ async function documentOperations(): Promise<Array<{ method: string; path: strin
   return [...byTag.values()].flat()
 }
 
+/** The outgoing webhooks of /swagger/json, in the document's order, as Swagger UI lists them after the paths. */
+async function documentWebhooks(): Promise<Array<{ method: string; path: string }>> {
+  const document = (await (await site.ctx.request('/swagger/json')).json()) as { webhooks?: Record<string, Record<string, unknown>> }
+  return Object.entries(document.webhooks ?? {}).flatMap(([name, item]) => Object.keys(item).filter((method) => METHODS.includes(method)).map((method) => ({ method, path: name })))
+}
+
 /** A context that records requests off loopback (and blocks them), and a page that records errors. */
 async function offlinePage(scheme: 'light' | 'dark') {
   const context = await browser.newContext({ viewport: { width: 320, height: 800 }, colorScheme: scheme })
@@ -72,7 +78,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const listed = await page.locator('details.op > summary').evaluateAll((summaries) =>
       summaries.map((summary) => `${summary.querySelector('.method')?.textContent} ${summary.querySelector('.path')?.textContent}`),
     )
-    expect(listed).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
+    // Then the outgoing webhooks, each under its event name.
+    expect(listed).toEqual([...operations, ...(await documentWebhooks())].map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
     const text = await page.locator('main').innerText()
     for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
@@ -101,7 +108,10 @@ for (const scheme of ['light', 'dark'] as const) {
     const listed = await page.locator('#swagger-ui .opblock-summary').evaluateAll((summaries) =>
       summaries.map((summary) => `${summary.querySelector('.opblock-summary-method')?.textContent} ${summary.querySelector('[data-path]')?.getAttribute('data-path')}`),
     )
-    expect(listed).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
+    // Then the outgoing webhooks (the document's `webhooks` section), each under its event name.
+    const webhooks = await documentWebhooks()
+    expect(webhooks.length).toBeGreaterThan(0)
+    expect(listed).toEqual([...operations, ...webhooks].map((operation) => `${operation.method.toUpperCase()} ${operation.path}`))
     const text = await page.locator('#swagger-ui').innerText()
     for (const expected of ['Lantern API', '/api/embed/status', '/api/v2/summary.json', '/history.rss', 'Status host']) expect(text).toContain(expected)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
