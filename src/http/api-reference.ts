@@ -136,7 +136,7 @@ function parametersHtml(parameters: unknown): string {
     (p) =>
       html`<tr><td><code>${text(p.name)}</code>!${p.required ? ' <span class="req">required</span>' : ''}</td><td>${text(p.in)}</td><td>!${schemaHtml(p.schema)}!${typeof p.description === 'string' ? html`<br>!${renderInline(p.description)}` : ''}</td></tr>`,
   )
-  return html`<h4>Parameters</h4><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
+  return html`<h3>Parameters</h3><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
 }
 
 function responsesHtml(responses: unknown): string {
@@ -144,7 +144,7 @@ function responsesHtml(responses: unknown): string {
   const items = Object.entries(responses as Record<string, Json>).map(
     ([status, response]) => html`<li><strong>${status}</strong> !${renderInline(text(response.description))}!${contentHtml(response.content)}</li>`,
   )
-  return html`<h4>Responses</h4><ul class="responses">!${items.join('')}</ul>`
+  return html`<h3>Responses</h3><ul class="responses">!${items.join('')}</ul>`
 }
 
 function securityText(op: Json): string {
@@ -174,7 +174,7 @@ function operationHtml(operation: Operation, viewerPath: string | null): string 
 !${typeof op.description === 'string' ? renderMarkdown(op.description) : ''}
 !${securityText(op)}
 !${parametersHtml(op.parameters)}
-!${body ? html`<h4>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h4>!${contentHtml(body.content)}` : ''}
+!${body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : ''}
 !${responsesHtml(op.responses)}
 !${viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`}
 </div>

@@ -183,7 +183,7 @@ test('a newcomer runs a status page through an outage from the browser alone', a
   await schedule.getByLabel('Ends').fill('2026-11-24T11:00')
   await schedule.getByRole('button', { name: 'Schedule' }).click()
   await flash(page, 'Maintenance "Database upgrade" scheduled.').waitFor()
-  expect(await page.locator('#maint-upcoming + ul').innerText()).toContain('24 Nov 2026, 09:00 EST')
+  expect(await page.locator('#maint-upcoming + ul').innerText()).toContain('24 Nov 2026, 09:00 UTC')
   seen = await publicText()
   expect(seen).toContain('Database upgrade')
   expect(seen).toContain('Scheduled')
