@@ -130,13 +130,15 @@ function contentHtml(content: unknown): string {
     .join('')
 }
 
-function parametersHtml(parameters: unknown): string {
+/** `label` names the region (each operation's own: landmarks need distinct names). */
+function parametersHtml(parameters: unknown, label: string): string {
   if (!Array.isArray(parameters) || parameters.length === 0) return ''
   const rows = (parameters as Json[]).map(
     (p) =>
       html`<tr><td><code>${text(p.name)}</code>!${p.required ? ' <span class="req">required</span>' : ''}</td><td>${text(p.in)}</td><td>!${schemaHtml(p.schema)}!${typeof p.description === 'string' ? html`<br>!${renderInline(p.description)}` : ''}</td></tr>`,
   )
-  return html`<h3>Parameters</h3><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
+  // On a narrow screen the table scrolls inside its own region (reachable by the keyboard) rather than cutting words.
+  return html`<h3>Parameters</h3><section class="params-scroll" tabindex="0" aria-label="${label}"><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table></section>`
 }
 
 function responsesHtml(responses: unknown): string {
@@ -173,7 +175,7 @@ function operationHtml(operation: Operation, viewerPath: string | null): string 
 <div class="op-body" id="${link}">
 !${typeof op.description === 'string' ? renderMarkdown(op.description) : ''}
 !${securityText(op)}
-!${parametersHtml(op.parameters)}
+!${parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`)}
 !${body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : ''}
 !${responsesHtml(op.responses)}
 !${viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`}

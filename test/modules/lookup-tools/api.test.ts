@@ -69,7 +69,7 @@ describe('tools', () => {
     expect((await json(literal)).error).toBe('target cannot be checked: 127.0.0.1 is a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)')
     const named = (await json(await lookup({ tool: 'ssl', target: 'internal.test' }))).data
     expect(named.status).toBe('fail')
-    expect(named.summary).toContain('refused')
+    expect(named.summary).toContain('internal.test resolves to 10.0.0.5, a private address (MONITOR_PRIVATE_TARGETS=1 allows it)')
   })
 })
 

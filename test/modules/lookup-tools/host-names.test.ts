@@ -84,7 +84,7 @@ describe('SSL lookup', () => {
   test('without private targets, localhost is taken and the guard refuses it, saying why', async () => {
     const { status, body } = await ssl(strict, strictOwner.key, 'localhost')
     expect(status).toBe(201)
-    expect(body.data).toMatchObject({ status: 'fail', summary: 'refused: localhost resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it)' })
+    expect(body.data).toMatchObject({ status: 'fail', summary: 'localhost resolves to 127.0.0.1, a loopback address (MONITOR_PRIVATE_TARGETS=1 allows it). Fix: monitor an address reachable from the internet, or let this instance reach loopback and private addresses with MONITOR_PRIVATE_TARGETS=1 (then restart it).' })
   })
 
   test('what is not a host name is still a 400 with one sentence, and nothing is kept', async () => {

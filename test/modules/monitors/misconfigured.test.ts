@@ -183,7 +183,7 @@ describe('host names are resolved when a monitor is saved', () => {
     expect((await json(ok)).meta).toBeUndefined()
     const later = await create({ type: 'http', target: 'https://not-yet.test/' })
     expect(later.status).toBe(201)
-    expect((await json(later)).meta.warnings).toEqual(['target: not-yet.test did not resolve (ENOTFOUND); saved anyway, and its runs count as down until the name resolves'])
+    expect((await json(later)).meta.warnings).toEqual(['target: not-yet.test did not resolve: the name does not exist in DNS (ENOTFOUND); saved anyway, and its runs count as down until the name resolves'])
   })
 
   test('a change of target is checked as on creation; the refused change leaves the monitor as it was', async () => {

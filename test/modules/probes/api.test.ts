@@ -59,7 +59,7 @@ describe('monitor regions in the management API', () => {
     expect(empty.status).toBe(400)
     const ssl = await createMonitor({ name: 'X', type: 'ssl', target: 'example.com', regions: ['eu'] })
     expect(ssl.status).toBe(400)
-    expect((await json(ssl)).error).toContain('runs on the server only')
+    expect((await json(ssl)).error).toContain('run on the server only')
 
     // k > n on a change, too; nothing changed.
     const patched = await ctx.request(`/user/api/v1/monitors/${plain.id}`, { method: 'PATCH', key, json: { regions_required_down: 2 } })

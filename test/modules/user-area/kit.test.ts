@@ -89,6 +89,11 @@ describe('fieldErrorText: the API\'s sentence as shown beside its field', () => 
     // A checkbox's long label is no subject: the explanation stands alone.
     expect(shown('consent', 'consent must be true: confirm that this person agreed', 'This person agreed to get status updates of this page')).toBe('Confirm that this person agreed')
   })
+  test('a sentence that starts with the value as typed keeps its case (a host name is not capitalised)', () => {
+    const typed = (message: string) => fieldErrorText({ values: { target: 'http://localhost:8080/' }, errors: { target: message } }, 'target', 'Target')
+    expect(typed('target: localhost resolves to 127.0.0.1, a loopback address')).toBe('localhost resolves to 127.0.0.1, a loopback address')
+    expect(typed('target: must be a URL')).toBe('Must be a URL')
+  })
   test('the summary labels a sentence only when it does not name its field already', () => {
     const summary = errorSummary({ ...state, errors: { target: 'target: 127.0.0.1 is a loopback address', text: 'palette.text on palette.background has a contrast of 1.01:1' } }, { target: 'Target', text: 'Text' })
     expect(summary).toContain('<a href="#f-target">Target: 127.0.0.1 is a loopback address</a>')

@@ -181,7 +181,7 @@ describe('correcting a false outage in the browser', () => {
     }
     // A span reaching into the future is refused next to its field, and nothing changes.
     await correctForm(downAt, ctx().clock.now() + 2 * HOUR, 'too far')
-    expect(await page.locator('#f-to-error').innerText()).toContain('to must not be in the future')
+    expect(await page.locator('#f-to-error').innerText()).toContain('To must not be in the future')
     expect(await page.getByText('No corrections.').isVisible()).toBe(true)
     await checkA11y(page)
 

@@ -47,7 +47,7 @@ describe('health score on the monitor screens', () => {
       'Latency 20 of 20: p95 80 ms over the last hour against 80 ms over 24 hours',
       'Errors 20 of 20: 4 of 4 results did not fail over the last hour',
     ])
-    expect(await page.locator('dd.health').innerText()).toContain('Scored again after each new result; last at 2026-11-23 12:00 UTC.')
+    expect(await page.locator('dd.health').innerText()).toContain('Scored again after each new result; last at 23 Nov 2026, 12:00 UTC.')
     expect(await page.getByText('Health score', { exact: true }).isVisible()).toBe(true)
     await checkA11y(page)
   })

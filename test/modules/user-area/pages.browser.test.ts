@@ -310,7 +310,7 @@ describe('status pages in the browser', () => {
     expect(await page.getByRole('status').filter({ hasText: `status.good-example.com reaches this instance (CNAME ${slug}.localhost).` }).isVisible()).toBe(true)
     expect(await fact('State').textContent()).toContain('verified')
     expect(await fact('Public links go to').textContent()).toBe('http://status.good-example.com')
-    expect(await fact('Last checked').textContent()).toBe('2026-11-23 12:00 UTC')
+    expect(await fact('Last checked').textContent()).toBe('23 Nov 2026, 12:00 UTC')
     // The API says the same.
     const answer = await app.server.ctx.request(`/user/api/v1/status-pages/${id}`, { key: app.owner.key })
     expect(((await answer.json()) as { data: { url: string; custom_domain_status: { state: string } } }).data).toMatchObject({ url: 'http://status.good-example.com', custom_domain_status: { state: 'verified' } })

@@ -161,7 +161,7 @@ const asWords = (name: string) => name.replaceAll('_', ' ')
  * API names fields as its JSON does ("target: …", "target must …", "palette.text on
  * palette.background …"); here a leading "name:" goes (the label says which field), a leading name
  * becomes the field's label, other fields' names and paths read as words, and the sentence starts
- * with a capital.
+ * with a capital unless it starts with the value as typed.
  * Field names are compared as text, never turned into a pattern.
  */
 export function fieldErrorText(state: FormState, name: string, label?: string): string | undefined {
@@ -190,7 +190,10 @@ export function fieldErrorText(state: FormState, name: string, label?: string): 
             .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, asWords),
     )
     .join('"')
-  return capitalized(text)
+  // A sentence that starts with what the owner typed (a host name such as "localhost") keeps its case.
+  const first = /^[^\s,:]+/.exec(text)?.[0] ?? ''
+  const typed = state.values[name]
+  return first !== '' && typeof typed === 'string' && typed.includes(first) ? text : capitalized(text)
 }
 
 /** `aria-invalid` and `aria-describedby` for a control, plus the hint and error paragraphs. */

@@ -4,7 +4,7 @@
  * field); the push URL shown once; the delete confirmation. The detail is in monitors-detail.ts.
  */
 import { formatDateTime } from '../../../lib/human-time.ts'
-import { html } from '../../../lib/html.ts'
+import { escapeHtml, html } from '../../../lib/html.ts'
 import { wrappable } from '../kit/text.ts'
 import type { Monitor } from '../../monitors/service.ts'
 import type { StatusPage } from '../../status-pages/service.ts'
@@ -62,8 +62,11 @@ export function misconfiguredNote(m: Monitor, id?: string): string {
       ? html`<p>Did it show a false outage before? <a href="/user/pages/${String(m.pageId)}/components/${String(m.componentId)}/history">Correct the component's history</a>.</p>`
       : ''
   return html`<div class="mon-misconfigured"!${id ? html` id="${id}"` : ''}><p><strong>Not checked: this instance refuses its runs.</strong> It changes no component, opens no incident and counts in no uptime until it is fixed.</p>
-<p>Reason: ${reason}</p>!${fix ? html`<p>Fix: ${fix}</p>` : ''}!${history}</div>`
+<p>Reason: !${settingsAsCode(reason)}</p>!${fix ? html`<p>Fix: !${settingsAsCode(fix)}</p>` : ''}!${history}</div>`
 }
+
+/** Escaped text whose setting names (`MONITOR_PRIVATE_TARGETS=1`) read as code: one unit, never cut in two on a narrow screen. */
+const settingsAsCode = (text: string): string => escapeHtml(text).replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:=[A-Za-z0-9]+)?/g, (name) => `<code>${name}</code>`)
 
 /** The type's own fields (option names of the API); the rest of the form is common to all types. */
 export const TYPE_FIELDS: Record<string, readonly string[]> = {
