@@ -87,7 +87,8 @@ describe('lantern CLI', () => {
       expect(result.stderr.trim().startsWith(message)).toBe(true)
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
     }
-  })
+    // Twelve processes one after the other: a bound for a hung one, not a speed test.
+  }, 180_000)
 
   test('bad configuration is one line naming the variable', async () => {
     const result = await runCliProcess(['user', 'create', '--email', 'c@example.com', '--password', 'a-long-password'], { ...env, DEFAULT_PLAN: 'gold' })
