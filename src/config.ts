@@ -5,7 +5,6 @@
 import { ipText, ipValue, normalizeIp } from './lib/ip.ts'
 import { isPlan, PLANS, type Plan } from './lib/plans.ts'
 import { readPrivateTargets, type PrivateTargets } from './lib/address-guard.ts'
-import { readChannelsConfig, type ChannelsConfig } from './modules/channels/config.ts'
 
 export interface Config {
   readonly port: number
@@ -32,7 +31,7 @@ export interface Config {
   readonly monitorPrivateTargets: PrivateTargets
   /** SMTP_* and MAIL_FROM, DKIM_* (readMailConfig below); `enabled` is false without SMTP_HOST. */
   readonly mail: MailConfig
-  /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (src/modules/channels/config.ts). */
+  /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (readChannelsConfig below). */
   readonly channels: ChannelsConfig
 }
 
@@ -295,5 +294,39 @@ export function readMailConfig(env: Env): MailConfig {
     password,
     tlsCaFile: text('SMTP_TLS_CA_FILE'),
     dkim: dkimSet === 3 ? Object.freeze({ domain: domain!, selector: selector!, privateKeyFile: privateKeyFile! }) : undefined,
+  })
+}
+
+/**
+ * Base URLs of the chat services, configurable so tests and self-hosted ntfy work:
+ * TELEGRAM_API_URL (default https://api.telegram.org), NTFY_URL (https://ntfy.sh),
+ * PAGERDUTY_EVENTS_URL (https://events.pagerduty.com/v2/enqueue). Slack, Discord and Teams take the
+ * full webhook URL the owner pastes.
+ */
+export interface ChannelsConfig {
+  readonly telegramApiUrl: string
+  readonly ntfyUrl: string
+  readonly pagerDutyEventsUrl: string
+}
+
+function serviceBaseUrl(env: Env, name: string, fallback: string, fail: (message: string) => Error): string {
+  const raw = env[name]?.trim() || fallback
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw fail(`${name} must be an absolute http(s) URL, got "${raw}"`)
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
+    throw fail(`${name} must be an http(s) URL without credentials, query or fragment, got "${raw}"`)
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+export function readChannelsConfig(env: Env, fail: (message: string) => Error): ChannelsConfig {
+  return Object.freeze({
+    telegramApiUrl: serviceBaseUrl(env, 'TELEGRAM_API_URL', 'https://api.telegram.org', fail),
+    ntfyUrl: serviceBaseUrl(env, 'NTFY_URL', 'https://ntfy.sh', fail),
+    pagerDutyEventsUrl: serviceBaseUrl(env, 'PAGERDUTY_EVENTS_URL', 'https://events.pagerduty.com/v2/enqueue', fail),
   })
 }
