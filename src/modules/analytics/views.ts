@@ -1,8 +1,8 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
 import { html } from '../../lib/html.ts'
 import type { User } from '../accounts/service.ts'
-import { layout } from '../user-area/views.ts'
-import { pageCrumbs, sectionNav } from '../user-area/views/pages.ts'
+import { layout } from '../../web/views.ts'
+import { pageCrumbs, sectionNav } from '../../web/views/pages.ts'
 import { PRESETS } from './range.ts'
 
 export interface DashboardOptions {
