@@ -14,7 +14,7 @@ import { analyticsModels, AnalyticsQuery, AnalyticsReportRef, CreateShareTokenBo
 import { DEFAULT_PRESET, parseRange } from './range.ts'
 import type { AnalyticsService } from './service.ts'
 import { ShareTokenRefused, type ShareTokensService } from './share-tokens.ts'
-import { accessRevokedPage, dashboardPage, noPagesPage } from './views.ts'
+import { accessRevokedPage, dashboardPage, noPagesPage } from '../../web/analytics/views.ts'
 
 export interface AnalyticsDeps {
   accounts: AccountsService

@@ -1,9 +1,9 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
 import { html } from '../../lib/html.ts'
-import type { User } from '../accounts/service.ts'
-import { layout } from '../../web/views.ts'
-import { pageCrumbs, sectionNav } from '../../web/views/pages.ts'
-import { PRESETS } from './range.ts'
+import type { User } from '../../modules/accounts/service.ts'
+import { layout } from '../views.ts'
+import { pageCrumbs, sectionNav } from '../views/pages.ts'
+import { PRESETS } from '../../modules/analytics/range.ts'
 
 export interface DashboardOptions {
   page: { id: number; name: string }
