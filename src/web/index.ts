@@ -33,6 +33,8 @@ import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
 import { servePrepared } from '../lib/http-cache.ts'
 
+export { analyticsDashboardRoutes } from './analytics/index.ts'
+
 const detail = (summary: string, description?: string) => ({ tags: ['User area'], summary, description })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const FormField = (max: number) => t.String({ maxLength: max })
