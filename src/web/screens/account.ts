@@ -22,7 +22,7 @@ const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
 const KEYS_PAGE = { title: 'API keys', head: ACCOUNT_HEAD, scripts: ['/static/user/copy.js'] }
 
-export function accountScreens(deps: ScreenDeps) {
+export function accountScreens(deps: ScreenDeps<'accounts'>) {
   const { services, config } = deps
   const accounts = services.accounts
   const screen = screens({ accounts, config })

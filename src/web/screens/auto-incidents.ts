@@ -22,7 +22,7 @@ const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
 const HEAD = '<link rel="stylesheet" href="/static/user/incidents.css">'
 
-export function autoIncidentScreens(deps: ScreenDeps) {
+export function autoIncidentScreens(deps: ScreenDeps<'accounts' | 'mail' | 'pages' | 'autoIncidentSettings'>) {
   const { services, config } = deps
   const { pages, autoIncidentSettings: settings } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -5,4 +5,4 @@ import { brandingSection } from './branding.ts'
 import { embedSection } from './embed.ts'
 import type { ScreenDeps } from './deps.ts'
 
-export const brandingScreens = (deps: ScreenDeps) => new Elysia().use(brandingSection(deps)).use(accessSection(deps)).use(embedSection(deps))
+export const brandingScreens = (deps: ScreenDeps<'accounts' | 'pages' | 'branding' | 'pageAccessSettings' | 'preview'>) => new Elysia().use(brandingSection(deps)).use(accessSection(deps)).use(embedSection(deps))

@@ -71,7 +71,7 @@ function brandingErrorState(error: unknown, state: FormState): FormState {
   return { values: state.values, errors: { ...state.errors, [field]: error.message } }
 }
 
-export function brandingSection(deps: ScreenDeps) {
+export function brandingSection(deps: ScreenDeps<'accounts' | 'pages' | 'branding'>) {
   const { services, config } = deps
   const { pages, branding } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -29,7 +29,7 @@ const SHOWN = 50
 
 export const componentHistoryPath = (c: Component) => `${componentsPath(c.pageId)}/${c.id}/history`
 
-export function componentHistoryScreens(deps: ScreenDeps) {
+export function componentHistoryScreens(deps: ScreenDeps<'accounts' | 'pages' | 'components'>) {
   const { services, config } = deps
   const { pages, components } = services
   const screen = screens({ accounts: services.accounts, config })

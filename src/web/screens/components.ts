@@ -46,7 +46,7 @@ const directionOf = (body: unknown): Direction => {
   return direction
 }
 
-export function componentScreens(deps: ScreenDeps) {
+export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'components'>) {
   const { services, config } = deps
   const { pages, components } = services
   const screen = screens({ accounts: services.accounts, config })

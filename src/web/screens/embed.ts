@@ -13,7 +13,7 @@ import type { ScreenDeps } from './deps.ts'
 const HEAD = '<link rel="stylesheet" href="/static/user/branding.css">'
 const SCRIPTS = ['/static/user/branding.js']
 
-export function embedSection(deps: ScreenDeps) {
+export function embedSection(deps: ScreenDeps<'accounts' | 'pages' | 'preview'>) {
   const { services, config } = deps
   const screen = screens({ accounts: services.accounts, config })
   return new Elysia().get(

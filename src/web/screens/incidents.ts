@@ -33,7 +33,7 @@ const FORM_ERRORS = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: 
 const STYLES = '<link rel="stylesheet" href="/static/user/incidents.css">'
 const SCRIPTS = ['/static/user/when.js']
 
-export function incidentScreens(deps: ScreenDeps) {
+export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'incidents' | 'components'>) {
   const { services, config } = deps
   const { pages, incidents, components } = services
   const screen = screens({ accounts: services.accounts, config })
@@ -243,7 +243,7 @@ export function incidentScreens(deps: ScreenDeps) {
 }
 
 /** The page overview's incident panel: open incidents and the short "Report an incident" form. */
-export async function overviewIncidentsPanel(deps: ScreenDeps, user: User, page: StatusPage, request: Request): Promise<string> {
+export async function overviewIncidentsPanel(deps: ScreenDeps<'incidents' | 'components'>, user: User, page: StatusPage, request: Request): Promise<string> {
   const { incidents, components } = deps.services
   const [open, componentList, templates] = await Promise.all([
     incidents.list(user, { pageId: page.id, limit: 20 }),

@@ -44,7 +44,7 @@ function readWindow<S extends typeof CreateMaintenanceBody | typeof UpdateMainte
   return { ok, value: form.ok ? form.value : undefined, componentIds, state, zone: times.zone, zoneNamed: typed.values.tz === times.zone }
 }
 
-export function maintenanceScreens(deps: ScreenDeps) {
+export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'maintenances' | 'components'>) {
   const { services, config } = deps
   const { pages, maintenances, components } = services
   const screen = screens({ accounts: services.accounts, config })
@@ -169,7 +169,7 @@ export function maintenanceScreens(deps: ScreenDeps) {
 }
 
 /** The page overview's maintenance panel: active now and upcoming, with a link to schedule. */
-export async function overviewMaintenancePanel(deps: ScreenDeps, user: User, page: StatusPage, request: Request): Promise<string> {
+export async function overviewMaintenancePanel(deps: ScreenDeps<'maintenances'>, user: User, page: StatusPage, request: Request): Promise<string> {
   const { maintenances } = deps.services
   const view = glance(await maintenances.list(user, { pageId: page.id, limit: 200 }), maintenances.now())
   return html`<section class="card" aria-labelledby="maintenance-heading">

@@ -122,7 +122,7 @@ function formOf(m: Monitor): FormState {
 
 const newForm = (type: string) => emptyForm({ type, method: 'GET', record_type: 'A', follow_redirects: 'on', keyword_present: 'on', keyword_case_sensitive: 'on', regions: 'local', regions_required_down: '1' })
 
-export function monitorScreens(deps: ScreenDeps) {
+export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAuth' | 'monitors' | 'pages' | 'components'>) {
   const { services, config } = deps
   const { monitors, pages, components } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -61,7 +61,7 @@ function formOf(channel: Channel): FormState {
   })
 }
 
-export function notificationScreens(deps: ScreenDeps) {
+export function notificationScreens(deps: ScreenDeps<'accounts' | 'channels' | 'pages'>) {
   const { services, config } = deps
   const { channels, pages } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -29,7 +29,7 @@ const HEAD = '<link rel="stylesheet" href="/static/user/branding.css">'
 const SCRIPTS = ['/static/user/branding.js']
 const POSTED = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 
-export function accessSection(deps: ScreenDeps) {
+export function accessSection(deps: ScreenDeps<'accounts' | 'pages' | 'pageAccessSettings'>) {
   const { services, config } = deps
   const { pages, pageAccessSettings: settings } = services
   const screen = screens({ accounts: services.accounts, config })

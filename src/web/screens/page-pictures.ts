@@ -9,7 +9,7 @@ import type { ScreenDeps } from './deps.ts'
 /** The stylesheet the pictures need, for the list's `head`. */
 export const PICTURES_HEAD = '<link rel="stylesheet" href="/static/user/components.css">'
 
-export async function pagePictures(deps: ScreenDeps, pages: readonly StatusPage[]): Promise<string> {
+export async function pagePictures(deps: ScreenDeps<'pageStatus'>, pages: readonly StatusPage[]): Promise<string> {
   const items = []
   for (const page of pages) items.push({ page, snapshot: await deps.services.pageStatus.snapshot(page.id, { uptimeDays: PICTURE_DAYS }) })
   return pagePicturesView(items)

@@ -15,7 +15,7 @@ import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { statusPageUrl } from '../../modules/status-pages/urls.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
-import type { ScreenDeps } from './deps.ts'
+import type { OverviewServices, ScreenDeps } from './deps.ts'
 import { pagePictures, PICTURES_HEAD } from './page-pictures.ts'
 import { overviewPanels } from './overview.ts'
 import { transferSettingsPanel } from './transfer.ts'
@@ -35,7 +35,7 @@ function changedOnly(page: StatusPage, input: Static<typeof UpdateStatusPageBody
   return Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== current[key]))
 }
 
-export function pageScreens(deps: ScreenDeps) {
+export function pageScreens(deps: ScreenDeps<'accounts' | 'domainVerifier' | 'pages' | 'pageStatus' | 'transfers' | OverviewServices>) {
   const { services, config } = deps
   const pages = services.pages
   const screen = screens({ accounts: services.accounts, config })

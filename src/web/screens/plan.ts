@@ -7,7 +7,7 @@ import { ACCOUNT_HEAD } from '../views/account.ts'
 import { planView } from '../views/plan.ts'
 import type { ScreenDeps } from './deps.ts'
 
-export function planScreens(deps: ScreenDeps) {
+export function planScreens(deps: ScreenDeps<'accounts'>) {
   const accounts = deps.services.accounts
   const screen = screens({ accounts, config: deps.config })
   return new Elysia().get(

@@ -25,7 +25,7 @@ const HtmlResponse = t.String({ description: 'An HTML page' })
 const nothingToSetUp = () =>
   htmlPage(messagePage('Not found', 'There is nothing to set up here: this link was used already, is not the latest one, or an account exists. Log in instead.'), 404)
 
-export function setupScreens(deps: ScreenDeps) {
+export function setupScreens(deps: ScreenDeps<'accounts'>) {
   const { config } = deps
   const accounts = deps.services.accounts
   return new Elysia()

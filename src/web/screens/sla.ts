@@ -23,7 +23,7 @@ const IdPath = t.Object({ id: t.String() })
 const ComponentPath = t.Object({ id: t.String(), cid: t.String() })
 const FORM_ERRORS = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 
-export function slaScreens(deps: ScreenDeps) {
+export function slaScreens(deps: ScreenDeps<'accounts' | 'mail' | 'pages' | 'components' | 'sla'>) {
   const { services, config } = deps
   const { pages, components, sla } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -32,7 +32,7 @@ const SHOWN = 1_000
 /** An unticked checkbox sends nothing: named here, so the service's `consent: …` lands next to it. */
 const withConsent = (state: FormState): FormState => ({ values: { consent: '', ...state.values }, errors: state.errors })
 
-export function subscriberScreens(deps: ScreenDeps) {
+export function subscriberScreens(deps: ScreenDeps<'accounts' | 'pages' | 'subscribers' | 'components'>) {
   const { services, config } = deps
   const { pages, subscribers, components } = services
   const screen = screens({ accounts: services.accounts, config })

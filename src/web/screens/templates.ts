@@ -22,7 +22,7 @@ const IdPath = t.Object({ id: t.String() })
 const FIELDS = ['name', 'title', 'message'] as const
 const STYLES = '<link rel="stylesheet" href="/static/user/incidents.css">'
 
-export function templateScreens(deps: ScreenDeps) {
+export function templateScreens(deps: ScreenDeps<'accounts' | 'incidents' | 'pages'>) {
   const { services, config } = deps
   const { incidents, pages } = services
   const screen = screens({ accounts: services.accounts, config })

@@ -41,7 +41,7 @@ export function readLookupForm(body: unknown, tool: LookupTool) {
   return { ok: true as const, value: { ...form.value, ...(selectors.length ? { selectors } : {}) }, state }
 }
 
-export function toolScreens(deps: ScreenDeps) {
+export function toolScreens(deps: ScreenDeps<'accounts' | 'lookupTools'>) {
   const { services, config } = deps
   const tools = services.lookupTools
   const screen = screens({ accounts: services.accounts, config })

@@ -28,11 +28,11 @@ const TokenPath = t.Object({ token: t.String() })
 const pageResponses = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 409: HtmlResponse, 429: HtmlResponse }
 
 /** The settings screen's transfer card (screens/pages.ts). */
-export async function transferSettingsPanel(deps: ScreenDeps, user: User, page: StatusPage): Promise<string> {
+export async function transferSettingsPanel(deps: ScreenDeps<'transfers'>, user: User, page: StatusPage): Promise<string> {
   return transferSettingsCard(page, await deps.services.transfers.pending(user, page.id))
 }
 
-export function transferScreens(deps: ScreenDeps) {
+export function transferScreens(deps: ScreenDeps<'accounts' | 'pages' | 'transfers'>) {
   const { services, config } = deps
   const transfers = services.transfers
   const screen = screens({ accounts: services.accounts, config })
