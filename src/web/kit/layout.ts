@@ -11,6 +11,7 @@
  * these templates only.
  */
 import { html } from '../../lib/html.ts'
+import { pageShell } from '../../lib/page-shell.ts'
 import type { User } from '../../modules/accounts/service.ts'
 import { FAVICON_PATH } from '../../modules/content/views.ts'
 import type { Flash } from './flash.ts'
@@ -102,19 +103,16 @@ export function flashRegion(flash: Flash | undefined): string {
 }
 
 export function layout(options: LayoutOptions, body: string): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="${options.noReferrer ? 'no-referrer' : 'same-origin'}">
+  return pageShell({
+    title: `${options.title} · Lantern`,
+    meta: html`<meta name="referrer" content="${options.noReferrer ? 'no-referrer' : 'same-origin'}">
 !${options.noindex ? '<meta name="robots" content="noindex, nofollow">' : ''}
-<title>${options.title} · Lantern</title>
-<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
+`,
+    head: html`<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="/static/user/user.css">
 !${options.head ?? ''}
-</head>
-<body>
+`,
+    body: html`
 <a class="skip" href="#main">Skip to content</a>
 <header>!${navBar(options.user, options.path)}</header>
 <main id="main" tabindex="-1">
@@ -125,8 +123,8 @@ export function layout(options: LayoutOptions, body: string): string {
 <script src="/static/user/app.js" defer></script>
 !${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 !${(options.modules ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
-</body>
-</html>`
+`,
+  })
 }
 
 /** A card with a heading and a message: errors (404, 403) and simple notices. */
