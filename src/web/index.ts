@@ -1,7 +1,8 @@
 /**
  * The owner's web app under /user: log in and out, sign up (only with SIGNUP=open), change the
  * password, static files, and the screens (screens/*.ts, registered in SCREENS below). Server-rendered
- * HTML on the kit (kit/*.ts); forms work without JavaScript.
+ * HTML on the kit (kit/*.ts); forms work without JavaScript. The analytics dashboards (analytics/)
+ * are the web app's too. Only the app composition (src/app.ts) imports this folder, through this file.
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../config.ts'
@@ -33,6 +34,7 @@ import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
 import { servePrepared } from '../lib/http-cache.ts'
 
+/** The owner's and the shared analytics dashboards, mounted after the analytics API. */
 export { analyticsDashboardRoutes } from './analytics/index.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['User area'], summary, description })
