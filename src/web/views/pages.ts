@@ -5,11 +5,13 @@
  */
 import { html } from '../../lib/html.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import type { DomainState } from '../../modules/status-pages/tables.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { BRANDING_SECTIONS } from './sections-branding.ts'
 import { when } from './account.ts'
+
+/** Where a custom domain stands, as the page service reports it. */
+type DomainState = NonNullable<StatusPage['customDomainState']>
 
 export interface PageRow {
   page: StatusPage
