@@ -58,7 +58,7 @@ import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { transfersRoutes } from './modules/transfers/index.ts'
 import { subscribersRoutes } from './modules/subscribers/index.ts'
 import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
-import { userAreaRoutes } from './modules/user-area/index.ts'
+import { analyticsDashboardRoutes, userAreaRoutes } from './web/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { slaRoutes } from './modules/sla/index.ts'
@@ -143,6 +143,7 @@ export function createApp(deps: AppDeps): App {
     .use(planRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ services, config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))
+    .use(analyticsDashboardRoutes({ accounts: services.accounts, analytics: services.analytics }))
     .use(tlsAskRoutes(services.pages))
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))

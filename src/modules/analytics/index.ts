@@ -1,20 +1,16 @@
 /**
- * Analytics over HTTP: the report API (owner by API key or session, or a share token), the share
- * token management routes, the owner dashboard, the legacy redirect and the shared read-only view.
+ * Analytics over HTTP: the report API (owner by API key or session, or a share token) and the share
+ * token management routes. The dashboards people open are the web app's (src/web/analytics/).
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../../config.ts'
-import { errorResponses, ErrorBody, HtmlPage, IdParams, sharedModels } from '../../http/schemas.ts'
-import { errorResponse, unauthorized } from '../../lib/errors.ts'
+import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { unauthorized } from '../../lib/errors.ts'
 import { apiKeySecurity, authenticateOwner, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
-import { htmlPage, loginRedirect, redirect, sessionUser } from '../user-area/http.ts'
-import { messagePage } from '../user-area/views.ts'
 import { analyticsModels, AnalyticsQuery, AnalyticsReportRef, CreateShareTokenBody, ShareTokenJson, shareTokenJson, ShareTokenRef, TokenParams } from './model.ts'
-import { DEFAULT_PRESET, parseRange } from './range.ts'
 import type { AnalyticsService } from './service.ts'
-import { ShareTokenRefused, type ShareTokensService } from './share-tokens.ts'
-import { accessRevokedPage, dashboardPage, noPagesPage } from './views.ts'
+import type { ShareTokensService } from './share-tokens.ts'
 
 export interface AnalyticsDeps {
   accounts: AccountsService
@@ -23,20 +19,7 @@ export interface AnalyticsDeps {
   config: Config
 }
 
-const HtmlResponse = HtmlPage
 const NO_STORE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }
-/** The dashboards and the shared view: a token may be in the URL, so no referrer ever leaves. */
-const NO_REFERRER = { 'referrer-policy': 'no-referrer' }
-
-/** The range the dashboard opens with: what the URL asks for when it is valid, else 90 days. */
-function initialRange(query: { range?: string; from?: string; to?: string }, now: number) {
-  try {
-    const range = parseRange(query, now)
-    return range.key === 'custom' ? { range: 'custom', from: query.from, to: query.to } : { range: range.key }
-  } catch {
-    return { range: DEFAULT_PRESET }
-  }
-}
 
 function reportRoute(deps: AnalyticsDeps) {
   const { accounts, analytics } = deps
@@ -118,90 +101,6 @@ function tokenRoutes(deps: AnalyticsDeps) {
     )
 }
 
-function pageRoutes(deps: AnalyticsDeps) {
-  const { accounts, analytics } = deps
-  const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description })
-  // HTML dashboards for people: not part of the API reference.
-  return new Elysia({ detail: { hide: true } })
-    .get(
-      '/user/analytics',
-      async ({ request }) => {
-        const user = await sessionUser(accounts, request)
-        if (!user) return loginRedirect(request)
-        const first = await analytics.firstPageOf(user)
-        return first ? redirect(`/user/analytics/${first.id}`, 302) : htmlPage(noPagesPage(user))
-      },
-      { response: { 200: HtmlResponse, 302: t.Void() }, detail: detail('Analytics: opens the dashboard of your first active page') },
-    )
-    .get(
-      '/user/analytics/statuspage',
-      async ({ request, headers }) => {
-        const owner = await authenticateOwner(accounts, request, headers)
-        if (!owner) return (headers.accept ?? '').includes('text/html') ? loginRedirect(request) : errorResponse(401, 'unauthorized')
-        const first = await analytics.firstPageOf(owner)
-        if (!first) return errorResponse(404, 'no active status page')
-        return redirect(`/api/analytics/status-pages/${first.id}`, 302)
-      },
-      {
-        response: { 302: t.Void(), 401: ErrorBody, 404: ErrorBody },
-        detail: { ...detail('Legacy: redirects to the analytics JSON of your first active page'), security: apiKeySecurity },
-      },
-    )
-    .get(
-      '/user/analytics/:id',
-      async ({ request, params, query }) => {
-        const user = await sessionUser(accounts, request)
-        if (!user) return loginRedirect(request)
-        const page = (await analytics.pagesOf(user)).find((p) => p.id === params.id)
-        if (!page) return htmlPage(messagePage('Not found', 'There is no such status page in your account.', user), 404)
-        return htmlPage(dashboardPage({ page, ...initialRange(query, analytics.clock.now()), mode: { kind: 'owner', user } }), 200, NO_REFERRER)
-      },
-      {
-        params: IdParams,
-        query: t.Object({ range: t.Optional(t.String()), from: t.Optional(t.String()), to: t.Optional(t.String()) }),
-        response: { 200: HtmlResponse, 404: HtmlResponse },
-        detail: detail('Analytics dashboard of one of your pages (90 days by default)'),
-      },
-    )
-    .get(
-      '/analytics/:id',
-      async ({ params, query }) => {
-        try {
-          const viewer = await analytics.authorize(params.id, { token: query.token ?? '', countUse: true })
-          if (viewer.kind !== 'token') throw new ShareTokenRefused('invalid')
-          const page = await analytics.pageSummary(params.id)
-          const picker = !viewer.token.readOnly
-          return htmlPage(
-            dashboardPage({
-              page,
-              ...(picker ? initialRange(query, analytics.clock.now()) : { range: DEFAULT_PRESET }),
-              mode: { kind: 'shared', token: query.token ?? '', rangePicker: picker },
-            }),
-            200,
-            { 'x-robots-tag': 'noindex, nofollow', ...NO_REFERRER },
-          )
-        } catch (error) {
-          if (error instanceof ShareTokenRefused) return htmlPage(accessRevokedPage(), 403, { 'x-robots-tag': 'noindex, nofollow', ...NO_REFERRER })
-          throw error
-        }
-      },
-      {
-        params: IdParams,
-        query: t.Object({
-          token: t.Optional(t.String({ maxLength: 200 })),
-          range: t.Optional(t.String()),
-          from: t.Optional(t.String()),
-          to: t.Optional(t.String()),
-        }),
-        response: { 200: HtmlResponse, 403: HtmlResponse },
-        detail: detail(
-          'Shared read-only analytics view',
-          'Opens with a share token; each opening counts once in its usage count. Invalid, revoked or expired tokens get the access-revoked page (403, noindex).',
-        ),
-      },
-    )
-}
-
 export function analyticsRoutes(deps: AnalyticsDeps) {
-  return new Elysia().use(reportRoute(deps)).use(tokenRoutes(deps)).use(pageRoutes(deps))
+  return new Elysia().use(reportRoute(deps)).use(tokenRoutes(deps))
 }

@@ -4,7 +4,7 @@
  * value escaped; forms post to the page's own host.
  */
 import { html } from '../../lib/html.ts'
-import { head, siteHeader, type Assets } from '../status-site/render/shared.ts'
+import { statusPage, siteHeader, type Assets } from '../status-site/render/shared.ts'
 import type { PublicPage } from './service.ts'
 
 export interface SiteFrame {
@@ -15,15 +15,12 @@ export interface SiteFrame {
 }
 
 function frame(view: SiteFrame, title: string, body: string, current?: 'subscribe'): string {
-  return html`!${head(`${title} · ${view.name}`, view.assets, { noindex: true })}
-<body>
+  return statusPage(`${title} · ${view.name}`, view.assets, { noindex: true }, html`
 !${siteHeader({ ...view, current })}
 <main id="main" class="gate card subscribe">
 !${body}
 </main>
-</body>
-</html>
-`
+`)
 }
 
 function componentChoices(page: PublicPage, chosen: readonly number[] | null, legend: string): string {

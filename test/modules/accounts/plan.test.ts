@@ -2,7 +2,7 @@
 import { expect, test } from 'bun:test'
 import { planFeatures, planUsage } from '../../../src/modules/plans/overview.ts'
 import { PLANS } from '../../../src/modules/plans/matrix.ts'
-import { usageLine } from '../../../src/modules/user-area/views/plan.ts'
+import { usageLine } from '../../../src/web/views/plan.ts'
 
 test('every feature of the matrix is listed; a missing one names the cheapest plan that has it', () => {
   const free = planFeatures('free')

@@ -1,6 +1,6 @@
 /** The password gate of a private page (pure): noindex, nothing of the page but its name. */
 import { html } from '../../../lib/html.ts'
-import { head, type Assets } from './shared.ts'
+import { statusPage, type Assets } from './shared.ts'
 
 export interface GateView {
   name: string
@@ -11,8 +11,7 @@ export interface GateView {
 }
 
 export function renderGatePage(view: GateView): string {
-  return html`!${head(`${view.name} status · private`, view.assets, { noindex: true })}
-<body>
+  return statusPage(`${view.name} status · private`, view.assets, { noindex: true }, html`
 <main id="main" class="gate card">
 <h1>${view.name}</h1>
 <p>This status page is private. Enter the password you were given to view it.</p>
@@ -28,7 +27,5 @@ export function renderGatePage(view: GateView): string {
       : '<p class="alert">The owner has not set a password for this page yet.</p>'
   }
 </main>
-</body>
-</html>
-`
+`)
 }

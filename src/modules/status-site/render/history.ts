@@ -2,7 +2,7 @@
 import { formatMonth } from '../../../lib/human-time.ts'
 import { html } from '../../../lib/html.ts'
 import type { PublicIncident } from '../events.ts'
-import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
+import { footer, statusPage, incidentBlock, siteHeader, type Assets } from './shared.ts'
 
 export interface HistoryView {
   name: string
@@ -24,8 +24,7 @@ export function renderHistoryPage(view: HistoryView): string {
     const month = formatMonth(incident.startedAt)
     groups.set(month, [...(groups.get(month) ?? []), incident])
   }
-  return html`!${head(`Incident history · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true })}
-<body>
+  return statusPage(`Incident history · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true }, html`
 <a class="skip" href="#main">Skip to content</a>
 !${siteHeader(view)}
 <main id="main" class="wrap">
@@ -47,7 +46,5 @@ export function renderHistoryPage(view: HistoryView): string {
   }</nav>
 </main>
 !${footer(view.now)}
-</body>
-</html>
-`
+`)
 }

@@ -1,11 +1,10 @@
 /** The page of one incident on a status host (pure). */
 import { html } from '../../../lib/html.ts'
 import type { PublicIncident } from '../events.ts'
-import { footer, head, incidentBlock, siteHeader, type Assets } from './shared.ts'
+import { footer, statusPage, incidentBlock, siteHeader, type Assets } from './shared.ts'
 
 export function renderIncidentPage(view: { name: string; incident: PublicIncident; noindex: boolean; canonicalUrl: string; now: number; assets: Assets; subscribe?: boolean }): string {
-  return html`!${head(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/incidents/${view.incident.id}`, feeds: true })}
-<body>
+  return statusPage(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/incidents/${view.incident.id}`, feeds: true }, html`
 <a class="skip" href="#main">Skip to content</a>
 !${siteHeader(view)}
 <main id="main" class="wrap">
@@ -13,7 +12,5 @@ export function renderIncidentPage(view: { name: string; incident: PublicInciden
 <p><a href="/history">Incident history</a></p>
 </main>
 !${footer(view.now)}
-</body>
-</html>
-`
+`)
 }

@@ -6,7 +6,7 @@ import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../../page-st
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
 import { isMaintenanceActive } from '../../page-status/windows.ts'
 import type { PublicIncident, PublicMaintenance } from '../events.ts'
-import { footer, formatDate, formatDuration, head, incidentBlock, siteHeader, time, type Assets } from './shared.ts'
+import { footer, formatDate, formatDuration, statusPage, incidentBlock, siteHeader, time, type Assets } from './shared.ts'
 
 export const TYPE_LABELS: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Site' }
 const TYPE_NAMES: Readonly<Record<ComponentType, string>> = { api: 'API', dns: 'DNS', site: 'Website' }
@@ -143,8 +143,7 @@ function recentHistory(view: PageView): string {
 
 export function renderStatusPage(view: PageView): string {
   const active = view.activeIncidents
-  return html`!${head(`${view.name} status`, view.assets, { noindex: view.noindex, canonical: view.canonicalUrl, feeds: true })}
-<body>
+  return statusPage(`${view.name} status`, view.assets, { noindex: view.noindex, canonical: view.canonicalUrl, feeds: true }, html`
 <a class="skip" href="#main">Skip to content</a>
 !${siteHeader(view)}
 <main id="main" class="wrap">
@@ -170,7 +169,5 @@ export function renderStatusPage(view: PageView): string {
 </section>
 </main>
 !${footer(view.now)}
-</body>
-</html>
-`
+`)
 }

@@ -4,6 +4,7 @@
  * interpolation; `!${…}` is only used for fragments these files built themselves.
  */
 import { html } from '../../../lib/html.ts'
+import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
 import { toIso } from '../../../lib/time.ts'
 import type { PublicIncident } from '../events.ts'
@@ -30,16 +31,14 @@ export function formatDuration(ms: number): string {
 
 export const time = (ms: number) => html`<time datetime="${toIso(ms)}">${formatDateTime(ms)}</time>`
 
-/** The head of every status host page. A page without an icon (a blocked page, an unknown host) says so, so the browser does not ask for a /favicon.ico that answers an error there. */
-export function head(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean }): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-!${options.noindex ? '<meta name="robots" content="noindex">\n' : ''}<title>${title}</title>
-<link rel="stylesheet" href="${assets.pageCss}">
+/**
+ * Every status host page (its subscriber pages too) on the one page shell, ending in a newline. A page
+ * without an icon (a blocked page, an unknown host) says so, so the browser does not ask for a
+ * /favicon.ico that answers an error there. `body`: safe HTML, everything inside `<body>`.
+ */
+export function statusPage(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean }, body: string): string {
+  const meta = `<meta name="color-scheme" content="light dark">\n${options.noindex ? '<meta name="robots" content="noindex">\n' : ''}`
+  const head = html`<link rel="stylesheet" href="${assets.pageCss}">
 !${assets.themeCss === assets.pageCss ? '' : html`<link rel="stylesheet" href="${assets.themeCss}">
 `}!${assets.favicon ? html`<link rel="icon" href="${assets.favicon}">
 ` : '<link rel="icon" href="data:,">\n'}!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">
@@ -49,7 +48,8 @@ export function head(title: string, assets: Assets, options: { noindex: boolean;
 <link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="/history.atom">
 `
       : ''
-  }</head>`
+  }`
+  return `${pageShell({ title, meta, head, body })}\n`
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * The maintenance screens: a page's windows at a glance (active now, upcoming, past), the schedule
+ * form (times in the owner's zone, named on the form), edit, and cancel (the API's DELETE).
+ */
+import { html } from '../../lib/html.ts'
+import type { Component } from '../../modules/components/service.ts'
+import type { Maintenance } from '../../modules/maintenances/service.ts'
+import { maintenancePhase } from '../../modules/page-status/windows.ts'
+import type { StatusPage } from '../../modules/status-pages/service.ts'
+import { errorSummary, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
+import { notifySubscribersField } from './notify-field.ts'
+import type { Crumb } from '../kit/layout.ts'
+import { formatInZone } from '../kit/zones.ts'
+import { pageCrumbs, sectionNav } from './pages.ts'
+import { zoneField } from './when.ts'
+
+const LABELS: Record<string, string> = { notify_subscribers: 'Notify subscribers', title: 'Title', start_at: 'Starts', end_at: 'Ends', tz: 'Time zone', message: 'Message', component_ids: 'Affected components' }
+
+export const maintenanceCrumbs = (page: StatusPage, current?: string): Crumb[] =>
+  current
+    ? [...pageCrumbs(page, 'Maintenance').slice(0, -1), { label: 'Maintenance', href: `/user/pages/${page.id}/maintenance` }, { label: current }]
+    : pageCrumbs(page, 'Maintenance')
+
+export interface Glance {
+  active: Maintenance[]
+  upcoming: Maintenance[]
+  past: Maintenance[]
+}
+
+/** Windows by phase at `now`: active and upcoming soonest first, past latest first. */
+export function glance(windows: Maintenance[], now: number): Glance {
+  const by = (phase: string) => windows.filter((w) => maintenancePhase(w, now) === phase)
+  return {
+    active: by('in_progress').sort((a, b) => a.endAt - b.endAt),
+    upcoming: by('scheduled').sort((a, b) => a.startAt - b.startAt),
+    past: by('completed').sort((a, b) => b.endAt - a.endAt),
+  }
+}
+
+function windowItem(window: Maintenance, zone: string, actions: boolean): string {
+  const affected = window.components.length === 0 ? 'Whole page' : window.components.map((c) => c.name).join(', ')
+  return html`<li class="window-row">
+  <a href="/user/maintenance/${String(window.id)}">${window.title}</a>
+  <span class="muted">${formatInZone(window.startAt, zone)} – ${formatInZone(window.endAt, zone)} · ${affected}</span>!${
+    actions ? html` <a href="/user/maintenance/${String(window.id)}/cancel">Cancel<span class="visually-hidden"> ${window.title}</span></a>` : ''
+  }
+</li>`
+}
+
+const windowList = (windows: Maintenance[], zone: string, empty: string, actions: boolean) =>
+  windows.length === 0 ? html`<p>${empty}</p>` : html`<ul class="plain">!${windows.map((w) => windowItem(w, zone, actions)).join('')}</ul>`
+
+/** Active now and upcoming, for the page overview and the maintenance screen. */
+export function glanceLists(view: Glance, zone: string, headingLevel: 'h2' | 'h3'): string {
+  const heading = (id: string, text: string) => (headingLevel === 'h2' ? html`<h2 id="${id}">${text}</h2>` : html`<h3 id="${id}">${text}</h3>`)
+  return html`!${heading('maint-active', 'Active now')}
+!${windowList(view.active, zone, 'No maintenance in progress.', true)}
+!${heading('maint-upcoming', 'Upcoming')}
+!${windowList(view.upcoming, zone, 'Nothing scheduled.', true)}
+<p class="hint">Times in ${zone}.</p>`
+}
+
+function componentChecks(components: Component[], form: FormState): string {
+  if (components.length === 0) return '<p class="hint">This page has no components yet: the window concerns the whole page.</p>'
+  const ticked = new Set((form.values.component_ids ?? '').split(',').filter(Boolean))
+  const error = fieldErrorText(form, 'component_ids', 'Components')
+  const rows = components.map((component) => {
+    const id = String(component.id)
+    return html`<li class="component-choice"><span class="choice-name"><input type="checkbox" id="f-component-${id}" name="component_ids" value="${id}"!${ticked.has(id) ? ' checked' : ''}> <label for="f-component-${id}">${component.name}</label></span></li>`
+  })
+  return html`<fieldset class="field components-field!${error ? ' has-error' : ''}" id="f-component_ids"!${error ? ' aria-describedby="f-component_ids-error"' : ''}>
+  <legend>Affected components</legend>
+  <p class="hint">None ticked: the whole page.</p>
+  <ul class="plain">!${rows.join('')}</ul>
+  !${error ? html`<p class="field-error" id="f-component_ids-error">${error}</p>` : ''}
+</fieldset>`
+}
+
+export interface WindowFormOptions {
+  action: string
+  button: string
+  components: Component[]
+  form: FormState
+  zone: string
+  zoneGuessed: boolean
+  /** Scheduling only: the API's update takes no notify_subscribers (the choice is made when scheduling). */
+  notify?: boolean
+}
+
+export function windowForm(options: WindowFormOptions): string {
+  const { form } = options
+  return html`!${errorSummary(form, LABELS)}
+<form method="post" action="${options.action}" class="stack" novalidate>
+  !${textField({ name: 'title', label: 'Title', hint: 'e.g. "Database upgrade".', required: true, maxLength: 200, state: form, autocomplete: 'off' })}
+  !${zoneField(form, options.zone, options.zoneGuessed)}
+  !${textField({ name: 'start_at', label: 'Starts', type: 'datetime-local', required: true, hint: 'In the time zone above.', state: form })}
+  !${textField({ name: 'end_at', label: 'Ends', type: 'datetime-local', required: true, hint: 'In the time zone above.', state: form })}
+  !${textArea({ name: 'message', label: 'Message', hint: 'What visitors should expect (optional).', rows: 3, state: form })}
+  !${componentChecks(options.components, form)}
+  !${options.notify ? notifySubscribersField(form, "Also tell this page's subscribers (by email and webhook) when it is scheduled, starts and ends.") : ''}
+  <button type="submit">${options.button}</button>
+</form>`
+}
+
+export function maintenancePageView(page: StatusPage, view: Glance, formOptions: Omit<WindowFormOptions, 'action' | 'button'>): string {
+  const zone = formOptions.zone
+  return html`<h1>Maintenance: ${page.name}</h1>
+!${sectionNav(page, 'Maintenance')}
+<section class="card" aria-labelledby="maint-active">
+  !${glanceLists(view, zone, 'h2')}
+</section>
+<section class="card" aria-labelledby="schedule-heading" id="schedule">
+  <h2 id="schedule-heading">Schedule maintenance</h2>
+  !${windowForm({ ...formOptions, action: `/user/pages/${page.id}/maintenance`, button: 'Schedule', notify: true })}
+</section>
+<section class="card" aria-labelledby="maint-past">
+  <h2 id="maint-past">Past</h2>
+  !${windowList(view.past, zone, 'None yet.', false)}
+</section>`
+}
+
+export function maintenanceEditView(window: Maintenance, phase: string, formOptions: Omit<WindowFormOptions, 'action' | 'button'>): string {
+  const id = String(window.id)
+  const phaseLabel = phase === 'in_progress' ? 'In progress' : phase === 'scheduled' ? 'Upcoming' : 'Completed'
+  return html`<h1>Maintenance: ${window.title}</h1>
+<p><span class="badge!${phase === 'completed' ? ' ok' : ''}">${phaseLabel}</span></p>
+<section class="card" aria-labelledby="edit-heading">
+  <h2 id="edit-heading">Edit</h2>
+  !${windowForm({ ...formOptions, action: `/user/maintenance/${id}`, button: 'Save maintenance' })}
+</section>
+!${
+  phase === 'in_progress'
+    ? html`<section class="card" aria-labelledby="end-heading"><h2 id="end-heading">Finish early</h2>
+  <form method="post" action="/user/maintenance/${id}/end"><button type="submit" class="secondary">End now</button></form>
+  <p class="hint">Sets the end to now; the window stays in the page's history.</p></section>`
+    : ''
+}
+<section class="card danger" aria-labelledby="cancel-heading">
+  <h2 id="cancel-heading">Cancel</h2>
+  <p>Cancelling removes the window from the status page and its history.</p>
+  <p><a class="button danger" href="/user/maintenance/${id}/cancel">Cancel maintenance…</a></p>
+</section>`
+}
+
+export function cancelMaintenanceView(window: Maintenance, zone: string): string {
+  const id = String(window.id)
+  return html`<h1>Cancel "${window.title}"?</h1>
+<section class="card narrow danger">
+  <p>${formatInZone(window.startAt, zone)} – ${formatInZone(window.endAt, zone)} (${zone}). The window is removed from the status page and its history; this cannot be undone.</p>
+  <form method="post" action="/user/maintenance/${id}/cancel" class="stack">
+    <button type="submit" class="danger">Cancel maintenance</button>
+    <a href="/user/maintenance/${id}">Keep it</a>
+  </form>
+</section>`
+}
