@@ -4,9 +4,9 @@
  * degraded on a warning, fail otherwise. Lookups go to the instance's resolvers (or the spec's);
  * they open no connection to the domain, so the address guard has nothing to check here.
  */
-import { clipMessage, type CheckDeps, type CheckResult } from '../monitors/spec.ts'
-import { parseResolver, type ResolverAddress } from '../monitors/dns-check.ts'
-import { FIXES, misconfiguredResult } from '../monitors/failure.ts'
+import { clipMessage, type CheckDeps, type CheckResult } from '../monitors/kinds/spec.ts'
+import { parseResolver, type ResolverAddress } from '../monitors/kinds/dns.ts'
+import { FIXES, misconfiguredResult } from '../monitors/kinds/failure.ts'
 import { checkDkim } from './dkim.ts'
 import { checkDmarc } from './dmarc.ts'
 import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './model.ts'

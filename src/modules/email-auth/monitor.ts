@@ -4,8 +4,8 @@
  */
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { MonitorDefinition } from '../monitors/definition.ts'
-import { parseResolver } from '../monitors/dns-check.ts'
-import type { SpecProblem } from '../monitors/validate.ts'
+import { parseResolver } from '../monitors/kinds/dns.ts'
+import type { SpecProblem } from '../monitors/kinds/validate.ts'
 import { normalizeDomain, type EmailAuthSpec } from './check.ts'
 import { MAX_SELECTORS, SELECTOR_PATTERN } from './dkim.ts'
 

@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import type { MonitorRow } from '../monitors/repo.ts'
-import type { CheckResult } from '../monitors/spec.ts'
+import type { CheckResult } from '../monitors/kinds/spec.ts'
 import type { Notifier } from '../notify/contract.ts'
 import { EmailAuthRepo } from './repo.ts'
 

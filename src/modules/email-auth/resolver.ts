@@ -11,7 +11,7 @@
  */
 import DNS from 'dns2'
 import { abortable } from '../../lib/abortable.ts'
-import type { ResolverAddress } from '../monitors/dns-check.ts'
+import type { ResolverAddress } from '../monitors/kinds/dns.ts'
 
 /** The `dns.promises.resolve(name, type)` signature mailauth's `resolver` option takes. */
 export type DnsResolve = (name: string, type: string) => Promise<unknown[]>

@@ -14,7 +14,7 @@
 import type { ResultHook } from '../monitors/recorder.ts'
 import type { MonitorRow } from '../monitors/repo.ts'
 import type { SchedulerObserver } from '../monitors/scheduler.ts'
-import type { CheckResult } from '../monitors/spec.ts'
+import type { CheckResult } from '../monitors/kinds/spec.ts'
 import type { MonitorState } from '../monitors/state.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'

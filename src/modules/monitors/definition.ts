@@ -6,9 +6,9 @@
 import { counted } from '../../lib/words.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
+import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './kinds/spec.ts'
 import type { StoredMonitorType } from './tables.ts'
-import { validateSpec } from './validate.ts'
+import { validateSpec } from './kinds/validate.ts'
 import { emailAuthSpec } from '../email-auth/monitor.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './regions.ts'
 

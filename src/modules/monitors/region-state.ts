@@ -7,7 +7,7 @@
  */
 import type { RegionStateRow } from './repo.ts'
 import { aggregateRegions, regionsOf, type RegionSnapshot } from './regions.ts'
-import type { CheckResult } from './spec.ts'
+import type { CheckResult } from './kinds/spec.ts'
 import { decodeHistory, encodeHistory, initialState, nextState, type MonitorState } from './state.ts'
 
 export interface RegionalMonitor {

@@ -12,7 +12,7 @@
  * - stop() (SIGTERM) finishes the batch push under way and tries once more with what is queued.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy } from '../monitors/engine.ts'
+import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy } from '../monitors/kinds/index.ts'
 import { MinHeap } from '../monitors/heap.ts'
 import { nextRunAfter } from '../monitors/recorder.ts'
 import { systemTimer, type RunCheck, type Timer } from '../monitors/scheduler.ts'

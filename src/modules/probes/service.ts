@@ -14,7 +14,7 @@ import { RESULT_RETENTION_MS } from '../monitors/recorder.ts'
 import { LOCAL_REGION, REGION_PATTERN, regionsOf } from '../monitors/regions.ts'
 import type { MonitorsRepo } from '../monitors/repo.ts'
 import { definitionOf, phaseOffsetMs } from '../monitors/service.ts'
-import type { MonitorSpec, Outcome } from '../monitors/spec.ts'
+import type { MonitorSpec, Outcome } from '../monitors/kinds/spec.ts'
 import type { ProbesRepo, ProbeTokenRow } from './repo.ts'
 
 const TOKEN_PREFIX = 'lpt_'

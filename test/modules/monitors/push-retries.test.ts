@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parsePushQuery, pushDeadline, pushOverdue, pushResult } from '../../../src/modules/monitors/push.ts'
 import { runBudgetMs, runWithRetries } from '../../../src/modules/monitors/retries.ts'
-import type { CheckResult } from '../../../src/modules/monitors/spec.ts'
+import type { CheckResult } from '../../../src/modules/monitors/kinds/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
 describe('push monitors', () => {

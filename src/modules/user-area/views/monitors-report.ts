@@ -6,7 +6,7 @@
 import { formatDayRange } from '../../../lib/human-time.ts'
 import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
-import type { DnsblReport, SslReport } from '../../monitors/spec.ts'
+import type { DnsblReport, SslReport } from '../../monitors/kinds/spec.ts'
 import type { StoredToolReport } from '../../monitors/tool-state.ts'
 import { formatTime } from './monitors.ts'
 

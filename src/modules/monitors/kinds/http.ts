@@ -3,7 +3,7 @@
  * request goes to that checked IP with `Host` (and TLS SNI) set to the name, so `fetch` never looks
  * the name up again. Redirects are followed here by hand (bounded), never by `fetch`.
  */
-import { isIpLiteral, urlHost } from '../../lib/address-guard.ts'
+import { isIpLiteral, urlHost } from '../../../lib/address-guard.ts'
 import { evaluateConditions, parseConditions } from './conditions.ts'
 import { describeFailure, FIXES, misconfiguredResult, thrownResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'

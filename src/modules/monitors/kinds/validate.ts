@@ -2,13 +2,13 @@
  * Semantic checks of a MonitorSpec for the API (shape is the route schema's job): every problem
  * comes back with its field, so a bad monitor is a 400 that names what to fix. Pure.
  */
-import type { AddressGuard } from '../../lib/address-guard.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
 import { MAX_CONDITIONS, parseConditions } from './conditions.ts'
-import { parseResolver } from './dns-check.ts'
+import { parseResolver } from './dns.ts'
 import { DEAD_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, type MonitorSpec } from './spec.ts'
 import { parseAcceptedStatus } from './status-codes.ts'
-import { validateEmailAuthSpec } from '../email-auth/monitor.ts'
+import { validateEmailAuthSpec } from '../../email-auth/monitor.ts'
 
 export interface SpecProblem {
   field: string

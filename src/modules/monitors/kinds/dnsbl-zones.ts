@@ -3,7 +3,7 @@
  * that answer ordinary recursive resolvers without a key. Zones that need a key or a registered
  * resolver, or refuse public resolvers, are opt-in: the owner names them in `zones`.
  */
-import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
+import { canonicalHost, isIpLiteral } from '../../../lib/address-guard.ts'
 
 export interface DnsblZone {
   zone: string

@@ -40,23 +40,23 @@
  * resolved once, every address checked, the socket opened to the checked address, and each redirect
  * hop checked again. Bodies are read up to 1 MiB for keyword/JSON checks and never leave the engine.
  */
-import { createAddressGuard, readPrivateTargets } from '../../lib/address-guard.ts'
-import type { Clock } from '../../lib/clock.ts'
-import { runDnsCheck } from './dns-check.ts'
+import { createAddressGuard, readPrivateTargets } from '../../../lib/address-guard.ts'
+import type { Clock } from '../../../lib/clock.ts'
+import { runDnsCheck } from './dns.ts'
 import { FIXES, misconfiguredResult } from './failure.ts'
-import { runDnsblCheck } from './dnsbl-check.ts'
-import { runHttpCheck } from './http-check.ts'
-import { runSslCheck } from './ssl-check.ts'
-import { runWithRetries, type RetryPolicy, type Sleep } from './retries.ts'
+import { runDnsblCheck } from './dnsbl.ts'
+import { runHttpCheck } from './http.ts'
+import { runSslCheck } from './ssl.ts'
+import { runWithRetries, type RetryPolicy, type Sleep } from '../retries.ts'
 import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { systemDnsServers, systemResolve } from './system-resolver.ts'
-import { runTcpCheck } from './tcp-check.ts'
-import { runTlsCheck } from './tls-check.ts'
-import { runEmailAuthCheck } from '../email-auth/check.ts'
+import { runTcpCheck } from './tcp.ts'
+import { runTlsCheck } from './tls.ts'
+import { runEmailAuthCheck } from '../../email-auth/check.ts'
 
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
-export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from './push.ts'
-export { DEFAULT_RETRY_POLICY, runBudgetMs, type RetryPolicy, type Sleep } from './retries.ts'
+export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from '../push.ts'
+export { DEFAULT_RETRY_POLICY, runBudgetMs, type RetryPolicy, type Sleep } from '../retries.ts'
 export { DEFAULTS, defaultTimeoutMs } from './spec.ts'
 export type { CheckDeps, CheckResult, DnsblReport, DnsblSpec, DnsSpec, HttpSpec, MonitorSpec, MonitorType, Outcome, SslReport, SslSpec, TcpSpec, TlsSpec, ToolReport } from './spec.ts'
 export {
@@ -71,7 +71,7 @@ export {
   type StateSettings,
   type StateSnapshot,
   type Transition,
-} from './state.ts'
+} from '../state.ts'
 export { parseAcceptedStatus } from './status-codes.ts'
 export { validateSpec, type SpecProblem } from './validate.ts'
 

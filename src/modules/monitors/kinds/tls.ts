@@ -2,11 +2,11 @@
  * TLS checks: a handshake with SNI to the guard-checked address, then the certificate's days left
  * against the injected clock (edge: node:tls). An untrusted chain or a name mismatch fails.
  */
-import { counted } from '../../lib/words.ts'
+import { counted } from '../../../lib/words.ts'
 import { connect, type PeerCertificate, type TLSSocket } from 'node:tls'
-import { isIpLiteral } from '../../lib/address-guard.ts'
-import { explainCertificateError } from '../../lib/network-errors.ts'
-import { DAY_MS } from '../../lib/time.ts'
+import { isIpLiteral } from '../../../lib/address-guard.ts'
+import { explainCertificateError } from '../../../lib/network-errors.ts'
+import { DAY_MS } from '../../../lib/time.ts'
 import { thrownResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
 

@@ -4,9 +4,9 @@
  * (`misconfigured`: the address guard's rules, an invalid host, a setting the engine cannot run;
  * it never counts as down, and the owner is told the reason and the fix).
  */
-import { AddressRefused, type PrivateTargets } from '../../lib/address-guard.ts'
+import { AddressRefused, type PrivateTargets } from '../../../lib/address-guard.ts'
 import { clipMessage, type CheckResult } from './spec.ts'
-import { explainNetworkError } from '../../lib/network-errors.ts'
+import { explainNetworkError } from '../../../lib/network-errors.ts'
 
 /**
  * A short reason for a thrown error: a timeout, a refusal, a sentence for a known network, DNS or

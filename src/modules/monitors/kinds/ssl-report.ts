@@ -8,10 +8,10 @@
  * - warning: fewer than `warnBelowDays` (14) left; TLS 1.0 / 1.1 (deprecated by RFC 8996).
  * - pass otherwise.
  */
-import { counted } from '../../lib/words.ts'
-import { formatDate } from '../../lib/human-time.ts'
-import { explainCertificateError } from '../../lib/network-errors.ts'
-import { DAY_MS } from '../../lib/time.ts'
+import { counted } from '../../../lib/words.ts'
+import { formatDate } from '../../../lib/human-time.ts'
+import { explainCertificateError } from '../../../lib/network-errors.ts'
+import { DAY_MS } from '../../../lib/time.ts'
 import { DEFAULTS, type SslReport, type Verdict } from './spec.ts'
 
 export interface ChainLink {

@@ -4,7 +4,7 @@
  * an open net.Socket in place, as Node's does (checked on Bun 1.4.5; test/modules/monitors/ssl-check.test.ts).
  */
 import { connect, type Socket } from 'node:net'
-import { abortable } from '../../lib/abortable.ts'
+import { abortable } from '../../../lib/abortable.ts'
 
 /** Replies longer than this are not SMTP: give up rather than buffer without end. */
 const MAX_REPLY_BYTES = 16 * 1024

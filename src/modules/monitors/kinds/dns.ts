@@ -5,9 +5,9 @@
  * A resolver named in the spec goes through the address guard; the instance's own resolvers do not.
  */
 import DNS from 'dns2'
-import { canonicalHost, isIpLiteral } from '../../lib/address-guard.ts'
-import { abortable } from '../../lib/abortable.ts'
-import { explainNetworkError } from '../../lib/network-errors.ts'
+import { canonicalHost, isIpLiteral } from '../../../lib/address-guard.ts'
+import { abortable } from '../../../lib/abortable.ts'
+import { explainNetworkError } from '../../../lib/network-errors.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
 

@@ -7,7 +7,7 @@
 import { X509Certificate } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
-import { isIpLiteral } from '../../lib/address-guard.ts'
+import { isIpLiteral } from '../../../lib/address-guard.ts'
 import { thrownResult } from './failure.ts'
 import { openSmtpStartTls } from './smtp-starttls.ts'
 import { assessSsl, sslMessage, type ChainLink, type HandshakeFacts } from './ssl-report.ts'

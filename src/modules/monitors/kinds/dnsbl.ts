@@ -12,10 +12,10 @@
  *   SERVFAIL, REFUSED, timeout             → zone error
  * Verdict: listed anywhere → fail; otherwise a zone error → warning; otherwise pass.
  */
-import { counted } from '../../lib/words.ts'
+import { counted } from '../../../lib/words.ts'
 import DNS from 'dns2'
-import { abortable } from '../../lib/abortable.ts'
-import { parseResolver, type ResolverAddress } from './dns-check.ts'
+import { abortable } from '../../../lib/abortable.ts'
+import { parseResolver, type ResolverAddress } from './dns.ts'
 import { defaultZoneNames, dnsblQueryName, dnsblTargetAddress } from './dnsbl-zones.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type DnsblReport, type DnsblSpec, type DnsblStatus, type Verdict } from './spec.ts'
