@@ -10,7 +10,7 @@ import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsR
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './kinds/validate.ts'
 import { emailAuthSpec } from '../email-auth/monitor.ts'
-import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './regions.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
 export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
 export const MAX_MONITOR_NAME = 100

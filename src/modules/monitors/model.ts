@@ -8,7 +8,7 @@ import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_DNSBL_ZONES } from './kinds/dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './kinds/spec.ts'
 import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
-import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './regions.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))

@@ -13,10 +13,10 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy } from '../monitors/kinds/index.ts'
-import { MinHeap } from '../monitors/heap.ts'
-import { nextRunAfter } from '../monitors/recorder.ts'
-import { systemTimer, type RunCheck, type Timer } from '../monitors/scheduler.ts'
-import { SCHEDULER_DEFAULTS } from '../monitors/scheduler.ts'
+import { MinHeap } from '../monitors/run/heap.ts'
+import { nextRunAfter } from '../monitors/run/recorder.ts'
+import { systemTimer, type RunCheck, type Timer } from '../monitors/run/scheduler.ts'
+import { SCHEDULER_DEFAULTS } from '../monitors/run/scheduler.ts'
 
 export interface ProbeOptions {
   /** The server's base URL (BASE_URL of the instance). */

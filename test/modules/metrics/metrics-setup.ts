@@ -2,7 +2,7 @@
 import { expect } from 'bun:test'
 import { createAddressGuard } from '../../../src/lib/address-guard.ts'
 import { systemClock } from '../../../src/lib/clock.ts'
-import { MonitorScheduler } from '../../../src/modules/monitors/scheduler.ts'
+import { MonitorScheduler } from '../../../src/modules/monitors/run/scheduler.ts'
 import type { CheckDeps } from '../../../src/modules/monitors/kinds/spec.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { testCa } from '../../helpers/tls-ca.ts'

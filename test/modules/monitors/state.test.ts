@@ -11,7 +11,7 @@ import {
   type StateEvent,
   type StateSettings,
   type StateSnapshot,
-} from '../../../src/modules/monitors/state.ts'
+} from '../../../src/modules/monitors/run/state.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
 const INTERVAL = 30_000

@@ -47,7 +47,7 @@ import { FIXES, misconfiguredResult } from './failure.ts'
 import { runDnsblCheck } from './dnsbl.ts'
 import { runHttpCheck } from './http.ts'
 import { runSslCheck } from './ssl.ts'
-import { runWithRetries, type RetryPolicy, type Sleep } from '../retries.ts'
+import { runWithRetries, type RetryPolicy, type Sleep } from '../run/retries.ts'
 import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { systemDnsServers, systemResolve } from './system-resolver.ts'
 import { runTcpCheck } from './tcp.ts'
@@ -55,8 +55,8 @@ import { runTlsCheck } from './tls.ts'
 import { runEmailAuthCheck } from '../../email-auth/check.ts'
 
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
-export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from '../push.ts'
-export { DEFAULT_RETRY_POLICY, runBudgetMs, type RetryPolicy, type Sleep } from '../retries.ts'
+export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from '../run/push.ts'
+export { DEFAULT_RETRY_POLICY, runBudgetMs, type RetryPolicy, type Sleep } from '../run/retries.ts'
 export { DEFAULTS, defaultTimeoutMs } from './spec.ts'
 export type { CheckDeps, CheckResult, DnsblReport, DnsblSpec, DnsSpec, HttpSpec, MonitorSpec, MonitorType, Outcome, SslReport, SslSpec, TcpSpec, TlsSpec, ToolReport } from './spec.ts'
 export {
@@ -71,7 +71,7 @@ export {
   type StateSettings,
   type StateSnapshot,
   type Transition,
-} from '../state.ts'
+} from '../run/state.ts'
 export { parseAcceptedStatus } from './status-codes.ts'
 export { validateSpec, type SpecProblem } from './validate.ts'
 

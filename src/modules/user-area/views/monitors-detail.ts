@@ -12,7 +12,7 @@ import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
 import type { StoredToolReport } from '../../monitors/tool-state.ts'
 import { toolReportSection } from './monitors-report.ts'
-import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/regions.ts'
+import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/run/regions.ts'
 import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {

@@ -5,9 +5,9 @@
  * monitor it does not run itself) only the aggregate is judged again, so a silent region turns
  * stale even when nothing else reports.
  */
-import type { RegionStateRow } from './repo.ts'
+import type { RegionStateRow } from '../repo.ts'
 import { aggregateRegions, regionsOf, type RegionSnapshot } from './regions.ts'
-import type { CheckResult } from './kinds/spec.ts'
+import type { CheckResult } from '../kinds/spec.ts'
 import { decodeHistory, encodeHistory, initialState, nextState, type MonitorState } from './state.ts'
 
 export interface RegionalMonitor {

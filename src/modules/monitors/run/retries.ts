@@ -1,5 +1,5 @@
 /** Retries inside one run: a failed attempt is tried again after a pause, a few times (pure; sleep injected). */
-import { DEFAULTS, type CheckResult } from './kinds/spec.ts'
+import { DEFAULTS, type CheckResult } from '../kinds/spec.ts'
 
 export interface RetryPolicy {
   /** Extra attempts after a failed one (default 2, at most 5). */

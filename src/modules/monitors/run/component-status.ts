@@ -3,7 +3,7 @@
  * and misconfigured monitors have no say: they measured nothing). down → down (shown as major outage), degraded → degraded
  * (degraded performance), up → up. Pure.
  */
-import type { ComponentStatus } from '../components/tables.ts'
+import type { ComponentStatus } from '../../components/tables.ts'
 
 const RANK: Record<ComponentStatus, number> = { up: 0, degraded: 1, down: 2 }
 

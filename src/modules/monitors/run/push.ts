@@ -2,7 +2,7 @@
  * Push (heartbeat) monitors, the pure part: what one push means, and when silence means down.
  * The HTTP endpoint (`/api/push/<token>?status=up|down&msg=&ping=`) belongs to the scheduler layer.
  */
-import { clipMessage, type CheckResult } from './kinds/spec.ts'
+import { clipMessage, type CheckResult } from '../kinds/spec.ts'
 
 export interface PushSignal {
   status: 'up' | 'down'

@@ -6,7 +6,7 @@
  * state as a new monitor's first result would. Time comes in as `at` (the scheduler's injected
  * clock); nothing here reads a clock.
  */
-import { DEFAULTS, type Outcome } from './kinds/spec.ts'
+import { DEFAULTS, type Outcome } from '../kinds/spec.ts'
 
 /** `misconfigured`: the last run was refused by the configuration; it never counts as down. */
 export type MonitorState = 'pending' | 'up' | 'degraded' | 'down' | 'misconfigured'

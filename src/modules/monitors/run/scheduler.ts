@@ -17,15 +17,15 @@
  *   dies keeps its leases until they lapse, then the others run those monitors.
  * Clock and timer are injected: tests drive ticks and deadlines without sleeping.
  */
-import type { Clock } from '../../lib/clock.ts'
-import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy, type Sleep } from './kinds/index.ts'
-import { definitionOf } from './service.ts'
-import { hostKey, toSpec } from './definition.ts'
+import type { Clock } from '../../../lib/clock.ts'
+import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy, type Sleep } from '../kinds/index.ts'
+import { definitionOf } from '../service.ts'
+import { hostKey, toSpec } from '../definition.ts'
 import { MinHeap } from './heap.ts'
 import { LOCAL_REGION } from './regions.ts'
 import type { MonitorEvent, MonitorRecorder } from './recorder.ts'
-import type { MonitorsRepo } from './repo.ts'
-import type { StoredMonitorType } from './tables.ts'
+import type { MonitorsRepo } from '../repo.ts'
+import type { StoredMonitorType } from '../tables.ts'
 
 export interface Timer {
   setTimeout(callback: () => void, ms: number): unknown
