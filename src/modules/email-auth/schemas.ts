@@ -1,6 +1,6 @@
 /** The email-auth fields of the monitors API (typed `t` schemas). */
 import { t } from 'elysia'
-import { MAX_SELECTORS } from './dkim.ts'
+import { MAX_SELECTORS } from '../monitors/kinds/email-auth/dkim.ts'
 
 export const DkimSelectorsSchema = t.Array(t.String({ minLength: 1, maxLength: 253 }), {
   maxItems: MAX_SELECTORS,

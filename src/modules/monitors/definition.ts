@@ -9,7 +9,7 @@ import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './kinds/spec.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { validateSpec } from './kinds/validate.ts'
-import { emailAuthSpec } from '../email-auth/monitor.ts'
+import { emailAuthSpec } from './kinds/email-auth/monitor.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
 export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']

@@ -23,7 +23,7 @@ import { reportForPlan } from './kinds/ssl-report.ts'
 import { clearToolState, readToolReport, type StoredToolReport } from './tool-state.ts'
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
-import { EMAIL_AUTH_DEFAULTS } from '../email-auth/monitor.ts'
+import { EMAIL_AUTH_DEFAULTS } from './kinds/email-auth/monitor.ts'
 import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './run/regions.ts'
 
 /** Which regions exist: `local` and those with a live probe token (src/modules/probes). */

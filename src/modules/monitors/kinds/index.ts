@@ -52,7 +52,7 @@ import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { systemDnsServers, systemResolve } from './system-resolver.ts'
 import { runTcpCheck } from './tcp.ts'
 import { runTlsCheck } from './tls.ts'
-import { runEmailAuthCheck } from '../../email-auth/check.ts'
+import { runEmailAuthCheck } from './email-auth/check.ts'
 
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
 export { parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from '../run/push.ts'

@@ -1,7 +1,7 @@
 /** What a check is asked to do (MonitorSpec), what it needs (CheckDeps) and what it answers (CheckResult). */
 import type { AddressGuard } from '../../../lib/address-guard.ts'
 import type { Clock } from '../../../lib/clock.ts'
-import type { EmailAuthSpec } from '../../email-auth/check.ts'
+import type { EmailAuthSpec } from './email-auth/check.ts'
 
 /**
  * What one run found: the target answered well (`ok`), slowly or partly (`degraded`), or failed

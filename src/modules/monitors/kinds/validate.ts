@@ -8,7 +8,7 @@ import { parseResolver } from './dns.ts'
 import { DEAD_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, type MonitorSpec } from './spec.ts'
 import { parseAcceptedStatus } from './status-codes.ts'
-import { validateEmailAuthSpec } from '../../email-auth/monitor.ts'
+import { validateEmailAuthSpec } from './email-auth/monitor.ts'
 
 export interface SpecProblem {
   field: string

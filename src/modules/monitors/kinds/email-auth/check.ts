@@ -4,12 +4,12 @@
  * degraded on a warning, fail otherwise. Lookups go to the instance's resolvers (or the spec's);
  * they open no connection to the domain, so the address guard has nothing to check here.
  */
-import { clipMessage, type CheckDeps, type CheckResult } from '../monitors/kinds/spec.ts'
-import { parseResolver, type ResolverAddress } from '../monitors/kinds/dns.ts'
-import { FIXES, misconfiguredResult } from '../monitors/kinds/failure.ts'
+import { clipMessage, type CheckDeps, type CheckResult } from '../spec.ts'
+import { parseResolver, type ResolverAddress } from '../dns.ts'
+import { FIXES, misconfiguredResult } from '../failure.ts'
 import { checkDkim } from './dkim.ts'
 import { checkDmarc } from './dmarc.ts'
-import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './model.ts'
+import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './report.ts'
 import { createDnsResolve, memoizeResolve, type DnsResolve } from './resolver.ts'
 import { checkSpf, spfRecords } from './spf.ts'
 

@@ -2,10 +2,10 @@
  * The email-auth monitor type as the monitors engine sees it: the spec made from a stored
  * definition (target = the domain, option `dkim_selectors`) and its field-named problems. Pure.
  */
-import type { AddressGuard } from '../../lib/address-guard.ts'
-import type { MonitorDefinition } from '../monitors/definition.ts'
-import { parseResolver } from '../monitors/kinds/dns.ts'
-import type { SpecProblem } from '../monitors/kinds/validate.ts'
+import type { AddressGuard } from '../../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../../definition.ts'
+import { parseResolver } from '../dns.ts'
+import type { SpecProblem } from '../validate.ts'
 import { normalizeDomain, type EmailAuthSpec } from './check.ts'
 import { MAX_SELECTORS, SELECTOR_PATTERN } from './dkim.ts'
 

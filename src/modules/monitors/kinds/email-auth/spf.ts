@@ -9,7 +9,7 @@
  * matches and every term is walked and counted. The `all` qualifier is read from the record itself (and its redirect target).
  */
 import { spf } from 'mailauth/lib/spf/index.js'
-import type { SpfResult } from './model.ts'
+import type { SpfResult } from './report.ts'
 import { dnsCode, TRANSIENT_CODES, type DnsResolve } from './resolver.ts'
 
 export const SPF_LOOKUP_LIMIT = 10

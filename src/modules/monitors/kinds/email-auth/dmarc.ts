@@ -6,7 +6,7 @@
  * (RFC 7489 §7.1; without it receivers send no reports there: warning).
  */
 import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js'
-import { worst, type AuthStatus, type DmarcResult } from './model.ts'
+import { worst, type AuthStatus, type DmarcResult } from './report.ts'
 import { dnsCode, type DnsResolve } from './resolver.ts'
 
 const DMARC_VERSION = /^v\s*=\s*DMARC1\s*(?:;|$)/i

@@ -7,7 +7,7 @@
  * (`v=spf1 -all` and DMARC p=reject) needs none.
  */
 import { getPublicKey } from 'mailauth/lib/tools.js'
-import { worst, type DkimResult, type DkimSelectorResult } from './model.ts'
+import { worst, type DkimResult, type DkimSelectorResult } from './report.ts'
 import { dnsCode, type DnsResolve } from './resolver.ts'
 
 export const DKIM_FAIL_BELOW_BITS = 1024
