@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { systemClock } from '../../lib/clock.ts'
 import { APP_VERSION } from '../../lib/version.ts'
 import { createCheckDeps } from '../monitors/kinds/index.ts'
-import { REGION_PATTERN } from '../monitors/run/regions.ts'
+import { REGION_PATTERN } from '../monitors/run/index.ts'
 import { ProbeRunner } from './runner.ts'
 
 type Io = { out: (line: string) => void; err: (line: string) => void }

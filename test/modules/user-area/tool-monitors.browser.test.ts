@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { DAY_MS } from '../../../src/lib/time.ts'
-import { runMonitor } from '../../../src/modules/monitors/kinds/index.ts'
+import { runMonitor } from '../../../src/modules/monitors/run/index.ts'
 import { checkA11y, checkLayouts, type WebApp, startWebApp } from '../../helpers/webapp.ts'
 import { startDnsServer, testDeps, type TestDnsServer } from '../monitors/fixtures.ts'
 import { schedulerFor } from '../monitors/scheduling.ts'

@@ -9,7 +9,11 @@ import { canonicalHost, isIpLiteral } from '../../../lib/address-guard.ts'
 import { abortable } from '../../../lib/abortable.ts'
 import { explainNetworkError } from '../../../lib/network-errors.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
-import { clipMessage, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { commonSpec, type MonitorKind } from './kind.ts'
+import { clipMessage, DNS_RECORD_TYPES, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
+import { DNS_NAME, fieldChecks, RESOLVER_FORMAT, type SpecProblem } from './validate.ts'
 
 export interface ResolverAddress {
   address: string
@@ -125,3 +129,30 @@ export function answerValues(packet: DNS.Packet, type: DnsRecordType): AnswerVal
     }
   })
 }
+
+function dnsSpec(definition: MonitorDefinition): DnsSpec {
+  const { options: o } = definition
+  return { type: 'dns', name: definition.target ?? '', recordType: o.record_type ?? 'A', ...commonSpec(definition), ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
+}
+
+/** A resolver the spec names: an IP literal the guard allows. */
+export function resolverProblems(check: ReturnType<typeof fieldChecks>, resolver: string | null | undefined): void {
+  if (!resolver) return
+  const parsed = parseResolver(resolver)
+  if (!parsed) check.problem('resolver', RESOLVER_FORMAT)
+  else check.host('resolver', parsed.address)
+}
+
+function validateDnsSpec(spec: DnsSpec, guard: AddressGuard): SpecProblem[] {
+  const check = fieldChecks(guard)
+  if (typeof spec.name !== 'string' || !DNS_NAME.test(spec.name)) check.problem('name', 'must be a DNS name')
+  if (!DNS_RECORD_TYPES.includes(spec.recordType)) check.problem('recordType', `must be one of ${DNS_RECORD_TYPES.join(', ')}`)
+  if ((spec.expected?.length ?? 0) > 20 || spec.expected?.some((value) => typeof value !== 'string' || value.length > 2048)) {
+    check.problem('expected', 'at most 20 values of at most 2048 characters')
+  }
+  resolverProblems(check, spec.resolver)
+  return check.problems
+}
+
+/** dns: one query of one record type, its answer compared with the expected values. */
+export const dnsKind: MonitorKind<DnsSpec> = { type: 'dns', toSpec: dnsSpec, validate: validateDnsSpec, run: runDnsCheck, probeable: true }

@@ -16,9 +16,13 @@ import { counted } from '../../../lib/words.ts'
 import DNS from 'dns2'
 import { abortable } from '../../../lib/abortable.ts'
 import { parseResolver, type ResolverAddress } from './dns.ts'
-import { defaultZoneNames, dnsblQueryName, dnsblTargetAddress } from './dnsbl-zones.ts'
+import { DEAD_DNSBL_ZONES, defaultZoneNames, dnsblQueryName, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { commonSpec, type MonitorKind } from './kind.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type DnsblReport, type DnsblSpec, type DnsblStatus, type Verdict } from './spec.ts'
+import { DNS_NAME, fieldChecks, type SpecProblem } from './validate.ts'
 
 /** A domain's MX hosts looked at, and addresses per name: bounds the sweep (addresses × zones). */
 const MAX_MX_HOSTS = 5
@@ -150,3 +154,26 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, work:
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
   return results
 }
+
+function dnsblSpec(definition: MonitorDefinition): DnsblSpec {
+  const { options: o } = definition
+  return { type: 'dnsbl', target: definition.target ?? '', ...commonSpec(definition), ...(o.zones?.length ? { zones: o.zones } : {}) }
+}
+
+function validateDnsblSpec(spec: DnsblSpec, guard: AddressGuard): SpecProblem[] {
+  const { problems, problem } = fieldChecks(guard)
+  const address = dnsblTargetAddress(spec.target)
+  if (address === undefined || (address === 'not-ip' && (!DNS_NAME.test(spec.target) || !spec.target.includes('.')))) {
+    problem('target', 'must be an IP address or a domain name')
+  }
+  const zones = spec.zones ?? []
+  if (zones.length > MAX_DNSBL_ZONES) problem('zones', `at most ${MAX_DNSBL_ZONES} zones`)
+  for (const zone of zones) {
+    if (typeof zone !== 'string' || !DNS_NAME.test(zone) || !zone.includes('.')) problem('zones', `"${String(zone).slice(0, 100)}" is not a zone name`)
+    else if (DEAD_DNSBL_ZONES.includes(zone.toLowerCase().replace(/\.$/, ''))) problem('zones', `${zone} is decommissioned; it would report nothing or everything`)
+  }
+  return problems
+}
+
+/** dnsbl: an address (or a mail domain's addresses) looked up in blocklist zones. Its verdict does not depend on where it is asked from. */
+export const dnsblKind: MonitorKind<DnsblSpec> = { type: 'dnsbl', toSpec: dnsblSpec, validate: validateDnsblSpec, run: runDnsblCheck, probeable: false }

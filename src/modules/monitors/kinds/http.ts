@@ -3,11 +3,14 @@
  * request goes to that checked IP with `Host` (and TLS SNI) set to the name, so `fetch` never looks
  * the name up again. Redirects are followed here by hand (bounded), never by `fetch`.
  */
-import { isIpLiteral, urlHost } from '../../../lib/address-guard.ts'
-import { evaluateConditions, parseConditions } from './conditions.ts'
+import { isIpLiteral, urlHost, type AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { evaluateConditions, MAX_CONDITIONS, parseConditions } from './conditions.ts'
 import { describeFailure, FIXES, misconfiguredResult, thrownResult } from './failure.ts'
-import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'
+import { commonSpec, type MonitorKind } from './kind.ts'
+import { clipMessage, DEFAULTS, HTTP_METHODS, type CheckDeps, type CheckResult, type HttpSpec } from './spec.ts'
 import { DEFAULT_ACCEPTED_STATUS, parseAcceptedStatus, statusAccepted } from './status-codes.ts'
+import { fieldChecks, HEADER_NAME, MAX_HEADERS, MAX_REQUEST_BODY, type SpecProblem } from './validate.ts'
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 /** Headers the engine owns; a spec cannot set them. */
@@ -186,3 +189,60 @@ async function readLimited(response: Response, limit: number): Promise<{ text: s
 function failure(message: string, details?: CheckResult['details']): CheckResult {
   return { outcome: 'fail', responseTimeMs: null, message: clipMessage(message), ...(details ? { details } : {}) }
 }
+
+/** The request of an http, keyword or json monitor (keyword only for the keyword type). */
+export function httpSpec(definition: MonitorDefinition): HttpSpec {
+  const { options: o, target } = definition
+  return {
+    type: 'http',
+    url: target ?? '',
+    ...commonSpec(definition),
+    ...(o.method ? { method: o.method } : {}),
+    ...(o.headers ? { headers: o.headers } : {}),
+    ...(o.body != null ? { body: o.body } : {}),
+    ...(o.accepted_status ? { acceptedStatus: o.accepted_status } : {}),
+    ...(o.follow_redirects !== undefined ? { followRedirects: o.follow_redirects } : {}),
+    keyword: definition.type === 'keyword' && o.keyword ? { text: o.keyword, present: o.keyword_present ?? true, caseSensitive: o.keyword_case_sensitive ?? true } : null,
+    ...(o.conditions?.length ? { conditions: o.conditions } : {}),
+  }
+}
+
+export function validateHttpSpec(spec: HttpSpec, guard: AddressGuard): SpecProblem[] {
+  const check = fieldChecks(guard)
+  const { problems, problem } = check
+  let url: URL | undefined
+  try {
+    url = new URL(spec.url)
+  } catch {
+    problem('url', 'must be an absolute http(s) URL')
+  }
+  if (url) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') problem('url', 'must use http or https')
+    else if (url.username || url.password) problem('url', 'must not carry credentials; use an Authorization header')
+    else check.host('url', url.hostname)
+  }
+  if (spec.method !== undefined && !HTTP_METHODS.includes(spec.method)) problem('method', `must be one of ${HTTP_METHODS.join(', ')}`)
+  const headers = Object.entries(spec.headers ?? {})
+  if (headers.length > MAX_HEADERS) problem('headers', `at most ${MAX_HEADERS} headers`)
+  for (const [name, value] of headers) {
+    if (!HEADER_NAME.test(name)) problem('headers', `"${name.slice(0, 100)}" is not a header name`)
+    else if (typeof value !== 'string' || /[\r\n\0]/.test(value) || value.length > 4096) problem('headers', `${name} must be one line of at most 4096 characters`)
+  }
+  if (spec.body != null && new TextEncoder().encode(spec.body).byteLength > MAX_REQUEST_BODY) problem('body', `at most ${MAX_REQUEST_BODY} bytes`)
+  const accepted = parseAcceptedStatus(spec.acceptedStatus ?? '200-299')
+  if (!accepted.ok) problem('acceptedStatus', accepted.message)
+  if (spec.keyword && (typeof spec.keyword.text !== 'string' || spec.keyword.text.length < 1 || spec.keyword.text.length > 200)) {
+    problem('keyword', 'the keyword must be 1 to 200 characters')
+  }
+  if (spec.method === 'HEAD' && (spec.keyword || spec.conditions?.some((condition) => condition.includes('[BODY]')))) {
+    problem('method', 'a HEAD request has no body for a keyword or a [BODY] condition')
+  }
+  const conditions = parseConditions(spec.conditions ?? [])
+  if (!conditions.ok) {
+    for (const error of conditions.errors) problems.push({ field: 'conditions', message: `condition ${error.index + 1}: ${error.message}`, index: error.index, position: error.position })
+  } else if ((spec.conditions?.length ?? 0) > MAX_CONDITIONS) problem('conditions', `at most ${MAX_CONDITIONS}`)
+  return problems
+}
+
+/** http: the status code (and timing) of a request. keyword and json (files beside this one) are the same request with more to check. */
+export const httpKind: MonitorKind<HttpSpec> = { type: 'http', toSpec: httpSpec, validate: validateHttpSpec, run: runHttpCheck, probeable: true }

@@ -11,7 +11,11 @@ import { isIpLiteral } from '../../../lib/address-guard.ts'
 import { thrownResult } from './failure.ts'
 import { openSmtpStartTls } from './smtp-starttls.ts'
 import { assessSsl, sslMessage, type ChainLink, type HandshakeFacts } from './ssl-report.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { commonSpec, splitHostPort, type MonitorKind } from './kind.ts'
 import { clipMessage, STARTTLS_PORTS, type CheckDeps, type CheckResult, type Outcome, type SslSpec, type Verdict } from './spec.ts'
+import { daysProblems, fieldChecks, type SpecProblem } from './validate.ts'
 
 const OUTCOME: Record<Verdict, Outcome> = { pass: 'ok', warning: 'degraded', fail: 'fail' }
 
@@ -168,3 +172,30 @@ function curveBits(curve: string): number | null {
   if (curve === 'prime256v1') return 256
   return bits ? Number(bits) : null
 }
+
+function sslSpec(definition: MonitorDefinition): SslSpec {
+  const { options: o } = definition
+  const split = splitHostPort(definition.target ?? '')
+  const port = o.port ?? split.port ?? 443
+  return {
+    type: 'ssl',
+    host: split.host,
+    port,
+    ...commonSpec(definition),
+    // Ports 25 and 587 always speak STARTTLS; the option turns it on elsewhere (e.g. 2525).
+    starttls: o.starttls === true || STARTTLS_PORTS.includes(port),
+    ...(o.tls_degraded_below_days !== undefined ? { warnBelowDays: o.tls_degraded_below_days } : {}),
+    ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
+  }
+}
+
+function validateSslSpec(spec: SslSpec, guard: AddressGuard): SpecProblem[] {
+  const check = fieldChecks(guard)
+  check.host('host', spec.host)
+  check.port('port', spec.port)
+  daysProblems(check, 'warnBelowDays', spec.warnBelowDays, spec.failBelowDays, 'must not be above the warning threshold')
+  return check.problems
+}
+
+/** ssl: the certificate's health report (chain, key, expiry), on HTTPS or an SMTP STARTTLS port. Its verdict does not depend on where it is asked from. */
+export const sslKind: MonitorKind<SslSpec> = { type: 'ssl', toSpec: sslSpec, validate: validateSslSpec, run: runSslCheck, probeable: false }

@@ -1,7 +1,11 @@
 /** TCP port checks: connect to the guard-checked address within the timeout, then close (edge: node:net). */
 import { createConnection } from 'node:net'
 import { thrownResult } from './failure.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { commonSpec, splitHostPort, type MonitorKind } from './kind.ts'
 import { clipMessage, type CheckDeps, type CheckResult, type TcpSpec } from './spec.ts'
+import { fieldChecks, type SpecProblem } from './validate.ts'
 
 export async function runTcpCheck(spec: TcpSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
@@ -39,3 +43,19 @@ function connectOnce(address: string, port: number, signal: AbortSignal): Promis
     socket.once('error', (error) => done(error))
   })
 }
+
+function tcpSpec(definition: MonitorDefinition): TcpSpec {
+  const split = splitHostPort(definition.target ?? '')
+  return { type: 'tcp', host: split.host, port: (definition.options.port ?? split.port) as number, ...commonSpec(definition) }
+}
+
+function validateTcpSpec(spec: TcpSpec, guard: AddressGuard): SpecProblem[] {
+  const check = fieldChecks(guard)
+  check.host('host', spec.host)
+  if (spec.port === undefined) check.problem('port', 'port is required')
+  check.port('port', spec.port)
+  return check.problems
+}
+
+/** tcp: a connection to host:port opens within the timeout. */
+export const tcpKind: MonitorKind<TcpSpec> = { type: 'tcp', toSpec: tcpSpec, validate: validateTcpSpec, run: runTcpCheck, probeable: true }

@@ -8,7 +8,11 @@ import { isIpLiteral } from '../../../lib/address-guard.ts'
 import { explainCertificateError } from '../../../lib/network-errors.ts'
 import { DAY_MS } from '../../../lib/time.ts'
 import { thrownResult } from './failure.ts'
+import type { AddressGuard } from '../../../lib/address-guard.ts'
+import type { MonitorDefinition } from '../definition.ts'
+import { commonSpec, splitHostPort, type MonitorKind } from './kind.ts'
 import { clipMessage, DEFAULTS, type CheckDeps, type CheckResult, type TlsSpec } from './spec.ts'
+import { daysProblems, fieldChecks, type SpecProblem } from './validate.ts'
 
 export async function runTlsCheck(spec: TlsSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
@@ -78,3 +82,27 @@ function handshakeOnce(options: { address: string; port: number; serverName: str
     socket.once('error', (error) => finish(error))
   })
 }
+
+function tlsSpec(definition: MonitorDefinition): TlsSpec {
+  const { options: o } = definition
+  const split = splitHostPort(definition.target ?? '')
+  return {
+    type: 'tls',
+    host: split.host,
+    port: o.port ?? split.port ?? 443,
+    ...commonSpec(definition),
+    ...(o.tls_degraded_below_days !== undefined ? { degradedBelowDays: o.tls_degraded_below_days } : {}),
+    ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
+  }
+}
+
+function validateTlsSpec(spec: TlsSpec, guard: AddressGuard): SpecProblem[] {
+  const check = fieldChecks(guard)
+  check.host('host', spec.host)
+  check.port('port', spec.port)
+  daysProblems(check, 'degradedBelowDays', spec.degradedBelowDays, spec.failBelowDays, 'must not be above degradedBelowDays')
+  return check.problems
+}
+
+/** tls: a handshake whose certificate is trusted, names the host and has enough days left. */
+export const tlsKind: MonitorKind<TlsSpec> = { type: 'tls', toSpec: tlsSpec, validate: validateTlsSpec, run: runTlsCheck, probeable: true }

@@ -1,5 +1,5 @@
 /** Retries inside one run: a failed attempt is tried again after a pause, a few times (pure; sleep injected). */
-import { DEFAULTS, type CheckResult } from '../kinds/spec.ts'
+import { DEFAULTS, runCheck, type CheckDeps, type CheckResult, type MonitorSpec } from '../kinds/index.ts'
 
 export interface RetryPolicy {
   /** Extra attempts after a failed one (default 2, at most 5). */
@@ -33,4 +33,9 @@ export async function runWithRetries(attempt: () => Promise<CheckResult>, policy
 export function runBudgetMs(timeoutMs: number, policy: RetryPolicy): number {
   const retries = Math.max(0, Math.min(DEFAULTS.maxRetries, Math.floor(policy.retries)))
   return (retries + 1) * timeoutMs + retries * policy.retryDelayMs
+}
+
+/** One run: the check with its retries. */
+export function runMonitor(spec: MonitorSpec, deps: CheckDeps, policy: RetryPolicy, sleep: Sleep): Promise<CheckResult & { attempts: number }> {
+  return runWithRetries(() => runCheck(spec, deps), policy, sleep)
 }

@@ -18,7 +18,8 @@
  * Clock and timer are injected: tests drive ticks and deadlines without sleeping.
  */
 import type { Clock } from '../../../lib/clock.ts'
-import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy, type Sleep } from '../kinds/index.ts'
+import type { CheckDeps, CheckResult, MonitorSpec } from '../kinds/index.ts'
+import { runBudgetMs, runMonitor, type RetryPolicy, type Sleep } from './retries.ts'
 import { definitionOf } from '../service.ts'
 import { hostKey, toSpec } from '../definition.ts'
 import { MinHeap } from './heap.ts'

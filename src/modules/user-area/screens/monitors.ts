@@ -18,7 +18,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { Elysia, t } from 'elysia'
 import type { User } from '../../accounts/service.ts'
-import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../monitors/availability.ts'
+import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../monitors/service.ts'
 import { CreateMonitorBody, monitorJson, ResultsQuery, UpdateMonitorBody } from '../../monitors/model.ts'
 import type { Monitor } from '../../monitors/service.ts'
 import { HttpError } from '../../../lib/errors.ts'
@@ -44,7 +44,7 @@ import {
 } from '../views/monitors.ts'
 import { pageCrumbs } from '../views/pages.ts'
 import type { ScreenDeps } from './deps.ts'
-import { PROBE_TYPES } from '../../monitors/definition.ts'
+import { PROBE_TYPES } from '../../monitors/kinds/index.ts'
 import type { StoredMonitorType } from '../../monitors/tables.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })

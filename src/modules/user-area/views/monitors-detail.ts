@@ -7,12 +7,12 @@
 import { counted } from '../../../lib/words.ts'
 import { html } from '../../../lib/html.ts'
 import { DAY_MS, utcDayStart } from '../../../lib/time.ts'
-import type { Availability } from '../../monitors/availability.ts'
+import type { Availability } from '../../monitors/service.ts'
 import type { Monitor, MonitorResultRow } from '../../monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
-import type { StoredToolReport } from '../../monitors/tool-state.ts'
+import type { StoredToolReport } from '../../monitors/service.ts'
 import { toolReportSection } from './monitors-report.ts'
-import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/run/regions.ts'
+import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../monitors/run/index.ts'
 import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {

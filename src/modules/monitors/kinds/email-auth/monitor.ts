@@ -4,9 +4,10 @@
  */
 import type { AddressGuard } from '../../../../lib/address-guard.ts'
 import type { MonitorDefinition } from '../../definition.ts'
-import { parseResolver } from '../dns.ts'
-import type { SpecProblem } from '../validate.ts'
-import { normalizeDomain, type EmailAuthSpec } from './check.ts'
+import { resolverProblems } from '../dns.ts'
+import type { MonitorKind } from '../kind.ts'
+import { fieldChecks, type SpecProblem } from '../validate.ts'
+import { normalizeDomain, runEmailAuthCheck, type EmailAuthSpec } from './check.ts'
 import { MAX_SELECTORS, SELECTOR_PATTERN } from './dkim.ts'
 
 /** A mail domain: at least two labels, letters, digits, hyphens (IDNs in their xn-- form). */
@@ -31,7 +32,8 @@ export function emailAuthSpec(definition: MonitorDefinition): EmailAuthSpec {
 }
 
 export function validateEmailAuthSpec(spec: EmailAuthSpec, guard: AddressGuard): SpecProblem[] {
-  const problems: SpecProblem[] = []
+  const check = fieldChecks(guard)
+  const { problems } = check
   if (typeof spec.domain !== 'string' || !MAIL_DOMAIN.test(normalizeDomain(spec.domain))) problems.push({ field: 'domain', message: 'must be a domain name such as example.com' })
   const selectors = spec.selectors ?? []
   if (selectors.length > MAX_SELECTORS) problems.push({ field: 'selectors', message: `at most ${MAX_SELECTORS} selectors` })
@@ -41,13 +43,9 @@ export function validateEmailAuthSpec(spec: EmailAuthSpec, guard: AddressGuard):
       break
     }
   }
-  if (spec.resolver) {
-    const resolver = parseResolver(spec.resolver)
-    if (!resolver) problems.push({ field: 'resolver', message: 'must be an IP address with an optional port, e.g. 9.9.9.9 or [2620:fe::fe]:53' })
-    else {
-      const refusal = guard.refusesLiteral(resolver.address)
-      if (refusal) problems.push({ field: 'resolver', message: refusal })
-    }
-  }
+  resolverProblems(check, spec.resolver)
   return problems
 }
+
+/** email_auth: a mail domain's SPF, DKIM and DMARC records. Its verdict does not depend on where it is asked from. */
+export const emailAuthKind: MonitorKind<EmailAuthSpec> = { type: 'email_auth', toSpec: emailAuthSpec, validate: validateEmailAuthSpec, run: runEmailAuthCheck, probeable: false }
