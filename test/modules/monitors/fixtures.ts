@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import DNS from 'dns2'
 import { createAddressGuard, type AddressGuard, type PrivateTargets } from '../../../src/lib/address-guard.ts'
-import { systemResolve } from '../../../src/modules/monitors/kinds/system-resolver.ts'
+import { systemResolve } from '../../../src/lib/dns/system.ts'
 import type { CheckDeps } from '../../../src/modules/monitors/kinds/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 

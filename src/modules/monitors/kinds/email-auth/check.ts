@@ -10,7 +10,7 @@ import { FIXES, misconfiguredResult } from '../failure.ts'
 import { checkDkim } from './dkim.ts'
 import { checkDmarc } from './dmarc.ts'
 import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './report.ts'
-import { createDnsResolve, memoizeResolve, type DnsResolve } from './resolver.ts'
+import { createDnsResolve, memoizeResolve, type DnsResolve } from '../../../../lib/dns/resolve.ts'
 import { checkSpf, spfRecords } from './spf.ts'
 
 export interface EmailAuthSpec {

@@ -10,8 +10,8 @@
  * failures (a timeout, SERVFAIL) are asked again, `retries` times, before they are reported.
  */
 import DNS from 'dns2'
-import { abortable } from '../../../../lib/abortable.ts'
-import type { ResolverAddress } from '../dns.ts'
+import { abortable } from '../abortable.ts'
+import type { ResolverAddress } from '../../modules/monitors/kinds/dns.ts'
 
 /** The `dns.promises.resolve(name, type)` signature mailauth's `resolver` option takes. */
 export type DnsResolve = (name: string, type: string) => Promise<unknown[]>
