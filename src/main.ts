@@ -3,7 +3,7 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
-import { nodeDnsResolver } from './lib/dns/domain-resolver.ts'
+import { nodeDnsResolver } from './lib/dns/index.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
 import { bridgeChangesOverPostgres } from './db/postgres-changes.ts'

@@ -1,6 +1,13 @@
-/** The production DNS resolver of the custom-domain check (status-pages/dns-check.ts), on node:dns. */
+/** The custom-domain check's resolver (status-pages/dns-check.ts): the system's, on node:dns (edge). */
 import { promises as dns } from 'node:dns'
-import type { DnsResolver } from '../../modules/status-pages/dns-check.ts'
+
+/** What the custom-domain check asks; tests pass their own. */
+export interface DnsResolver {
+  /** CNAME targets of `host`: [] when it has none or does not exist; throws when the lookup itself failed. */
+  cname(host: string): Promise<string[]>
+  /** A and AAAA addresses of `host`, following CNAMEs: [] when it has none; throws when the lookup failed. */
+  addresses(host: string): Promise<string[]>
+}
 
 /** Answers that say the name has no such records: an empty list. Anything else means the lookup failed. */
 const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND'])

@@ -1,6 +1,6 @@
 /**
- * DNS lookups for the email-authentication checks and the lookup tools, through dns2's client
- * (edge: UDP). Never `node:dns`: Bun's node:dns answers each 255-byte piece of a long TXT record
+ * DNS lookups in node:dns's shape for the email-authentication checks and the lookup tools, over
+ * the UDP client of query.ts. Never `node:dns`: Bun's node:dns answers each 255-byte piece of a long TXT record
  * as a record of its own (oven-sh/bun#21370), which breaks every real DKIM key. dns2 keeps one
  * record's pieces together, and each TXT record here is answered as its list of pieces, the
  * `dns.promises.resolve` shape mailauth expects (it joins them per record).
@@ -9,9 +9,8 @@
  * ESERVFAIL, EREFUSED, ETIMEOUT), so mailauth reads them as it reads node:dns's. Transient
  * failures (a timeout, SERVFAIL) are asked again, `retries` times, before they are reported.
  */
-import DNS from 'dns2'
-import { abortable } from '../abortable.ts'
-import type { ResolverAddress } from '../../modules/monitors/kinds/dns.ts'
+import { dnsTypeCode, queryDns, type DnsPacket } from './query.ts'
+import type { ResolverAddress } from './servers.ts'
 
 /** The `dns.promises.resolve(name, type)` signature mailauth's `resolver` option takes. */
 export type DnsResolve = (name: string, type: string) => Promise<unknown[]>
@@ -65,19 +64,11 @@ function shape(type: string, records: Array<Record<string, unknown>>): unknown[]
 export function createDnsResolve(options: DnsResolveOptions): DnsResolve {
   const retries = options.retries ?? 2
   const once = async (server: ResolverAddress, name: string, type: string): Promise<unknown[]> => {
-    const typeCode = (DNS.Packet.TYPE as Record<string, number>)[type]
+    const typeCode = dnsTypeCode(type)
     if (typeCode === undefined) throw new DnsError('ENOTIMP', name, type)
-    const query = DNS.UDPClient({
-      dns: server.address,
-      port: server.port,
-      socketType: server.address.includes(':') ? 'udp6' : 'udp4',
-      timeout: options.tryTimeoutMs,
-      // dns2's TCP fallback splits the server text on ":", which only works for IPv4.
-      retryOverTCP: !server.address.includes(':'),
-    })
-    let packet: DNS.Packet
+    let packet: DnsPacket
     try {
-      packet = await abortable(query(name, type as never), options.signal)
+      packet = await queryDns(server, name, type, { timeoutMs: options.tryTimeoutMs, signal: options.signal })
     } catch (error) {
       if (options.signal?.aborted) throw new DnsError('ETIMEOUT', name, type)
       const message = String((error as Error)?.message ?? error)

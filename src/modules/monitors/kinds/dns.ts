@@ -1,12 +1,10 @@
 /**
  * DNS checks: one query of one record type to one resolver, answers compared with the expected
- * values. dns2's client rather than `node:dns`: Bun's `node:dns` splits a long TXT record into one
- * record per 255-byte piece (oven-sh/bun#21370), and dns2 lets a check name its own resolver and port.
+ * values, through the DNS client of src/lib/dns/ (it names its own resolver and port).
  * A resolver named in the spec goes through the address guard; the instance's own resolvers do not.
  */
-import DNS from 'dns2'
-import { canonicalHost, isIpLiteral } from '../../../lib/address-guard.ts'
-import { abortable } from '../../../lib/abortable.ts'
+import { canonicalHost } from '../../../lib/address-guard.ts'
+import { firstResolver, parseResolver, queryDns, rcodeName, type DnsPacket, type ResolverAddress } from '../../../lib/dns/index.ts'
 import { explainNetworkError } from '../../../lib/network-errors.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import type { AddressGuard } from '../../../lib/address-guard.ts'
@@ -15,26 +13,7 @@ import { commonSpec, type MonitorKind } from './kind.ts'
 import { clipMessage, DNS_RECORD_TYPES, type CheckDeps, type CheckResult, type DnsRecordType, type DnsSpec } from './spec.ts'
 import { DNS_NAME, fieldChecks, RESOLVER_FORMAT, type SpecProblem } from './validate.ts'
 
-export interface ResolverAddress {
-  address: string
-  port: number
-}
-
-/** Reads "ip", "ip:port" or "[v6]:port"; undefined when it is not an IP literal with a valid port. */
-export function parseResolver(text: string): ResolverAddress | undefined {
-  const raw = text.trim()
-  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(raw)
-  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(raw)
-  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : plain ? [plain[1]!, plain[2]] : raw.includes(':') ? [raw, undefined] : []
-  if (host === undefined) return undefined
-  // Only plain dotted quads and IPv6 text: "2130706433" is not a resolver anyone means.
-  if (!host.includes(':') && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return undefined
-  const address = canonicalHost(host)
-  if (address === undefined || !isIpLiteral(address)) return undefined
-  const portNumber = port === undefined ? 53 : Number(port)
-  if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) return undefined
-  return { address, port: portNumber }
-}
+export { parseResolver, type ResolverAddress } from '../../../lib/dns/index.ts'
 
 export async function runDnsCheck(spec: DnsSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
@@ -48,29 +27,21 @@ export async function runDnsCheck(spec: DnsSpec, deps: CheckDeps): Promise<Check
     const refusal = deps.guard.refusesLiteral(resolver.address)
     if (refusal) return misconfiguredResult(`resolver ${refusal}`, FIXES.editSettings)
   } else {
-    resolver = (deps.dnsServers ?? []).map(parseResolver).find((server) => server !== undefined)
+    resolver = firstResolver(deps.dnsServers)
     if (!resolver) return misconfiguredResult('no DNS resolver configured', FIXES.instanceResolvers)
   }
 
   const started = elapsed()
-  let packet: DNS.Packet
+  let packet: DnsPacket
   try {
-    const query = DNS.UDPClient({
-      dns: resolver.address,
-      port: resolver.port,
-      socketType: resolver.address.includes(':') ? 'udp6' : 'udp4',
-      timeout: spec.timeoutMs,
-      // dns2's TCP fallback splits the server text on ":", which only works for IPv4.
-      retryOverTCP: !resolver.address.includes(':'),
-    })
-    packet = await abortable(query(spec.name, spec.recordType), signal)
+    packet = await queryDns(resolver, spec.name, spec.recordType, { timeoutMs: spec.timeoutMs, signal })
   } catch (error) {
     return fail(`${spec.recordType} ${spec.name}: ${describeFailure(error, signal, spec.timeoutMs)}`)
   }
   const responseTimeMs = Math.round(elapsed() - started)
   const rcode = packet.header.rcode
   if (rcode !== 0) {
-    const name = Object.entries(DNS.Packet.RCODE).find(([, code]) => code === rcode)?.[0] ?? `rcode ${rcode}`
+    const name = rcodeName(rcode)
     return { outcome: 'fail', responseTimeMs, message: clipMessage(`${spec.recordType} ${spec.name}: ${explainNetworkError({ code: name }) ?? name}`) }
   }
   const answers = answerValues(packet, spec.recordType)
@@ -95,7 +66,7 @@ const TYPE_CODES: Record<DnsRecordType, number> = { A: 1, AAAA: 28, CNAME: 5, MX
 const hostName = (name: unknown) => String(name ?? '').toLowerCase().replace(/\.$/, '')
 
 /** The answers of the asked type (a CNAME chain's other records left out), each with its match rule. */
-export function answerValues(packet: DNS.Packet, type: DnsRecordType): AnswerValue[] {
+export function answerValues(packet: DnsPacket, type: DnsRecordType): AnswerValue[] {
   const records = packet.answers.filter((record) => record.type === TYPE_CODES[type]) as unknown as Array<Record<string, unknown>>
   return records.map((record): AnswerValue => {
     switch (type) {

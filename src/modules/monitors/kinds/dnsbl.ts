@@ -13,9 +13,8 @@
  * Verdict: listed anywhere → fail; otherwise a zone error → warning; otherwise pass.
  */
 import { counted } from '../../../lib/words.ts'
-import DNS from 'dns2'
 import { abortable } from '../../../lib/abortable.ts'
-import { parseResolver, type ResolverAddress } from './dns.ts'
+import { firstResolver, queryDns, rcodeName, type DnsPacket, type ResolverAddress } from '../../../lib/dns/index.ts'
 import { DEAD_DNSBL_ZONES, defaultZoneNames, dnsblQueryName, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 import { describeFailure, FIXES, misconfiguredResult } from './failure.ts'
 import type { AddressGuard } from '../../../lib/address-guard.ts'
@@ -28,14 +27,14 @@ import { DNS_NAME, fieldChecks, type SpecProblem } from './validate.ts'
 const MAX_MX_HOSTS = 5
 const MAX_ADDRESSES = 10
 
-type Lookup = (name: string, type: 'A' | 'MX') => Promise<DNS.Packet>
+type Lookup = (name: string, type: 'A' | 'MX') => Promise<DnsPacket>
 
 export async function runDnsblCheck(spec: DnsblSpec, deps: CheckDeps): Promise<CheckResult> {
   const elapsed = deps.elapsed ?? (() => performance.now())
   const started = elapsed()
   const signal = AbortSignal.timeout(spec.timeoutMs)
   const fail = (message: string): CheckResult => ({ outcome: 'fail', responseTimeMs: null, message: clipMessage(message) })
-  const resolver = (deps.dnsServers ?? []).map(parseResolver).find((server) => server !== undefined)
+  const resolver = firstResolver(deps.dnsServers)
   if (!resolver) return misconfiguredResult('no DNS resolver configured', FIXES.instanceResolvers)
   const queryTimeoutMs = Math.min(DEFAULTS.dnsblQueryTimeoutMs, spec.timeoutMs)
   const lookup = lookupVia(resolver, queryTimeoutMs)
@@ -73,9 +72,9 @@ export async function runDnsblCheck(spec: DnsblSpec, deps: CheckDeps): Promise<C
 
 /** How one zone answered for one address. Pure. */
 export function classifyDnsblAnswer(rcode: number, addresses: string[]): { status: DnsblStatus; codes: string[]; error: string | null } {
-  if (rcode === DNS.Packet.RCODE.NXDOMAIN) return { status: 'clear', codes: [], error: null }
+  if (rcodeName(rcode) === 'NXDOMAIN') return { status: 'clear', codes: [], error: null }
   if (rcode !== 0) {
-    const name = Object.entries(DNS.Packet.RCODE).find(([, code]) => code === rcode)?.[0] ?? `rcode ${rcode}`
+    const name = rcodeName(rcode)
     return { status: 'error', codes: [], error: `the zone answered ${name}` }
   }
   if (addresses.length === 0) return { status: 'clear', codes: [], error: null }
@@ -125,20 +124,13 @@ async function targetAddresses(target: string, lookup: Lookup, signal: AbortSign
   return [...found].map(([address, source]) => ({ address, source }))
 }
 
-function aRecords(packet: DNS.Packet): string[] {
+function aRecords(packet: DnsPacket): string[] {
   return (packet.answers as unknown as Array<{ type: number; address?: string }>).filter((record) => record.type === 1 && record.address).map((record) => String(record.address))
 }
 
 function lookupVia(resolver: ResolverAddress, timeoutMs: number): Lookup {
-  const query = DNS.UDPClient({
-    dns: resolver.address,
-    port: resolver.port,
-    socketType: resolver.address.includes(':') ? 'udp6' : 'udp4',
-    timeout: timeoutMs,
-    // Blocklist answers are tiny: no TCP fallback. dns2 gives up (and closes its socket) after `timeout`.
-    retryOverTCP: false,
-  })
-  return (name, type) => query(name, type)
+  // Blocklist answers are tiny: no TCP fallback. dns2 gives up (and closes its socket) after `timeout`.
+  return (name, type) => queryDns(resolver, name, type, { timeoutMs, tcpFallback: false })
 }
 
 /** Runs `work` over `items`, at most `limit` at once, results in the items' order. */

@@ -5,12 +5,11 @@
  * they open no connection to the domain, so the address guard has nothing to check here.
  */
 import { clipMessage, type CheckDeps, type CheckResult } from '../spec.ts'
-import { parseResolver, type ResolverAddress } from '../dns.ts'
+import { createDnsResolve, memoizeResolve, parseResolver, type DnsResolve, type ResolverAddress } from '../../../../lib/dns/index.ts'
 import { FIXES, misconfiguredResult } from '../failure.ts'
 import { checkDkim } from './dkim.ts'
 import { checkDmarc } from './dmarc.ts'
 import { hasDnsError, messageOf, summaryOf, worst, type EmailAuthReport } from './report.ts'
-import { createDnsResolve, memoizeResolve, type DnsResolve } from '../../../../lib/dns/resolve.ts'
 import { checkSpf, spfRecords } from './spf.ts'
 
 export interface EmailAuthSpec {

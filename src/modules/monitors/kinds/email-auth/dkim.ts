@@ -8,7 +8,7 @@
  */
 import { getPublicKey } from 'mailauth/lib/tools.js'
 import { worst, type DkimResult, type DkimSelectorResult } from './report.ts'
-import { dnsCode, type DnsResolve } from '../../../../lib/dns/resolve.ts'
+import { dnsCode, type DnsResolve } from '../../../../lib/dns/index.ts'
 
 export const DKIM_FAIL_BELOW_BITS = 1024
 export const DKIM_WARN_BELOW_BITS = 2048

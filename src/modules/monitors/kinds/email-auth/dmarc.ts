@@ -7,7 +7,7 @@
  */
 import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js'
 import { worst, type AuthStatus, type DmarcResult } from './report.ts'
-import { dnsCode, type DnsResolve } from '../../../../lib/dns/resolve.ts'
+import { dnsCode, type DnsResolve } from '../../../../lib/dns/index.ts'
 
 const DMARC_VERSION = /^v\s*=\s*DMARC1\s*(?:;|$)/i
 const POLICIES = new Set(['none', 'quarantine', 'reject'])

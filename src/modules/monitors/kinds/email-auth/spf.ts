@@ -10,7 +10,7 @@
  */
 import { spf } from 'mailauth/lib/spf/index.js'
 import type { SpfResult } from './report.ts'
-import { dnsCode, TRANSIENT_CODES, type DnsResolve } from '../../../../lib/dns/resolve.ts'
+import { dnsCode, TRANSIENT_CODES, type DnsResolve } from '../../../../lib/dns/index.ts'
 
 export const SPF_LOOKUP_LIMIT = 10
 /** Never a real sender: RFC 3849's documentation prefix (an ip4 range can never match it). */
