@@ -24,6 +24,7 @@ export {
   type MonitorEvent,
   type ResultHook,
 } from './recorder.ts'
+export { stepOf, type EventStep, type LoggedResult } from './record-steps.ts'
 export { regionalStep, snapshotOfRegion, type RegionalMonitor, type RegionalStep } from './region-state.ts'
 export {
   aggregateRegions,
