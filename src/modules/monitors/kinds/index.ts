@@ -11,8 +11,9 @@
  *      OPTION_FIELDS, API_FIELD for 400s), what mergeDefinition requires of it, hostKey and
  *      connectedHost (the per-host cap and the guard's host), defaultIntervalSeconds.
  *   4. model.ts (the API's schemas for its options), routes.ts (the create route's description),
- *      cli.ts (the types listed in --help).
- *   5. the web app's monitor form (the type's label, hint, options and target placeholder).
+ *      src/cli.ts (the types its help lists).
+ *   5. the web app's monitor screens (views/monitors.ts: the type's label, hint, options and target
+ *      placeholder).
  *   6. src/content/docs/monitors.md, and tests in test/modules/monitors/.
  *
  * ── Running a check ─────────────────────────────────────────────────────────────────────────────
