@@ -64,7 +64,7 @@ import { widgetRoutes } from './modules/widget/index.ts'
 import { slaRoutes } from './modules/sla/index.ts'
 import { WIDGET_PATH } from './modules/widget/http.ts'
 import { createServices, type Services } from './services.ts'
-import type { CheckDeps } from './modules/monitors/engine.ts'
+import type { CheckDeps } from './modules/monitors/kinds/index.ts'
 
 export interface AppDeps {
   db: Db

@@ -3,7 +3,7 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
-import { nodeDnsResolver } from './http/edge/dns-resolver.ts'
+import { nodeDnsResolver } from './lib/dns/index.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
 import { bridgeChangesOverPostgres } from './db/postgres-changes.ts'
@@ -19,7 +19,7 @@ import { announceFirstRunSetup } from './modules/accounts/setup.ts'
 import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
-import { MonitorScheduler } from './modules/monitors/scheduler.ts'
+import { MonitorScheduler } from './modules/monitors/run/index.ts'
 import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
 import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
 import { DOMAIN_SWEEP_MS } from './modules/status-pages/domain-verifier.ts'

@@ -4,7 +4,7 @@
  * domain against an in-process DNS server on 127.0.0.1: the first run, then the median and p95 of
  * 50 runs. Bound: p95 ≤ 200 ms (issue 16). Loopback only; no result is cached between runs.
  */
-import { runEmailAuthCheck } from '../../src/modules/email-auth/check.ts'
+import { runEmailAuthCheck } from '../../src/modules/monitors/kinds/email-auth/check.ts'
 import { createAddressGuard } from '../../src/lib/address-guard.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { dkimRecord, emailAuthZone, startZoneServer } from '../modules/email-auth/zone.ts'

@@ -18,7 +18,7 @@ import { openDatabase } from '../../src/db/client.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createAddressGuard } from '../../src/lib/address-guard.ts'
 import { systemClock } from '../../src/lib/clock.ts'
-import { MonitorScheduler } from '../../src/modules/monitors/scheduler.ts'
+import { MonitorScheduler } from '../../src/modules/monitors/run/scheduler.ts'
 import { createServices } from '../../src/services.ts'
 import { makeTestPki } from '../modules/monitors/fixtures.ts'
 

@@ -8,8 +8,8 @@
  * Exits 1 when a target is missed.
  */
 import { DAY_MS } from '../../src/lib/time.ts'
-import { runCheck } from '../../src/modules/monitors/engine.ts'
-import type { DnsblReport, DnsblSpec, SslSpec } from '../../src/modules/monitors/spec.ts'
+import { runCheck } from '../../src/modules/monitors/kinds/index.ts'
+import type { DnsblReport, DnsblSpec, SslSpec } from '../../src/modules/monitors/kinds/spec.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { startDnsServer, testDeps, type DnsAnswer } from '../modules/monitors/fixtures.ts'
 import { makeChainPki, startSmtpStartTls, startTlsServer } from '../modules/monitors/tool-fixtures.ts'

@@ -15,7 +15,7 @@ import { fastTestHasher } from './password.ts'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
-import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
+import type { CheckDeps } from '../../src/modules/monitors/kinds/spec.ts'
 
 export interface TestContext {
   dir: string

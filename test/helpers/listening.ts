@@ -3,7 +3,7 @@
  * real Chromium. The service is `http://localhost:<port>`, status pages `http://<slug>.localhost:<port>`
  * (Chromium resolves every `*.localhost` to loopback). The clock is the context's ManualClock.
  */
-import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
+import type { CheckDeps } from '../../src/modules/monitors/kinds/spec.ts'
 import { createTestContext, type TestContext } from './context.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 

@@ -20,7 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
-import type { CheckDeps } from '../../src/modules/monitors/spec.ts'
+import type { CheckDeps } from '../../src/modules/monitors/kinds/spec.ts'
 import { launchBrowser, seriousAxeViolations, wordsBrokenMidWord } from './browser.ts'
 import { listenTestContext, type ListeningContext } from './listening.ts'
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { DAY_MS } from '../../src/lib/time.ts'
-import { runMonitor } from '../../src/modules/monitors/engine.ts'
+import { runMonitor } from '../../src/modules/monitors/run/index.ts'
 import { checkA11y, checkLayouts, type WebApp, startWebApp } from '../helpers/webapp.ts'
 import { startDnsServer, testDeps, type TestDnsServer } from '../modules/monitors/fixtures.ts'
 import { schedulerFor } from '../modules/monitors/scheduling.ts'

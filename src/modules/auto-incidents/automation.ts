@@ -1,5 +1,5 @@
 /**
- * The automation: called by the monitor recorder (src/modules/monitors/recorder.ts) when a
+ * The automation: called by the monitor recorder (src/modules/monitors/run/recorder.ts) when a
  * monitored component's confirmed state changed. It gathers the facts, lets rules.ts decide, and
  * acts through the incidents service (so an automatic incident is an incident like any other:
  * pages, feeds, API, notifications). The database keeps it to one open automatic incident per

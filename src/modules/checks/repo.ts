@@ -18,9 +18,9 @@ export class ChecksRepo {
     return this.db.transaction().execute((trx) => work(new ChecksRepo(trx, this.onRecorded)))
   }
 
-  /** The same, also handing out the transaction, for a caller that writes its own rows in it. */
-  transactionWithDb<T>(work: (repo: ChecksRepo, trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new ChecksRepo(trx, this.onRecorded), trx))
+  /** The same repository over a caller's transaction. */
+  within(trx: Db): ChecksRepo {
+    return new ChecksRepo(trx, this.onRecorded)
   }
 
   /** Lets the listener (if any) update its read models in the same transaction. */

@@ -89,28 +89,28 @@ export class ChecksService {
   }
 
   /**
-   * The caller's own writes and the checks they produce, in one transaction: `write` gets the
-   * transaction and answers the checks per component (the built-in monitors write one such batch
-   * per tick). No pruning here: pruneAll does it on its own timer, so a busy writer never waits on
-   * clean-up. `raw: false` skips the raw rows, for a writer that keeps its own raw log (monitors
-   * keep monitor_results, with more in it); the buckets and read models are written all the same.
+   * Checks a writer produced, stored in the writer's own transaction `trx` (the built-in monitors
+   * write one such batch per tick). No pruning here: pruneAll does it on its own timer, so a busy
+   * writer never waits on clean-up. `raw: false` skips the raw rows, for a writer that keeps its own
+   * raw log (monitors keep monitor_results, with more in it); the buckets and read models are
+   * written all the same.
    */
-  async recordBatch(
-    write: (trx: Db) => Promise<ReadonlyArray<{ componentId: number; checks: readonly CheckResult[] }>>,
+  async recordWithin(
+    trx: Db,
+    batches: ReadonlyArray<{ componentId: number; checks: readonly CheckResult[] }>,
     options: { raw?: boolean } = {},
   ): Promise<void> {
     const now = this.clock.now()
     const rawFrom = now - RAW_RETENTION_MS
     const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
-    await this.repo.transactionWithDb(async (repo, trx) => {
-      for (const { componentId, checks } of await write(trx)) {
-        if (checks.length === 0) continue
-        if (options.raw !== false) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
-        await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
-        await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
-        await repo.recorded(componentId, checks)
-      }
-    })
+    const repo = this.repo.within(trx)
+    for (const { componentId, checks } of batches) {
+      if (checks.length === 0) continue
+      if (options.raw !== false) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
+      await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
+      await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
+      await repo.recorded(componentId, checks)
+    }
   }
 
   /** Deletes raw rows and minute buckets of every component that fell out of retention. */

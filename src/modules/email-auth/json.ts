@@ -1,6 +1,6 @@
 /** The API shape of an email-auth report and of each part (snake_case names, absent fields left out). Pure. */
 import type { Static } from 'elysia'
-import type { DkimResult, DmarcResult, EmailAuthReport, SpfResult } from './model.ts'
+import type { DkimResult, DmarcResult, EmailAuthReport, SpfResult } from '../monitors/kinds/index.ts'
 import type { EmailAuthReportJson } from './schemas.ts'
 
 type ReportJson = Static<typeof EmailAuthReportJson>

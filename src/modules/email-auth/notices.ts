@@ -6,8 +6,8 @@
  * of a domain is the baseline, not a change.
  */
 import type { Db } from '../../db/client.ts'
-import type { MonitorRow } from '../monitors/repo.ts'
-import type { CheckResult } from '../monitors/spec.ts'
+import type { MonitorRow } from '../monitors/run/index.ts'
+import type { CheckResult } from '../monitors/kinds/index.ts'
 import type { Notifier } from '../notify/contract.ts'
 import { EmailAuthRepo } from './repo.ts'
 

@@ -1,12 +1,5 @@
-/** The email-auth fields of the monitors API (typed `t` schemas). */
+/** The email-auth report as the API answers it (typed `t` schemas). */
 import { t } from 'elysia'
-import { MAX_SELECTORS } from './dkim.ts'
-
-export const DkimSelectorsSchema = t.Array(t.String({ minLength: 1, maxLength: 253 }), {
-  maxItems: MAX_SELECTORS,
-  error: `dkim_selectors must be a list of at most ${MAX_SELECTORS} selectors`,
-  description: 'email_auth monitors: DKIM selectors to check (e.g. ["google", "s1"]); none: only whether any DKIM keys exist',
-})
 
 const Status = t.Union([t.Literal('pass'), t.Literal('warning'), t.Literal('fail'), t.Literal('missing'), t.Literal('error')], {
   description: 'pass, warning, fail, missing (no record), or error (the DNS did not answer, after retries: nothing is claimed)',

@@ -2,7 +2,7 @@
 import { notFound } from '../../lib/errors.ts'
 import type { User } from '../accounts/service.ts'
 import type { MonitorsService } from '../monitors/service.ts'
-import type { EmailAuthReport } from './model.ts'
+import type { EmailAuthReport } from '../monitors/kinds/index.ts'
 import type { EmailAuthRepo } from './repo.ts'
 
 export interface StoredEmailAuthReport {

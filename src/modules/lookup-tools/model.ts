@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia'
 import { modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { MAX_SELECTORS } from '../email-auth/dkim.ts'
+import { MAX_SELECTORS } from '../monitors/kinds/index.ts'
 import { LOOKUP_TOOLS } from './runner.ts'
 import { FREE_RECENT_CHECKS, LOOKUPS_PER_MINUTE, PAID_RECENT_CHECKS_CAP, type ToolCheck } from './service.ts'
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { HttpError, notFound } from '../../lib/errors.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { User } from '../accounts/service.ts'
-import type { CheckDeps } from '../monitors/spec.ts'
+import type { CheckDeps } from '../monitors/kinds/index.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
 import { normalizeInput, runLookup, type LookupInput, type LookupTool, type ToolOutcome, type ToolStatus } from './runner.ts'
 

@@ -11,11 +11,11 @@
  * Last success also comes from the stored last result, and from the raw results of the last day
  * the first time a monitor is scraped, so it survives a restart.
  */
-import type { ResultHook } from '../monitors/recorder.ts'
-import type { MonitorRow } from '../monitors/repo.ts'
-import type { SchedulerObserver } from '../monitors/scheduler.ts'
-import type { CheckResult } from '../monitors/spec.ts'
-import type { MonitorState } from '../monitors/state.ts'
+import type { ResultHook } from '../monitors/run/index.ts'
+import type { MonitorRow } from '../monitors/run/index.ts'
+import type { SchedulerObserver } from '../monitors/run/index.ts'
+import type { CheckResult } from '../monitors/kinds/index.ts'
+import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
 import { MONITOR_DURATION_BUCKETS, OUTCOMES, outcomeIndex, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'

@@ -5,7 +5,7 @@
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
-import type { Outcome } from '../monitors/spec.ts'
+import type { Outcome } from '../monitors/kinds/index.ts'
 import type { MonitorScrapeRow } from './repo.ts'
 
 /** Each check outcome's place in a monitor's counts (the engine's own outcome type: a new outcome must be added here). */

@@ -2,7 +2,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
-import type { MonitorState } from '../monitors/state.ts'
+import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import type { OutboxKind } from '../notify/tables.ts'
 

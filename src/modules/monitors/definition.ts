@@ -6,11 +6,9 @@
 import { counted } from '../../lib/words.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, STARTTLS_PORTS, type DnsRecordType, type HttpMethod, type MonitorSpec } from './spec.ts'
+import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, validateSpec, type DnsRecordType, type HttpMethod } from './kinds/index.ts'
 import type { StoredMonitorType } from './tables.ts'
-import { validateSpec } from './validate.ts'
-import { emailAuthSpec } from '../email-auth/monitor.ts'
-import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './regions.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
 export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
 export const MAX_MONITOR_NAME = 100
@@ -164,8 +162,7 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options, regions, regionsRequiredDown }
 }
 
-/** Types a probe runs: what it can see from elsewhere. Certificate, blocklist and email-auth verdicts do not depend on where they are asked from. */
-export const PROBE_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls']
+export { PROBE_TYPES, splitHostPort, toSpec } from './kinds/index.ts'
 
 /** Regions and k after applying `input` (names checked here; which regions exist is the service's question). */
 function mergeRegions(current: MonitorDefinition | undefined, input: MonitorInput, type: StoredMonitorType): { regions: string[]; regionsRequiredDown: number } {
@@ -196,74 +193,6 @@ export function assertRunnable(definition: MonitorDefinition, guard: AddressGuar
   if (problem) throw badRequest(`${API_FIELD[problem.field] ?? problem.field}: ${problem.message}`)
 }
 
-/** Splits "host:port" / "[v6]:port" / "host" (port absent: undefined). */
-export function splitHostPort(target: string): { host: string; port: number | undefined } {
-  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(target)
-  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) }
-  const plain = /^([^:]+):(\d{1,5})$/.exec(target)
-  if (plain) return { host: plain[1]!, port: Number(plain[2]) }
-  return { host: target, port: undefined }
-}
-
-/** The engine's spec; null for push monitors (nothing to run, only silence to notice). */
-export function toSpec(definition: MonitorDefinition): MonitorSpec | null {
-  const { options: o, target } = definition
-  const common = { timeoutMs: definition.timeoutMs, degradedAfterMs: definition.degradedAfterMs }
-  switch (definition.type) {
-    case 'http':
-    case 'keyword':
-    case 'json':
-      return {
-        type: 'http',
-        url: target ?? '',
-        ...common,
-        ...(o.method ? { method: o.method } : {}),
-        ...(o.headers ? { headers: o.headers } : {}),
-        ...(o.body != null ? { body: o.body } : {}),
-        ...(o.accepted_status ? { acceptedStatus: o.accepted_status } : {}),
-        ...(o.follow_redirects !== undefined ? { followRedirects: o.follow_redirects } : {}),
-        keyword: definition.type === 'keyword' && o.keyword ? { text: o.keyword, present: o.keyword_present ?? true, caseSensitive: o.keyword_case_sensitive ?? true } : null,
-        ...(o.conditions?.length ? { conditions: o.conditions } : {}),
-      }
-    case 'tcp': {
-      const split = splitHostPort(target ?? '')
-      return { type: 'tcp', host: split.host, port: (o.port ?? split.port) as number, ...common }
-    }
-    case 'tls': {
-      const split = splitHostPort(target ?? '')
-      return {
-        type: 'tls',
-        host: split.host,
-        port: o.port ?? split.port ?? 443,
-        ...common,
-        ...(o.tls_degraded_below_days !== undefined ? { degradedBelowDays: o.tls_degraded_below_days } : {}),
-        ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
-      }
-    }
-    case 'ssl': {
-      const split = splitHostPort(target ?? '')
-      const port = o.port ?? split.port ?? 443
-      return {
-        type: 'ssl',
-        host: split.host,
-        port,
-        ...common,
-        // Ports 25 and 587 always speak STARTTLS; the option turns it on elsewhere (e.g. 2525).
-        starttls: o.starttls === true || STARTTLS_PORTS.includes(port),
-        ...(o.tls_degraded_below_days !== undefined ? { warnBelowDays: o.tls_degraded_below_days } : {}),
-        ...(o.tls_fail_below_days !== undefined ? { failBelowDays: o.tls_fail_below_days } : {}),
-      }
-    }
-    case 'dnsbl':
-      return { type: 'dnsbl', target: target ?? '', ...common, ...(o.zones?.length ? { zones: o.zones } : {}) }
-    case 'dns':
-      return { type: 'dns', name: target ?? '', recordType: o.record_type ?? 'A', ...common, ...(o.expected ? { expected: o.expected } : {}), ...(o.resolver ? { resolver: o.resolver } : {}) }
-    case 'email_auth':
-      return emailAuthSpec(definition)
-    case 'push':
-      return null
-  }
-}
 
 /** The host a run connects to through the address guard (null: its queries go to resolvers, or push). */
 export function connectedHost(definition: MonitorDefinition): string | null {

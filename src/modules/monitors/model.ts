@@ -5,10 +5,8 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import type { Availability } from './availability.ts'
 import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
 import { PUSH_PATH, type Monitor } from './service.ts'
-import { MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
-import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS } from './spec.ts'
-import { DkimSelectorsSchema } from '../email-auth/schemas.ts'
-import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './regions.ts'
+import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_SELECTORS } from './kinds/index.ts'
+import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -16,6 +14,12 @@ const literals = <T extends string>(values: readonly T[], field: string) =>
 const TypeSchema = literals(MONITOR_TYPES, 'type')
 const int = (field: string, min: number, max: number, description?: string) =>
   t.Integer({ minimum: min, maximum: max, error: `${field} must be a whole number from ${min} to ${max}`, ...(description ? { description } : {}) })
+
+const DkimSelectorsSchema = t.Array(t.String({ minLength: 1, maxLength: 253 }), {
+  maxItems: MAX_SELECTORS,
+  error: `dkim_selectors must be a list of at most ${MAX_SELECTORS} selectors`,
+  description: 'email_auth monitors: DKIM selectors to check (e.g. ["google", "s1"]); none: only whether any DKIM keys exist',
+})
 
 /** Options of the monitor's type (ignored by types they do not concern). */
 const optionFields = {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely'
-import type { MonitorState } from './state.ts'
+import type { MonitorState } from './run/state.ts'
 
 /** The API's types: keyword and json are HTTP checks with a keyword or conditions. */
 export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push' | 'ssl' | 'dnsbl' | 'email_auth'

@@ -10,7 +10,7 @@
  * answers clear again. A zone error keeps the pair as it was: an outage is neither news nor a delisting.
  */
 import type { NotifyEvent } from '../notify/contract.ts'
-import { DEFAULTS, type DnsblReport, type SslReport } from './spec.ts'
+import { DEFAULTS, type DnsblReport, type SslReport } from './kinds/spec.ts'
 
 export interface AnnouncedState {
   certFingerprint: string | null

@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia'
 import { modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import type { DnsblReport, SslReport } from './spec.ts'
+import type { DnsblReport, SslReport } from './kinds/spec.ts'
 import type { StoredToolReport } from './tool-state.ts'
 
 const VerdictSchema = t.Union([t.Literal('pass'), t.Literal('warning'), t.Literal('fail')])

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/client.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
 import { dnsblEvents, NOTHING_ANNOUNCED, sslEvents, type AnnouncedState, type MonitorRef } from './tool-events.ts'
-import type { ToolReport } from './spec.ts'
+import type { ToolReport } from './kinds/spec.ts'
 
 /** What the recorder hands events to: the Notifier (services.notifier), or nothing in bare setups. */
 export interface EventSink {

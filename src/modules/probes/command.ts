@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util'
 import { systemClock } from '../../lib/clock.ts'
 import { APP_VERSION } from '../../lib/version.ts'
-import { createCheckDeps } from '../monitors/engine.ts'
-import { REGION_PATTERN } from '../monitors/regions.ts'
+import { createCheckDeps } from '../monitors/kinds/index.ts'
+import { REGION_PATTERN } from '../monitors/run/index.ts'
 import { ProbeRunner } from './runner.ts'
 
 type Io = { out: (line: string) => void; err: (line: string) => void }

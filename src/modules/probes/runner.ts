@@ -12,11 +12,12 @@
  * - stop() (SIGTERM) finishes the batch push under way and tries once more with what is queued.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { runBudgetMs, runMonitor, type CheckDeps, type CheckResult, type MonitorSpec, type RetryPolicy } from '../monitors/engine.ts'
-import { MinHeap } from '../monitors/heap.ts'
-import { nextRunAfter } from '../monitors/recorder.ts'
-import { systemTimer, type RunCheck, type Timer } from '../monitors/scheduler.ts'
-import { SCHEDULER_DEFAULTS } from '../monitors/scheduler.ts'
+import type { CheckDeps, CheckResult, MonitorSpec } from '../monitors/kinds/index.ts'
+import { runBudgetMs, runMonitor, type RetryPolicy } from '../monitors/run/index.ts'
+import { MinHeap } from '../monitors/run/index.ts'
+import { nextRunAfter } from '../monitors/run/index.ts'
+import { systemTimer, type RunCheck, type Timer } from '../monitors/run/index.ts'
+import { SCHEDULER_DEFAULTS } from '../monitors/run/index.ts'
 
 export interface ProbeOptions {
   /** The server's base URL (BASE_URL of the instance). */

@@ -3,16 +3,12 @@
  * the owner's address): yes when the domain is a CNAME to the page's own host, the service host
  * or any host under STATUS_DOMAIN, or when its A/AAAA addresses include one of the addresses of
  * the service host or the page's host. Pure logic over an injected resolver (production: node:dns
- * in src/http/edge/dns-resolver.ts; tests pass a function).
+ * in src/lib/dns/domain-resolver.ts; tests pass a function).
  */
+import type { DnsResolver } from '../../lib/dns/index.ts'
 import { isWithinDomain } from './domain.ts'
 
-export interface DnsResolver {
-  /** CNAME targets of `host`: [] when it has none or does not exist; throws when the lookup itself failed. */
-  cname(host: string): Promise<string[]>
-  /** A and AAAA addresses of `host`, following CNAMEs: [] when it has none; throws when the lookup failed. */
-  addresses(host: string): Promise<string[]>
-}
+export type { DnsResolver } from '../../lib/dns/index.ts'
 
 export type DnsCheck =
   | { state: 'here'; via: string }

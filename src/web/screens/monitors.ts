@@ -18,7 +18,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { Elysia, t } from 'elysia'
 import type { User } from '../../modules/accounts/service.ts'
-import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../modules/monitors/availability.ts'
+import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../modules/monitors/service.ts'
 import { CreateMonitorBody, monitorJson, ResultsQuery, UpdateMonitorBody } from '../../modules/monitors/model.ts'
 import type { Monitor } from '../../modules/monitors/service.ts'
 import { HttpError } from '../../lib/errors.ts'
@@ -44,7 +44,7 @@ import {
 } from '../views/monitors.ts'
 import { pageCrumbs } from '../views/pages.ts'
 import type { ScreenDeps } from './deps.ts'
-import { PROBE_TYPES } from '../../modules/monitors/definition.ts'
+import { PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
 import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })

@@ -7,12 +7,12 @@
 import { counted } from '../../lib/words.ts'
 import { html } from '../../lib/html.ts'
 import { DAY_MS, utcDayStart } from '../../lib/time.ts'
-import type { Availability } from '../../modules/monitors/availability.ts'
+import type { Availability } from '../../modules/monitors/service.ts'
 import type { Monitor, MonitorResultRow } from '../../modules/monitors/service.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../modules/page-status/uptime.ts'
-import type { StoredToolReport } from '../../modules/monitors/tool-state.ts'
+import type { StoredToolReport } from '../../modules/monitors/service.ts'
 import { toolReportSection } from './monitors-report.ts'
-import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../modules/monitors/regions.ts'
+import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../modules/monitors/run/index.ts'
 import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {

@@ -6,8 +6,8 @@
 import { formatDayRange } from '../../lib/human-time.ts'
 import { counted } from '../../lib/words.ts'
 import { html } from '../../lib/html.ts'
-import type { DnsblReport, SslReport } from '../../modules/monitors/spec.ts'
-import type { StoredToolReport } from '../../modules/monitors/tool-state.ts'
+import type { DnsblReport, SslReport } from '../../modules/monitors/kinds/index.ts'
+import type { StoredToolReport } from '../../modules/monitors/service.ts'
 import { formatTime } from './monitors.ts'
 
 const VERDICT_LABELS = { pass: 'Pass', warning: 'Warning', fail: 'Fail' } as const

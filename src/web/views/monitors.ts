@@ -11,7 +11,7 @@ import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { checkboxField, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { sectionNav } from './pages.ts'
-import { PROBE_TYPES } from '../../modules/monitors/definition.ts'
+import { PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
 import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 
 export const MONITOR_TYPE_LABELS: Record<string, string> = {

@@ -1,8 +1,8 @@
 /** Email-authentication checks against a local dns2 zone (no network): every rule of the brief. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { emailAuthReport, runEmailAuthCheck } from '../../../src/modules/email-auth/check.ts'
-import { createDnsResolve, type DnsResolve } from '../../../src/modules/email-auth/resolver.ts'
-import { parseResolver } from '../../../src/modules/monitors/dns-check.ts'
+import { emailAuthReport, runEmailAuthCheck } from '../../../src/modules/monitors/kinds/email-auth/check.ts'
+import { createDnsResolve, type DnsResolve } from '../../../src/lib/dns/resolve.ts'
+import { parseResolver } from '../../../src/modules/monitors/kinds/dns.ts'
 import { testDeps } from '../monitors/fixtures.ts'
 import { dkimRecord, emailAuthZone, startZoneServer, type ZoneServer } from './zone.ts'
 

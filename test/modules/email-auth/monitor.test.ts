@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { NotifyEvent } from '../../../src/modules/notify/contract.ts'
-import { runMonitor } from '../../../src/modules/monitors/engine.ts'
+import { runMonitor } from '../../../src/modules/monitors/run/index.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { schedulerFor } from '../monitors/scheduling.ts'
 import { dkimRecord, emailAuthZone, startZoneServer, type ZoneServer } from './zone.ts'

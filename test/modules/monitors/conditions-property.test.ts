@@ -4,7 +4,7 @@
  * deeply, and never reaches a prototype.
  */
 import { describe, expect, test } from 'bun:test'
-import { evaluateConditions, parseConditions, type ParseResult } from '../../../src/modules/monitors/conditions.ts'
+import { evaluateConditions, parseConditions, type ParseResult } from '../../../src/modules/monitors/kinds/conditions.ts'
 
 /** mulberry32: a small deterministic generator. */
 function generator(seed: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { evaluateConditions, MAX_CONDITIONS, parseConditions, type ConditionInput } from '../../../src/modules/monitors/conditions.ts'
+import { evaluateConditions, MAX_CONDITIONS, parseConditions, type ConditionInput } from '../../../src/modules/monitors/kinds/conditions.ts'
 
 const body = (json: unknown): ConditionInput['body'] => ({ text: JSON.stringify(json), truncated: false })
 

@@ -1,8 +1,8 @@
 /** DNS checks against an in-process dns2 UDP server on 127.0.0.1. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { parseResolver } from '../../../src/modules/monitors/dns-check.ts'
-import { runCheck } from '../../../src/modules/monitors/engine.ts'
-import type { DnsSpec } from '../../../src/modules/monitors/spec.ts'
+import { parseResolver } from '../../../src/modules/monitors/kinds/dns.ts'
+import { runCheck } from '../../../src/modules/monitors/kinds/index.ts'
+import type { DnsSpec } from '../../../src/modules/monitors/kinds/spec.ts'
 import { startDnsServer, testDeps, type TestDnsServer } from './fixtures.ts'
 
 // One TXT record in two character-strings (255 + 100 bytes), as long SPF and DKIM records come.

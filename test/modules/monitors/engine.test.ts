@@ -1,7 +1,8 @@
 /** The engine's entry: validation for the API, runCheck's promise never to throw, a run with retries. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createAddressGuard } from '../../../src/lib/address-guard.ts'
-import { createCheckDeps, defaultTimeoutMs, runCheck, runMonitor, validateSpec, type MonitorSpec } from '../../../src/modules/monitors/engine.ts'
+import { createCheckDeps, defaultTimeoutMs, runCheck, validateSpec, type MonitorSpec } from '../../../src/modules/monitors/kinds/index.ts'
+import { runMonitor } from '../../../src/modules/monitors/run/index.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { testDeps } from './fixtures.ts'
 

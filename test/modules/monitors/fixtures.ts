@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import DNS from 'dns2'
 import { createAddressGuard, type AddressGuard, type PrivateTargets } from '../../../src/lib/address-guard.ts'
-import { systemResolve } from '../../../src/modules/monitors/system-resolver.ts'
-import type { CheckDeps } from '../../../src/modules/monitors/spec.ts'
+import { systemResolve } from '../../../src/lib/dns/system.ts'
+import type { CheckDeps } from '../../../src/modules/monitors/kinds/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
 export interface TestPki {

@@ -5,8 +5,8 @@
  * cannot resolve (`service.test`) still works, which proves fetch never looks it up again.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { runCheck } from '../../../src/modules/monitors/engine.ts'
-import type { HttpSpec } from '../../../src/modules/monitors/spec.ts'
+import { runCheck } from '../../../src/modules/monitors/kinds/index.ts'
+import type { HttpSpec } from '../../../src/modules/monitors/kinds/spec.ts'
 import { makeTestPki, testDeps, type TestPki } from './fixtures.ts'
 
 type Server = ReturnType<typeof Bun.serve>

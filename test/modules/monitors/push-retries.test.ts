@@ -1,8 +1,8 @@
 /** Push (heartbeat) rules and retries inside a run: pure, clock and sleep injected. */
 import { describe, expect, test } from 'bun:test'
-import { parsePushQuery, pushDeadline, pushOverdue, pushResult } from '../../../src/modules/monitors/push.ts'
-import { runBudgetMs, runWithRetries } from '../../../src/modules/monitors/retries.ts'
-import type { CheckResult } from '../../../src/modules/monitors/spec.ts'
+import { parsePushQuery, pushDeadline, pushOverdue, pushResult } from '../../../src/modules/monitors/run/push.ts'
+import { runBudgetMs, runWithRetries } from '../../../src/modules/monitors/run/retries.ts'
+import type { CheckResult } from '../../../src/modules/monitors/kinds/spec.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
 describe('push monitors', () => {

@@ -4,7 +4,7 @@
  * neither loses nor doubles a run.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { CheckResult } from '../../../src/modules/monitors/engine.ts'
+import type { CheckResult } from '../../../src/modules/monitors/kinds/index.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { gate, ManualTimer, schedulerFor } from './scheduling.ts'
 

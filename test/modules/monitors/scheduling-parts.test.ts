@@ -1,10 +1,10 @@
 /** Pure parts of scheduling and storage: the heap, the run grid, the phase spread, component status, availability, definitions. */
 import { describe, expect, test } from 'bun:test'
 import { availability } from '../../../src/modules/monitors/availability.ts'
-import { componentStatusFromMonitors } from '../../../src/modules/monitors/component-status.ts'
+import { componentStatusFromMonitors } from '../../../src/modules/monitors/run/component-status.ts'
 import { hostKey, mergeDefinition, splitHostPort, toSpec } from '../../../src/modules/monitors/definition.ts'
-import { MinHeap } from '../../../src/modules/monitors/heap.ts'
-import { nextRunAfter } from '../../../src/modules/monitors/recorder.ts'
+import { MinHeap } from '../../../src/modules/monitors/run/heap.ts'
+import { nextRunAfter } from '../../../src/modules/monitors/run/recorder.ts'
 import { phaseOffsetMs } from '../../../src/modules/monitors/service.ts'
 
 const DAY = 86_400_000

@@ -1,5 +1,5 @@
 /** Test parts for the scheduler: a timer driven by the ManualClock, and a scheduler on a test context's services. */
-import { MonitorScheduler, type RunCheck, type Timer } from '../../../src/modules/monitors/scheduler.ts'
+import { MonitorScheduler, type RunCheck, type Timer } from '../../../src/modules/monitors/run/scheduler.ts'
 import type { ManualClock } from '../../helpers/clock.ts'
 import type { TestContext } from '../../helpers/context.ts'
 

@@ -1,6 +1,6 @@
 /** The confirmation and flapping state machine, driven by an injected clock (no sleeps). */
 import { describe, expect, test } from 'bun:test'
-import type { Outcome } from '../../../src/modules/monitors/spec.ts'
+import type { Outcome } from '../../../src/modules/monitors/kinds/spec.ts'
 import {
   decodeHistory,
   encodeHistory,
@@ -11,7 +11,7 @@ import {
   type StateEvent,
   type StateSettings,
   type StateSnapshot,
-} from '../../../src/modules/monitors/state.ts'
+} from '../../../src/modules/monitors/run/state.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 
 const INTERVAL = 30_000

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createAddressGuard } from '../../../src/lib/address-guard.ts'
 import { DAY_MS } from '../../../src/lib/time.ts'
-import { runCheck } from '../../../src/modules/monitors/engine.ts'
+import { runCheck } from '../../../src/modules/monitors/kinds/index.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { makeTestPki, testDeps, type TestPki } from './fixtures.ts'
 

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DAY_MS } from '../../../src/lib/time.ts'
-import { runCheck } from '../../../src/modules/monitors/engine.ts'
+import { runCheck } from '../../../src/modules/monitors/kinds/index.ts'
 import { definitionOf } from '../../../src/modules/monitors/service.ts'
 import { toSpec } from '../../../src/modules/monitors/definition.ts'
 import { dnsblEvents, NOTHING_ANNOUNCED, sslEvents } from '../../../src/modules/monitors/tool-events.ts'
-import type { SslReport } from '../../../src/modules/monitors/spec.ts'
+import type { SslReport } from '../../../src/modules/monitors/kinds/spec.ts'
 import type { NotifyEvent } from '../../../src/modules/notify/contract.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startDnsServer, testDeps, type DnsAnswer, type TestDnsServer } from './fixtures.ts'

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { formatDateTime } from '../../../src/lib/human-time.ts'
 import { DAY_MS } from '../../../src/lib/time.ts'
-import { MonitorScheduler } from '../../../src/modules/monitors/scheduler.ts'
+import { MonitorScheduler } from '../../../src/modules/monitors/run/scheduler.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { startDnsServer, testDeps, type DnsAnswer, type TestDnsServer } from './fixtures.ts'

@@ -1,8 +1,8 @@
 /** The k-of-n rule of a monitor's regions (pure): stale regions, k = 1, k = n, flapping. */
 import { describe, expect, test } from 'bun:test'
-import { aggregateRegions, isStale, regionRuleText, regionsOf, type RegionSnapshot } from '../../../src/modules/monitors/regions.ts'
-import { initialState, nextState } from '../../../src/modules/monitors/state.ts'
-import type { Outcome } from '../../../src/modules/monitors/spec.ts'
+import { aggregateRegions, isStale, regionRuleText, regionsOf, type RegionSnapshot } from '../../../src/modules/monitors/run/regions.ts'
+import { initialState, nextState } from '../../../src/modules/monitors/run/state.ts'
+import type { Outcome } from '../../../src/modules/monitors/kinds/spec.ts'
 
 const NOW = Date.UTC(2026, 10, 1, 12)
 const INTERVAL = 60_000

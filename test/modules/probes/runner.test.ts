@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { ManualTimer } from '../monitors/scheduling.ts'
 import { ProbeRunner } from '../../../src/modules/probes/runner.ts'
-import type { RunCheck } from '../../../src/modules/monitors/scheduler.ts'
+import type { RunCheck } from '../../../src/modules/monitors/run/scheduler.ts'
 
 const NOW = Date.UTC(2026, 10, 3, 8, 0, 0)
 const INTERVAL_MS = 60_000
