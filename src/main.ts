@@ -3,6 +3,7 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
+import { createAccountsService } from './services.ts'
 import { nodeDnsResolver } from './http/edge/dns-resolver.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
@@ -12,9 +13,6 @@ import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { stopOnSignals } from './modules/operations/signals.ts'
-import { AccountsRepo } from './modules/accounts/repo.ts'
-import { AttemptBudgetsRepo } from './modules/attempt-budgets/repo.ts'
-import { AccountsService } from './modules/accounts/service.ts'
 import { announceFirstRunSetup } from './modules/accounts/setup.ts'
 import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
@@ -174,7 +172,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     // The supervisor: migrate once, then run the workers (each of them runs this function too).
     const database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
-    const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl, new AttemptBudgetsRepo(database.db))
+    const accounts = createAccountsService({ db: database.db, config, clock: systemClock, changes: new ChangeFeed(), passwords: argon2idHasher })
     const setupLine = await announceFirstRunSetup(accounts, config.baseUrl)
     await database.close()
     const supervisor = superviseWorkers({

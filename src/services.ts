@@ -131,12 +131,12 @@ export function createServices(input: ServiceDeps) {
   const attemptBudgets = new AttemptBudgetsRepo(deps.db)
   const accounts = createAccountsService({ db: deps.db, config: deps.config, clock, changes, passwords, attemptBudgets })
   // Private pages' gate passwords; a page may be created with its password (status-pages GatePasswords).
-  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets)
+  const pageAccess = new PageAccessService({ repo: new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets })
   const pagesRepo = new StatusPagesRepo(deps.db)
-  const pages = new StatusPagesService(pagesRepo, clock, changes, deps.config, pageAccess)
+  const pages = new StatusPagesService({ repo: pagesRepo, clock, changes, config: deps.config, gatePasswords: pageAccess })
   const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
   // Custom domains are linked only once verified by DNS (a background job runs the sweep).
-  const domainVerifier = new DomainVerifier(pagesRepo, pages, deps.dns, clock, changes, deps.config)
+  const domainVerifier = new DomainVerifier({ repo: pagesRepo, pages, resolver: deps.dns, clock, changes, config: deps.config })
   const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
 
   // ── Status writes: the producers of notification events ──
@@ -147,9 +147,9 @@ export function createServices(input: ServiceDeps) {
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
   // Status changes keep the analytics roll-ups in step, in the same transaction.
-  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier)
-  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, notifier)
-  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes, notifier)
+  const components = new ComponentsService({ repo: new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier })
+  const incidents = new IncidentsService({ repo: new IncidentsRepo(deps.db), pages, clock, changes, notifier })
+  const maintenances = new MaintenancesService({ repo: new MaintenancesRepo(deps.db), pages, clock, changes, notifier })
   const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
 
@@ -170,7 +170,7 @@ export function createServices(input: ServiceDeps) {
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock, probesRepo)
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
-  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets)
+  const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
 
   // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
@@ -191,7 +191,16 @@ export function createServices(input: ServiceDeps) {
   const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetScript(WIDGET_JS)
-  const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), branding, pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
+  const statusSite = new StatusSiteService({
+    repo: new StatusSiteRepo(deps.db),
+    appearance: branding,
+    events: pageEventsSource({ incidents, maintenances }),
+    pageStatus,
+    cache: publicCache,
+    clock,
+    changes,
+    config: deps.config,
+  })
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
@@ -211,10 +220,10 @@ export function createServices(input: ServiceDeps) {
   // The delivery log of channels and subscribers (their outbox rows), pruned by the worker.
   const deliveryLog = new DeliveryLog(deps.db, clock)
   // Owner notification channels, and page subscribers.
-  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config, deliveryLog)
-  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config, deliveryLog)
+  const channels = new ChannelsService({ repo: new ChannelsRepo(deps.db), outbox, clock, config: deps.config, deliveries: deliveryLog })
+  const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
-  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl)
+  const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -336,6 +345,13 @@ export function createAccountsService(deps: {
   passwords: PasswordHasher
   attemptBudgets?: AttemptBudgetsRepo
 }): AccountsService {
-  const attemptBudgets = deps.attemptBudgets ?? new AttemptBudgetsRepo(deps.db)
-  return new AccountsService(new AccountsRepo(deps.db), deps.clock, deps.changes, deps.passwords, deps.config.defaultPlan, deps.config.baseUrl, attemptBudgets)
+  return new AccountsService({
+    repo: new AccountsRepo(deps.db),
+    clock: deps.clock,
+    changes: deps.changes,
+    passwords: deps.passwords,
+    defaultPlan: deps.config.defaultPlan,
+    serviceOrigin: deps.config.baseUrl,
+    attemptBudgets: deps.attemptBudgets ?? new AttemptBudgetsRepo(deps.db),
+  })
 }

@@ -138,17 +138,33 @@ export function checkOrder(ids: readonly number[], current: readonly number[]): 
   return [...ids]
 }
 
+export interface ComponentsServiceDeps {
+  repo: ComponentsRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** The status a component's monitors give it (null: no monitor with a confirmed state). */
+  monitoredStatus?: (componentId: number) => Promise<ComponentStatus | null>
+  /** Hears every real status change (by hand or by monitors), inside the writing transaction. */
+  notifier?: Notifier
+}
+
 export class ComponentsService {
-  constructor(
-    private readonly repo: ComponentsRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** The status a component's monitors give it (null: no monitor with a confirmed state). */
-    private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null> = async () => null,
-    /** Hears every real status change (by hand or by monitors), inside the writing transaction. */
-    private readonly notifier: Notifier = new Notifier(),
-  ) {}
+  private readonly repo: ComponentsRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null>
+  private readonly notifier: Notifier
+
+  constructor(deps: ComponentsServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.monitoredStatus = deps.monitoredStatus ?? (async () => null)
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   async list(owner: User, pageId: number): Promise<Component[]> {
     await this.pages.get(owner, pageId)

@@ -111,15 +111,29 @@ const toTemplate = (row: Selectable<IncidentTemplatesTable>): IncidentTemplate =
   updatedAt: row.updated_at,
 })
 
+export interface IncidentsServiceDeps {
+  repo: IncidentsRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** Hears incident opened / updated / resolved (automatic ones too), inside the writing transaction. */
+  notifier?: Pick<Notifier, 'emit'>
+}
+
 export class IncidentsService {
-  constructor(
-    private readonly repo: IncidentsRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** Hears incident opened / updated / resolved (automatic ones too), inside the writing transaction. */
-    private readonly notifier: Pick<Notifier, 'emit'> = new Notifier(),
-  ) {}
+  private readonly repo: IncidentsRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly notifier: Pick<Notifier, 'emit'>
+
+  constructor(deps: IncidentsServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   // ---- owner API ----------------------------------------------------------------------------
 

@@ -51,15 +51,29 @@ function checkWindow(startAt: number, endAt: number): void {
   if (endAt - startAt > MAX_WINDOW_MS) throw badRequest('a maintenance window may last at most 366 days')
 }
 
+export interface MaintenancesServiceDeps {
+  repo: MaintenancesRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** Hears "maintenance scheduled" (started / ended come from the sweeper, sweeper.ts). */
+  notifier?: Notifier
+}
+
 export class MaintenancesService {
-  constructor(
-    private readonly repo: MaintenancesRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** Hears "maintenance scheduled" (started / ended come from the sweeper, sweeper.ts). */
-    private readonly notifier: Notifier = new Notifier(),
-  ) {}
+  private readonly repo: MaintenancesRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly notifier: Notifier
+
+  constructor(deps: MaintenancesServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   now(): number {
     return this.clock.now()

@@ -83,14 +83,28 @@ function parsePageName(raw: string): string {
 
 const hostWithoutPort = (hostAndPort: string): string => hostAndPort.replace(/:\d+$/, '')
 
+export interface StatusPagesServiceDeps {
+  repo: StatusPagesRepo
+  clock: Clock
+  changes: ChangeFeed
+  config: Pick<Config, 'baseUrl' | 'statusDomain'>
+  gatePasswords: GatePasswords
+}
+
 export class StatusPagesService {
-  constructor(
-    private readonly repo: StatusPagesRepo,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
-    private readonly gatePasswords: GatePasswords,
-  ) {}
+  private readonly repo: StatusPagesRepo
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>
+  private readonly gatePasswords: GatePasswords
+
+  constructor(deps: StatusPagesServiceDeps) {
+    this.repo = deps.repo
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.config = deps.config
+    this.gatePasswords = deps.gatePasswords
+  }
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
   async servesDomain(domain: string): Promise<boolean> {
