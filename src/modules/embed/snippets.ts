@@ -2,7 +2,7 @@
 import type { Config } from '../../config.ts'
 import { escapeHtml } from '../../lib/html.ts'
 import { statusPageUrl, type PageAddress } from '../status-pages/urls.ts'
-import { WIDGET_PATH } from '../widget/http.ts'
+import { WIDGET_PATH } from '../widget/script.ts'
 
 export interface Snippets {
   status_page_url: string
