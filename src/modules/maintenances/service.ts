@@ -20,22 +20,10 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
 import type { MaintenanceInput } from './model.ts'
+import { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
-export interface Maintenance {
-  id: number
-  pageId: number
-  title: string
-  message: string
-  startAt: number
-  endAt: number
-  components: Array<{ id: number; name: string }>
-  createdAt: number
-  updatedAt: number
-}
-
-/** Longest title and message, after trimming. */
-export const MAX_TITLE = 200
-export const MAX_MESSAGE = 10_000
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
