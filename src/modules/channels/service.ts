@@ -1,5 +1,5 @@
 /**
- * Owner notification channels (issue 14 item 3): CRUD with ownership (someone else's channel is a
+ * Owner notification channels: CRUD with ownership (someone else's channel is a
  * 404), secrets masked on the way out, email verification, test sends, and the fan-out of events.
  *
  * Verification:

@@ -1,5 +1,5 @@
 /**
- * The snippets of `GET /api/embed/markdown` (DESIGN §5.1) for a public page. Returns data or throws
+ * The snippets of `GET /api/embed/markdown` for a public page. Returns data or throws
  * a coded error; the prepared answer and its place in the public cache are built beside the route
  * (cached-reads.ts).
  */

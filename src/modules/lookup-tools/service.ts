@@ -12,7 +12,7 @@ import type { CheckDeps } from '../monitors/spec.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
 import { normalizeInput, runLookup, type LookupInput, type LookupTool, type ToolOutcome, type ToolStatus } from './runner.ts'
 
-/** Recent checks kept on the free plan (hosted-product.md §7: "up to 3 for non-subscribed users"). */
+/** Recent checks kept on the free plan: the newest 3. */
 export const FREE_RECENT_CHECKS = 3
 /** Paid plans keep "unlimited" recent checks, bounded by this sanity cap (documented). */
 export const PAID_RECENT_CHECKS_CAP = 1_000

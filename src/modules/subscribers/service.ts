@@ -1,5 +1,5 @@
 /**
- * Page subscribers (issue 14 item 4): the public side (subscribe with double opt-in, confirm,
+ * Page subscribers: the public side (subscribe with double opt-in, confirm,
  * manage, one-click unsubscribe) and the owner's side (list, add, remove, import, export).
  * Mails go through the outbox in the transaction that made the change.
  *

@@ -1,5 +1,5 @@
 /**
- * Ownership transfer of a status page (issue 14 item 5, reference R5). The owner offers the page
+ * Ownership transfer of a status page. The owner offers the page
  * to an address (re-entering their password); the account with that address gets a mail with a
  * link and accepts or declines while logged in; the owner can cancel; an offer expires after 7
  * days. Accepting runs in ONE transaction: the conditional update (still pending, not expired),
