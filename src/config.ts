@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment (DESIGN §3): pure, validated, frozen. A bad value throws a
+ * Configuration from the environment: pure, validated, frozen. A bad value throws a
  * ConfigError whose message is the one line `main.ts` prints before it exits.
  */
 import { ipText, ipValue, normalizeIp } from './lib/ip.ts'

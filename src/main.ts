@@ -3,6 +3,8 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
+import { backgroundJobs, startJobs } from './jobs.ts'
+import { createAccountsService } from './services.ts'
 import { nodeDnsResolver } from './lib/dns/index.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { databaseLabel, openConfiguredDatabase } from './db/open.ts'
@@ -12,17 +14,11 @@ import { migrateToLatest } from './db/migrate.ts'
 import { ChangeFeed } from './lib/change-feed.ts'
 import type { Clock } from './lib/clock.ts'
 import { stopOnSignals } from './modules/operations/signals.ts'
-import { AccountsRepo } from './modules/accounts/repo.ts'
-import { AttemptBudgetsRepo } from './modules/attempt-budgets/repo.ts'
-import { AccountsService } from './modules/accounts/service.ts'
 import { announceFirstRunSetup } from './modules/accounts/setup.ts'
 import { systemClock } from './lib/clock.ts'
 import { argon2idHasher } from './lib/password.ts'
 import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/run/index.ts'
-import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
-import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
-import { DOMAIN_SWEEP_MS } from './modules/status-pages/domain-verifier.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 
 /** Request bodies larger than this are refused before they reach a route. */
@@ -67,10 +63,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const watcher = watchExternalChanges(database.dataVersion, () => changes.publish({ kind: 'all' }), options.externalChangePollMs ?? 500)
   const bridge = config.databaseUrl ? bridgeChangesOverPostgres(config.databaseUrl, changes) : undefined
   await bridge?.ready
-  // Page views are buffered in memory and written in batches.
-  const pageViewFlush = setInterval(() => void app.services.pageViews.flush(), 5_000)
-  // Check results out of retention are pruned on each ingestion; this catches components that stopped reporting.
-  const pruneChecks = setInterval(() => void app.services.checks.pruneAll().catch((error) => console.error('[lantern] pruning checks:', error)), 3_600_000)
   // Monitors: exactly one process schedules them. With WORKERS=N that is worker 1 (a restarted
   // worker 1 takes over: next runs are in the database, so nothing is lost or doubled).
   const scheduleMonitors = options.monitors ?? (options.workerId === undefined || options.workerId === 1)
@@ -89,27 +81,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // the leases a killed predecessor left, so their rows go out at once instead of after the lease).
   const outboxWorker = app.services.outboxWorker
   if (scheduleMonitors) await outboxWorker.start()
-  // Maintenance windows announce their start and end (once each; the notices are in the database).
-  const sweepMaintenances = scheduleMonitors
-    ? setInterval(() => void app.services.maintenanceSweeper.sweep().catch((error) => console.error('[lantern] maintenance sweeper:', error)), SWEEP_INTERVAL_MS)
-    : undefined
-  // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
-  const pruneMonitorResults = scheduleMonitors
-    ? setInterval(() => void app.services.monitorRecorder.prune().catch((error) => console.error('[lantern] pruning monitor results:', error)), 600_000)
-    : undefined
-  // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
-  const expireTransfers = scheduleMonitors
-    ? setInterval(() => void app.services.transfers.expireDue().catch((error) => console.error('[lantern] expiring transfers:', error)), 600_000)
-    : undefined
-  // SLA breach alerts and the monthly report mail (issue 15): the process that schedules monitors.
-  const slaCheck = scheduleMonitors
-    ? setInterval(() => void app.services.slaChecker.run().catch((error) => console.error('[lantern] SLA checker:', error)), SLA_CHECK_INTERVAL_MS)
-    : undefined
-  // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves
-  // here and leave it when it stops. Each due check is claimed in the database: several servers never double one.
-  const sweepDomains = () => void app.services.domainVerifier.sweep().catch((error) => console.error('[lantern] custom-domain check:', error))
-  const checkDomains = scheduleMonitors ? setInterval(sweepDomains, DOMAIN_SWEEP_MS) : undefined
-  if (scheduleMonitors) sweepDomains()
+  // The timers (src/jobs.ts); the process that schedules monitors is their leader.
+  const jobs = startJobs(backgroundJobs(app.services), {
+    leader: scheduleMonitors,
+    onError: (name, error) => console.error(`[lantern] ${name}:`, error),
+  })
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -132,12 +108,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stop() {
       stopping ??= (async () => {
         watcher.stop()
-        clearInterval(pruneChecks)
-        clearInterval(pruneMonitorResults)
-        clearInterval(sweepMaintenances)
-        clearInterval(expireTransfers)
-        clearInterval(slaCheck)
-        clearInterval(checkDomains)
+        // No job starts again; a run in progress finishes before the database closes.
+        await jobs.stop()
         // Finished runs are written; unfinished ones are dropped and run again on the next start.
         await monitorScheduler?.stop({ abandon: true })
         // Deliveries in flight get a moment to finish; the rest go back to the queue.
@@ -147,7 +119,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         // count as in flight instead of being cut off with the connection.
         await new Promise((resolve) => setTimeout(resolve, 0))
         await server.stop()
-        clearInterval(pageViewFlush)
         await app.services.pageViews.flush()
         await bridge?.stop()
         await database.close()
@@ -174,7 +145,7 @@ export async function runFromEnvironment(env: Record<string, string | undefined>
     // The supervisor: migrate once, then run the workers (each of them runs this function too).
     const database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
-    const accounts = new AccountsService(new AccountsRepo(database.db), systemClock, new ChangeFeed(), argon2idHasher, config.defaultPlan, config.baseUrl, new AttemptBudgetsRepo(database.db))
+    const accounts = createAccountsService({ db: database.db, config, clock: systemClock, changes: new ChangeFeed(), passwords: argon2idHasher })
     const setupLine = await announceFirstRunSetup(accounts, config.baseUrl)
     await database.close()
     const supervisor = superviseWorkers({

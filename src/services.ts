@@ -1,7 +1,9 @@
 /**
  * The composition root: every repo, service and cache, wired to one database, and the change-feed
- * subscriptions. The HTTP app (`app.ts`), the server (`main.ts`) and the CLI all build on it, so
- * there is exactly one implementation of each action and one place where objects are made.
+ * subscriptions. Construction is grouped by wing; `wireEvents` at the bottom is the table of who hears
+ * which event (every listener registered after construction). The HTTP app (`app.ts`), the server
+ * (`main.ts`) and the CLI all build on it, so there is exactly one implementation of each action and
+ * one place where objects are made.
  */
 import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
@@ -53,7 +55,7 @@ import { StatusSiteService } from './modules/status-site/service.ts'
 import { PrivateStatusJson } from './modules/status-api/private.ts'
 import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
-import { WidgetScript } from './modules/widget/http.ts'
+import { WidgetScript } from './modules/widget/script.ts'
 import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
 import type { CheckDeps } from './modules/monitors/kinds/index.ts'
@@ -124,26 +126,34 @@ export function createServices(input: ServiceDeps) {
   const clock = deps.clock ?? systemClock
   const changes = deps.changes ?? new ChangeFeed()
   const passwords = deps.passwords ?? argon2idHasher
+
+  // ── Accounts and pages ──
   const attemptBudgets = new AttemptBudgetsRepo(deps.db)
-  const accounts = new AccountsService(new AccountsRepo(deps.db), clock, changes, passwords, deps.config.defaultPlan, deps.config.baseUrl, attemptBudgets)
+  const accounts = createAccountsService({ db: deps.db, config: deps.config, clock, changes, passwords, attemptBudgets })
   // Private pages' gate passwords; a page may be created with its password (status-pages GatePasswords).
-  const pageAccess = new PageAccessService(new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets)
+  const pageAccess = new PageAccessService({ repo: new PageAccessRepo(deps.db), clock, changes, passwords, attemptBudgets })
   const pagesRepo = new StatusPagesRepo(deps.db)
-  const pages = new StatusPagesService(pagesRepo, clock, changes, deps.config, pageAccess)
-  // Custom domains are linked only once verified by DNS (main.ts runs the sweep).
-  const domainVerifier = new DomainVerifier(pagesRepo, pages, deps.dns, clock, changes, deps.config)
-  // Status changes keep the analytics roll-ups in step, in the same transaction.
+  const pages = new StatusPagesService({ repo: pagesRepo, clock, changes, config: deps.config, gatePasswords: pageAccess })
+  const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
+  // Custom domains are linked only once verified by DNS (a background job runs the sweep).
+  const domainVerifier = new DomainVerifier({ repo: pagesRepo, pages, resolver: deps.dns, clock, changes, config: deps.config })
+  const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
+
+  // ── Status writes: the producers of notification events ──
+  // Producers emit notification events inside their transactions; the listeners are in wireEvents. Events
+  // of one monitor change are held until the recorder flushes them, then go out as one message per channel.
+  const notifier = new Notifier().holdWith(new HeldEventsRepo(deps.db, clock))
   const monitorsRepo = new MonitorsRepo(deps.db)
   // A monitored component's status follows its monitors (component-status.ts).
   const monitoredStatus = async (componentId: number) => componentStatusFromMonitors(await monitorsRepo.componentMonitorStates(componentId))
-  // Producers emit notification events inside their transactions; fan-outs register below. Events of
-  // one monitor change are held until the recorder flushes them, then go out as one message per channel.
-  const notifier = new Notifier().holdWith(new HeldEventsRepo(deps.db, clock))
-  const components = new ComponentsService(new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier)
-  const incidents = new IncidentsService(new IncidentsRepo(deps.db), pages, clock, changes, notifier)
-  const maintenances = new MaintenancesService(new MaintenancesRepo(deps.db), pages, clock, changes, notifier)
+  // Status changes keep the analytics roll-ups in step, in the same transaction.
+  const components = new ComponentsService({ repo: new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier })
+  const incidents = new IncidentsService({ repo: new IncidentsRepo(deps.db), pages, clock, changes, notifier })
+  const maintenances = new MaintenancesService({ repo: new MaintenancesRepo(deps.db), pages, clock, changes, notifier })
   const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
+
+  // ── Monitoring ──
   const checkDeps: CheckDeps = deps.checkDeps ?? {
     guard: createAddressGuard({ resolve: systemResolve, allowPrivate: deps.config.monitorPrivateTargets }),
     clock,
@@ -159,40 +169,45 @@ export function createServices(input: ServiceDeps) {
   const probesRepo = new ProbesRepo(deps.db)
   const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock, probesRepo)
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
-  // Email-authentication monitors keep their last report and announce changes in the recorder's transaction.
-  monitorRecorder.onResult(emailAuthResultHook(notifier))
-  if (metrics) monitorRecorder.onResult(metrics.monitors.resultHook)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
-  const lookupTools = new LookupToolsService(new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets)
+  const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
+
+  // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
   // What is the status of a page, now and over N days: the one snapshot every public surface reads.
   const pageStatus = new PageStatusService(new PageStatusRepo(deps.db), clock)
-  const pageAccessSettings = new PageAccessSettingsService(pages, pageAccess)
   const analyticsRepo = new AnalyticsRepo(deps.db)
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
-
+  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
   // The public cache of prepared answers (status JSON, snippets, badges, pages); every write empties
   // what it touches through the change feed.
   const cacheOptions = publicCacheOptions({ clock })
   const publicCache: PublicCache | undefined =
     deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   publicCache?.follow(changes)
-
   const embed = new EmbedService(new EmbedRepo(deps.db), deps.config)
   const status = new StatusService(pageStatus, deps.config, clock)
   const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetScript(WIDGET_JS)
-  const branding = new BrandingService(new BrandingRepo(deps.db), pages, clock, changes)
-  const statusSite = new StatusSiteService(new StatusSiteRepo(deps.db), branding, pageEventsSource({ incidents, maintenances }), pageStatus, publicCache, clock, changes, deps.config)
+  const statusSite = new StatusSiteService({
+    repo: new StatusSiteRepo(deps.db),
+    appearance: branding,
+    events: pageEventsSource({ incidents, maintenances }),
+    pageStatus,
+    cache: publicCache,
+    clock,
+    changes,
+    config: deps.config,
+  })
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
   const privateBadges = new PrivateBadges(pageAccess, pageStatus)
-  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
 
-  // Notifications (issue 14): producers emit in their transaction, fan-outs write the outbox, the
-  // worker delivers (main.ts runs its loop; tests call drain()).
+  // ── Delivery: the outbox, its worker and the targets it delivers to ──
+  // Producers emit in their transaction, fan-outs write the outbox, the worker delivers (a background
+  // job runs its loop; tests call drain()).
   const mail = Object.freeze({ enabled: deps.config.mail.enabled, from: deps.config.mail.from })
   const outbox = new Outbox(mail.enabled, clock, messageIdMaker(mail.from ?? 'lantern.invalid', deps.config.baseUrl))
   const outboxWorker = new OutboxWorker({
@@ -202,27 +217,18 @@ export function createServices(input: ServiceDeps) {
     guard: checkDeps.guard,
     userAgent: `Lantern/${APP_VERSION} (notifications; +${deps.config.baseUrl})`,
   })
-  // Owner notification channels: the fan-out of every event, and "channel disabled" mails.
   // The delivery log of channels and subscribers (their outbox rows), pruned by the worker.
   const deliveryLog = new DeliveryLog(deps.db, clock)
-  outboxWorker.beforeClaim(deliveryLog.pruneStep)
-  const channels = new ChannelsService(new ChannelsRepo(deps.db), outbox, clock, deps.config, deliveryLog)
-  notifier.use(channels.fanout)
-  // A cause left unflushed by a crash goes out after a minute.
-  outboxWorker.beforeClaim(notifier.flushStale)
-  outboxWorker.onTargetDisabled(channels.onTargetDisabled).signRequestsWith('channel', channels.signingKeys)
-  // Ownership transfer of a page (issue 14 item 5): mails through the outbox, caches through the feed.
-  const transfers = new TransfersService(new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, deps.config.baseUrl).onPageMoved(
-    detachPageFromOwnerChannels,
-  )
-  // Page subscribers: their fan-out, and dead targets unsubscribed.
-  const subscribers = new SubscribersService(new SubscribersRepo(deps.db), pages, outbox, clock, deps.config, deliveryLog)
-  outboxWorker.signRequestsWith('subscriber', subscribers.signingKeys)
-  // One pending row per event in the producer's transaction; the worker expands it before claiming.
-  notifier.use(subscriberFanout(subscribers, () => outboxWorker.wake()))
-  outboxWorker.beforeClaim(new SubscriberFanoutExpander(deps.db, subscribers, outbox).step)
-  outboxWorker.onTargetDisabled((db, target) => subscribers.disableTarget(db, target))
-  if (metrics) outboxWorker.onDelivered(metrics.outbox.delivered)
+  // Owner notification channels, and page subscribers.
+  const channels = new ChannelsService({ repo: new ChannelsRepo(deps.db), outbox, clock, config: deps.config, deliveries: deliveryLog })
+  const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
+  // Ownership transfer of a page: mails through the outbox, caches through the feed.
+  const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // SLA breach alerts and the monthly report mail.
+  const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
+
+  wireEvents({ db: deps.db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers })
+
   return {
     config: deps.config,
     clock,
@@ -266,7 +272,7 @@ export function createServices(input: ServiceDeps) {
     channels,
     maintenanceSweeper,
     transfers,
-    slaChecker: new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl }),
+    slaChecker,
     emailAuth,
     lookupTools,
     subscribers,
@@ -276,3 +282,76 @@ export function createServices(input: ServiceDeps) {
 }
 
 export type Services = ReturnType<typeof createServices>
+
+/**
+ * Who hears which event: every listener registered after construction, grouped by the event it hears.
+ * Within a group, listeners run in the order written here.
+ */
+function wireEvents(parts: {
+  db: Db
+  metrics: AppMetrics | undefined
+  notifier: Notifier
+  monitorRecorder: MonitorRecorder
+  outboxWorker: OutboxWorker
+  outbox: Outbox
+  deliveryLog: DeliveryLog
+  channels: ChannelsService
+  subscribers: SubscribersService
+  transfers: TransfersService
+}): void {
+  const { db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers } = parts
+
+  // A monitor result, in the recorder's transaction → the email-authentication report (it keeps the last
+  // one and announces changes); the monitor metrics.
+  monitorRecorder.onResult(emailAuthResultHook(notifier))
+  if (metrics) monitorRecorder.onResult(metrics.monitors.resultHook)
+
+  // A notification event, in the producer's transaction → the owner's channels; the page's subscribers
+  // (one pending row per event, which the worker expands before claiming).
+  notifier.use(channels.fanout)
+  notifier.use(subscriberFanout(subscribers, () => outboxWorker.wake()))
+
+  // The outbox worker is about to claim rows → prune the delivery log; send the causes a crash left
+  // unflushed (after a minute); expand the subscribers' pending rows into deliveries.
+  outboxWorker.beforeClaim(deliveryLog.pruneStep)
+  outboxWorker.beforeClaim(notifier.flushStale)
+  outboxWorker.beforeClaim(new SubscriberFanoutExpander(db, subscribers, outbox).step)
+
+  // A webhook request is about to go out → signed with its channel's or subscription's key.
+  outboxWorker.signRequestsWith('channel', channels.signingKeys)
+  outboxWorker.signRequestsWith('subscriber', subscribers.signingKeys)
+
+  // A delivery target gave up (dead address) → the channel is disabled and its owner mailed; the
+  // subscriber is unsubscribed.
+  outboxWorker.onTargetDisabled(channels.onTargetDisabled)
+  outboxWorker.onTargetDisabled((trx, target) => subscribers.disableTarget(trx, target))
+
+  // A delivery went out → the outbox metrics.
+  if (metrics) outboxWorker.onDelivered(metrics.outbox.delivered)
+
+  // A page moved to another owner → it leaves the previous owner's notification channels.
+  transfers.onPageMoved(detachPageFromOwnerChannels)
+}
+
+/**
+ * The accounts service. The supervisor of several workers builds it too (to print the first-run link
+ * once), so it is made here and nowhere else.
+ */
+export function createAccountsService(deps: {
+  db: Db
+  config: Config
+  clock: Clock
+  changes: ChangeFeed
+  passwords: PasswordHasher
+  attemptBudgets?: AttemptBudgetsRepo
+}): AccountsService {
+  return new AccountsService({
+    repo: new AccountsRepo(deps.db),
+    clock: deps.clock,
+    changes: deps.changes,
+    passwords: deps.passwords,
+    defaultPlan: deps.config.defaultPlan,
+    serviceOrigin: deps.config.baseUrl,
+    attemptBudgets: deps.attemptBudgets ?? new AttemptBudgetsRepo(deps.db),
+  })
+}

@@ -1,6 +1,6 @@
 /**
- * Types for files imported into the program (and so into the compiled binary). See README
- * "Static files in the binary":
+ * Types for files imported into the program (and so into the compiled binary), with an
+ * import attribute that says how:
  *   import css from './site.css' with { type: 'text' }    // the file's text, a string
  *   import logo from './logo.png' with { type: 'file' }   // a path; read it with Bun.file(path)
  */

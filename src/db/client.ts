@@ -34,7 +34,7 @@ export const STATEMENT_CACHE_SIZE = 500
 /**
  * The database as Kysely's driver sees it, with compiled statements kept per SQL text. The driver
  * prepares every query anew, so SQLite parsed and planned the same text on every request; a kept
- * statement skips that (most of a small query's cost, DESIGN §1). Least recently used texts are
+ * statement skips that (most of a small query's cost). Least recently used texts are
  * finalized beyond the bound. Safe because the driver runs one statement at a time to completion.
  */
 function withStatementCache(sqlite: SqliteDatabase): SqliteDatabase {

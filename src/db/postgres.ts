@@ -4,7 +4,7 @@
  * Why `pg` and Kysely's own PostgresDialect rather than Bun's built-in SQL client: Bun.SQL returns
  * `bigint`, `count(*)` and `sum()` as strings and its `bigint: false` option does not change that,
  * so every repository would need conversions; `pg` takes a type parser per type, so numbers come back
- * as numbers on both engines from one place. Measured on loopback (README, "PostgreSQL"): sequential
+ * as numbers on both engines from one place. Measured on loopback: sequential
  * primary-key reads cost the same (130 vs 140 µs); Bun.SQL is faster only under thousands of
  * concurrent queries, which the hot path (served from the cache) never issues.
  */

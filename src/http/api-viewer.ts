@@ -5,8 +5,7 @@
  * script that needs seconds to parse and to walk a document of this size, so it is not the first
  * thing a visitor waits for. Both are served from this program under the site's CSP, so they work
  * without internet and no other origin's script runs where the session cookie lives. Their files
- * are imported as text and so travel inside the compiled binary (README: "Static files in the
- * binary"), and go out gzip-encoded to clients that take it.
+ * are imported as text and so travel inside the compiled binary, and go out gzip-encoded to clients that take it.
  */
 import { Elysia, t } from 'elysia'
 import swaggerUiJs from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }

@@ -1,5 +1,5 @@
 /**
- * The address guard for outbound monitor checks (SSRF defence, issue 13 §6).
+ * The address guard for outbound monitor checks (SSRF defence).
  *
  * One rule: resolve a target's name ONCE, classify EVERY address it resolves to, refuse the lot if
  * any one is not allowed, and hand back one checked address that the caller connects to (so DNS

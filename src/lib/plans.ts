@@ -1,4 +1,4 @@
-/** The plan names (DESIGN §4): configuration reads them; what each plan holds is src/modules/plans/matrix.ts. */
+/** The plan names: configuration reads them; what each plan holds is src/modules/plans/matrix.ts. */
 export const PLANS = ['free', 'pro', 'growth', 'business', 'oss_hero', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 

@@ -4,7 +4,7 @@
  * - bounded by entries and, when given a size function, by bytes: the least recently used entry
  *   goes first. Recency is a doubly linked list through the entries, so a hit only moves two
  *   pointers: re-inserting a key into a large `Map` (the old way) is not constant-time in Bun and
- *   made a hit cost 20 µs at 10,000 entries (issue 18);
+ *   made a hit cost 20 µs at 10,000 entries;
  * - every entry has its own time to live, measured on an injected clock;
  * - one load in flight per key: concurrent misses share one promise;
  * - invalidation by key, by page (entries remember the page they were built from), of every

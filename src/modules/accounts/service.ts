@@ -98,21 +98,37 @@ function toUser(row: { id: number; email: string; plan: Plan; is_admin: number; 
   return { id: row.id, email: row.email, plan: row.plan, isAdmin: row.is_admin === 1, createdAt: row.created_at }
 }
 
+export interface AccountsServiceDeps {
+  repo: AccountsRepo
+  clock: Clock
+  changes: ChangeFeed
+  passwords: PasswordHasher
+  defaultPlan: Plan
+  /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
+  serviceOrigin: string
+  /** Where the password-guess budgets are counted (the database, shared by every server). */
+  attemptBudgets: AttemptBudgetStore
+}
+
 export class AccountsService {
   private readonly logins: GuessThrottle
   private readonly signupsPerClient: AttemptBudget
 
-  constructor(
-    private readonly repo: AccountsRepo,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly passwords: PasswordHasher,
-    private readonly defaultPlan: Plan,
-    /** The service origin (BASE_URL): cookie-authenticated writes must come from it (see auth.ts). */
-    readonly serviceOrigin: string,
-    /** Where the password-guess budgets are counted (the database, shared by every server). */
-    attemptBudgets: AttemptBudgetStore,
-  ) {
+  private readonly repo: AccountsRepo
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly passwords: PasswordHasher
+  private readonly defaultPlan: Plan
+  readonly serviceOrigin: string
+
+  constructor(deps: AccountsServiceDeps) {
+    this.repo = deps.repo
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.passwords = deps.passwords
+    this.defaultPlan = deps.defaultPlan
+    this.serviceOrigin = deps.serviceOrigin
+    const { clock, attemptBudgets } = deps
     this.logins = createLoginThrottle(attemptBudgets, clock)
     this.signupsPerClient = new AttemptBudget({ name: 'signup', budget: { limit: 10, windowMs: 60 * 60_000 }, store: attemptBudgets, clock })
   }

@@ -32,7 +32,7 @@ export interface ResponseTimeFigures {
   p95_ms: number | null
 }
 
-/** Response times from monitor checks (issue 3's roll-ups); null where a page has no checks. */
+/** Response times from monitor checks (their daily roll-ups); null where a page has no checks. */
 export interface ResponseTimes {
   overall: ResponseTimeFigures
   components: ReadonlyMap<number, ResponseTimeFigures>

@@ -14,7 +14,7 @@ import type { ShareToken, ShareTokensService } from './share-tokens.ts'
 import { backfillStatusRollup } from './status-aggregator.ts'
 
 /**
- * Where average and p95 response times come from: monitor check roll-ups (issue 3). Answers null
+ * Where average and p95 response times come from: monitor check roll-ups. Answers null
  * when the page has no checks; the report then shows null for every response-time figure.
  */
 export type ResponseTimeSource = (pageId: number, componentIds: readonly number[], range: ReportRange) => Promise<ResponseTimes | null>

@@ -4,7 +4,7 @@ import { errorResponse } from '../../lib/errors.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending, servePrepared } from '../../lib/http-cache.ts'
 import { BADGE_STYLES } from './render.ts'
-import { BADGE_PREFIX, badgeRequest, MAX_UPTIME_DAYS, type BadgeReads } from './http.ts'
+import { BADGE_PREFIX, badgeRequest, MAX_UPTIME_DAYS, type BadgeReads } from './cached-reads.ts'
 import type { BadgeKind } from './service.ts'
 
 const BadgeQuery = t.Object({
@@ -13,7 +13,7 @@ const BadgeQuery = t.Object({
 })
 const svgResponse = textAnswer('image/svg+xml', 'An SVG image')
 
-/** The routes and their fast-lane reader: all answer through `reads` (http.ts), keyed by one `badgeRequest`. */
+/** The routes and their fast-lane reader: all answer through `reads` (cached-reads.ts), keyed by one `badgeRequest`. */
 export function badgeRoutes(reads: BadgeReads, fastLane?: FastLane) {
   // Cache hits skip the router: /badge/<slug>.svg and /badge/<slug>/uptime.svg.
   fastLane?.registerPrefix(BADGE_PREFIX, (request) => reads.cached(request))

@@ -5,7 +5,7 @@ import type { PageAccessService } from '../page-access/service.ts'
 import { snapshotUptime, type PageStatusService } from '../page-status/service.ts'
 import { planHas } from '../plans/matrix.ts'
 import { clampLabel, renderBadge, STATUS_LOOK, uptimeLook } from './render.ts'
-import { readBadgeUrl } from './http.ts'
+import { readBadgeUrl } from './cached-reads.ts'
 
 const SVG_HEADERS = {
   ...PRIVATE_EMBED_HEADERS,

@@ -14,7 +14,7 @@ export const MAX_LABEL = 32
 /** A badge has one look: the light colours of the status table (page-status/colours.ts). */
 const colourOf = (tone: StatusTone) => STATUS_COLOURS[tone].light
 
-/** Value and colour per overall status (DESIGN §5.2): the colours every public surface uses. */
+/** Value and colour per overall status: the colours every public surface uses. */
 export const STATUS_LOOK: Readonly<Record<OverallStatus | 'unknown', { text: string; color: string }>> = {
   operational: { text: 'Operational', color: colourOf('operational') },
   degraded_performance: { text: 'Degraded', color: colourOf('degraded_performance') },

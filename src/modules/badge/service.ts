@@ -3,7 +3,7 @@
  * `GET /badge/<slug>/uptime.svg?days=N` (uptime over N days, from the status history). Returns a
  * badge model (label, value, colour, and what a cache needs to know) or throws 404 when the page is
  * unknown, blocked, private or on a plan without badges; drawing, caching and the gray "Unknown"
- * badge are the HTTP side's (http.ts).
+ * badge are the HTTP side's (cached-reads.ts).
  */
 import { notFound } from '../../lib/errors.ts'
 import { planHas } from '../plans/matrix.ts'

@@ -4,7 +4,7 @@
  */
 import { t, type Static } from 'elysia'
 import { modelRef, namedModels } from '../../http/schemas.ts'
-import type { Branding } from './service.ts'
+import type { Branding } from './types.ts'
 
 export const PaletteBody = t.Object(
   {

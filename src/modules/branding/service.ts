@@ -22,19 +22,13 @@ import {
 import type { BrandingRepo } from './repo.ts'
 import type { ImageType } from './tables.ts'
 import type { BrandingInput } from './model.ts'
+import { type Branding } from './types.ts'
+
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { type Branding } from './types.ts'
 
 const MAX_FAVICON_BYTES = 100 * 1024
 const MAX_LOGO_BYTES = 256 * 1024
-
-export interface Branding {
-  palette: Palette
-  light: Theme
-  dark: Theme
-  contrast: { text_on_background: number; dark_text_on_background: number }
-  customCss: string | null
-  favicon: { type: string; bytes: number } | null
-  logo: { type: string; bytes: number } | null
-}
 
 /** What visitors see of a page's branding (no ownership or plan checks: the status site applies the plan). */
 export interface PublicAppearance {

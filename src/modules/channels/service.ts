@@ -1,5 +1,5 @@
 /**
- * Owner notification channels (issue 14 item 3): CRUD with ownership (someone else's channel is a
+ * Owner notification channels: CRUD with ownership (someone else's channel is a
  * 404), secrets masked on the way out, email verification, test sends, and the fan-out of events.
  *
  * Verification:
@@ -86,14 +86,28 @@ export const channelTarget = (id: number) => `channel:${id}`
 
 const settingsOf = (row: ChannelRow) => JSON.parse(row.config_json) as Record<string, string>
 
+export interface ChannelsServiceDeps {
+  repo: ChannelsRepo
+  outbox: ChannelOutbox
+  clock: Clock
+  config: Config
+  deliveries: DeliveryLog
+}
+
 export class ChannelsService {
-  constructor(
-    private readonly repo: ChannelsRepo,
-    private readonly outbox: ChannelOutbox,
-    private readonly clock: Clock,
-    private readonly config: Config,
-    private readonly deliveries: DeliveryLog,
-  ) {}
+  private readonly repo: ChannelsRepo
+  private readonly outbox: ChannelOutbox
+  private readonly clock: Clock
+  private readonly config: Config
+  private readonly deliveries: DeliveryLog
+
+  constructor(deps: ChannelsServiceDeps) {
+    this.repo = deps.repo
+    this.outbox = deps.outbox
+    this.clock = deps.clock
+    this.config = deps.config
+    this.deliveries = deps.deliveries
+  }
 
   get mailEnabled(): boolean {
     return this.outbox.mailEnabled

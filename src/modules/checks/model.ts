@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia'
-import { MAX_CHECKS_PER_BATCH, MAX_RESPONSE_MS } from './service.ts'
+import { MAX_CHECKS_PER_BATCH, MAX_RESPONSE_MS } from './types.ts'
 
 export const CheckBatchBody = t.Array(
   t.Object({

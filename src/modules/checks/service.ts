@@ -26,9 +26,11 @@ import {
   type Bucket,
   type CheckResult,
 } from './rollup.ts'
+import { MAX_CHECKS_PER_BATCH, MAX_RESPONSE_MS } from './types.ts'
 
-export const MAX_CHECKS_PER_BATCH = 1000
-export const MAX_RESPONSE_MS = 600_000
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_CHECKS_PER_BATCH, MAX_RESPONSE_MS } from './types.ts'
+
 /** Reported times may run a little ahead of ours (clock skew between machines). */
 const FUTURE_TOLERANCE_MS = 60_000
 /** Older results are refused: day buckets are kept for good, so junk would stay for good. */

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import { entityId, boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange, type StatusCorrection } from './service.ts'
+import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange, type StatusCorrection } from './types.ts'
 import { MAX_CORRECTION_REASON } from './corrections.ts'
 
 const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {

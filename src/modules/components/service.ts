@@ -15,45 +15,12 @@ import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentStatusCorrectionsTable, ComponentsTable, ComponentType } from './tables.ts'
 import type { ComponentInput } from './model.ts'
 import { correctionEntries, parseCorrection, type CorrectionInput, type StatusChangeAt } from './corrections.ts'
+import { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
+
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
 
 const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
-export const MAX_HISTORY_IMPORT = 10_000
-
-export interface Component {
-  id: number
-  pageId: number
-  name: string
-  type: ComponentType
-  group: string | null
-  status: ComponentStatus
-  /** The owner set the status by hand on a monitored component: monitors leave it alone until cleared. */
-  statusOverride: boolean
-  position: number
-  createdAt: number
-  updatedAt: number
-}
-
-/** Longest component and group names, after trimming. */
-export const MAX_COMPONENT_NAME = 100
-export const MAX_GROUP_NAME = 100
-
-export interface StatusChange {
-  status: ComponentStatus
-  at: number
-}
-
-/** A correction of the status history, as recorded: who, when, why, and what the span held before. */
-export interface StatusCorrection {
-  id: number
-  componentId: number
-  from: number
-  to: number
-  status: ComponentStatus
-  reason: string
-  by: string
-  at: number
-  replaced: { before: StatusChange | null; changes: StatusChange[] }
-}
 
 function toCorrection(row: Selectable<ComponentStatusCorrectionsTable>): StatusCorrection {
   return {
@@ -138,17 +105,33 @@ export function checkOrder(ids: readonly number[], current: readonly number[]): 
   return [...ids]
 }
 
+export interface ComponentsServiceDeps {
+  repo: ComponentsRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** The status a component's monitors give it (null: no monitor with a confirmed state). */
+  monitoredStatus?: (componentId: number) => Promise<ComponentStatus | null>
+  /** Hears every real status change (by hand or by monitors), inside the writing transaction. */
+  notifier?: Notifier
+}
+
 export class ComponentsService {
-  constructor(
-    private readonly repo: ComponentsRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** The status a component's monitors give it (null: no monitor with a confirmed state). */
-    private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null> = async () => null,
-    /** Hears every real status change (by hand or by monitors), inside the writing transaction. */
-    private readonly notifier: Notifier = new Notifier(),
-  ) {}
+  private readonly repo: ComponentsRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null>
+  private readonly notifier: Notifier
+
+  constructor(deps: ComponentsServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.monitoredStatus = deps.monitoredStatus ?? (async () => null)
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   async list(owner: User, pageId: number): Promise<Component[]> {
     await this.pages.get(owner, pageId)

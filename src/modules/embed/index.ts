@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending } from '../../lib/http-cache.ts'
-import { MARKDOWN_PATH, type SnippetsReads } from './http.ts'
+import { MARKDOWN_PATH, type SnippetsReads } from './cached-reads.ts'
 
 const SnippetsJson = t.Object({
   status_page_url: t.String({ description: 'The public status page (custom domain when set)' }),
@@ -13,7 +13,7 @@ const SnippetsJson = t.Object({
   minimal_md: t.String(),
 })
 
-/** The route and its fast-lane reader: both answer through `reads` (http.ts), keyed by one `snippetsKey`. */
+/** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `snippetsKey`. */
 export function embedRoutes(reads: SnippetsReads, fastLane?: FastLane) {
   fastLane?.register(MARKDOWN_PATH, (request) => reads.cached(request))
   return new Elysia().get(

@@ -1,7 +1,7 @@
 /**
- * The snippets of `GET /api/embed/markdown` (DESIGN §5.1) for a public page. Returns data or throws
+ * The snippets of `GET /api/embed/markdown` for a public page. Returns data or throws
  * a coded error; the prepared answer and its place in the public cache are built beside the route
- * (http.ts).
+ * (cached-reads.ts).
  */
 import type { Config } from '../../config.ts'
 import { notFound, PageHttpError } from '../../lib/errors.ts'

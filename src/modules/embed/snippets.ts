@@ -1,8 +1,11 @@
-/** The six embed snippets of DESIGN §5.1, built from a page and the instance's addresses. Pure. */
+/**
+ * The six embed snippets (the page link, the badge in Markdown and in HTML, the widget script and its
+ * tag, one Markdown line), built from a page and the instance's addresses. Pure.
+ */
 import type { Config } from '../../config.ts'
 import { escapeHtml } from '../../lib/html.ts'
 import { statusPageUrl, type PageAddress } from '../status-pages/urls.ts'
-import { WIDGET_PATH } from '../widget/http.ts'
+import { WIDGET_PATH } from '../widget/script.ts'
 
 export interface Snippets {
   status_page_url: string

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import { entityId, boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
-import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './service.ts'
+import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './types.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'
 
 const IncidentStateSchema = t.Union(

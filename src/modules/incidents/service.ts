@@ -23,45 +23,10 @@ import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './ta
 import { componentPhrase, fillTemplate } from './template.ts'
 import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
+import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
 
-export const MAX_TITLE = 200
-export const MAX_MESSAGE = 10_000
-export const MAX_TEMPLATE_NAME = 100
-
-export interface IncidentUpdate {
-  id: number
-  state: IncidentState
-  message: string
-  at: number
-}
-
-export interface Incident {
-  id: number
-  pageId: number
-  title: string
-  state: IncidentState
-  startedAt: number
-  resolvedAt: number | null
-  /** Affected components; empty means the whole page. */
-  components: Array<{ id: number; name: string }>
-  /** The timeline, oldest first. */
-  updates: IncidentUpdate[]
-  createdAt: number
-  updatedAt: number
-  /** Set when the automation opened it (src/modules/auto-incidents); null for a person's incident. */
-  automatic: AutomaticInfo | null
-}
-
-export interface AutomaticInfo {
-  /** The component it watches (null once that component was deleted). */
-  componentId: number | null
-  /** When a person first changed it: from then on it is theirs, and recoveries only add an update. */
-  acknowledgedAt: number | null
-  /** The automation resolved it. */
-  autoResolved: boolean
-  /** Since when the component has been down. */
-  downSince: number | null
-}
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
 
 /** An automatic incident to open (the automation acts for the page's owner: no owner check). */
 export interface AutomaticOpening {
@@ -86,15 +51,6 @@ export interface AutomaticChange {
   cause?: NotifyCause
 }
 
-export interface IncidentTemplate {
-  id: number
-  name: string
-  title: string
-  message: string
-  createdAt: number
-  updatedAt: number
-}
-
 
 export interface IncidentListFilter {
   pageId?: number
@@ -111,15 +67,29 @@ const toTemplate = (row: Selectable<IncidentTemplatesTable>): IncidentTemplate =
   updatedAt: row.updated_at,
 })
 
+export interface IncidentsServiceDeps {
+  repo: IncidentsRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** Hears incident opened / updated / resolved (automatic ones too), inside the writing transaction. */
+  notifier?: Pick<Notifier, 'emit'>
+}
+
 export class IncidentsService {
-  constructor(
-    private readonly repo: IncidentsRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** Hears incident opened / updated / resolved (automatic ones too), inside the writing transaction. */
-    private readonly notifier: Pick<Notifier, 'emit'> = new Notifier(),
-  ) {}
+  private readonly repo: IncidentsRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly notifier: Pick<Notifier, 'emit'>
+
+  constructor(deps: IncidentsServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   // ---- owner API ----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 /**
- * The one-off domain lookup tools (issue 16 item 4): DNS records, MX, SPF, DKIM, DMARC, SSL and
+ * The one-off domain lookup tools: DNS records, MX, SPF, DKIM, DMARC, SSL and
  * DNSBL, each answering a status (pass / warning / fail / missing / error), a one-line summary and
  * the full result. DNS questions go to the instance's own resolvers (never a resolver the user
  * names). SSL opens a connection: it runs the SSL monitor's check, which connects only to an

@@ -12,7 +12,7 @@ import type { CheckDeps } from '../monitors/kinds/index.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
 import { normalizeInput, runLookup, type LookupInput, type LookupTool, type ToolOutcome, type ToolStatus } from './runner.ts'
 
-/** Recent checks kept on the free plan (hosted-product.md §7: "up to 3 for non-subscribed users"). */
+/** Recent checks kept on the free plan: the newest 3. */
 export const FREE_RECENT_CHECKS = 3
 /** Paid plans keep "unlimited" recent checks, bounded by this sanity cap (documented). */
 export const PAID_RECENT_CHECKS_CAP = 1_000
@@ -49,17 +49,29 @@ const toCheck = (row: ToolCheckRow): ToolCheck => ({
 
 export const recentChecksKept = (user: Pick<User, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
 
+export interface LookupToolsServiceDeps {
+  repo: ToolChecksRepo
+  checkDeps: CheckDeps
+  clock: Clock
+  /** Where the per-user lookup budget is counted (the database: it holds across servers). */
+  attemptBudgets: AttemptBudgetStore
+  runner?: LookupRunner
+}
+
 export class LookupToolsService {
   private readonly limiter: AttemptBudget
 
-  constructor(
-    private readonly repo: ToolChecksRepo,
-    private readonly checkDeps: CheckDeps,
-    private readonly clock: Clock,
-    /** Where the per-user lookup budget is counted (the database: it holds across servers). */
-    attemptBudgets: AttemptBudgetStore,
-    private readonly runner: LookupRunner = runLookup,
-  ) {
+  private readonly repo: ToolChecksRepo
+  private readonly checkDeps: CheckDeps
+  private readonly clock: Clock
+  private readonly runner: LookupRunner
+
+  constructor(deps: LookupToolsServiceDeps) {
+    this.repo = deps.repo
+    this.checkDeps = deps.checkDeps
+    this.clock = deps.clock
+    this.runner = deps.runner ?? runLookup
+    const { clock, attemptBudgets } = deps
     this.limiter = new AttemptBudget({ name: 'lookup', budget: { limit: LOOKUPS_PER_MINUTE, windowMs: 60_000 }, store: attemptBudgets, clock })
   }
 

@@ -20,22 +20,10 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
 import type { MaintenanceInput } from './model.ts'
+import { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
-export interface Maintenance {
-  id: number
-  pageId: number
-  title: string
-  message: string
-  startAt: number
-  endAt: number
-  components: Array<{ id: number; name: string }>
-  createdAt: number
-  updatedAt: number
-}
-
-/** Longest title and message, after trimming. */
-export const MAX_TITLE = 200
-export const MAX_MESSAGE = 10_000
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
@@ -51,15 +39,29 @@ function checkWindow(startAt: number, endAt: number): void {
   if (endAt - startAt > MAX_WINDOW_MS) throw badRequest('a maintenance window may last at most 366 days')
 }
 
+export interface MaintenancesServiceDeps {
+  repo: MaintenancesRepo
+  pages: StatusPagesService
+  clock: Clock
+  changes: ChangeFeed
+  /** Hears "maintenance scheduled" (started / ended come from the sweeper, sweeper.ts). */
+  notifier?: Notifier
+}
+
 export class MaintenancesService {
-  constructor(
-    private readonly repo: MaintenancesRepo,
-    private readonly pages: StatusPagesService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    /** Hears "maintenance scheduled" (started / ended come from the sweeper, sweeper.ts). */
-    private readonly notifier: Notifier = new Notifier(),
-  ) {}
+  private readonly repo: MaintenancesRepo
+  private readonly pages: StatusPagesService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly notifier: Notifier
+
+  constructor(deps: MaintenancesServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.notifier = deps.notifier ?? new Notifier()
+  }
 
   now(): number {
     return this.clock.now()

@@ -1,5 +1,5 @@
 /**
- * The notification contract every feature codes against (issue 14).
+ * The notification contract every feature codes against.
  *
  * Producers (incidents, maintenances, component status, monitors, SLA, certificates, DNSBL,
  * ownership transfer) call `notifier.emit(db, event)` INSIDE the transaction that made the change,
@@ -37,13 +37,13 @@ export type NotifyEvent =
   | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
   | { kind: 'component.status_changed'; pageId: number; componentId: number; from: string; to: string; at: number; cause?: NotifyCause }
   | { kind: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.ended'; pageId: number; maintenanceId: number; notifySubscribers: boolean; at: number }
-  /** SLA error budget crossed `thresholdPct` (50, 80, 100) for a component in the period starting at `periodStart` (issue 15). */
+  /** SLA error budget crossed `thresholdPct` (50, 80, 100) for a component in the period starting at `periodStart`. */
   | { kind: 'sla.breach'; pageId: number; componentId: number; thresholdPct: number; periodStart: number; targetPct: number; actualPct: number; at: number }
-  /** A monitored certificate nears expiry (30, 15, 5 days) or was renewed (issue 16). */
+  /** A monitored certificate nears expiry (30, 15, 5 days) or was renewed. */
   | { kind: 'certificate.expiring' | 'certificate.renewed'; pageId: number | null; ownerId: number; monitorId: number; host: string; daysLeft: number; notAfter: number; at: number }
-  /** A DNSBL monitor's target was listed or delisted on a zone (issue 16). */
+  /** A DNSBL monitor's target was listed or delisted on a zone. */
   | { kind: 'dnsbl.listed' | 'dnsbl.delisted'; pageId: number | null; ownerId: number; monitorId: number; target: string; zone: string; at: number }
-  /** An email-authentication monitor's result changed (issue 16). */
+  /** An email-authentication monitor's result changed. */
   | { kind: 'email_auth.changed'; pageId: number | null; ownerId: number; monitorId: number; domain: string; summary: string; at: number }
 
 export type NotifyEventKind = NotifyEvent['kind']

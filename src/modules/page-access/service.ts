@@ -61,17 +61,29 @@ export interface GrantedEmbedPage {
   plan: Plan
 }
 
+export interface PageAccessServiceDeps {
+  repo: PageAccessRepo
+  clock: Clock
+  changes: ChangeFeed
+  passwords: PasswordHasher
+  /** Where the guess budgets are counted (the database, shared by every server). */
+  attemptBudgets: AttemptBudgetStore
+}
+
 export class PageAccessService {
   private readonly guesses: GuessThrottle
 
-  constructor(
-    private readonly repo: PageAccessRepo,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly passwords: PasswordHasher,
-    /** Where the guess budgets are counted (the database, shared by every server). */
-    attemptBudgets: AttemptBudgetStore,
-  ) {
+  private readonly repo: PageAccessRepo
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly passwords: PasswordHasher
+
+  constructor(deps: PageAccessServiceDeps) {
+    this.repo = deps.repo
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.passwords = deps.passwords
+    const { clock, attemptBudgets } = deps
     this.guesses = new GuessThrottle({
       name: 'gate',
       store: attemptBudgets,

@@ -1,5 +1,5 @@
 /**
- * The overall status of a page (DESIGN §5.2) as one pure function.
+ * The overall status of a page as one pure function.
  *
  * - Worst component wins: any component down → `partial_outage`, or `major_outage` when every
  *   component is down; else any degraded → `degraded_performance`; else `operational`.

@@ -5,7 +5,7 @@
  * the windows that overlap the uptime window, and the per-minute response-time sums of the page's
  * components (the per-page roll-up page_check_minutes) when asked. SQLite builds the nested lists
  * as JSON (`json_group_array` over ordered sub-selects), so a cold status answer costs one round trip to
- * the database instead of ten (DESIGN §1: each Kysely query has a fixed cost of its own).
+ * the database instead of ten (each Kysely query has a fixed cost of its own).
  */
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../db/client.ts'

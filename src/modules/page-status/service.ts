@@ -1,5 +1,5 @@
 /**
- * What is the status of this page, now and over N days (DESIGN §5.2): one snapshot from one read,
+ * What is the status of this page, now and over N days: one snapshot from one read,
  * used by the status site, the v2 (Statuspage-shaped) JSON, the status JSON and the badges alike.
  * Data only: callers build their answers (and cache them no longer than `nextBoundary`).
  */

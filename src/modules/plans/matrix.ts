@@ -1,5 +1,5 @@
 /**
- * The plan matrix (DESIGN §4) as data: every plan check in Lantern reads from here.
+ * The plan matrix as data: every plan check in Lantern reads from here.
  */
 import { PLANS, type Plan } from '../../lib/plans.ts'
 
@@ -12,7 +12,7 @@ const FEATURES = [
   'custom_domain_private',
   'custom_css',
   'analytics_share_tokens',
-  /** SSL monitors: the certificate chain and OCSP stapling details (issue 16; every paid plan). */
+  /** SSL monitors: the certificate chain and OCSP stapling details (every paid plan). */
   'ssl_chain_details',
 ] as const
 export type Feature = (typeof FEATURES)[number]
@@ -57,7 +57,7 @@ export function planLabel(plan: Plan): string {
   return PLAN_LABELS[plan]
 }
 
-/** Monitors per plan (DESIGN §4): how many an owner may have (null: no limit) and the shortest interval. */
+/** Monitors per plan: how many an owner may have (null: no limit) and the shortest interval. */
 export interface MonitorLimits {
   maxMonitors: number | null
   minIntervalSeconds: number
@@ -76,7 +76,7 @@ export function monitorLimits(plan: Plan): MonitorLimits {
   return MONITOR_LIMITS[plan]
 }
 
-/** Components with automatic incidents on, per plan (DESIGN §4 `auto_incidents`); null: no limit. */
+/** Components with automatic incidents on, per plan (the `auto_incidents` feature); null: no limit. */
 const AUTO_INCIDENT_COMPONENTS: Readonly<Record<Plan, number | null>> = {
   free: 0,
   pro: 5,

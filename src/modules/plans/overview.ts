@@ -3,8 +3,8 @@
  * matrix with whether the plan has it and, when not, the cheapest plan that does; and the usage of
  * the things an account holds against the plan's limit for them.
  *
- * Lantern's plans mostly limit features, not amounts: no plan caps pages, components or keys today
- * (DESIGN §4), so those limits are null ("no limit"). The amounts the matrix does cap — components
+ * Lantern's plans mostly limit features, not amounts: no plan caps pages, components or keys today,
+ * so those limits are null ("no limit"). The amounts the matrix does cap — components
  * with automatic incidents, subscribers per page — come from matrix.ts, the same functions the
  * features enforce; the screen draws a capped line as a "3 / 5" bar.
  */

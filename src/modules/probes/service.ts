@@ -1,5 +1,5 @@
 /**
- * Probes (issue 17, item 3): processes in other regions that hold no database. The operator makes
+ * Probes: processes in other regions that hold no database. The operator makes
  * a token per region (instance-level: `lantern probe-token create --region eu-west`); a probe with
  * it reads the definitions of the monitors that list its region and pushes their results back, a
  * batch at a time. Results go through the MonitorRecorder like the server's own runs (per-region

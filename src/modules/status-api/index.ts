@@ -3,7 +3,7 @@ import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending } from '../../lib/http-cache.ts'
 import { DISPLAY_STATUSES } from '../page-status/status.ts'
-import { STATUS_PATH, type StatusJsonReads } from './http.ts'
+import { STATUS_PATH, type StatusJsonReads } from './cached-reads.ts'
 
 const StatusJsonSchema = t.Object({
   page: t.String({ description: 'The page slug' }),
@@ -25,7 +25,7 @@ const StatusJsonSchema = t.Object({
   dns_only: t.Boolean({ description: 'True when every component of the page is a DNS component' }),
 })
 
-/** The route and its fast-lane reader: both answer through `reads` (http.ts), keyed by one `statusKey`. */
+/** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `statusKey`. */
 export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
   fastLane?.register(
     STATUS_PATH,

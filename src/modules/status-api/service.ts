@@ -1,8 +1,8 @@
 /**
- * The status JSON of `GET /api/embed/status` (DESIGN §5.2): the overall status, active incidents,
+ * The status JSON of `GET /api/embed/status`: the overall status, active incidents,
  * response times from the check roll-ups and daily uptime of a page, from its snapshot
  * (page-status). Returns data or throws a coded error; the prepared answer, its ETag and its place
- * in the public cache are built beside the route (http.ts).
+ * in the public cache are built beside the route (cached-reads.ts).
  *
  * Public methods other features use:
  * - `statusJson(slug, query)`: the figures of a public page, plan checked;

@@ -29,15 +29,31 @@ export const NO_DNS_CHECK = 'the DNS check is not available on this server'
 
 const withoutPort = (host: string) => host.replace(/:\d+$/, '')
 
+export interface DomainVerifierDeps {
+  repo: StatusPagesRepo
+  pages: Pick<StatusPagesService, 'get'>
+  resolver: DnsResolver | undefined
+  clock: Clock
+  changes: ChangeFeed
+  config: Pick<Config, 'baseUrl' | 'statusDomain'>
+}
+
 export class DomainVerifier {
-  constructor(
-    private readonly repo: StatusPagesRepo,
-    private readonly pages: Pick<StatusPagesService, 'get'>,
-    private readonly resolver: DnsResolver | undefined,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
-  ) {}
+  private readonly repo: StatusPagesRepo
+  private readonly pages: Pick<StatusPagesService, 'get'>
+  private readonly resolver: DnsResolver | undefined
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>
+
+  constructor(deps: DomainVerifierDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.resolver = deps.resolver
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.config = deps.config
+  }
 
   /** False when this server has no resolver (then domains stay as they are). */
   get available(): boolean {

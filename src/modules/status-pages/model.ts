@@ -2,7 +2,7 @@ import { t, type Static } from 'elysia'
 import type { Config } from '../../config.ts'
 import { toIso } from '../../lib/time.ts'
 import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
-import { MAX_PAGE_NAME, type StatusPage } from './service.ts'
+import { MAX_PAGE_NAME, type StatusPage } from './types.ts'
 import { statusPageUrl } from './urls.ts'
 
 const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {

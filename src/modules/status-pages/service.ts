@@ -12,29 +12,10 @@ import { parseSlug } from './slug.ts'
 import type { DomainState, StatusPagesTable, Visibility } from './tables.ts'
 import type { StatusPageInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
+import { MAX_PAGE_NAME, type StatusPage } from './types.ts'
 
-export interface StatusPage {
-  id: number
-  ownerId: number
-  slug: string
-  name: string
-  customDomain: string | null
-  /** Null exactly when there is no custom domain (tables.ts). */
-  customDomainState: DomainState | null
-  /** The last check of the custom domain: when, what it found, when it last reached this instance. */
-  domainCheck: { checkedAt: number | null; reason: string | null; verifiedAt: number | null }
-  visibility: Visibility
-  blocked: boolean
-  /** A gate password is set (what a private page needs before anyone can open it). */
-  passwordSet: boolean
-  /** The owner's plan. */
-  plan: Plan
-  createdAt: number
-  updatedAt: number
-}
-
-/** Longest page name, after trimming. */
-export const MAX_PAGE_NAME = 100
+// The domain types and limits are defined in types.ts; importers of the service find them here too.
+export { MAX_PAGE_NAME, type StatusPage } from './types.ts'
 
 export function toStatusPage(row: Selectable<StatusPagesTable> & { plan: Plan; password_set: number | string }): StatusPage {
   return {
@@ -83,14 +64,28 @@ function parsePageName(raw: string): string {
 
 const hostWithoutPort = (hostAndPort: string): string => hostAndPort.replace(/:\d+$/, '')
 
+export interface StatusPagesServiceDeps {
+  repo: StatusPagesRepo
+  clock: Clock
+  changes: ChangeFeed
+  config: Pick<Config, 'baseUrl' | 'statusDomain'>
+  gatePasswords: GatePasswords
+}
+
 export class StatusPagesService {
-  constructor(
-    private readonly repo: StatusPagesRepo,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>,
-    private readonly gatePasswords: GatePasswords,
-  ) {}
+  private readonly repo: StatusPagesRepo
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>
+  private readonly gatePasswords: GatePasswords
+
+  constructor(deps: StatusPagesServiceDeps) {
+    this.repo = deps.repo
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.config = deps.config
+    this.gatePasswords = deps.gatePasswords
+  }
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
   async servesDomain(domain: string): Promise<boolean> {

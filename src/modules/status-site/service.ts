@@ -88,6 +88,17 @@ const lookKey = (pageId: number): string => `look:${pageId}`
 
 export const NO_SUCH_INCIDENT = 'There is no such incident.'
 
+export interface StatusSiteServiceDeps {
+  repo: StatusSiteRepo
+  appearance: Pick<BrandingService, 'publicAppearance'>
+  events: PageEventsSource
+  pageStatus: PageStatusService
+  cache: PublicCache | undefined
+  clock: Clock
+  changes: ChangeFeed
+  config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>
+}
+
 export class StatusSiteService {
   /** Host → page; `null` is a negative answer (no page at this host), kept briefly. */
   private readonly sites: TtlCache<Site | null> | undefined
@@ -101,16 +112,23 @@ export class StatusSiteService {
   private readonly defaultFavicon: Promise<PreparedResponse>
   private readonly defaultFaviconUrl: Promise<string>
 
-  constructor(
-    private readonly repo: StatusSiteRepo,
-    private readonly appearance: Pick<BrandingService, 'publicAppearance'>,
-    private readonly events: PageEventsSource,
-    private readonly pageStatus: PageStatusService,
-    private readonly cache: PublicCache | undefined,
-    private readonly clock: Clock,
-    changes: ChangeFeed,
-    private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>,
-  ) {
+  private readonly repo: StatusSiteRepo
+  private readonly appearance: Pick<BrandingService, 'publicAppearance'>
+  private readonly events: PageEventsSource
+  private readonly pageStatus: PageStatusService
+  private readonly cache: PublicCache | undefined
+  private readonly clock: Clock
+  private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>
+
+  constructor(deps: StatusSiteServiceDeps) {
+    this.repo = deps.repo
+    this.appearance = deps.appearance
+    this.events = deps.events
+    this.pageStatus = deps.pageStatus
+    this.cache = deps.cache
+    this.clock = deps.clock
+    this.config = deps.config
+    const { cache, clock, changes } = deps
     if (cache) {
       this.sites = new TtlCache<Site | null>({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, clock })
       this.looks = new TtlCache({ maxEntries: 2_000, defaultTtlMs: ASSET_TTL_MS, clock })

@@ -1,5 +1,5 @@
 /**
- * Page subscribers (issue 14 item 4): the public side (subscribe with double opt-in, confirm,
+ * Page subscribers: the public side (subscribe with double opt-in, confirm,
  * manage, one-click unsubscribe) and the owner's side (list, add, remove, import, export).
  * Mails go through the outbox in the transaction that made the change.
  *
@@ -102,17 +102,33 @@ export type ManageView = { subscriber: Subscriber; page: PublicPage }
 type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: User['plan'] }
 type LoadedPage = PublicPage & { plan: User['plan']; slug: string }
 
+export interface SubscribersServiceDeps {
+  repo: SubscribersRepo
+  pages: Pick<StatusPagesService, 'get'>
+  outbox: OutboxWriter
+  clock: Clock
+  config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>
+  deliveries: DeliveryLog
+}
+
 export class SubscribersService {
   readonly tokens: ManageTokens
 
-  constructor(
-    private readonly repo: SubscribersRepo,
-    private readonly pages: Pick<StatusPagesService, 'get'>,
-    private readonly outbox: OutboxWriter,
-    private readonly clock: Clock,
-    private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>,
-    private readonly deliveries: DeliveryLog,
-  ) {
+  private readonly repo: SubscribersRepo
+  private readonly pages: Pick<StatusPagesService, 'get'>
+  private readonly outbox: OutboxWriter
+  private readonly clock: Clock
+  private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>
+  private readonly deliveries: DeliveryLog
+
+  constructor(deps: SubscribersServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.outbox = deps.outbox
+    this.clock = deps.clock
+    this.config = deps.config
+    this.deliveries = deps.deliveries
+    const { clock } = deps
     this.tokens = new ManageTokens(() => clock.now())
   }
 

@@ -1,5 +1,5 @@
 /**
- * The transfer API (issue 14 item 5), for the owner and for the recipient:
+ * The transfer API, for the owner and for the recipient:
  *
  *   POST   /user/api/v1/status-pages/:id/transfer     start (email + your password)   201
  *   GET    /user/api/v1/status-pages/:id/transfer     the pending transfer, or null

@@ -1,5 +1,5 @@
 /**
- * Ownership transfer of a status page (issue 14 item 5, reference R5). The owner offers the page
+ * Ownership transfer of a status page. The owner offers the page
  * to an address (re-entering their password); the account with that address gets a mail with a
  * link and accepts or declines while logged in; the owner can cancel; an offer expires after 7
  * days. Accepting runs in ONE transaction: the conditional update (still pending, not expired),
@@ -93,18 +93,36 @@ function noLongerPending(status: TransferStatus): HttpError {
   return new HttpError(410, `this transfer ${status === 'expired' ? 'has expired' : `was ${status}`}`)
 }
 
+export interface TransfersServiceDeps {
+  repo: TransfersRepo
+  pages: StatusPagesService
+  accounts: AccountsService
+  outbox: OutboxWriter
+  clock: Clock
+  changes: ChangeFeed
+  baseUrl: string
+}
+
 export class TransfersService {
   private readonly moveHooks: PageMoveHook[] = []
 
-  constructor(
-    private readonly repo: TransfersRepo,
-    private readonly pages: StatusPagesService,
-    private readonly accounts: AccountsService,
-    private readonly outbox: OutboxWriter,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly baseUrl: string,
-  ) {}
+  private readonly repo: TransfersRepo
+  private readonly pages: StatusPagesService
+  private readonly accounts: AccountsService
+  private readonly outbox: OutboxWriter
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly baseUrl: string
+
+  constructor(deps: TransfersServiceDeps) {
+    this.repo = deps.repo
+    this.pages = deps.pages
+    this.accounts = deps.accounts
+    this.outbox = deps.outbox
+    this.clock = deps.clock
+    this.changes = deps.changes
+    this.baseUrl = deps.baseUrl
+  }
 
   /** Registers work that must happen in the accept transaction (see PageMoveHook). */
   onPageMoved(hook: PageMoveHook): this {

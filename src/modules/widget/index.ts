@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { textAnswer } from '../../http/schemas.ts'
 import { servePrepared } from '../../lib/http-cache.ts'
-import { WIDGET_PATH, type WidgetScript } from './http.ts'
+import { WIDGET_PATH, type WidgetScript } from './script.ts'
 
 export function widgetRoutes(widget: WidgetScript) {
   return new Elysia().get(

@@ -1,6 +1,6 @@
 /** `badgeKey(url)`: the one cache key of each badge, shared by its route and the fast lane. */
 import { expect, test } from 'bun:test'
-import { badgeKey, badgeRequest } from '../../../src/modules/badge/http.ts'
+import { badgeKey, badgeRequest } from '../../../src/modules/badge/cached-reads.ts'
 
 const at = (pathAndQuery: string) => `http://lantern.test${pathAndQuery}`
 

@@ -1,6 +1,6 @@
 /** `snippetsKey(url)`: the one cache key of the snippets, shared by their route and the fast lane. */
 import { expect, test } from 'bun:test'
-import { snippetsKey, snippetsRequest } from '../../../src/modules/embed/http.ts'
+import { snippetsKey, snippetsRequest } from '../../../src/modules/embed/cached-reads.ts'
 
 const at = (query: string) => `http://lantern.test/api/embed/markdown?${query}`
 

@@ -3,7 +3,7 @@
  * Its ETag must not: an unchanged status keeps its ETag, so the widget and browsers get 304s.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { STATUS_TTL_MS } from '../../../src/modules/status-api/http.ts'
+import { STATUS_TTL_MS } from '../../../src/modules/status-api/cached-reads.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext

@@ -1,6 +1,6 @@
 /** `statusKey(url)`: the one cache key of the status JSON, shared by its route and the fast lane. */
 import { expect, test } from 'bun:test'
-import { statusKey, statusRequest, withoutUpdated } from '../../../src/modules/status-api/http.ts'
+import { statusKey, statusRequest, withoutUpdated } from '../../../src/modules/status-api/cached-reads.ts'
 
 const at = (query: string) => `http://lantern.test/api/embed/status?${query}`
 

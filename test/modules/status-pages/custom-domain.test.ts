@@ -171,7 +171,7 @@ test('two servers sweeping the same database check each due domain once', async 
     const someone = await shared.createOwner('growth')
     for (let i = 0; i < 6; i++) await shared.createPage(someone.key, { slug: `twin-${i}`, name: `Twin ${i}`, custom_domain: `status.twin-${i}.example` })
     // A second server: its own services on the same database, the same clock.
-    const second = new DomainVerifier(new StatusPagesRepo(shared.database.db), shared.app.services.pages, zone, shared.clock, new ChangeFeed(), shared.config)
+    const second = new DomainVerifier({ repo: new StatusPagesRepo(shared.database.db), pages: shared.app.services.pages, resolver: zone, clock: shared.clock, changes: new ChangeFeed(), config: shared.config })
     const [a, b] = await Promise.all([shared.app.services.domainVerifier.sweep(), second.sweep()])
     expect(a + b).toBe(6)
     const domainLookups = zone.asked.filter((name) => name.startsWith('status.twin-'))
