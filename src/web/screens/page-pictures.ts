@@ -1,5 +1,5 @@
 /**
- * The pictures of the page list (issue 12 item 4): one snapshot read per page (PageStatusService,
+ * The pictures of the page list: one snapshot read per page (PageStatusService,
  * the read behind the public page's bars), never a read per component.
  */
 import type { StatusPage } from '../../modules/status-pages/service.ts'

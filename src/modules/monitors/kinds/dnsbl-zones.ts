@@ -1,5 +1,5 @@
 /**
- * DNSBL zones (issue 16; reference: capabilities §6.2). The default list holds live, free IP lists
+ * DNSBL zones. The default list holds live, free IP lists
  * that answer ordinary recursive resolvers without a key. Zones that need a key or a registered
  * resolver, or refuse public resolvers, are opt-in: the owner names them in `zones`.
  */

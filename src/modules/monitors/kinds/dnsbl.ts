@@ -1,5 +1,5 @@
 /**
- * DNSBL monitors (issue 16): the target's addresses (the IP itself, or a domain's MX hosts' and its
+ * DNSBL monitors: the target's addresses (the IP itself, or a domain's MX hosts' and its
  * own A addresses) looked up in each zone through the instance's own resolver (CheckDeps.dnsServers,
  * the DNS monitor's default), never a public one: Spamhaus and others refuse those. dns2's client,
  * like the DNS check. At most DEFAULTS.dnsblConcurrency queries at once, each with its own timeout.

@@ -83,7 +83,7 @@ export interface TlsSpec extends CommonSpec {
   failBelowDays?: number
 }
 
-/** An SSL monitor (issue 16): the certificate's health, on host:443 or an SMTP STARTTLS port. */
+/** An SSL monitor: the certificate's health, on host:443 or an SMTP STARTTLS port. */
 export interface SslSpec extends CommonSpec {
   type: 'ssl'
   host: string
@@ -96,7 +96,7 @@ export interface SslSpec extends CommonSpec {
   failBelowDays?: number
 }
 
-/** A DNSBL monitor (issue 16): an IP, or a domain whose MX and A addresses are looked up in each zone. */
+/** A DNSBL monitor: an IP, or a domain whose MX and A addresses are looked up in each zone. */
 export interface DnsblSpec extends CommonSpec {
   type: 'dnsbl'
   target: string

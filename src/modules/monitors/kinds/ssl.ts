@@ -1,5 +1,5 @@
 /**
- * SSL monitors (issue 16): one handshake with SNI to the guard-checked address (directly, or after
+ * SSL monitors: one handshake with SNI to the guard-checked address (directly, or after
  * SMTP EHLO/STARTTLS on ports 25 and 587), the facts read off the peer's certificates, and the verdict
  * of ssl-report.ts (edge: node:tls, node:crypto). `requestOCSP` is always asked; Bun 1.4.5 never hands
  * the stapled response over, so the report says "unavailable" and why.

@@ -1,5 +1,5 @@
 /**
- * Regions of a monitor (issue 17, item 3), pure. A monitor runs in one or more regions: `local` is
+ * Regions of a monitor, pure. A monitor runs in one or more regions: `local` is
  * the server's own scheduler, any other name a probe process (src/modules/probes). Each region's
  * results go through the same state machine (state.ts nextState) into a per-region state; the
  * monitor's confirmed state is the k-of-n aggregate of those, and only that aggregate reaches

@@ -1,7 +1,7 @@
 /**
  * What an email-authentication check reports: one verdict per part (SPF, DKIM, DMARC) with the
- * reason, in the reference's four statuses (hosted-product.md §3) plus `error` for a part the DNS
- * could not answer even after the retries (nothing is claimed about it). Pure.
+ * reason, in four statuses (pass, warning, fail, missing) plus `error` for a part the DNS could not
+ * answer even after the retries (nothing is claimed about it). Pure.
  */
 export type AuthStatus = 'pass' | 'warning' | 'fail' | 'missing' | 'error'
 

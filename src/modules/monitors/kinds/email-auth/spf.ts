@@ -1,5 +1,5 @@
 /**
- * The SPF part, with internet.nl's rules (capabilities §6.3): exactly one `v=spf1` record; valid
+ * The SPF part, with internet.nl's rules: exactly one `v=spf1` record; valid
  * syntax; at most 10 DNS-querying terms across nested includes and redirects; the record must end
  * in `~all` or `-all` (`+all` lets anyone send: fail; `?all`, or no `all` at all, protects nothing:
  * warning).
