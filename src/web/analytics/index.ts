@@ -11,7 +11,7 @@ import type { AccountsService } from '../../modules/accounts/service.ts'
 import { DEFAULT_PRESET, parseRange } from '../../modules/analytics/range.ts'
 import type { AnalyticsService } from '../../modules/analytics/service.ts'
 import { ShareTokenRefused } from '../../modules/analytics/share-tokens.ts'
-import { htmlPage, loginRedirect, redirect, sessionUser } from '../http.ts'
+import { htmlPage, loginRedirect, redirect, sessionUser } from '../responses.ts'
 import { messagePage } from '../views.ts'
 import { accessRevokedPage, dashboardPage, noPagesPage } from './views.ts'
 

@@ -14,7 +14,7 @@ import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { isSameOrigin } from '../../modules/accounts/auth.ts'
 import type { AccountsService, User } from '../../modules/accounts/service.ts'
-import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../http.ts'
+import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../responses.ts'
 import { clearFlashCookie, flashCookie, readFlash, type Flash } from './flash.ts'
 import { layout, messagePage, type LayoutOptions } from './layout.ts'
 

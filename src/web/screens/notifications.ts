@@ -19,7 +19,7 @@ import { CreateChannelBody, UpdateChannelBody } from '../../modules/channels/mod
 import { deliveryIdOf } from '../../modules/notify/delivery-log-model.ts'
 import type { Channel, ChannelInput } from '../../modules/channels/service.ts'
 import { FIELDS_OF, isChannelType, SECRET_FIELDS, DEFAULT_EVENTS, type ChannelType } from '../../modules/channels/types.ts'
-import { htmlPage } from '../http.ts'
+import { htmlPage } from '../responses.ts'
 import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { crossSitePage, idParam, screens } from '../kit/guard.ts'
 import { layout } from '../kit/layout.ts'

@@ -15,7 +15,7 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState } from 
 import { crossSitePage } from '../kit/guard.ts'
 import { flashCookie } from '../kit/flash.ts'
 import { messagePage } from '../kit/layout.ts'
-import { htmlPage, sessionCookie } from '../http.ts'
+import { htmlPage, sessionCookie } from '../responses.ts'
 import { setupView } from '../views/setup.ts'
 import type { ScreenDeps } from './deps.ts'
 

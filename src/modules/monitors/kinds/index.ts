@@ -10,7 +10,7 @@
  *   3. tables.ts: StoredMonitorType; definition.ts: MONITOR_TYPES, its options (MonitorOptions,
  *      OPTION_FIELDS, API_FIELD for 400s), what mergeDefinition requires of it, hostKey and
  *      connectedHost (the per-host cap and the guard's host), defaultIntervalSeconds.
- *   4. model.ts (the API's schemas for its options), routes.ts (the create route's description),
+ *   4. model.ts (the API's schemas for its options), index.ts (the routes: the create route's description),
  *      src/cli.ts (the types its help lists).
  *   5. the web app's monitor screens (views/monitors.ts: the type's label, hint, options and target
  *      placeholder).
