@@ -12,14 +12,14 @@ import type { User } from '../../modules/accounts/service.ts'
 import { CorrectionBody } from '../../modules/components/model.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import { HttpError } from '../../lib/errors.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
-import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
+import { screens, type ScreenContext } from '../kit/guard.ts'
 import { chosenZone, formatInZone, zoneCookie, zoneOf } from '../kit/zones.ts'
 import { componentHistoryView } from '../views/component-history.ts'
 import { componentsCrumbs, componentsPath, statusLabel } from '../views/components.ts'
 import type { ScreenDeps } from './deps.ts'
 import { readLocalTimes } from './form-lists.ts'
+import { loadPageAndComponent } from './components.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
@@ -31,15 +31,10 @@ export const componentHistoryPath = (c: Component) => `${componentsPath(c.pageId
 
 export function componentHistoryScreens(deps: ScreenDeps<'accounts' | 'pages' | 'components'>) {
   const { services, config } = deps
-  const { pages, components } = services
+  const { components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function pageAndComponent(user: User, params: Record<string, string>): Promise<{ page: StatusPage; component: Component }> {
-    const page = await pages.get(user, idParam(params.id))
-    const component = await components.get(user, idParam(params.cid))
-    if (component.pageId !== page.id) throw new HttpError(404, 'not found')
-    return { page, component }
-  }
+  const pageAndComponent = (user: User, params: Record<string, string>) => loadPageAndComponent(services, user, params)
 
   async function show(user: User, page: StatusPage, component: Component, request: Request, render: ScreenContext['render'], form: FormState, status = 200) {
     const [changes, corrections] = await Promise.all([components.history(user, component.id, SHOWN), components.corrections(user, component.id, SHOWN)])

@@ -46,18 +46,24 @@ const directionOf = (body: unknown): Direction => {
   return direction
 }
 
+/** The page (`:id`) and one of its components (`:cid`); another page's (or owner's) component is 404. */
+export async function loadPageAndComponent(
+  services: Pick<ScreenDeps<'pages' | 'components'>['services'], 'pages' | 'components'>,
+  user: User,
+  params: Record<string, string>,
+): Promise<{ page: StatusPage; component: Component }> {
+  const page = await services.pages.get(user, idParam(params.id))
+  const component = await services.components.get(user, idParam(params.cid))
+  if (component.pageId !== page.id) throw new HttpError(404, 'not found')
+  return { page, component }
+}
+
 export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'components'>) {
   const { services, config } = deps
   const { pages, components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  /** The page and one of its components; another page's (or owner's) component is 404. */
-  async function pageAndComponent(user: User, params: Record<string, string>): Promise<{ page: StatusPage; component: Component }> {
-    const page = await pages.get(user, idParam(params.id))
-    const component = await components.get(user, idParam(params.cid))
-    if (component.pageId !== page.id) throw new HttpError(404, 'not found')
-    return { page, component }
-  }
+  const pageAndComponent = (user: User, params: Record<string, string>) => loadPageAndComponent(services, user, params)
 
   const listPage = async (user: User, page: StatusPage, render: ScreenContext['render'], options: ComponentsViewOptions, status = 200) =>
     render({ title: `Components: ${page.name}`, crumbs: componentsCrumbs(page), ...LOOK }, componentsView(page, await components.list(user, page.id), options), status)

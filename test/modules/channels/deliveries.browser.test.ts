@@ -56,6 +56,8 @@ describe('a webhook channel', () => {
     expect(await page.getByText('Nothing sent yet.').isVisible()).toBe(true)
 
     await page.getByRole('button', { name: 'Send test' }).click()
+    // The form's answer has loaded (its flash shows) before the page is reloaded.
+    await page.getByRole('status').filter({ hasText: 'Test queued.' }).waitFor()
     await drain()
     await page.reload()
     const failed = await cellTexts(0)
@@ -94,6 +96,7 @@ describe('a webhook channel', () => {
     await checkA11y(page)
     await page.goto(`${app.base}${channelPath}`)
     await page.getByRole('button', { name: 'Send test' }).click()
+    await page.getByRole('status').filter({ hasText: 'Test queued.' }).waitFor()
     await drain()
     const latest = hub.received('/hook').at(-1)!
     expect(verifyStandardWebhook(secret, latest)).toMatchObject({ type: 'test' })
