@@ -18,7 +18,7 @@ import type { PageAppearanceTable } from '../modules/branding/tables.ts'
 import type { AttemptBudgetsTable, AttemptKnownClientsTable } from '../modules/attempt-budgets/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
-import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable, PageCheckMinutesTable } from '../modules/checks/tables.ts'
+import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable, PageCheckMinutesTable } from '../modules/component-checks/tables.ts'
 import type {
   IncidentComponentsTable,
   IncidentsTable,

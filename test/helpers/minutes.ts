@@ -5,8 +5,8 @@
  */
 import type { Db } from '../../src/db/client.ts'
 import { MINUTE_MS } from '../../src/lib/time.ts'
-import { ChecksRepo } from '../../src/modules/checks/repo.ts'
-import { meanSeries, minuteStart } from '../../src/modules/checks/rollup.ts'
+import { ChecksRepo } from '../../src/modules/component-checks/repo.ts'
+import { meanSeries, minuteStart } from '../../src/modules/component-checks/rollup.ts'
 
 /** For the `minutes` minutes ending with the one of `now` (oldest first), null where nothing was timed. */
 export async function minuteMeans(db: Db, componentIds: readonly number[], now: number, minutes: number): Promise<Array<number | null>> {

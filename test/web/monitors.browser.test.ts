@@ -8,7 +8,7 @@
  * cross-origin POST → 403.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { STATUS_COLOURS } from '../../src/modules/page-status/colours.ts'
+import { STATUS_COLOURS } from '../../src/modules/status-pipeline/colours.ts'
 import type { Page } from 'playwright-core'
 import { unguardedForms, watchErrors } from '../helpers/browser.ts'
 import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../helpers/webapp.ts'

@@ -2,7 +2,7 @@
 import { PRIVATE_EMBED_HEADERS } from '../../http/private-embed.ts'
 import { queryValues } from '../../lib/query.ts'
 import type { PageAccessService } from '../page-access/service.ts'
-import { snapshotUptime, type PageStatusService } from '../page-status/service.ts'
+import { snapshotUptime, type PageStatusService } from '../status-pipeline/service.ts'
 import { planHas } from '../plans/matrix.ts'
 import { clampLabel, renderBadge, STATUS_LOOK, uptimeLook } from './render.ts'
 import { readBadgeUrl } from './cached-reads.ts'

@@ -2,16 +2,16 @@
  * Badge pictures, drawn by `badge-maker` (the library behind shields.io), which also escapes the
  * text it is given. What the badge says and its colour are decided here. Pure.
  */
-import { formatPercent } from '../page-status/uptime.ts'
+import { formatPercent } from '../status-pipeline/uptime.ts'
 import { makeBadge } from 'badge-maker'
-import type { OverallStatus } from '../page-status/overall.ts'
-import { STATUS_COLOURS, uptimeTone, type StatusTone } from '../page-status/colours.ts'
+import type { OverallStatus } from '../status-pipeline/overall.ts'
+import { STATUS_COLOURS, uptimeTone, type StatusTone } from '../status-pipeline/colours.ts'
 
 export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const
 export type BadgeStyle = (typeof BADGE_STYLES)[number]
 export const MAX_LABEL = 32
 
-/** A badge has one look: the light colours of the status table (page-status/colours.ts). */
+/** A badge has one look: the light colours of the status table (status-pipeline/colours.ts). */
 const colourOf = (tone: StatusTone) => STATUS_COLOURS[tone].light
 
 /** Value and colour per overall status: the colours every public surface uses. */

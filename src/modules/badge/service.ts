@@ -7,7 +7,7 @@
  */
 import { notFound } from '../../lib/errors.ts'
 import { planHas } from '../plans/matrix.ts'
-import { snapshotUptime, type PageStatusService, type SnapshotOptions } from '../page-status/service.ts'
+import { snapshotUptime, type PageStatusService, type SnapshotOptions } from '../status-pipeline/service.ts'
 import { clampLabel, STATUS_LOOK, uptimeLook } from './render.ts'
 
 export type BadgeKind = 'status' | 'uptime'

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { maintenancePhase } from '../page-status/windows.ts'
+import { maintenancePhase } from '../status-pipeline/windows.ts'
 import { MAX_MESSAGE, MAX_TITLE, type Maintenance } from './types.ts'
 
 const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })

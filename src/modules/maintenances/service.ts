@@ -5,7 +5,7 @@
  *
  * Owner methods check ownership (someone else's window is a 404). The public read `recentForPage`
  * takes a page id; callers decide whether the page is visible. Open windows and those that bear on
- * uptime are read with the rest of a page's status (page-status).
+ * uptime are read with the rest of a page's status (status-pipeline).
  */
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'

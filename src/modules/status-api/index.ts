@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending } from '../../lib/http-cache.ts'
-import { DISPLAY_STATUSES } from '../page-status/status.ts'
+import { DISPLAY_STATUSES } from '../status-pipeline/status.ts'
 import { STATUS_PATH, type StatusJsonReads } from './cached-reads.ts'
 
 const StatusJsonSchema = t.Object({

@@ -1,7 +1,7 @@
 /**
  * The status JSON of `GET /api/embed/status`: the overall status, active incidents,
  * response times from the check roll-ups and daily uptime of a page, from its snapshot
- * (page-status). Returns data or throws a coded error; the prepared answer, its ETag and its place
+ * (status-pipeline). Returns data or throws a coded error; the prepared answer, its ETag and its place
  * in the public cache are built beside the route (cached-reads.ts).
  *
  * Public methods other features use:
@@ -12,8 +12,8 @@ import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { notFound, PageHttpError } from '../../lib/errors.ts'
 import { toIso } from '../../lib/time.ts'
-import type { OverallStatus } from '../page-status/overall.ts'
-import { snapshotUptime, type PageSnapshot, type PageStatusService, type PublicPage } from '../page-status/service.ts'
+import type { OverallStatus } from '../status-pipeline/overall.ts'
+import { snapshotUptime, type PageSnapshot, type PageStatusService, type PublicPage } from '../status-pipeline/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import type { StatusQuery } from './query.ts'

@@ -1,5 +1,5 @@
 /**
- * What a status page shows besides its current status (page-status): the incident archive, one
+ * What a status page shows besides its current status (status-pipeline): the incident archive, one
  * incident and past maintenance windows. The page reads them through this small interface so the
  * rendering does not depend on how they are stored; `events-source.ts` plugs in the incidents and
  * maintenances modules.

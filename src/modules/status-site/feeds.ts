@@ -6,7 +6,7 @@
 import { escapeHtml, html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
-import { maintenancePhase, type MaintenancePhase } from '../page-status/windows.ts'
+import { maintenancePhase, type MaintenancePhase } from '../status-pipeline/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { formatDateTime } from './render/shared.ts'
 

@@ -24,9 +24,9 @@ import { groupInPageOrder, renderStatusPage, type ComponentView } from './render
 import type { Assets } from './render/shared.ts'
 import type { StatusSiteRepo } from './repo.ts'
 import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
-import type { PageStatusService } from '../page-status/service.ts'
-import { worstOf } from '../page-status/status.ts'
-import { nextBoundary, ttlUntil } from '../page-status/windows.ts'
+import type { PageStatusService } from '../status-pipeline/service.ts'
+import { worstOf } from '../status-pipeline/status.ts'
+import { nextBoundary, ttlUntil } from '../status-pipeline/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import { takesVisitorSubscriptions } from './subscriptions.ts'
 import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
@@ -237,7 +237,7 @@ export class StatusSiteService {
     return this.looks.getOrLoad(lookKey(site.pageId), load)
   }
 
-  /** The page's status (page-status) as the page and the Statuspage-shaped JSON show it. */
+  /** The page's status (status-pipeline) as the page and the Statuspage-shaped JSON show it. */
   async snapshot(site: Site, withUptime: boolean) {
     const status = await this.pageStatus.snapshot(site.pageId, { uptimeDays: withUptime ? UPTIME_DAYS : 0 })
     // The page and the JSON list the soonest windows only.

@@ -5,10 +5,10 @@
  */
 import { toIso } from '../../lib/time.ts'
 import type { ComponentType } from '../components/tables.ts'
-import type { PageSnapshot, SnapshotMaintenance } from '../page-status/service.ts'
-import { isMaintenanceActive, maintenancePhase } from '../page-status/windows.ts'
+import type { PageSnapshot, SnapshotMaintenance } from '../status-pipeline/service.ts'
+import { isMaintenanceActive, maintenancePhase } from '../status-pipeline/windows.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
-import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from '../page-status/status.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, worstOf, type DisplayStatus } from '../status-pipeline/status.ts'
 
 export interface ApiComponent {
   id: number
@@ -184,7 +184,7 @@ export function maintenanceJson(s: ApiSnapshot, m: PublicMaintenance, now: numbe
   }
 }
 
-/** The page as the documents describe it: its snapshot (page-status) and the windows shown. */
+/** The page as the documents describe it: its snapshot (status-pipeline) and the windows shown. */
 export function apiSnapshot(
   page: { slug: string; name: string; url: string; updatedAt: number },
   status: PageSnapshot,

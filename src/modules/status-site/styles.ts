@@ -1,11 +1,11 @@
-import { DAY_LEVEL_TONES, toneVariables } from '../page-status/colours.ts'
-import { DISPLAY_STATUSES } from '../page-status/status.ts'
+import { DAY_LEVEL_TONES, toneVariables } from '../status-pipeline/colours.ts'
+import { DISPLAY_STATUSES } from '../status-pipeline/status.ts'
 
 /**
  * The stylesheet every status page shares, served as a static asset from the page's own host
  * (`/_lantern/page.css`), so pages need no inline styles and work under a strict CSP. The brand
  * colours come from the per-page theme stylesheet (custom properties; these are the fallbacks);
- * the status colours (`--st-<status>`) from the one table of page-status/colours.ts.
+ * the status colours (`--st-<status>`) from the one table of status-pipeline/colours.ts.
  */
 export const PAGE_CSS = String.raw`
 :root{--bg:#fff;--surface:#fff;--border:#d1d9e0;--text:#1f2328;--muted:#59636e;--accent:#0a66d8;--primary:#1f4fd1;--on-primary:#fff;

@@ -5,7 +5,7 @@
 import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { Maintenance } from '../../modules/maintenances/service.ts'
-import { maintenancePhase } from '../../modules/page-status/windows.ts'
+import { maintenancePhase } from '../../modules/status-pipeline/windows.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { errorSummary, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import { notifySubscribersField } from './notify-field.ts'

@@ -5,8 +5,8 @@
  */
 import { counted } from '../../lib/words.ts'
 import { html } from '../../lib/html.ts'
-import type { PageSnapshot } from '../../modules/page-status/service.ts'
-import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../modules/page-status/uptime.ts'
+import type { PageSnapshot } from '../../modules/status-pipeline/service.ts'
+import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../modules/status-pipeline/uptime.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { statusLabel } from './components.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DOMParser } from '@xmldom/xmldom'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
-import { STATUS_COLOURS } from '../../../src/modules/page-status/colours.ts'
+import { STATUS_COLOURS } from '../../../src/modules/status-pipeline/colours.ts'
 
 let ctx: TestContext
 let owner: { key: string; user: { email: string } }

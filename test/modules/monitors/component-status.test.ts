@@ -5,7 +5,7 @@
  * over HTTP: up, down, and down by silence.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { STATUS_COLOURS } from '../../../src/modules/page-status/colours.ts'
+import { STATUS_COLOURS } from '../../../src/modules/status-pipeline/colours.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { schedulerFor } from './scheduling.ts'
 

@@ -8,8 +8,8 @@
  * Real app, real SQLite, requests through the front door, a fixed clock.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { STATUS_COLOURS, toneVariables } from '../../../src/modules/page-status/colours.ts'
-import { DISPLAY_STATUSES } from '../../../src/modules/page-status/status.ts'
+import { STATUS_COLOURS, toneVariables } from '../../../src/modules/status-pipeline/colours.ts'
+import { DISPLAY_STATUSES } from '../../../src/modules/status-pipeline/status.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext

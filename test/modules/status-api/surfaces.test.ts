@@ -1,5 +1,5 @@
 /**
- * The one overall-status rule (page-status/overall.ts) reaches every surface alike: the banner of
+ * The one overall-status rule (status-pipeline/overall.ts) reaches every surface alike: the banner of
  * the public page, the status JSON, the badge and the Statuspage-shaped v2 JSON. Real app, real
  * SQLite, HTTP through `app.handle`, a fixed clock.
  */

@@ -11,7 +11,7 @@ import { loadConfig } from '../../../src/config.ts'
 import { ManualClock } from '../../helpers/clock.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser, seriousAxeViolations } from '../../helpers/browser.ts'
-import { STATUS_COLOURS, type Scheme, type StatusTone } from '../../../src/modules/page-status/colours.ts'
+import { STATUS_COLOURS, type Scheme, type StatusTone } from '../../../src/modules/status-pipeline/colours.ts'
 
 let browser: Browser
 let server: RunningServer

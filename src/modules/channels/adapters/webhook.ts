@@ -6,7 +6,7 @@
  */
 import { toIso } from '../../../lib/time.ts'
 import type { OutboundRequest } from '../../notify/contract.ts'
-import { incidentImpact, STATUSPAGE_INDICATORS, type DisplayStatus } from '../../page-status/status.ts'
+import { incidentImpact, STATUSPAGE_INDICATORS, type DisplayStatus } from '../../status-pipeline/status.ts'
 import type { EventView, IncidentFacts, MaintenanceFacts } from '../event-view.ts'
 import { WEBHOOK_PAYLOAD_VERSION, type WebhookPayload } from '../webhook-schema.ts'
 

@@ -22,7 +22,7 @@
 import type { Db } from '../../../db/client.ts'
 import type { ChangeFeed } from '../../../lib/change-feed.ts'
 import type { Clock } from '../../../lib/clock.ts'
-import type { ChecksService } from '../../checks/service.ts'
+import type { ChecksService } from '../../component-checks/service.ts'
 import type { ComponentsService } from '../../components/service.ts'
 import type { ComponentStatus } from '../../components/tables.ts'
 import type { NotifyCause } from '../../notify/contract.ts'

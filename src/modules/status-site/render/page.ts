@@ -2,9 +2,9 @@
 import { html } from '../../../lib/html.ts'
 import { DAY_MS } from '../../../lib/time.ts'
 import type { ComponentType } from '../../components/tables.ts'
-import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../../page-status/status.ts'
-import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../page-status/uptime.ts'
-import { isMaintenanceActive } from '../../page-status/windows.ts'
+import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../../status-pipeline/status.ts'
+import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../status-pipeline/uptime.ts'
+import { isMaintenanceActive } from '../../status-pipeline/windows.ts'
 import type { PublicIncident, PublicMaintenance } from '../events.ts'
 import { footer, formatDate, formatDuration, statusPage, incidentBlock, siteHeader, time, type Assets } from './shared.ts'
 

@@ -9,7 +9,7 @@
  * the tab is hidden; backs off after errors), announces status changes politely, and never
  * throws into the host page.
  */
-import { DAY_LEVEL_TONES, dayLevelOfPercent, toneVariables } from '../../page-status/colours.ts'
+import { DAY_LEVEL_TONES, dayLevelOfPercent, toneVariables } from '../../status-pipeline/colours.ts'
 
 interface Status {
   page: string
@@ -31,7 +31,7 @@ const LABELS: Record<string, string> = {
 const SCRIPT_PATH = '/static/embed/v1/status.js'
 const MOUNTED = 'data-lantern-mounted'
 
-// Status colours: the one table of every public surface (page-status/colours.ts), light and dark.
+// Status colours: the one table of every public surface (status-pipeline/colours.ts), light and dark.
 const DARK = `--bg:#0d1117;--fg:#e6edf3;--mu:#9198a1;--bd:#3d444d;${toneVariables('dark')}`
 const TONES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance', 'unknown', 'no_data']
 const STYLE = `:host{all:initial;display:block}

@@ -5,7 +5,7 @@
  * Check results do not change a component's status: they feed response times and check-based
  * figures. The status stays what the owner (or, later, a monitor's rules) sets.
  *
- * Public reads elsewhere read the roll-ups directly: the page snapshot (page-status) the per-page
+ * Public reads elsewhere read the roll-ups directly: the page snapshot (status-pipeline) the per-page
  * minute sums (page_check_minutes), analytics its own response-time roll-ups. Here:
  * - `dailyBuckets(componentIds, now, days)`: per-day sums (checks, ok checks, response times).
  */

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
-import { meanSeries, minuteStart } from '../checks/rollup.ts'
+import { meanSeries, minuteStart } from '../component-checks/rollup.ts'
 import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
 import type { DomainState } from '../status-pages/tables.ts'

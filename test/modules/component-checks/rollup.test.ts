@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { meanSeries, minuteStart, rollUp, type CheckResult } from '../../../src/modules/checks/rollup.ts'
+import { meanSeries, minuteStart, rollUp, type CheckResult } from '../../../src/modules/component-checks/rollup.ts'
 import { DAY_MS, MINUTE_MS, utcDayStart } from '../../../src/lib/time.ts'
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0)

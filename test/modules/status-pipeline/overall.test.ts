@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { overallStatus, type OverallStatus } from '../../../src/modules/page-status/overall.ts'
+import { overallStatus, type OverallStatus } from '../../../src/modules/status-pipeline/overall.ts'
 
 type S = 'up' | 'degraded' | 'down'
 const c = (...statuses: S[]) => statuses.map((status) => ({ status }))

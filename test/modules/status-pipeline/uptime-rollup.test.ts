@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import type { ComponentStatus } from '../../../src/modules/components/tables.ts'
 import type { User } from '../../../src/modules/accounts/service.ts'
-import { PageStatusRepo } from '../../../src/modules/page-status/repo.ts'
-import { dailyUptime, windowStart } from '../../../src/modules/page-status/uptime.ts'
-import { maintenanceWindowsOf } from '../../../src/modules/page-status/windows.ts'
+import { PageStatusRepo } from '../../../src/modules/status-pipeline/repo.ts'
+import { dailyUptime, windowStart } from '../../../src/modules/status-pipeline/uptime.ts'
+import { maintenanceWindowsOf } from '../../../src/modules/status-pipeline/windows.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 
 const H = 3_600_000

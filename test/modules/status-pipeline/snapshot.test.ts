@@ -1,12 +1,12 @@
 /**
- * The one snapshot of a page (page-status/service.ts) from its one read (repo.ts): what it holds
+ * The one snapshot of a page (status-pipeline/service.ts) from its one read (repo.ts): what it holds
  * must be exactly what the incidents, maintenances and checks modules hold, text included (the
  * read builds its lists as JSON inside SQLite), in page order, at a fixed instant.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { User } from '../../../src/modules/accounts/service.ts'
-import type { PageStatusService } from '../../../src/modules/page-status/service.ts'
-import { snapshotUptime } from '../../../src/modules/page-status/service.ts'
+import type { PageStatusService } from '../../../src/modules/status-pipeline/service.ts'
+import { snapshotUptime } from '../../../src/modules/status-pipeline/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { minuteMeans } from '../../helpers/minutes.ts'
 

@@ -1,6 +1,6 @@
 /**
  * Uptime as visitors read it on each surface (the page's 90-day figure, the status JSON's `upd`,
- * the uptime badge): maintenance is left out and figures round down (page-status/uptime.ts).
+ * the uptime badge): maintenance is left out and figures round down (status-pipeline/uptime.ts).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'

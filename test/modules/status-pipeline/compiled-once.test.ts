@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { sql } from 'kysely'
-import { compiledOnce } from '../../../src/modules/page-status/compiled-once.ts'
+import { compiledOnce } from '../../../src/modules/status-pipeline/compiled-once.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 
 let ctx: TestContext

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { combinedUptime, dailyUptime, dayLevel, formatPercent, uptimePercent, windowStart } from '../../../src/modules/page-status/uptime.ts'
+import { combinedUptime, dailyUptime, dayLevel, formatPercent, uptimePercent, windowStart } from '../../../src/modules/status-pipeline/uptime.ts'
 import { DAY_MS } from '../../../src/lib/time.ts'
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0) // noon, day 90 of the window
