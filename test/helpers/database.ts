@@ -16,6 +16,11 @@ const TEMPLATE = `lantern_template_${process.pid}`
 let template: Promise<void> | undefined
 let databaseCounter = 0
 
+/** Test files running side by side (`bun test --parallel`) in one process never pick the same name. */
+function uniqueSuffix(): string {
+  return crypto.randomUUID().slice(0, 8)
+}
+
 async function onServer<T>(work: (admin: DatabaseHandle) => Promise<T>): Promise<T> {
   const admin = openPostgres(`${testPostgresServer}/postgres`, { max: 1 })
   try {
@@ -58,7 +63,7 @@ export async function freshTestDatabase(dir: string): Promise<TestDatabase> {
     return { handle, env: { DATABASE_PATH: databasePath }, dispose: () => handle.close() }
   }
   await migratedTemplate()
-  const name = `lantern_test_${process.pid}_${++databaseCounter}`
+  const name = `lantern_test_${process.pid}_${++databaseCounter}_${uniqueSuffix()}`
   await onServer((admin) => sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(TEMPLATE)}`.execute(admin.db))
   const url = `${testPostgresServer}/${name}`
   const handle = openPostgres(url)
@@ -79,7 +84,7 @@ export async function emptyTestDatabase(dir: string): Promise<TestDatabase> {
     const handle = openDatabase(databasePath)
     return { handle, env: { DATABASE_PATH: databasePath }, dispose: () => handle.close() }
   }
-  const name = `lantern_empty_${process.pid}_${++databaseCounter}`
+  const name = `lantern_empty_${process.pid}_${++databaseCounter}_${uniqueSuffix()}`
   await onServer((admin) => sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db))
   const url = `${testPostgresServer}/${name}`
   const handle = openPostgres(url)
