@@ -168,7 +168,8 @@ describe('key list and key revoke', () => {
     expect((await pages(second)).status).toBe(401)
     const after = await listKeys('keys@example.com')
     expect(after.keys.map((k: { state: string }) => k.state)).toEqual(['revoked', 'revoked'])
-  })
+    // Seven processes one after the other: a bound for a hung one, not a speed test.
+  }, 180_000)
 
   test("someone else's key and wrong input: one line on stderr, exit 1, nothing changes", async () => {
     const othersId = (await listKeys('ops@example.com')).keys[0].id
@@ -189,5 +190,6 @@ describe('key list and key revoke', () => {
       expect(result.stderr.trim()).toBe(message)
     }
     expect((await listKeys('ops@example.com')).keys[0].state).toBe('active')
-  })
+    // Ten processes one after the other: a bound for a hung one, not a speed test.
+  }, 180_000)
 })
