@@ -103,11 +103,11 @@ export interface ServiceDeps {
   passwords?: PasswordHasher
   /** Off only for measuring the uncached path. */
   publicCache?: boolean
-  /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
+  /** Set when this process is one of several workers (WORKERS=N); labels its metrics and answers. */
   workerId?: number
   /** What monitor checks use (address guard, resolvers, trusted CAs); default: the system's, with MONITOR_PRIVATE_TARGETS. */
   checkDeps?: CheckDeps
-  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified. */
+  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified and the check is not offered. */
   dns?: DnsResolver
 }
 

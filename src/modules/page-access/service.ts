@@ -21,9 +21,8 @@ import type { PasswordHasher } from '../../lib/password.ts'
 import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
-import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
-import type { DomainState } from '../status-pages/tables.ts'
+import type { PublicPage } from '../status-pipeline/service.ts'
 import type { PageAccessRepo } from './repo.ts'
 
 export const SESSION_TTL_MS = 60 * 60_000
@@ -51,15 +50,8 @@ function parseGatePassword(raw: string): string {
   return raw
 }
 
-/** A private page an embed URL's slug and `auth_token` open. */
-export interface GrantedEmbedPage {
-  id: number
-  slug: string
-  name: string
-  customDomain: string | null
-  customDomainState: DomainState | null
-  plan: Plan
-}
+/** A private page an embed URL's slug and `auth_token` open: the same facts as a public page. */
+export type GrantedEmbedPage = PublicPage
 
 export interface PageAccessServiceDeps {
   repo: PageAccessRepo
