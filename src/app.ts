@@ -5,11 +5,6 @@
  * `app.handle(request)`, the front door without a socket.
  */
 import { Elysia } from 'elysia'
-import type { Config } from './config.ts'
-import type { Db } from './db/client.ts'
-import type { ChangeFeed } from './lib/change-feed.ts'
-import type { Clock } from './lib/clock.ts'
-import type { PasswordHasher } from './lib/password.ts'
 import { servePrepared, type PublicCache } from './lib/http-cache.ts'
 import { clientKey } from './http/context.ts'
 import { guardBody, mapError } from './http/errors.ts'
@@ -59,34 +54,19 @@ import { transfersRoutes } from './modules/transfers/index.ts'
 import { subscribersRoutes } from './modules/subscribers/index.ts'
 import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { analyticsDashboardRoutes, userAreaRoutes } from './web/index.ts'
-import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { slaRoutes } from './modules/sla/index.ts'
 import { WIDGET_PATH } from './modules/widget/script.ts'
-import { createServices, type Services } from './services.ts'
-import type { CheckDeps } from './modules/monitors/kinds/index.ts'
+import { createServices, type ServiceDeps, type Services } from './services.ts'
 
-export interface AppDeps {
-  db: Db
-  config: Config
-  clock?: Clock
-  changes?: ChangeFeed
-  /** argon2id unless a test passes a faster one. */
-  passwords?: PasswordHasher
-  /** Off only for measuring the uncached path. */
-  publicCache?: boolean
+/** The services' dependencies, and what only the HTTP app needs. */
+export interface AppDeps extends ServiceDeps {
   /** Where unexpected errors are reported (defaults to stderr). */
   logError?: (error: unknown) => void
   /** Called for each view of a status page by a visitor allowed to see it (analytics). */
   onPageView?: PageViewHook
-  /** Set when this process is one of several workers (WORKERS=N); labels its metrics and answers. */
-  workerId?: number
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void
-  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified and the check is not offered. */
-  dns?: DnsResolver
-  /** What monitor checks use; default the system's (services.ts). */
-  checkDeps?: CheckDeps
 }
 
 /** Service-host paths whose answers any site may read: status JSON, snippets, badges, the widget. */

@@ -103,11 +103,11 @@ export interface ServiceDeps {
   passwords?: PasswordHasher
   /** Off only for measuring the uncached path. */
   publicCache?: boolean
-  /** Set when this process is one of several workers (WORKERS=N); labels its metrics. */
+  /** Set when this process is one of several workers (WORKERS=N); labels its metrics and answers. */
   workerId?: number
   /** What monitor checks use (address guard, resolvers, trusted CAs); default: the system's, with MONITOR_PRIVATE_TARGETS. */
   checkDeps?: CheckDeps
-  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified. */
+  /** DNS lookups of the custom-domain check (main.ts: node:dns); absent, domains are never verified and the check is not offered. */
   dns?: DnsResolver
 }
 
@@ -167,7 +167,7 @@ export function createServices(input: ServiceDeps) {
   const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
   // Probes in other regions: instance-level tokens; their results go through the same recorder.
   const probesRepo = new ProbesRepo(deps.db)
-  const monitors = new MonitorsService(monitorsRepo, pages, components, monitorRecorder, checkDeps.guard, clock, probesRepo)
+  const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })

@@ -114,19 +114,9 @@ export class AccountsService {
   private readonly logins: GuessThrottle
   private readonly signupsPerClient: AttemptBudget
 
-  private readonly repo: AccountsRepo
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly passwords: PasswordHasher
-  private readonly defaultPlan: Plan
   readonly serviceOrigin: string
 
-  constructor(deps: AccountsServiceDeps) {
-    this.repo = deps.repo
-    this.clock = deps.clock
-    this.changes = deps.changes
-    this.passwords = deps.passwords
-    this.defaultPlan = deps.defaultPlan
+  constructor(private readonly deps: AccountsServiceDeps) {
     this.serviceOrigin = deps.serviceOrigin
     const { clock, attemptBudgets } = deps
     this.logins = createLoginThrottle(attemptBudgets, clock)
@@ -136,20 +126,20 @@ export class AccountsService {
   async createUser(input: { email: string; password: string; plan?: string; isAdmin?: boolean }): Promise<User> {
     const email = normalizeEmail(input.email)
     checkPassword(input.password)
-    const plan = input.plan === undefined ? this.defaultPlan : parsePlan(input.plan)
-    if (await this.repo.findUserByEmail(email)) throw badRequest('a user with this email already exists')
-    const row = await this.repo.insertUser({
+    const plan = input.plan === undefined ? this.deps.defaultPlan : parsePlan(input.plan)
+    if (await this.deps.repo.findUserByEmail(email)) throw badRequest('a user with this email already exists')
+    const row = await this.deps.repo.insertUser({
       email,
-      passwordHash: await this.passwords.hash(input.password),
+      passwordHash: await this.deps.passwords.hash(input.password),
       plan,
       isAdmin: input.isAdmin ?? false,
-      now: this.clock.now(),
+      now: this.deps.clock.now(),
     })
     return toUser(row)
   }
 
   async findUserByEmail(rawEmail: string): Promise<User> {
-    const row = await this.repo.findUserByEmail(normalizeEmail(rawEmail))
+    const row = await this.deps.repo.findUserByEmail(normalizeEmail(rawEmail))
     if (!row) throw notFound('no user with this email')
     return toUser(row)
   }
@@ -158,9 +148,9 @@ export class AccountsService {
   async setPlan(rawEmail: string, rawPlan: string): Promise<User> {
     const plan = parsePlan(rawPlan)
     const user = await this.findUserByEmail(rawEmail)
-    const row = await this.repo.updatePlan(user.id, plan)
+    const row = await this.deps.repo.updatePlan(user.id, plan)
     // A plan decides whether badges, snippets and custom domains find the page at all.
-    for (const page of await this.repo.listPageIdsOfOwner(user.id)) this.changes.pageChanged(page.id, { lookups: true })
+    for (const page of await this.deps.repo.listPageIdsOfOwner(user.id)) this.deps.changes.pageChanged(page.id, { lookups: true })
     return toUser(row)
   }
 
@@ -171,12 +161,12 @@ export class AccountsService {
     requireWellFormed('name', name)
     const publicId = randomToken(9)
     const secret = randomToken(32)
-    const row = await this.repo.insertApiKey({
+    const row = await this.deps.repo.insertApiKey({
       userId,
       publicId,
       secretHash: await sha256Hex(secret),
       name,
-      now: this.clock.now(),
+      now: this.deps.clock.now(),
     })
     return { key: `${KEY_PREFIX}${publicId}_${secret}`, info: toKeyInfo(row) }
   }
@@ -186,30 +176,30 @@ export class AccountsService {
     if (!KEY_PATTERN.test(presented)) return undefined
     const publicId = presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + PUBLIC_ID_LENGTH)
     const secret = presented.slice(KEY_PREFIX.length + PUBLIC_ID_LENGTH + 1)
-    const row = await this.repo.findActiveKeyWithUser(publicId)
+    const row = await this.deps.repo.findActiveKeyWithUser(publicId)
     // Hash even when the id is unknown, so both paths take the same time.
     const presentedHash = await sha256Hex(secret)
     if (!row || !constantTimeEqual(presentedHash, row.secret_hash)) return undefined
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-      await this.repo.touchApiKey(row.key_id, now)
+      await this.deps.repo.touchApiKey(row.key_id, now)
     }
     return toUser(row)
   }
 
   /** Every key of the user, oldest first, revoked ones included (as `revoked`). */
   async listApiKeys(userId: number): Promise<ApiKeyInfo[]> {
-    return (await this.repo.listApiKeys(userId)).map(toKeyInfo)
+    return (await this.deps.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
   /** What the account holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
   usage(userId: number): Promise<AccountUsage> {
-    return this.repo.usageCounts(userId, this.clock.now())
+    return this.deps.repo.usageCounts(userId, this.deps.clock.now())
   }
 
   /** One of the user's keys; another user's key is unknown (404). */
   async getApiKey(userId: number, keyId: number): Promise<ApiKeyInfo> {
-    const row = await this.repo.findApiKey(userId, keyId)
+    const row = await this.deps.repo.findApiKey(userId, keyId)
     if (!row) throw notFound()
     return toKeyInfo(row)
   }
@@ -219,8 +209,8 @@ export class AccountsService {
    * unknown (404); revoking a revoked key changes nothing and returns it as it is.
    */
   async revokeApiKey(userId: number, keyId: number): Promise<ApiKeyInfo> {
-    await this.repo.revokeApiKey(userId, keyId, this.clock.now())
-    const row = await this.repo.findApiKey(userId, keyId)
+    await this.deps.repo.revokeApiKey(userId, keyId, this.deps.clock.now())
+    const row = await this.deps.repo.findApiKey(userId, keyId)
     if (!row) throw notFound()
     return toKeyInfo(row)
   }
@@ -229,7 +219,7 @@ export class AccountsService {
   async revokeApiKeyByPrefix(userId: number, rawPrefix: string): Promise<ApiKeyInfo> {
     const prefix = rawPrefix.trim()
     if (!KEY_PREFIX_PATTERN.test(prefix)) throw badRequest('prefix must be lnt_ followed by the 12 characters of the key id')
-    const row = await this.repo.findApiKeyByPublicId(userId, prefix.slice(KEY_PREFIX.length))
+    const row = await this.deps.repo.findApiKeyByPublicId(userId, prefix.slice(KEY_PREFIX.length))
     if (!row) throw notFound('no key with this prefix')
     return this.revokeApiKey(userId, row.id)
   }
@@ -243,12 +233,12 @@ export class AccountsService {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
     const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
-    const row = email.length > 0 && password.length <= 1024 ? await this.repo.findUserByEmail(email) : undefined
+    const row = email.length > 0 && password.length <= 1024 ? await this.deps.repo.findUserByEmail(email) : undefined
     // Verify against a hash of no one's password when the email is unknown, so both answers take the same time.
-    const ok = await this.passwords.verify(password.slice(0, 1024), row?.password_hash ?? this.passwords.timingHash)
+    const ok = await this.deps.passwords.verify(password.slice(0, 1024), row?.password_hash ?? this.deps.passwords.timingHash)
     if (!row || !ok) throw unauthorized('wrong email or password')
     await attempt.succeeded()
-    if (this.passwords.needsRehash(row.password_hash)) await this.repo.rehashPassword(row.id, row.password_hash, await this.passwords.hash(password.slice(0, 1024)))
+    if (this.deps.passwords.needsRehash(row.password_hash)) await this.deps.repo.rehashPassword(row.id, row.password_hash, await this.deps.passwords.hash(password.slice(0, 1024)))
     return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
   }
 
@@ -264,9 +254,9 @@ export class AccountsService {
   /** Starts a login session; `userAgent` is kept only as a short summary ("Firefox on Linux"). */
   async startSession(userId: number, userAgent?: string | null): Promise<string> {
     const token = randomToken(32)
-    const now = this.clock.now()
-    await this.repo.deleteExpiredSessions(now)
-    await this.repo.insertSession({
+    const now = this.deps.clock.now()
+    await this.deps.repo.deleteExpiredSessions(now)
+    await this.deps.repo.insertSession({
       userId,
       tokenHash: await sha256Hex(token),
       now,
@@ -279,7 +269,7 @@ export class AccountsService {
   /** The user's live sessions, newest first; `currentToken` (the asking browser's cookie) marks its own. */
   async listSessions(userId: number, currentToken?: string): Promise<SessionInfo[]> {
     const currentHash = currentToken && SESSION_TOKEN_PATTERN.test(currentToken) ? await sha256Hex(currentToken) : undefined
-    const rows = await this.repo.listLiveSessions(userId, this.clock.now())
+    const rows = await this.deps.repo.listLiveSessions(userId, this.deps.clock.now())
     return rows.map((row) => ({
       id: row.id,
       createdAt: row.created_at,
@@ -292,29 +282,29 @@ export class AccountsService {
 
   /** Ends one of the user's sessions by its id (as listSessions shows it); another user's id is 404. */
   async endSessionById(userId: number, sessionId: number): Promise<void> {
-    if (!(await this.repo.deleteSessionById(userId, sessionId, this.clock.now()))) throw notFound('no such session')
+    if (!(await this.deps.repo.deleteSessionById(userId, sessionId, this.deps.clock.now()))) throw notFound('no such session')
   }
 
   /** Ends every session of the user except the asking browser's (`currentToken`); returns how many ended. */
   async endOtherSessions(userId: number, currentToken?: string): Promise<number> {
     const keep = currentToken && SESSION_TOKEN_PATTERN.test(currentToken) ? await sha256Hex(currentToken) : undefined
-    return this.repo.deleteSessionsExcept(userId, keep)
+    return this.deps.repo.deleteSessionsExcept(userId, keep)
   }
 
   /** The user of a live session, or undefined for a malformed, unknown, ended or expired one. */
   async authenticateSession(token: string): Promise<User | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return undefined
     const hash = await sha256Hex(token)
-    const now = this.clock.now()
-    const row = await this.repo.findLiveSessionWithUser(hash, now)
+    const now = this.deps.clock.now()
+    const row = await this.deps.repo.findLiveSessionWithUser(hash, now)
     if (!row || !constantTimeEqual(hash, row.token_hash)) return undefined
     // "Last seen" for the session list, written at most once a minute so reads stay reads.
-    if (row.last_seen_at === null || now - row.last_seen_at >= LAST_USED_RESOLUTION_MS) await this.repo.touchSession(row.session_id, now)
+    if (row.last_seen_at === null || now - row.last_seen_at >= LAST_USED_RESOLUTION_MS) await this.deps.repo.touchSession(row.session_id, now)
     return toUser(row)
   }
 
   async endSession(token: string): Promise<void> {
-    if (SESSION_TOKEN_PATTERN.test(token)) await this.repo.deleteSession(await sha256Hex(token))
+    if (SESSION_TOKEN_PATTERN.test(token)) await this.deps.repo.deleteSession(await sha256Hex(token))
   }
 
   /**
@@ -323,11 +313,11 @@ export class AccountsService {
    * reset (the CLI).
    */
   async changePassword(userId: number, newPassword: string, current?: { password: string; client: string }): Promise<void> {
-    const row = await this.repo.findUserById(userId)
+    const row = await this.deps.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
     if (current !== undefined) await this.confirmPassword(userId, current.password, current.client, 'current password is wrong')
     checkPassword(newPassword)
-    await this.repo.replacePasswordAndEndSessions(userId, await this.passwords.hash(newPassword))
+    await this.deps.repo.replacePasswordAndEndSessions(userId, await this.deps.passwords.hash(newPassword))
   }
 
   /**
@@ -335,11 +325,11 @@ export class AccountsService {
    * page to another account). Guessing it here counts like guessing it at the login.
    */
   async confirmPassword(userId: number, password: string, client: string, wrong = 'password is wrong'): Promise<void> {
-    const row = await this.repo.findUserById(userId)
+    const row = await this.deps.repo.findUserById(userId)
     if (!row) throw notFound('no such user')
     const attempt = await this.logins.admit(row.email, client)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
-    if (!(await this.passwords.verify(password.slice(0, 1024), row.password_hash))) throw badRequest(wrong)
+    if (!(await this.deps.passwords.verify(password.slice(0, 1024), row.password_hash))) throw badRequest(wrong)
     await attempt.succeeded()
   }
 
@@ -349,18 +339,18 @@ export class AccountsService {
    * stored one is removed.
    */
   async issueSetupToken(): Promise<string | undefined> {
-    if (await this.repo.hasUsers()) {
-      await this.repo.deleteSetupTokens()
+    if (await this.deps.repo.hasUsers()) {
+      await this.deps.repo.deleteSetupTokens()
       return undefined
     }
     const token = randomToken(32)
-    await this.repo.replaceSetupToken(await sha256Hex(token), this.clock.now())
+    await this.deps.repo.replaceSetupToken(await sha256Hex(token), this.deps.clock.now())
     return token
   }
 
   /** True while the database has no users (first-run setup pending): one indexed lookup. */
   async needsSetup(): Promise<boolean> {
-    return !(await this.repo.hasUsers())
+    return !(await this.deps.repo.hasUsers())
   }
 
   /** True while `presented` is the live setup token and no user exists yet (compared in constant time). */
@@ -377,10 +367,10 @@ export class AccountsService {
     const email = normalizeEmail(input.email)
     checkPassword(input.password)
     if (!(await this.liveSetupToken(presented))) throw notFound()
-    const passwordHash = await this.passwords.hash(input.password)
+    const passwordHash = await this.deps.passwords.hash(input.password)
     // Looked up again after the slow hash: another request may have used it meanwhile.
     const live = await this.liveSetupToken(presented)
-    const row = live && (await this.repo.createFirstUser(live.id, { email, passwordHash, plan: this.defaultPlan, now: this.clock.now() }))
+    const row = live && (await this.deps.repo.createFirstUser(live.id, { email, passwordHash, plan: this.deps.defaultPlan, now: this.deps.clock.now() }))
     if (!row) throw notFound()
     const user = toUser(row)
     return { user, token: await this.startSession(user.id, userAgent) }
@@ -389,9 +379,9 @@ export class AccountsService {
   private async liveSetupToken(presented: string): Promise<{ id: number } | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(presented)) return undefined
     const presentedHash = await sha256Hex(presented)
-    const row = await this.repo.findSetupToken()
+    const row = await this.deps.repo.findSetupToken()
     if (!row || !constantTimeEqual(presentedHash, row.token_hash)) return undefined
-    if (await this.repo.hasUsers()) return undefined
+    if (await this.deps.repo.hasUsers()) return undefined
     return { id: row.id }
   }
 

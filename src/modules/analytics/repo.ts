@@ -18,40 +18,6 @@ export class AnalyticsRepo {
     return this.db.selectFrom('components').select('page_id').where('id', '=', componentId).executeTakeFirst()
   }
 
-  lastChangeBefore(componentId: number, before: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .where('at', '<', before)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-  }
-
-  firstChange(componentId: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .orderBy('at')
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst()
-  }
-
-  changesFrom(componentId: number, from: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .where('at', '>=', from)
-      .orderBy('at')
-      .orderBy('id')
-      .execute()
-  }
-
   dailyRow(componentId: number, day: number) {
     return this.db
       .selectFrom('component_status_daily')

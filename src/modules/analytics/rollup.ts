@@ -4,6 +4,7 @@
  */
 import { DAY_MS } from '../../lib/time.ts'
 import type { ComponentStatus } from '../components/tables.ts'
+import type { ComponentStatusDailyTable } from './tables.ts'
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS)
 /** Epoch ms of the start of day number `day` (days since the epoch, UTC). */
@@ -17,20 +18,8 @@ export interface StatusTotals {
   outages: number
 }
 
-export interface DailyStatusRow extends StatusTotals {
-  day: number
-  cum_up_ms: number
-  cum_degraded_ms: number
-  cum_down_ms: number
-  cum_outages: number
-  /**
-   * The longest and shortest down span STARTED on the day and already over (a down change to the
-   * next change, whole length even past midnight); 0 / null when none. The SLA report's longest
-   * outage and its short outages read these instead of every change of a year.
-   */
-  longest_down_ms: number
-  shortest_down_ms: number | null
-}
+/** A row of `component_status_daily` without its keys: the day's totals and the running totals. */
+export type DailyStatusRow = Omit<ComponentStatusDailyTable, 'component_id' | 'page_id'>
 
 /** Days per block of component_status_blocks: a year is about 23 blocks and the days at its edges. */
 export const BLOCK_DAYS = 16

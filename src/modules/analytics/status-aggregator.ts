@@ -4,6 +4,7 @@
  * change, import), so the roll-ups can never disagree with the history they summarise.
  */
 import type { Db } from '../../db/client.ts'
+import { StatusHistoryReader } from '../components/service.ts'
 import { AnalyticsRepo } from './repo.ts'
 import { dayOf, rollUp, startOfDayNumber } from './rollup.ts'
 
@@ -15,27 +16,28 @@ import { dayOf, rollUp, startOfDayNumber } from './rollup.ts'
  */
 export async function refreshStatusRollup(db: Db, componentId: number, fromAt: number): Promise<void> {
   const repo = new AnalyticsRepo(db)
+  const history = new StatusHistoryReader(db)
   const page = await repo.componentPageId(componentId)
   if (!page) return
   const cursor = await repo.cursor(componentId)
   let startDay = Math.min(dayOf(fromAt), cursor ? dayOf(cursor.since) : Infinity)
-  let before = await repo.lastChangeBefore(componentId, startOfDayNumber(startDay))
+  let before = await history.changeBefore(componentId, startOfDayNumber(startDay))
   if (before?.status === 'down') {
     // An import may cut a down span that started on an earlier day: its day's longest/shortest
     // span is rewritten too.
     startDay = dayOf(before.at)
-    before = await repo.lastChangeBefore(componentId, startOfDayNumber(startDay))
+    before = await history.changeBefore(componentId, startOfDayNumber(startDay))
   }
   let previous = before ? await repo.dailyRow(componentId, startDay - 1) : undefined
   if (before && !previous) {
     // History written before roll-ups existed (or rows lost): roll up the whole history once.
-    const first = await repo.firstChange(componentId)
+    const first = await history.firstChange(componentId)
     if (!first) return
     startDay = dayOf(first.at)
     before = undefined
     previous = undefined
   }
-  const entries = await repo.changesFrom(componentId, startOfDayNumber(startDay))
+  const entries = await history.changesFrom(componentId, startOfDayNumber(startDay))
   // The latest changes were removed (a history correction): roll up again from the change now last.
   if (entries.length === 0 && before) return refreshStatusRollup(db, componentId, before.at)
   const rows = rollUp({
@@ -57,7 +59,7 @@ export async function refreshStatusRollup(db: Db, componentId: number, fromAt: n
 /** For components whose history predates the roll-ups: builds their rows once, on first read. */
 export async function backfillStatusRollup(db: Db, componentId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const first = await new AnalyticsRepo(trx).firstChange(componentId)
+    const first = await new StatusHistoryReader(trx).firstChange(componentId)
     if (first) await refreshStatusRollup(trx, componentId, first.at)
   })
 }

@@ -14,7 +14,11 @@ export interface ComponentStatusDailyTable {
   cum_degraded_ms: number
   cum_down_ms: number
   cum_outages: number
-  /** The longest / shortest down span started on the day and over (migration 2026_11_29_0100). */
+  /**
+   * The longest and shortest down span STARTED on the day and already over (a down change to the
+   * next change, whole length even past midnight); 0 / null when none. The SLA report's longest
+   * outage and its short outages read these instead of every change of a year.
+   */
   longest_down_ms: number
   shortest_down_ms: number | null
 }

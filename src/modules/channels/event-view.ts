@@ -9,6 +9,7 @@ import type { Config } from '../../config.ts'
 import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import { formatDuration } from '../auto-incidents/rules.ts'
+import { StatusHistoryReader } from '../components/service.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
@@ -259,15 +260,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
  * Operational one before `at` (null when the history does not say).
  */
 async function outageStart(db: Db, componentId: number, at: number): Promise<number | null> {
-  const rows = await db
-    .selectFrom('component_status_history')
-    .select(['status', 'at'])
-    .where('component_id', '=', componentId)
-    .where('at', '<', at)
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(500)
-    .execute()
+  const rows = await new StatusHistoryReader(db).newestFirst(componentId, 500, at)
   let start: number | null = null
   for (const row of rows) {
     if (row.status === 'up') return start

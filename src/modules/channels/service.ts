@@ -95,32 +95,20 @@ export interface ChannelsServiceDeps {
 }
 
 export class ChannelsService {
-  private readonly repo: ChannelsRepo
-  private readonly outbox: ChannelOutbox
-  private readonly clock: Clock
-  private readonly config: Config
-  private readonly deliveries: DeliveryLog
-
-  constructor(deps: ChannelsServiceDeps) {
-    this.repo = deps.repo
-    this.outbox = deps.outbox
-    this.clock = deps.clock
-    this.config = deps.config
-    this.deliveries = deps.deliveries
-  }
+  constructor(private readonly deps: ChannelsServiceDeps) {}
 
   get mailEnabled(): boolean {
-    return this.outbox.mailEnabled
+    return this.deps.outbox.mailEnabled
   }
 
   private get urls(): AdapterUrls {
-    return { ...this.config.channels, manageUrl: `${this.config.baseUrl}/user/notifications`, webhookDocsUrl: webhookDocsUrl(this.config.baseUrl) }
+    return { ...this.deps.config.channels, manageUrl: `${this.deps.config.baseUrl}/user/notifications`, webhookDocsUrl: webhookDocsUrl(this.deps.config.baseUrl) }
   }
 
   // ---- owner API ----------------------------------------------------------------------------
 
   async list(owner: User): Promise<Channel[]> {
-    return this.hydrate(await this.repo.listByOwner(owner.id))
+    return this.hydrate(await this.deps.repo.listByOwner(owner.id))
   }
 
   async get(owner: User, id: number): Promise<Channel> {
@@ -140,9 +128,9 @@ export class ChannelsService {
     const allPages = input.all_pages ?? (input.page_ids === undefined || input.page_ids.length === 0)
     const pageIds = await this.ownedPageIds(owner, input.page_ids ?? [])
     if (!allPages && pageIds.length === 0) throw badRequest('page_ids must name at least one page unless all_pages is true')
-    if ((await this.repo.countByOwner(owner.id)).n >= MAX_CHANNELS_PER_OWNER) throw conflict(`an account may have at most ${MAX_CHANNELS_PER_OWNER} notification channels`)
-    const now = this.clock.now()
-    const id = await this.repo.transaction(async (repo) => {
+    if ((await this.deps.repo.countByOwner(owner.id)).n >= MAX_CHANNELS_PER_OWNER) throw conflict(`an account may have at most ${MAX_CHANNELS_PER_OWNER} notification channels`)
+    const now = this.deps.clock.now()
+    const id = await this.deps.repo.transaction(async (repo) => {
       const row = await repo.insert({
         owner_id: owner.id, type, name, config_json: JSON.stringify(settings), events_json: JSON.stringify(events),
         all_pages: allPages ? 1 : 0, enabled: input.enabled === false ? 0 : 1, created_at: now, updated_at: now,
@@ -159,20 +147,20 @@ export class ChannelsService {
     const row = await this.ownRow(owner, id)
     if (row.type !== 'webhook') throw badRequest('only webhook channels have a signing secret')
     const secret = generateSigningSecret()
-    await this.repo.update(id, { config_json: JSON.stringify({ ...settingsOf(row), signing_secret: secret }), updated_at: this.clock.now() })
+    await this.deps.repo.update(id, { config_json: JSON.stringify({ ...settingsOf(row), signing_secret: secret }), updated_at: this.deps.clock.now() })
     return { ...(await this.get(owner, id)), revealedSigningSecret: secret }
   }
 
   /** The channel's deliveries, newest first (the delivery log). */
   async deliveryLog(owner: User, id: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
     await this.ownRow(owner, id)
-    return this.deliveries.list(channelTarget(id), options)
+    return this.deps.deliveries.list(channelTarget(id), options)
   }
 
   /** Queues a finished delivery of the channel again ("send again"). */
   async resendDelivery(owner: User, id: number, deliveryId: number): Promise<DeliveryEntry> {
     await this.ownRow(owner, id)
-    return this.deliveries.resend(channelTarget(id), deliveryId)
+    return this.deps.deliveries.resend(channelTarget(id), deliveryId)
   }
 
   async update(owner: User, id: number, input: ChannelInput): Promise<Channel> {
@@ -182,7 +170,7 @@ export class ChannelsService {
     const current = settingsOf(row)
     const settings = parseSettings(type, input, current)
     const moved = FIELDS_OF[type].some((field) => settings[field] !== current[field])
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const changes: Parameters<ChannelsRepo['update']>[1] = { config_json: JSON.stringify(settings), updated_at: now }
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_CHANNEL_NAME })
     if (input.events !== undefined) changes.events_json = JSON.stringify(parseEvents(input.events))
@@ -197,10 +185,10 @@ export class ChannelsService {
     if (!allPages && pageIds === undefined && row.all_pages === 1) throw badRequest('page_ids must name at least one page unless all_pages is true')
     if (!allPages && pageIds !== undefined && pageIds.length === 0) throw badRequest('page_ids must name at least one page unless all_pages is true')
     if (moved) Object.assign(changes, { verified_at: null, test_requested_at: null })
-    await this.repo.transaction(async (repo) => {
+    await this.deps.repo.transaction(async (repo) => {
       if (moved && type === 'email') this.checkResend(row, now)
       const updated = await repo.update(id, changes)
-      if (reenable) await this.outbox.enableTarget(repo.db, channelTarget(id))
+      if (reenable) await this.deps.outbox.enableTarget(repo.db, channelTarget(id))
       if (allPages) await repo.setPages(id, [])
       else if (pageIds !== undefined) await repo.setPages(id, pageIds)
       if (moved && type === 'email') await this.sendVerification(repo, updated, now, { resend: true })
@@ -210,9 +198,9 @@ export class ChannelsService {
 
   async delete(owner: User, id: number): Promise<void> {
     await this.ownRow(owner, id)
-    await this.repo.transaction(async (repo) => {
+    await this.deps.repo.transaction(async (repo) => {
       await repo.delete(id)
-      await this.outbox.forgetTarget(repo.db, channelTarget(id))
+      await this.deps.outbox.forgetTarget(repo.db, channelTarget(id))
     })
   }
 
@@ -224,15 +212,15 @@ export class ChannelsService {
     const row = await this.ownRow(owner, id)
     if (row.type === 'email') {
       if (row.verified_at === null) throw conflict('the address is not verified yet: follow the link in the verification mail first')
-      if (!this.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so email channels cannot be tested')
+      if (!this.deps.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so email channels cannot be tested')
     }
-    const now = this.clock.now()
-    await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo) => {
       await repo.update(id, { test_requested_at: now, disabled_at: null, disabled_reason: null })
       // A test is the owner's way back after the outbox disabled the channel.
-      await this.outbox.enableTarget(repo.db, channelTarget(id))
-      const deliveries = await testDeliveriesFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.config), this.urls)
-      await this.outbox.enqueue(repo.db, deliveries)
+      await this.deps.outbox.enableTarget(repo.db, channelTarget(id))
+      const deliveries = await testDeliveriesFor({ id, type: row.type as ChannelType, settings: settingsOf(row) }, testEventView(row.name, now, this.deps.config), this.urls)
+      await this.deps.outbox.enqueue(repo.db, deliveries)
     })
     return this.get(owner, id)
   }
@@ -242,10 +230,10 @@ export class ChannelsService {
     const row = await this.ownRow(owner, id)
     if (row.type !== 'email') throw badRequest('only email channels are verified by mail; use "Send test" for the others')
     if (row.verified_at !== null) throw conflict('the address is already verified')
-    if (!this.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so no verification mail can be sent')
-    const now = this.clock.now()
+    if (!this.deps.outbox.mailEnabled) throw conflict('mail is off on this Lantern (no SMTP settings), so no verification mail can be sent')
+    const now = this.deps.clock.now()
     this.checkResend(row, now)
-    await this.repo.transaction((repo) => this.sendVerification(repo, row, now, { resend: true }))
+    await this.deps.repo.transaction((repo) => this.sendVerification(repo, row, now, { resend: true }))
     return this.get(owner, id)
   }
 
@@ -256,13 +244,13 @@ export class ChannelsService {
     const refused = badRequest('This verification link is not valid: it expired (links work for 24 hours) or was already used. Ask for a new one in the web app.')
     const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token.trim())
     if (!match) throw refused
-    const row = await this.repo.find(Number(match[1]))
+    const row = await this.deps.repo.find(Number(match[1]))
     if (!row || row.type !== 'email' || row.verify_token_hash === null || row.verify_expires_at === null) throw refused
     if (!constantTimeEqual(await sha256Hex(match[2]!), row.verify_token_hash)) throw refused
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     if (now >= row.verify_expires_at) throw refused
     // Single use: the hash is cleared with the verification, in one statement.
-    await this.repo.update(row.id, { verified_at: now, verify_token_hash: null, verify_expires_at: null, updated_at: now })
+    await this.deps.repo.update(row.id, { verified_at: now, verify_token_hash: null, verify_expires_at: null, updated_at: now })
     return { name: row.name, address: settingsOf(row).address ?? '' }
   }
 
@@ -285,7 +273,7 @@ export class ChannelsService {
     const views = new Map<NotifyEvent, Promise<EventView | undefined>>()
     const viewOf = (event: NotifyEvent) => {
       let view = views.get(event)
-      if (!view) views.set(event, (view = loadEventView(db, event, this.config)))
+      if (!view) views.set(event, (view = loadEventView(db, event, this.deps.config)))
       return view
     }
     let monitors: Promise<MonitorFacts[]> | undefined
@@ -302,7 +290,7 @@ export class ChannelsService {
       monitors ??= loadMonitorFacts(db, causeOf(events))
       deliveries.push(await deliveryFor(channel, outageView(heard, await monitors), this.urls))
     }
-    await this.outbox.enqueue(db, deliveries)
+    await this.deps.outbox.enqueue(db, deliveries)
   }
 
   /** The outbox gave up on a channel: mark it and tell its owner (at the account's address). */
@@ -312,17 +300,17 @@ export class ChannelsService {
     const repo = new ChannelsRepo(db)
     const row = await repo.find(Number(match[1]))
     if (!row || row.disabled_at !== null) return
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const reason = 'Deliveries failed too many times in a row.'
     await repo.update(row.id, { disabled_at: now, disabled_reason: reason })
     const account = await repo.accountEmail(row.owner_id)
-    if (account) await this.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
+    if (account) await this.deps.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
   }
 
   /** The keys a webhook channel's requests are signed with at each attempt (its current secrets). */
   readonly signingKeys: SigningKeySource = async (target) => {
     const match = /^channel:(\d+)$/.exec(target)
-    const row = match ? await this.repo.find(Number(match[1])) : undefined
+    const row = match ? await this.deps.repo.find(Number(match[1])) : undefined
     const settings = row ? settingsOf(row) : undefined
     if (!settings?.signing_secret) return undefined
     return { secret: settings.signing_secret, ...(settings.secret ? { legacySecret: settings.secret } : {}) }
@@ -331,14 +319,14 @@ export class ChannelsService {
   // ---- internals ----------------------------------------------------------------------------
 
   private async ownRow(owner: User, id: number): Promise<ChannelRow> {
-    const row = await this.repo.find(id)
+    const row = await this.deps.repo.find(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return row
   }
 
   private async ownedPageIds(owner: User, raw: readonly number[]): Promise<number[]> {
     const ids = parseIdList('page_ids', raw)
-    const found = new Set((await this.repo.ownedPages(owner.id, ids)).map((p) => p.id))
+    const found = new Set((await this.deps.repo.ownedPages(owner.id, ids)).map((p) => p.id))
     const missing = ids.find((id) => !found.has(id))
     if (missing !== undefined) throw badRequest(`page_ids holds ${missing}, which is not one of your pages`)
     return ids
@@ -368,13 +356,13 @@ export class ChannelsService {
       changes.verify_window_count = windowOpen ? row.verify_window_count + 1 : 1
     }
     const updated = await repo.update(row.id, changes)
-    const link = `${this.config.baseUrl}/user/notifications/verify?token=${row.id}.${secret}`
-    await this.outbox.enqueue(repo.db, [{ target: channelTarget(row.id), mail: verificationMail(settingsOf(updated).address!, row.name, link) }])
+    const link = `${this.deps.config.baseUrl}/user/notifications/verify?token=${row.id}.${secret}`
+    await this.deps.outbox.enqueue(repo.db, [{ target: channelTarget(row.id), mail: verificationMail(settingsOf(updated).address!, row.name, link) }])
   }
 
   private async hydrate(rows: ChannelRow[]): Promise<Channel[]> {
     const ids = rows.map((row) => row.id)
-    const [pages, history] = await Promise.all([this.repo.pagesOf(ids), this.outbox.deliveryHistory(this.repo.db, ids.map(channelTarget))])
+    const [pages, history] = await Promise.all([this.deps.repo.pagesOf(ids), this.deps.outbox.deliveryHistory(this.deps.repo.db, ids.map(channelTarget))])
     const pagesOf = Map.groupBy(pages, (p) => p.channel_id)
     const channels: Channel[] = []
     for (const row of rows) {
@@ -383,7 +371,7 @@ export class ChannelsService {
       // A webhook or chat channel is verified by its test: the first success after it was asked for.
       if (verifiedAt === null && row.type !== 'email' && row.test_requested_at !== null && last?.lastResult === 'sent' && last.lastAt !== null && last.lastAt >= row.test_requested_at) {
         verifiedAt = last.lastAt
-        await this.repo.update(row.id, { verified_at: verifiedAt })
+        await this.deps.repo.update(row.id, { verified_at: verifiedAt })
       }
       channels.push({
         id: row.id,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.ts'
 import type { Insertable } from 'kysely'
 import type { ComponentStatus, ComponentStatusCorrectionsTable, ComponentType } from './tables.ts'
+import { StatusHistoryReader } from './history.ts'
 
 export interface ComponentChanges {
   name?: string
@@ -22,7 +23,12 @@ export class ComponentsRepo {
     /** The connection or transaction this repo writes with (producers emit their events on it). */
     readonly db: Kysely<Database>,
     private readonly onHistoryWritten?: HistoryListener,
-  ) {}
+  ) {
+    this.history = new StatusHistoryReader(db)
+  }
+
+  /** Reads the status history on the same connection or transaction. */
+  readonly history: StatusHistoryReader
 
   /** Runs `work` in one transaction with a repo bound to it. */
   transaction<T>(work: (repo: ComponentsRepo) => Promise<T>): Promise<T> {
@@ -142,41 +148,6 @@ export class ComponentsRepo {
     await this.onHistoryWritten?.(this.db, componentId, from)
   }
 
-  /** The changes in [from, to), oldest first. */
-  historyIn(componentId: number, from: number, to: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .where('at', '>=', from)
-      .where('at', '<', to)
-      .orderBy('at')
-      .orderBy('id')
-      .execute()
-  }
-
-  /** The change in force just before `at` (the last one earlier than it). */
-  historyBefore(componentId: number, at: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .where('at', '<', at)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-  }
-
-  /** The first recorded change (history before it is unknown). */
-  firstHistory(componentId: number) {
-    return this.db.selectFrom('component_status_history').select(['status', 'at']).where('component_id', '=', componentId).orderBy('at').orderBy('id').limit(1).executeTakeFirst()
-  }
-
-  async hasHistoryAt(componentId: number, at: number): Promise<boolean> {
-    return (await this.db.selectFrom('component_status_history').select('id').where('component_id', '=', componentId).where('at', '=', at).limit(1).executeTakeFirst()) !== undefined
-  }
-
   insertCorrection(row: Insertable<ComponentStatusCorrectionsTable>) {
     return this.db.insertInto('component_status_corrections').values(row).returningAll().executeTakeFirstOrThrow()
   }
@@ -184,20 +155,5 @@ export class ComponentsRepo {
   /** The component's corrections, newest first. */
   listCorrections(componentId: number, limit: number) {
     return this.db.selectFrom('component_status_corrections').selectAll().where('component_id', '=', componentId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
-  }
-
-  async latestHistory(componentId: number) {
-    return (await this.listHistory(componentId, 1))[0]
-  }
-
-  listHistory(componentId: number, limit: number) {
-    return this.db
-      .selectFrom('component_status_history')
-      .select(['status', 'at'])
-      .where('component_id', '=', componentId)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute()
   }
 }

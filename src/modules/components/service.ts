@@ -19,6 +19,8 @@ import { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME,
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
 export { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
+// Other modules read the status history through the one reader.
+export { StatusHistoryReader } from './history.ts'
 
 const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
 
@@ -117,41 +119,33 @@ export interface ComponentsServiceDeps {
 }
 
 export class ComponentsService {
-  private readonly repo: ComponentsRepo
-  private readonly pages: StatusPagesService
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
   private readonly monitoredStatus: (componentId: number) => Promise<ComponentStatus | null>
   private readonly notifier: Notifier
 
-  constructor(deps: ComponentsServiceDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.clock = deps.clock
-    this.changes = deps.changes
+  constructor(private readonly deps: ComponentsServiceDeps) {
     this.monitoredStatus = deps.monitoredStatus ?? (async () => null)
     this.notifier = deps.notifier ?? new Notifier()
   }
 
   async list(owner: User, pageId: number): Promise<Component[]> {
-    await this.pages.get(owner, pageId)
-    return (await this.repo.listByPage(pageId)).map(toComponent)
+    await this.deps.pages.get(owner, pageId)
+    return (await this.deps.repo.listByPage(pageId)).map(toComponent)
   }
 
   async get(owner: User, id: number): Promise<Component> {
-    const row = await this.repo.findWithOwner(id)
+    const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toComponent(row)
   }
 
   async create(owner: User, pageId: number, input: ComponentInput): Promise<Component> {
-    await this.pages.get(owner, pageId)
+    await this.deps.pages.get(owner, pageId)
     if (input.name === undefined) throw badRequest('name is required')
     const name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
     const groupName = input.group == null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
     const status = input.status ?? 'up'
-    const now = this.clock.now()
-    const row = await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    const row = await this.deps.repo.transaction(async (repo) => {
       const inserted = await repo.insert({
         pageId,
         name,
@@ -164,7 +158,7 @@ export class ComponentsService {
       await repo.insertHistory(inserted.id, [{ status, at: now }])
       return inserted
     })
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return toComponent(row)
   }
 
@@ -183,12 +177,12 @@ export class ComponentsService {
     } else if (input.status_override === true || (input.status !== undefined && monitored !== null)) {
       changes.status_override = 1
     }
-    const now = this.clock.now()
-    const row = await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    const row = await this.deps.repo.transaction(async (repo) => {
       const updated = await repo.update(id, changes, now)
       return status !== undefined && status !== current.status ? this.writeStatus(repo, id, current.status, status, now) : updated
     })
-    this.changes.pageChanged(current.pageId)
+    this.deps.changes.pageChanged(current.pageId)
     return toComponent(row)
   }
 
@@ -197,25 +191,25 @@ export class ComponentsService {
    * (the public page shows them in this order; a group stands where its first member does).
    */
   async reorder(owner: User, pageId: number, ids: readonly number[]): Promise<Component[]> {
-    await this.pages.get(owner, pageId)
-    const ordered = checkOrder(ids, (await this.repo.listByPage(pageId)).map((row) => row.id))
-    const now = this.clock.now()
-    const rows = await this.repo.transaction(async (repo) => {
+    await this.deps.pages.get(owner, pageId)
+    const ordered = checkOrder(ids, (await this.deps.repo.listByPage(pageId)).map((row) => row.id))
+    const now = this.deps.clock.now()
+    const rows = await this.deps.repo.transaction(async (repo) => {
       await repo.setPositions(pageId, ordered, now)
       return repo.listByPage(pageId)
     })
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return rows.map(toComponent)
   }
 
   /** Renames a group of the page (`to` null or the name of another group merges or ungroups its members). */
   async renameGroup(owner: User, pageId: number, input: { from: string; to: string | null }): Promise<{ moved: number }> {
-    await this.pages.get(owner, pageId)
+    await this.deps.pages.get(owner, pageId)
     const from = parseText('from', input.from, { max: MAX_GROUP_NAME })
     const to = input.to === null ? null : parseText('to', input.to, { max: MAX_GROUP_NAME })
-    const moved = await this.repo.renameGroup(pageId, from, to, this.clock.now())
+    const moved = await this.deps.repo.renameGroup(pageId, from, to, this.deps.clock.now())
     if (moved === 0) throw badRequest(`from names no group of this page`)
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return { moved }
   }
 
@@ -225,12 +219,12 @@ export class ComponentsService {
    * scheduler calls it for monitors it already owns the facts about.
    */
   async applyMonitorStatus(id: number, status: ComponentStatus, cause?: NotifyCause): Promise<boolean> {
-    const row = await this.repo.transaction(async (repo) => {
+    const row = await this.deps.repo.transaction(async (repo) => {
       const current = await repo.findWithOwner(id)
       if (!current || current.status_override === 1 || current.status === status) return undefined
-      return this.writeStatus(repo, id, current.status, status, this.clock.now(), cause)
+      return this.writeStatus(repo, id, current.status, status, this.deps.clock.now(), cause)
     })
-    if (row) this.changes.pageChanged(row.page_id)
+    if (row) this.deps.changes.pageChanged(row.page_id)
     return row !== undefined
   }
 
@@ -244,8 +238,8 @@ export class ComponentsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const current = await this.get(owner, id)
-    await this.repo.delete(id)
-    this.changes.pageChanged(current.pageId)
+    await this.deps.repo.delete(id)
+    this.deps.changes.pageChanged(current.pageId)
   }
 
   /**
@@ -258,19 +252,19 @@ export class ComponentsService {
     entries: ReadonlyArray<{ status: string; at: string }>,
   ): Promise<{ imported: number; component: Component }> {
     const current = await this.get(owner, id)
-    const parsed = parseHistoryImport(entries, this.clock.now())
-    const row = await this.repo.transaction(async (repo) => {
+    const parsed = parseHistoryImport(entries, this.deps.clock.now())
+    const row = await this.deps.repo.transaction(async (repo) => {
       await repo.insertHistory(id, parsed)
-      const latest = await repo.latestHistory(id)
-      return repo.update(id, { status: latest?.status ?? current.status }, this.clock.now())
+      const [latest] = await repo.history.newestFirst(id, 1)
+      return repo.update(id, { status: latest?.status ?? current.status }, this.deps.clock.now())
     })
-    this.changes.pageChanged(current.pageId)
+    this.deps.changes.pageChanged(current.pageId)
     return { imported: parsed.length, component: toComponent(row) }
   }
 
   async history(owner: User, id: number, limit: number): Promise<StatusChange[]> {
     await this.get(owner, id)
-    return this.repo.listHistory(id, limit)
+    return this.deps.repo.history.newestFirst(id, limit)
   }
 
   /**
@@ -281,16 +275,16 @@ export class ComponentsService {
    */
   async correctHistory(owner: User, id: number, input: CorrectionInput): Promise<StatusCorrection> {
     const component = await this.get(owner, id)
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const span = parseCorrection(input, now)
-    const row = await this.repo.transaction(async (repo) => {
-      const first = await repo.firstHistory(id)
+    const row = await this.deps.repo.transaction(async (repo) => {
+      const first = await repo.history.firstChange(id)
       if (!first || span.from < first.at) {
         throw badRequest(`from must not be before the component's first recorded status (${first ? new Date(first.at).toISOString() : 'none yet'}): nothing is known to correct there`)
       }
-      const before: StatusChangeAt | undefined = await repo.historyBefore(id, span.from)
-      const inside = await repo.historyIn(id, span.from, span.to)
-      const entries = correctionEntries(span, before, inside, await repo.hasHistoryAt(id, span.to))
+      const before: StatusChangeAt | undefined = await repo.history.changeBefore(id, span.from)
+      const inside = await repo.history.changesFrom(id, span.from, span.to)
+      const entries = correctionEntries(span, before, inside, await repo.history.hasChangeAt(id, span.to))
       if (inside.length === 0 && entries.length === 0) throw badRequest(`nothing to correct: the history already shows ${span.status} for the whole span`)
       await repo.replaceHistorySpan(id, span.from, span.to, entries)
       return repo.insertCorrection({
@@ -305,13 +299,13 @@ export class ComponentsService {
         created_at: now,
       })
     })
-    this.changes.pageChanged(component.pageId)
+    this.deps.changes.pageChanged(component.pageId)
     return toCorrection(row)
   }
 
   /** The component's history corrections, newest first. */
   async corrections(owner: User, id: number, limit = 100): Promise<StatusCorrection[]> {
     await this.get(owner, id)
-    return (await this.repo.listCorrections(id, limit)).map(toCorrection)
+    return (await this.deps.repo.listCorrections(id, limit)).map(toCorrection)
   }
 }

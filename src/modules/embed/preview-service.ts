@@ -1,5 +1,6 @@
 /** Finds the page for the preview and renders it, or a short HTML error page. */
 import { html } from '../../lib/html.ts'
+import { pageShell } from '../../lib/page-shell.ts'
 import type { Config } from '../../config.ts'
 import { buildSnippets } from './snippets.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
@@ -14,7 +15,7 @@ export type EmbedPreview = { ok: true; snippets: Snippets; uptimeBadgeUrl: strin
 
 const errorPage = (status: number, message: string) => ({
   status,
-  html: `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><title>${message}</title></head><body><p>${message}</p></body></html>`}`,
+  html: pageShell({ title: message, body: html`<p>${message}</p>` }),
 })
 
 export class PreviewService {

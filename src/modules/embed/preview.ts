@@ -6,6 +6,7 @@
  * template literals as \u escapes, which ghtml would then print verbatim.
  */
 import { html } from '../../lib/html.ts'
+import { pageShell } from '../../lib/page-shell.ts'
 import type { Snippets } from './snippets.ts'
 
 export interface PreviewInput {
@@ -73,10 +74,13 @@ export function renderPreview(input: PreviewInput): string {
     ),
     snippet('minimal_md', 'Minimal link (Markdown)', 'Plain text for chat messages and docs.', s.minimal_md, html`<strong>Status:</strong> &rarr; !${link(s.status_page_url)}`),
   ]
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Embed preview &middot; ${input.pageName}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>!${STYLE}</style></head>
-<body><main><h1>Embed preview &middot; ${input.pageName}</h1>
+  return pageShell({
+    title: `Embed preview · ${input.pageName}`,
+    head: html`<link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>!${STYLE}</style>
+`,
+    body: html`<main><h1>Embed preview &middot; ${input.pageName}</h1>
 <p class="note">Each snippet is rendered live next to the code to paste.</p>
 !${sections.join('\n')}
-</main><script src="/embed/preview.js" defer></script></body></html>`}`
+</main><script src="/embed/preview.js" defer></script>`,
+  })
 }

@@ -77,17 +77,9 @@ export interface IncidentsServiceDeps {
 }
 
 export class IncidentsService {
-  private readonly repo: IncidentsRepo
-  private readonly pages: StatusPagesService
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
   private readonly notifier: Pick<Notifier, 'emit'>
 
-  constructor(deps: IncidentsServiceDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.clock = deps.clock
-    this.changes = deps.changes
+  constructor(private readonly deps: IncidentsServiceDeps) {
     this.notifier = deps.notifier ?? new Notifier()
   }
 
@@ -95,13 +87,13 @@ export class IncidentsService {
 
   /** The owner's incidents, newest first, optionally for one page and/or one state. */
   async list(owner: User, filter: IncidentListFilter = {}): Promise<Incident[]> {
-    if (filter.pageId !== undefined) await this.pages.get(owner, filter.pageId)
-    const rows = await this.repo.list({ ownerId: owner.id, pageId: filter.pageId, state: filter.state, limit: filter.limit ?? 50 })
+    if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
+    const rows = await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, state: filter.state, limit: filter.limit ?? 50 })
     return this.hydrate(rows)
   }
 
   async get(owner: User, id: number): Promise<Incident> {
-    const row = await this.repo.findWithOwner(id)
+    const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return (await this.hydrate([row]))[0]!
   }
@@ -116,7 +108,7 @@ export class IncidentsService {
     const title = parseText('title', input.title, { max: MAX_TITLE })
     const message = parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const state = parseRequestedState(input) ?? 'investigating'
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     let startedAt = now
     if (input.started_at !== undefined) {
       const parsed = parseRfc3339(input.started_at)
@@ -125,7 +117,7 @@ export class IncidentsService {
       startedAt = parsed
     }
     const { pageId, componentIds } = await this.resolveTarget(owner, input)
-    const id = await this.repo.transaction(async (repo) => {
+    const id = await this.deps.repo.transaction(async (repo) => {
       const row = await repo.insert({ pageId, title, state, startedAt, now })
       await repo.setComponents(row.id, componentIds)
       const update = await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
@@ -134,7 +126,7 @@ export class IncidentsService {
       await this.notifier.emit(repo.db, { kind, pageId, incidentId: row.id, updateId: update.id, notifySubscribers: input.notify_subscribers ?? false, at: now })
       return row.id
     })
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return this.get(owner, id)
   }
 
@@ -167,30 +159,30 @@ export class IncidentsService {
 
   async delete(owner: User, id: number): Promise<void> {
     const current = await this.get(owner, id)
-    await this.repo.delete(id)
-    this.changes.pageChanged(current.pageId)
+    await this.deps.repo.delete(id)
+    this.deps.changes.pageChanged(current.pageId)
   }
 
   // ---- templates ----------------------------------------------------------------------------
 
   async listTemplates(owner: User): Promise<IncidentTemplate[]> {
-    return (await this.repo.listTemplates(owner.id)).map(toTemplate)
+    return (await this.deps.repo.listTemplates(owner.id)).map(toTemplate)
   }
 
   async getTemplate(owner: User, id: number): Promise<IncidentTemplate> {
-    const row = await this.repo.findTemplate(id)
+    const row = await this.deps.repo.findTemplate(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toTemplate(row)
   }
 
   async createTemplate(owner: User, input: TemplateInput): Promise<IncidentTemplate> {
     for (const field of ['name', 'title'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
-    const row = await this.repo.insertTemplate({
+    const row = await this.deps.repo.insertTemplate({
       ownerId: owner.id,
       name: parseText('name', input.name!, { max: MAX_TEMPLATE_NAME }),
       title: parseText('title', input.title!, { max: MAX_TITLE }),
       message: parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true }),
-      now: this.clock.now(),
+      now: this.deps.clock.now(),
     })
     return toTemplate(row)
   }
@@ -203,12 +195,12 @@ export class IncidentsService {
     if (input.message !== undefined) {
       changes.message = parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     }
-    return toTemplate(await this.repo.updateTemplate(id, changes, this.clock.now()))
+    return toTemplate(await this.deps.repo.updateTemplate(id, changes, this.deps.clock.now()))
   }
 
   async deleteTemplate(owner: User, id: number): Promise<void> {
     await this.getTemplate(owner, id)
-    await this.repo.deleteTemplate(id)
+    await this.deps.repo.deleteTemplate(id)
   }
 
   /**
@@ -222,7 +214,7 @@ export class IncidentsService {
     const ownMessage =
       input.message === undefined ? template.message : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const { pageId, page, componentIds } = await this.resolveTarget(owner, input)
-    const names = (await this.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
+    const names = (await this.deps.repo.componentsOnPage(pageId, componentIds)).map((c) => c.name)
     const values = { component: componentPhrase(names), page: page.name }
     // The filled title may outgrow the title limit: cut it rather than refuse the template.
     const title = cutText(fillTemplate(ownTitle, values), MAX_TITLE)
@@ -234,7 +226,7 @@ export class IncidentsService {
 
   /** One incident of the page (its public page), or undefined when the id is not one of the page's. */
   async forPage(pageId: number, id: number): Promise<Incident | undefined> {
-    const row = await this.repo.findWithOwner(id)
+    const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.page_id !== pageId) return undefined
     return (await this.hydrate([row]))[0]
   }
@@ -242,7 +234,7 @@ export class IncidentsService {
   /** The page's incidents that started in [since, before), newest first: the public archive. */
   async historyForPage(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<Incident[]> {
     return this.hydrate(
-      await this.repo.list({ pageId, startedBefore: options.before, startedSince: options.since, limit: options.limit }),
+      await this.deps.repo.list({ pageId, startedBefore: options.before, startedSince: options.since, limit: options.limit }),
     )
   }
 
@@ -254,12 +246,12 @@ export class IncidentsService {
    * `incidents_one_open_auto` refuses a second, whatever the callers' timing.
    */
   async openAutomatic(opening: AutomaticOpening): Promise<Incident | undefined> {
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const title = cutText(opening.title, MAX_TITLE)
     const message = cutText(opening.message, MAX_MESSAGE)
     let id: number
     try {
-      id = await this.repo.transaction(async (repo) => {
+      id = await this.deps.repo.transaction(async (repo) => {
         const row = await repo.insert({
           pageId: opening.pageId,
           title,
@@ -286,7 +278,7 @@ export class IncidentsService {
       if (isOneOpenAutoViolation(error)) return undefined
       throw error
     }
-    this.changes.pageChanged(opening.pageId)
+    this.deps.changes.pageChanged(opening.pageId)
     return this.byId(id)
   }
 
@@ -296,10 +288,10 @@ export class IncidentsService {
    * resolve or reopen it twice. Answers whether it wrote.
    */
   async changeAutomatic(id: number, change: AutomaticChange): Promise<boolean> {
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     let pageId: number | undefined
     try {
-      pageId = await this.repo.transaction(async (repo) => {
+      pageId = await this.deps.repo.transaction(async (repo) => {
         const row = await repo.findWithOwner(id)
         if (!row || row.source !== 'auto' || (row.resolved_at === null) !== (change.expect === 'open')) return undefined
         const state = change.state ?? row.state
@@ -329,18 +321,18 @@ export class IncidentsService {
       throw error
     }
     if (pageId === undefined) return false
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return true
   }
 
   /** The newest automatic incident of a component (open or not), for the automation's decisions. */
   async latestAutomatic(componentId: number): Promise<Incident | undefined> {
-    const row = await this.repo.latestAutomatic(componentId)
+    const row = await this.deps.repo.latestAutomatic(componentId)
     return row ? (await this.hydrate([row]))[0] : undefined
   }
 
   private async byId(id: number): Promise<Incident> {
-    const row = await this.repo.findWithOwner(id)
+    const row = await this.deps.repo.findWithOwner(id)
     if (!row) throw notFound()
     return (await this.hydrate([row]))[0]!
   }
@@ -351,7 +343,7 @@ export class IncidentsService {
     current: Incident,
     change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[]; notifySubscribers: boolean; byPerson?: boolean },
   ): Promise<void> {
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const state = change.state ?? current.state
     const stateChanged = change.state !== undefined && change.state !== current.state
     const fields: IncidentRowChanges = {}
@@ -363,7 +355,7 @@ export class IncidentsService {
       fields.resolved_at = change.state === 'resolved' ? now : null
     }
     const addsEntry = stateChanged || change.message !== undefined
-    await this.repo.transaction(async (repo) => {
+    await this.deps.repo.transaction(async (repo) => {
       await repo.update(current.id, fields, now)
       if (change.componentIds !== undefined) await repo.setComponents(current.id, change.componentIds)
       if (!addsEntry) return
@@ -372,7 +364,7 @@ export class IncidentsService {
       const kind = stateChanged && state === 'resolved' ? 'incident.resolved' : 'incident.updated'
       await this.notifier.emit(repo.db, { kind, pageId: current.pageId, incidentId: current.id, updateId: update.id, notifySubscribers: change.notifySubscribers, at: now })
     })
-    this.changes.pageChanged(current.pageId)
+    this.deps.changes.pageChanged(current.pageId)
   }
 
   private async resolveTarget(
@@ -383,21 +375,21 @@ export class IncidentsService {
     let pageId = input.status_page_id
     if (pageId === undefined) {
       if (input.component_id === undefined) throw badRequest('status_page_id or component_id is required')
-      const component = await this.repo.componentWithOwner(input.component_id)
+      const component = await this.deps.repo.componentWithOwner(input.component_id)
       if (!component || component.owner_id !== owner.id) throw notFound('component not found')
       pageId = component.page_id
     }
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     return { pageId, page, componentIds: await this.checkedComponents(pageId, requested) }
   }
 
   private checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
-    return requireComponentsOnPage((page, ids) => this.repo.componentsOnPage(page, ids), pageId, raw)
+    return requireComponentsOnPage((page, ids) => this.deps.repo.componentsOnPage(page, ids), pageId, raw)
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>): Promise<Incident[]> {
     const ids = rows.map((row) => row.id)
-    const [components, updates] = await Promise.all([this.repo.componentsOf(ids), this.repo.updatesOf(ids)])
+    const [components, updates] = await Promise.all([this.deps.repo.componentsOf(ids), this.deps.repo.updatesOf(ids)])
     // Grouped once (order kept) instead of filtering every list for every row.
     const componentsOf = Map.groupBy(components, (c) => c.incident_id)
     const updatesOf = Map.groupBy(updates, (u) => u.incident_id)

@@ -61,15 +61,9 @@ export interface LookupToolsServiceDeps {
 export class LookupToolsService {
   private readonly limiter: AttemptBudget
 
-  private readonly repo: ToolChecksRepo
-  private readonly checkDeps: CheckDeps
-  private readonly clock: Clock
   private readonly runner: LookupRunner
 
-  constructor(deps: LookupToolsServiceDeps) {
-    this.repo = deps.repo
-    this.checkDeps = deps.checkDeps
-    this.clock = deps.clock
+  constructor(private readonly deps: LookupToolsServiceDeps) {
     this.runner = deps.runner ?? runLookup
     const { clock, attemptBudgets } = deps
     this.limiter = new AttemptBudget({ name: 'lookup', budget: { limit: LOOKUPS_PER_MINUTE, windowMs: 60_000 }, store: attemptBudgets, clock })
@@ -77,26 +71,26 @@ export class LookupToolsService {
 
   /** Runs one lookup and keeps it; a bad target is a 400 that runs and keeps nothing. */
   async run(user: User, input: LookupInput): Promise<ToolCheck> {
-    const normalized = normalizeInput(input, this.checkDeps.guard)
+    const normalized = normalizeInput(input, this.deps.checkDeps.guard)
     const key = `user:${user.id}`
     const wait = await this.limiter.take(key)
     if (wait > 0) throw new TooManyLookups(Math.max(1, Math.ceil(wait / 1000)))
-    const outcome = await this.runner(normalized, this.checkDeps, user.plan !== 'free')
+    const outcome = await this.runner(normalized, this.deps.checkDeps, user.plan !== 'free')
     const target = normalized.tool === 'dkim' && normalized.selectors?.length ? `${normalized.selectors.join(',')} @ ${normalized.target}` : normalized.target
-    const createdAt = this.clock.now()
+    const createdAt = this.deps.clock.now()
     const row = { user_id: user.id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result_json: JSON.stringify(outcome.result), created_at: createdAt }
-    const id = await this.repo.insertKeeping(row, recentChecksKept(user))
+    const id = await this.deps.repo.insertKeeping(row, recentChecksKept(user))
     return { id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result: outcome.result, createdAt }
   }
 
   /** The user's kept checks, newest first, and how many the plan keeps (null: unlimited up to the cap). */
   async recent(user: User): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
     const kept = recentChecksKept(user)
-    return { items: (await this.repo.list(user.id, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
+    return { items: (await this.deps.repo.list(user.id, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
   }
 
   async get(user: User, id: number): Promise<ToolCheck> {
-    const row = await this.repo.find(user.id, id)
+    const row = await this.deps.repo.find(user.id, id)
     if (!row) throw notFound()
     return toCheck(row)
   }

@@ -49,31 +49,23 @@ export interface MaintenancesServiceDeps {
 }
 
 export class MaintenancesService {
-  private readonly repo: MaintenancesRepo
-  private readonly pages: StatusPagesService
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
   private readonly notifier: Notifier
 
-  constructor(deps: MaintenancesServiceDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.clock = deps.clock
-    this.changes = deps.changes
+  constructor(private readonly deps: MaintenancesServiceDeps) {
     this.notifier = deps.notifier ?? new Notifier()
   }
 
   now(): number {
-    return this.clock.now()
+    return this.deps.clock.now()
   }
 
   async list(owner: User, filter: { pageId?: number; limit?: number } = {}): Promise<Maintenance[]> {
-    if (filter.pageId !== undefined) await this.pages.get(owner, filter.pageId)
-    return this.hydrate(await this.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
+    if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
+    return this.hydrate(await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
   }
 
   async get(owner: User, id: number): Promise<Maintenance> {
-    const row = await this.repo.findWithOwner(id)
+    const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return (await this.hydrate([row]))[0]!
   }
@@ -87,17 +79,17 @@ export class MaintenancesService {
     const endAt = parseTime('end_at', input.end_at!)
     checkWindow(startAt, endAt)
     const pageId = input.status_page_id
-    await this.pages.get(owner, pageId)
+    await this.deps.pages.get(owner, pageId)
     const componentIds = await this.checkedComponents(pageId, input.component_ids ?? [])
-    const id = await this.repo.transaction(async (repo) => {
-      const now = this.clock.now()
+    const id = await this.deps.repo.transaction(async (repo) => {
+      const now = this.deps.clock.now()
       const notifySubscribers = input.notify_subscribers ?? false
       const row = await repo.insert({ pageId, title, message, startAt, endAt, now, notifySubscribers })
       await repo.setComponents(row.id, componentIds)
       await this.notifier.emit(repo.db, { kind: 'maintenance.scheduled', pageId, maintenanceId: row.id, notifySubscribers, at: now })
       return row.id
     })
-    this.changes.pageChanged(pageId)
+    this.deps.changes.pageChanged(pageId)
     return this.get(owner, id)
   }
 
@@ -110,34 +102,34 @@ export class MaintenancesService {
     if (input.end_at !== undefined) changes.end_at = parseTime('end_at', input.end_at)
     checkWindow(changes.start_at ?? current.startAt, changes.end_at ?? current.endAt)
     const componentIds = input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
-    await this.repo.transaction(async (repo) => {
-      await repo.update(id, changes, this.clock.now())
+    await this.deps.repo.transaction(async (repo) => {
+      await repo.update(id, changes, this.deps.clock.now())
       if (componentIds !== undefined) await repo.setComponents(id, componentIds)
     })
-    this.changes.pageChanged(current.pageId)
+    this.deps.changes.pageChanged(current.pageId)
     return this.get(owner, id)
   }
 
   async delete(owner: User, id: number): Promise<void> {
     const current = await this.get(owner, id)
-    await this.repo.delete(id)
-    this.changes.pageChanged(current.pageId)
+    await this.deps.repo.delete(id)
+    this.deps.changes.pageChanged(current.pageId)
   }
 
   // ---- public reads ---------------------------------------------------------------------------
 
   /** All windows of the page (any phase), newest start first. */
   async recentForPage(pageId: number, limit = 50): Promise<Maintenance[]> {
-    return this.hydrate(await this.repo.list({ pageId, limit }))
+    return this.hydrate(await this.deps.repo.list({ pageId, limit }))
   }
 
   private checkedComponents(pageId: number, raw: readonly number[]): Promise<number[]> {
-    return requireComponentsOnPage((page, ids) => this.repo.componentsOnPage(page, ids), pageId, raw)
+    return requireComponentsOnPage((page, ids) => this.deps.repo.componentsOnPage(page, ids), pageId, raw)
   }
 
   private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
     // Grouped once (order kept) instead of filtering the list for every row.
-    const components = Map.groupBy(await this.repo.componentsOf(rows.map((row) => row.id)), (c) => c.maintenance_id)
+    const components = Map.groupBy(await this.deps.repo.componentsOf(rows.map((row) => row.id)), (c) => c.maintenance_id)
     return rows.map((row) => ({
       id: row.id,
       pageId: row.page_id,

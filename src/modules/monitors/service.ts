@@ -141,24 +141,27 @@ export const SAVE_RESOLVE_TIMEOUT_MS = 3_000
 
 export { HEALTH_MAX_AGE_MS, HEALTH_RECOMPUTES_PER_READ } from './health-scores.ts'
 
+export interface MonitorsServiceDeps {
+  repo: MonitorsRepo
+  pages: StatusPagesService
+  components: ComponentsService
+  recorder: MonitorRecorder
+  guard: AddressGuard
+  clock: Clock
+  /** Where probes in other regions are known; without it only `local` runs. */
+  regionDirectory?: RegionDirectory
+}
+
 export class MonitorsService {
   private readonly healthScores: HealthScores
 
-  constructor(
-    private readonly repo: MonitorsRepo,
-    private readonly pages: StatusPagesService,
-    private readonly components: ComponentsService,
-    private readonly recorder: MonitorRecorder,
-    private readonly guard: AddressGuard,
-    private readonly clock: Clock,
-    private readonly regionDirectory?: RegionDirectory,
-  ) {
-    this.healthScores = new HealthScores(repo, clock)
+  constructor(private readonly deps: MonitorsServiceDeps) {
+    this.healthScores = new HealthScores(deps.repo, deps.clock)
   }
 
   /** Regions a monitor may list: `local` and every region with a live probe token. */
   async availableRegions(): Promise<string[]> {
-    return [LOCAL_REGION, ...((await this.regionDirectory?.liveRegions()) ?? []).filter((r) => r !== LOCAL_REGION)]
+    return [LOCAL_REGION, ...((await this.deps.regionDirectory?.liveRegions()) ?? []).filter((r) => r !== LOCAL_REGION)]
   }
 
   /** A 400 naming a region nobody runs; regions the monitor already had stay allowed (a revoked token does not lock the monitor). */
@@ -171,7 +174,7 @@ export class MonitorsService {
   }
 
   async list(owner: User): Promise<Monitor[]> {
-    return this.healthScores.fill((await this.repo.listByOwner(owner.id)).map(toMonitor))
+    return this.healthScores.fill((await this.deps.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
   async get(owner: User, id: number): Promise<Monitor> {
@@ -187,7 +190,7 @@ export class MonitorsService {
     const host = connectedHost(definition)
     if (host === null || isIpLiteral(canonicalHost(host) ?? '')) return []
     try {
-      await this.guard.check(host, AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS))
+      await this.deps.guard.check(host, AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS))
       return []
     } catch (error) {
       if (error instanceof AddressRefused && error.kind !== 'unresolved') throw badRequest(`target: ${error.message}`)
@@ -203,19 +206,19 @@ export class MonitorsService {
   async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
     const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
-    const count = await this.repo.countByOwner(owner.id)
+    const count = await this.deps.repo.countByOwner(owner.id)
     if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
       throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)
     }
     this.checkInterval(owner, definition)
-    assertRunnable(definition, this.guard)
+    assertRunnable(definition, this.deps.guard)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
     const warnings = await this.checkTargetAddress(definition)
     const pushToken = definition.type === 'push' ? randomToken(24) : undefined
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const enabled = input.enabled ?? true
-    const id = await this.repo.transaction(async (repo) => {
+    const id = await this.deps.repo.transaction(async (repo) => {
       const id = await repo.insert({
         owner_id: owner.id,
         ...placement,
@@ -244,13 +247,13 @@ export class MonitorsService {
     const current = definitionOf(row)
     const definition = mergeDefinition(current, input)
     if (definition.intervalSeconds !== current.intervalSeconds) this.checkInterval(owner, definition)
-    assertRunnable(definition, this.guard)
+    assertRunnable(definition, this.deps.guard)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
     const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     this.healthScores.forget(id)
-    await this.repo.update(id, {
+    await this.deps.repo.update(id, {
       ...definitionColumns(definition),
       ...placement,
       // A check of another kind starts over: its old state says nothing about the new target.
@@ -260,12 +263,12 @@ export class MonitorsService {
       updated_at: now,
     })
     if (definition.type !== current.type || definition.target !== current.target) {
-      await clearToolState(this.repo.db, id)
-      await this.repo.clearRegionStates(id, [])
-    } else if (definition.regions.join() !== current.regions.join()) await this.repo.clearRegionStates(id, definition.regions)
+      await clearToolState(this.deps.repo.db, id)
+      await this.deps.repo.clearRegionStates(id, [])
+    } else if (definition.regions.join() !== current.regions.join()) await this.deps.repo.clearRegionStates(id, definition.regions)
     // Both the component it left and the one it joined take their monitors' worst state again.
     if (row.component_id !== placement.component_id) {
-      for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.recorder.refreshComponent(componentId)
+      for (const componentId of [row.component_id, placement.component_id]) if (componentId !== null) await this.deps.recorder.refreshComponent(componentId)
     }
     return { monitor: await this.get(owner, id), warnings }
   }
@@ -274,9 +277,9 @@ export class MonitorsService {
     const row = await this.owned(owner, id)
     if ((row.enabled === 1) === enabled) return this.get(owner, id)
     this.healthScores.forget(id)
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const definition = definitionOf(row)
-    await this.repo.transaction(async (repo) => {
+    await this.deps.repo.transaction(async (repo) => {
       await repo.update(id, {
         enabled: enabled ? 1 : 0,
         // Resumed: a fresh start, so a stale state or a push deadline from before the pause counts for nothing.
@@ -287,26 +290,26 @@ export class MonitorsService {
       // Each region starts over too.
       if (enabled) await repo.clearRegionStates(id, [])
     })
-    if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
+    if (row.component_id !== null) await this.deps.recorder.refreshComponent(row.component_id)
     return this.get(owner, id)
   }
 
   async delete(owner: User, id: number): Promise<void> {
     const row = await this.owned(owner, id)
     this.healthScores.forget(id)
-    await this.repo.delete(id)
-    if (row.component_id !== null) await this.recorder.refreshComponent(row.component_id)
+    await this.deps.repo.delete(id)
+    if (row.component_id !== null) await this.deps.recorder.refreshComponent(row.component_id)
   }
 
   async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
-    return this.repo.listResults(id, limit, before)
+    return this.deps.repo.listResults(id, limit, before)
   }
 
   /** Each of the monitor's regions: its own state and last result, and whether it went stale. */
   async regionStates(owner: User, id: number): Promise<RegionView[]> {
     const row = await this.owned(owner, id)
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const intervalMs = row.interval_s * 1000
     if (isLocalOnly(row)) {
       // Today's monitors: the region is the monitor itself.
@@ -322,7 +325,7 @@ export class MonitorsService {
         lastMessage: row.last_message,
       }]
     }
-    const states = (await this.repo.regionStates([id])).get(id) ?? new Map()
+    const states = (await this.deps.repo.regionStates([id])).get(id) ?? new Map()
     return regionsOf(row).map((region) => {
       const state = states.get(region)
       if (!state) return { region, state: 'pending', since: null, flapping: false, stale: false, lastCheckAt: null, lastOutcome: null, lastResponseMs: null, lastMessage: null }
@@ -343,20 +346,20 @@ export class MonitorsService {
   /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */
   async toolReport(owner: User, id: number): Promise<StoredToolReport | null> {
     await this.owned(owner, id)
-    const stored = await readToolReport(this.repo.db, id)
+    const stored = await readToolReport(this.deps.repo.db, id)
     return stored ? { ...stored, report: reportForPlan(stored.report, planHas(owner.plan, 'ssl_chain_details')) } : null
   }
 
   async availability(owner: User, id: number, period: AvailabilityPeriod): Promise<Availability> {
     await this.owned(owner, id)
-    const now = this.clock.now()
-    return availability(await this.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
+    const now = this.deps.clock.now()
+    return availability(await this.deps.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
   }
 
   /** Confirmed state changes of the last `days` days, oldest first, with the one the span began in: the downtime log. */
   async stateChanges(owner: User, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
     await this.owned(owner, id)
-    return this.repo.stateChanges(id, this.clock.now() - days * 86_400_000)
+    return this.deps.repo.stateChanges(id, this.deps.clock.now() - days * 86_400_000)
   }
 
   /** A push from the owner's job: `token` is the secret of the push URL. */
@@ -364,12 +367,12 @@ export class MonitorsService {
     const parsed = parsePushQuery(query)
     if (!parsed.ok) throw badRequest(parsed.message)
     const hash = await sha256Hex(token)
-    const row = await this.repo.findByPushHash(hash)
+    const row = await this.deps.repo.findByPushHash(hash)
     // The lookup is by hash; compare again without an early exit before trusting it.
     if (!row || row.push_token_hash === null || !constantTimeEqual(row.push_token_hash, hash) || row.type !== 'push') throw notFound('no such push monitor')
     if (row.enabled !== 1) throw notFound('this monitor is paused')
-    await this.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(parsed.signal) }])
-    const updated = await this.repo.find(row.id)
+    await this.deps.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(parsed.signal) }])
+    const updated = await this.deps.repo.find(row.id)
     return { state: updated?.state ?? row.state }
   }
 
@@ -378,12 +381,12 @@ export class MonitorsService {
     const row = await this.owned(owner, id)
     if (row.type !== 'push') throw badRequest('only a push monitor has a push token')
     const token = randomToken(24)
-    await this.repo.update(id, { push_token_hash: await sha256Hex(token), updated_at: this.clock.now() })
+    await this.deps.repo.update(id, { push_token_hash: await sha256Hex(token), updated_at: this.deps.clock.now() })
     return token
   }
 
   private async owned(owner: User, id: number): Promise<MonitorRow> {
-    const row = await this.repo.find(id)
+    const row = await this.deps.repo.find(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return row
   }
@@ -400,11 +403,11 @@ export class MonitorsService {
     let componentId = input.component_id !== undefined ? input.component_id : row?.component_id ?? null
     let pageId = input.status_page_id !== undefined ? input.status_page_id : row?.page_id ?? null
     if (input.component_id !== undefined && componentId !== null) {
-      const component = await this.components.get(owner, componentId)
+      const component = await this.deps.components.get(owner, componentId)
       if (input.status_page_id != null && input.status_page_id !== component.pageId) throw badRequest('component_id: the component is not on status_page_id')
       pageId = component.pageId
     } else if (input.status_page_id !== undefined && pageId !== null) {
-      await this.pages.get(owner, pageId)
+      await this.deps.pages.get(owner, pageId)
       // Another page: the component (of the old page) no longer fits.
       if (row?.page_id !== pageId) componentId = null
     } else if (input.status_page_id === null) componentId = null

@@ -21,9 +21,8 @@ import type { PasswordHasher } from '../../lib/password.ts'
 import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
-import type { Plan } from '../plans/matrix.ts'
 import { slugForLookup } from '../status-pages/slug.ts'
-import type { DomainState } from '../status-pages/tables.ts'
+import type { PublicPage } from '../status-pipeline/service.ts'
 import type { PageAccessRepo } from './repo.ts'
 
 export const SESSION_TTL_MS = 60 * 60_000
@@ -51,15 +50,8 @@ function parseGatePassword(raw: string): string {
   return raw
 }
 
-/** A private page an embed URL's slug and `auth_token` open. */
-export interface GrantedEmbedPage {
-  id: number
-  slug: string
-  name: string
-  customDomain: string | null
-  customDomainState: DomainState | null
-  plan: Plan
-}
+/** A private page an embed URL's slug and `auth_token` open: the same facts as a public page. */
+export type GrantedEmbedPage = PublicPage
 
 export interface PageAccessServiceDeps {
   repo: PageAccessRepo
@@ -73,16 +65,7 @@ export interface PageAccessServiceDeps {
 export class PageAccessService {
   private readonly guesses: GuessThrottle
 
-  private readonly repo: PageAccessRepo
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly passwords: PasswordHasher
-
-  constructor(deps: PageAccessServiceDeps) {
-    this.repo = deps.repo
-    this.clock = deps.clock
-    this.changes = deps.changes
-    this.passwords = deps.passwords
+  constructor(private readonly deps: PageAccessServiceDeps) {
     const { clock, attemptBudgets } = deps
     this.guesses = new GuessThrottle({
       name: 'gate',
@@ -95,7 +78,7 @@ export class PageAccessService {
   }
 
   async settings(pageId: number): Promise<{ passwordSet: boolean; embedTokenSet: boolean }> {
-    const row = await this.repo.findAccess(pageId)
+    const row = await this.deps.repo.findAccess(pageId)
     return { passwordSet: Boolean(row?.password_hash), embedTokenSet: Boolean(row?.embed_token_hash) }
   }
 
@@ -106,60 +89,60 @@ export class PageAccessService {
 
   /** Checks a new gate password (400 with the rule it breaks) and hashes it, before anything is written. */
   hashNewPassword(password: string): Promise<string> {
-    return this.passwords.hash(parseGatePassword(password))
+    return this.deps.passwords.hash(parseGatePassword(password))
   }
 
   /** Stores a hash made by `hashNewPassword` (null: no password); every open session of the page ends. */
   async storePasswordHash(pageId: number, hash: string | null): Promise<void> {
-    await this.repo.upsertAccess(pageId, { password_hash: hash }, this.clock.now())
-    await this.repo.deleteSessionsOfPage(pageId)
-    this.changes.pageChanged(pageId)
+    await this.deps.repo.upsertAccess(pageId, { password_hash: hash }, this.deps.clock.now())
+    await this.deps.repo.deleteSessionsOfPage(pageId)
+    this.deps.changes.pageChanged(pageId)
   }
 
   /** A new read-only embed token (shown once); the previous one stops working. */
   async rotateEmbedToken(pageId: number): Promise<string> {
     const token = `${EMBED_TOKEN_PREFIX}${randomToken(32)}`
-    await this.repo.upsertAccess(pageId, { embed_token_hash: await sha256Hex(token) }, this.clock.now())
-    this.changes.pageChanged(pageId)
+    await this.deps.repo.upsertAccess(pageId, { embed_token_hash: await sha256Hex(token) }, this.deps.clock.now())
+    this.deps.changes.pageChanged(pageId)
     return token
   }
 
   async revokeEmbedToken(pageId: number): Promise<void> {
-    await this.repo.upsertAccess(pageId, { embed_token_hash: null }, this.clock.now())
-    this.changes.pageChanged(pageId)
+    await this.deps.repo.upsertAccess(pageId, { embed_token_hash: null }, this.deps.clock.now())
+    this.deps.changes.pageChanged(pageId)
   }
 
   /** True when `token` is the current embed token of the page (for badges, widget, status JSON). */
   async embedTokenGrants(pageId: number, token: string | null | undefined): Promise<boolean> {
     if (!token || !EMBED_TOKEN.test(token)) return false
-    const row = await this.repo.findAccess(pageId)
+    const row = await this.deps.repo.findAccess(pageId)
     if (!row?.embed_token_hash) return false
     return constantTimeEqual(await sha256Hex(token), row.embed_token_hash)
   }
 
   /** One password attempt at the gate of `pageId` on `host` by `client`. */
   async attempt(input: { pageId: number; host: string; client: string; password: string }): Promise<GateResult> {
-    const access = await this.repo.findAccess(input.pageId)
+    const access = await this.deps.repo.findAccess(input.pageId)
     if (!access?.password_hash) return { kind: 'no-password' }
     const guess = await this.guesses.admit(String(input.pageId), input.client)
     if (!guess.ok) return { kind: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(guess.retryAfterMs / 1000)) }
-    const ok = input.password.length <= 1024 && (await this.passwords.verify(input.password, access.password_hash))
+    const ok = input.password.length <= 1024 && (await this.deps.passwords.verify(input.password, access.password_hash))
     if (!ok) return { kind: 'wrong' }
     await guess.succeeded()
-    const now = this.clock.now()
-    if (this.passwords.needsRehash(access.password_hash)) await this.repo.rehashPassword(input.pageId, access.password_hash, await this.passwords.hash(input.password), now)
+    const now = this.deps.clock.now()
+    if (this.deps.passwords.needsRehash(access.password_hash)) await this.deps.repo.rehashPassword(input.pageId, access.password_hash, await this.deps.passwords.hash(input.password), now)
     const token = randomToken(32)
     const expiresAt = now + SESSION_TTL_MS
-    await this.repo.deleteExpiredSessions(now)
-    await this.repo.insertSession({ pageId: input.pageId, host: input.host, tokenHash: await sha256Hex(token), now, expiresAt })
+    await this.deps.repo.deleteExpiredSessions(now)
+    await this.deps.repo.insertSession({ pageId: input.pageId, host: input.host, tokenHash: await sha256Hex(token), now, expiresAt })
     return { kind: 'ok', token, expiresAt }
   }
 
   /** True when the session cookie value opens `pageId` on `host` right now. */
   async sessionGrants(token: string | undefined, pageId: number, host: string): Promise<boolean> {
     if (!token || !SESSION_TOKEN.test(token)) return false
-    const session = await this.repo.findSession(await sha256Hex(token))
-    return session !== undefined && session.page_id === pageId && session.host === host && session.expires_at > this.clock.now()
+    const session = await this.deps.repo.findSession(await sha256Hex(token))
+    return session !== undefined && session.page_id === pageId && session.host === host && session.expires_at > this.deps.clock.now()
   }
 
   /**
@@ -169,7 +152,7 @@ export class PageAccessService {
   async grantedEmbedPage(rawSlug: string, tokens: readonly string[]): Promise<GrantedEmbedPage | undefined> {
     const slug = slugForLookup(rawSlug)
     if (slug === undefined || tokens.length !== 1) return undefined
-    const row = await this.repo.findPageBySlug(slug)
+    const row = await this.deps.repo.findPageBySlug(slug)
     if (!row || row.blocked === 1 || row.visibility !== 'private') return undefined
     if (!(await this.embedTokenGrants(row.id, tokens[0]))) return undefined
     return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }

@@ -39,51 +39,37 @@ export interface DomainVerifierDeps {
 }
 
 export class DomainVerifier {
-  private readonly repo: StatusPagesRepo
-  private readonly pages: Pick<StatusPagesService, 'get'>
-  private readonly resolver: DnsResolver | undefined
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>
-
-  constructor(deps: DomainVerifierDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.resolver = deps.resolver
-    this.clock = deps.clock
-    this.changes = deps.changes
-    this.config = deps.config
-  }
+  constructor(private readonly deps: DomainVerifierDeps) {}
 
   /** False when this server has no resolver (then domains stay as they are). */
   get available(): boolean {
-    return this.resolver !== undefined
+    return this.deps.resolver !== undefined
   }
 
   /** The hosts a domain may point at to reach this instance. */
   hostsFor(slug: string): InstanceHosts {
-    const statusDomain = withoutPort(this.config.statusDomain)
-    return { pageHost: `${slug}.${statusDomain}`, serviceHost: new URL(this.config.baseUrl).hostname, statusDomain }
+    const statusDomain = withoutPort(this.deps.config.statusDomain)
+    return { pageHost: `${slug}.${statusDomain}`, serviceHost: new URL(this.deps.config.baseUrl).hostname, statusDomain }
   }
 
   /** The owner's "Check DNS": checks the page's domain now and answers the page as it stands after. */
   async checkNow(owner: User, pageId: number): Promise<StatusPage> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     if (page.customDomain === null) throw badRequest('the page has no custom domain')
-    if (!this.resolver) throw new HttpError(503, NO_DNS_CHECK)
-    await this.check(this.resolver, { id: page.id, slug: page.slug, domain: page.customDomain, state: page.customDomainState ?? 'pending', verifiedAt: page.domainCheck.verifiedAt })
-    return this.pages.get(owner, pageId)
+    if (!this.deps.resolver) throw new HttpError(503, NO_DNS_CHECK)
+    await this.check(this.deps.resolver, { id: page.id, slug: page.slug, domain: page.customDomain, state: page.customDomainState ?? 'pending', verifiedAt: page.domainCheck.verifiedAt })
+    return this.deps.pages.get(owner, pageId)
   }
 
   /** The scheduled job: checks the domains due (claimed first); answers how many it checked. */
   async sweep(): Promise<number> {
-    const resolver = this.resolver
+    const resolver = this.deps.resolver
     if (!resolver) return 0
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     let checked = 0
-    for (const row of await this.repo.dueDomains(now - DOMAIN_RECHECK_MS, DOMAIN_SWEEP_BATCH)) {
+    for (const row of await this.deps.repo.dueDomains(now - DOMAIN_RECHECK_MS, DOMAIN_SWEEP_BATCH)) {
       const domain = row.custom_domain!
-      if (!(await this.repo.claimDomainCheck(row.id, domain, row.custom_domain_checked_at, now))) continue
+      if (!(await this.deps.repo.claimDomainCheck(row.id, domain, row.custom_domain_checked_at, now))) continue
       await this.check(resolver, { id: row.id, slug: row.slug, domain, state: row.custom_domain_state ?? 'pending', verifiedAt: row.custom_domain_verified_at })
       checked++
     }
@@ -95,15 +81,15 @@ export class DomainVerifier {
     page: { id: number; slug: string; domain: string; state: DomainState; verifiedAt: number | null },
   ): Promise<void> {
     const found = await checkDomainDns(resolver, page.domain, this.hostsFor(page.slug))
-    const now = this.clock.now()
+    const now = this.deps.clock.now()
     const state = nextDomainState(page.state, found)
-    const stored = await this.repo.saveDomainCheck(page.id, page.domain, {
+    const stored = await this.deps.repo.saveDomainCheck(page.id, page.domain, {
       state,
       reason: describeDnsCheck(page.domain, found),
       checkedAt: now,
       verifiedAt: found.state === 'here' ? now : page.verifiedAt,
     })
     // Public links follow the state: snippets, status JSON, pages and feeds are dropped at once.
-    if (stored && state !== page.state) this.changes.pageChanged(page.id)
+    if (stored && state !== page.state) this.deps.changes.pageChanged(page.id)
   }
 }

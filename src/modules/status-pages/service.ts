@@ -73,40 +73,28 @@ export interface StatusPagesServiceDeps {
 }
 
 export class StatusPagesService {
-  private readonly repo: StatusPagesRepo
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly config: Pick<Config, 'baseUrl' | 'statusDomain'>
-  private readonly gatePasswords: GatePasswords
-
-  constructor(deps: StatusPagesServiceDeps) {
-    this.repo = deps.repo
-    this.clock = deps.clock
-    this.changes = deps.changes
-    this.config = deps.config
-    this.gatePasswords = deps.gatePasswords
-  }
+  constructor(private readonly deps: StatusPagesServiceDeps) {}
 
   /** `GET /api/tls/ask?domain=`: does this instance serve the domain (Caddy on-demand TLS)? */
   async servesDomain(domain: string): Promise<boolean> {
-    const row = await this.repo.findPublicPageByDomain(domain)
+    const row = await this.deps.repo.findPublicPageByDomain(domain)
     return row !== undefined && row.blocked === 0 && planHas(row.plan, 'custom_domain_private')
   }
 
   async list(owner: User): Promise<StatusPage[]> {
-    return (await this.repo.listByOwner(owner.id)).map(toStatusPage)
+    return (await this.deps.repo.listByOwner(owner.id)).map(toStatusPage)
   }
 
   /** The owner's page; someone else's page is indistinguishable from a missing one. */
   async get(owner: User, id: number): Promise<StatusPage> {
-    const row = await this.repo.findById(id)
+    const row = await this.deps.repo.findById(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toStatusPage(row)
   }
 
   /** A page by id whoever owns it: the answer to a write that was already allowed. */
   private async read(id: number): Promise<StatusPage> {
-    const row = await this.repo.findById(id)
+    const row = await this.deps.repo.findById(id)
     if (!row) throw notFound()
     return toStatusPage(row)
   }
@@ -120,12 +108,12 @@ export class StatusPagesService {
     const customDomain = await this.checkedCustomDomain(owner, input.custom_domain ?? null, undefined)
     const visibility = input.visibility ?? 'public'
     this.checkVisibilityAllowed(owner, visibility)
-    if (await this.repo.findBySlug(slug)) throw conflict('slug is already taken')
-    const passwordHash = input.password == null ? undefined : await this.gatePasswords.hashNewPassword(input.password)
-    const id = await this.uniqueWrite(() => this.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.clock.now() }))
-    if (passwordHash !== undefined) await this.gatePasswords.storePasswordHash(id, passwordHash)
+    if (await this.deps.repo.findBySlug(slug)) throw conflict('slug is already taken')
+    const passwordHash = input.password == null ? undefined : await this.deps.gatePasswords.hashNewPassword(input.password)
+    const id = await this.uniqueWrite(() => this.deps.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.deps.clock.now() }))
+    if (passwordHash !== undefined) await this.deps.gatePasswords.storePasswordHash(id, passwordHash)
     // Caches may hold "no such page" for this slug or domain.
-    this.changes.pageChanged(id, { lookups: true })
+    this.deps.changes.pageChanged(id, { lookups: true })
     return this.read(id)
   }
 
@@ -135,7 +123,7 @@ export class StatusPagesService {
     if (input.slug !== undefined) {
       const slug = parseSlug(input.slug)
       if (slug !== current.slug) {
-        if (await this.repo.findBySlug(slug)) throw conflict('slug is already taken')
+        if (await this.deps.repo.findBySlug(slug)) throw conflict('slug is already taken')
         changes.slug = slug
       }
     }
@@ -149,24 +137,24 @@ export class StatusPagesService {
       this.checkVisibilityAllowed(owner, input.visibility)
       changes.visibility = input.visibility
     }
-    await this.uniqueWrite(() => this.repo.update(id, changes, this.clock.now()))
+    await this.uniqueWrite(() => this.deps.repo.update(id, changes, this.deps.clock.now()))
     const lookups = changes.slug !== undefined || changes.custom_domain !== undefined || changes.visibility !== undefined
-    this.changes.pageChanged(id, { lookups })
+    this.deps.changes.pageChanged(id, { lookups })
     return this.read(id)
   }
 
   async delete(owner: User, id: number): Promise<void> {
     await this.get(owner, id)
-    await this.repo.delete(id)
-    this.changes.pageChanged(id)
+    await this.deps.repo.delete(id)
+    this.deps.changes.pageChanged(id)
   }
 
   /** Instance-admin action: a blocked page is hidden everywhere but keeps its data. */
   async setBlocked(rawSlug: string, blocked: boolean): Promise<StatusPage> {
-    const row = await this.repo.findBySlug(parseSlugForAdmin(rawSlug))
+    const row = await this.deps.repo.findBySlug(parseSlugForAdmin(rawSlug))
     if (!row) throw notFound('no page with this slug')
-    await this.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.clock.now())
-    this.changes.pageChanged(row.id, { lookups: true })
+    await this.deps.repo.update(row.id, { blocked: blocked ? 1 : 0 }, this.deps.clock.now())
+    this.deps.changes.pageChanged(row.id, { lookups: true })
     return this.read(row.id)
   }
 
@@ -182,12 +170,12 @@ export class StatusPagesService {
     if (!planHas(owner.plan, 'custom_domain_private')) {
       throw forbidden(`Custom domains require ${planLabel(lowestPlanWith('custom_domain_private'))} plan or higher`)
     }
-    const serviceHost = new URL(this.config.baseUrl).hostname
-    const statusHost = hostWithoutPort(this.config.statusDomain)
+    const serviceHost = new URL(this.deps.config.baseUrl).hostname
+    const statusHost = hostWithoutPort(this.deps.config.statusDomain)
     if (isWithinDomain(domain, statusHost) || domain === serviceHost) {
       throw badRequest('custom_domain must not be the service host or a host under STATUS_DOMAIN')
     }
-    const holder = await this.repo.findByCustomDomain(domain)
+    const holder = await this.deps.repo.findByCustomDomain(domain)
     if (holder && holder.id !== pageId) throw conflict('custom_domain is already used by another page')
     return domain
   }

@@ -112,22 +112,7 @@ export class StatusSiteService {
   private readonly defaultFavicon: Promise<PreparedResponse>
   private readonly defaultFaviconUrl: Promise<string>
 
-  private readonly repo: StatusSiteRepo
-  private readonly appearance: Pick<BrandingService, 'publicAppearance'>
-  private readonly events: PageEventsSource
-  private readonly pageStatus: PageStatusService
-  private readonly cache: PublicCache | undefined
-  private readonly clock: Clock
-  private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>
-
-  constructor(deps: StatusSiteServiceDeps) {
-    this.repo = deps.repo
-    this.appearance = deps.appearance
-    this.events = deps.events
-    this.pageStatus = deps.pageStatus
-    this.cache = deps.cache
-    this.clock = deps.clock
-    this.config = deps.config
+  constructor(private readonly deps: StatusSiteServiceDeps) {
     const { cache, clock, changes } = deps
     if (cache) {
       this.sites = new TtlCache<Site | null>({ maxEntries: 10_000, defaultTtlMs: SITE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, clock })
@@ -153,7 +138,7 @@ export class StatusSiteService {
   resolve(route: Extract<HostRoute, { kind: 'status' | 'custom' }>): Promise<Site | undefined> {
     const key = route.host
     const load = async (): Promise<CacheFill<Site | null>> => {
-      const row = route.kind === 'status' ? await this.repo.findSiteBySlug(route.slug) : await this.repo.findSiteByDomain(route.host)
+      const row = route.kind === 'status' ? await this.deps.repo.findSiteBySlug(route.slug) : await this.deps.repo.findSiteByDomain(route.host)
       if (!row) return { value: null, negative: true }
       if (route.kind === 'custom' && !planHas(row.plan, 'custom_domain_private')) return { value: null, negative: true, pageId: row.id }
       const site: Site = {
@@ -165,7 +150,7 @@ export class StatusSiteService {
         blocked: row.blocked === 1,
         plan: row.plan,
         host: route.host,
-        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, this.config),
+        url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, this.deps.config),
         updatedAt: row.updated_at,
       }
       return { value: site, pageId: row.id }
@@ -184,7 +169,7 @@ export class StatusSiteService {
   }
 
   cachedAnswer(key: string): PreparedResponse | undefined {
-    return this.cache?.get(key)
+    return this.deps.cache?.get(key)
   }
 
   readyAsset(path: string, site: Site): PreparedResponse | undefined {
@@ -200,18 +185,18 @@ export class StatusSiteService {
 
   /** Like `cached`, but kept no later than `boundary`, when the answer changes by itself (a maintenance starts or ends). */
   private cachedUntil(key: string, pageId: number, ttlMs: number, build: () => Promise<Bounded>): Promise<PreparedResponse> {
-    if (!this.cache) return build().then((built) => built.value)
-    return this.cache.getOrLoad(key, async () => {
+    if (!this.deps.cache) return build().then((built) => built.value)
+    return this.deps.cache.getOrLoad(key, async () => {
       const { value, boundary } = await build()
       // Error answers (an unknown incident id…) are not kept: made-up URLs must not crowd the cache.
-      const keep = value.status < 400 ? ttlUntil(boundary, this.clock.now(), ttlMs) : 0
+      const keep = value.status < 400 ? ttlUntil(boundary, this.deps.clock.now(), ttlMs) : 0
       return { value, pageId, ttlMs: keep }
     })
   }
 
   async look(site: Site): Promise<Look> {
     const load = async () => {
-      const branding = await this.appearance.publicAppearance(site.pageId)
+      const branding = await this.deps.appearance.publicAppearance(site.pageId)
       const customCss = planHas(site.plan, 'custom_css') ? branding.customCss : null
       const css = themeCss(branding.palette, customCss)
       const theme = await prepareCss(css)
@@ -239,7 +224,7 @@ export class StatusSiteService {
 
   /** The page's status (status-pipeline) as the page and the Statuspage-shaped JSON show it. */
   async snapshot(site: Site, withUptime: boolean) {
-    const status = await this.pageStatus.snapshot(site.pageId, { uptimeDays: withUptime ? UPTIME_DAYS : 0 })
+    const status = await this.deps.pageStatus.snapshot(site.pageId, { uptimeDays: withUptime ? UPTIME_DAYS : 0 })
     // The page and the JSON list the soonest windows only.
     const maintenances = status.maintenances.slice(0, MAINTENANCES_SHOWN)
     const api = apiSnapshot(site, status, maintenances)
@@ -255,7 +240,7 @@ export class StatusSiteService {
     const snap = await this.snapshot(site, true)
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
-    const recentIncidents = await this.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
+    const recentIncidents = await this.deps.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
     const groups = groupInPageOrder(
       snap.components.map((c): [string | null, ComponentView] => [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days }]),
     )
@@ -286,7 +271,7 @@ export class StatusSiteService {
 
   /** The header's "Subscribe to updates" link: on every HTML page of a host that takes visitors' subscriptions. */
   offersSubscription(site: Site): boolean {
-    return takesVisitorSubscriptions(site, this.config.mail.enabled)
+    return takesVisitorSubscriptions(site, this.deps.config.mail.enabled)
   }
 
   private htmlCacheControl(site: Site): string {
@@ -307,7 +292,7 @@ export class StatusSiteService {
         incidents: shown,
         olderCursor: older,
         newer: before !== undefined,
-        now: this.clock.now(),
+        now: this.deps.clock.now(),
         assets: look.assets,
         subscribe: this.offersSubscription(site),
       })
@@ -320,19 +305,19 @@ export class StatusSiteService {
    * incidents that share the last shown start time all go on this page: the next would skip them.
    */
   private async historySlice(pageId: number, before: number | undefined): Promise<{ shown: PublicIncident[]; older: number | undefined }> {
-    const incidents = await this.events.incidentHistory(pageId, { before, limit: HISTORY_PAGE_SIZE + 1 })
+    const incidents = await this.deps.events.incidentHistory(pageId, { before, limit: HISTORY_PAGE_SIZE + 1 })
     if (incidents.length <= HISTORY_PAGE_SIZE) return { shown: incidents, older: undefined }
     const shown = incidents.slice(0, HISTORY_PAGE_SIZE)
     const cut = shown[shown.length - 1]!.startedAt
     if (incidents[HISTORY_PAGE_SIZE]!.startedAt !== cut) return { shown, older: cut }
-    const ties = await this.events.incidentHistory(pageId, { since: cut, before: cut + 1, limit: MAX_SAME_START })
-    const next = await this.events.incidentHistory(pageId, { before: cut, limit: 1 })
+    const ties = await this.deps.events.incidentHistory(pageId, { since: cut, before: cut + 1, limit: MAX_SAME_START })
+    const next = await this.deps.events.incidentHistory(pageId, { before: cut, limit: 1 })
     return { shown: [...shown.filter((i) => i.startedAt !== cut), ...ties], older: next.length > 0 ? cut : undefined }
   }
 
   async incidentPage(site: Site, id: number): Promise<PreparedResponse> {
     return this.cached(`pp:incident:${site.pageId}:${id}`, site.pageId, PAGE_TTL_MS, async () => {
-      const incident = await this.events.incident(site.pageId, id)
+      const incident = await this.deps.events.incident(site.pageId, id)
       if (!incident) return this.pageNotFound(site, NO_SUCH_INCIDENT)
       const look = await this.look(site)
       const body = renderIncidentPage({
@@ -340,7 +325,7 @@ export class StatusSiteService {
         incident,
         noindex: site.visibility === 'private',
         canonicalUrl: site.url,
-        now: this.clock.now(),
+        now: this.deps.clock.now(),
         assets: look.assets,
         subscribe: this.offersSubscription(site),
       })
@@ -395,8 +380,8 @@ export class StatusSiteService {
       const snap = await this.snapshot(site, false)
       const body = await documentBody(document, {
         ...snap,
-        incidentHistory: () => this.events.incidentHistory(site.pageId, { limit: 50 }),
-        recentMaintenances: () => this.events.recentMaintenances(site.pageId, 50),
+        incidentHistory: () => this.deps.events.incidentHistory(site.pageId, { limit: 50 }),
+        recentMaintenances: () => this.deps.events.recentMaintenances(site.pageId, 50),
       })
       return { value: await prepareJson(200, body, this.jsonHeaders(site)), boundary: snap.nextBoundary }
     })
@@ -405,10 +390,10 @@ export class StatusSiteService {
   feed(site: Site, format: 'rss' | 'atom'): Promise<PreparedResponse> {
     return this.cachedUntil(feedKey(site.pageId, format), site.pageId, PAGE_TTL_MS, async () => {
       const [incidents, maintenances] = await Promise.all([
-        this.events.incidentHistory(site.pageId, { limit: 50 }),
-        this.events.recentMaintenances(site.pageId, 20),
+        this.deps.events.incidentHistory(site.pageId, { limit: 50 }),
+        this.deps.events.recentMaintenances(site.pageId, 20),
       ])
-      const input = { name: site.name, url: site.url, incidents, maintenances, now: this.clock.now(), pageUpdatedAt: site.updatedAt }
+      const input = { name: site.name, url: site.url, incidents, maintenances, now: this.deps.clock.now(), pageUpdatedAt: site.updatedAt }
       const body = format === 'rss' ? renderRss(input) : renderAtom(input)
       const value = await prepareResponse(200, body, {
         contentType: format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8',

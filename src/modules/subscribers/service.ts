@@ -114,39 +114,26 @@ export interface SubscribersServiceDeps {
 export class SubscribersService {
   readonly tokens: ManageTokens
 
-  private readonly repo: SubscribersRepo
-  private readonly pages: Pick<StatusPagesService, 'get'>
-  private readonly outbox: OutboxWriter
-  private readonly clock: Clock
-  private readonly config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>
-  private readonly deliveries: DeliveryLog
-
-  constructor(deps: SubscribersServiceDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.outbox = deps.outbox
-    this.clock = deps.clock
-    this.config = deps.config
-    this.deliveries = deps.deliveries
+  constructor(private readonly deps: SubscribersServiceDeps) {
     const { clock } = deps
     this.tokens = new ManageTokens(() => clock.now())
   }
 
   now(): number {
-    return this.clock.now()
+    return this.deps.clock.now()
   }
 
   get mailEnabled(): boolean {
-    return this.outbox.mailEnabled
+    return this.deps.outbox.mailEnabled
   }
 
   /** What the event views and webhook payloads need of the configuration. */
   get urls(): Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'> {
-    return this.config
+    return this.deps.config
   }
 
   pageUrl(page: PageAddressRow): string {
-    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: page.plan }, this.config)
+    return statusPageUrl({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: page.plan }, this.deps.config)
   }
 
   private async publicPage(repo: SubscribersRepo, pageId: number): Promise<LoadedPage> {
@@ -167,12 +154,12 @@ export class SubscribersService {
 
   /** Whether visitors may subscribe on the page themselves: public, not blocked, and mail on. */
   acceptsVisitors(page: { visibility: string; blocked: boolean }): boolean {
-    return takesVisitorSubscriptions(page, this.outbox.mailEnabled)
+    return takesVisitorSubscriptions(page, this.deps.outbox.mailEnabled)
   }
 
   /** What the public form offers (404 where there is no form). */
   async form(pageId: number): Promise<LoadedPage> {
-    const page = await this.publicPage(this.repo, pageId)
+    const page = await this.publicPage(this.deps.repo, pageId)
     if (!this.acceptsVisitors(page)) throw notFound('this page takes no subscriptions')
     return page
   }
@@ -187,14 +174,14 @@ export class SubscribersService {
     const email = normalizeEmail(input.email)
     const page = await this.form(pageId)
     const componentIds = parseComponentIds(input.componentIds, page.components)
-    const now = this.clock.now()
-    await this.repo.transaction(async (repo, trx) => {
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo, trx) => {
       const existing = await repo.activeEmail(pageId, email)
       if (existing && existing.confirmed_at !== null) {
         if (existing.notice_sent_at !== null && now - existing.notice_sent_at < REMINDER_EVERY_MS) return
         await repo.update(existing.id, { notice_sent_at: now })
         const links = subscriberLinks(page.url, await this.tokens.token(repo, existing.id, existing.manage_key))
-        await this.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links) }])
+        await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links) }])
         return
       }
       if (existing && existing.notice_sent_at !== null && now - existing.notice_sent_at < CONFIRM_RESEND_MS) return
@@ -210,7 +197,7 @@ export class SubscribersService {
         ? await repo.update(existing.id, fields)
         : await repo.insert({ page_id: pageId, kind: 'email', email, source: 'self', manage_key: randomToken(16), created_at: now, ...fields })
       const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
-      await this.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, mail: confirmationMail(email, page, confirmUrl) }])
+      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, mail: confirmationMail(email, page, confirmUrl) }])
     })
   }
 
@@ -222,9 +209,9 @@ export class SubscribersService {
   /** The pending subscription a confirmation link names (still valid), for the confirm page. */
   async pendingByConfirmToken(pageId: number, token: string): Promise<SubscriberRow | undefined> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined
-    const row = await this.repo.byConfirmHash(await sha256Hex(token))
+    const row = await this.deps.repo.byConfirmHash(await sha256Hex(token))
     if (!row || row.page_id !== pageId || row.confirmed_at !== null) return undefined
-    if (row.confirm_expires_at === null || row.confirm_expires_at <= this.clock.now()) return undefined
+    if (row.confirm_expires_at === null || row.confirm_expires_at <= this.deps.clock.now()) return undefined
     return row
   }
 
@@ -233,32 +220,32 @@ export class SubscribersService {
     const row = await this.pendingByConfirmToken(pageId, token)
     if (!row) return undefined
     // The confirmation mail does not count as a reminder: asking again later reminds at once.
-    const done = await this.repo.update(row.id, { confirmed_at: this.clock.now(), confirm_token_hash: null, confirm_expires_at: null, notice_sent_at: null })
-    return { subscriber: toSubscriber(done!), page: await this.publicPage(this.repo, pageId) }
+    const done = await this.deps.repo.update(row.id, { confirmed_at: this.deps.clock.now(), confirm_token_hash: null, confirm_expires_at: null, notice_sent_at: null })
+    return { subscriber: toSubscriber(done!), page: await this.publicPage(this.deps.repo, pageId) }
   }
 
   /** The subscription a manage token names on this page (also once unsubscribed), or undefined. */
   private async byManageToken(pageId: number, token: string): Promise<SubscriberRow | undefined> {
     const id = ManageTokens.idOf(token)
     if (id === undefined) return undefined
-    const row = await this.repo.byId(id)
+    const row = await this.deps.repo.byId(id)
     if (!row || row.page_id !== pageId) return undefined
-    return (await this.tokens.matches(this.repo, token, row.id, row.manage_key)) ? row : undefined
+    return (await this.tokens.matches(this.deps.repo, token, row.id, row.manage_key)) ? row : undefined
   }
 
   async manageView(pageId: number, token: string): Promise<ManageView | undefined> {
     const row = await this.byManageToken(pageId, token)
     if (!row) return undefined
-    return { subscriber: toSubscriber(row), page: await this.publicPage(this.repo, pageId) }
+    return { subscriber: toSubscriber(row), page: await this.publicPage(this.deps.repo, pageId) }
   }
 
   /** Changes the components of the subscription the token names (404 once unsubscribed). */
   async setComponents(pageId: number, token: string, raw: readonly number[]): Promise<ManageView> {
     const row = await this.byManageToken(pageId, token)
     if (!row || row.unsubscribed_at !== null) throw notFound('this link is not valid (any more)')
-    const page = await this.publicPage(this.repo, pageId)
+    const page = await this.publicPage(this.deps.repo, pageId)
     const ids = parseComponentIds(raw, page.components)
-    const done = await this.repo.update(row.id, { component_ids: ids === null ? null : JSON.stringify(ids) })
+    const done = await this.deps.repo.update(row.id, { component_ids: ids === null ? null : JSON.stringify(ids) })
     return { subscriber: toSubscriber(done!), page }
   }
 
@@ -266,7 +253,7 @@ export class SubscribersService {
   async unsubscribe(pageId: number, token: string): Promise<boolean> {
     const row = await this.byManageToken(pageId, token)
     if (!row) return false
-    if (row.unsubscribed_at === null) await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'subscriber' })
+    if (row.unsubscribed_at === null) await this.deps.repo.update(row.id, { unsubscribed_at: this.deps.clock.now(), unsubscribe_reason: 'subscriber' })
     return true
   }
 
@@ -280,32 +267,32 @@ export class SubscribersService {
     if (!match) return
     const repo = new SubscribersRepo(db)
     const row = await repo.byId(Number(match[1]))
-    if (row && row.unsubscribed_at === null) await repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'failing' })
+    if (row && row.unsubscribed_at === null) await repo.update(row.id, { unsubscribed_at: this.deps.clock.now(), unsubscribe_reason: 'failing' })
   }
 
   // ─── The owner's side ───────────────────────────────────────────────────────────────────────
 
   async counts(owner: User, pageId: number): Promise<SubscriberCounts> {
-    const page = await this.pages.get(owner, pageId)
-    return { ...(await this.repo.counts(page.id)), limit: subscriberLimit(owner.plan) }
+    const page = await this.deps.pages.get(owner, pageId)
+    return { ...(await this.deps.repo.counts(page.id)), limit: subscriberLimit(owner.plan) }
   }
 
   async list(owner: User, pageId: number, options: { afterId?: number; limit?: number } = {}): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts }> {
-    const page = await this.pages.get(owner, pageId)
-    const rows = await this.repo.listActive(page.id, { afterId: options.afterId, limit: Math.min(options.limit ?? 100, MAX_LIST) })
-    return { subscribers: rows.map(toSubscriber), counts: { ...(await this.repo.counts(page.id)), limit: subscriberLimit(owner.plan) } }
+    const page = await this.deps.pages.get(owner, pageId)
+    const rows = await this.deps.repo.listActive(page.id, { afterId: options.afterId, limit: Math.min(options.limit ?? 100, MAX_LIST) })
+    return { subscribers: rows.map(toSubscriber), counts: { ...(await this.deps.repo.counts(page.id)), limit: subscriberLimit(owner.plan) } }
   }
 
   /** A subscriber the owner adds: confirmed at once, on the owner's word that they agreed (`consent`). */
   async add(owner: User, pageId: number, input: AddSubscriberInput): Promise<Subscriber> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     if (input.consent !== true) throw badRequest('consent must be true: confirm that this person agreed to get these updates')
-    const components = await this.repo.components(page.id)
+    const components = await this.deps.repo.components(page.id)
     const componentIds = input.component_ids === undefined || input.component_ids === null ? null : parseComponentIds(input.component_ids, components)
     const kind = input.kind ?? 'email'
     const address = kind === 'email' ? { email: normalizeEmail(input.email ?? ''), url: null } : { email: null, url: normalizeWebhookUrl(input.url ?? '') }
-    const now = this.clock.now()
-    return this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    return this.deps.repo.transaction(async (repo) => {
       if (address.email !== null) {
         const existing = await repo.activeEmail(page.id, address.email)
         if (existing?.confirmed_at !== null && existing) throw conflict('email is already subscribed to this page')
@@ -341,8 +328,8 @@ export class SubscribersService {
 
   /** An active subscriber of the owner's page; 404 for anyone else's. */
   private async ownSubscriber(owner: User, pageId: number, subscriberId: number): Promise<SubscriberRow> {
-    const page = await this.pages.get(owner, pageId)
-    const row = await this.repo.byId(subscriberId)
+    const page = await this.deps.pages.get(owner, pageId)
+    const row = await this.deps.repo.byId(subscriberId)
     if (!row || row.page_id !== page.id || row.unsubscribed_at !== null) throw notFound('no such subscriber')
     return row
   }
@@ -353,7 +340,7 @@ export class SubscribersService {
 
   async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
-    await this.repo.update(row.id, { unsubscribed_at: this.clock.now(), unsubscribe_reason: 'owner' })
+    await this.deps.repo.update(row.id, { unsubscribed_at: this.deps.clock.now(), unsubscribe_reason: 'owner' })
   }
 
   /**
@@ -364,26 +351,26 @@ export class SubscribersService {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     if (row.kind !== 'webhook') throw badRequest('only webhook subscribers have a signing secret')
     const secret = generateSigningSecret()
-    const updated = await this.repo.update(row.id, { signing_secret: secret })
+    const updated = await this.deps.repo.update(row.id, { signing_secret: secret })
     return { ...toSubscriber(updated!), revealedSigningSecret: secret }
   }
 
   /** The subscriber's deliveries, newest first (the delivery log). */
   async deliveryLog(owner: User, pageId: number, subscriberId: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
-    return this.deliveries.list(`subscriber:${row.id}`, options)
+    return this.deps.deliveries.list(`subscriber:${row.id}`, options)
   }
 
   /** Queues a finished delivery to the subscriber again ("send again"). */
   async resendDelivery(owner: User, pageId: number, subscriberId: number, deliveryId: number): Promise<DeliveryEntry> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
-    return this.deliveries.resend(`subscriber:${row.id}`, deliveryId)
+    return this.deps.deliveries.resend(`subscriber:${row.id}`, deliveryId)
   }
 
   /** The key a webhook subscriber's requests are signed with at each attempt. */
   readonly signingKeys: SigningKeySource = async (target) => {
     const match = /^subscriber:(\d+)$/.exec(target)
-    const row = match ? await this.repo.byId(Number(match[1])) : undefined
+    const row = match ? await this.deps.repo.byId(Number(match[1])) : undefined
     return row?.signing_secret ? { secret: row.signing_secret } : undefined
   }
 
@@ -393,13 +380,13 @@ export class SubscribersService {
    * already subscribed are skipped, not errors, so importing an export again is harmless.
    */
   async importCsv(owner: User, pageId: number, input: { csv: string; consent: boolean }): Promise<{ imported: number; skipped: number }> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     if (input.consent !== true) throw badRequest('consent must be true: confirm that the people in this file agreed to get these updates')
-    const components = await this.repo.components(page.id)
+    const components = await this.deps.repo.components(page.id)
     const read = readImport(input.csv, components, MAX_IMPORT_ROWS)
     if ('errors' in read) throw badRequest(`csv cannot be imported: ${read.errors.join('; ')}`)
-    const now = this.clock.now()
-    return this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    return this.deps.repo.transaction(async (repo) => {
       const taken = await repo.activeAddresses(page.id)
       const fresh = read.rows.filter((row) => !taken.has(row.email ?? row.url!))
       await this.requireRoom(repo, owner, page.id, fresh.length, now)
@@ -410,14 +397,14 @@ export class SubscribersService {
 
   /** Every active subscriber as CSV (the import's columns first); formula-like cells escaped. */
   async exportCsv(owner: User, pageId: number): Promise<string> {
-    const page = await this.pages.get(owner, pageId)
-    const rows = await this.repo.listActive(page.id)
+    const page = await this.deps.pages.get(owner, pageId)
+    const rows = await this.deps.repo.listActive(page.id)
     return exportCsv(rows.map(toSubscriber))
   }
 
   /** For the fan-out. */
   get store(): SubscribersRepo {
-    return this.repo
+    return this.deps.repo
   }
 
   pageRef(page: PageAddressRow & { name: string }): PageRef & { slug: string } {

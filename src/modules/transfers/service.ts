@@ -106,23 +106,7 @@ export interface TransfersServiceDeps {
 export class TransfersService {
   private readonly moveHooks: PageMoveHook[] = []
 
-  private readonly repo: TransfersRepo
-  private readonly pages: StatusPagesService
-  private readonly accounts: AccountsService
-  private readonly outbox: OutboxWriter
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly baseUrl: string
-
-  constructor(deps: TransfersServiceDeps) {
-    this.repo = deps.repo
-    this.pages = deps.pages
-    this.accounts = deps.accounts
-    this.outbox = deps.outbox
-    this.clock = deps.clock
-    this.changes = deps.changes
-    this.baseUrl = deps.baseUrl
-  }
+  constructor(private readonly deps: TransfersServiceDeps) {}
 
   /** Registers work that must happen in the accept transaction (see PageMoveHook). */
   onPageMoved(hook: PageMoveHook): this {
@@ -131,11 +115,11 @@ export class TransfersService {
   }
 
   get mailEnabled(): boolean {
-    return this.outbox.mailEnabled
+    return this.deps.outbox.mailEnabled
   }
 
   acceptLink(token: string): string {
-    return `${this.baseUrl}/user/transfers/${token}`
+    return `${this.deps.baseUrl}/user/transfers/${token}`
   }
 
   /**
@@ -143,9 +127,9 @@ export class TransfersService {
    * address; only when one does is the offer mailed (and can be accepted).
    */
   async start(owner: User, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
-    await this.pages.get(owner, pageId)
+    await this.deps.pages.get(owner, pageId)
     const email = normalizeEmail(input.email)
-    await this.accounts.confirmPassword(owner.id, input.password, client)
+    await this.deps.accounts.confirmPassword(owner.id, input.password, client)
     return this.offerPage(owner, pageId, email)
   }
 
@@ -155,13 +139,13 @@ export class TransfersService {
   }
 
   private async offerPage(owner: User, pageId: number, email: string): Promise<Transfer> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     if (email === owner.email.toLowerCase()) throw badRequest('email is your own address: you already own this page')
     await this.expireIfOverdue(page.id)
     const token = randomToken(32)
     const tokenHash = await sha256Hex(token)
-    const now = this.clock.now()
-    const id = await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    const id = await this.deps.repo.transaction(async (repo) => {
       if (await repo.findPendingForPage(page.id)) throw conflict('a transfer of this page is already pending: cancel it first')
       const recipient = await repo.findUserIdByEmail(email)
       let id: number
@@ -174,42 +158,42 @@ export class TransfersService {
       const row = (await repo.findById(id))!
       const deliveries: Delivery[] = [{ target: account(owner.id), mail: offerSentMail(facts(row)) }]
       if (recipient) deliveries.push({ target: account(recipient.id), mail: offerMail(facts(row), this.acceptLink(token)) })
-      await this.outbox.enqueue(repo.db, deliveries)
+      await this.deps.outbox.enqueue(repo.db, deliveries)
       return id
     })
-    return toTransfer((await this.repo.findById(id))!)
+    return toTransfer((await this.deps.repo.findById(id))!)
   }
 
   /** The page's pending transfer (the owner's notice), or null; an overdue one is expired on the way. */
   async pending(owner: User, pageId: number): Promise<Transfer | null> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
-    const row = await this.repo.findPendingForPage(page.id)
+    const row = await this.deps.repo.findPendingForPage(page.id)
     return row ? toTransfer(row) : null
   }
 
   /** Withdraws the page's pending offer; the recipient is told. */
   async cancel(owner: User, pageId: number): Promise<Transfer> {
-    const page = await this.pages.get(owner, pageId)
+    const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
-    const now = this.clock.now()
-    const id = await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    const id = await this.deps.repo.transaction(async (repo) => {
       const row = await repo.findPendingForPage(page.id)
       if (!row || !(await repo.decide(row.id, 'cancelled', now))) throw notFound('no pending transfer for this page')
-      if (row.to_user_id !== null) await this.outbox.enqueue(repo.db, [{ target: account(row.to_user_id), mail: cancelledMail(facts(row)) }])
+      if (row.to_user_id !== null) await this.deps.outbox.enqueue(repo.db, [{ target: account(row.to_user_id), mail: cancelledMail(facts(row)) }])
       return row.id
     })
-    return toTransfer((await this.repo.findById(id))!)
+    return toTransfer((await this.deps.repo.findById(id))!)
   }
 
   /** The offer behind a mail link, for the recipient only (anyone else: 404, as if there were none). */
   async offer(user: User, token: string): Promise<TransferOffer> {
     const row = await this.recipientRow(user, token)
-    const page = (await this.repo.findPage(row.page_id))!
+    const page = (await this.deps.repo.findPage(row.page_id))!
     const [componentCount, monitors, subscriberCount] = await Promise.all([
-      this.repo.countComponents(page.id),
-      this.repo.pageMonitorStats(page.id),
-      this.repo.countSubscribers(page.id),
+      this.deps.repo.countComponents(page.id),
+      this.deps.repo.pageMonitorStats(page.id),
+      this.deps.repo.countSubscribers(page.id),
     ])
     return { ...toTransfer(row), customDomain: page.custom_domain, visibility: page.visibility, componentCount, monitorCount: monitors.count, subscriberCount }
   }
@@ -238,14 +222,14 @@ export class TransfersService {
   /** The sweeper: expires overdue offers (mailing both parties), a bounded batch per call. */
   async expireDue(): Promise<number> {
     let expired = 0
-    for (const row of await this.repo.listOverdue(this.clock.now(), SWEEP_BATCH)) if (await this.expire(row)) expired++
+    for (const row of await this.deps.repo.listOverdue(this.deps.clock.now(), SWEEP_BATCH)) if (await this.expire(row)) expired++
     return expired
   }
 
   private async acceptRow(user: User, row: TransferRow): Promise<Transfer> {
     if (row.status !== 'pending') throw noLongerPending(row.status)
-    const now = this.clock.now()
-    await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo) => {
       // The conditional update decides the race: of two accepts exactly one changes the row.
       if (!(await repo.decide(row.id, 'accepted', now))) {
         const current = (await repo.findById(row.id))!
@@ -270,68 +254,68 @@ export class TransfersService {
       await repo.revokeShareTokens(page.id, now)
       for (const hook of this.moveHooks) await hook(repo.db, { pageId: page.id, fromUserId: row.from_user_id, toUserId: user.id, at: now })
       const mails = acceptedMails(facts(row))
-      await this.outbox.enqueue(repo.db, [
+      await this.deps.outbox.enqueue(repo.db, [
         { target: account(row.from_user_id), mail: mails.toOwner },
         { target: account(user.id), mail: mails.toRecipient },
       ])
     })
     // Every cache of the page (status JSON, badge, page HTML, lookups by slug and domain) is emptied
     // at once; the management API reads the owner from the database on every request.
-    this.changes.pageChanged(row.page_id, { lookups: true })
-    return toTransfer((await this.repo.findById(row.id))!)
+    this.deps.changes.pageChanged(row.page_id, { lookups: true })
+    return toTransfer((await this.deps.repo.findById(row.id))!)
   }
 
   private async declineRow(row: TransferRow): Promise<Transfer> {
     if (row.status !== 'pending') throw noLongerPending(row.status)
-    const now = this.clock.now()
-    await this.repo.transaction(async (repo) => {
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo) => {
       if (!(await repo.decide(row.id, 'declined', now))) {
         const current = (await repo.findById(row.id))!
         throw noLongerPending(current.status === 'pending' ? 'expired' : current.status)
       }
       const mails = declinedMails(facts(row))
-      await this.outbox.enqueue(repo.db, [
+      await this.deps.outbox.enqueue(repo.db, [
         { target: account(row.from_user_id), mail: mails.toOwner },
         { target: account(row.to_user_id!), mail: mails.toRecipient },
       ])
     })
-    return toTransfer((await this.repo.findById(row.id))!)
+    return toTransfer((await this.deps.repo.findById(row.id))!)
   }
 
   /** The transfer a token names, if `user` is its recipient; an overdue offer is expired on the way. */
   private async recipientRow(user: User, token: string): Promise<TransferRow> {
     if (!TOKEN_PATTERN.test(token)) throw notFound()
-    const row = await this.repo.findByTokenHash(await sha256Hex(token))
+    const row = await this.deps.repo.findByTokenHash(await sha256Hex(token))
     return this.checkedRecipientRow(user, row)
   }
 
   private async recipientRowOfPage(user: User, pageId: number): Promise<TransferRow> {
-    return this.checkedRecipientRow(user, await this.repo.findPendingForPage(pageId))
+    return this.checkedRecipientRow(user, await this.deps.repo.findPendingForPage(pageId))
   }
 
   private async checkedRecipientRow(user: User, row: TransferRow | undefined): Promise<TransferRow> {
     // The address must still be the logged-in user's: an offer is for a person, not an account id alone.
     if (!row || row.to_user_id !== user.id || row.to_email_lower !== user.email.toLowerCase()) throw notFound()
-    if (row.status === 'pending' && row.expires_at <= this.clock.now()) {
+    if (row.status === 'pending' && row.expires_at <= this.deps.clock.now()) {
       await this.expire(row)
-      return (await this.repo.findById(row.id))!
+      return (await this.deps.repo.findById(row.id))!
     }
     return row
   }
 
   private async expireIfOverdue(pageId: number): Promise<void> {
-    const row = await this.repo.findPendingForPage(pageId)
-    if (row && row.expires_at <= this.clock.now()) await this.expire(row)
+    const row = await this.deps.repo.findPendingForPage(pageId)
+    if (row && row.expires_at <= this.deps.clock.now()) await this.expire(row)
   }
 
   /** Marks an overdue offer expired and tells both parties (once: the conditional update decides). */
   private async expire(row: TransferRow): Promise<boolean> {
-    return this.repo.transaction(async (repo) => {
-      if (!(await repo.decide(row.id, 'expired', this.clock.now()))) return false
+    return this.deps.repo.transaction(async (repo) => {
+      if (!(await repo.decide(row.id, 'expired', this.deps.clock.now()))) return false
       const mails = expiredMails(facts(row))
       const deliveries: Delivery[] = [{ target: account(row.from_user_id), mail: mails.toOwner }]
       if (row.to_user_id !== null) deliveries.push({ target: account(row.to_user_id), mail: mails.toRecipient })
-      await this.outbox.enqueue(repo.db, deliveries)
+      await this.deps.outbox.enqueue(repo.db, deliveries)
       return true
     })
   }
