@@ -10,6 +10,7 @@
  * Trying requests out is Swagger UI's job, at `/swagger/ui` (a link on every operation).
  */
 import { html } from '../lib/html.ts'
+import { pageShell } from '../lib/page-shell.ts'
 import { renderInline, renderMarkdown } from '../modules/content/markdown.ts'
 
 type Json = Record<string, unknown>
@@ -212,16 +213,13 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
     ([name, schema]) => html`<details class="schema-def" id="${schemaId(name)}"><summary><code>${name}</code></summary><div class="schema">!${schemaHtml(schema)}</div></details>`,
   )
   const title = doc.info?.title ?? 'API'
-  return `<!doctype html>\n${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>API reference &middot; Lantern</title>
-<link rel="stylesheet" href="${options.stylesheet}">
+  return pageShell({
+    title: 'API reference · Lantern',
+    meta: '<meta name="color-scheme" content="light dark">\n',
+    head: html`<link rel="stylesheet" href="${options.stylesheet}">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-</head>
-<body>
+`,
+    body: html`
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${options.viewerPath}">Try requests (Swagger UI)</a> <a href="${options.specPath}">OpenAPI document (JSON)</a></header>
 <main id="main" class="ref">
 <h1>${title} <span class="version">${doc.info?.version ?? ''}</span></h1>
@@ -237,7 +235,6 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 !${schemas.join('\n')}
 </section>
 </main>
-</body>
-</html>
-`}`
+`,
+  })
 }
