@@ -102,13 +102,14 @@ export function schemaHtml(schema: unknown, depth = 0): string {
     const required = new Set((s.required as string[] | undefined) ?? [])
     const rows = Object.entries(properties).map(
       ([name, property]) =>
-        html`<li><code class="prop">${name}</code>!${required.has(name) ? ' <span class="req">required</span>' : ''} !${schemaHtml(property, depth + 1)}!${description(property)}</li>`,
+        html`<li><code>${name}</code>!${required.has(name) ? ' <span class="req">required</span>' : ''} !${schemaHtml(property, depth + 1)}!${description(property)}</li>`,
     )
     return html`object<ul class="props">!${rows.join('')}</ul>`
   }
   const leaf = type || 'any value'
   const ruleText = rules(s)
-  return html`<span class="type">${leaf}</span>!${ruleText.length ? html` <span class="rules">(${ruleText.join(', ')})</span>` : ''}`
+  // The type is plain text (no element of its own): thousands of them are on the page.
+  return html`${leaf}!${ruleText.length ? html` <span class="rules">(${ruleText.join(', ')})</span>` : ''}`
 }
 
 function description(schema: unknown): string {
@@ -142,11 +143,24 @@ function parametersHtml(parameters: unknown, label: string): string {
   return html`<h3>Parameters</h3><section class="params-scroll" tabindex="0" aria-label="${label}"><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table></section>`
 }
 
+/**
+ * Responses that carry the same content (most error answers share one Error body) are one item:
+ * their statuses and descriptions, then the body once. Hundreds of repeated bodies made the page
+ * slow to open.
+ */
 function responsesHtml(responses: unknown): string {
   if (typeof responses !== 'object' || responses === null) return ''
-  const items = Object.entries(responses as Record<string, Json>).map(
-    ([status, response]) => html`<li><strong>${status}</strong> !${renderInline(text(response.description))}!${contentHtml(response.content)}</li>`,
-  )
+  const byContent = new Map<string, Array<[string, Json]>>()
+  for (const [status, response] of Object.entries(responses as Record<string, Json>)) {
+    const key = response.content === undefined ? `none:${status}` : JSON.stringify(response.content)
+    const group = byContent.get(key)
+    if (group) group.push([status, response])
+    else byContent.set(key, [[status, response]])
+  }
+  const items = [...byContent.values()].map((group) => {
+    const statuses = group.map(([status, response]) => html`<strong>${status}</strong> !${renderInline(text(response.description))}`).join('; ')
+    return html`<li>!${statuses}!${contentHtml(group[0]![1].content)}</li>`
+  })
   return html`<h3>Responses</h3><ul class="responses">!${items.join('')}</ul>`
 }
 
@@ -171,17 +185,16 @@ function operationHtml(operation: Operation, viewerPath: string | null): string 
   const { op } = operation
   const link = deepLink(operation)
   const body = op.requestBody as Json | undefined
-  return html`<details class="op">
-<summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary>
-<div class="op-body" id="${link}">
-!${typeof op.description === 'string' ? renderMarkdown(op.description) : ''}
-!${securityText(op)}
-!${parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`)}
-!${body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : ''}
-!${responsesHtml(op.responses)}
-!${viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`}
-</div>
-</details>`
+  // One line per operation: line breaks between the parts would each be a text node of the page.
+  const parts = [
+    typeof op.description === 'string' ? renderMarkdown(op.description).trim() : '',
+    securityText(op),
+    parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`),
+    body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : '',
+    responsesHtml(op.responses),
+    viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`,
+  ]
+  return html`<details class="op"><summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary><div class="op-body" id="${link}">!${parts.join('')}</div></details>`
 }
 
 /** The whole page: header bar, the API's description, servers, credentials, contents, operations, schemas. */
