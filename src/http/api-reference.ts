@@ -10,6 +10,7 @@
  * Trying requests out is Swagger UI's job, at `/swagger/ui` (a link on every operation).
  */
 import { html } from '../lib/html.ts'
+import { pageShell } from '../lib/page-shell.ts'
 import { renderInline, renderMarkdown } from '../modules/content/markdown.ts'
 
 type Json = Record<string, unknown>
@@ -101,13 +102,14 @@ export function schemaHtml(schema: unknown, depth = 0): string {
     const required = new Set((s.required as string[] | undefined) ?? [])
     const rows = Object.entries(properties).map(
       ([name, property]) =>
-        html`<li><code class="prop">${name}</code>!${required.has(name) ? ' <span class="req">required</span>' : ''} !${schemaHtml(property, depth + 1)}!${description(property)}</li>`,
+        html`<li><code>${name}</code>!${required.has(name) ? ' <span class="req">required</span>' : ''} !${schemaHtml(property, depth + 1)}!${description(property)}</li>`,
     )
     return html`object<ul class="props">!${rows.join('')}</ul>`
   }
   const leaf = type || 'any value'
   const ruleText = rules(s)
-  return html`<span class="type">${leaf}</span>!${ruleText.length ? html` <span class="rules">(${ruleText.join(', ')})</span>` : ''}`
+  // The type is plain text (no element of its own): thousands of them are on the page.
+  return html`${leaf}!${ruleText.length ? html` <span class="rules">(${ruleText.join(', ')})</span>` : ''}`
 }
 
 function description(schema: unknown): string {
@@ -141,11 +143,24 @@ function parametersHtml(parameters: unknown, label: string): string {
   return html`<h3>Parameters</h3><section class="params-scroll" tabindex="0" aria-label="${label}"><table class="params"><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Value</th></tr></thead><tbody>!${rows.join('')}</tbody></table></section>`
 }
 
+/**
+ * Responses that carry the same content (most error answers share one Error body) are one item:
+ * their statuses and descriptions, then the body once. Hundreds of repeated bodies made the page
+ * slow to open.
+ */
 function responsesHtml(responses: unknown): string {
   if (typeof responses !== 'object' || responses === null) return ''
-  const items = Object.entries(responses as Record<string, Json>).map(
-    ([status, response]) => html`<li><strong>${status}</strong> !${renderInline(text(response.description))}!${contentHtml(response.content)}</li>`,
-  )
+  const byContent = new Map<string, Array<[string, Json]>>()
+  for (const [status, response] of Object.entries(responses as Record<string, Json>)) {
+    const key = response.content === undefined ? `none:${status}` : JSON.stringify(response.content)
+    const group = byContent.get(key)
+    if (group) group.push([status, response])
+    else byContent.set(key, [[status, response]])
+  }
+  const items = [...byContent.values()].map((group) => {
+    const statuses = group.map(([status, response]) => html`<strong>${status}</strong> !${renderInline(text(response.description))}`).join('; ')
+    return html`<li>!${statuses}!${contentHtml(group[0]![1].content)}</li>`
+  })
   return html`<h3>Responses</h3><ul class="responses">!${items.join('')}</ul>`
 }
 
@@ -170,17 +185,16 @@ function operationHtml(operation: Operation, viewerPath: string | null): string 
   const { op } = operation
   const link = deepLink(operation)
   const body = op.requestBody as Json | undefined
-  return html`<details class="op">
-<summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary>
-<div class="op-body" id="${link}">
-!${typeof op.description === 'string' ? renderMarkdown(op.description) : ''}
-!${securityText(op)}
-!${parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`)}
-!${body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : ''}
-!${responsesHtml(op.responses)}
-!${viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`}
-</div>
-</details>`
+  // One line per operation: line breaks between the parts would each be a text node of the page.
+  const parts = [
+    typeof op.description === 'string' ? renderMarkdown(op.description).trim() : '',
+    securityText(op),
+    parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`),
+    body ? html`<h3>Request body!${body.required ? ' <span class="req">required</span>' : ''}</h3>!${contentHtml(body.content)}` : '',
+    responsesHtml(op.responses),
+    viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`,
+  ]
+  return html`<details class="op"><summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary><div class="op-body" id="${link}">!${parts.join('')}</div></details>`
 }
 
 /** The whole page: header bar, the API's description, servers, credentials, contents, operations, schemas. */
@@ -212,16 +226,13 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
     ([name, schema]) => html`<details class="schema-def" id="${schemaId(name)}"><summary><code>${name}</code></summary><div class="schema">!${schemaHtml(schema)}</div></details>`,
   )
   const title = doc.info?.title ?? 'API'
-  return `<!doctype html>\n${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>API reference &middot; Lantern</title>
-<link rel="stylesheet" href="${options.stylesheet}">
+  return pageShell({
+    title: 'API reference · Lantern',
+    meta: '<meta name="color-scheme" content="light dark">\n',
+    head: html`<link rel="stylesheet" href="${options.stylesheet}">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-</head>
-<body>
+`,
+    body: html`
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${options.viewerPath}">Try requests (Swagger UI)</a> <a href="${options.specPath}">OpenAPI document (JSON)</a></header>
 <main id="main" class="ref">
 <h1>${title} <span class="version">${doc.info?.version ?? ''}</span></h1>
@@ -237,7 +248,6 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 !${schemas.join('\n')}
 </section>
 </main>
-</body>
-</html>
-`}`
+`,
+  })
 }

@@ -15,6 +15,7 @@ import themeCss from '../assets/api-docs/theme.css' with { type: 'text' }
 import referenceCss from '../assets/api-docs/reference.css' with { type: 'text' }
 import { errorResponse } from '../lib/errors.ts'
 import { html } from '../lib/html.ts'
+import { pageShell } from '../lib/page-shell.ts'
 import { forEncoding, prepareEncoded, prepareResponse, servePrepared, type EncodedResponses, type PreparedResponse } from '../lib/http-cache.ts'
 import { renderApiReference, type OpenApiDoc } from './api-reference.ts'
 import { HtmlPage, sharedModels } from './schemas.ts'
@@ -41,23 +42,19 @@ const load = <T extends PreparedResponse | EncodedResponses>(key: string, make: 
 }
 
 function viewerPage(specPath: string): string {
-  return `<!doctype html>\n${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API reference &middot; Lantern</title>
-<link rel="stylesheet" href="${VIEWER_ASSET_PREFIX}swagger-ui.css">
+  return pageShell({
+    title: 'API reference · Lantern',
+    head: html`<link rel="stylesheet" href="${VIEWER_ASSET_PREFIX}swagger-ui.css">
 <link rel="stylesheet" href="${VIEWER_ASSET_PREFIX}theme.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-</head>
-<body>
+`,
+    body: html`
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="/swagger">API reference</a> <a href="${specPath}">OpenAPI document (JSON)</a></header>
 <div id="swagger-ui" data-spec="${specPath}"><noscript><p>The API reference needs JavaScript. The document itself: <a href="${specPath}">${specPath}</a>.</p></noscript></div>
 <script src="${VIEWER_ASSET_PREFIX}swagger-ui.js"></script>
 <script src="${VIEWER_ASSET_PREFIX}start.js"></script>
-</body>
-</html>
-`}`
+`,
+  })
 }
 
 const NoBody = t.Void({ description: 'No body' })

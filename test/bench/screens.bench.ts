@@ -10,6 +10,7 @@
  *
  *   bun run bench screens            (BENCH_VISITS=N to change N, default 7)
  *   BENCH_ROOT=/path/to/checkout     runs that checkout's server (e.g. an older commit), same screens
+ *   BENCH_SCREENS=swagger,analytics  only the screens whose name contains one of these words
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { join } from 'node:path'
@@ -209,7 +210,8 @@ try {
   const swaggerUi = process.env.BENCH_SWAGGER_UI !== '0' && (await fetch(`${base}/swagger/ui`)).ok
   console.log(`\n## screens: first visit (empty browser cache), median of ${VISITS} after one warm-up, server in its own process`)
   console.log(`password hash alone: ${fmt(hashMs)} (verify ${fmt(median(verifies))}), ${hashes.length} each`)
-  for (const screen of screens) {
+  const only = (process.env.BENCH_SCREENS ?? '').toLowerCase().split(',').filter(Boolean)
+  for (const screen of screens.filter((s) => only.length === 0 || only.some((word) => s.name.toLowerCase().includes(word)))) {
     const first = await screen.visit()
     const times: number[] = []
     for (let i = 0; i < VISITS; i++) times.push(await screen.visit())

@@ -4,6 +4,7 @@
  */
 import { formatDate } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
+import { pageShell } from '../../lib/page-shell.ts'
 import type { ChangelogEntry } from './changelog.ts'
 import type { ContentPage, Library } from './library.ts'
 import { renderInline } from './markdown.ts'
@@ -33,26 +34,20 @@ export function layout(options: LayoutOptions): string {
   const nav = NAV.map(
     (item) => html`<a href="${item.href}"!${item.key === options.current ? ' aria-current="page"' : ''}>${item.label}</a>`,
   )
-  return `<!doctype html>\n${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} &middot; Lantern</title>
-!${options.description ? html`<meta name="description" content="${options.description}">` : ''}
-!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">` : ''}
-<link rel="stylesheet" href="${SITE_CSS_PATH}">
+  return pageShell({
+    title: `${options.title} · Lantern`,
+    meta: options.description ? html`<meta name="description" content="${options.description}">\n` : '',
+    head: html`!${options.canonical ? html`<link rel="canonical" href="${options.canonical}">\n` : ''}<link rel="stylesheet" href="${SITE_CSS_PATH}">
 <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
-!${options.head ?? ''}
-</head>
-<body>
+!${options.head ? `${options.head}\n` : ''}`,
+    body: html`
 <header class="site"><a class="brand" href="/docs/">Lantern</a><nav aria-label="Site">!${nav}</nav></header>
 <main id="main">
 !${options.body}
 </main>
 <footer class="site"><p>Lantern &mdash; self-hosted status pages. <a href="/changelog">What changed</a> &middot; <a href="/docs/">Docs</a></p></footer>
-</body>
-</html>
-`}`
+`,
+  })
 }
 
 /** A page's date (YYYY-MM-DD) for people. */
