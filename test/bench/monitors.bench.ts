@@ -107,7 +107,7 @@ async function load(kind: 'http' | 'https', count: number, pki: ReturnType<typeo
         await db.updateTable('monitors').set({ next_run_at: at, target: target!.replace(/\/\d+$/, `/${id}`) }).where('id', '=', id).execute()
       }
     })
-    const caEnv = kind === 'https' ? { NODE_EXTRA_CA_CERTS: caFile } : {}
+    const caEnv: Record<string, string> = kind === 'https' ? { NODE_EXTRA_CA_CERTS: caFile } : {}
     const server = await startServerProcess({ ...env, ...caEnv })
     try {
       await Bun.sleep(Math.max(0, start - Date.now()))
