@@ -164,7 +164,7 @@ export function createServices(input: ServiceDeps) {
   const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)
   const autoIncidents = new AutoIncidents(autoIncidentsRepo, incidents, clock)
   // SSL and DNSBL monitors emit their events through the notifier, in the recorder's transaction.
-  const monitorRecorder = new MonitorRecorder(monitorsRepo, checks, components, clock, changes, autoIncidents, notifier)
+  const monitorRecorder = new MonitorRecorder({ repo: monitorsRepo, checks, components, clock, changes, listener: autoIncidents, events: notifier })
   // Probes in other regions: instance-level tokens; their results go through the same recorder.
   const probesRepo = new ProbesRepo(deps.db)
   const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo })

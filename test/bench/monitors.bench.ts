@@ -1,129 +1,177 @@
 /**
- * `bun run bench monitors`: the monitor scheduler at scale, against local targets in another
- * process. Each load runs in its own process (fresh database, fresh heap), bounded in time:
+ * `bun run bench monitors`: what a monitor check costs the whole server, as a user runs it. The
+ * server is `bun src/main.ts` in its own process (HTTP, jobs, scheduler, recorder: everything), on
+ * a database seeded beforehand; the targets are another process that logs when each request
+ * arrives. Loads, each on a fresh database and server, bounded in time:
  *   - 1,000 HTTPS monitors at 30 s (a new TLS handshake per check)
  *   - 10,000 HTTP monitors at 30 s
- * Reported: CPU of the scheduling process (% of one core, user + system, over the whole window),
- * schedule lateness p50/p99 after the first interval (and p99 within it, which includes the backlog
- * that came due during set-up), resident memory, results written and failed, and database growth
- * per day (raw results are kept a day, so about that much is the steady extra size).
- * BENCH_SECONDS (default 60) sets the measured window; MONITOR_BENCH=https:1000,http:10000 the loads.
+ * Every monitor's first run is put on a grid starting a few seconds after the server starts
+ * (phase-spread over the interval as the API spreads it), so the window measures the steady state.
+ * Printed per load, over the window:
+ *   - the server's CPU (utime + stime from /proc/<pid>/stat): % of one core, and ms per check;
+ *   - bytes written per check: /proc/<pid>/io write_bytes (what reached the disk's layer) and wchar
+ *     (every write call), and the database's logical growth (pages in use, WAL included);
+ *   - lateness p50/p99: when the target saw each request against the run's place on the grid;
+ *   - RSS, and database growth per day (raw results are kept a day: about the steady extra size).
+ * BENCH_SECONDS (default 60) sets the window; MONITOR_BENCH=https:1000,http:10000 the loads.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { sql } from 'kysely'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
-import { migrateToLatest } from '../../src/db/migrate.ts'
-import { createAddressGuard } from '../../src/lib/address-guard.ts'
-import { systemClock } from '../../src/lib/clock.ts'
-import { MonitorScheduler } from '../../src/modules/monitors/run/scheduler.ts'
-import { createServices } from '../../src/services.ts'
+import { phaseOffsetMs } from '../../src/modules/monitors/service.ts'
 import { makeTestPki } from '../modules/monitors/fixtures.ts'
+import { seedDatabase, startServerProcess, tempDir } from './lib.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
-const INTERVAL = 30
+const INTERVAL_MS = 30_000
+const HOSTS = 100
+/** Time the server gets to start before the first runs fall due. */
+const LEAD_MS = 8_000
 
-async function child(kind: 'http' | 'https', count: number): Promise<void> {
-  const pki = makeTestPki(['bench.test', '*.bench.test'], 30)
+const procFields = (pid: number) => {
+  const io = Object.fromEntries(
+    readFileSync(`/proc/${pid}/io`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(': ') as [string, string])
+      .map(([name, value]) => [name, Number(value)]),
+  )
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+  return { writeBytes: io.write_bytes as number, wchar: io.wchar as number, rssKb }
+}
+
+/** Pages in use (WAL included, as a reader sees the database) and the files' sizes. */
+const dbFigures = (path: string) => {
+  const reader = new Database(path, { readonly: true })
+  try {
+    const one = (pragma: string) => Object.values(reader.query(`PRAGMA ${pragma}`).get() as Record<string, number>)[0]!
+    const used = (one('page_count') - one('freelist_count')) * one('page_size')
+    const size = (file: string) => {
+      try {
+        return statSync(file).size
+      } catch {
+        return 0
+      }
+    }
+    return { used, files: size(path) + size(`${path}-wal`) }
+  } finally {
+    reader.close()
+  }
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0
+
+async function load(kind: 'http' | 'https', count: number, pki: ReturnType<typeof makeTestPki>, caFile: string) {
   const target = Bun.spawn([process.execPath, join(import.meta.dir, 'monitor-target.ts')], {
-    env: { ...process.env, TARGET_CERT: pki.cert, TARGET_KEY: pki.key },
+    env: { ...process.env, TARGET_CERT: pki.cert, TARGET_KEY: pki.key, TARGET_LOOPBACKS: String(HOSTS), TARGET_LOG: '1' },
     stdout: 'pipe',
     stderr: 'inherit',
   })
   const reader = target.stdout.getReader()
-  const ports = JSON.parse(new TextDecoder().decode((await reader.read()).value)) as { http: number; https: number }
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-bench-monitors-'))
-  const path = join(dir, 'bench.sqlite')
-  const database = openDatabase(path)
+  const ports = JSON.parse(new TextDecoder().decode((await reader.read()).value)) as {
+    http: number
+    loopbacks: Array<{ host: string; port: number; https_port: number }>
+  }
+  const temp = tempDir()
+  const path = join(temp.dir, 'bench.sqlite')
+  const env = { DATABASE_PATH: path, BASE_URL: 'http://bench.test', MONITOR_PRIVATE_TARGETS: '1' }
+  const config = loadConfig(env)
   try {
-    await migrateToLatest(database.db)
-    const config = loadConfig({ DATABASE_PATH: path, BASE_URL: 'http://bench.test', MONITOR_PRIVATE_TARGETS: '1' })
-    // Every *.bench.test name is 127.0.0.1 (the certificate's names); nothing leaves the machine.
-    const checkDeps = { guard: createAddressGuard({ resolve: async () => ['127.0.0.1'], allowPrivate: true }), clock: systemClock, trustedCa: pki.ca }
-    const services = createServices({ db: database.db, config, checkDeps })
-    const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
-    const page = await services.pages.create(owner, { slug: 'bench', name: 'Bench' })
-    const components = []
-    for (let i = 0; i < 100; i++) components.push(await services.components.create(owner, page.id, { name: `C${i}` }))
-    // 100 host names (all 127.0.0.1), as monitors of many services would be; the per-host cap applies per name.
-    const url = (i: number) => (kind === 'https' ? `https://h${i % 100}.bench.test:${ports.https}/${i}` : `http://h${i % 100}.bench.test:${ports.http}/${i}`)
-    const setupStart = performance.now()
-    for (let i = 0; i < count; i++) {
-      await services.monitors.create(owner, { name: `m${i}`, type: 'http', target: url(i), interval_seconds: INTERVAL, retries: 0, component_id: components[i % 100]!.id })
+    // The monitors: one through the API's service (a real row), the rest copies of it, each with
+    // its own target path and host, component, and first run on the grid.
+    const grid = new Map<number, number>()
+    const start = Date.now() + LEAD_MS
+    await seedDatabase(config, 'enterprise', async (services, owner) => {
+      const page = await services.pages.create(owner, { slug: 'bench', name: 'Bench' })
+      const components = []
+      for (let i = 0; i < 100; i++) components.push(await services.components.create(owner, page.id, { name: `C${i}` }))
+      const url = (i: number) => {
+        const host = ports.loopbacks[i % HOSTS]!
+        return kind === 'https' ? `https://${host.host}:${host.https_port}/${i}` : `http://${host.host}:${host.port}/${i}`
+      }
+      const { monitor: first } = await services.monitors.create(owner, { name: 'm0', type: 'http', target: url(0), interval_seconds: INTERVAL_MS / 1000, retries: 0, component_id: components[0]!.id })
+      const db = services.monitorsRepo.db
+      const row = await db.selectFrom('monitors').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow()
+      const { id: _id, ...copy } = row
+      for (let from = 1; from < count; from += 500) {
+        const rows = []
+        for (let i = from; i < Math.min(count, from + 500); i++) rows.push({ ...copy, name: `m${i}`, target: url(i), component_id: components[i % 100]!.id })
+        await db.insertInto('monitors').values(rows).execute()
+      }
+      // Targets name the monitor's id, so the target's log says which run it saw.
+      const ids = await db.selectFrom('monitors').select(['id', 'target']).execute()
+      for (const { id, target } of ids) {
+        const at = start + phaseOffsetMs(id, INTERVAL_MS)
+        grid.set(id, at)
+        await db.updateTable('monitors').set({ next_run_at: at, target: target!.replace(/\/\d+$/, `/${id}`) }).where('id', '=', id).execute()
+      }
+    })
+    const caEnv: Record<string, string> = kind === 'https' ? { NODE_EXTRA_CA_CERTS: caFile } : {}
+    const server = await startServerProcess({ ...env, ...caEnv })
+    try {
+      await Bun.sleep(Math.max(0, start - Date.now()))
+      await fetch(`http://127.0.0.1:${ports.http}/__arrivals`).then((r) => r.json())
+      const cpu0 = server.cpuSeconds()
+      const io0 = procFields(server.pid)
+      const db0 = dbFigures(path)
+      const wall0 = performance.now()
+      await Bun.sleep(SECONDS * 1000)
+      const cpu = server.cpuSeconds() - cpu0
+      const io1 = procFields(server.pid)
+      const db1 = dbFigures(path)
+      const wall = (performance.now() - wall0) / 1000
+      const arrivals = (await fetch(`http://127.0.0.1:${ports.http}/__arrivals`).then((r) => r.json())) as Array<[number, number]>
+      const lateness = arrivals
+        .map(([id, at]) => {
+          const first = grid.get(id)!
+          return first === undefined || at < first ? Number.NaN : (at - first) % INTERVAL_MS
+        })
+        .filter((ms) => Number.isFinite(ms))
+        .sort((a, b) => a - b)
+      const checks = arrivals.length
+      const perCheck = (bytes: number) => Math.round(bytes / Math.max(1, checks))
+      const figures = {
+        load: `${count} ${kind.toUpperCase()} monitors @ ${INTERVAL_MS / 1000} s`,
+        seconds: Math.round(wall),
+        checks,
+        checks_expected: Math.round((count * wall * 1000) / INTERVAL_MS),
+        cpu_percent_of_one_core: Number(((cpu / wall) * 100).toFixed(2)),
+        cpu_ms_per_check: Number(((cpu * 1000) / Math.max(1, checks)).toFixed(3)),
+        disk_write_bytes_per_check: perCheck(io1.writeBytes - io0.writeBytes),
+        write_calls_bytes_per_check: perCheck(io1.wchar - io0.wchar),
+        db_used_bytes_per_check: perCheck(db1.used - db0.used),
+        db_files_bytes_per_check: perCheck(db1.files - db0.files),
+        lateness_p50_ms: percentile(lateness, 50),
+        lateness_p99_ms: percentile(lateness, 99),
+        rss_mb: Math.round(io1.rssKb / 1024),
+        db_growth_mb_per_day: Math.round((((db1.used - db0.used) / wall) * 86_400) / 1024 / 1024),
+        load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+      }
+      console.log(JSON.stringify(figures))
+    } finally {
+      await server.stop()
     }
-    const setupSeconds = (performance.now() - setupStart) / 1000
-    const scheduler = new MonitorScheduler({ repo: services.monitorsRepo, recorder: services.monitorRecorder, clock: systemClock, checkDeps, onError: (e) => console.error(e) })
-    scheduler.recordLateness = true
-    const dbBytes = async () => {
-      await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(database.db)
-      const pages = await sql<{ page_count: number }>`PRAGMA page_count`.execute(database.db)
-      const size = await sql<{ page_size: number }>`PRAGMA page_size`.execute(database.db)
-      return pages.rows[0]!.page_count * size.rows[0]!.page_size
-    }
-    const sizeBefore = await dbBytes()
-    Bun.gc(true)
-    const cpuBefore = process.cpuUsage()
-    const wallBefore = performance.now()
-    scheduler.start()
-    // The first interval also works off what came due while 10,000 monitors were being created;
-    // steady-state lateness is measured after it.
-    await Bun.sleep(INTERVAL * 1000)
-    const firstInterval = [...scheduler.lateness].sort((a, b) => a - b)
-    scheduler.lateness.length = 0
-    await Bun.sleep(Math.max(0, SECONDS - INTERVAL) * 1000)
-    const cpu = process.cpuUsage(cpuBefore)
-    const wall = performance.now() - wallBefore
-    const rss = process.memoryUsage().rss
-    await scheduler.stop({ abandon: true })
-    const counts = await database.db
-      .selectFrom('monitor_results')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>(eb.case().when('outcome', '=', 'fail').then(1).else(0).end()).as('failed'),
-        eb.fn.avg<number>('response_ms').as('avg_ms'),
-        eb.fn.max<number>('response_ms').as('max_ms'),
-      ])
-      .executeTakeFirstOrThrow()
-    const sizeAfter = await dbBytes()
-    const sorted = [...scheduler.lateness].sort((a, b) => a - b)
-    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0
-    // Raw results are kept a day: steady state is about one day of growth (plus 2 days of minute buckets).
-    const perDay = ((sizeAfter - sizeBefore) / (wall / 1000)) * 86_400
-    console.log(
-      JSON.stringify({
-        load: `${count} ${kind.toUpperCase()} monitors @ ${INTERVAL} s`,
-        seconds: Math.round(wall / 1000),
-        setup_seconds: Math.round(setupSeconds),
-        cpu_percent_of_one_core: Number((((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(2)),
-        first_interval_lateness_p99_ms: firstInterval[Math.floor(firstInterval.length * 0.99)] ?? 0,
-        lateness_p50_ms: pct(50),
-        lateness_p99_ms: pct(99),
-        runs_started: firstInterval.length + sorted.length,
-        results_written: Number(counts.n),
-        failed: Number(counts.failed ?? 0),
-        response_ms_avg: Math.round(Number(counts.avg_ms ?? 0)),
-        response_ms_max: Number(counts.max_ms ?? 0),
-        rss_mb: Math.round(rss / 1024 / 1024),
-        db_growth_mb_per_day: Math.round(perDay / 1024 / 1024),
-      }),
-    )
   } finally {
-    await database.close()
     target.kill()
-    rmSync(dir, { recursive: true, force: true })
+    await target.exited
+    temp.remove()
   }
 }
 
-const phase = process.env.MONITOR_BENCH_PHASE
-if (phase) {
-  const [kind, count] = phase.split(':') as ['http' | 'https', string]
-  await child(kind, Number(count))
-} else {
-  const loads = (process.env.MONITOR_BENCH ?? 'https:1000,http:10000').split(',')
-  for (const load of loads) {
-    const proc = Bun.spawn([process.execPath, import.meta.path], { env: { ...process.env, MONITOR_BENCH_PHASE: load }, stdout: 'inherit', stderr: 'inherit' })
-    if ((await proc.exited) !== 0) process.exit(1)
+const loads = (process.env.MONITOR_BENCH ?? 'https:1000,http:10000').split(',')
+const pki = makeTestPki(
+  Array.from({ length: HOSTS }, (_, i) => `127.0.1.${i + 1}`),
+  30,
+)
+const caDir = tempDir()
+const caFile = join(caDir.dir, 'ca.pem')
+await Bun.write(caFile, pki.ca)
+try {
+  for (const entry of loads) {
+    const [kind, count] = entry.split(':') as ['http' | 'https', string]
+    await load(kind, Number(count), pki, caFile)
   }
+} finally {
+  caDir.remove()
 }

@@ -22,6 +22,7 @@ export {
   snapshotOf,
   type ConfirmedStateListener,
   type MonitorEvent,
+  type MonitorRecorderOptions,
   type ResultHook,
 } from './recorder.ts'
 export { stepOf, type EventStep, type LoggedResult } from './record-steps.ts'

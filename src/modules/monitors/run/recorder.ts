@@ -52,8 +52,29 @@ export interface ConfirmedStateListener {
  */
 export type ResultHook = (db: Db, monitor: MonitorRow, result: CheckResult, at: number) => Promise<void>
 
+/** What the recorder writes through and who hears of it. */
+export interface MonitorRecorderOptions {
+  repo: MonitorsRepo
+  /** The component check store (minute and day roll-ups, analytics). */
+  checks: ChecksService
+  components: ComponentsService
+  clock: Clock
+  changes: ChangeFeed
+  /** Hears a component's confirmed state after a run changed it (automatic incidents). */
+  listener?: ConfirmedStateListener
+  /** SSL and DNSBL events (certificate.expiring/renewed, dnsbl.listed/delisted) go here, in the transaction. */
+  events?: EventSink
+}
+
 export class MonitorRecorder {
   private readonly resultHooks: ResultHook[] = []
+  private readonly repo: MonitorsRepo
+  private readonly checks: ChecksService
+  private readonly components: ComponentsService
+  private readonly clock: Clock
+  private readonly changes: ChangeFeed
+  private readonly listener: ConfirmedStateListener | undefined
+  private readonly events: EventSink | undefined
 
   /** Registers a hook (composition root). */
   onResult(hook: ResultHook): this {
@@ -61,16 +82,15 @@ export class MonitorRecorder {
     return this
   }
 
-  constructor(
-    private readonly repo: MonitorsRepo,
-    private readonly checks: ChecksService,
-    private readonly components: ComponentsService,
-    private readonly clock: Clock,
-    private readonly changes: ChangeFeed,
-    private readonly listener?: ConfirmedStateListener,
-    /** SSL and DNSBL events (certificate.expiring/renewed, dnsbl.listed/delisted) go here, in the transaction. */
-    private readonly events?: EventSink,
-  ) {}
+  constructor(options: MonitorRecorderOptions) {
+    this.repo = options.repo
+    this.checks = options.checks
+    this.components = options.components
+    this.clock = options.clock
+    this.changes = options.changes
+    this.listener = options.listener
+    this.events = options.events
+  }
 
   /**
    * Records the events in one transaction of its own, each event's step (record-steps.ts) written

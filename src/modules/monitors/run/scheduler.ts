@@ -6,7 +6,9 @@
  * - A global cap (100 runs at once) and a per-host cap (4) bound the load on us and on a target;
  *   a run that finds its host busy waits for a later tick.
  * - Every run has a hard deadline: the engine's runBudgetMs + 1 s; past it, the run is a failure.
- * - Finished runs are written in batches: one transaction a second at most (recorder.ts).
+ * - Finished runs are written in batches: one transaction every 5 s at most (recorder.ts). A write
+ *   dirties the pages of every monitor row it touches and every component's roll-ups once, however
+ *   many results it carries, so fewer, larger batches write far fewer bytes and statements per check.
  * - The database is the truth: a due monitor is read again before it runs, so a pause, a change
  *   or a push in another process is seen; the owner's changes reach the heap through `updated_at`.
  *   next_run_at is persisted with each result, so a restart neither loses nor doubles a run.
@@ -55,7 +57,7 @@ export interface SchedulerOptions {
   checkDeps: CheckDeps
   timer?: Timer
   tickMs?: number
-  /** Finished runs are written at most this often, in one transaction (default 1 s). */
+  /** Finished runs are written at most this often, in one transaction (default 5 s). */
   flushEveryMs?: number
   globalCap?: number
   perHostCap?: number
@@ -67,7 +69,7 @@ export interface SchedulerOptions {
   observer?: SchedulerObserver
 }
 
-export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
+export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 5_000, flushAtPending: 5_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
 
 export class MonitorScheduler {
   private readonly heap = new MinHeap()
@@ -167,9 +169,9 @@ export class MonitorScheduler {
     try {
       await this.sync()
       await this.startDueSerially()
-      // One write transaction a second at most (or sooner when much is waiting): fewer, larger batches.
+      // One write transaction per flush interval at most (or sooner when much is waiting): fewer, larger batches.
       const now = this.options.clock.now()
-      if (now - this.lastFlushAt >= this.flushEveryMs || this.pending.length >= 1_000) {
+      if (now - this.lastFlushAt >= this.flushEveryMs || this.pending.length >= SCHEDULER_DEFAULTS.flushAtPending) {
         this.lastFlushAt = now
         await this.flush()
       }
