@@ -20,7 +20,9 @@
 import type { OperationsConfig } from '../config.ts'
 import { createContext, type RequestContext } from './context.ts'
 import { corsPreflight, withAnyOrigin } from './cors.ts'
+import { PreparedAnswers, servePrepared, type PreparedResponse } from '../lib/http-cache.ts'
 import { createEdge, type CachedAnswer } from './edge/edge.ts'
+import { HSTS } from './edge/security-headers.ts'
 import { noStoreOnError } from './errors.ts'
 import type { FastLane } from './fast-lane.ts'
 import type { HostRoute, HostRouter } from './host-router.ts'
@@ -37,8 +39,8 @@ export interface FrontDeps {
   isCorsOpenPath(path: string): boolean
   /** Embeds of private pages asked with `auth_token`: an answer, or undefined at once when not one. */
   privateEmbed(request: Request, context: RequestContext): Promise<Response | undefined> | undefined
-  /** A status host's warm public read from the cache, or undefined (the full path answers). */
-  statusSiteHit?: ((request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext) => Response | undefined) | undefined
+  /** A status host's warm public read from the cache (prepared), or undefined (the full path answers). */
+  statusSiteHit?: ((request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext) => PreparedResponse | undefined) | undefined
   /** Status hosts, custom domains and unknown hosts. */
   statusSite(request: Request, route: Exclude<HostRoute, { kind: 'service' }>, context: RequestContext): Promise<Response>
   /** Counts requests (`/metrics`); absent when metrics are off. */
@@ -64,23 +66,34 @@ const NO_PROXIES = new Set<string>()
 
 export function createFront(deps: FrontDeps): Front {
   const { fastLane, meter, statusSiteHit } = deps
+  // What the edge adds to every answer, baked into each cached answer's headers once (a cache hit
+  // skips the edge). The rest of the security headers are in the prepared answers already.
+  const baked: Record<string, string> = {}
+  if (deps.serviceOrigin.startsWith('https:')) baked['strict-transport-security'] = HSTS
+  if (deps.workerId !== undefined) baked['x-lantern-worker'] = String(deps.workerId)
+  const answers = new PreparedAnswers(baked)
+  /** A warm hit: the prepared answer looked up, its ETag compared, a Response around bytes and headers built once. */
   const fromCache: CachedAnswer = (request, context) => {
     const route = context.route
-    let hit: Response | undefined
+    let prepared: PreparedResponse | undefined
     if (route.kind !== 'service') {
-      hit = statusSiteHit?.(request, route, context)
-    } else if (!context.url.includes('auth_token=')) {
+      prepared = statusSiteHit?.(request, route, context)
+    } else {
+      const url = context.url
+      if (url.includes('auth_token=')) return undefined
       context.fastLaneAsked = true
-      hit = fastLane.answer(request, context.path)
+      prepared = fastLane.answer(request, url, context.path)
     }
-    if (hit === undefined) return undefined
+    if (prepared === undefined) return undefined
+    const hit = answers.serve(prepared, request.headers.get('if-none-match'))
     meter?.countHit(request, context, hit)
-    return noStoreOnError(hit)
+    // Prepared errors are no-store already (prepareWithoutEtag); the check stays for any other.
+    return prepared.status < 400 ? hit : noStoreOnError(hit)
   }
 
   const serviceApp = (request: Request, context: RequestContext): Response | Promise<Response> => {
-    const hit = context.fastLaneAsked ? undefined : fastLane.answer(request, context.path)
-    if (hit) return hit
+    const prepared = context.fastLaneAsked ? undefined : fastLane.answer(request, context.url, context.path)
+    if (prepared) return servePrepared(prepared, request.headers.get('if-none-match'))
     // A cold hot read loads without the router; an unexpected error is left to the route, which
     // answers it (500, logged) as it answers every other.
     const loaded = fastLane.miss(request, context.path)

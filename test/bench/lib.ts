@@ -143,15 +143,17 @@ async function measure(url: string, options?: BenchOptions, serverCpu?: () => nu
 /**
  * Measures every pair in `rounds` rounds, subject then baseline, pair after pair within each round,
  * so that a burst of load from other jobs lands in one round of each pair rather than in all rounds
- * of one. Each pair is warmed first (JIT, caches, connections). Returns the medians per pair.
+ * of one. Each pair is warmed first (JIT, caches, connections) unless `warmSeconds` is 0. Returns the
+ * medians per pair.
  */
 export async function alternate(
   pairs: readonly Pair[],
-  options: { rounds: number; onRound?: (pair: Pair, round: number, result: PairResult['rounds'][number]) => void },
+  options: { rounds: number; warmSeconds?: number; onRound?: (pair: Pair, round: number, result: PairResult['rounds'][number]) => void },
 ): Promise<PairResult[]> {
-  for (const pair of pairs) {
-    await runWrk(pair.subjectUrl, { ...pair.options, seconds: 1 })
-    await runWrk(pair.baselineUrl, { ...pair.options, seconds: 1 })
+  // Whole seconds (wrk's unit); 0 skips the warm-up.
+  for (const pair of options.warmSeconds === 0 ? [] : pairs) {
+    await runWrk(pair.subjectUrl, { ...pair.options, seconds: options.warmSeconds ?? 1 })
+    await runWrk(pair.baselineUrl, { ...pair.options, seconds: options.warmSeconds ?? 1 })
   }
   const results = pairs.map((pair) => ({ pair, rounds: [] as PairResult['rounds'] }))
   for (let round = 1; round <= options.rounds; round++) {
@@ -273,6 +275,8 @@ export async function benchServices(now: number) {
 
 export interface ServerProcess {
   url: string
+  /** Every port the process listens on (the bare baseline listens on several), `url`'s first. */
+  ports: number[]
   pid: number
   /** CPU seconds (user + system) the process has used so far, from /proc (10 ms steps). */
   cpuSeconds(): number
@@ -283,20 +287,27 @@ export interface ServerProcess {
  * A Lantern server in a process of its own (`bun src/main.ts`, as `bun run start` runs it) on a
  * free loopback port, with `env` on top of this process's environment; resolves once it listens.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts')], {
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return startListeningProcess([join(import.meta.dir, '..', '..', 'src', 'main.ts')], env)
+}
+
+/**
+ * `bun <args>` in a process of its own; resolves once it prints `listening on <host>:<port>[,<port>…]`.
+ */
+export async function startListeningProcess(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, ...args], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
     stderr: 'inherit',
   })
   const reader = proc.stdout.getReader()
   let seen = ''
-  let port: string | undefined
-  while (port === undefined) {
+  let ports: number[] | undefined
+  while (ports === undefined) {
     const { value, done } = await reader.read()
     if (done) throw new Error(`the server process ended before listening:\n${seen}`)
     seen += new TextDecoder().decode(value)
-    port = /listening on [^\s]+:(\d+)/.exec(seen)?.[1]
+    ports = /listening on [^\s]+:(\d+(?:,\d+)*)/.exec(seen)?.[1]?.split(',').map(Number)
   }
   // Keep reading so the server never blocks on a full pipe.
   void (async () => {
@@ -304,7 +315,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   })()
   const ticks = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${ports[0]}`,
+    ports,
     pid: proc.pid,
     cpuSeconds() {
       const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')

@@ -1,7 +1,7 @@
 /**
  * `bun run bench [name…]`: runs every `test/bench/*.bench.ts` (or those whose name contains one of
  * the arguments) one after another, each in its own process. `reads` (every warm public read against
- * a bare Bun.serve, issue 11) comes first; `bun run bench reads` runs only it (about 2½ minutes).
+ * a bare Bun.serve, each in its own process) comes first; `bun run bench reads` runs only it (under 3 minutes).
  */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'

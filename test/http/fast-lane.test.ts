@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { FastLane, requestPath } from '../../src/http/fast-lane.ts'
+import { prepareWithoutEtag } from '../../src/lib/http-cache.ts'
 
 test('requestPath reads the path of absolute URLs', () => {
   expect(requestPath('http://localhost:3000/api/embed/markdown?slug=a')).toBe('/api/embed/markdown')
@@ -11,8 +12,9 @@ test('requestPath reads the path of absolute URLs', () => {
 
 test('answers only GET requests on registered paths, and only when the handler has an answer', () => {
   const lane = new FastLane()
-  lane.register('/hot', (request) => (request.url.endsWith('?hit') ? new Response('cached') : undefined))
-  expect(lane.answer(new Request('https://x.test/hot?hit'))).toBeInstanceOf(Response)
+  const cached = prepareWithoutEtag(200, 'cached', { contentType: 'text/plain', cacheControl: 'no-store' })
+  lane.register('/hot', (_request, url) => (url.endsWith('?hit') ? cached : undefined))
+  expect(lane.answer(new Request('https://x.test/hot?hit'))).toBe(cached)
   expect(lane.answer(new Request('https://x.test/hot?miss'))).toBeUndefined()
   expect(lane.answer(new Request('https://x.test/hot?hit', { method: 'POST' }))).toBeUndefined()
   expect(lane.answer(new Request('https://x.test/cold?hit'))).toBeUndefined()

@@ -7,18 +7,22 @@ import { readOperationsConfig } from '../../src/config.ts'
 import { FastLane } from '../../src/http/fast-lane.ts'
 import { createFront } from '../../src/http/front.ts'
 import { createHostRouter, type HostRouter } from '../../src/http/host-router.ts'
+import { prepareWithoutEtag } from '../../src/lib/http-cache.ts'
+
+const prepared = (text: string, cacheControl = 'no-store') => prepareWithoutEtag(200, text, { contentType: 'text/plain', cacheControl })
 
 function counted(env: Record<string, string> = {}) {
   const counts = { route: 0, fastLane: 0, app: 0, site: 0, siteLane: 0 }
   const real = createHostRouter({ baseUrl: 'https://lantern.test', statusDomain: 'status.test' })
   const router: HostRouter = { route: (host) => (counts.route++, real.route(host)) }
   const fastLane = new (class extends FastLane {
-    override answer(request: Request, path?: string) {
+    override answer(request: Request, url?: string, path?: string) {
       counts.fastLane++
-      return super.answer(request, path)
+      return super.answer(request, url, path)
     }
   })()
-  fastLane.register('/hot', () => new Response('hot', { headers: { 'cache-control': 'public, max-age=60' } }))
+  const hot = prepared('hot', 'public, max-age=60')
+  fastLane.register('/hot', () => hot)
   const lines: string[] = []
   const front = createFront({
     router,
@@ -28,7 +32,7 @@ function counted(env: Record<string, string> = {}) {
     privateEmbed: () => undefined,
     statusSiteHit: (_request, route, context) => {
       counts.siteLane++
-      return route.kind === 'status' && context.path === '/warm' ? new Response('warm status read') : undefined
+      return route.kind === 'status' && context.path === '/warm' ? prepared('warm status read') : undefined
     },
     statusSite: async () => (counts.site++, new Response('status site')),
     operations: readOperationsConfig(env, 3000),

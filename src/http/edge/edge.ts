@@ -14,10 +14,13 @@ import { isLoopback, trustedProxyMatcher } from './client-address.ts'
 import type { OperationsConfig } from '../../config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
-import { applySecurityHeaders, HSTS } from './security-headers.ts'
+import { applySecurityHeaders } from './security-headers.ts'
 
 export type Handler = (request: Request, context: RequestContext) => Promise<Response> | Response
-/** A pre-encoded cache hit, or undefined; called after the Host check, before rate limits. */
+/**
+ * A pre-encoded cache hit, or undefined; called after the Host check, before rate limits. A hit
+ * carries every header the edge would add (HSTS, worker id): it is returned as it is.
+ */
 export type CachedAnswer = (request: Request, context: RequestContext) => Response | undefined
 
 export interface EdgeOptions {
@@ -48,8 +51,6 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
   const now = options.now ?? (() => performance.now())
   const worker = options.workerId === undefined ? undefined : String(options.workerId)
   const router = options.router
-  // Cache hits skip applySecurityHeaders (they carry the rest already); HSTS depends on BASE_URL.
-  const hsts = options.serviceOrigin.startsWith('https:')
 
   const limited = (ip: string): Response | undefined => {
     const decision = limiter!.take(ip)
@@ -97,11 +98,7 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
     const context = createContext(request, router, peer, trusted, host)
     if (admitted instanceof Request && cached) {
       const hit = cached(request, context)
-      if (hit) {
-        if (hsts) hit.headers.set('strict-transport-security', HSTS)
-        if (worker) hit.headers.set('x-lantern-worker', worker)
-        return hit
-      }
+      if (hit) return hit
     }
     attachContext(context)
     const startedAt = operations.requestLog ? now() : 0

@@ -90,6 +90,8 @@ export class PageViewCounter {
     const troubled = new Set(undecided.length > 0 ? (await this.repo.pagesWithActiveIncident(undecided, this.clock.now())).map((p) => p.id) : [])
     for (const view of views) view.duringIncident ??= troubled.has(view.pageId)
     const visitors: Array<{ day: number; page_id: number; kind: number; hash: string }> = []
+    const hashes = new Map<string, string>()
+    const duringIncident = new Set<string>()
     const totals = new Map<string, { page_id: number; day: number; views: number; uniques: number; incident_views: number; incident_uniques: number }>()
     for (const view of views) {
       if (!live.has(view.pageId)) continue
@@ -100,9 +102,19 @@ export class PageViewCounter {
       if (view.duringIncident) total.incident_views++
       // A view buffered just before midnight but written after it has lost its salt: count it, not its visitor.
       if (view.day < today) continue
-      const hash = (await sha256Hex(`${await this.saltFor(view.day)}\n${view.pageId}\n${view.visitor}`)).slice(0, 32)
-      visitors.push({ day: view.day, page_id: view.pageId, kind: 0, hash })
-      if (view.duringIncident) visitors.push({ day: view.day, page_id: view.pageId, kind: 1, hash })
+      // A visitor is hashed and written once per batch, however many views it made (a busy page's
+      // views come mostly from returning visitors): the rows are the same, so the uniques are too.
+      const seen = `${view.day}\n${view.pageId}\n${view.visitor}`
+      let hash = hashes.get(seen)
+      if (hash === undefined) {
+        hash = (await sha256Hex(`${await this.saltFor(view.day)}\n${view.pageId}\n${view.visitor}`)).slice(0, 32)
+        hashes.set(seen, hash)
+        visitors.push({ day: view.day, page_id: view.pageId, kind: 0, hash })
+      }
+      if (view.duringIncident && !duringIncident.has(seen)) {
+        duringIncident.add(seen)
+        visitors.push({ day: view.day, page_id: view.pageId, kind: 1, hash })
+      }
     }
     await this.repo.transaction(async (repo) => {
       for (const fresh of await repo.insertVisitors(visitors)) {

@@ -11,7 +11,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { LIVE_CACHE_CONTROL, NEGATIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareResponse, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
+import { LIVE_CACHE_CONTROL, NEGATIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareResponse, type PublicCache, readThrough } from '../../lib/http-cache.ts'
 import { queryParams } from '../../lib/query.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
@@ -113,10 +113,11 @@ export class BadgeReads {
     private readonly clock: Clock,
   ) {}
 
-  /** The fast lane: a response when the badge is cached; never touches the database. */
-  cached(request: Request): Response | undefined {
+  /** The fast lane: the prepared badge when it is cached; never touches the database. */
+  cached(url: string): PreparedResponse | undefined {
     if (this.cache === undefined) return undefined
-    return serveCached(this.cache, badgeKey(request.url), request)
+    const key = badgeKey(url)
+    return key === undefined ? undefined : this.cache.get(key)
   }
 
   /** The prepared badge for a read: cached, or loaded and cached. */

@@ -16,7 +16,7 @@ const svgResponse = textAnswer('image/svg+xml', 'An SVG image')
 /** The routes and their fast-lane reader: all answer through `reads` (cached-reads.ts), keyed by one `badgeRequest`. */
 export function badgeRoutes(reads: BadgeReads, fastLane?: FastLane) {
   // Cache hits skip the router: /badge/<slug>.svg and /badge/<slug>/uptime.svg.
-  fastLane?.registerPrefix(BADGE_PREFIX, (request) => reads.cached(request))
+  fastLane?.registerPrefix(BADGE_PREFIX, (_request, _path, url) => reads.cached(url))
   const answer = (request: Request, kind: BadgeKind) => {
     const read = badgeRequest(request.url)
     if (read === undefined || ('kind' in read && read.kind !== kind)) return errorResponse(404, 'not found')

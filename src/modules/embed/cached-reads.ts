@@ -3,7 +3,7 @@
  * `snippetsKey` reads the URL once, and the prepared answer (bytes, ETag, `Cache-Control`, CORS) and
  * its cache fill (5 minutes, tagged with the page; "no such page" kept briefly) are built here.
  */
-import { errorFill, type PreparedResponse, prepareJson, prepareJsonError, type PublicCache, readThrough, serveCached } from '../../lib/http-cache.ts'
+import { errorFill, type PreparedResponse, prepareJson, prepareJsonError, type PublicCache, readThrough } from '../../lib/http-cache.ts'
 import { queryValues } from '../../lib/query.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
@@ -47,11 +47,11 @@ export class SnippetsReads {
     private readonly cache: PublicCache | undefined,
   ) {}
 
-  /** The fast lane: a response when the answer is cached; never touches the database. */
-  cached(request: Request): Response | undefined {
+  /** The fast lane: the prepared answer when it is cached; never touches the database. */
+  cached(url: string): PreparedResponse | undefined {
     if (this.cache === undefined) return undefined
-    const read = snippetsRequest(request.url)
-    return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
+    const read = snippetsRequest(url)
+    return 'key' in read ? this.cache.get(read.key) : undefined
   }
 
   /** The prepared answer for a request URL: refused, cached, or loaded and cached. */

@@ -15,7 +15,7 @@ const SnippetsJson = t.Object({
 
 /** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `snippetsKey`. */
 export function embedRoutes(reads: SnippetsReads, fastLane?: FastLane) {
-  fastLane?.register(MARKDOWN_PATH, (request) => reads.cached(request))
+  fastLane?.register(MARKDOWN_PATH, (_request, url) => reads.cached(url))
   return new Elysia().get(
     MARKDOWN_PATH,
     ({ request }) => serveMaybePending(reads.prepared(request.url), request.headers.get('if-none-match')),

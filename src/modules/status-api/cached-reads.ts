@@ -4,7 +4,7 @@
  * weak ETag, `Cache-Control`, CORS) and its cache fill are built here from what the service returns.
  */
 import type { Clock } from '../../lib/clock.ts'
-import { errorFill, etagFor, LIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveCached, serveMaybePending } from '../../lib/http-cache.ts'
+import { errorFill, etagFor, LIVE_CACHE_CONTROL, type PreparedResponse, prepareJsonError, prepareWithoutEtag, type PublicCache, readThrough, serveMaybePending } from '../../lib/http-cache.ts'
 import { carriesToken, memoizeByText } from '../../lib/memo.ts'
 import type { CacheFill } from '../../lib/ttl-cache.ts'
 import { ttlUntil } from '../status-pipeline/windows.ts'
@@ -85,11 +85,11 @@ export class StatusJsonReads {
     private readonly clock: Clock,
   ) {}
 
-  /** The fast lane: a response when the answer is cached; never touches the database. */
-  cached(request: Request): Response | undefined {
+  /** The fast lane: the prepared answer when it is cached; never touches the database. */
+  cached(url: string): PreparedResponse | undefined {
     if (this.cache === undefined) return undefined
-    const read = statusRequest(request.url)
-    return serveCached(this.cache, 'key' in read ? read.key : undefined, request)
+    const read = statusRequest(url)
+    return 'key' in read ? this.cache.get(read.key) : undefined
   }
 
   /**

@@ -29,7 +29,7 @@ const StatusJsonSchema = t.Object({
 export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
   fastLane?.register(
     STATUS_PATH,
-    (request) => reads.cached(request),
+    (_request, url) => reads.cached(url),
     (request) => reads.missed(request),
   )
   return new Elysia()

@@ -7,13 +7,14 @@
  * takes the full path, which loads, checks access and fills the cache.
  */
 import { attachContext, type RequestContext } from '../../http/context.ts'
-import { servePrepared } from '../../lib/http-cache.ts'
+import { withoutRevalidation, type PreparedResponse } from '../../lib/http-cache.ts'
 import type { PageViewHook } from './index.ts'
 import { readKey } from './keys.ts'
 import type { StatusSiteService } from './service.ts'
 import type { StatusHostRoute } from './site-entry.ts'
 
-export type StatusSiteFastLane = (request: Request, route: StatusHostRoute, context: RequestContext) => Response | undefined
+/** The prepared answer of a warm public read (the front door serves it), or undefined. */
+export type StatusSiteFastLane = (request: Request, route: StatusHostRoute, context: RequestContext) => PreparedResponse | undefined
 
 export interface StatusSiteFastLaneDeps {
   service: StatusSiteService
@@ -45,6 +46,6 @@ export function createStatusSiteFastLane(deps: StatusSiteFastLaneDeps): StatusSi
       }
     }
     // robots.txt is served without revalidation, as its route does.
-    return servePrepared(prepared, path === '/robots.txt' ? null : request.headers.get('if-none-match'))
+    return path === '/robots.txt' ? withoutRevalidation(prepared) : prepared
   }
 }
