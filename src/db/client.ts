@@ -7,7 +7,8 @@ import { Database as SqliteDatabase, type Statement } from 'bun:sqlite'
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CompiledQuery, Kysely, type Driver } from 'kysely'
-import { BunSqliteDialect } from 'kysely-bun-sqlite'
+// The ESM build: the package's main entry is CommonJS, which would load a second copy of Kysely.
+import { BunSqliteDialect } from 'kysely-bun-sqlite/dist/index.js'
 import type { Database } from './schema.ts'
 
 export type Db = Kysely<Database>

@@ -12,7 +12,8 @@
  * are emptied (`all`).
  */
 import { sql, type Kysely } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
+import { loadPg } from './postgres.ts'
 import type { Change, ChangeFeed } from '../lib/change-feed.ts'
 
 export const CHANGES_CHANNEL = 'lantern_changes'
@@ -70,7 +71,7 @@ export function bridgeChangesOverPostgres(
 ): ChangeBridge {
   const me = crypto.randomUUID()
   const onError = options.onError ?? ((error) => console.error('[lantern] change bridge:', error.message))
-  const sender = new pg.Pool({ connectionString: url, max: 1 })
+  const sender = new (loadPg().Pool)({ connectionString: url, max: 1 })
   sender.on('error', onError)
   let listener: pg.Client | undefined
   let stopped = false
@@ -84,7 +85,7 @@ export function bridgeChangesOverPostgres(
   })
 
   const listen = async (first: boolean): Promise<void> => {
-    const client = new pg.Client({ connectionString: url })
+    const client = new (loadPg().Client)({ connectionString: url })
     client.on('notification', (message) => {
       const envelope = readEnvelope(message.payload)
       if (envelope && envelope.from !== me) changes.publish(envelope.change)

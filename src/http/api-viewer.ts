@@ -8,8 +8,6 @@
  * are imported as text and so travel inside the compiled binary, and go out gzip-encoded to clients that take it.
  */
 import { Elysia, t } from 'elysia'
-import swaggerUiJs from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }
-import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' }
 import startJs from '../assets/api-docs/start.js' with { type: 'text' }
 import themeCss from '../assets/api-docs/theme.css' with { type: 'text' }
 import referenceCss from '../assets/api-docs/reference.css' with { type: 'text' }
@@ -26,12 +24,13 @@ export const SWAGGER_UI_PATH = '/swagger/ui'
 
 const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
-const ASSETS: Record<string, { text: string; contentType: string }> = {
-  'swagger-ui.js': { text: swaggerUiJs, contentType: JS },
-  'swagger-ui.css': { text: swaggerUiCss, contentType: CSS },
-  'start.js': { text: startJs, contentType: JS },
-  'theme.css': { text: themeCss, contentType: CSS },
-  'reference.css': { text: referenceCss, contentType: CSS },
+// Swagger UI's two files (1.7 MB) are read when first asked for, not at start: most instances never serve them.
+const ASSETS: Record<string, { text: () => Promise<string>; contentType: string }> = {
+  'swagger-ui.js': { text: async () => (await import('swagger-ui-dist/swagger-ui-bundle.js', { with: { type: 'text' } })).default, contentType: JS },
+  'swagger-ui.css': { text: async () => (await import('swagger-ui-dist/swagger-ui.css', { with: { type: 'text' } })).default, contentType: CSS },
+  'start.js': { text: async () => startJs, contentType: JS },
+  'theme.css': { text: async () => themeCss, contentType: CSS },
+  'reference.css': { text: async () => referenceCss, contentType: CSS },
 }
 
 const loaded = new Map<string, Promise<PreparedResponse | EncodedResponses>>()
@@ -86,7 +85,7 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
       async ({ params, request }) => {
         const asset = ASSETS[params.file]
         if (!asset) return errorResponse(404, 'not found')
-        const prepared = await load(params.file, () => prepareEncoded(asset.text, { contentType: asset.contentType, cacheControl: 'public, max-age=3600' }))
+        const prepared = await load(params.file, async () => prepareEncoded(await asset.text(), { contentType: asset.contentType, cacheControl: 'public, max-age=3600' }))
         return servePrepared(forEncoding(prepared, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
       },
       {

@@ -3,7 +3,6 @@
  * PNG, JPEG and ICO by their signatures (`file-type`, the well-kept library for this); SVG, which is
  * text, by parsing its start: optional BOM, XML declaration, comments and doctype, then `<svg`.
  */
-import { fileTypeFromBuffer } from 'file-type'
 import type { ImageType } from './tables.ts'
 
 export const IMAGE_CONTENT_TYPES: Readonly<Record<ImageType, string>> = {
@@ -27,6 +26,8 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
 
 export async function sniffImage(bytes: Uint8Array): Promise<ImageType | undefined> {
   if (bytes.length === 0) return undefined
+  // file-type is loaded by the first uploaded image, not at start.
+  const { fileTypeFromBuffer } = await import('file-type')
   const detected = await fileTypeFromBuffer(bytes)
   if (detected?.ext === 'png') return 'png'
   if (detected?.ext === 'jpg') return 'jpeg'

@@ -17,7 +17,6 @@ import { formatDateTime, formatDayRange, formatMonth } from '../../lib/human-tim
 import type { Notifier, OutboxWriter } from '../notify/contract.ts'
 import { formatDuration, formatPpm } from './compute.ts'
 import { dayString, periodOf, previousMonth } from './period.ts'
-import { renderSlaPdf } from './pdf.ts'
 import { SlaRepo } from './repo.ts'
 import type { SlaReport, SlaService } from './service.ts'
 import type { SlaPeriod } from './tables.ts'
@@ -99,7 +98,7 @@ export class SlaChecker {
     let sent = 0
     for (const due of await this.repo.monthlyDue(reported.start, MONTHLY_BATCH)) {
       const report = await this.deps.sla.reportOfPage({ id: due.page_id, name: due.name, slug: due.slug }, reported)
-      const pdf = await renderSlaPdf(report)
+      const pdf = await (await import('./pdf.ts')).renderSlaPdf(report)
       const claimed = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await new SlaRepo(trx).claimMonthlyMail(due.page_id, reported.start, now))) return false
         await this.deps.outbox.enqueue(trx, [

@@ -14,7 +14,6 @@ import type { AccountsService } from '../accounts/service.ts'
 import { slaReportCsv } from './csv.ts'
 import { slaModels, SlaReportJson, slaReportJson, SlaReportQuery, SlaSettingsBody, SlaTargetBody, SlaTargetItem, targetJson } from './model.ts'
 import { dayString } from './period.ts'
-import { renderSlaPdf } from './pdf.ts'
 import type { SlaReport, SlaService } from './service.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['SLA'], summary, description, security: apiKeySecurity })
@@ -66,7 +65,7 @@ export function slaRoutes(deps: { accounts: AccountsService; sla: SlaService }) 
       '/status-pages/:id/sla.pdf',
       async ({ owner, params, query }) => {
         const report = await sla.report(owner, params.id, query)
-        return new Response(await renderSlaPdf(report), {
+        return new Response(await (await import('./pdf.ts')).renderSlaPdf(report), {
           headers: { ...NO_STORE, 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="${fileName(report, 'pdf')}"` },
         })
       },

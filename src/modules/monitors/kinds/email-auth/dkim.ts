@@ -6,7 +6,6 @@
  * NXDOMAIN means no keys at all, NOERROR means some exist. A domain that sends no mail
  * (`v=spf1 -all` and DMARC p=reject) needs none.
  */
-import { getPublicKey } from 'mailauth/lib/tools.js'
 import { worst, type DkimResult, type DkimSelectorResult } from './report.ts'
 import { dnsCode, type DnsResolve } from '../../../../lib/dns/index.ts'
 
@@ -20,6 +19,8 @@ export async function checkSelector(domain: string, selector: string, resolve: D
   const name = `${selector}._domainkey.${domain}`
   try {
     // 1 bit as mailauth's floor: the size rules are ours, so a short key is reported, not thrown.
+    // mailauth is loaded by the first email-authentication check, not at start.
+    const { getPublicKey } = await import('mailauth/lib/tools.js')
     const key = await getPublicKey('DKIM', name, 1, resolve)
     const bits = key.keyType === 'rsa' ? key.modulusLength : undefined
     const base = { selector, keyType: key.keyType, ...(bits !== undefined ? { bits } : {}), records: [key.rr] }

@@ -5,7 +5,7 @@
  * address outside the organization the authorisation record `<domain>._report._dmarc.<host>`
  * (RFC 7489 §7.1; without it receivers send no reports there: warning).
  */
-import getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js'
+import type getDmarcRecord from 'mailauth/lib/dmarc/get-dmarc-record.js'
 import { worst, type AuthStatus, type DmarcResult } from './report.ts'
 import { dnsCode, type DnsResolve } from '../../../../lib/dns/index.ts'
 
@@ -41,7 +41,9 @@ export async function checkDmarc(domain: string, resolve: DnsResolve): Promise<D
   }
   let record: Awaited<ReturnType<typeof getDmarcRecord>>
   try {
-    record = await getDmarcRecord(domain, resolve)
+    // mailauth is loaded by the first email-authentication check, not at start.
+    const { default: readDmarcRecord } = await import('mailauth/lib/dmarc/get-dmarc-record.js')
+    record = await readDmarcRecord(domain, resolve)
   } catch (error) {
     return { status: 'error', reason: `the DMARC lookup failed (${dnsCode(error) ?? 'error'}), after retries` }
   }

@@ -8,7 +8,6 @@
  * 2001:db8::5f (IPv6 documentation space, RFC 3849), an address no real record lists, so no term
  * matches and every term is walked and counted. The `all` qualifier is read from the record itself (and its redirect target).
  */
-import { spf } from 'mailauth/lib/spf/index.js'
 import type { SpfResult } from './report.ts'
 import { dnsCode, TRANSIENT_CODES, type DnsResolve } from '../../../../lib/dns/index.ts'
 
@@ -52,6 +51,8 @@ export async function checkSpf(domain: string, resolve: DnsResolve, timeoutMs: n
   if (records.length > 1) return { status: 'fail', reason: `${records.length} SPF records; there must be exactly one (RFC 7208 §4.5)`, records }
   const record = records[0]!
 
+  // mailauth is loaded by the first email-authentication check, not at start.
+  const { spf } = await import('mailauth/lib/spf/index.js')
   const evaluation = await spf({ sender: `postmaster@${domain}`, ip: PROBE_IP, helo: domain, mta: 'lantern', resolver: resolve as never, strict: true, maxResolveCount: SPF_LOOKUP_LIMIT, maxElapsedTime: timeoutMs })
   const lookups = (evaluation as { lookups?: { count?: number } }).lookups?.count
   const comment = String(evaluation.status.comment ?? '').replace(/^lantern: /, '')
