@@ -106,6 +106,16 @@ export class ByteWriter {
     for (let i = 0; i < tail.length; i++) buffer[this.length++] = tail[i]!
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.length
+  }
+
+  /** Empty again, keeping the buffer. */
+  reset(): void {
+    this.length = 0
+  }
+
   result(): Uint8Array {
     return this.buffer.subarray(0, this.length)
   }

@@ -109,11 +109,13 @@ export class ExpositionWriter {
     this.parts.push(lines)
   }
 
-  /** The exposition as UTF-8, in one buffer. */
+  /** The exposition as UTF-8, in one buffer sized once: every piece is copied once. */
   body(): Uint8Array<ArrayBuffer> {
     const encoder = new TextEncoder()
     const chunks = this.parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
-    const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
+    let size = 0
+    for (const chunk of chunks) size += chunk.length
+    const body = new Uint8Array(size)
     let offset = 0
     for (const chunk of chunks) {
       body.set(chunk, offset)

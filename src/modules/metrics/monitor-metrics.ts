@@ -18,7 +18,7 @@ import type { CheckResult } from '../monitors/kinds/index.ts'
 import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
-import { MONITOR_DURATION_BUCKETS, OUTCOMES, outcomeIndex, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'
+import { MONITOR_DURATION_BUCKETS, OUTCOMES, encodeMonitorSeries, familyHeaders, outcomeIndex, storedLastSuccess, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
@@ -31,7 +31,7 @@ const DURATION_BUCKETS = new BucketLayout([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 /** Seconds; the scheduler looks for due runs every 250 ms. */
 const LATENESS_BUCKETS = new BucketLayout([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300])
 
-/** One monitor's figures kept in memory. */
+/** One monitor's figures kept in memory, with its lines as last encoded. */
 class Figures implements MonitorFigures {
   readonly results = new Float64Array(OUTCOMES.length)
   durations: Buckets | undefined
@@ -39,6 +39,21 @@ class Figures implements MonitorFigures {
   certificateNotAfterMs: number | undefined
   /** The raw results were asked for a last success once. */
   lastSuccessLookedUp = false
+  /** Lines by family; undefined once a figure changed. */
+  encoded: Uint8Array[] | undefined
+  /** The stored row's values the lines were encoded from. */
+  private encodedFrom = { constantLabels: '', type: '', state: '', certNotAfter: null as number | null, storedLastSuccess: 0 }
+
+  /** The lines for `row`, encoded again only if a figure or the stored row changed since last time. */
+  linesFor(constantLabels: string, row: MonitorScrapeRow): Uint8Array[] {
+    const from = this.encodedFrom
+    const storedSuccess = storedLastSuccess(row)
+    if (this.encoded === undefined || from.constantLabels !== constantLabels || from.type !== row.type || from.state !== row.state || from.certNotAfter !== row.cert_not_after || from.storedLastSuccess !== storedSuccess) {
+      this.encoded = encodeMonitorSeries(constantLabels, row, this)
+      this.encodedFrom = { constantLabels, type: row.type, state: row.state, certNotAfter: row.cert_not_after, storedLastSuccess: storedSuccess }
+    }
+    return this.encoded
+  }
 }
 
 export interface MonitorSeriesSettings {
@@ -73,7 +88,10 @@ export class MonitorMetrics {
         const seconds = (performance.now() - startedAt) / 1000
         this.durations.observe(type, seconds)
         const figures = this.figuresOf(monitorId)
-        if (figures) (figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
+        if (figures) {
+          ;(figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
+          figures.encoded = undefined
+        }
       }
     },
   }
@@ -83,6 +101,7 @@ export class MonitorMetrics {
     this.checks.add(labelText({ type: monitor.type, result: result.outcome }))
     const figures = this.figuresOf(monitor.id)
     if (!figures) return
+    figures.encoded = undefined
     figures.results[outcome]!++
     if (result.outcome === 'ok') figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
     const notAfter = certificateNotAfter(monitor.type, result)
@@ -110,7 +129,13 @@ export class MonitorMetrics {
     this.figures.clear()
     for (const [id, kept] of figures) this.figures.set(id, kept)
     await this.lookUpLastSuccesses(shown)
-    out.bytes(writeMonitorSeries(out.constantLabels, shown, this.figures))
+    // Each family's lines are the monitors' kept pieces in turn: only changed monitors are encoded again.
+    const lines = shown.map((row) => this.figures.get(row.id)!.linesFor(out.constantLabels, row))
+    const headers = familyHeaders(out.constantLabels)
+    for (let family = 0; family < headers.length; family++) {
+      out.bytes(headers[family]!)
+      for (const pieces of lines) if (pieces[family]!.length > 0) out.bytes(pieces[family]!)
+    }
   }
 
   private writeTotals(out: ExpositionWriter, rows: readonly MonitorScrapeRow[]): void {
@@ -139,7 +164,10 @@ export class MonitorMetrics {
     if (ids.length === 0) return
     for (const [id, at] of await this.repo.lastSuccesses(ids)) {
       const figures = this.figures.get(id)
-      if (figures) figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+      if (figures) {
+        figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+        figures.encoded = undefined
+      }
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The per-monitor families (`monitor_id`), written as bytes: each line is a fixed head up to the
  * monitor's id, the id, a fixed tail with the other labels (and the constant ones), and the value.
- * The fixed pieces are encoded once per exposition writer's constant labels.
+ * The fixed pieces are encoded once per exposition writer's constant labels; each monitor's lines
+ * are encoded apart (encodeMonitorSeries), so that a scrape re-encodes only the monitors that changed.
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
@@ -41,7 +42,7 @@ const HELP: ReadonlyArray<[string, MetricType, string]> = [
   [LAST_SUCCESS, 'gauge', "When each monitor's latest ok result was recorded (Unix time)"],
 ]
 
-/** The fixed pieces of every line, for one set of constant labels. */
+/** The fixed pieces of every line, for one set of constant labels (encoded once). */
 class Pieces {
   readonly headers: Uint8Array[]
   readonly head: (name: string) => Uint8Array
@@ -76,55 +77,67 @@ class Pieces {
 }
 
 const piecesByLabels = new Map<string, Pieces>()
-
-/** Writes the five per-monitor families for `shown`, whose figures are all in `figuresOf` (durations in MONITOR_DURATION_BUCKETS). */
-export function writeMonitorSeries(constantLabels: string, shown: readonly MonitorScrapeRow[], figuresOf: ReadonlyMap<number, MonitorFigures>): Uint8Array {
+const piecesFor = (constantLabels: string): Pieces => {
   let pieces = piecesByLabels.get(constantLabels)
   if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
-  // About 750 bytes a monitor with series of each kind.
-  const out = new ByteWriter(4096 + shown.length * 800)
-  out.bytes(pieces.headers[0]!)
-  const stateHead = pieces.head(STATE)
-  for (const row of shown) out.line(stateHead, row.id, pieces.stateTail(row.type, row.state), 1)
+  return pieces
+}
 
-  out.bytes(pieces.headers[1]!)
+/** The HELP and TYPE lines of the five families, in the order they are written. */
+export const familyHeaders = (constantLabels: string): readonly Uint8Array[] => piecesFor(constantLabels).headers
+
+/** One buffer reused for every monitor encoded; each monitor's lines are then copied out at their size. */
+const scratch = new ByteWriter(4096)
+
+/**
+ * One monitor's lines in each of the five families (empty where it has none), from its figures and
+ * its stored row (durations in MONITOR_DURATION_BUCKETS). The five pieces share one buffer.
+ */
+export function encodeMonitorSeries(constantLabels: string, row: MonitorScrapeRow, figures: MonitorFigures): Uint8Array[] {
+  const pieces = piecesFor(constantLabels)
+  const out = scratch
+  out.reset()
+  const ends: number[] = []
+  out.line(pieces.head(STATE), row.id, pieces.stateTail(row.type, row.state), 1)
+  ends.push(out.size)
+
+  const results = figures.results
   const checksHead = pieces.head(CHECKS)
-  for (const row of shown) {
-    const results = figuresOf.get(row.id)!.results
-    for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(checksHead, row.id, pieces.checksTails[r]!, results[r]!)
-  }
+  for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(checksHead, row.id, pieces.checksTails[r]!, results[r]!)
+  ends.push(out.size)
 
-  out.bytes(pieces.headers[2]!)
-  const bucketHead = pieces.head(`${DURATION}_bucket`)
-  const sumHead = pieces.head(`${DURATION}_sum`)
-  const countHead = pieces.head(`${DURATION}_count`)
-  for (const row of shown) {
-    const durations = figuresOf.get(row.id)!.durations
-    if (!durations) continue
+  const durations = figures.durations
+  if (durations) {
+    const bucketHead = pieces.head(`${DURATION}_bucket`)
     let cumulative = 0
     for (let i = 0; i < durations.counts.length - 1; i++) {
       cumulative += durations.counts[i]!
       out.line(bucketHead, row.id, pieces.bucketTails[i]!, cumulative)
     }
     out.line(bucketHead, row.id, pieces.bucketTails[durations.counts.length - 1]!, durations.count)
-    out.line(sumHead, row.id, pieces.close, durations.sum)
-    out.line(countHead, row.id, pieces.close, durations.count)
+    out.line(pieces.head(`${DURATION}_sum`), row.id, pieces.close, durations.sum)
+    out.line(pieces.head(`${DURATION}_count`), row.id, pieces.close, durations.count)
   }
+  ends.push(out.size)
 
-  out.bytes(pieces.headers[3]!)
-  const certificateHead = pieces.head(CERTIFICATE)
-  for (const row of shown) {
-    if (!CERTIFICATE_TYPES.has(row.type)) continue
-    const notAfter = figuresOf.get(row.id)!.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
-    if (notAfter != null) out.timeLine(certificateHead, row.id, pieces.close, notAfter)
+  if (CERTIFICATE_TYPES.has(row.type)) {
+    const notAfter = figures.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
+    if (notAfter != null) out.timeLine(pieces.head(CERTIFICATE), row.id, pieces.close, notAfter)
   }
+  ends.push(out.size)
 
-  out.bytes(pieces.headers[4]!)
-  const lastSuccessHead = pieces.head(LAST_SUCCESS)
-  for (const row of shown) {
-    const stored = row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0
-    const lastSuccess = Math.max(figuresOf.get(row.id)!.lastSuccessMs ?? 0, stored)
-    if (lastSuccess > 0) out.timeLine(lastSuccessHead, row.id, pieces.close, lastSuccess)
-  }
-  return out.result()
+  const lastSuccess = Math.max(figures.lastSuccessMs ?? 0, storedLastSuccess(row))
+  if (lastSuccess > 0) out.timeLine(pieces.head(LAST_SUCCESS), row.id, pieces.close, lastSuccess)
+  ends.push(out.size)
+
+  const block = out.result().slice()
+  let start = 0
+  return ends.map((end) => {
+    const piece = block.subarray(start, end)
+    start = end
+    return piece
+  })
 }
+
+/** The last success the stored row tells of (ms), 0 if none. */
+export const storedLastSuccess = (row: MonitorScrapeRow): number => (row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0)
