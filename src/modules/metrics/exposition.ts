@@ -112,14 +112,18 @@ export class ExpositionWriter {
   /** The exposition as UTF-8, in one buffer sized once: every piece is copied once. */
   body(): Uint8Array<ArrayBuffer> {
     const encoder = new TextEncoder()
-    const chunks = this.parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
+    const parts = this.parts
     let size = 0
-    for (const chunk of chunks) size += chunk.length
+    for (let i = 0; i < parts.length; i++) {
+      let part = parts[i]!
+      if (typeof part === 'string') parts[i] = part = encoder.encode(part)
+      size += part.length
+    }
     const body = new Uint8Array(size)
     let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.length
+    for (const part of parts as Uint8Array[]) {
+      body.set(part, offset)
+      offset += part.length
     }
     return body
   }

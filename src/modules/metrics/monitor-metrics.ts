@@ -18,7 +18,7 @@ import type { CheckResult } from '../monitors/kinds/index.ts'
 import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
-import { MONITOR_DURATION_BUCKETS, OUTCOMES, encodeMonitorSeries, familyHeaders, outcomeIndex, storedLastSuccess, type MonitorFigures } from './monitor-series.ts'
+import { MONITOR_DURATION_BUCKETS, MonitorSeriesWriter, OUTCOMES, outcomeIndex, WrittenLines, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
@@ -31,7 +31,7 @@ const DURATION_BUCKETS = new BucketLayout([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 /** Seconds; the scheduler looks for due runs every 250 ms. */
 const LATENESS_BUCKETS = new BucketLayout([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300])
 
-/** One monitor's figures kept in memory, with its lines as last encoded. */
+/** One monitor's figures kept in memory. */
 class Figures implements MonitorFigures {
   readonly results = new Float64Array(OUTCOMES.length)
   durations: Buckets | undefined
@@ -39,21 +39,7 @@ class Figures implements MonitorFigures {
   certificateNotAfterMs: number | undefined
   /** The raw results were asked for a last success once. */
   lastSuccessLookedUp = false
-  /** Lines by family; undefined once a figure changed. */
-  encoded: Uint8Array[] | undefined
-  /** The stored row's values the lines were encoded from. */
-  private encodedFrom = { constantLabels: '', type: '', state: '', certNotAfter: null as number | null, storedLastSuccess: 0 }
-
-  /** The lines for `row`, encoded again only if a figure or the stored row changed since last time. */
-  linesFor(constantLabels: string, row: MonitorScrapeRow): Uint8Array[] {
-    const from = this.encodedFrom
-    const storedSuccess = storedLastSuccess(row)
-    if (this.encoded === undefined || from.constantLabels !== constantLabels || from.type !== row.type || from.state !== row.state || from.certNotAfter !== row.cert_not_after || from.storedLastSuccess !== storedSuccess) {
-      this.encoded = encodeMonitorSeries(constantLabels, row, this)
-      this.encodedFrom = { constantLabels, type: row.type, state: row.state, certNotAfter: row.cert_not_after, storedLastSuccess: storedSuccess }
-    }
-    return this.encoded
-  }
+  readonly written = new WrittenLines()
 }
 
 export interface MonitorSeriesSettings {
@@ -68,6 +54,7 @@ export class MonitorMetrics {
   private readonly durations = new HistogramsBy<StoredMonitorType>(DURATION_BUCKETS, (type) => labelText({ type }))
   private readonly lateness = new Buckets(LATENESS_BUCKETS)
   private readonly figures = new Map<number, Figures>()
+  private series: MonitorSeriesWriter | undefined
 
   constructor(
     private readonly repo: MetricsRepo,
@@ -90,7 +77,7 @@ export class MonitorMetrics {
         const figures = this.figuresOf(monitorId)
         if (figures) {
           ;(figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
-          figures.encoded = undefined
+          figures.written.forget()
         }
       }
     },
@@ -101,7 +88,7 @@ export class MonitorMetrics {
     this.checks.add(labelText({ type: monitor.type, result: result.outcome }))
     const figures = this.figuresOf(monitor.id)
     if (!figures) return
-    figures.encoded = undefined
+    figures.written.forget()
     figures.results[outcome]!++
     if (result.outcome === 'ok') figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
     const notAfter = certificateNotAfter(monitor.type, result)
@@ -123,19 +110,21 @@ export class MonitorMetrics {
     const enabled = rows.filter((row) => row.enabled === 1)
     const shown = enabled.slice(0, this.settings.monitorSeriesMax)
     out.single('lantern_monitor_series_dropped', 'gauge', 'Enabled monitors beyond METRICS_MONITOR_SERIES_MAX: no series of their own (their checks still count in the lantern_monitors_ totals)', enabled.length - shown.length)
-    // Figures follow the monitors shown: deleted, paused or dropped monitors' figures go.
+    this.followShown(shown)
+    await this.lookUpLastSuccesses(shown)
+    if (this.series?.constantLabels !== out.constantLabels) this.series = new MonitorSeriesWriter(out.constantLabels)
+    out.bytes(this.series.write(shown, (id) => this.figures.get(id)!))
+  }
+
+  /** Figures follow the monitors shown: deleted, paused or dropped monitors' figures go, new ones start empty. */
+  private followShown(shown: readonly MonitorScrapeRow[]): void {
+    let known = 0
+    for (const row of shown) if (this.figures.has(row.id)) known++
+    if (known === shown.length && known === this.figures.size) return
     const figures = new Map<number, Figures>()
     for (const row of shown) figures.set(row.id, this.figures.get(row.id) ?? new Figures())
     this.figures.clear()
     for (const [id, kept] of figures) this.figures.set(id, kept)
-    await this.lookUpLastSuccesses(shown)
-    // Each family's lines are the monitors' kept pieces in turn: only changed monitors are encoded again.
-    const lines = shown.map((row) => this.figures.get(row.id)!.linesFor(out.constantLabels, row))
-    const headers = familyHeaders(out.constantLabels)
-    for (let family = 0; family < headers.length; family++) {
-      out.bytes(headers[family]!)
-      for (const pieces of lines) if (pieces[family]!.length > 0) out.bytes(pieces[family]!)
-    }
   }
 
   private writeTotals(out: ExpositionWriter, rows: readonly MonitorScrapeRow[]): void {
@@ -166,7 +155,7 @@ export class MonitorMetrics {
       const figures = this.figures.get(id)
       if (figures) {
         figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
-        figures.encoded = undefined
+        figures.written.forget()
       }
     }
   }

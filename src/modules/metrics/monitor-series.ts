@@ -1,8 +1,8 @@
 /**
  * The per-monitor families (`monitor_id`), written as bytes: each line is a fixed head up to the
  * monitor's id, the id, a fixed tail with the other labels (and the constant ones), and the value.
- * The fixed pieces are encoded once per exposition writer's constant labels; each monitor's lines
- * are encoded apart (encodeMonitorSeries), so that a scrape re-encodes only the monitors that changed.
+ * The fixed pieces are encoded once per exposition writer's constant labels; a scrape encodes again
+ * only the monitors that changed since the previous one and copies the others' lines from it.
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
@@ -26,6 +26,29 @@ export interface MonitorFigures {
   durations: Buckets | undefined
   lastSuccessMs: number | undefined
   certificateNotAfterMs: number | undefined
+  readonly written: WrittenLines
+}
+
+/** Each writer's scrapes get numbers no other writer uses. */
+let lastGeneration = 0
+/** Never a scrape's number: lines to be encoded again. */
+const STALE = -1
+
+/** Where a monitor's lines are in the last scrape's bytes, and the stored row they were written from. */
+export class WrittenLines {
+  /** Start and end of its lines in each of the five families. */
+  readonly spans = new Int32Array(10)
+  /** The scrape that wrote them (STALE: a figure changed since). */
+  generation = STALE
+  type = ''
+  state = ''
+  certNotAfter: number | null = null
+  storedLastSuccess = 0
+
+  /** A figure changed: the next scrape encodes this monitor's lines again. */
+  forget(): void {
+    this.generation = STALE
+  }
 }
 
 const STATE = 'lantern_monitor_state'
@@ -48,6 +71,13 @@ class Pieces {
   readonly head: (name: string) => Uint8Array
   /** `"` closing the id, the constant labels, `} `. */
   readonly close: Uint8Array
+  readonly stateHead: Uint8Array
+  readonly checksHead: Uint8Array
+  readonly bucketHead: Uint8Array
+  readonly sumHead: Uint8Array
+  readonly countHead: Uint8Array
+  readonly certificateHead: Uint8Array
+  readonly lastSuccessHead: Uint8Array
   readonly checksTails: Uint8Array[]
   readonly bucketTails: Uint8Array[]
   /** By type, then state. */
@@ -63,6 +93,13 @@ class Pieces {
       return head
     }
     this.close = encodeText(`"${more}} `)
+    this.stateHead = this.head(STATE)
+    this.checksHead = this.head(CHECKS)
+    this.bucketHead = this.head(`${DURATION}_bucket`)
+    this.sumHead = this.head(`${DURATION}_sum`)
+    this.countHead = this.head(`${DURATION}_count`)
+    this.certificateHead = this.head(CERTIFICATE)
+    this.lastSuccessHead = this.head(LAST_SUCCESS)
     this.checksTails = OUTCOMES.map((result) => encodeText(`",result="${result}"${more}} `))
     this.bucketTails = [...MONITOR_DURATION_BUCKETS.le, '+Inf'].map((le) => encodeText(`",le="${le}"${more}} `))
   }
@@ -77,67 +114,93 @@ class Pieces {
 }
 
 const piecesByLabels = new Map<string, Pieces>()
-const piecesFor = (constantLabels: string): Pieces => {
-  let pieces = piecesByLabels.get(constantLabels)
-  if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
-  return pieces
-}
-
-/** The HELP and TYPE lines of the five families, in the order they are written. */
-export const familyHeaders = (constantLabels: string): readonly Uint8Array[] => piecesFor(constantLabels).headers
-
-/** One buffer reused for every monitor encoded; each monitor's lines are then copied out at their size. */
-const scratch = new ByteWriter(4096)
 
 /**
- * One monitor's lines in each of the five families (empty where it has none), from its figures and
- * its stored row (durations in MONITOR_DURATION_BUCKETS). The five pieces share one buffer.
+ * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. A
+ * monitor whose figures and stored row are as they were at the previous scrape has its lines copied
+ * from that scrape's bytes; the others are encoded again.
  */
-export function encodeMonitorSeries(constantLabels: string, row: MonitorScrapeRow, figures: MonitorFigures): Uint8Array[] {
-  const pieces = piecesFor(constantLabels)
-  const out = scratch
-  out.reset()
-  const ends: number[] = []
-  out.line(pieces.head(STATE), row.id, pieces.stateTail(row.type, row.state), 1)
-  ends.push(out.size)
+export class MonitorSeriesWriter {
+  private readonly pieces: Pieces
+  /** The previous scrape's bytes (never changed once returned) and its number. */
+  private previous: Uint8Array = new Uint8Array(0)
+  private generation = STALE - 1
 
-  const results = figures.results
-  const checksHead = pieces.head(CHECKS)
-  for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(checksHead, row.id, pieces.checksTails[r]!, results[r]!)
-  ends.push(out.size)
+  constructor(readonly constantLabels: string) {
+    let pieces = piecesByLabels.get(constantLabels)
+    if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
+    this.pieces = pieces
+  }
 
-  const durations = figures.durations
-  if (durations) {
-    const bucketHead = pieces.head(`${DURATION}_bucket`)
-    let cumulative = 0
-    for (let i = 0; i < durations.counts.length - 1; i++) {
-      cumulative += durations.counts[i]!
-      out.line(bucketHead, row.id, pieces.bucketTails[i]!, cumulative)
+  /** The lines of `shown`, whose figures `figuresOf` answers (durations in MONITOR_DURATION_BUCKETS). */
+  write(shown: readonly MonitorScrapeRow[], figuresOf: (id: number) => MonitorFigures): Uint8Array {
+    const previousGeneration = this.generation
+    const generation = (this.generation = ++lastGeneration)
+    const figures = shown.map((row) => figuresOf(row.id))
+    const kept = new Uint8Array(shown.length)
+    for (let i = 0; i < shown.length; i++) {
+      const row = shown[i]!
+      const written = figures[i]!.written
+      const stored = storedLastSuccess(row)
+      if (written.generation === previousGeneration && written.type === row.type && written.state === row.state && written.certNotAfter === row.cert_not_after && written.storedLastSuccess === stored) kept[i] = 1
+      else Object.assign(written, { type: row.type, state: row.state, certNotAfter: row.cert_not_after, storedLastSuccess: stored })
+      written.generation = generation
     }
-    out.line(bucketHead, row.id, pieces.bucketTails[durations.counts.length - 1]!, durations.count)
-    out.line(pieces.head(`${DURATION}_sum`), row.id, pieces.close, durations.sum)
-    out.line(pieces.head(`${DURATION}_count`), row.id, pieces.close, durations.count)
+    const previous = this.previous
+    // About 750 bytes a monitor with series of each kind.
+    const out = new ByteWriter(previous.length > 0 ? previous.length + 65_536 : 4096 + shown.length * 800)
+    const headers = this.pieces.headers
+    for (let family = 0; family < headers.length; family++) {
+      out.bytes(headers[family]!)
+      for (let i = 0; i < shown.length; i++) {
+        const spans = figures[i]!.written.spans
+        const start = out.size
+        if (kept[i] === 1) out.copy(previous, spans[2 * family]!, spans[2 * family + 1]!)
+        else this.encode(out, family, shown[i]!, figures[i]!)
+        spans[2 * family] = start
+        spans[2 * family + 1] = out.size
+      }
+    }
+    return (this.previous = out.result())
   }
-  ends.push(out.size)
 
-  if (CERTIFICATE_TYPES.has(row.type)) {
-    const notAfter = figures.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
-    if (notAfter != null) out.timeLine(pieces.head(CERTIFICATE), row.id, pieces.close, notAfter)
+  private encode(out: ByteWriter, family: number, row: MonitorScrapeRow, figures: MonitorFigures): void {
+    const pieces = this.pieces
+    switch (family) {
+      case 0:
+        out.line(pieces.stateHead, row.id, pieces.stateTail(row.type, row.state), 1)
+        return
+      case 1: {
+        const results = figures.results
+        for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(pieces.checksHead, row.id, pieces.checksTails[r]!, results[r]!)
+        return
+      }
+      case 2: {
+        const durations = figures.durations
+        if (!durations) return
+        let cumulative = 0
+        for (let i = 0; i < durations.counts.length - 1; i++) {
+          cumulative += durations.counts[i]!
+          out.line(pieces.bucketHead, row.id, pieces.bucketTails[i]!, cumulative)
+        }
+        out.line(pieces.bucketHead, row.id, pieces.bucketTails[durations.counts.length - 1]!, durations.count)
+        out.line(pieces.sumHead, row.id, pieces.close, durations.sum)
+        out.line(pieces.countHead, row.id, pieces.close, durations.count)
+        return
+      }
+      case 3: {
+        if (!CERTIFICATE_TYPES.has(row.type)) return
+        const notAfter = figures.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
+        if (notAfter != null) out.timeLine(pieces.certificateHead, row.id, pieces.close, notAfter)
+        return
+      }
+      default: {
+        const lastSuccess = Math.max(figures.lastSuccessMs ?? 0, storedLastSuccess(row))
+        if (lastSuccess > 0) out.timeLine(pieces.lastSuccessHead, row.id, pieces.close, lastSuccess)
+      }
+    }
   }
-  ends.push(out.size)
-
-  const lastSuccess = Math.max(figures.lastSuccessMs ?? 0, storedLastSuccess(row))
-  if (lastSuccess > 0) out.timeLine(pieces.head(LAST_SUCCESS), row.id, pieces.close, lastSuccess)
-  ends.push(out.size)
-
-  const block = out.result().slice()
-  let start = 0
-  return ends.map((end) => {
-    const piece = block.subarray(start, end)
-    start = end
-    return piece
-  })
 }
 
 /** The last success the stored row tells of (ms), 0 if none. */
-export const storedLastSuccess = (row: MonitorScrapeRow): number => (row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0)
+const storedLastSuccess = (row: MonitorScrapeRow): number => (row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0)
