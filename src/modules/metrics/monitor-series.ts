@@ -143,7 +143,12 @@ export class MonitorSeriesWriter {
       const written = figures[i]!.written
       const stored = storedLastSuccess(row)
       if (written.generation === previousGeneration && written.type === row.type && written.state === row.state && written.certNotAfter === row.cert_not_after && written.storedLastSuccess === stored) kept[i] = 1
-      else Object.assign(written, { type: row.type, state: row.state, certNotAfter: row.cert_not_after, storedLastSuccess: stored })
+      else {
+        written.type = row.type
+        written.state = row.state
+        written.certNotAfter = row.cert_not_after
+        written.storedLastSuccess = stored
+      }
       written.generation = generation
     }
     const previous = this.previous
