@@ -109,15 +109,21 @@ export class ExpositionWriter {
     this.parts.push(lines)
   }
 
-  /** The exposition as UTF-8, in one buffer. */
+  /** The exposition as UTF-8, in one buffer sized once: every piece is copied once. */
   body(): Uint8Array<ArrayBuffer> {
     const encoder = new TextEncoder()
-    const chunks = this.parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part))
-    const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
+    const parts = this.parts
+    let size = 0
+    for (let i = 0; i < parts.length; i++) {
+      let part = parts[i]!
+      if (typeof part === 'string') parts[i] = part = encoder.encode(part)
+      size += part.length
+    }
+    const body = new Uint8Array(size)
     let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.length
+    for (const part of parts as Uint8Array[]) {
+      body.set(part, offset)
+      offset += part.length
     }
     return body
   }

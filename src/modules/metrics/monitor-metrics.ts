@@ -18,7 +18,7 @@ import type { CheckResult } from '../monitors/kinds/index.ts'
 import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
-import { MONITOR_DURATION_BUCKETS, OUTCOMES, outcomeIndex, writeMonitorSeries, type MonitorFigures } from './monitor-series.ts'
+import { MONITOR_DURATION_BUCKETS, MonitorSeriesWriter, OUTCOMES, outcomeIndex, WrittenLines, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
@@ -39,6 +39,7 @@ class Figures implements MonitorFigures {
   certificateNotAfterMs: number | undefined
   /** The raw results were asked for a last success once. */
   lastSuccessLookedUp = false
+  readonly written = new WrittenLines()
 }
 
 export interface MonitorSeriesSettings {
@@ -53,6 +54,7 @@ export class MonitorMetrics {
   private readonly durations = new HistogramsBy<StoredMonitorType>(DURATION_BUCKETS, (type) => labelText({ type }))
   private readonly lateness = new Buckets(LATENESS_BUCKETS)
   private readonly figures = new Map<number, Figures>()
+  private series: MonitorSeriesWriter | undefined
 
   constructor(
     private readonly repo: MetricsRepo,
@@ -73,7 +75,10 @@ export class MonitorMetrics {
         const seconds = (performance.now() - startedAt) / 1000
         this.durations.observe(type, seconds)
         const figures = this.figuresOf(monitorId)
-        if (figures) (figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
+        if (figures) {
+          ;(figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
+          figures.written.forget()
+        }
       }
     },
   }
@@ -83,6 +88,7 @@ export class MonitorMetrics {
     this.checks.add(labelText({ type: monitor.type, result: result.outcome }))
     const figures = this.figuresOf(monitor.id)
     if (!figures) return
+    figures.written.forget()
     figures.results[outcome]!++
     if (result.outcome === 'ok') figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
     const notAfter = certificateNotAfter(monitor.type, result)
@@ -104,13 +110,21 @@ export class MonitorMetrics {
     const enabled = rows.filter((row) => row.enabled === 1)
     const shown = enabled.slice(0, this.settings.monitorSeriesMax)
     out.single('lantern_monitor_series_dropped', 'gauge', 'Enabled monitors beyond METRICS_MONITOR_SERIES_MAX: no series of their own (their checks still count in the lantern_monitors_ totals)', enabled.length - shown.length)
-    // Figures follow the monitors shown: deleted, paused or dropped monitors' figures go.
+    this.followShown(shown)
+    await this.lookUpLastSuccesses(shown)
+    if (this.series?.constantLabels !== out.constantLabels) this.series = new MonitorSeriesWriter(out.constantLabels)
+    out.bytes(this.series.write(shown, (id) => this.figures.get(id)!))
+  }
+
+  /** Figures follow the monitors shown: deleted, paused or dropped monitors' figures go, new ones start empty. */
+  private followShown(shown: readonly MonitorScrapeRow[]): void {
+    let known = 0
+    for (const row of shown) if (this.figures.has(row.id)) known++
+    if (known === shown.length && known === this.figures.size) return
     const figures = new Map<number, Figures>()
     for (const row of shown) figures.set(row.id, this.figures.get(row.id) ?? new Figures())
     this.figures.clear()
     for (const [id, kept] of figures) this.figures.set(id, kept)
-    await this.lookUpLastSuccesses(shown)
-    out.bytes(writeMonitorSeries(out.constantLabels, shown, this.figures))
   }
 
   private writeTotals(out: ExpositionWriter, rows: readonly MonitorScrapeRow[]): void {
@@ -139,7 +153,10 @@ export class MonitorMetrics {
     if (ids.length === 0) return
     for (const [id, at] of await this.repo.lastSuccesses(ids)) {
       const figures = this.figures.get(id)
-      if (figures) figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+      if (figures) {
+        figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+        figures.written.forget()
+      }
     }
   }
 }

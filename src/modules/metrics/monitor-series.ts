@@ -1,7 +1,8 @@
 /**
  * The per-monitor families (`monitor_id`), written as bytes: each line is a fixed head up to the
  * monitor's id, the id, a fixed tail with the other labels (and the constant ones), and the value.
- * The fixed pieces are encoded once per exposition writer's constant labels.
+ * The fixed pieces are encoded once per exposition writer's constant labels; a scrape encodes again
+ * only the monitors that changed since the previous one and copies the others' lines from it.
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
@@ -25,6 +26,29 @@ export interface MonitorFigures {
   durations: Buckets | undefined
   lastSuccessMs: number | undefined
   certificateNotAfterMs: number | undefined
+  readonly written: WrittenLines
+}
+
+/** Each writer's scrapes get numbers no other writer uses. */
+let lastGeneration = 0
+/** Never a scrape's number: lines to be encoded again. */
+const STALE = -1
+
+/** Where a monitor's lines are in the last scrape's bytes, and the stored row they were written from. */
+export class WrittenLines {
+  /** Start and end of its lines in each of the five families. */
+  readonly spans = new Int32Array(10)
+  /** The scrape that wrote them (STALE: a figure changed since). */
+  generation = STALE
+  type = ''
+  state = ''
+  certNotAfter: number | null = null
+  storedLastSuccess = 0
+
+  /** A figure changed: the next scrape encodes this monitor's lines again. */
+  forget(): void {
+    this.generation = STALE
+  }
 }
 
 const STATE = 'lantern_monitor_state'
@@ -41,12 +65,19 @@ const HELP: ReadonlyArray<[string, MetricType, string]> = [
   [LAST_SUCCESS, 'gauge', "When each monitor's latest ok result was recorded (Unix time)"],
 ]
 
-/** The fixed pieces of every line, for one set of constant labels. */
+/** The fixed pieces of every line, for one set of constant labels (encoded once). */
 class Pieces {
   readonly headers: Uint8Array[]
   readonly head: (name: string) => Uint8Array
   /** `"` closing the id, the constant labels, `} `. */
   readonly close: Uint8Array
+  readonly stateHead: Uint8Array
+  readonly checksHead: Uint8Array
+  readonly bucketHead: Uint8Array
+  readonly sumHead: Uint8Array
+  readonly countHead: Uint8Array
+  readonly certificateHead: Uint8Array
+  readonly lastSuccessHead: Uint8Array
   readonly checksTails: Uint8Array[]
   readonly bucketTails: Uint8Array[]
   /** By type, then state. */
@@ -62,6 +93,13 @@ class Pieces {
       return head
     }
     this.close = encodeText(`"${more}} `)
+    this.stateHead = this.head(STATE)
+    this.checksHead = this.head(CHECKS)
+    this.bucketHead = this.head(`${DURATION}_bucket`)
+    this.sumHead = this.head(`${DURATION}_sum`)
+    this.countHead = this.head(`${DURATION}_count`)
+    this.certificateHead = this.head(CERTIFICATE)
+    this.lastSuccessHead = this.head(LAST_SUCCESS)
     this.checksTails = OUTCOMES.map((result) => encodeText(`",result="${result}"${more}} `))
     this.bucketTails = [...MONITOR_DURATION_BUCKETS.le, '+Inf'].map((le) => encodeText(`",le="${le}"${more}} `))
   }
@@ -77,54 +115,97 @@ class Pieces {
 
 const piecesByLabels = new Map<string, Pieces>()
 
-/** Writes the five per-monitor families for `shown`, whose figures are all in `figuresOf` (durations in MONITOR_DURATION_BUCKETS). */
-export function writeMonitorSeries(constantLabels: string, shown: readonly MonitorScrapeRow[], figuresOf: ReadonlyMap<number, MonitorFigures>): Uint8Array {
-  let pieces = piecesByLabels.get(constantLabels)
-  if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
-  // About 750 bytes a monitor with series of each kind.
-  const out = new ByteWriter(4096 + shown.length * 800)
-  out.bytes(pieces.headers[0]!)
-  const stateHead = pieces.head(STATE)
-  for (const row of shown) out.line(stateHead, row.id, pieces.stateTail(row.type, row.state), 1)
+/**
+ * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. A
+ * monitor whose figures and stored row are as they were at the previous scrape has its lines copied
+ * from that scrape's bytes; the others are encoded again.
+ */
+export class MonitorSeriesWriter {
+  private readonly pieces: Pieces
+  /** The previous scrape's bytes (never changed once returned) and its number. */
+  private previous: Uint8Array = new Uint8Array(0)
+  private generation = STALE - 1
 
-  out.bytes(pieces.headers[1]!)
-  const checksHead = pieces.head(CHECKS)
-  for (const row of shown) {
-    const results = figuresOf.get(row.id)!.results
-    for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(checksHead, row.id, pieces.checksTails[r]!, results[r]!)
+  constructor(readonly constantLabels: string) {
+    let pieces = piecesByLabels.get(constantLabels)
+    if (pieces === undefined) piecesByLabels.set(constantLabels, (pieces = new Pieces(constantLabels)))
+    this.pieces = pieces
   }
 
-  out.bytes(pieces.headers[2]!)
-  const bucketHead = pieces.head(`${DURATION}_bucket`)
-  const sumHead = pieces.head(`${DURATION}_sum`)
-  const countHead = pieces.head(`${DURATION}_count`)
-  for (const row of shown) {
-    const durations = figuresOf.get(row.id)!.durations
-    if (!durations) continue
-    let cumulative = 0
-    for (let i = 0; i < durations.counts.length - 1; i++) {
-      cumulative += durations.counts[i]!
-      out.line(bucketHead, row.id, pieces.bucketTails[i]!, cumulative)
+  /** The lines of `shown`, whose figures `figuresOf` answers (durations in MONITOR_DURATION_BUCKETS). */
+  write(shown: readonly MonitorScrapeRow[], figuresOf: (id: number) => MonitorFigures): Uint8Array {
+    const previousGeneration = this.generation
+    const generation = (this.generation = ++lastGeneration)
+    const figures = shown.map((row) => figuresOf(row.id))
+    const kept = new Uint8Array(shown.length)
+    for (let i = 0; i < shown.length; i++) {
+      const row = shown[i]!
+      const written = figures[i]!.written
+      const stored = storedLastSuccess(row)
+      if (written.generation === previousGeneration && written.type === row.type && written.state === row.state && written.certNotAfter === row.cert_not_after && written.storedLastSuccess === stored) kept[i] = 1
+      else {
+        written.type = row.type
+        written.state = row.state
+        written.certNotAfter = row.cert_not_after
+        written.storedLastSuccess = stored
+      }
+      written.generation = generation
     }
-    out.line(bucketHead, row.id, pieces.bucketTails[durations.counts.length - 1]!, durations.count)
-    out.line(sumHead, row.id, pieces.close, durations.sum)
-    out.line(countHead, row.id, pieces.close, durations.count)
+    const previous = this.previous
+    // About 750 bytes a monitor with series of each kind.
+    const out = new ByteWriter(previous.length > 0 ? previous.length + 65_536 : 4096 + shown.length * 800)
+    const headers = this.pieces.headers
+    for (let family = 0; family < headers.length; family++) {
+      out.bytes(headers[family]!)
+      for (let i = 0; i < shown.length; i++) {
+        const spans = figures[i]!.written.spans
+        const start = out.size
+        if (kept[i] === 1) out.copy(previous, spans[2 * family]!, spans[2 * family + 1]!)
+        else this.encode(out, family, shown[i]!, figures[i]!)
+        spans[2 * family] = start
+        spans[2 * family + 1] = out.size
+      }
+    }
+    return (this.previous = out.result())
   }
 
-  out.bytes(pieces.headers[3]!)
-  const certificateHead = pieces.head(CERTIFICATE)
-  for (const row of shown) {
-    if (!CERTIFICATE_TYPES.has(row.type)) continue
-    const notAfter = figuresOf.get(row.id)!.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
-    if (notAfter != null) out.timeLine(certificateHead, row.id, pieces.close, notAfter)
+  private encode(out: ByteWriter, family: number, row: MonitorScrapeRow, figures: MonitorFigures): void {
+    const pieces = this.pieces
+    switch (family) {
+      case 0:
+        out.line(pieces.stateHead, row.id, pieces.stateTail(row.type, row.state), 1)
+        return
+      case 1: {
+        const results = figures.results
+        for (let r = 0; r < OUTCOMES.length; r++) if (results[r]! > 0) out.line(pieces.checksHead, row.id, pieces.checksTails[r]!, results[r]!)
+        return
+      }
+      case 2: {
+        const durations = figures.durations
+        if (!durations) return
+        let cumulative = 0
+        for (let i = 0; i < durations.counts.length - 1; i++) {
+          cumulative += durations.counts[i]!
+          out.line(pieces.bucketHead, row.id, pieces.bucketTails[i]!, cumulative)
+        }
+        out.line(pieces.bucketHead, row.id, pieces.bucketTails[durations.counts.length - 1]!, durations.count)
+        out.line(pieces.sumHead, row.id, pieces.close, durations.sum)
+        out.line(pieces.countHead, row.id, pieces.close, durations.count)
+        return
+      }
+      case 3: {
+        if (!CERTIFICATE_TYPES.has(row.type)) return
+        const notAfter = figures.certificateNotAfterMs ?? (row.type === 'ssl' ? row.cert_not_after : null)
+        if (notAfter != null) out.timeLine(pieces.certificateHead, row.id, pieces.close, notAfter)
+        return
+      }
+      default: {
+        const lastSuccess = Math.max(figures.lastSuccessMs ?? 0, storedLastSuccess(row))
+        if (lastSuccess > 0) out.timeLine(pieces.lastSuccessHead, row.id, pieces.close, lastSuccess)
+      }
+    }
   }
-
-  out.bytes(pieces.headers[4]!)
-  const lastSuccessHead = pieces.head(LAST_SUCCESS)
-  for (const row of shown) {
-    const stored = row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0
-    const lastSuccess = Math.max(figuresOf.get(row.id)!.lastSuccessMs ?? 0, stored)
-    if (lastSuccess > 0) out.timeLine(lastSuccessHead, row.id, pieces.close, lastSuccess)
-  }
-  return out.result()
 }
+
+/** The last success the stored row tells of (ms), 0 if none. */
+const storedLastSuccess = (row: MonitorScrapeRow): number => (row.last_outcome === 'ok' && row.last_check_at !== null ? row.last_check_at : 0)

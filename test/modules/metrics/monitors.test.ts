@@ -176,3 +176,39 @@ describe('bounded series', () => {
     }
   })
 })
+
+describe('from one scrape to the next', () => {
+  test("a monitor that ran again shows its new figures; one that did not keeps its lines byte for byte; a state another process stored shows", async () => {
+    const setup = await setUp()
+    const target = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok') })
+    try {
+      const often = String((await setup.createMonitor({ name: 'Often', type: 'http', target: `http://127.0.0.1:${target.port}/often`, interval_seconds: 60 })).id)
+      const daily = String((await setup.createMonitor({ name: 'Daily', type: 'http', target: `http://127.0.0.1:${target.port}/daily`, interval_seconds: 86_400 })).id)
+      await setup.runAll()
+      const linesOf = (text: string, id: string) => text.split('\n').filter((line) => line.includes(`monitor_id="${id}"`))
+      const first = await setup.scrape()
+      const checksBefore = valueOf(first.samples, 'lantern_monitor_checks_total', { monitor_id: often, result: 'ok' })
+      expect(checksBefore).toBeGreaterThanOrEqual(1)
+      expect(linesOf(first.text, daily).length).toBeGreaterThanOrEqual(9)
+
+      // A minute later only the 60-second monitor is due.
+      setup.ctx.clock.advance(61_000)
+      await setup.scheduler.tick()
+      await setup.scheduler.settle()
+      const second = await setup.scrape()
+      expect(valueOf(second.samples, 'lantern_monitor_checks_total', { monitor_id: often, result: 'ok' })).toBe(checksBefore + 1)
+      expect(valueOf(second.samples, 'lantern_monitor_check_duration_seconds_count', { monitor_id: often })).toBe(checksBefore + 1)
+      expect(valueOf(second.samples, 'lantern_monitor_last_success_timestamp_seconds', { monitor_id: often })).toBe(setup.ctx.clock.now() / 1000)
+      expect(linesOf(second.text, daily)).toEqual(linesOf(first.text, daily))
+
+      // Another worker on the same database stored a new state: the next scrape shows it.
+      await setup.ctx.database.db.updateTable('monitors').set({ state: 'down' }).where('id', '=', Number(daily)).execute()
+      const third = await setup.scrape()
+      expect(samplesOf(third.samples, 'lantern_monitor_state', { monitor_id: daily }).map((s) => s.labels.state)).toEqual(['down'])
+      expect(linesOf(third.text, often)).toEqual(linesOf(second.text, often))
+    } finally {
+      target.stop(true)
+      await setup.ctx.close()
+    }
+  })
+})
