@@ -7,7 +7,7 @@
 import { copyFileSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
-import { compare, runWrk, seedDatabase, tempDir } from './lib.ts'
+import { compare, runWrk, seedDatabase, spawnUntilHealthy, tempDir } from './lib.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const temp = tempDir()
@@ -18,45 +18,14 @@ const binary = join(temp.dir, 'lantern')
 copyFileSync(join(ROOT, 'dist/lantern'), binary)
 console.log(`\n## binary\nsize: ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB (${statSync(binary).size} bytes)`)
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
-
 function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
 }
 
 async function start(env: Record<string, string>) {
-  const port = freePort()
-  const startedAt = performance.now()
-  const proc = Bun.spawn([binary, 'serve'], {
-    cwd: temp.dir,
-    env: { PATH: '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com', ...env },
-    stdout: 'ignore',
-    stderr: 'inherit',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break
-    } catch {}
-    if (performance.now() - startedAt > 10_000) throw new Error('the binary did not answer /healthz within 10 s')
-    await Bun.sleep(2)
-  }
-  const startupMs = performance.now() - startedAt
-  return {
-    url,
-    pid: proc.pid,
-    startupMs,
-    stop: async () => {
-      proc.kill('SIGTERM')
-      await proc.exited
-    },
-  }
+  const started = await spawnUntilHealthy([binary, 'serve'], { cwd: temp.dir, env, name: 'the binary', limitMs: 10_000 })
+  return { ...started, startupMs: started.startMs }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!

@@ -329,6 +329,46 @@ export async function startListeningProcess(args: string[], env: Record<string, 
   }
 }
 
+/** A loopback port nothing listens on now. */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+/**
+ * `command` in a process of its own on a free loopback port, timed from spawn to its first 200 on
+ * `/healthz` (start-up as a user sees it); throws when that takes longer than `limitMs`.
+ */
+export async function spawnUntilHealthy(command: string[], options: { cwd: string; env: Record<string, string>; name: string; limitMs: number }) {
+  const port = freePort()
+  const startedAt = performance.now()
+  const proc = Bun.spawn(command, {
+    cwd: options.cwd,
+    env: { PATH: '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com', ...options.env },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break
+    } catch {}
+    if (performance.now() - startedAt > options.limitMs) throw new Error(`${options.name} did not answer /healthz within ${options.limitMs / 1000} s`)
+    await Bun.sleep(2)
+  }
+  return {
+    url,
+    pid: proc.pid,
+    startMs: performance.now() - startedAt,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      await proc.exited
+    },
+  }
+}
+
 /** Polls a database file (read-only, beside the server that writes it) until every monitor has a result. */
 export async function untilEveryMonitorRan(path: string): Promise<void> {
   const reader = openDatabase(path, { readonly: true })

@@ -8,7 +8,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config.ts'
-import { runWrk, seedDatabase, tempDir } from './lib.ts'
+import { runWrk, seedDatabase, spawnUntilHealthy, tempDir } from './lib.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const temp = tempDir()
@@ -31,13 +31,6 @@ const subjects: Record<string, { name: string; command: string[] }> = {
 }
 type Subject = string
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
-  const port = probe.port!
-  probe.stop(true)
-  return port
-}
-
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
 /** The process's own CPU time (user + system) in ms, from /proc (clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
@@ -46,32 +39,8 @@ function cpuMs(pid: number): number {
 }
 
 async function start(subject: Subject, databasePath: string) {
-  const port = freePort()
-  const startedAt = performance.now()
-  const proc = Bun.spawn(subjects[subject]!.command, {
-    cwd: temp.dir,
-    env: { PATH: '/usr/bin:/bin', HOST: '127.0.0.1', PORT: String(port), BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com', DATABASE_PATH: databasePath },
-    stdout: 'ignore',
-    stderr: 'inherit',
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break
-    } catch {}
-    if (performance.now() - startedAt > 20_000) throw new Error(`${subjects[subject]!.name} did not answer /healthz within 20 s`)
-    await Bun.sleep(2)
-  }
-  return {
-    url,
-    pid: proc.pid,
-    startMs: performance.now() - startedAt,
-    startCpuMs: cpuMs(proc.pid),
-    stop: async () => {
-      proc.kill('SIGTERM')
-      await proc.exited
-    },
-  }
+  const started = await spawnUntilHealthy(subjects[subject]!.command, { cwd: temp.dir, env: { DATABASE_PATH: databasePath }, name: subjects[subject]!.name, limitMs: 20_000 })
+  return { ...started, startCpuMs: cpuMs(started.pid) }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
