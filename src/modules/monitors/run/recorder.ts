@@ -68,28 +68,13 @@ export interface MonitorRecorderOptions {
 
 export class MonitorRecorder {
   private readonly resultHooks: ResultHook[] = []
-  private readonly repo: MonitorsRepo
-  private readonly checks: ChecksService
-  private readonly components: ComponentsService
-  private readonly clock: Clock
-  private readonly changes: ChangeFeed
-  private readonly listener: ConfirmedStateListener | undefined
-  private readonly events: EventSink | undefined
+
+  constructor(private readonly deps: MonitorRecorderOptions) {}
 
   /** Registers a hook (composition root). */
   onResult(hook: ResultHook): this {
     this.resultHooks.push(hook)
     return this
-  }
-
-  constructor(options: MonitorRecorderOptions) {
-    this.repo = options.repo
-    this.checks = options.checks
-    this.components = options.components
-    this.clock = options.clock
-    this.changes = options.changes
-    this.listener = options.listener
-    this.events = options.events
   }
 
   /**
@@ -104,7 +89,7 @@ export class MonitorRecorder {
     /** Per component, the monitors whose state changed in this batch: what its notifications name. */
     const changedMonitors = new Map<number, number[]>()
     const touchedPages = new Set<number>()
-    await this.repo.db.transaction().execute(async (trx) => {
+    await this.deps.repo.db.transaction().execute(async (trx) => {
       const repo = new MonitorsRepo(trx)
       const rows = new Map((await repo.findMany([...new Set(events.map((e) => e.monitorId))])).map((row) => [row.id, row]))
       // Monitors with regions besides `local` keep a state per region (region-state.ts).
@@ -122,14 +107,14 @@ export class MonitorRecorder {
       for (const event of events) {
         const row = rows.get(event.monitorId)
         if (!row || row.enabled !== 1) continue
-        const now = this.clock.now()
+        const now = this.deps.clock.now()
         const step = stepOf(row, event, statesOf, now)
         if (!step) continue
         if (step.nextRunAt !== undefined) nextRuns.set(row.id, step.nextRunAt)
         if (!step.changes) continue
         await repo.update(row.id, step.changes)
         if (step.report) {
-          await recordToolReport(trx, step.report, { monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, target: row.target ?? '' }, now, this.events)
+          await recordToolReport(trx, step.report, { monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, target: row.target ?? '' }, now, this.deps.events)
         }
         // The hooks see the row as it was read.
         if (step.ownResult) for (const hook of this.resultHooks) await hook(trx, row, step.ownResult, now)
@@ -156,36 +141,36 @@ export class MonitorRecorder {
         if (componentId !== null) changedMonitors.set(componentId, [...(changedMonitors.get(componentId) ?? []), change.monitor_id])
       }
       // The component check store, in the same transaction. The raw log is monitor_results: one raw row per result, not two.
-      await this.checks.recordWithin(trx, [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks })), { raw: false })
+      await this.deps.checks.recordWithin(trx, [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks })), { raw: false })
     })
     for (const componentId of changedComponents) {
       // What one change causes (the component's status, the automatic incident) is one message per channel.
       const cause: NotifyCause = { key: `monitors:${componentId}:${crypto.randomUUID()}`, monitorIds: [...new Set(changedMonitors.get(componentId))] }
       try {
         const status = await this.refreshComponent(componentId, cause)
-        if (status !== null) await this.listener?.confirmedState(componentId, status, cause)
+        if (status !== null) await this.deps.listener?.confirmedState(componentId, status, cause)
       } finally {
-        await this.events?.flush?.(cause.key)
+        await this.deps.events?.flush?.(cause.key)
       }
     }
     // A status change was published by applyMonitorStatus; what is left is new results.
-    for (const pageId of touchedPages) this.changes.pageChanged(pageId, { resultsOnly: true })
+    for (const pageId of touchedPages) this.deps.changes.pageChanged(pageId, { resultsOnly: true })
     return nextRuns
   }
 
   /** Gives the component the worst state of its monitors (unless the owner overrides it). */
   async refreshComponent(componentId: number, cause?: NotifyCause): Promise<ComponentStatus | null> {
-    const status = componentStatusFromMonitors(await this.repo.componentMonitorStates(componentId))
-    if (status !== null) await this.components.applyMonitorStatus(componentId, status, cause)
+    const status = componentStatusFromMonitors(await this.deps.repo.componentMonitorStates(componentId))
+    if (status !== null) await this.deps.components.applyMonitorStatus(componentId, status, cause)
     return status
   }
 
   /** Deletes raw results past the retention, in small transactions so a run's writes never wait long. */
   async prune(batchSize = 5_000): Promise<number> {
-    const before = this.clock.now() - RESULT_RETENTION_MS
+    const before = this.deps.clock.now() - RESULT_RETENTION_MS
     let total = 0
     for (;;) {
-      const deleted = await this.repo.pruneResults(before, batchSize)
+      const deleted = await this.deps.repo.pruneResults(before, batchSize)
       total += deleted
       if (deleted < batchSize) return total
       // Let the scheduler's writes in between two deletes.

@@ -6,9 +6,9 @@
  * - A global cap (100 runs at once) and a per-host cap (4) bound the load on us and on a target;
  *   a run that finds its host busy waits for a later tick.
  * - Every run has a hard deadline: the engine's runBudgetMs + 1 s; past it, the run is a failure.
- * - Finished runs are written in batches: one transaction every 5 s at most (recorder.ts). A write
- *   dirties the pages of every monitor row it touches and every component's roll-ups once, however
- *   many results it carries, so fewer, larger batches write far fewer bytes and statements per check.
+ * - Finished runs are written in batches: one transaction a second at most (recorder.ts). The lease
+ *   of a run lasts until its result is written, so a longer interval between writes would delay the
+ *   takeover of a dead server's monitors by as much.
  * - The database is the truth: a due monitor is read again before it runs, so a pause, a change
  *   or a push in another process is seen; the owner's changes reach the heap through `updated_at`.
  *   next_run_at is persisted with each result, so a restart neither loses nor doubles a run.
@@ -57,7 +57,7 @@ export interface SchedulerOptions {
   checkDeps: CheckDeps
   timer?: Timer
   tickMs?: number
-  /** Finished runs are written at most this often, in one transaction (default 5 s). */
+  /** Finished runs are written at most this often, in one transaction (default 1 s). */
   flushEveryMs?: number
   globalCap?: number
   perHostCap?: number
@@ -69,7 +69,7 @@ export interface SchedulerOptions {
   observer?: SchedulerObserver
 }
 
-export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 5_000, flushAtPending: 5_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
+export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, flushAtPending: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
 
 export class MonitorScheduler {
   private readonly heap = new MinHeap()
