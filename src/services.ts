@@ -179,7 +179,7 @@ export function createServices(input: ServiceDeps) {
   const shareTokens = new ShareTokensService(analyticsRepo, clock)
   const analytics = new AnalyticsService(analyticsRepo, shareTokens, clock, responseTimesFrom(deps.db))
   const pageViews = new PageViewCounter(analyticsRepo, clock)
-  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock)
+  const sla = new SlaService(new SlaRepo(deps.db), pages, components, clock, changes)
   // The public cache of prepared answers (status JSON, snippets, badges, pages); every write empties
   // what it touches through the change feed.
   const cacheOptions = publicCacheOptions({ clock })
@@ -187,7 +187,7 @@ export function createServices(input: ServiceDeps) {
     deps.publicCache === false ? undefined : metrics ? new MeteredCache(cacheOptions, metrics.cache) : new TtlCache(cacheOptions)
   publicCache?.follow(changes)
   const embed = new EmbedService(new EmbedRepo(deps.db), deps.config)
-  const status = new StatusService(pageStatus, deps.config, clock)
+  const status = new StatusService(pageStatus, deps.config, clock, (pageId) => sla.publicBudgets(pageId))
   const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetScript(WIDGET_JS)
@@ -200,6 +200,7 @@ export function createServices(input: ServiceDeps) {
     clock,
     changes,
     config: deps.config,
+    budgets: (pageId) => sla.publicBudgets(pageId),
   })
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)

@@ -7,6 +7,7 @@
  *   formatDateTime(ms, 'Europe/Berlin')    // '27 Nov 2026, 15:05 GMT+1'
  *   formatDate(ms)                         // '27 Nov 2026'
  *   formatMonth(ms)                        // 'November 2026'
+ *   formatLength(2_592_000)                // '43 min 12 s' (a length of time, to the second)
  *
  * Pure, Intl only, no imports: browsers get this very file as /static/analytics/human-time.js
  * (types stripped), so the analytics dashboard writes dates exactly as the server does.
@@ -57,4 +58,17 @@ export function formatDayRange(firstDayMs: number, lastDayMs: number): string {
   const first = formatDate(firstDayMs)
   const last = formatDate(lastDayMs)
   return first === last ? first : `${first} to ${last}`
+}
+
+/** "43 min 12 s", "2 h 5 min", "3 d 4 h": a length of time (an outage, a budget) for people. */
+export function formatLength(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000))
+  const d = Math.floor(seconds / 86_400)
+  const h = Math.floor((seconds % 86_400) / 3600)
+  const m = Math.floor((seconds % 3600) / 60)
+  const s = seconds % 60
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`
+  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`
+  return `${s} s`
 }

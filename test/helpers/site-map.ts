@@ -100,7 +100,7 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
     await scheduler.settle()
   }
   for (const { componentId } of await services.sla.targets(owner, page.id)) {
-    if (componentId !== website.id) await services.sla.setTarget(owner, componentId, { target_percent: 99.9 })
+    if (componentId !== website.id) await services.sla.setTarget(owner, componentId, { target_percent: 99.9, public_budget: true })
   }
   // A kept lookup (the Tools result screen), shaped as the DKIM tool answers.
   const dkim = { status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', selectors: [{ selector: 's1', status: 'warning', reason: 's1: RSA key of 1024 bits; use 2048 or more', key_type: 'rsa', bits: 1024, records: [`v=DKIM1; k=rsa; p=${'A'.repeat(216)}`] }] }

@@ -100,6 +100,27 @@ describe('SLA screens in the browser', () => {
     expect(await api(`/status-pages/${pageId}/sla/settings`)).toEqual({ monthly_report: true })
   })
 
+  test('show an error budget on the public page: the visitor sees what is left this month', async () => {
+    const page = app.page
+    const slug = (await api(`/status-pages/${pageId}`)).slug
+    await page.goto(`${app.base}/user/pages/${pageId}/components/${markupId}/sla`)
+    await page.getByLabel('Target (%)').fill('99.9')
+    await page.getByLabel('Show the error budget on the public page').check()
+    await page.getByRole('button', { name: 'Save target' }).click()
+    await page.waitForURL(`${app.base}/user/pages/${pageId}/sla`)
+    expect((await api(`/status-pages/${pageId}/sla/targets`)).find((t: any) => t.component_id === markupId).target).toMatchObject({ target_percent: 99.9, public_budget: true })
+
+    // December has just begun (1 Dec, 12:00): 31 days at 99.9 % allow 44 min 38 s, none used.
+    const visitor = await app.browser.newPage()
+    await visitor.goto(app.server.statusHost(slug))
+    const line = visitor.locator('.budget')
+    expect(await line.count()).toBe(1)
+    expect((await line.textContent())?.trim()).toBe('44 min 38 s of 44 min 38 s error budget left this month (target 99.9%)')
+    expect(await visitor.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
+    await checkLayouts(visitor, app.shots, 'public-budget', ['44 min 38 s of 44 min 38 s error budget left this month'])
+    await visitor.close()
+  })
+
   test('a bad range shows the error next to the field with a 400', async () => {
     const response = await app.page.goto(`${app.base}/user/pages/${pageId}/sla?from=2026-11-30&to=2026-11-01`)
     expect(response?.status()).toBe(400)

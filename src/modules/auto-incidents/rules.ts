@@ -10,7 +10,7 @@
  *           "recovered" update and stays open for the person (taken over, or Auto Resolve off).
  *   degraded → nothing: only down opens, only up resolves.
  */
-import { formatDateTime } from '../../lib/human-time.ts'
+import { formatDateTime, formatLength } from '../../lib/human-time.ts'
 import type { ComponentStatus } from '../components/tables.ts'
 
 /** A failure within this time after an automatic resolve reopens the same incident (documented in monitors.md). */
@@ -64,18 +64,8 @@ function suppression(facts: AutomationFacts): SuppressedBy | undefined {
   return undefined
 }
 
-/** "43 min 12 s", "2 h 5 min", "3 d 4 h": an outage length for people. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000))
-  const d = Math.floor(seconds / 86_400)
-  const h = Math.floor((seconds % 86_400) / 3600)
-  const m = Math.floor((seconds % 3600) / 60)
-  const s = seconds % 60
-  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`
-  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`
-  return `${s} s`
-}
+/** An outage's length for people: "43 min 12 s", "2 h 5 min", "3 d 4 h". */
+export const formatDuration = formatLength
 
 export const incidentTitle = (component: string): string => `${component} is experiencing issues`
 

@@ -25,6 +25,8 @@ export interface SlaTarget {
   period: SlaPeriod
   policy: SlaPolicy
   breachAlerts: boolean
+  /** Shown on the public page and in the status JSON. */
+  publicBudget: boolean
 }
 
 export interface StatusTimes {

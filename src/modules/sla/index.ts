@@ -96,7 +96,7 @@ export function slaRoutes(deps: { accounts: AccountsService; sla: SlaService }) 
       response: { 200: t.Object({ data: slaModels.SlaTarget }), ...errorResponses },
       detail: detail(
         "Set a component's SLA target",
-        '`target_percent` from 50 to 99.9999 (at most 4 decimals); `period` month (default), quarter or year: the error budget the breach alerts measure (50, 80 and 100 % of it, once each per period). Policy: `degraded_counts_as` up (default), down or half; `exclude_maintenance` (default true); `min_outage_seconds` (default 0: every recorded outage counts).',
+        '`target_percent` from 50 to 99.9999 (at most 4 decimals); `period` month (default), quarter or year: the error budget the breach alerts measure (50, 80 and 100 % of it, once each per period). Policy: `degraded_counts_as` up (default), down or half; `exclude_maintenance` (default true); `min_outage_seconds` (default 0: every recorded outage counts). `public_budget` (default false) shows the running period budget and what is left on the public page and in the status JSON.',
       ),
     })
     .delete(

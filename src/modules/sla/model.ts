@@ -28,6 +28,9 @@ export const SlaTargetBody = t.Object({
     t.Integer({ minimum: 0, maximum: MAX_MIN_OUTAGE_SECONDS, error: `min_outage_seconds must be a whole number from 0 to ${MAX_MIN_OUTAGE_SECONDS}` }),
   ),
   breach_alerts: t.Optional(t.Boolean({ error: 'breach_alerts must be true or false' })),
+  public_budget: t.Optional(
+    t.Boolean({ description: "Show the running period's error budget and what is left on the public page and in the status JSON (default false)", error: 'public_budget must be true or false' }),
+  ),
 })
 
 export const SlaSettingsBody = t.Object({
@@ -44,6 +47,7 @@ const Target = t.Object({
   target_percent: t.Number(),
   period: t.String(),
   breach_alerts: t.Boolean(),
+  public_budget: t.Boolean({ description: 'The error budget is shown on the public page and in the status JSON' }),
   policy: Policy,
 })
 
@@ -118,6 +122,7 @@ export function targetJson(target: SlaTarget): Static<typeof Target> {
     target_percent: target.targetPpm / 10_000,
     period: target.period,
     breach_alerts: target.breachAlerts,
+    public_budget: target.publicBudget,
     policy: policyJson(target.policy),
   }
 }

@@ -49,7 +49,7 @@ export class SlaRepo {
   targetsOfPage(pageId: number): Promise<TargetRow[]> {
     return this.db
       .selectFrom('sla_targets')
-      .select(['component_id', 'page_id', 'target_ppm', 'period', 'degraded_counts_as', 'exclude_maintenance', 'min_outage_s', 'breach_alerts'])
+      .select(['component_id', 'page_id', 'target_ppm', 'period', 'degraded_counts_as', 'exclude_maintenance', 'min_outage_s', 'breach_alerts', 'public_budget'])
       .where('page_id', '=', pageId)
       .execute()
   }
@@ -67,6 +67,7 @@ export class SlaRepo {
           exclude_maintenance: values.exclude_maintenance,
           min_outage_s: values.min_outage_s,
           breach_alerts: values.breach_alerts,
+          public_budget: values.public_budget,
           updated_at: now,
         }),
       )

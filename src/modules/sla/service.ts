@@ -3,6 +3,7 @@
  * else's page or component is a 404); `reportOfPage` is the unchecked read the checker and the
  * monthly mail use. The numbers come from compute.ts; the SQL lives in repo.ts.
  */
+import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
@@ -21,7 +22,8 @@ import {
   type SlaTarget,
   type Cumulative,
 } from './compute.ts'
-import { parseReportRange, type Span } from './period.ts'
+import { parseReportRange, periodOf, type Span } from './period.ts'
+import type { PublicBudget } from './public-budget.ts'
 import type { SlaRepo, TargetRow } from './repo.ts'
 import type { DegradedCountsAs, SlaPeriod } from './tables.ts'
 
@@ -32,6 +34,7 @@ export interface SlaTargetInput {
   exclude_maintenance?: boolean
   min_outage_seconds?: number
   breach_alerts?: boolean
+  public_budget?: boolean
 }
 
 export interface SlaReport {
@@ -61,6 +64,7 @@ export function targetOf(row: TargetRow): SlaTarget {
     period: row.period,
     policy: { degradedCountsAs: row.degraded_counts_as, excludeMaintenance: row.exclude_maintenance === 1, minOutageSeconds: row.min_outage_s },
     breachAlerts: row.breach_alerts === 1,
+    publicBudget: row.public_budget === 1,
   }
 }
 
@@ -77,6 +81,8 @@ export class SlaService {
     private readonly pages: StatusPagesService,
     private readonly components: ComponentsService,
     private readonly clock: Clock,
+    /** A target's public budget is on the page: a change empties the page's cached answers. */
+    private readonly changes: Pick<ChangeFeed, 'pageChanged'>,
   ) {}
 
   now(): number {
@@ -111,14 +117,17 @@ export class SlaService {
       exclude_maintenance: (input.exclude_maintenance ?? DEFAULT_POLICY.excludeMaintenance) ? 1 : 0,
       min_outage_s: minOutage,
       breach_alerts: (input.breach_alerts ?? true) ? 1 : 0,
+      public_budget: input.public_budget ? 1 : 0,
     }
     await this.repo.upsertTarget({ ...row, now: this.clock.now() })
+    this.changes.pageChanged(component.pageId)
     return targetOf(row)
   }
 
   async deleteTarget(owner: User, componentId: number): Promise<void> {
-    await this.components.get(owner, componentId)
+    const component = await this.components.get(owner, componentId)
     if (!(await this.repo.deleteTarget(componentId))) throw notFound('this component has no SLA target')
+    this.changes.pageChanged(component.pageId)
   }
 
   async settings(owner: User, pageId: number): Promise<{ monthlyReport: boolean }> {
@@ -130,6 +139,28 @@ export class SlaService {
     await this.pages.get(owner, pageId)
     await this.repo.setMonthlyReport(pageId, input.monthly_report, this.clock.now())
     return { monthlyReport: input.monthly_report }
+  }
+
+  /**
+   * The running period's budget of each component whose owner shows it (in page order); none
+   * without such a target, at the cost of one query.
+   */
+  async publicBudgets(pageId: number): Promise<PublicBudget[]> {
+    const shown = (await this.repo.targetsOfPage(pageId)).filter((row) => row.public_budget === 1)
+    if (shown.length === 0) return []
+    const now = this.clock.now()
+    const budgets: PublicBudget[] = []
+    for (const period of new Set(shown.map((row) => row.period))) {
+      const span = periodOf(now, period)
+      // The report's page fields name it in documents; the figures need only its id.
+      const report = await this.reportOfPage({ id: pageId, name: '', slug: '' }, span)
+      for (const component of report.components) {
+        if (!component.target?.publicBudget || component.target.period !== period || !component.budget) continue
+        const { allowedMs, usedMs, leftMs } = component.budget
+        budgets.push({ componentId: component.id, period, targetPpm: component.target.targetPpm, periodStart: span.start, periodEnd: span.end, allowedMs, usedMs, leftMs })
+      }
+    }
+    return budgets
   }
 
   /** The owner's report of a page over `from`..`to` (whole UTC days; default: this month). */

@@ -11,6 +11,8 @@ export interface SlaTargetsTable {
   exclude_maintenance: number
   min_outage_s: number
   breach_alerts: number
+  /** 1: the period's budget and what is left are shown on the public page and in the status JSON. */
+  public_budget: number
   created_at: number
   updated_at: number
 }

@@ -23,6 +23,20 @@ const StatusJsonSchema = t.Object({
   rtm: t.Array(t.Nullable(t.Number()), { description: 'Mean response time (ms) per minute, oldest first; null without data' }),
   upd: t.Array(t.Nullable(t.Number()), { description: 'Daily uptime %, today last; null without data' }),
   dns_only: t.Boolean({ description: 'True when every component of the page is a DNS component' }),
+  error_budgets: t.Array(
+    t.Object({
+      component: t.String({ description: 'The component name' }),
+      target: t.Number({ description: 'The SLA target, in % (99.9)' }),
+      period: t.Union([t.Literal('month'), t.Literal('quarter'), t.Literal('year')], { description: 'The running period the budget is for' }),
+      period_start: t.String({ description: 'When the period began (RFC 3339)' }),
+      period_end: t.String({ description: 'When it ends (RFC 3339)' }),
+      allowed_seconds: t.Integer({ description: "The period's whole allowance of down time under the target" }),
+      used_seconds: t.Integer({ description: 'Down time counted so far' }),
+      left_seconds: t.Integer({ description: 'What is left (negative once spent)' }),
+      text: t.String({ description: 'The same in words, as the page shows it: "43 min of 43 min 12 s error budget left this month"' }),
+    }),
+    { description: "The error budgets the owner shows, in page order; empty when none (the owner chooses per component's SLA target)" },
+  ),
 })
 
 /** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `statusKey`. */

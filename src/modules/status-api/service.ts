@@ -16,6 +16,8 @@ import type { OverallStatus } from '../status-pipeline/overall.ts'
 import { snapshotUptime, type PageSnapshot, type PageStatusService, type PublicPage } from '../status-pipeline/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
+import { budgetPhrase, type PublicBudgetReader } from '../sla/public-budget.ts'
+import type { SlaPeriod } from '../sla/tables.ts'
 import type { StatusQuery } from './query.ts'
 
 export interface StatusJson {
@@ -28,6 +30,17 @@ export interface StatusJson {
   rtm: Array<number | null>
   upd: Array<number | null>
   dns_only: boolean
+  error_budgets: Array<{
+    component: string
+    target: number
+    period: SlaPeriod
+    period_start: string
+    period_end: string
+    allowed_seconds: number
+    used_seconds: number
+    left_seconds: number
+    text: string
+  }>
 }
 
 /** A page's status JSON and what a cache needs to keep it: the page, when it was computed, when it next changes. */
@@ -54,6 +67,8 @@ export class StatusService {
     private readonly pageStatus: PageStatusService,
     private readonly config: Pick<Config, 'scheme' | 'statusDomain'>,
     private readonly clock: Clock,
+    /** The error budgets owners chose to show (the SLA service). */
+    private readonly budgets: PublicBudgetReader,
   ) {}
 
   /**
@@ -81,6 +96,8 @@ export class StatusService {
   ): Promise<StatusJson> {
     snapshot ??= await this.pageStatus.snapshot(page.id, { now, uptimeDays: query.upd, rtmMinutes: query.rtm })
     const upd = query.upd > 0 ? snapshotUptime(snapshot).daily : []
+    const names = new Map(snapshot.components.map((c) => [c.id, c.name]))
+    const budgets = (await this.budgets(page.id)).filter((budget) => names.has(budget.componentId))
     return {
       page: page.slug,
       page_name: page.name,
@@ -99,6 +116,17 @@ export class StatusService {
       rtm: snapshot.responseTimes,
       upd,
       dns_only: snapshot.components.length > 0 && snapshot.components.every((c) => c.type === 'dns'),
+      error_budgets: budgets.map((budget) => ({
+        component: names.get(budget.componentId)!,
+        target: budget.targetPpm / 10_000,
+        period: budget.period,
+        period_start: toIso(budget.periodStart),
+        period_end: toIso(budget.periodEnd),
+        allowed_seconds: Math.floor(budget.allowedMs / 1000),
+        used_seconds: Math.ceil(budget.usedMs / 1000),
+        left_seconds: Math.floor(budget.leftMs / 1000),
+        text: budgetPhrase(budget),
+      })),
     }
   }
 }

@@ -20,6 +20,7 @@ import { renderGatePage } from './render/gate.ts'
 import { renderHistoryPage } from './render/history.ts'
 import { renderIncidentPage } from './render/incident.ts'
 import { renderBlockedPage, renderNotFoundPage } from './render/not-found.ts'
+import type { PublicBudgetReader } from '../sla/public-budget.ts'
 import { groupInPageOrder, renderStatusPage, type ComponentView } from './render/page.ts'
 import type { Assets } from './render/shared.ts'
 import type { StatusSiteRepo } from './repo.ts'
@@ -97,6 +98,8 @@ export interface StatusSiteServiceDeps {
   clock: Clock
   changes: ChangeFeed
   config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>
+  /** The error budgets owners chose to show (the SLA service). */
+  budgets: PublicBudgetReader
 }
 
 export class StatusSiteService {
@@ -240,9 +243,13 @@ export class StatusSiteService {
     const snap = await this.snapshot(site, true)
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
-    const recentIncidents = await this.deps.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 })
+    const [recentIncidents, budgets] = await Promise.all([
+      this.deps.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 }),
+      this.deps.budgets(site.pageId),
+    ])
+    const budgetOf = new Map(budgets.map((budget) => [budget.componentId, budget]))
     const groups = groupInPageOrder(
-      snap.components.map((c): [string | null, ComponentView] => [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days }]),
+      snap.components.map((c): [string | null, ComponentView] => [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days, budget: budgetOf.get(c.id) }]),
     )
     for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
     const html = renderStatusPage({

@@ -57,6 +57,8 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .bars > li:nth-last-child(-n+10):hover > .tip,.bars > li:nth-last-child(-n+10):focus > .tip{left:auto;right:0;transform:none}
 .uptime__legend{display:flex;justify-content:space-between;gap:.5rem;font-size:.8rem;color:var(--muted)}
 .uptime__legend .pct{color:var(--text);font-weight:600}
+.budget{margin:.35rem 0 0;font-size:.8rem;color:var(--muted);display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem}
+.budget meter{width:5rem;height:.6rem}
 .days-30{display:none}
 @media (max-width:36rem){.bars > li:nth-child(-n+60){display:none}.days-90{display:none}.days-30{display:inline}}
 .incident,.maintenance{padding:1rem;margin:0 0 1rem;border-left:4px solid var(--st-major_outage)}

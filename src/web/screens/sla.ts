@@ -87,6 +87,7 @@ export function slaScreens(deps: ScreenDeps<'accounts' | 'mail' | 'pages' | 'com
               exclude_maintenance: target.policy.excludeMaintenance ? 'on' : '',
               min_outage_seconds: String(target.policy.minOutageSeconds),
               breach_alerts: target.breachAlerts ? 'on' : '',
+              public_budget: target.publicBudget ? 'on' : '',
             })
           : emptyForm({ period: 'month', degraded_counts_as: 'up', exclude_maintenance: 'on', min_outage_seconds: '0', breach_alerts: 'on' })
         return render({ title: `SLA target: ${component.name}`, crumbs: slaCrumbs(page, component.name) }, slaTargetView(page, component, target !== null, form))

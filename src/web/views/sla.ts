@@ -144,6 +144,7 @@ export const TARGET_LABELS: Record<string, string> = {
   exclude_maintenance: 'Exclude maintenance',
   min_outage_seconds: 'Shortest outage counted',
   breach_alerts: 'Breach alerts',
+  public_budget: 'Show the error budget',
 }
 
 export function slaTargetView(page: StatusPage, component: { id: number; name: string }, hasTarget: boolean, form: FormState): string {
@@ -158,6 +159,7 @@ export function slaTargetView(page: StatusPage, component: { id: number; name: s
 !${checkboxField({ name: 'exclude_maintenance', label: 'Exclude time inside maintenance windows', state: form })}
 !${textField({ name: 'min_outage_seconds', label: 'Shortest outage counted (seconds)', hint: '0 counts every recorded outage; 60 ignores outages under a minute.', state: form, fallback: '0' })}
 !${checkboxField({ name: 'breach_alerts', label: 'Alert at 50, 80 and 100 % of the budget', state: form })}
+!${checkboxField({ name: 'public_budget', label: 'Show the error budget on the public page', hint: 'Visitors see what is left of this period\'s budget ("43 min of 43 min 12 s error budget left this month"); the status JSON carries it too.', state: form })}
 <button type="submit">Save target</button>
 </form>
 </section>

@@ -44,6 +44,7 @@ describe('GET /api/embed/status', () => {
       rtm: [],
       upd: [],
       dns_only: false,
+      error_budgets: [],
     })
     const again = await status('?slug=live', { 'if-none-match': etag })
     expect(again.status).toBe(304)

@@ -3,6 +3,7 @@ import { html } from '../../../lib/html.ts'
 import { DAY_MS } from '../../../lib/time.ts'
 import type { ComponentType } from '../../components/tables.ts'
 import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../../status-pipeline/status.ts'
+import { budgetLeftPercent, budgetPhrase, type PublicBudget } from '../../sla/public-budget.ts'
 import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../status-pipeline/uptime.ts'
 import { isMaintenanceActive } from '../../status-pipeline/windows.ts'
 import type { PublicIncident, PublicMaintenance } from '../events.ts'
@@ -17,6 +18,8 @@ export interface ComponentView {
   type: ComponentType
   status: DisplayStatus
   days: DayUptime[]
+  /** The running period's error budget, when the owner shows it. */
+  budget?: Pick<PublicBudget, 'period' | 'allowedMs' | 'leftMs' | 'targetPpm'>
 }
 
 export interface GroupView {
@@ -98,8 +101,14 @@ function uptimeBars(component: ComponentView): string {
 function componentRow(component: ComponentView): string {
   return html`<li class="component">
 <div class="component__head"><span class="component__name">${component.name}</span><abbr class="type" title="${TYPE_NAMES[component.type]}">${TYPE_LABELS[component.type]}</abbr><span class="status status--${component.status}">${STATUS_LABELS[component.status]}</span></div>
-!${uptimeBars(component)}
+!${uptimeBars(component)}!${component.budget ? budgetLine(component.budget) : ''}
 </li>`
+}
+
+/** "43 min of 43 min 12 s error budget left this month", with a meter of the share left. */
+function budgetLine(budget: NonNullable<ComponentView['budget']>): string {
+  const left = budgetLeftPercent(budget)
+  return html`<p class="budget"><meter min="0" max="100" low="20" optimum="100" value="${left}" aria-hidden="true"></meter> ${budgetPhrase(budget)} <span class="budget__target">(target ${budget.targetPpm / 10_000}%)</span></p>`
 }
 
 function groupBlock(group: GroupView): string {
