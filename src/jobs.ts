@@ -6,6 +6,7 @@
 import { SWEEP_INTERVAL_MS } from './modules/maintenances/sweeper.ts'
 import { CHECK_INTERVAL_MS as SLA_CHECK_INTERVAL_MS } from './modules/sla/checker.ts'
 import { DOMAIN_SWEEP_MS } from './modules/status-pages/domain-verifier.ts'
+import { VENDOR_SWEEP_MS } from './modules/vendor-feeds/service.ts'
 import type { Services } from './services.ts'
 
 export interface Job {
@@ -36,6 +37,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'SLA checker', every: SLA_CHECK_INTERVAL_MS, leaderOnly: true, run: () => services.slaChecker.run() },
     // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves here
     // and leave it when it stops. Each due check is claimed in the database: several servers never double one.
+    // Vendor components: each feed read every few minutes, claimed in the database (never doubled).
+    { name: 'vendor feeds', every: VENDOR_SWEEP_MS, leaderOnly: true, atStart: true, run: () => services.vendorFeeds.pollDue() },
     { name: 'custom-domain check', every: DOMAIN_SWEEP_MS, leaderOnly: true, atStart: true, run: () => services.domainVerifier.sweep() },
   ]
 }

@@ -57,6 +57,9 @@ import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetScript } from './modules/widget/script.ts'
 import { createAddressGuard } from './lib/address-guard.ts'
+import { fetchSummary } from './modules/vendor-feeds/fetch-summary.ts'
+import { VendorFeedsRepo } from './modules/vendor-feeds/repo.ts'
+import { VendorFeedsService } from './modules/vendor-feeds/service.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
 import type { CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
@@ -191,6 +194,15 @@ export function createServices(input: ServiceDeps) {
   const badges = new BadgeService(pageStatus)
   const preview = new PreviewService(pageStatus, deps.config)
   const widget = new WidgetScript(WIDGET_JS)
+  // Components that follow a third party's Statuspage-v2 summary (read through the monitors' guard).
+  const vendorFeeds = new VendorFeedsService({
+    repo: new VendorFeedsRepo(deps.db),
+    components,
+    guard: checkDeps.guard,
+    read: (url) => fetchSummary(url, { guard: checkDeps.guard, userAgent: `Lantern/${APP_VERSION} (vendor status; +${deps.config.baseUrl})` }),
+    clock,
+    changes,
+  })
   const statusSite = new StatusSiteService({
     repo: new StatusSiteRepo(deps.db),
     appearance: branding,
@@ -201,6 +213,7 @@ export function createServices(input: ServiceDeps) {
     changes,
     config: deps.config,
     budgets: (pageId) => sla.publicBudgets(pageId),
+    vendorFeeds: (pageId) => vendorFeeds.ofPage(pageId),
   })
   // Answers to embeds of private pages that carry `auth_token` (src/http/private-embed.ts).
   const privateStatusJson = new PrivateStatusJson(pageAccess, status, clock)
@@ -238,6 +251,7 @@ export function createServices(input: ServiceDeps) {
     pages,
     domainVerifier,
     components,
+    vendorFeeds,
     incidents,
     maintenances,
     checks,

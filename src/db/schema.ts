@@ -26,6 +26,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
@@ -80,6 +81,7 @@ export interface Database {
   monitor_region_states: MonitorRegionStatesTable
   probe_tokens: ProbeTokensTable
   sla_targets: SlaTargetsTable
+  vendor_feeds: VendorFeedsTable
   sla_alerts: SlaAlertsTable
   sla_page_settings: SlaPageSettingsTable
   sla_monthly_mails: SlaMonthlyMailsTable

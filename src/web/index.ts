@@ -28,6 +28,7 @@ import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
 import { slaScreens } from './screens/sla.ts'
+import { vendorFeedScreens } from './screens/vendor-feed.ts'
 import { toolScreens } from './screens/tools.ts'
 import { subscriberScreens } from './screens/subscribers.ts'
 import { loadAsset } from './assets.ts'
@@ -51,6 +52,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   return new Elysia({ detail: { hide: true } })
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
     .use(slaScreens(deps))
+    .use(vendorFeedScreens(deps))
     .use(pageScreens(deps))
     .use(setupScreens(deps))
     .use(accountScreens(deps))

@@ -228,6 +228,14 @@ export class ComponentsService {
     return row !== undefined
   }
 
+  /**
+   * A vendor feed's reading of the component (vendor-feeds): as a monitor's, it leaves a status the
+   * owner set by hand alone and writes only a change.
+   */
+  applyFeedStatus(id: number, status: ComponentStatus): Promise<boolean> {
+    return this.applyMonitorStatus(id, status)
+  }
+
   /** The one status write of manual and monitor-driven changes: row, history, and the event (callers pass only real changes). */
   private async writeStatus(repo: ComponentsRepo, id: number, from: ComponentStatus, status: ComponentStatus, now: number, cause?: NotifyCause) {
     const updated = await repo.update(id, { status }, now)

@@ -34,6 +34,8 @@ export interface ComponentRow extends Omit<Component, 'pageId' | 'statusOverride
    * (`day` as epoch ms) and the latest change; the raw fields above are empty then.
    */
   rollup?: { rows: Array<{ day: number; upMs: number; degradedMs: number; downMs: number }>; status: ComponentStatus; since: number }
+  /** It follows a vendor's status feed that cannot be read now: its status is unknown. */
+  feedUnknown: boolean
 }
 
 export interface IncidentRow {
@@ -131,11 +133,11 @@ function incidentRow(t: Tuple): IncidentRow {
 }
 
 function componentRow(t: Tuple): ComponentRow {
-  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes, rolled] = t as [
-    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null, Tuple | null,
+  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes, rolled, feedState] = t as [
+    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null, Tuple | null, string | null,
   ]
   const list = ((changes ?? []) as Array<[ComponentStatus, number]>).map(([status, at]) => ({ status, at }))
-  const row: ComponentRow = { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list }
+  const row: ComponentRow = { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list, feedUnknown: feedState === 'unknown' }
   if (rolled) {
     const [latest, since] = rolled as [ComponentStatus, number]
     row.rollup = { rows: [], status: latest, since }
@@ -196,6 +198,8 @@ function snapshotStatement(shape: number, j: JsonSql) {
     // recompiled this statement on every execution (each alone cost ~170 µs of a ~250 µs statement
     // in the bench fixture, measured by inlining one parameter at a time); the plan is the same.
     const which = j.pageIs(sql.ref(byId ? 'sp.id' : 'sp.slug'), v.page)
+    // A vendor component whose feed cannot be read (vendor-feeds): shown as unknown, not counted.
+    const feedState = sql`(SELECT vf.state FROM vendor_feeds vf WHERE vf.component_id = c.id)`
     const incidentComponents = j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.id', 's.name')))} FROM (
             SELECT c.id, c.name FROM incident_components ic JOIN components c ON c.id = ic.component_id
             WHERE ic.incident_id = i.id ORDER BY c.position, c.id) AS s)`)
@@ -207,7 +211,7 @@ function snapshotStatement(shape: number, j: JsonSql) {
       FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
     SELECT p.id, p.slug, p.name, p.custom_domain, p.custom_domain_state, p.visibility, p.blocked, p.updated_at, p.plan,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
-        SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history)} AS t
+        SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history, feedState)} AS t
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
       ${statusDays} AS status_days,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (

@@ -119,8 +119,9 @@ export class PageStatusService {
     }))
     const snapshot: PageSnapshot = {
       now,
-      // The one overall-status rule of Lantern, for every surface.
-      overall: overallStatus({ components, activeIncidents: rows.incidents.length, activeMaintenances: activeMaintenances.length }),
+      // The one overall-status rule of Lantern, for every surface. A vendor component whose feed
+      // cannot be read is unknown: never an outage (or an all-clear) of the page.
+      overall: overallStatus({ components: components.filter((c) => !c.feedUnknown), activeIncidents: rows.incidents.length, activeMaintenances: activeMaintenances.length }),
       components,
       incidents: rows.incidents,
       maintenances: rows.openWindows,

@@ -21,6 +21,7 @@ import { renderHistoryPage } from './render/history.ts'
 import { renderIncidentPage } from './render/incident.ts'
 import { renderBlockedPage, renderNotFoundPage } from './render/not-found.ts'
 import type { PublicBudgetReader } from '../sla/public-budget.ts'
+import type { VendorFeed } from '../vendor-feeds/service.ts'
 import { groupInPageOrder, renderStatusPage, type ComponentView } from './render/page.ts'
 import type { Assets } from './render/shared.ts'
 import type { StatusSiteRepo } from './repo.ts'
@@ -100,6 +101,8 @@ export interface StatusSiteServiceDeps {
   config: Pick<Config, 'scheme' | 'statusDomain' | 'mail'>
   /** The error budgets owners chose to show (the SLA service). */
   budgets: PublicBudgetReader
+  /** The vendor feeds the page's components follow (vendor-feeds). */
+  vendorFeeds: (pageId: number) => Promise<ReadonlyMap<number, VendorFeed>>
 }
 
 export class StatusSiteService {
@@ -243,15 +246,21 @@ export class StatusSiteService {
     const snap = await this.snapshot(site, true)
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
-    const [recentIncidents, budgets] = await Promise.all([
+    const [recentIncidents, budgets, feeds] = await Promise.all([
       this.deps.events.incidentHistory(site.pageId, { since: recentSince, limit: 50 }),
       this.deps.budgets(site.pageId),
+      this.deps.vendorFeeds(site.pageId),
     ])
     const budgetOf = new Map(budgets.map((budget) => [budget.componentId, budget]))
     const groups = groupInPageOrder(
-      snap.components.map((c): [string | null, ComponentView] => [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days, budget: budgetOf.get(c.id) }]),
+      snap.components.map((c): [string | null, ComponentView] => {
+        const feed = feeds.get(c.id)
+        const vendor = feed && { name: feed.vendorName, unknown: c.feedUnknown, incidents: feed.state === 'ok' ? feed.incidents : [] }
+        return [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days, budget: budgetOf.get(c.id), vendor }]
+      }),
     )
-    for (const g of groups) g.status = worstOf(g.components.map((c) => c.status))
+    // A vendor component whose feed cannot be read does not colour its group (nor the page).
+    for (const g of groups) g.status = worstOf(g.components.filter((c) => !c.vendor?.unknown).map((c) => c.status))
     const html = renderStatusPage({
       name: site.name,
       canonicalUrl: site.url,

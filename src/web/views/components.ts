@@ -163,6 +163,10 @@ export function editComponentView(page: StatusPage, component: Component, groups
   <h2 id="history-link-heading">Status history</h2>
   <p><a href="${componentPath(component)}/history">Status history and corrections</a>: see each change, and correct a past span after a false outage.</p>
 </section>
+<section class="card" aria-labelledby="vendor-link-heading">
+  <h2 id="vendor-link-heading">Vendor status</h2>
+  <p><a href="${componentPath(component)}/vendor-feed">Follow a provider's status page</a>: for a service you depend on, take the status from its public Statuspage-style page.</p>
+</section>
 <section class="card danger" aria-labelledby="danger-heading">
   <h2 id="danger-heading">Delete this component</h2>
   <p><a class="button danger" href="${componentPath(component)}/delete">Delete component…</a></p>

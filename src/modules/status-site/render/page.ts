@@ -20,6 +20,8 @@ export interface ComponentView {
   days: DayUptime[]
   /** The running period's error budget, when the owner shows it. */
   budget?: Pick<PublicBudget, 'period' | 'allowedMs' | 'leftMs' | 'targetPpm'>
+  /** A component that follows a vendor's status page: its name, whether the feed is unreadable, its open incidents. */
+  vendor?: { name: string | null; unknown: boolean; incidents: ReadonlyArray<{ name: string; url: string | null }> }
 }
 
 export interface GroupView {
@@ -100,9 +102,21 @@ function uptimeBars(component: ComponentView): string {
 
 function componentRow(component: ComponentView): string {
   return html`<li class="component">
-<div class="component__head"><span class="component__name">${component.name}</span><abbr class="type" title="${TYPE_NAMES[component.type]}">${TYPE_LABELS[component.type]}</abbr><span class="status status--${component.status}">${STATUS_LABELS[component.status]}</span></div>
-!${uptimeBars(component)}!${component.budget ? budgetLine(component.budget) : ''}
+<div class="component__head"><span class="component__name">${component.name}</span><abbr class="type" title="${TYPE_NAMES[component.type]}">${TYPE_LABELS[component.type]}</abbr>!${
+    component.vendor?.unknown ? html`<span class="status status--unknown">Unknown</span>` : html`<span class="status status--${component.status}">${STATUS_LABELS[component.status]}</span>`
+  }</div>
+!${component.vendor ? vendorLines(component.vendor) : ''}!${uptimeBars(component)}!${component.budget ? budgetLine(component.budget) : ''}
 </li>`
+}
+
+/** Who reports a vendor component's status, its open incidents, or why its status is unknown. */
+function vendorLines(vendor: NonNullable<ComponentView['vendor']>): string {
+  const by = vendor.name ? html`Status reported by ${vendor.name}.` : 'Status reported by the provider.'
+  if (vendor.unknown) return html`<p class="vendor">!${by} The provider's status feed cannot be read right now, so its status is unknown.</p>`
+  const incidents = vendor.incidents.map((incident) =>
+    incident.url ? html`<li><a href="${incident.url}" rel="nofollow noopener">${incident.name}</a></li>` : html`<li>${incident.name}</li>`,
+  )
+  return html`<p class="vendor">!${by}</p>!${incidents.length > 0 ? html`<ul class="vendor__incidents" aria-label="Open incidents at the provider">!${incidents.join('')}</ul>` : ''}`
 }
 
 /** "43 min of 43 min 12 s error budget left this month", with a meter of the share left. */
