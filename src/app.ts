@@ -56,6 +56,7 @@ import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { analyticsDashboardRoutes, userAreaRoutes } from './web/index.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { slaRoutes } from './modules/sla/index.ts'
+import { mcpRoutes } from './modules/mcp/index.ts'
 import { vendorFeedRoutes } from './modules/vendor-feeds/index.ts'
 import { WIDGET_PATH } from './modules/widget/script.ts'
 import { createServices, type ServiceDeps, type Services } from './services.ts'
@@ -130,6 +131,13 @@ export function createApp(deps: AppDeps): App {
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
     .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
+    .use(
+      mcpRoutes({
+        accounts: services.accounts,
+        baseUrl: config.baseUrl,
+        services: { pages: services.pages, pageStatus: services.pageStatus, incidents: services.incidents, maintenances: services.maintenances, monitors: services.monitors, config: config, now: () => services.clock.now() },
+      }),
+    )
     .use(vendorFeedRoutes({ accounts: services.accounts, vendorFeeds: services.vendorFeeds }))
     .use(subscribersRoutes({ accounts: services.accounts, subscribers: services.subscribers }))
     .use(contentRoutes(content))

@@ -62,6 +62,7 @@ const TAGS = [
   { name: 'SLA', description: 'SLA targets per component, reports (JSON, CSV, PDF) and the monthly report mail' },
   { name: 'Tools', description: 'One-off domain lookups (DNS, MX, SPF, DKIM, DMARC, SSL, DNSBL) and your recent checks' },
   { name: 'Site', description: 'The changelog feed of the service host' },
+  { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents, with an API key' },
   {
     name: 'Status host',
     description:

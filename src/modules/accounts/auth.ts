@@ -12,7 +12,7 @@ import type { AccountsService, User } from './service.ts'
 
 export const SESSION_COOKIE = 'lantern_session'
 
-function presentedApiKey(headers: Record<string, string | undefined>): string | undefined {
+export function presentedApiKey(headers: Record<string, string | undefined>): string | undefined {
   const authorization = headers.authorization
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
