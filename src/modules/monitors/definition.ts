@@ -10,7 +10,7 @@ import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, vali
 import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -231,12 +231,15 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'dns':
     case 'email_auth':
       return spec.resolver ?? 'dns'
+    case 'domain_expiry':
+      // Its queries go to the registries' RDAP services: one key, so the per-host cap bounds them.
+      return 'rdap'
   }
 }
 
-/** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; others 60 s. */
+/** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; a registration twice a day; others 60 s. */
 export function defaultIntervalSeconds(type: StoredMonitorType | undefined, planMinimum: number): number {
-  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : 60
+  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : type === 'domain_expiry' ? 43_200 : 60
   return Math.max(base, planMinimum)
 }
 

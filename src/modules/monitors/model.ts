@@ -47,7 +47,7 @@ const optionFields = {
 }
 
 const settingFields = {
-  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl); none for push' })),
+  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry); none for push' })),
   interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
   timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
   retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),

@@ -25,6 +25,7 @@ export const MONITOR_TYPE_LABELS: Record<string, string> = {
   ssl: 'SSL certificate health',
   dnsbl: 'DNS blocklists (DNSBL)',
   email_auth: 'Email authentication',
+  domain_expiry: 'Domain expiry (RDAP)',
 }
 const TYPE_HINTS: Record<string, string> = {
   http: 'A URL answers with an accepted status code.',
@@ -37,6 +38,7 @@ const TYPE_HINTS: Record<string, string> = {
   ssl: 'Validity, names, trust, key and protocol of a certificate, with mail at 30, 15 and 5 days left (HTTPS or SMTP STARTTLS).',
   dnsbl: 'An IP, or a domain’s mail servers, on spam blocklists; mail when listed and delisted.',
   email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
+  domain_expiry: 'A domain’s registration expiry, read from its registry over RDAP; degraded at 30, 14 and 7 days left, down once expired.',
 }
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
@@ -80,6 +82,7 @@ export const TYPE_FIELDS: Record<string, readonly string[]> = {
   ssl: ['port', 'starttls', 'tls_degraded_below_days', 'tls_fail_below_days'],
   dnsbl: ['zones'],
   email_auth: ['dkim_selectors', 'resolver'],
+  domain_expiry: [],
 }
 export const COMMON_FIELDS = ['name', 'target', 'interval_seconds', 'timeout_ms', 'retries', 'retry_interval_seconds', 'confirm_failures', 'confirm_successes', 'degraded_after_ms', 'component_id']
 
@@ -99,6 +102,7 @@ const TARGET_HINTS: Record<string, string> = {
   tcp: 'host:port, e.g. db.example.com:5432', dns: 'A name, e.g. example.com', tls: 'host or host:port, e.g. example.com',
   ssl: 'host or host:port, e.g. example.com or mail.example.com:587', dnsbl: 'An IP address, or a domain whose MX and A addresses are checked',
   email_auth: 'A mail domain, e.g. example.com',
+  domain_expiry: 'A registered domain, e.g. example.com or example.co.uk',
 }
 
 export const monitorsPath = '/user/monitors'

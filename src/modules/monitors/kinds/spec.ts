@@ -2,6 +2,7 @@
 import type { AddressGuard } from '../../../lib/address-guard.ts'
 import type { Clock } from '../../../lib/clock.ts'
 import type { EmailAuthSpec } from './email-auth/check.ts'
+import type { RdapBootstrap } from './rdap/bootstrap.ts'
 
 /**
  * What one run found: the target answered well (`ok`), slowly or partly (`degraded`), or failed
@@ -107,7 +108,13 @@ export interface DnsblSpec extends CommonSpec {
 /** SMTP submission and relay ports: an SSL monitor speaks STARTTLS there (implicit TLS is port 465). */
 export const STARTTLS_PORTS: readonly number[] = [25, 587]
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec
+/** A domain's registration expiry, read over RDAP from its TLD's registry. */
+export interface DomainExpirySpec extends CommonSpec {
+  type: 'domain_expiry'
+  domain: string
+}
+
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec
 
 export type Verdict = 'pass' | 'warning' | 'fail'
 
@@ -168,6 +175,8 @@ export interface CheckDeps {
   /** The instance's own DNS resolvers ("ip" or "ip:port"), trusted; used when a DNS spec names none. */
   dnsServers?: string[]
   userAgent?: string
+  /** domain_expiry: IANA's RDAP bootstrap data (default: the copy shipped with the program). */
+  rdapBootstrap?: () => Promise<RdapBootstrap>
 }
 
 /** Numbers the engine uses when a spec or setting leaves them out (see src/content/docs/monitors.md). */
@@ -198,6 +207,8 @@ export const DEFAULTS = {
   /** DNSBL zone operators ask for hourly checks at most. */
   dnsblMinIntervalSeconds: 3_600,
   pushGraceSeconds: 60,
+  /** domain_expiry: degraded under each of these days left (the message names the one crossed). */
+  domainExpiryWarnDays: [30, 14, 7],
 } as const
 
 /** The default timeout for a monitor run every `intervalSeconds`. */
