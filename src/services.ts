@@ -58,7 +58,7 @@ import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetScript } from './modules/widget/script.ts'
 import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
-import type { CheckDeps } from './modules/monitors/kinds/index.ts'
+import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, type CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
 import { AutoIncidents } from './modules/auto-incidents/automation.ts'
 import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
@@ -159,6 +159,7 @@ export function createServices(input: ServiceDeps) {
     clock,
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
+    rdapBootstrap: bootstrapLoader(deps.config.rdapBootstrapPath ?? DEFAULT_RDAP_BOOTSTRAP_PATH, () => clock.now()),
   }
   const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
   const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)

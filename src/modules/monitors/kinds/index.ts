@@ -71,7 +71,7 @@ export type { SpecProblem } from './validate.ts'
 export { parseResolver, type ResolverAddress } from './dns.ts'
 export { DEFAULT_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 export { reportForPlan } from './ssl-report.ts'
-export { DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, parseBootstrap, refreshBootstrap, type RdapBootstrap } from './rdap/bootstrap.ts'
+export { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, parseBootstrap, refreshBootstrap, type RdapBootstrap } from './rdap/bootstrap.ts'
 // email_auth's parts, which the lookup tools run one by one and the email-auth reports show.
 export { EMAIL_AUTH_DEFAULTS, MAIL_DOMAIN } from './email-auth/monitor.ts'
 export { boundedResolve, normalizeDomain, resolversOf, type EmailAuthSpec } from './email-auth/check.ts'
