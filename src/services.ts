@@ -58,7 +58,7 @@ import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetScript } from './modules/widget/script.ts'
 import { createAddressGuard } from './lib/address-guard.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
-import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, type CheckDeps } from './modules/monitors/kinds/index.ts'
+import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, pingSupport, type CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
 import { AutoIncidents } from './modules/auto-incidents/automation.ts'
 import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
@@ -159,6 +159,7 @@ export function createServices(input: ServiceDeps) {
     clock,
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
+    ...(deps.config.pingCommand ? { pingCommand: deps.config.pingCommand } : {}),
     rdapBootstrap: bootstrapLoader(deps.config.rdapBootstrapPath ?? DEFAULT_RDAP_BOOTSTRAP_PATH, () => clock.now()),
   }
   const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
@@ -168,7 +169,7 @@ export function createServices(input: ServiceDeps) {
   const monitorRecorder = new MonitorRecorder({ repo: monitorsRepo, checks, components, clock, changes, listener: autoIncidents, events: notifier })
   // Probes in other regions: instance-level tokens; their results go through the same recorder.
   const probesRepo = new ProbesRepo(deps.db)
-  const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo })
+  const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo, pingSupport: () => pingSupport(checkDeps.pingCommand) })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })

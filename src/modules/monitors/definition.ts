@@ -10,7 +10,7 @@ import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, vali
 import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry', 'ping']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -42,6 +42,8 @@ export interface MonitorOptions {
   starttls?: boolean
   /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
   zones?: string[]
+  /** ping: echo requests per run (default 3). */
+  ping_count?: number
 }
 
 export const OPTION_FIELDS = [
@@ -49,6 +51,7 @@ export const OPTION_FIELDS = [
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
   'dkim_selectors',
   'starttls', 'zones',
+  'ping_count',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -107,6 +110,7 @@ const API_FIELD: Record<string, string> = {
   warnBelowDays: 'tls_degraded_below_days',
   target: 'target',
   zones: 'zones',
+  count: 'ping_count',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -204,6 +208,7 @@ export function connectedHost(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'ping':
       return spec.host
     default:
       return null
@@ -224,6 +229,7 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'ping':
       return spec.host.toLowerCase()
     case 'dnsbl':
       // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.

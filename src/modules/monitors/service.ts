@@ -28,6 +28,7 @@ export type { StoredToolReport } from './tool-state.ts'
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from './kinds/email-auth/monitor.ts'
+import { PING_UNAVAILABLE_FIX } from './kinds/index.ts'
 import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './run/regions.ts'
 
 /** Which regions exist: `local` and those with a live probe token (src/modules/probes). */
@@ -150,6 +151,8 @@ export interface MonitorsServiceDeps {
   clock: Clock
   /** Where probes in other regions are known; without it only `local` runs. */
   regionDirectory?: RegionDirectory
+  /** Whether this server can send ICMP (ping monitors are refused with the reason when not). */
+  pingSupport?: () => Promise<{ ok: true } | { ok: false; reason: string }>
 }
 
 export class MonitorsService {
@@ -186,6 +189,19 @@ export class MonitorsService {
    * as a literal address is refused: a 400 naming the address and the setting. A name that does not
    * resolve now is saved with a warning (its DNS may come later); its runs fail until it resolves.
    */
+  /** Why this server cannot send ICMP (with the TCP alternative), or null when it can. */
+  async pingUnavailable(): Promise<string | null> {
+    const support = this.deps.pingSupport ? await this.deps.pingSupport() : { ok: true as const }
+    return support.ok ? null : `${support.reason}; ${PING_UNAVAILABLE_FIX}`
+  }
+
+  /** A ping monitor on a server that cannot ping would never run: a 400 with the reason and the TCP alternative. */
+  private async assertPingWorks(definition: MonitorDefinition): Promise<void> {
+    if (definition.type !== 'ping' || !this.deps.pingSupport) return
+    const why = await this.pingUnavailable()
+    if (why) throw badRequest(`type: ${why}`)
+  }
+
   private async checkTargetAddress(definition: MonitorDefinition): Promise<string[]> {
     const host = connectedHost(definition)
     if (host === null || isIpLiteral(canonicalHost(host) ?? '')) return []
@@ -212,6 +228,7 @@ export class MonitorsService {
     }
     this.checkInterval(owner, definition)
     assertRunnable(definition, this.deps.guard)
+    await this.assertPingWorks(definition)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
     const warnings = await this.checkTargetAddress(definition)
@@ -248,6 +265,7 @@ export class MonitorsService {
     const definition = mergeDefinition(current, input)
     if (definition.intervalSeconds !== current.intervalSeconds) this.checkInterval(owner, definition)
     assertRunnable(definition, this.deps.guard)
+    await this.assertPingWorks(definition)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
     const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []

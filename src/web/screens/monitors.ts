@@ -114,7 +114,7 @@ function formOf(m: Monitor): FormState {
     follow_redirects: on(o.follow_redirects, true), keyword: o.keyword, keyword_present: on(o.keyword_present, true),
     keyword_case_sensitive: on(o.keyword_case_sensitive, true), conditions: (o.conditions ?? []).join('\n'), port: text(o.port),
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
-    tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
+    tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds), ping_count: text(o.ping_count),
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
@@ -138,7 +138,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions()),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null),
       status,
     )
 

@@ -26,6 +26,7 @@ export const MONITOR_TYPE_LABELS: Record<string, string> = {
   dnsbl: 'DNS blocklists (DNSBL)',
   email_auth: 'Email authentication',
   domain_expiry: 'Domain expiry (RDAP)',
+  ping: 'Ping (ICMP)',
 }
 const TYPE_HINTS: Record<string, string> = {
   http: 'A URL answers with an accepted status code.',
@@ -39,6 +40,7 @@ const TYPE_HINTS: Record<string, string> = {
   dnsbl: 'An IP, or a domain’s mail servers, on spam blocklists; mail when listed and delisted.',
   email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
   domain_expiry: 'A domain’s registration expiry, read from its registry over RDAP; degraded at 30, 14 and 7 days left, down once expired.',
+  ping: 'A host answers ICMP echo requests; round trip and loss over a few of them.',
 }
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
@@ -83,6 +85,7 @@ export const TYPE_FIELDS: Record<string, readonly string[]> = {
   dnsbl: ['zones'],
   email_auth: ['dkim_selectors', 'resolver'],
   domain_expiry: [],
+  ping: ['ping_count'],
 }
 export const COMMON_FIELDS = ['name', 'target', 'interval_seconds', 'timeout_ms', 'retries', 'retry_interval_seconds', 'confirm_failures', 'confirm_successes', 'degraded_after_ms', 'component_id']
 
@@ -95,6 +98,7 @@ export const LABELS: Record<string, string> = {
   resolver: 'Resolver', tls_degraded_below_days: 'Degraded below (days left)', tls_fail_below_days: 'Down below (days left)', push_grace_seconds: 'Grace (seconds)',
   starttls: 'SMTP STARTTLS first', zones: 'Zones', regions: 'Regions', regions_required_down: 'Regions that must fail before down',
   dkim_selectors: 'DKIM selectors',
+  ping_count: 'Echo requests per run',
 }
 
 const TARGET_HINTS: Record<string, string> = {
@@ -103,6 +107,7 @@ const TARGET_HINTS: Record<string, string> = {
   ssl: 'host or host:port, e.g. example.com or mail.example.com:587', dnsbl: 'An IP address, or a domain whose MX and A addresses are checked',
   email_auth: 'A mail domain, e.g. example.com',
   domain_expiry: 'A registered domain, e.g. example.com or example.co.uk',
+  ping: 'A host name or IP address (no port), e.g. router.example.com',
 }
 
 export const monitorsPath = '/user/monitors'
@@ -234,6 +239,7 @@ function typeFields(type: string, form: FormState): string {
   if (has('tls_fail_below_days')) parts.push(textField({ name: 'tls_fail_below_days', label: LABELS.tls_fail_below_days!, type: 'number', state: form }))
   if (has('starttls')) parts.push(checkboxField({ name: 'starttls', label: LABELS.starttls!, hint: 'EHLO and STARTTLS before the handshake, for a mail port other than 25 and 587 (those always use it).', state: form }))
   if (has('zones')) parts.push(textArea({ name: 'zones', label: LABELS.zones!, hint: 'One zone a line; empty: the default list of free zones (see the monitors guide). Spamhaus, Barracuda and Abusix only when you name them.', rows: 4, state: form }))
+  if (has('ping_count')) parts.push(textField({ name: 'ping_count', label: LABELS.ping_count!, type: 'number', hint: 'Empty: 3 (at most 10). Some lost: degraded; all lost: down.', state: form }))
   if (has('push_grace_seconds')) parts.push(textField({ name: 'push_grace_seconds', label: LABELS.push_grace_seconds!, type: 'number', hint: 'Down when no push came within the interval plus this.', state: form }))
   return parts.join('')
 }
@@ -248,7 +254,8 @@ function regionFields(type: string, form: FormState, available: readonly string[
 </fieldset>`
 }
 
-export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local']): string {
+/** `unavailable`: why this server cannot run the type (ping without ICMP), shown above the form. */
+export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local'], unavailable: string | null = null): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
@@ -259,6 +266,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
 <section class="card" aria-labelledby="form-heading">
   <h2 id="form-heading" class="visually-hidden">Settings</h2>
   !${errorSummary(form, LABELS)}
+  !${unavailable ? html`<div class="mon-misconfigured" id="type-unavailable"><p><strong>This server cannot run this check.</strong> ${unavailable}.</p></div>` : ''}
   <form method="post" action="${action}" class="stack" novalidate>
     <input type="hidden" name="type" value="${type}">
     <p>Type: <strong>${MONITOR_TYPE_LABELS[type] ?? type}</strong></p>

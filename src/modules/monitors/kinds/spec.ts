@@ -114,7 +114,15 @@ export interface DomainExpirySpec extends CommonSpec {
   domain: string
 }
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec
+/** ICMP echo requests to a host (the system's ping, given the guard-checked IP). */
+export interface PingSpec extends CommonSpec {
+  type: 'ping'
+  host: string
+  /** Echo requests per run (default 3, at most 10). */
+  count?: number
+}
+
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec
 
 export type Verdict = 'pass' | 'warning' | 'fail'
 
@@ -177,6 +185,8 @@ export interface CheckDeps {
   userAgent?: string
   /** domain_expiry: IANA's RDAP bootstrap data (default: the copy shipped with the program). */
   rdapBootstrap?: () => Promise<RdapBootstrap>
+  /** ping: the system's ping command (default `ping` on the PATH; PING_COMMAND). */
+  pingCommand?: string
 }
 
 /** Numbers the engine uses when a spec or setting leaves them out (see src/content/docs/monitors.md). */
