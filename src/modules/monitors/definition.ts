@@ -9,6 +9,7 @@ import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, validateSpec, type DnsRecordType, type HttpMethod } from './kinds/index.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
+import { DEFAULT_CRON_TIMEZONE, parseCron } from './run/cron-schedule.ts'
 
 export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry', 'ping']
 export const MAX_MONITOR_NAME = 100
@@ -17,7 +18,7 @@ export const MAX_TARGET = 2048
 export const MIN_INTERVAL_SECONDS = 30
 export const MAX_INTERVAL_SECONDS = 86_400
 export const MAX_CONFIRM = 10
-export const MAX_PUSH_GRACE_SECONDS = 3_600
+export const MAX_PUSH_GRACE_SECONDS = 86_400
 
 /** The type's options, stored as JSON under the API's own names. */
 export interface MonitorOptions {
@@ -44,6 +45,10 @@ export interface MonitorOptions {
   zones?: string[]
   /** ping: echo requests per run (default 3). */
   ping_count?: number
+  /** push: a cron schedule (5 fields) the job follows, instead of the interval; null: none. */
+  cron?: string | null
+  /** push: the IANA time zone the cron expression is read in (default UTC). */
+  cron_timezone?: string
 }
 
 export const OPTION_FIELDS = [
@@ -52,6 +57,7 @@ export const OPTION_FIELDS = [
   'dkim_selectors',
   'starttls', 'zones',
   'ping_count',
+  'cron', 'cron_timezone',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -162,6 +168,11 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   }
   const grace = options.push_grace_seconds
   if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
+  if (type === 'push' && (options.cron || options.cron_timezone !== undefined)) {
+    if (options.cron === '') options.cron = null
+    const checked = parseCron(options.cron ?? '* * * * *', options.cron_timezone ?? DEFAULT_CRON_TIMEZONE)
+    if (!checked.ok) throw badRequest(`${checked.field}: ${checked.message}`)
+  }
   const { regions, regionsRequiredDown } = mergeRegions(current, input, type)
   return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options, regions, regionsRequiredDown }
 }

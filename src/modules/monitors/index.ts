@@ -203,7 +203,17 @@ export function pushRoutes(monitors: MonitorsService) {
   const pushDetail = {
     tags: ['Monitors'],
     summary: 'Push to a push (heartbeat) monitor',
-    description: '`?status=up|down&msg=&ping=` (GET or POST). Silence longer than the interval plus the grace time makes the monitor down.',
+    description: '`?status=up|down&msg=&ping=` (GET or POST). Silence longer than the interval plus the grace time makes the monitor down; with a `cron` schedule, no push by the next scheduled time plus the grace time. It also ends a run begun with `/start`.',
+  }
+  const startDetail = {
+    tags: ['Monitors'],
+    summary: 'A run of a push monitor’s job began',
+    description: 'The job calls `<push_url>/start` when it begins; its next push (or `/fail`) ends the run, whose duration becomes the response time. A run that has not ended within the grace time makes the monitor down. Records no result.',
+  }
+  const failDetail = {
+    tags: ['Monitors'],
+    summary: 'A run of a push monitor’s job failed',
+    description: 'The job calls `<push_url>/fail` (`?msg=` optional) when it fails: a failing result, and the end of a run begun with `/start`.',
   }
   const response = { 200: t.Object({ ok: t.Boolean(), state: t.String() }), 400: 'Error', 404: 'Error' } as const
   return new Elysia()
@@ -220,4 +230,8 @@ export function pushRoutes(monitors: MonitorsService) {
       response,
       detail: pushDetail,
     })
+    .get('/api/push/:token/start', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'start')) }), { params: PushParams, query: PushQuery, response, detail: startDetail })
+    .post('/api/push/:token/start', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'start')) }), { params: PushParams, query: PushQuery, response, detail: startDetail })
+    .get('/api/push/:token/fail', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'fail')) }), { params: PushParams, query: PushQuery, response, detail: failDetail })
+    .post('/api/push/:token/fail', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'fail')) }), { params: PushParams, query: PushQuery, response, detail: failDetail })
 }

@@ -5,6 +5,7 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import type { Availability } from './availability.ts'
 import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
 import { PUSH_PATH, type Monitor } from './service.ts'
+import { MAX_CRON_LENGTH } from './run/cron-schedule.ts'
 import { DEFAULT_PING_COUNT, DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_PING_COUNT, MAX_SELECTORS } from './kinds/index.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
 
@@ -45,6 +46,8 @@ const optionFields = {
     t.Array(t.String({ maxLength: 253 }), { maxItems: MAX_DNSBL_ZONES, error: `zones must be a list of at most ${MAX_DNSBL_ZONES} zone names`, description: 'dnsbl: the zones to query; default the documented list (src/content/docs/monitors.md)' }),
   ),
   ping_count: t.Optional(int('ping_count', 1, MAX_PING_COUNT, `ping: echo requests per run (default ${DEFAULT_PING_COUNT})`)),
+  cron: t.Optional(t.Nullable(t.String({ maxLength: MAX_CRON_LENGTH }), { error: `cron must be a cron expression of at most ${MAX_CRON_LENGTH} characters, or null`, description: 'push: the job\'s cron schedule (minute hour day-of-month month day-of-week, e.g. "0 3 * * *"); late when no push by the scheduled time plus push_grace_seconds. Null: the interval instead' })),
+  cron_timezone: t.Optional(t.String({ maxLength: 64, error: 'cron_timezone must be an IANA time zone name', description: 'push: the time zone the cron expression is read in, e.g. Europe/Berlin (default UTC)' })),
 }
 
 const settingFields = {

@@ -13,7 +13,8 @@ import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
-import { parsePushQuery, pushDeadline, pushResult } from './run/push.ts'
+import { parsePushQuery, pushCronOf, pushDeadline, pushResult } from './run/push.ts'
+import { pushClockOf } from './run/record-steps.ts'
 import type { HealthScore } from './health.ts'
 import { HealthScores } from './health-scores.ts'
 import type { MonitorRecorder } from './run/recorder.ts'
@@ -278,6 +279,8 @@ export class MonitorsService {
       // Other regions: the monitor's own run history no longer describes what decides its state.
       ...(definition.regions.join() !== current.regions.join() ? { history: '' } : {}),
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
+      // A push monitor's deadline follows its new schedule, grace or interval at once.
+      ...(definition.type === 'push' && row.enabled === 1 ? { next_run_at: pushDeadline(pushClockOf({ ...row, interval_s: definition.intervalSeconds, options_json: JSON.stringify(definition.options) })) + 1 } : {}),
       updated_at: now,
     })
     if (definition.type !== current.type || definition.target !== current.target) {
@@ -380,16 +383,20 @@ export class MonitorsService {
     return this.deps.repo.stateChanges(id, this.deps.clock.now() - days * 86_400_000)
   }
 
-  /** A push from the owner's job: `token` is the secret of the push URL. */
-  async push(token: string, query: URLSearchParams): Promise<{ state: string }> {
-    const parsed = parsePushQuery(query)
+  /**
+   * A push from the owner's job: `token` is the secret of the push URL. `phase`: `start` (/start: a
+   * run began), `fail` (/fail: the run failed, whatever `status` says), or the plain push.
+   */
+  async push(token: string, query: URLSearchParams, phase: 'push' | 'start' | 'fail' = 'push'): Promise<{ state: string }> {
+    const parsed = parsePushQuery(phase === 'fail' ? new URLSearchParams([...query.entries()].filter(([k]) => k !== 'status').concat([['status', 'down']])) : query)
     if (!parsed.ok) throw badRequest(parsed.message)
     const hash = await sha256Hex(token)
     const row = await this.deps.repo.findByPushHash(hash)
     // The lookup is by hash; compare again without an early exit before trusting it.
     if (!row || row.push_token_hash === null || !constantTimeEqual(row.push_token_hash, hash) || row.type !== 'push') throw notFound('no such push monitor')
     if (row.enabled !== 1) throw notFound('this monitor is paused')
-    await this.deps.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(parsed.signal) }])
+    const signal = phase === 'fail' && !parsed.signal.message ? { ...parsed.signal, message: 'the job reported a failure' } : parsed.signal
+    await this.deps.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(signal), ...(phase === 'start' ? { start: true } : {}) }])
     const updated = await this.deps.repo.find(row.id)
     return { state: updated?.state ?? row.state }
   }
@@ -434,7 +441,7 @@ export class MonitorsService {
 
   private firstRunAt(id: number, definition: MonitorDefinition, now: number): number {
     if (definition.type === 'push') {
-      return pushDeadline({ lastPushAt: null, watchingSince: now, intervalSeconds: definition.intervalSeconds, graceSeconds: pushGraceSeconds(definition) }) + 1
+      return pushDeadline({ lastPushAt: null, watchingSince: now, intervalSeconds: definition.intervalSeconds, graceSeconds: pushGraceSeconds(definition), cron: pushCronOf(definition.options) }) + 1
     }
     return now + phaseOffsetMs(id, definition.intervalSeconds * 1000)
   }

@@ -39,6 +39,8 @@ export interface MonitorsTable {
   last_message: string | null
   push_token_hash: string | null
   last_push_at: number | null
+  /** A push monitor's job called /start and has not ended the run (success or /fail) yet. */
+  push_started_at: ColumnType<number | null, number | null | undefined, number | null>
   /** JSON list of region names that run it (default ["local"]: the server itself). */
   regions_json: Generated<string>
   /** Down when at least this many of its regions are down (k of n; default 1). */
