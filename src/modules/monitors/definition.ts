@@ -168,8 +168,9 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   }
   const grace = options.push_grace_seconds
   if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
+  if (options.cron === '') options.cron = null
+  if (options.cron_timezone === '') delete options.cron_timezone
   if (type === 'push' && (options.cron || options.cron_timezone !== undefined)) {
-    if (options.cron === '') options.cron = null
     const checked = parseCron(options.cron ?? '* * * * *', options.cron_timezone ?? DEFAULT_CRON_TIMEZONE)
     if (!checked.ok) throw badRequest(`${checked.field}: ${checked.message}`)
   }
