@@ -18,6 +18,7 @@ import { apiKeyJson } from './modules/accounts/api-keys.ts'
 import type { User } from './modules/accounts/service.ts'
 import { createServices, type Services } from './services.ts'
 import { monitorCommands } from './modules/monitors/cli.ts'
+import { DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, refreshBootstrap } from './modules/monitors/kinds/index.ts'
 import { transferCommands } from './modules/transfers/cli.ts'
 import { probeTokenCommands } from './modules/probes/cli.ts'
 import { runProbeCommand } from './modules/probes/command.ts'
@@ -38,7 +39,7 @@ export const USAGE = `Usage: lantern <command>
   page transfer --email RECIPIENT --id N --accept|--decline
   monitor list --email E                        the user's monitors, one JSON line each
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
-                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth; --options '{"keyword":"OK"}'
+                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth domain_expiry ping; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
@@ -47,6 +48,8 @@ export const USAGE = `Usage: lantern <command>
                                                 the token also from LANTERN_PROBE_TOKEN)
   backup FILE                                   consistent copy of the database, also while the server runs
   healthcheck                                   exit 0 when the server on this machine answers /healthz
+  rdap-refresh                                  fetch IANA's RDAP bootstrap data for domain_expiry monitors to RDAP_BOOTSTRAP_PATH
+                                                (default db/rdap-dns.json; the servers read it within the hour)
   version
   help
 
@@ -158,6 +161,7 @@ export async function runCli(
   }
   if (first === 'backup') return runBackup(argv.slice(1), env, io)
   if (first === 'healthcheck') return runHealthcheck(env, io)
+  if (first === 'rdap-refresh') return runRdapRefresh(env, io)
   // A probe holds no database: it only talks to the server's API.
   if (first === 'probe') return runProbeCommand(argv.slice(1), env, io)
   const name = `${first} ${second ?? ''}`.trim()
@@ -218,6 +222,19 @@ async function runHealthcheck(env: Record<string, string | undefined>, io: { out
     return answer.ok ? 0 : 1
   } catch (error) {
     io.err(`lantern: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    return 1
+  }
+}
+
+/** `rdap-refresh`: IANA's current dns.json, checked, replaces the stored copy whole (no database). */
+async function runRdapRefresh(env: Record<string, string | undefined>, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+  const path = env.RDAP_BOOTSTRAP_PATH?.trim() || DEFAULT_RDAP_BOOTSTRAP_PATH
+  try {
+    const bootstrap = await refreshBootstrap(path)
+    io.out(JSON.stringify({ path, source: IANA_RDAP_DNS_URL, publication: bootstrap.publication, tlds: bootstrap.services.size }))
+    return 0
+  } catch (error) {
+    io.err(`lantern: rdap-refresh: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
     return 1
   }
 }

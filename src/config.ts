@@ -29,6 +29,10 @@ export interface Config {
   readonly operations: OperationsConfig
   /** MONITOR_PRIVATE_TARGETS (src/lib/address-guard.ts): private monitor targets allowed, all or some networks. */
   readonly monitorPrivateTargets: PrivateTargets
+  /** RDAP_BOOTSTRAP_PATH: domain_expiry monitors' stored copy of IANA's RDAP bootstrap data (absent: db/rdap-dns.json). */
+  readonly rdapBootstrapPath?: string
+  /** PING_COMMAND: the system's ping for ping monitors (absent: `ping` on the PATH). */
+  readonly pingCommand?: string
   /** SMTP_* and MAIL_FROM, DKIM_* (readMailConfig below); `enabled` is false without SMTP_HOST. */
   readonly mail: MailConfig
   /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (readChannelsConfig below). */
@@ -134,6 +138,8 @@ export function loadConfig(env: Env): Config {
     metrics: readMetricsConfig(env),
     operations: readOperationsConfig(env, port),
     monitorPrivateTargets: readMonitorPrivateTargets(env),
+    ...(env.RDAP_BOOTSTRAP_PATH?.trim() ? { rdapBootstrapPath: env.RDAP_BOOTSTRAP_PATH.trim() } : {}),
+    ...(env.PING_COMMAND?.trim() ? { pingCommand: env.PING_COMMAND.trim() } : {}),
     mail: readMailConfig(env),
     channels: readChannelsConfig(env, (message) => new ConfigError(message)),
   })

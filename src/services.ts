@@ -61,7 +61,7 @@ import { fetchSummary } from './modules/vendor-feeds/fetch-summary.ts'
 import { VendorFeedsRepo } from './modules/vendor-feeds/repo.ts'
 import { VendorFeedsService } from './modules/vendor-feeds/service.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
-import type { CheckDeps } from './modules/monitors/kinds/index.ts'
+import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, pingSupport, type CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
 import { AutoIncidents } from './modules/auto-incidents/automation.ts'
 import { AutoIncidentsRepo } from './modules/auto-incidents/repo.ts'
@@ -162,6 +162,8 @@ export function createServices(input: ServiceDeps) {
     clock,
     dnsServers: systemDnsServers(),
     userAgent: `Lantern/${APP_VERSION} (monitor; +${deps.config.baseUrl})`,
+    ...(deps.config.pingCommand ? { pingCommand: deps.config.pingCommand } : {}),
+    rdapBootstrap: bootstrapLoader(deps.config.rdapBootstrapPath ?? DEFAULT_RDAP_BOOTSTRAP_PATH, () => clock.now()),
   }
   const autoIncidentsRepo = new AutoIncidentsRepo(deps.db)
   const autoIncidentSettings = new AutoIncidentSettingsService(autoIncidentsRepo, pages, clock)
@@ -170,7 +172,7 @@ export function createServices(input: ServiceDeps) {
   const monitorRecorder = new MonitorRecorder({ repo: monitorsRepo, checks, components, clock, changes, listener: autoIncidents, events: notifier })
   // Probes in other regions: instance-level tokens; their results go through the same recorder.
   const probesRepo = new ProbesRepo(deps.db)
-  const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo })
+  const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo, pingSupport: () => pingSupport(checkDeps.pingCommand) })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })

@@ -71,3 +71,8 @@ declare module '*/user/copy.js' {
   const text: string
   export default text
 }
+
+declare module '*/user/monitors.js' {
+  const text: string
+  export default text
+}

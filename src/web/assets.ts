@@ -17,6 +17,7 @@ import componentsCss from '../assets/user/components.css' with { type: 'text' }
 import componentsJs from '../assets/user/components.js' with { type: 'text' }
 import incidentsCss from '../assets/user/incidents.css' with { type: 'text' }
 import monitorsCss from '../assets/user/monitors.css' with { type: 'text' }
+import monitorsJs from '../assets/user/monitors.js' with { type: 'text' }
 import notificationsCss from '../assets/user/notifications.css' with { type: 'text' }
 import slaCss from '../assets/user/sla.css' with { type: 'text' }
 import whenJs from '../assets/user/when.js' with { type: 'text' }
@@ -46,6 +47,7 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/components.js': { text: componentsJs, contentType: JS },
   '/static/user/incidents.css': { text: incidentsCss, contentType: CSS },
   '/static/user/monitors.css': { text: monitorsCss, contentType: CSS },
+  '/static/user/monitors.js': { text: monitorsJs, contentType: JS },
   '/static/user/notifications.css': { text: notificationsCss, contentType: CSS },
   '/static/user/sla.css': { text: slaCss, contentType: CSS },
   '/static/user/when.js': { text: whenJs, contentType: JS },

@@ -9,15 +9,16 @@ import { badRequest } from '../../lib/errors.ts'
 import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, validateSpec, type DnsRecordType, type HttpMethod } from './kinds/index.ts'
 import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
+import { DEFAULT_CRON_TIMEZONE, parseCron } from './run/cron-schedule.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry', 'ping']
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
 export const MIN_INTERVAL_SECONDS = 30
 export const MAX_INTERVAL_SECONDS = 86_400
 export const MAX_CONFIRM = 10
-export const MAX_PUSH_GRACE_SECONDS = 3_600
+export const MAX_PUSH_GRACE_SECONDS = 86_400
 
 /** The type's options, stored as JSON under the API's own names. */
 export interface MonitorOptions {
@@ -42,6 +43,12 @@ export interface MonitorOptions {
   starttls?: boolean
   /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
   zones?: string[]
+  /** ping: echo requests per run (default 3). */
+  ping_count?: number
+  /** push: a cron schedule (5 fields) the job follows, instead of the interval; null: none. */
+  cron?: string | null
+  /** push: the IANA time zone the cron expression is read in (default UTC). */
+  cron_timezone?: string
 }
 
 export const OPTION_FIELDS = [
@@ -49,6 +56,8 @@ export const OPTION_FIELDS = [
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
   'dkim_selectors',
   'starttls', 'zones',
+  'ping_count',
+  'cron', 'cron_timezone',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -107,6 +116,7 @@ const API_FIELD: Record<string, string> = {
   warnBelowDays: 'tls_degraded_below_days',
   target: 'target',
   zones: 'zones',
+  count: 'ping_count',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -158,6 +168,12 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
   }
   const grace = options.push_grace_seconds
   if (grace !== undefined && !isInt(grace, 0, MAX_PUSH_GRACE_SECONDS)) throw badRequest(`push_grace_seconds must be from 0 to ${MAX_PUSH_GRACE_SECONDS}`)
+  if (options.cron === '') options.cron = null
+  if (options.cron_timezone === '') delete options.cron_timezone
+  if (type === 'push' && (options.cron || options.cron_timezone !== undefined)) {
+    const checked = parseCron(options.cron ?? '* * * * *', options.cron_timezone ?? DEFAULT_CRON_TIMEZONE)
+    if (!checked.ok) throw badRequest(`${checked.field}: ${checked.message}`)
+  }
   const { regions, regionsRequiredDown } = mergeRegions(current, input, type)
   return { name, type, target, intervalSeconds, timeoutMs, retries, retryIntervalMs, confirmFailures, confirmSuccesses, degradedAfterMs, options, regions, regionsRequiredDown }
 }
@@ -204,6 +220,7 @@ export function connectedHost(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'ping':
       return spec.host
     default:
       return null
@@ -224,6 +241,7 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'ping':
       return spec.host.toLowerCase()
     case 'dnsbl':
       // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.
@@ -231,12 +249,15 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'dns':
     case 'email_auth':
       return spec.resolver ?? 'dns'
+    case 'domain_expiry':
+      // Its queries go to the registries' RDAP services: one key, so the per-host cap bounds them.
+      return 'rdap'
   }
 }
 
-/** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; others 60 s. */
+/** A certificate changes rarely (6 h, the reference's cadence); DNSBL zones ask for hourly at most; a registration twice a day; others 60 s. */
 export function defaultIntervalSeconds(type: StoredMonitorType | undefined, planMinimum: number): number {
-  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : 60
+  const base = type === 'ssl' || type === 'email_auth' ? 21_600 : type === 'dnsbl' ? DEFAULTS.dnsblMinIntervalSeconds : type === 'domain_expiry' ? 43_200 : 60
   return Math.max(base, planMinimum)
 }
 

@@ -60,7 +60,7 @@ export function monitorsRoutes(deps: { accounts: AccountsService; monitors: Moni
         response: { 201: saved, ...errorResponses },
         detail: detail(
           'Create a monitor',
-          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403. The target\'s host name is resolved now with the resolver and address rules its runs use: a name that resolves to an address the instance does not reach (loopback or private without MONITOR_PRIVATE_TARGETS, metadata, reserved) is refused with 400 as the literal address is; a name that does not resolve yet is saved with a warning in `meta.warnings`.',
+          'Types: `http`, `keyword` (needs `keyword`), `json` (needs `conditions`), `tcp`, `dns`, `tls`, `push`, `ssl` (certificate health of host[:port]; SMTP STARTTLS on ports 25 and 587; default every 6 h), `dnsbl` (an IP, or a domain whose MX and A addresses are looked up in `zones`; hourly at most), `email_auth` (target: a domain; optional `dkim_selectors`; default every 6 h), `domain_expiry` (target: a registered domain; its expiry over RDAP from the TLD\'s registry, degraded under 30, 14 and 7 days, down once expired, misconfigured when the TLD has no RDAP service; default every 12 h), `ping` (target: a host, no port; ICMP echo `ping_count` times, default 3; refused with 400 and the reason where this server cannot send ICMP). A push monitor answers its secret `push_url` once, here. Plan limits (count and shortest interval) answer 403. The target\'s host name is resolved now with the resolver and address rules its runs use: a name that resolves to an address the instance does not reach (loopback or private without MONITOR_PRIVATE_TARGETS, metadata, reserved) is refused with 400 as the literal address is; a name that does not resolve yet is saved with a warning in `meta.warnings`.',
         ),
       },
     )
@@ -203,7 +203,17 @@ export function pushRoutes(monitors: MonitorsService) {
   const pushDetail = {
     tags: ['Monitors'],
     summary: 'Push to a push (heartbeat) monitor',
-    description: '`?status=up|down&msg=&ping=` (GET or POST). Silence longer than the interval plus the grace time makes the monitor down.',
+    description: '`?status=up|down&msg=&ping=` (GET or POST). Silence longer than the interval plus the grace time makes the monitor down; with a `cron` schedule, no push by the next scheduled time plus the grace time. It also ends a run begun with `/start`.',
+  }
+  const startDetail = {
+    tags: ['Monitors'],
+    summary: 'A run of a push monitor’s job began',
+    description: 'The job calls `<push_url>/start` when it begins; its next push (or `/fail`) ends the run, whose duration becomes the response time. A run that has not ended within the grace time makes the monitor down. Records no result.',
+  }
+  const failDetail = {
+    tags: ['Monitors'],
+    summary: 'A run of a push monitor’s job failed',
+    description: 'The job calls `<push_url>/fail` (`?msg=` optional) when it fails: a failing result, and the end of a run begun with `/start`.',
   }
   const response = { 200: t.Object({ ok: t.Boolean(), state: t.String() }), 400: 'Error', 404: 'Error' } as const
   return new Elysia()
@@ -220,4 +230,8 @@ export function pushRoutes(monitors: MonitorsService) {
       response,
       detail: pushDetail,
     })
+    .get('/api/push/:token/start', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'start')) }), { params: PushParams, query: PushQuery, response, detail: startDetail })
+    .post('/api/push/:token/start', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'start')) }), { params: PushParams, query: PushQuery, response, detail: startDetail })
+    .get('/api/push/:token/fail', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'fail')) }), { params: PushParams, query: PushQuery, response, detail: failDetail })
+    .post('/api/push/:token/fail', async ({ params, request }) => ({ ok: true, ...(await monitors.push(params.token, new URL(request.url).searchParams, 'fail')) }), { params: PushParams, query: PushQuery, response, detail: failDetail })
 }

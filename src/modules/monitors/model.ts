@@ -5,7 +5,8 @@ import { toIso, toIsoOrNull } from '../../lib/time.ts'
 import type { Availability } from './availability.ts'
 import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
 import { PUSH_PATH, type Monitor } from './service.ts'
-import { DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_SELECTORS } from './kinds/index.ts'
+import { MAX_CRON_LENGTH } from './run/cron-schedule.ts'
+import { DEFAULT_PING_COUNT, DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_PING_COUNT, MAX_SELECTORS } from './kinds/index.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
@@ -44,10 +45,13 @@ const optionFields = {
   zones: t.Optional(
     t.Array(t.String({ maxLength: 253 }), { maxItems: MAX_DNSBL_ZONES, error: `zones must be a list of at most ${MAX_DNSBL_ZONES} zone names`, description: 'dnsbl: the zones to query; default the documented list (src/content/docs/monitors.md)' }),
   ),
+  ping_count: t.Optional(int('ping_count', 1, MAX_PING_COUNT, `ping: echo requests per run (default ${DEFAULT_PING_COUNT})`)),
+  cron: t.Optional(t.Nullable(t.String({ maxLength: MAX_CRON_LENGTH }), { error: `cron must be a cron expression of at most ${MAX_CRON_LENGTH} characters, or null`, description: 'push: the job\'s cron schedule (minute hour day-of-month month day-of-week, e.g. "0 3 * * *"); late when no push by the scheduled time plus push_grace_seconds. Null: the interval instead' })),
+  cron_timezone: t.Optional(t.String({ maxLength: 64, error: 'cron_timezone must be an IANA time zone name', description: 'push: the time zone the cron expression is read in, e.g. Europe/Berlin (default UTC)' })),
 }
 
 const settingFields = {
-  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl); none for push' })),
+  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping); none for push' })),
   interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
   timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
   retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),

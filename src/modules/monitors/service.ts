@@ -13,7 +13,8 @@ import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { availability, type Availability, type AvailabilityPeriod } from './availability.ts'
 import { assertRunnable, connectedHost, defaultIntervalSeconds, mergeDefinition, pushGraceSeconds, type MonitorDefinition, type MonitorInput, type MonitorOptions, type MonitorPlacement } from './definition.ts'
-import { parsePushQuery, pushDeadline, pushResult } from './run/push.ts'
+import { parsePushQuery, pushCronOf, pushDeadline, pushResult } from './run/push.ts'
+import { pushClockOf } from './run/record-steps.ts'
 import type { HealthScore } from './health.ts'
 import { HealthScores } from './health-scores.ts'
 import type { MonitorRecorder } from './run/recorder.ts'
@@ -28,6 +29,7 @@ export type { StoredToolReport } from './tool-state.ts'
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from './kinds/email-auth/monitor.ts'
+import { PING_UNAVAILABLE_FIX } from './kinds/index.ts'
 import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './run/regions.ts'
 
 /** Which regions exist: `local` and those with a live probe token (src/modules/probes). */
@@ -150,6 +152,8 @@ export interface MonitorsServiceDeps {
   clock: Clock
   /** Where probes in other regions are known; without it only `local` runs. */
   regionDirectory?: RegionDirectory
+  /** Whether this server can send ICMP (ping monitors are refused with the reason when not). */
+  pingSupport?: () => Promise<{ ok: true } | { ok: false; reason: string }>
 }
 
 export class MonitorsService {
@@ -186,6 +190,19 @@ export class MonitorsService {
    * as a literal address is refused: a 400 naming the address and the setting. A name that does not
    * resolve now is saved with a warning (its DNS may come later); its runs fail until it resolves.
    */
+  /** Why this server cannot send ICMP (with the TCP alternative), or null when it can. */
+  async pingUnavailable(): Promise<string | null> {
+    const support = this.deps.pingSupport ? await this.deps.pingSupport() : { ok: true as const }
+    return support.ok ? null : `${support.reason}; ${PING_UNAVAILABLE_FIX}`
+  }
+
+  /** A ping monitor on a server that cannot ping would never run: a 400 with the reason and the TCP alternative. */
+  private async assertPingWorks(definition: MonitorDefinition): Promise<void> {
+    if (definition.type !== 'ping' || !this.deps.pingSupport) return
+    const why = await this.pingUnavailable()
+    if (why) throw badRequest(`type: ${why}`)
+  }
+
   private async checkTargetAddress(definition: MonitorDefinition): Promise<string[]> {
     const host = connectedHost(definition)
     if (host === null || isIpLiteral(canonicalHost(host) ?? '')) return []
@@ -212,6 +229,7 @@ export class MonitorsService {
     }
     this.checkInterval(owner, definition)
     assertRunnable(definition, this.deps.guard)
+    await this.assertPingWorks(definition)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
     const warnings = await this.checkTargetAddress(definition)
@@ -248,6 +266,7 @@ export class MonitorsService {
     const definition = mergeDefinition(current, input)
     if (definition.intervalSeconds !== current.intervalSeconds) this.checkInterval(owner, definition)
     assertRunnable(definition, this.deps.guard)
+    await this.assertPingWorks(definition)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
     const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
@@ -260,6 +279,8 @@ export class MonitorsService {
       // Other regions: the monitor's own run history no longer describes what decides its state.
       ...(definition.regions.join() !== current.regions.join() ? { history: '' } : {}),
       ...(definition.type !== current.type || definition.target !== current.target ? { state: 'pending' as const, state_since: now, history: '', flapping: 0 } : {}),
+      // A push monitor's deadline follows its new schedule, grace or interval at once.
+      ...(definition.type === 'push' && row.enabled === 1 ? { next_run_at: pushDeadline(pushClockOf({ ...row, interval_s: definition.intervalSeconds, options_json: JSON.stringify(definition.options) })) + 1 } : {}),
       updated_at: now,
     })
     if (definition.type !== current.type || definition.target !== current.target) {
@@ -362,16 +383,20 @@ export class MonitorsService {
     return this.deps.repo.stateChanges(id, this.deps.clock.now() - days * 86_400_000)
   }
 
-  /** A push from the owner's job: `token` is the secret of the push URL. */
-  async push(token: string, query: URLSearchParams): Promise<{ state: string }> {
-    const parsed = parsePushQuery(query)
+  /**
+   * A push from the owner's job: `token` is the secret of the push URL. `phase`: `start` (/start: a
+   * run began), `fail` (/fail: the run failed, whatever `status` says), or the plain push.
+   */
+  async push(token: string, query: URLSearchParams, phase: 'push' | 'start' | 'fail' = 'push'): Promise<{ state: string }> {
+    const parsed = parsePushQuery(phase === 'fail' ? new URLSearchParams([...query.entries()].filter(([k]) => k !== 'status').concat([['status', 'down']])) : query)
     if (!parsed.ok) throw badRequest(parsed.message)
     const hash = await sha256Hex(token)
     const row = await this.deps.repo.findByPushHash(hash)
     // The lookup is by hash; compare again without an early exit before trusting it.
     if (!row || row.push_token_hash === null || !constantTimeEqual(row.push_token_hash, hash) || row.type !== 'push') throw notFound('no such push monitor')
     if (row.enabled !== 1) throw notFound('this monitor is paused')
-    await this.deps.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(parsed.signal) }])
+    const signal = phase === 'fail' && !parsed.signal.message ? { ...parsed.signal, message: 'the job reported a failure' } : parsed.signal
+    await this.deps.recorder.record([{ kind: 'push', monitorId: row.id, result: pushResult(signal), ...(phase === 'start' ? { start: true } : {}) }])
     const updated = await this.deps.repo.find(row.id)
     return { state: updated?.state ?? row.state }
   }
@@ -416,7 +441,7 @@ export class MonitorsService {
 
   private firstRunAt(id: number, definition: MonitorDefinition, now: number): number {
     if (definition.type === 'push') {
-      return pushDeadline({ lastPushAt: null, watchingSince: now, intervalSeconds: definition.intervalSeconds, graceSeconds: pushGraceSeconds(definition) }) + 1
+      return pushDeadline({ lastPushAt: null, watchingSince: now, intervalSeconds: definition.intervalSeconds, graceSeconds: pushGraceSeconds(definition), cron: pushCronOf(definition.options) }) + 1
     }
     return now + phaseOffsetMs(id, definition.intervalSeconds * 1000)
   }

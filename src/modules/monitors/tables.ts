@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from 'kysely'
 import type { MonitorState } from './run/state.ts'
 
 /** The API's types: keyword and json are HTTP checks with a keyword or conditions. */
-export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push' | 'ssl' | 'dnsbl' | 'email_auth'
+export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push' | 'ssl' | 'dnsbl' | 'email_auth' | 'domain_expiry' | 'ping'
 
 export interface MonitorsTable {
   id: Generated<number>
@@ -11,7 +11,7 @@ export interface MonitorsTable {
   component_id: number | null
   name: string
   type: StoredMonitorType
-  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth); null for push. */
+  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping); null for push. */
   target: string | null
   /** The type's options, with the API's field names (model.ts). */
   options_json: string
@@ -39,6 +39,8 @@ export interface MonitorsTable {
   last_message: string | null
   push_token_hash: string | null
   last_push_at: number | null
+  /** A push monitor's job called /start and has not ended the run (success or /fail) yet. */
+  push_started_at: ColumnType<number | null, number | null | undefined, number | null>
   /** JSON list of region names that run it (default ["local"]: the server itself). */
   regions_json: Generated<string>
   /** Down when at least this many of its regions are down (k of n; default 1). */

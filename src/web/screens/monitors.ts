@@ -33,6 +33,7 @@ import {
   COMMON_FIELDS,
   deleteMonitorView,
   monitorFormView,
+  cronPreviewLines,
   monitorPath,
   monitorsCrumbs,
   monitorsListView,
@@ -50,7 +51,7 @@ import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
-const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css"><link rel="stylesheet" href="/static/user/tools.css">' }
+const LOOK = { head: '<link rel="stylesheet" href="/static/user/monitors.css"><link rel="stylesheet" href="/static/user/components.css"><link rel="stylesheet" href="/static/user/tools.css">', scripts: ['/static/user/monitors.js'] }
 const formResponses = { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 const pageResponses = { 200: HtmlResponse, 400: HtmlResponse, 404: HtmlResponse }
 /** Fields typed one item a line (headers as `Name: value`). */
@@ -96,6 +97,8 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
   }
   const state: FormState = { values: fields, errors: { ...form.state.errors, ...errors } }
   if (!form.ok || Object.keys(errors).length > 0) return { ok: false as const, state }
+  // An emptied schedule is no schedule (null), not "left as it was".
+  if (own.includes('cron') && !(fields.cron ?? '').trim()) lists.cron = null
   return { ok: true as const, value: { ...(form.value as Record<string, unknown>), ...lists } as typeof form.value, state }
 }
 
@@ -114,7 +117,7 @@ function formOf(m: Monitor): FormState {
     follow_redirects: on(o.follow_redirects, true), keyword: o.keyword, keyword_present: on(o.keyword_present, true),
     keyword_case_sensitive: on(o.keyword_case_sensitive, true), conditions: (o.conditions ?? []).join('\n'), port: text(o.port),
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
-    tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
+    tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds), ping_count: text(o.ping_count), cron: o.cron ?? '', cron_timezone: o.cron_timezone ?? '',
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
@@ -138,7 +141,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions()),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now()),
       status,
     )
 
@@ -181,6 +184,15 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
       response: { 200: HtmlResponse },
       detail: detail('Monitors: list'),
     })
+    .get(
+      '/user/monitors/cron-preview',
+      screen(async ({ query }) => Response.json(cronPreviewLines(query.cron ?? '', query.cron_timezone ?? '', services.clock.now()), { headers: { 'cache-control': 'no-store' } })),
+      {
+        query: t.Object({ cron: t.Optional(t.String({ maxLength: 100 })), cron_timezone: t.Optional(t.String({ maxLength: 64 })) }),
+        response: { 200: t.Object({ ok: t.Boolean({ description: 'false: the schedule or zone would be refused' }), lines: t.Array(t.String(), { description: 'the next 5 runs, or why not' }) }) },
+        detail: detail("A push monitor's next scheduled runs as the owner types a cron expression (JSON for the form)"),
+      },
+    )
     .get(
       '/user/monitors/new',
       screen(async ({ user, query, render }) => {

@@ -12,6 +12,7 @@ import { checkboxField, errorSummary, selectField, textArea, textField, type For
 import type { Crumb } from '../kit/layout.ts'
 import { sectionNav } from './pages.ts'
 import { PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
+import { DEFAULT_CRON_TIMEZONE, nextCronRuns, parseCron } from '../../modules/monitors/run/index.ts'
 import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 
 export const MONITOR_TYPE_LABELS: Record<string, string> = {
@@ -25,6 +26,8 @@ export const MONITOR_TYPE_LABELS: Record<string, string> = {
   ssl: 'SSL certificate health',
   dnsbl: 'DNS blocklists (DNSBL)',
   email_auth: 'Email authentication',
+  domain_expiry: 'Domain expiry (RDAP)',
+  ping: 'Ping (ICMP)',
 }
 const TYPE_HINTS: Record<string, string> = {
   http: 'A URL answers with an accepted status code.',
@@ -37,6 +40,8 @@ const TYPE_HINTS: Record<string, string> = {
   ssl: 'Validity, names, trust, key and protocol of a certificate, with mail at 30, 15 and 5 days left (HTTPS or SMTP STARTTLS).',
   dnsbl: 'An IP, or a domain’s mail servers, on spam blocklists; mail when listed and delisted.',
   email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
+  domain_expiry: 'A domain’s registration expiry, read from its registry over RDAP; degraded at 30, 14 and 7 days left, down once expired.',
+  ping: 'A host answers ICMP echo requests; round trip and loss over a few of them.',
 }
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
@@ -76,10 +81,12 @@ export const TYPE_FIELDS: Record<string, readonly string[]> = {
   tcp: ['port'],
   dns: ['record_type', 'expected', 'resolver'],
   tls: ['port', 'tls_degraded_below_days', 'tls_fail_below_days'],
-  push: ['push_grace_seconds'],
+  push: ['cron', 'cron_timezone', 'push_grace_seconds'],
   ssl: ['port', 'starttls', 'tls_degraded_below_days', 'tls_fail_below_days'],
   dnsbl: ['zones'],
   email_auth: ['dkim_selectors', 'resolver'],
+  domain_expiry: [],
+  ping: ['ping_count'],
 }
 export const COMMON_FIELDS = ['name', 'target', 'interval_seconds', 'timeout_ms', 'retries', 'retry_interval_seconds', 'confirm_failures', 'confirm_successes', 'degraded_after_ms', 'component_id']
 
@@ -92,6 +99,8 @@ export const LABELS: Record<string, string> = {
   resolver: 'Resolver', tls_degraded_below_days: 'Degraded below (days left)', tls_fail_below_days: 'Down below (days left)', push_grace_seconds: 'Grace (seconds)',
   starttls: 'SMTP STARTTLS first', zones: 'Zones', regions: 'Regions', regions_required_down: 'Regions that must fail before down',
   dkim_selectors: 'DKIM selectors',
+  ping_count: 'Echo requests per run',
+  cron: 'Cron schedule', cron_timezone: 'Time zone of the schedule',
 }
 
 const TARGET_HINTS: Record<string, string> = {
@@ -99,6 +108,8 @@ const TARGET_HINTS: Record<string, string> = {
   tcp: 'host:port, e.g. db.example.com:5432', dns: 'A name, e.g. example.com', tls: 'host or host:port, e.g. example.com',
   ssl: 'host or host:port, e.g. example.com or mail.example.com:587', dnsbl: 'An IP address, or a domain whose MX and A addresses are checked',
   email_auth: 'A mail domain, e.g. example.com',
+  domain_expiry: 'A registered domain, e.g. example.com or example.co.uk',
+  ping: 'A host name or IP address (no port), e.g. router.example.com',
 }
 
 export const monitorsPath = '/user/monitors'
@@ -206,7 +217,7 @@ export interface ComponentChoice {
   label: string
 }
 
-function typeFields(type: string, form: FormState): string {
+function typeFields(type: string, form: FormState, now: number): string {
   const f = TYPE_FIELDS[type] ?? []
   const has = (name: string) => f.includes(name)
   const parts: string[] = []
@@ -230,8 +241,32 @@ function typeFields(type: string, form: FormState): string {
   if (has('tls_fail_below_days')) parts.push(textField({ name: 'tls_fail_below_days', label: LABELS.tls_fail_below_days!, type: 'number', state: form }))
   if (has('starttls')) parts.push(checkboxField({ name: 'starttls', label: LABELS.starttls!, hint: 'EHLO and STARTTLS before the handshake, for a mail port other than 25 and 587 (those always use it).', state: form }))
   if (has('zones')) parts.push(textArea({ name: 'zones', label: LABELS.zones!, hint: 'One zone a line; empty: the default list of free zones (see the monitors guide). Spamhaus, Barracuda and Abusix only when you name them.', rows: 4, state: form }))
-  if (has('push_grace_seconds')) parts.push(textField({ name: 'push_grace_seconds', label: LABELS.push_grace_seconds!, type: 'number', hint: 'Down when no push came within the interval plus this.', state: form }))
+  if (has('ping_count')) parts.push(textField({ name: 'ping_count', label: LABELS.ping_count!, type: 'number', hint: 'Empty: 3 (at most 10). Some lost: degraded; all lost: down.', state: form }))
+  if (has('cron')) {
+    parts.push(textField({ name: 'cron', label: LABELS.cron!, hint: 'Optional: when the job runs, as crontab writes it (minute hour day month weekday), e.g. 0 3 * * *. Late when no push by each run plus the grace. Empty: the interval instead.', autocomplete: 'off', maxLength: 100, state: form }))
+    parts.push(textField({ name: 'cron_timezone', label: LABELS.cron_timezone!, hint: 'An IANA name, e.g. Europe/Berlin. Empty: UTC.', autocomplete: 'off', maxLength: 64, state: form }))
+    parts.push(cronPreview(form.values.cron ?? '', form.values.cron_timezone ?? '', now))
+  }
+  if (has('push_grace_seconds')) parts.push(textField({ name: 'push_grace_seconds', label: LABELS.push_grace_seconds!, type: 'number', hint: 'Down when no push came within the interval (or after a scheduled run) plus this; also the longest a run begun with /start may take.', state: form }))
   return parts.join('')
+}
+
+/** What a cron schedule means, for the form: its next runs in its zone and in UTC, or why it is refused. */
+export function cronPreviewLines(cron: string, timezone: string, now: number): { ok: boolean; lines: string[] } {
+  if (!cron.trim()) return { ok: true, lines: ['No schedule: the interval is used.'] }
+  const zone = timezone.trim() || DEFAULT_CRON_TIMEZONE
+  const parsed = parseCron(cron, zone)
+  if (!parsed.ok) return { ok: false, lines: [`Not saved like this: ${parsed.field === 'cron' ? 'the schedule' : 'the time zone'} ${parsed.message}`] }
+  const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+  const utc = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+  return { ok: true, lines: nextCronRuns(cron, zone, now, 5).map((at) => `${local.format(at)} ${zone}${zone === 'UTC' ? '' : ` (${utc.format(at)} UTC)`}`) }
+}
+
+/** The next runs under the cron field; /static/user/monitors.js refreshes it as the owner types. */
+function cronPreview(cron: string, timezone: string, now: number): string {
+  const { ok, lines } = cronPreviewLines(cron, timezone, now)
+  const body = cron.trim() && ok ? html`<p>Next runs:</p><ol>!${lines.map((line) => html`<li>${line}</li>`).join('')}</ol>` : html`<p>${lines[0]!}</p>`
+  return html`<div id="cron-next" class="hint cron-next" role="status" aria-live="polite" data-preview="${monitorsPath}/cron-preview">!${body}</div>`
 }
 
 /** The create (monitor undefined) or edit form of a monitor of `type`. */
@@ -244,7 +279,8 @@ function regionFields(type: string, form: FormState, available: readonly string[
 </fieldset>`
 }
 
-export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local']): string {
+/** `unavailable`: why this server cannot run the type (ping without ICMP), shown above the form. */
+export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local'], unavailable: string | null = null, now = 0): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
@@ -255,6 +291,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
 <section class="card" aria-labelledby="form-heading">
   <h2 id="form-heading" class="visually-hidden">Settings</h2>
   !${errorSummary(form, LABELS)}
+  !${unavailable ? html`<div class="mon-misconfigured" id="type-unavailable"><p><strong>This server cannot run this check.</strong> ${unavailable}.</p></div>` : ''}
   <form method="post" action="${action}" class="stack" novalidate>
     <input type="hidden" name="type" value="${type}">
     <p>Type: <strong>${MONITOR_TYPE_LABELS[type] ?? type}</strong></p>
@@ -262,7 +299,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
     !${target}
     !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: 'How often it runs; your plan sets the shortest.', state: form })}
     !${selectField({ name: 'component_id', label: LABELS.component_id!, hint: 'Its status follows this monitor (the worst of its monitors).', options: [{ value: '', label: 'None' }, ...components], state: form })}
-    <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form)}</fieldset>
+    <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form, now)}</fieldset>
     !${regionFields(type, form, availableRegions)}
     <details class="mon-advanced"><summary>Timing and confirmation</summary>
       !${textField({ name: 'timeout_ms', label: LABELS.timeout_ms!, type: 'number', hint: 'Empty: 10 s or 0.8 × the interval, whichever is shorter.', state: form })}
@@ -283,6 +320,7 @@ export function pushUrlNotice(url: string): string {
   <h2 id="push-heading">Your push URL</h2>
   <p>Call it with GET or POST from your job, e.g. <code>?status=up&amp;msg=OK&amp;ping=42</code>. <strong>It is shown only now</strong>: copy it; Lantern keeps only its hash.</p>
   <p><code class="secret">${url}</code></p>
+  <p>For a job with runs: call <code>…/start</code> when it begins (its duration is measured, and a run that has not ended within the grace time is late) and <code>…/fail</code> when it fails; the plain URL ends a run that went well.</p>
 </section>`
 }
 

@@ -57,7 +57,7 @@ describe('runCheck and runMonitor', () => {
 
   test('an unknown type or a broken spec is a misconfigured result (the settings, not the target), not a throw', async () => {
     const deps = testDeps({ allowPrivate: false })
-    expect(await runCheck({ type: 'ping' } as never, deps)).toEqual({ outcome: 'misconfigured', responseTimeMs: null, message: `unknown monitor type "ping". Fix: edit the monitor's settings.` })
+    expect(await runCheck({ type: 'gopher' } as never, deps)).toEqual({ outcome: 'misconfigured', responseTimeMs: null, message: `unknown monitor type "gopher". Fix: edit the monitor's settings.` })
     expect(await runCheck({ type: 'http', url: 'not a url', timeoutMs: 100 }, deps)).toMatchObject({ outcome: 'misconfigured', message: "the URL is not valid. Fix: edit the monitor's target." })
     expect(await runCheck({ type: 'http', url: 'ftp://example.com/', timeoutMs: 100 }, deps)).toMatchObject({ outcome: 'misconfigured', message: "cannot fetch a ftp: URL. Fix: edit the monitor's target." })
     expect(await runCheck({ type: 'http', url: 'https://example.com/', acceptedStatus: '999-1', timeoutMs: 100 }, deps)).toMatchObject({ outcome: 'misconfigured' })

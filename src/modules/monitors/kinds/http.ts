@@ -132,7 +132,7 @@ function withoutBodyHeaders(headers: Headers): Headers {
 }
 
 /** One request to the checked address: Host and SNI carry the name, the socket goes to `address`. */
-function fetchAt(
+export function fetchAt(
   url: URL,
   address: string,
   options: { method: string; headers: Headers; body: string | undefined; signal: AbortSignal; trustedCa: string | undefined },
@@ -157,7 +157,7 @@ function fetchAt(
 }
 
 /** Reads at most `limit` bytes of the body as UTF-8 and stops reading there. */
-async function readLimited(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+export async function readLimited(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
   if (!response.body) return { text: '', truncated: false }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []

@@ -20,7 +20,7 @@
  *   runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<CheckResult>       one attempt, never throws
  *   CheckResult = { outcome: 'ok'|'degraded'|'fail'|'misconfigured', responseTimeMs: number|null,
  *                   statusCode?, message (≤ 512 chars, never the body), details?, report? }
- *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec. The API's
+ *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec. The API's
  *   "keyword" and "json" types are HttpSpec with `keyword` or `conditions` set; ssl and dnsbl results
  *   carry a `report`.
  *   CheckDeps   = { guard: AddressGuard, clock: Clock, elapsed?, trustedCa?, dnsServers?, userAgent? }
@@ -43,12 +43,15 @@ import type { MonitorDefinition } from '../definition.ts'
 import type { StoredMonitorType } from '../tables.ts'
 import { dnsKind } from './dns.ts'
 import { dnsblKind } from './dnsbl.ts'
+import { domainExpiryKind } from './domain-expiry.ts'
+import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH } from './rdap/bootstrap.ts'
 import { emailAuthKind } from './email-auth/monitor.ts'
 import { FIXES, misconfiguredResult } from './failure.ts'
 import { httpKind } from './http.ts'
 import { jsonKind } from './json.ts'
 import { keywordKind } from './keyword.ts'
 import type { MonitorKind } from './kind.ts'
+import { pingKind } from './ping.ts'
 import { pushKind } from './push.ts'
 import type { CheckDeps, CheckResult, MonitorSpec } from './spec.ts'
 import { sslKind } from './ssl.ts'
@@ -61,7 +64,7 @@ export { splitHostPort, type MonitorKind } from './kind.ts'
 export { parseConditions, evaluateConditions, type Condition, type ConditionError } from './conditions.ts'
 export { DEFAULTS, defaultTimeoutMs, clipMessage, DNS_RECORD_TYPES, HTTP_METHODS, OUTCOMES, STARTTLS_PORTS } from './spec.ts'
 export type {
-  CheckDeps, CheckResult, DnsblReport, DnsblSpec, DnsblStatus, DnsRecordType, DnsSpec, HttpMethod, HttpSpec, MonitorSpec, MonitorType, Outcome,
+  CheckDeps, CheckResult, DnsblReport, DomainExpirySpec, PingSpec, DnsblSpec, DnsblStatus, DnsRecordType, DnsSpec, HttpMethod, HttpSpec, MonitorSpec, MonitorType, Outcome,
   SslReport, SslSpec, TcpSpec, TlsSpec, ToolReport, Verdict,
 } from './spec.ts'
 export { parseAcceptedStatus } from './status-codes.ts'
@@ -69,6 +72,8 @@ export type { SpecProblem } from './validate.ts'
 export { parseResolver, type ResolverAddress } from './dns.ts'
 export { DEFAULT_DNSBL_ZONES, dnsblTargetAddress, MAX_DNSBL_ZONES } from './dnsbl-zones.ts'
 export { reportForPlan } from './ssl-report.ts'
+export { DEFAULT_PING_COUNT, MAX_PING_COUNT, PING_UNAVAILABLE_FIX, pingSupport } from './ping.ts'
+export { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, parseBootstrap, refreshBootstrap, type RdapBootstrap } from './rdap/bootstrap.ts'
 // email_auth's parts, which the lookup tools run one by one and the email-auth reports show.
 export { EMAIL_AUTH_DEFAULTS, MAIL_DOMAIN } from './email-auth/monitor.ts'
 export { boundedResolve, normalizeDomain, resolversOf, type EmailAuthSpec } from './email-auth/check.ts'
@@ -90,6 +95,8 @@ export const KINDS: Readonly<Record<StoredMonitorType, MonitorKind>> = {
   ssl: sslKind,
   dnsbl: dnsblKind,
   email_auth: emailAuthKind,
+  domain_expiry: domainExpiryKind,
+  ping: pingKind,
 }
 
 /** Types a probe runs: what it can see from elsewhere. */
@@ -132,6 +139,8 @@ export function createCheckDeps(options: { env: Record<string, string | undefine
     guard: createAddressGuard({ resolve: systemResolve, allowPrivate: readPrivateTargets(options.env) }),
     clock: options.clock,
     dnsServers: systemDnsServers(),
+    ...(options.env.PING_COMMAND?.trim() ? { pingCommand: options.env.PING_COMMAND.trim() } : {}),
+    rdapBootstrap: bootstrapLoader(options.env.RDAP_BOOTSTRAP_PATH?.trim() || DEFAULT_RDAP_BOOTSTRAP_PATH, () => options.clock.now()),
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
   }
 }

@@ -2,6 +2,7 @@
 import type { AddressGuard } from '../../../lib/address-guard.ts'
 import type { Clock } from '../../../lib/clock.ts'
 import type { EmailAuthSpec } from './email-auth/check.ts'
+import type { RdapBootstrap } from './rdap/bootstrap.ts'
 
 /**
  * What one run found: the target answered well (`ok`), slowly or partly (`degraded`), or failed
@@ -107,7 +108,21 @@ export interface DnsblSpec extends CommonSpec {
 /** SMTP submission and relay ports: an SSL monitor speaks STARTTLS there (implicit TLS is port 465). */
 export const STARTTLS_PORTS: readonly number[] = [25, 587]
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec
+/** A domain's registration expiry, read over RDAP from its TLD's registry. */
+export interface DomainExpirySpec extends CommonSpec {
+  type: 'domain_expiry'
+  domain: string
+}
+
+/** ICMP echo requests to a host (the system's ping, given the guard-checked IP). */
+export interface PingSpec extends CommonSpec {
+  type: 'ping'
+  host: string
+  /** Echo requests per run (default 3, at most 10). */
+  count?: number
+}
+
+export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec
 
 export type Verdict = 'pass' | 'warning' | 'fail'
 
@@ -168,6 +183,10 @@ export interface CheckDeps {
   /** The instance's own DNS resolvers ("ip" or "ip:port"), trusted; used when a DNS spec names none. */
   dnsServers?: string[]
   userAgent?: string
+  /** domain_expiry: IANA's RDAP bootstrap data (default: the copy shipped with the program). */
+  rdapBootstrap?: () => Promise<RdapBootstrap>
+  /** ping: the system's ping command (default `ping` on the PATH; PING_COMMAND). */
+  pingCommand?: string
 }
 
 /** Numbers the engine uses when a spec or setting leaves them out (see src/content/docs/monitors.md). */
@@ -198,6 +217,8 @@ export const DEFAULTS = {
   /** DNSBL zone operators ask for hourly checks at most. */
   dnsblMinIntervalSeconds: 3_600,
   pushGraceSeconds: 60,
+  /** domain_expiry: degraded under each of these days left (the message names the one crossed). */
+  domainExpiryWarnDays: [30, 14, 7],
 } as const
 
 /** The default timeout for a monitor run every `intervalSeconds`. */

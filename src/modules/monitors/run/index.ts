@@ -13,6 +13,7 @@
 export type { MonitorRow } from '../repo.ts'
 export { componentStatusFromMonitors } from './component-status.ts'
 export { MinHeap, type HeapEntry } from './heap.ts'
+export { DEFAULT_CRON_TIMEZONE, MAX_CRON_LENGTH, nextCronRuns, parseCron } from './cron-schedule.ts'
 export { MAX_PUSH_PING_MS, parsePushQuery, pushDeadline, pushOverdue, pushResult, type PushClock, type PushSignal } from './push.ts'
 export {
   MonitorRecorder,

@@ -4,9 +4,9 @@
  * (recorder.ts) writes the steps, in order, in its one transaction per batch.
  */
 import type { CheckResult, ToolReport } from '../kinds/index.ts'
-import { DEFAULTS } from '../kinds/index.ts'
+import { clipMessage, DEFAULTS } from '../kinds/index.ts'
 import type { MonitorRow, RegionStateRow } from '../repo.ts'
-import { pushDeadline, pushOverdue, type PushClock } from './push.ts'
+import { pushCronOf, pushDeadline, pushOverdue, type PushClock } from './push.ts'
 import { isLocalOnly, LOCAL_REGION, regionsOf } from './regions.ts'
 import { regionalStep } from './region-state.ts'
 import { decodeHistory, encodeHistory, nextState, type MonitorState, type StateSnapshot } from './state.ts'
@@ -17,8 +17,8 @@ export type MonitorEvent =
   | { kind: 'run'; monitorId: number; scheduledAt: number; result: CheckResult & { attempts: number } }
   /** A push monitor's deadline came: silence is a failure, unless a push arrived meanwhile. */
   | { kind: 'deadline'; monitorId: number; scheduledAt: number }
-  /** A push arrived. */
-  | { kind: 'push'; monitorId: number; result: CheckResult }
+  /** A push arrived: a run's end (its result), or `start` (/start: a run began; no result yet). */
+  | { kind: 'push'; monitorId: number; result: CheckResult; start?: boolean }
   /** The server's turn of a monitor it does not run itself (no `local` region): the aggregate is judged again (staleness). */
   | { kind: 'tick'; monitorId: number; scheduledAt: number }
   /** A probe's result in another region (src/modules/probes): never moves the schedule or a lease. */
@@ -67,9 +67,10 @@ export function snapshotOf(row: Pick<MonitorRow, 'state' | 'state_since' | 'flap
   return { state: row.state, since: row.state_since, flapping: row.flapping === 1, history: decodeHistory(row.history) }
 }
 
-export function pushClockOf(row: Pick<MonitorRow, 'last_push_at' | 'watching_since' | 'interval_s' | 'options_json'>): PushClock {
-  const grace = (JSON.parse(row.options_json) as { push_grace_seconds?: number }).push_grace_seconds ?? DEFAULTS.pushGraceSeconds
-  return { lastPushAt: row.last_push_at, watchingSince: row.watching_since, intervalSeconds: row.interval_s, graceSeconds: grace }
+export function pushClockOf(row: Pick<MonitorRow, 'last_push_at' | 'watching_since' | 'interval_s' | 'options_json' | 'push_started_at'>): PushClock {
+  const options = JSON.parse(row.options_json) as { push_grace_seconds?: number; cron?: string | null; cron_timezone?: string }
+  const grace = options.push_grace_seconds ?? DEFAULTS.pushGraceSeconds
+  return { lastPushAt: row.last_push_at, watchingSince: row.watching_since, intervalSeconds: row.interval_s, graceSeconds: grace, cron: pushCronOf(options), startedAt: row.push_started_at ?? null }
 }
 
 /** The first run time after `now` on the monitor's grid (scheduledAt + k × interval): late runs never bunch up. */
@@ -117,10 +118,29 @@ export function probeStep(row: MonitorRow, event: Extract<MonitorEvent, { kind: 
   }
 }
 
-/** A push: the result as the job sent it, and the next deadline counted from now. */
+/**
+ * A push: the result as the job sent it, and the next deadline counted from now. `/start` records no
+ * result: the run must end within the grace. A run's end measures its duration (the response time).
+ */
 export function pushStep(row: MonitorRow, event: Extract<MonitorEvent, { kind: 'push' }>, statesOf: RegionStatesOf, now: number): EventStep {
-  const nextRunAt = pushDeadline({ ...pushClockOf(row), lastPushAt: now }) + 1
-  return resultStep(row, event.result, { nextRunAt, lastPushAt: now, scheduledAt: now, report: false }, statesOf, now)
+  const clock = pushClockOf(row)
+  if (event.start) {
+    const nextRunAt = pushDeadline({ ...clock, startedAt: now }) + 1
+    // updated_at: the deadline may move earlier, and schedulers see that through it (scheduler.ts sync).
+    return { nextRunAt, changes: { push_started_at: now, next_run_at: nextRunAt, lease_owner: null, lease_until: null, updated_at: now } }
+  }
+  const started = clock.startedAt != null && clock.startedAt >= clock.watchingSince ? clock.startedAt : null
+  const result = started === null ? event.result : { ...event.result, responseTimeMs: now - started, message: clipMessage(`${event.result.message} (the run took ${formatRunDuration(now - started)})`) }
+  const nextRunAt = pushDeadline({ ...clock, lastPushAt: now, startedAt: null }) + 1
+  const step = resultStep(row, result, { nextRunAt, lastPushAt: now, scheduledAt: now, report: false }, statesOf, now)
+  return { ...step, changes: { ...step.changes, push_started_at: null } }
+}
+
+/** "850 ms", "42 s", "3 min 5 s". */
+function formatRunDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`
+  const seconds = Math.round(ms / 1000)
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`
 }
 
 /** A push monitor's deadline: a failure when the silence lasted past interval and grace, else the deadline moves. */
