@@ -38,7 +38,7 @@ export const USAGE = `Usage: lantern <command>
   page transfer --email RECIPIENT --id N --accept|--decline
   monitor list --email E                        the user's monitors, one JSON line each
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
-                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth; --options '{"keyword":"OK"}'
+                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth redis postgres websocket smtp; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)

@@ -10,7 +10,10 @@ import { DEFAULTS, defaultTimeoutMs, DNS_RECORD_TYPES, PROBE_TYPES, toSpec, vali
 import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = [
+  'http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth',
+  'redis', 'postgres', 'websocket', 'smtp',
+]
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
@@ -42,6 +45,14 @@ export interface MonitorOptions {
   starttls?: boolean
   /** dnsbl: the zones to query (default: DEFAULT_DNSBL_ZONES). */
   zones?: string[]
+  /** redis: the key to GET. */
+  redis_key?: string | null
+  /** postgres: one read-only query. */
+  query?: string | null
+  /** websocket: the message sent after the upgrade. */
+  ws_message?: string | null
+  /** redis: the key's value; postgres: the first column of the first row; websocket: text the reply contains. */
+  expected_value?: string | null
 }
 
 export const OPTION_FIELDS = [
@@ -49,6 +60,7 @@ export const OPTION_FIELDS = [
   'conditions', 'port', 'record_type', 'expected', 'resolver', 'tls_degraded_below_days', 'tls_fail_below_days', 'push_grace_seconds',
   'dkim_selectors',
   'starttls', 'zones',
+  'redis_key', 'query', 'ws_message', 'expected_value',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -107,6 +119,10 @@ const API_FIELD: Record<string, string> = {
   warnBelowDays: 'tls_degraded_below_days',
   target: 'target',
   zones: 'zones',
+  key: 'redis_key',
+  query: 'query',
+  message: 'ws_message',
+  expectedValue: 'expected_value',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -204,7 +220,12 @@ export function connectedHost(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'redis':
+    case 'postgres':
+    case 'smtp':
       return spec.host
+    case 'websocket':
+      return URL.canParse(spec.url) ? new URL(spec.url).hostname : null
     default:
       return null
   }
@@ -224,7 +245,12 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'tcp':
     case 'tls':
     case 'ssl':
+    case 'redis':
+    case 'postgres':
+    case 'smtp':
       return spec.host.toLowerCase()
+    case 'websocket':
+      return URL.canParse(spec.url) ? new URL(spec.url).hostname.toLowerCase() : spec.url
     case 'dnsbl':
       // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.
       return 'dnsbl'
