@@ -116,6 +116,7 @@ function formOf(m: Monitor): FormState {
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds),
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
+    starttls: on(o.starttls, false), redis_key: o.redis_key, query: o.query, ws_message: o.ws_message, expected_value: o.expected_value,
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
 }
