@@ -108,3 +108,32 @@ describe('server monitors in the browser', () => {
     expect(await page.getByLabel('Key').inputValue()).toBe('release')
   })
 })
+
+describe('10 s intervals in the form', () => {
+  test('Enterprise may run a monitor every 10 s; Pro is told its shortest next to the field, and nothing is stored', async () => {
+    const page = app.page
+    const id = await create(page, 'TCP port', async (p) => {
+      expect(await p.locator('main').innerText()).toContain("your plan's shortest is 10 s")
+      await p.getByLabel('Name', { exact: true }).fill('Fast port')
+      await p.getByLabel('Target', { exact: true }).fill('fast.screen.test:22')
+      await p.getByLabel('Interval (seconds)').fill('10')
+    })
+    expect((await app.server.ctx.app.services.monitors.get(app.owner.user, id)).definition).toMatchObject({ intervalSeconds: 10, timeoutMs: 8_000 })
+
+    const pro = await app.createOwner('pro')
+    const { context, page: proPage } = await app.loginAs(pro)
+    try {
+      await proPage.goto(`${app.base}/user/monitors/new?type=tcp`)
+      expect(await proPage.locator('main').innerText()).toContain("your plan's shortest is 30 s")
+      await proPage.getByLabel('Name', { exact: true }).fill('Fast port')
+      await proPage.getByLabel('Target', { exact: true }).fill('fast.screen.test:22')
+      await proPage.getByLabel('Interval (seconds)').fill('10')
+      await proPage.getByRole('button', { name: 'Create monitor' }).click()
+      expect(await proPage.locator('main').innerText()).toContain("Interval (seconds) 10 is below the Pro plan's minimum of 30 s")
+      await checkA11y(proPage)
+      expect(await app.server.ctx.app.services.monitors.list(pro.user)).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})

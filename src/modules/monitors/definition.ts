@@ -17,7 +17,7 @@ export const MONITOR_TYPES: readonly StoredMonitorType[] = [
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
-export const MIN_INTERVAL_SECONDS = 30
+export const MIN_INTERVAL_SECONDS = 10
 export const MAX_INTERVAL_SECONDS = 86_400
 export const MAX_CONFIRM = 10
 export const MAX_PUSH_GRACE_SECONDS = 3_600
@@ -149,7 +149,12 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
     throw badRequest(`interval_seconds must be a whole number from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`)
   }
   // A timeout follows the interval until the owner sets one; null goes back to following it.
-  const timeoutMs = input.timeout_ms === null ? defaultTimeoutMs(intervalSeconds) : input.timeout_ms ?? current?.timeoutMs ?? defaultTimeoutMs(intervalSeconds)
+  // A stored timeout equal to its interval's default is taken as following it (a 60 s monitor moved to 10 s gets 8 s).
+  const following = current !== undefined && current.timeoutMs === defaultTimeoutMs(current.intervalSeconds)
+  const timeoutMs =
+    input.timeout_ms === null || (input.timeout_ms === undefined && (current === undefined || following))
+      ? defaultTimeoutMs(intervalSeconds)
+      : input.timeout_ms ?? current!.timeoutMs
   const retries = input.retries ?? current?.retries ?? DEFAULTS.retries
   if (!isInt(retries, 0, DEFAULTS.maxRetries)) throw badRequest(`retries must be from 0 to ${DEFAULTS.maxRetries}`)
   const retryIntervalMs = input.retry_interval_seconds !== undefined ? input.retry_interval_seconds * 1000 : current?.retryIntervalMs ?? DEFAULTS.retryDelayMs

@@ -54,7 +54,7 @@ const optionFields = {
 
 const settingFields = {
   target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl, smtp), name (dns), IP or domain (dnsbl), host[:port] or redis[s]://[user:password@]host[:port][/db] (redis), postgres://user:password@host[:port]/database[?sslmode=require] (postgres), ws(s):// URL (websocket); none for push' })),
-  interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
+  interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (Free 300, Pro and Growth 30, Business, OSS Hero and Enterprise 10); below it answers 403; default 60 or the plan minimum')),
   timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
   retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),
   retry_interval_seconds: t.Optional(int('retry_interval_seconds', 0, 60)),

@@ -28,6 +28,7 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type F
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
 import { emailAuthSection } from '../views/email-auth.ts'
+import { monitorLimits } from '../../modules/plans/matrix.ts'
 import {
   chooseTypeView,
   COMMON_FIELDS,
@@ -139,7 +140,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions()),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), monitorLimits(user.plan).minIntervalSeconds),
       status,
     )
 

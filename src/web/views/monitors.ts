@@ -268,7 +268,14 @@ function regionFields(type: string, form: FormState, available: readonly string[
 </fieldset>`
 }
 
-export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local']): string {
+export function monitorFormView(
+  type: string,
+  form: FormState,
+  components: ReadonlyArray<ComponentChoice>,
+  monitor?: Monitor,
+  availableRegions: readonly string[] = ['local'],
+  minIntervalSeconds?: number,
+): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
@@ -284,7 +291,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
     <p>Type: <strong>${MONITOR_TYPE_LABELS[type] ?? type}</strong></p>
     !${textField({ name: 'name', label: LABELS.name!, required: true, maxLength: 100, state: form })}
     !${target}
-    !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: 'How often it runs; your plan sets the shortest.', state: form })}
+    !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: minIntervalSeconds === undefined ? 'How often it runs; your plan sets the shortest.' : `How often it runs; your plan's shortest is ${minIntervalSeconds} s.`, state: form })}
     !${selectField({ name: 'component_id', label: LABELS.component_id!, hint: 'Its status follows this monitor (the worst of its monitors).', options: [{ value: '', label: 'None' }, ...components], state: form })}
     <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form)}</fieldset>
     !${regionFields(type, form, availableRegions)}
