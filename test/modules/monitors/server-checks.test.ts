@@ -10,7 +10,7 @@ import { encodeCommand } from '../../../src/modules/monitors/kinds/redis.ts'
 import { testPostgresServer } from '../../helpers/database.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { testCa } from '../../helpers/tls-ca.ts'
-import { testDeps } from './fixtures.ts'
+import { makeTestPki, testDeps } from './fixtures.ts'
 
 const names = { 'cache.test': ['127.0.0.1'], 'db.test': ['127.0.0.1'], 'ws.test': ['127.0.0.1'], 'mail.test': ['127.0.0.1'], localhost: ['127.0.0.1'] }
 const deps = () => testDeps({ allowPrivate: ['127.0.0.1/32'], names, trustedCa: testCa().ca })
@@ -181,6 +181,29 @@ describe('websocket checks', () => {
     expect(await runCheck(spec({ url: `ws://ws.test:${server.port}/elsewhere` }), deps())).toMatchObject({ outcome: 'fail', message: expect.stringContaining('upgrade failed') })
     expect(await runCheck(spec(), refusing())).toMatchObject({ outcome: 'misconfigured', message: expect.stringContaining('a loopback address') })
     expect(await runCheck(spec({ url: 'https://ws.test/' }), deps())).toMatchObject({ outcome: 'misconfigured' })
+  })
+
+  test('wss: the handshake names the host (SNI and the certificate check), not the address', async () => {
+    const pki = makeTestPki(['wss.test'], 20)
+    const secure = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { cert: pki.cert, key: pki.key },
+      fetch: (request, srv) => (srv.upgrade(request, { data: undefined }) ? undefined : new Response('x')),
+      websocket: {
+        message(ws) {
+          ws.send('secure pong')
+        },
+      },
+    })
+    try {
+      const d = testDeps({ allowPrivate: ['127.0.0.1/32'], names: { 'wss.test': ['127.0.0.1'] }, trustedCa: pki.ca })
+      expect(await runCheck({ type: 'websocket', url: `wss://wss.test:${secure.port}/`, message: 'ping', expectedValue: 'pong', timeoutMs: 3_000 }, d)).toMatchObject({ outcome: 'ok' })
+      const untrusted = testDeps({ allowPrivate: ['127.0.0.1/32'], names: { 'wss.test': ['127.0.0.1'] } })
+      expect(await runCheck({ type: 'websocket', url: `wss://wss.test:${secure.port}/`, timeoutMs: 3_000 }, untrusted)).toMatchObject({ outcome: 'fail' })
+    } finally {
+      await secure.stop(true)
+    }
   })
 
   test('a server that never replies times out within the deadline', async () => {
