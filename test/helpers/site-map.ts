@@ -201,7 +201,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
 /** Pages of one route that differ by a query or by the value of their parameter. */
 const VARIANTS: Record<string, string[]> = {
   '/user/notifications/new': ['?type=webhook', '?type=email'],
-  '/user/monitors/new': ['', '?type=http', '?type=keyword', '?type=json', '?type=tcp', '?type=push', '?type=dns', '?type=ssl', '?type=ping', '?type=domain_expiry'],
+  '/user/monitors/new': ['', '?type=http', '?type=keyword', '?type=json', '?type=tcp', '?type=push', '?type=dns', '?type=ssl', '?type=ping', '?type=domain_expiry', '?type=redis', '?type=postgres', '?type=websocket', '?type=smtp'],
   '/embed/preview': ['?slug=sweep'],
   '/docs/:slug': Object.keys(DOCS).map((slug) => `/docs/${slug}`),
   '/blog/:slug': Object.keys(BLOG).map((slug) => `/blog/${slug}`),

@@ -28,6 +28,7 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type F
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
 import { emailAuthSection } from '../views/email-auth.ts'
+import { monitorLimits } from '../../modules/plans/matrix.ts'
 import {
   chooseTypeView,
   COMMON_FIELDS,
@@ -119,6 +120,7 @@ function formOf(m: Monitor): FormState {
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds), ping_count: text(o.ping_count), cron: o.cron ?? '', cron_timezone: o.cron_timezone ?? '',
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
+    starttls: on(o.starttls, false), redis_key: o.redis_key, query: o.query, ws_message: o.ws_message, expected_value: o.expected_value,
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
 }
@@ -141,7 +143,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now()),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now(), monitorLimits(user.plan).minIntervalSeconds),
       status,
     )
 
