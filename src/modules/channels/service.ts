@@ -25,6 +25,7 @@ import type { User } from '../accounts/service.ts'
 import { isMonitorEvent, type Delivery, type Fanout, type NotifyEvent, type NotifyEventKind, type OutboxWriter, type TargetDisabledHook } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
+import { fromDomain } from '../notify/mail.ts'
 import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
 import { deliveryFor, testDeliveriesFor, webhookDocsUrl, type AdapterUrls } from './adapters/index.ts'
 import { loadEventView, testEventView, type EventView, type MonitorFacts } from './event-view.ts'
@@ -105,7 +106,13 @@ export class ChannelsService {
   }
 
   private get urls(): AdapterUrls {
-    return { ...this.deps.config.channels, manageUrl: `${this.deps.config.baseUrl}/user/notifications`, webhookDocsUrl: webhookDocsUrl(this.deps.config.baseUrl) }
+    const from = this.deps.config.mail.from
+    return {
+      ...this.deps.config.channels,
+      manageUrl: `${this.deps.config.baseUrl}/user/notifications`,
+      webhookDocsUrl: webhookDocsUrl(this.deps.config.baseUrl),
+      ...(from ? { mailDomain: fromDomain(from) } : {}),
+    }
   }
 
   // ---- owner API ----------------------------------------------------------------------------

@@ -37,6 +37,8 @@ let site: ReturnType<typeof startSite>
 let scheduler: ReturnType<typeof schedulerFor>
 let monitorId: number
 let pickedId: number
+/** The Message-ID of the outage's first mail: the thread later mails answer. */
+let threadId = ''
 const seen = new Map<string, number>()
 
 const api = (path: string, init: RequestInit & { json?: unknown } = {}) => ctx.request(`/user/api/v1${path}`, { key, ...init })
@@ -140,6 +142,9 @@ describe('a monitor with no component alerts on its own', () => {
     expect(mail!.text).toContain(`Reason: ${reason}`)
     expect(mail!.text).toContain('Since ')
     expect(mail!.text).toContain(`https://lantern.test/user/monitors/${monitorId}`)
+    threadId = mail!.messageId!
+    expect(threadId).toMatch(/^<outage\.[0-9a-f]{32}@/)
+    expect(mail!.headers.has('in-reply-to')).toBe(false)
     // A channel the monitor did not pick hears nothing of it.
     expect(freshMails(OTHER)).toHaveLength(0)
     const chat = fresh('/slack')
@@ -170,6 +175,9 @@ describe('a monitor with no component alerts on its own', () => {
     const [first, ...more] = freshMails(PICKED)
     expect(more).toHaveLength(0)
     expect(first!.subject).toStartWith('[Lantern] Still down (reminder 1): Monitor "Backend TCP" is down')
+    // Threaded under the outage's first mail, with an id of its own.
+    expect([first!.headers.get('in-reply-to'), first!.headers.get('references')]).toEqual([threadId, threadId])
+    expect(first!.messageId).not.toBe(threadId)
     await step(5)
     expect(await ctx.app.services.monitorAlerts.remind()).toBe(1)
     await step(10)
@@ -188,6 +196,7 @@ describe('a monitor with no component alerts on its own', () => {
     expect(more).toHaveLength(0)
     expect(mail!.subject).toMatch(/^\[Lantern\] Monitor "Backend TCP" is up again after \d+ min/)
     expect(mail!.text).toContain('Duration: ')
+    expect([mail!.headers.get('in-reply-to'), mail!.headers.get('references')]).toEqual([threadId, threadId])
     const hooks = fresh('/hook')
     expect(hooks.map((r) => r.json().type)).toEqual(['monitor.up'])
     expect(fresh('/slack')).toHaveLength(1)
@@ -262,6 +271,9 @@ describe('a monitored component: one outage, one message', () => {
       const back = freshMails(PICKED)
       expect(back).toHaveLength(1)
       expect(back[0]!.subject).toContain('Website')
+      // The recovery answers the outage's first mail.
+      expect(mail!.messageId).toMatch(/^<outage\./)
+      expect(back[0]!.headers.get('in-reply-to')).toBe(mail!.messageId!)
     } finally {
       site2.stop()
     }
