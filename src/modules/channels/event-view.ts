@@ -73,6 +73,8 @@ export interface EventView {
    * (`component:<id>:<start ms>`); `endedAt` is set by the change that ends it.
    */
   outage?: { key: string; since: number; endedAt: number | null }
+  /** A monitor event's monitor and its screen. */
+  monitor?: { id: number; url: string }
   /** The monitors whose change caused the message (grouped messages, outage-view.ts). */
   monitors?: MonitorFacts[]
 }
@@ -133,7 +135,7 @@ const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated
 const MAINTENANCE_VERBS = { 'maintenance.scheduled': 'Maintenance scheduled', 'maintenance.started': 'Maintenance started', 'maintenance.ended': 'Maintenance ended' } as const
 
 /** The view of `event`, or undefined when what it names is gone (deleted in the same transaction). */
-export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView | undefined> {
+export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>): Promise<EventView | undefined> {
   const page = await pageOf(db, event.pageId, event.at, config)
   const base = { kind: event.kind, at: event.at, page, link: page?.url ?? null }
   switch (event.kind) {
@@ -241,6 +243,11 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         details: { monitor_id: event.monitorId, target: event.target, zone: event.zone },
       }
     }
+    case 'monitor.down':
+    case 'monitor.up':
+    case 'monitor.degraded':
+    case 'monitor.misconfigured':
+      return monitorEventView(db, event, base, config)
     case 'email_auth.changed':
       return {
         ...base,
@@ -252,6 +259,76 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         resolves: false,
         details: { monitor_id: event.monitorId, domain: event.domain, summary: event.summary },
       }
+  }
+}
+
+type MonitorEvent = Extract<NotifyEvent, { kind: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.misconfigured' }>
+
+/** The owner's screen of a monitor. */
+export const monitorScreenUrl = (baseUrl: string, monitorId: number) => `${baseUrl}/user/monitors/${monitorId}`
+
+const MONITOR_WORDS: Record<MonitorEvent['kind'], string> = {
+  'monitor.down': 'is down',
+  'monitor.up': 'is up',
+  'monitor.degraded': 'is degraded',
+  'monitor.misconfigured': 'cannot run: its settings need a fix',
+}
+
+/**
+ * A monitor's own alert: the monitor, its target, the reason, since when, the last response time,
+ * the regions that see it down and its screen. One alert key per outage (`lantern:monitor:<id>:<since>`):
+ * the recovery and every reminder close or repeat the alert the outage opened.
+ */
+async function monitorEventView(db: Db, event: MonitorEvent, base: Pick<EventView, 'kind' | 'at' | 'page' | 'link'>, config: { baseUrl: string }): Promise<EventView | undefined> {
+  const row = await db
+    .selectFrom('monitors')
+    .select(['id', 'name', 'type', 'target', 'state', 'last_message', 'last_response_ms', 'state_since', 'regions_json'])
+    .where('id', '=', event.monitorId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const regions = JSON.parse(row.regions_json) as string[]
+  const regionsDown =
+    regions.length > 1 || regions[0] !== 'local'
+      ? (await db.selectFrom('monitor_region_states').select('region').where('monitor_id', '=', row.id).where('state', '=', 'down').orderBy('region').execute()).map((r) => r.region)
+      : []
+  const up = event.kind === 'monitor.up'
+  const reason = row.last_message?.trim() || null
+  const target = row.target ?? 'push'
+  const name = `Monitor "${row.name}"`
+  const title = up
+    ? `${name} is up again after ${formatDuration(event.at - event.since)}`
+    : `${event.reminder ? `Still down (reminder ${event.reminder}): ` : ''}${name} ${MONITOR_WORDS[event.kind]}${reason ? `: ${reason}` : ''}`
+  const lines = [`Target: ${target}`]
+  if (!up && reason) lines.push(`Reason: ${reason}`)
+  lines.push(up ? `Duration: ${formatDuration(event.at - event.since)}, since ${formatDateTime(event.since)}` : `Since ${formatDateTime(event.since)}`)
+  if (row.last_response_ms !== null) lines.push(`Last response time: ${row.last_response_ms} ms`)
+  if (regionsDown.length > 0) lines.push(`Regions seeing it down: ${regionsDown.join(', ')}`)
+  const link = monitorScreenUrl(config.baseUrl, row.id)
+  return {
+    ...base,
+    id: `monitor:${row.id}:${event.at}:${event.kind}${event.reminder ? `:${event.reminder}` : ''}`,
+    title,
+    lines,
+    severity: event.kind === 'monitor.down' ? 'critical' : up ? 'ok' : 'warning',
+    link,
+    alertKey: `lantern:monitor:${row.id}:${event.since}`,
+    resolves: up,
+    details: {
+      monitor_id: row.id,
+      monitor_name: row.name,
+      monitor_type: row.type,
+      target: row.target,
+      previous_state: event.from,
+      state: event.to,
+      reason,
+      since: toIso(event.since),
+      response_ms: row.last_response_ms,
+      regions_down: regionsDown.length > 0 ? regionsDown.join(',') : null,
+      reminder: event.reminder ?? null,
+      monitor_url: link,
+    },
+    outage: { key: `monitor:${row.id}:${event.since}`, since: event.since, endedAt: up ? event.at : null },
+    monitor: { id: row.id, url: link },
   }
 }
 

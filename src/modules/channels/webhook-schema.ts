@@ -130,7 +130,7 @@ export const WebhookPayload = Type.Object(
     component: Type.Optional(Component),
     details: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]), {
-        description: 'The fields of SLA, certificate, blocklist and email-authentication events (and `test: 1`)',
+        description: 'The fields of SLA, certificate, blocklist, email-authentication and monitor events (monitor.*: monitor_id, monitor_name, monitor_type, target, previous_state, state, reason, since, response_ms, regions_down, reminder, monitor_url; and `test: 1`)',
       }),
     ),
   },
