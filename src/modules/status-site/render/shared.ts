@@ -1,11 +1,13 @@
 /**
  * What every HTML page of a status host shares (pure): the head, the site header and footer, the
  * incident card and how times read. Rendered with `ghtml`, whose `html` tag escapes every
- * interpolation; `!${…}` is only used for fragments these files built themselves.
+ * interpolation; `!${…}` is only used for fragments these files built themselves or the safe
+ * Markdown renderer made (`lib/safe-markdown.ts`).
  */
 import { html } from '../../../lib/html.ts'
 import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
+import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { toIso } from '../../../lib/time.ts'
 import type { PublicIncident } from '../events.ts'
 
@@ -80,7 +82,7 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
 <p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 <ol class="timeline">!${updates
     .map(
-      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}<p class="message">${u.message}</p></li>`,
+      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}!${u.message.trim() ? html`<div class="message">!${renderSafeMarkdown(u.message)}</div>` : ''}</li>`,
     )
     .join('')}</ol>
 </article>`
