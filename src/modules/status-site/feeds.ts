@@ -60,6 +60,19 @@ function items(input: FeedInput): Item[] {
       body: u.message.trim() ? renderSafeMarkdown(u.message) : `<p>${STATE_TITLES[u.state]}</p>`,
     })),
   )
+  // A published postmortem is an item of its own (an edit after publishing keeps its id and date).
+  for (const incident of input.incidents) {
+    const postmortem = incident.postmortem
+    if (!postmortem || postmortem.publishedAt === null) continue
+    list.push({
+      id: `${input.url}/incidents/${incident.id}#postmortem`,
+      title: `[Postmortem] ${incident.title}`,
+      link: `${input.url}/incidents/${incident.id}#postmortem`,
+      published: postmortem.publishedAt,
+      updated: postmortem.publishedAt,
+      body: renderSafeMarkdown(postmortem.body),
+    })
+  }
   for (const m of input.maintenances) {
     const phase = PHASE_TITLES[maintenancePhase(m, input.now)]
     list.push({

@@ -73,6 +73,8 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .message p,.message ul,.message ol,.message pre,.message blockquote{margin:.4rem 0}
 .message pre{overflow-x:auto;padding:.5rem;background:var(--border);border-radius:4px}
 .message blockquote{padding:0 0 0 .75rem;border-left:3px solid var(--border)}
+.postmortem{margin:.75rem 0 0;padding:.75rem 0 0;border-top:1px solid var(--border)}
+.postmortem h3{margin:0}
 .history-day{margin:0 0 1.25rem}
 .history-day > h3{border-bottom:1px solid var(--border);padding:0 0 .25rem;margin:0 0 .5rem}
 .history-day .none{color:var(--muted);margin:0}

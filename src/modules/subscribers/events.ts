@@ -39,6 +39,11 @@ export function stateParts(state: string, message: string): { label: string; res
 
 export function incidentMessage(kind: SubscriberEvent['kind'], page: PageRef, content: IncidentContent): EventMessage {
   const { incident, update, components } = content
+  if (kind === 'incident.postmortem') {
+    const lines: EventLine[] = [{ markdown: incident.postmortem ?? '' }]
+    lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
+    return { subject: `Postmortem: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}#postmortem` }
+  }
   const state = update?.state ?? incident.state
   // The subject says what happened; the state is said once, in the first line.
   const verb = kind === 'incident.opened' ? 'New incident' : kind === 'incident.resolved' ? 'Resolved' : 'Update'
