@@ -2,8 +2,9 @@
  * A cold render of an incident's page whose 50 updates are Markdown (links, emphasis, lists, code,
  * raw HTML to escape): every render has text never rendered before, so no cache can answer it. The
  * process is warmed first on other text (a server renders many pages); the first render in a fresh
- * process (module compilation included) is reported beside it. Target: median under 10 ms. The same
- * page with plain-text updates shows what the Markdown adds.
+ * process (module compilation included) is reported beside it. Target: median under 10 ms of CPU
+ * time (the process's, so that other programs on a shared machine do not count), wall time beside
+ * it. The same page with plain-text updates shows what the Markdown adds.
  */
 import { renderIncidentPage } from '../../src/modules/status-site/render/incident.ts'
 import { bareAssets } from '../../src/modules/status-site/render/shared.ts'
@@ -45,15 +46,20 @@ const plainView = (round: number) => {
   return v
 }
 
-function measure(make: (round: number) => ReturnType<typeof view>, from: number): number[] {
-  const times: number[] = []
+/** Wall and CPU milliseconds of one render each, sorted. */
+function measure(make: (round: number) => ReturnType<typeof view>, from: number): { wall: number[]; cpu: number[] } {
+  const wall: number[] = []
+  const cpu: number[] = []
   for (let round = from; round < from + 50; round++) {
     const v = make(round)
+    const c = process.cpuUsage()
     const t = performance.now()
     renderIncidentPage(v)
-    times.push(performance.now() - t)
+    wall.push(performance.now() - t)
+    const used = process.cpuUsage(c)
+    cpu.push((used.user + used.system) / 1000)
   }
-  return times.sort((a, b) => a - b)
+  return { wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) }
 }
 
 const firstView = view(0)
@@ -65,13 +71,14 @@ if (!first.includes('<strong>found</strong>') || first.includes('<b>raw')) throw
 measure(view, 1_000) // warm-up on other text
 const markdown = measure(view, 2_000)
 const plain = measure(plainView, 3_000)
-const med = median(markdown)
+const med = median(markdown.cpu)
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`
 console.log(
-  `markdown: incident page, 50 Markdown updates, cold (text never rendered before): median ${fmt(med)}, fastest ${fmt(markdown[0]!)}, p90 ${fmt(markdown[44]!)} (target < ${TARGET_MS} ms); ` +
-    `plain-text updates: median ${fmt(median(plain))}; first render in a fresh process ${fmt(firstMs)}`,
+  `markdown: incident page, 50 Markdown updates, cold (text never rendered before): CPU median ${fmt(med)}, p90 ${fmt(markdown.cpu[44]!)}; ` +
+    `wall median ${fmt(median(markdown.wall))}, fastest ${fmt(markdown.wall[0]!)} (target: CPU median < ${TARGET_MS} ms); ` +
+    `plain-text updates: CPU median ${fmt(median(plain.cpu))}; first render in a fresh process ${fmt(firstMs)} wall`,
 )
 if (med >= TARGET_MS) {
-  console.error(`markdown: the cold render took ${fmt(med)}, over ${TARGET_MS} ms`)
+  console.error(`markdown: the cold render took ${fmt(med)} of CPU, over ${TARGET_MS} ms`)
   process.exitCode = 1
 }
