@@ -7,6 +7,7 @@ import { counted } from '../../lib/words.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../config.ts'
 import { formatDateTime } from '../../lib/human-time.ts'
+import { markdownToText } from '../../lib/safe-markdown.ts'
 import { toIso } from '../../lib/time.ts'
 import { formatDuration } from '../auto-incidents/rules.ts'
 import { StatusHistoryReader } from '../components/service.ts'
@@ -31,6 +32,8 @@ export interface IncidentFacts {
   components: Array<{ id: number; name: string; status: string }>
   /** Newest first (as Statuspage sends them), at most 20. */
   updates: Array<{ id: number; state: string; message: string; at: number }>
+  /** The published postmortem (Markdown), null without one. */
+  postmortem: string | null
 }
 
 export interface MaintenanceFacts {
@@ -120,7 +123,7 @@ async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts 
     db.selectFrom('incident_updates').select(['id', 'state', 'message', 'at']).where('incident_id', '=', incidentId)
       .orderBy('at', 'desc').orderBy('id', 'desc').limit(20).execute(),
   ])
-  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates }
+  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates, postmortem: row.postmortem_published_at === null ? null : row.postmortem }
 }
 
 async function maintenanceFacts(db: Db, maintenanceId: number): Promise<MaintenanceFacts | undefined> {
@@ -131,7 +134,7 @@ async function maintenanceFacts(db: Db, maintenanceId: number): Promise<Maintena
   return { id: row.id, name: row.title, message: row.message, startAt: row.start_at, endAt: row.end_at, createdAt: row.created_at, updatedAt: row.updated_at, components }
 }
 
-const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved' } as const
+const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved', 'incident.postmortem': 'Postmortem published' } as const
 const MAINTENANCE_VERBS = { 'maintenance.scheduled': 'Maintenance scheduled', 'maintenance.started': 'Maintenance started', 'maintenance.ended': 'Maintenance ended' } as const
 
 /** The view of `event`, or undefined when what it names is gone (deleted in the same transaction). */
@@ -141,19 +144,21 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
   switch (event.kind) {
     case 'incident.opened':
     case 'incident.updated':
-    case 'incident.resolved': {
+    case 'incident.resolved':
+    case 'incident.postmortem': {
       const incident = await incidentFacts(db, event.incidentId)
       if (!incident) return undefined
       const latest = event.updateId === undefined ? incident.updates[0] : (incident.updates.find((u) => u.id === event.updateId) ?? incident.updates[0])
       const affected = incident.components.length === 0 ? 'All systems' : incident.components.map((c) => c.name).join(', ')
       const lines = [`State: ${incidentStateLabel(incident.state)}`, `Affected: ${affected}`]
-      if (latest?.message) lines.push(latest.message)
+      if (event.kind === 'incident.postmortem') lines.push(markdownToText(incident.postmortem ?? ''))
+      else if (latest?.message) lines.push(markdownToText(latest.message))
       return {
         ...base,
         id: `incident:${incident.id}:${latest?.id ?? 0}:${event.kind}`,
         title: `${INCIDENT_VERBS[event.kind]}: ${incident.name}`,
         lines,
-        severity: event.kind === 'incident.resolved' ? 'ok' : 'critical',
+        severity: event.kind === 'incident.resolved' || event.kind === 'incident.postmortem' ? 'ok' : 'critical',
         link: page ? `${page.url}/incidents/${incident.id}` : null,
         alertKey: `lantern:incident:${incident.id}`,
         resolves: event.kind === 'incident.resolved',

@@ -201,6 +201,7 @@ export const EVENT_LABELS: Record<NotifyEventKind, string> = {
   'incident.opened': 'Incident opened',
   'incident.updated': 'Incident updated',
   'incident.resolved': 'Incident resolved',
+  'incident.postmortem': 'Postmortem published',
   'component.status_changed': 'Component status changed',
   'maintenance.scheduled': 'Maintenance scheduled',
   'maintenance.started': 'Maintenance started',

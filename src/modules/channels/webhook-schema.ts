@@ -93,6 +93,7 @@ const Incident = Type.Object(
     resolved_at: nullable(Timestamp('When it was resolved (maintenance: the window end, once completed)')),
     scheduled_for: nullable(Timestamp('Maintenance: the window start; incidents: null')),
     scheduled_until: nullable(Timestamp('Maintenance: the window end; incidents: null')),
+    postmortem_body: Type.Optional(nullable(Type.String(), 'Incidents: the published postmortem in Markdown, as written (null without one); absent for maintenance')),
     shortlink: Type.String({ format: 'uri', description: 'Its page on the status page' }),
     page_id: Id('The page slug (as `page.id`)'),
     incident_updates: Type.Array(IncidentUpdate, { description: 'Newest first (at most 20): the first is the one this event is about' }),

@@ -34,7 +34,7 @@ export interface NotifyCause {
 
 /** Every event a page owner or subscriber can hear. `at` is epoch milliseconds. */
 export type NotifyEvent =
-  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
+  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved' | 'incident.postmortem'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
   | { kind: 'component.status_changed'; pageId: number; componentId: number; from: string; to: string; at: number; cause?: NotifyCause }
   | { kind: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.ended'; pageId: number; maintenanceId: number; notifySubscribers: boolean; at: number }
   /** SLA error budget crossed `thresholdPct` (50, 80, 100) for a component in the period starting at `periodStart`. */
@@ -59,7 +59,7 @@ export type MonitorEventKind = (typeof MONITOR_EVENT_KINDS)[number]
 export const isMonitorEvent = (event: NotifyEvent): event is Extract<NotifyEvent, { kind: MonitorEventKind }> => event.kind.startsWith('monitor.')
 
 export const NOTIFY_EVENT_KINDS: readonly NotifyEventKind[] = [
-  'incident.opened', 'incident.updated', 'incident.resolved',
+  'incident.opened', 'incident.updated', 'incident.resolved', 'incident.postmortem',
   'component.status_changed',
   'maintenance.scheduled', 'maintenance.started', 'maintenance.ended',
   'sla.breach', 'certificate.expiring', 'certificate.renewed',
