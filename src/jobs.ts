@@ -32,6 +32,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'pruning monitor results', every: 600_000, leaderOnly: true, run: () => services.monitorRecorder.prune() },
     // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
     { name: 'expiring transfers', every: 600_000, leaderOnly: true, run: () => services.transfers.expireDue() },
+    // Lapsed password-reset links, a batch at a time.
+    { name: 'sweeping reset links', every: 3_600_000, leaderOnly: true, run: () => services.passwordResets.sweep() },
     // SLA breach alerts and the monthly report mail.
     { name: 'SLA checker', every: SLA_CHECK_INTERVAL_MS, leaderOnly: true, run: () => services.slaChecker.run() },
     // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves here

@@ -75,6 +75,8 @@ import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './lib/dns/index.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
+import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -224,6 +226,8 @@ export function createServices(input: ServiceDeps) {
   const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // "Forgot password?": single-use links mailed through the outbox.
+  const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -272,6 +276,7 @@ export function createServices(input: ServiceDeps) {
     channels,
     maintenanceSweeper,
     transfers,
+    passwordResets,
     slaChecker,
     emailAuth,
     lookupTools,

@@ -30,6 +30,8 @@ import { transferScreens } from './screens/transfer.ts'
 import { slaScreens } from './screens/sla.ts'
 import { toolScreens } from './screens/tools.ts'
 import { subscriberScreens } from './screens/subscribers.ts'
+import { passwordResetScreens } from './screens/password-reset.ts'
+import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
 import { servePrepared } from '../lib/http-cache.ts'
@@ -47,6 +49,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const { config } = deps
   const accounts: AccountsService = deps.services.accounts
   const signupOpen = config.signup === 'open'
+  const resets = deps.services.passwordResets
   // HTML screens and forms for people: not part of the API reference.
   return new Elysia({ detail: { hide: true } })
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
@@ -67,11 +70,14 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(transferScreens(deps))
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))
+    .use(passwordResetScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
         if (await sessionUser(accounts, request)) return redirect(safeNext(query.next))
-        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen, setupPending: await accounts.needsSetup() }))
+        const flash = readFlash(request)
+        const page = loginPage({ next: safeNext(query.next), signupOpen, resetByMail: resets.available, flash, setupPending: await accounts.needsSetup() })
+        return htmlPage(page, 200, flash ? { 'set-cookie': clearFlashCookie(config) } : {})
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse }, detail: detail('Login page') },
     )
@@ -87,12 +93,12 @@ export function userAreaRoutes(deps: ScreenDeps) {
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
-            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen }), 429, {
+            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen, resetByMail: resets.available }), 429, {
               'retry-after': String(error.retryAfterSeconds),
             })
           }
           if (error instanceof HttpError && error.status === 401) {
-            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen }), 401)
+            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen, resetByMail: resets.available }), 401)
           }
           throw error
         }

@@ -392,7 +392,8 @@ export class AccountsService {
   }
 }
 
-function checkPassword(password: string): void {
+/** The rule every new password meets: 8 to 1024 characters, well-formed text (400 otherwise). */
+export function checkPassword(password: string): void {
   if (password.length < 8) throw badRequest('password must be at least 8 characters')
   if (password.length > 1024) throw badRequest('password must be at most 1024 characters')
   requireWellFormed('password', password)
