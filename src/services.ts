@@ -77,6 +77,8 @@ import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
 import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
+import { TwoFactorRepo } from './modules/two-factor/repo.ts'
+import { TwoFactorService } from './modules/two-factor/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -228,6 +230,8 @@ export function createServices(input: ServiceDeps) {
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
+  // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
+  const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -277,6 +281,7 @@ export function createServices(input: ServiceDeps) {
     maintenanceSweeper,
     transfers,
     passwordResets,
+    twoFactor,
     slaChecker,
     emailAuth,
     lookupTools,

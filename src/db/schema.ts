@@ -36,6 +36,7 @@ import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChanges
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 import type { PasswordResetsTable } from '../modules/password-resets/tables.ts'
+import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } from '../modules/two-factor/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -98,4 +99,7 @@ export interface Database {
   attempt_budgets: AttemptBudgetsTable
   attempt_known_clients: AttemptKnownClientsTable
   password_resets: PasswordResetsTable
+  totp_factors: TotpFactorsTable
+  recovery_codes: RecoveryCodesTable
+  two_factor_challenges: TwoFactorChallengesTable
 }

@@ -31,6 +31,7 @@ import { slaScreens } from './screens/sla.ts'
 import { toolScreens } from './screens/tools.ts'
 import { subscriberScreens } from './screens/subscribers.ts'
 import { passwordResetScreens } from './screens/password-reset.ts'
+import { challengeCookie, twoFactorScreens } from './screens/two-factor.ts'
 import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
@@ -71,6 +72,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))
     .use(passwordResetScreens(deps))
+    .use(twoFactorScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
@@ -89,7 +91,13 @@ export function userAreaRoutes(deps: ScreenDeps) {
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
-          const { token } = await accounts.login(body.email, body.password, client, request.headers.get('user-agent'))
+          const user = await accounts.checkLogin(body.email, body.password, client)
+          // With two-factor on, the password alone starts no session: the code comes next.
+          if (await deps.services.twoFactor.isEnabled(user.id)) {
+            const challenge = await deps.services.twoFactor.startChallenge(user.id)
+            return redirect(`/user/login/two-factor?next=${encodeURIComponent(next)}`, 303, { 'set-cookie': challengeCookie(config, challenge) })
+          }
+          const token = await accounts.startSession(user.id, request.headers.get('user-agent'))
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {

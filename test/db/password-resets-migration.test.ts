@@ -13,6 +13,7 @@ import { createServices } from '../../src/services.ts'
 import { loadConfig } from '../../src/config.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { fastTestHasher } from '../helpers/password.ts'
+import { totpCode } from '../../src/lib/totp.ts'
 
 /** An empty database on the engine the tests run on (SQLite, or PostgreSQL with LANTERN_TEST_POSTGRES). */
 async function emptyDatabase(dir: string): Promise<DatabaseHandle & { drop(): Promise<void> }> {
@@ -36,7 +37,7 @@ async function emptyDatabase(dir: string): Promise<DatabaseHandle & { drop(): Pr
 
 // An account with a live session made by the code before: after the migration it asks for a link
 // and sets a new password with it, which ends the old session.
-test('a database made before the password-resets migration: migrated, then a reset ends the old session', async () => {
+test('a database made before the password-reset and two-factor migrations: migrated, a reset ends the old session, two-factor turns on', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-resets-'))
   const { db, close, drop } = await emptyDatabase(dir)
   try {
@@ -49,7 +50,7 @@ test('a database made before the password-resets migration: migrated, then a res
     const user = await db.insertInto('users').values({ email: 'owner@example.com', password_hash: passwordHash, plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('sessions').values({ user_id: user.id, token_hash: 'a'.repeat(64), created_at: now, expires_at: now + 86_400_000, last_seen_at: null, client: null }).execute()
 
-    expect(await migrateToLatest(db)).toContain('2026_12_01_0700_password_resets')
+    expect(await migrateToLatest(db)).toEqual(expect.arrayContaining(['2026_12_01_0700_password_resets', '2026_12_01_0700_two_factor']))
     const clock = new ManualClock(now)
     const config = loadConfig({
       BASE_URL: 'https://lantern.test',
@@ -70,6 +71,12 @@ test('a database made before the password-resets migration: migrated, then a res
     expect(await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toHaveLength(0)
     expect((await services.accounts.login('owner@example.com', 'a new password here', '192.0.2.1')).user.id).toBe(user.id)
     await expect(services.passwordResets.complete(token, 'a third password')).rejects.toMatchObject({ status: 410 })
+    // Two-factor on the migrated account: enrol, confirm with a code, and it is on.
+    const user2 = await services.accounts.findUserByEmail('owner@example.com')
+    const enrolment = await services.twoFactor.beginEnrolment(user2)
+    const codes = await services.twoFactor.confirmEnrolment(user2, await totpCode(enrolment.secret, clock.now()), '192.0.2.1')
+    expect(codes).toHaveLength(10)
+    expect(await services.twoFactor.status(user.id)).toEqual({ enabled: true, recoveryCodesLeft: 10 })
     // Links lapsed more than a day ago are swept.
     clock.advance(25 * 3_600_000)
     await services.passwordResets.sweep()

@@ -217,6 +217,7 @@ const VISITOR_SCREENS = new Set(['/user/login', '/user/signup', '/user/password-
 
 /** GET routes that are not pages of their own, or are reached another way (each with the reason). */
 export const NOT_PAGES: Record<string, string> = {
+  '/user/login/two-factor': 'opens only during a sign-in with two-factor on (its cookie): test/web/two-factor.browser.test.ts',
   '/user/setup': 'only while there are no users: swept on a fresh instance (setupPage)',
   '/analytics/:id': 'opens with a share token only: listed with one below',
   '/subscribe/confirm': 'opens with a mailed token only: listed with one below',
