@@ -115,6 +115,11 @@ export class TwoFactorService {
     await this.deps.repo.removeAll(user.id)
   }
 
+  /** The administrator's way out for a user who lost the phone and the recovery codes (the CLI). */
+  turnOffByAdministrator(userId: number): Promise<void> {
+    return this.deps.repo.removeAll(userId)
+  }
+
   /** After a right password with two-factor on: the token the browser keeps until the code. */
   async startChallenge(userId: number): Promise<string> {
     const token = randomToken(32)

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { totpCode } from '../../../src/lib/totp.ts'
+import { runCli } from '../../../src/cli.ts'
 
 const ORIGIN = 'https://lantern.test'
 const PASSWORD = 'correct horse battery'
@@ -171,6 +172,17 @@ describe('signing in', () => {
     expect((await post('/user/two-factor/disable', { password: PASSWORD }, owner.session)).status).toBe(303)
     expect(await ctx.app.services.twoFactor.isEnabled(owner.user.id)).toBe(false)
     expect(await ctx.database.db.selectFrom('recovery_codes').select('id').where('user_id', '=', owner.user.id).execute()).toHaveLength(0)
+    expect(cookieNamed(await post('/user/login', { email: owner.user.email, password: PASSWORD }), 'lantern_session')).toBeDefined()
+  })
+
+  test('an administrator turns it off for a user who lost the phone (lantern user reset-two-factor)', async () => {
+    ctx.clock.set(NOW + 6 * 3_600_000)
+    const owner = await loggedInOwner()
+    await enrol(owner.session)
+    const out: string[] = []
+    const code = await runCli(['user', 'reset-two-factor', '--email', owner.user.email], ctx.databaseEnv, { out: (line) => out.push(line), err: (line) => out.push(line) })
+    expect(code).toBe(0)
+    expect(await ctx.app.services.twoFactor.isEnabled(owner.user.id)).toBe(false)
     expect(cookieNamed(await post('/user/login', { email: owner.user.email, password: PASSWORD }), 'lantern_session')).toBeDefined()
   })
 })
