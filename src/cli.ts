@@ -29,6 +29,7 @@ export const USAGE = `Usage: lantern <command>
   user create --email E --password P [--plan PLAN] [--admin]
   user set-plan --email E --plan PLAN
   user set-password --email E --password P      also logs the user out everywhere
+  user reset-two-factor --email E               turns two-factor off (a lost phone and recovery codes)
   key create --email E [--name N]               prints the new API key (shown once)
   key list --email E                            the user's keys, one JSON line each (never the secret)
   key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
@@ -99,6 +100,14 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   'user set-password': {
     options: { email: { type: 'string' }, password: { type: 'string' } },
     run: async (s, f) => JSON.stringify(userJson(await s.accounts.setPasswordByEmail(required(f, 'email'), required(f, 'password')))),
+  },
+  'user reset-two-factor': {
+    options: { email: { type: 'string' } },
+    run: async (s, f) => {
+      const user = await s.accounts.findUserByEmail(required(f, 'email'))
+      await s.twoFactor.turnOffByAdministrator(user.id)
+      return JSON.stringify(userJson(user))
+    },
   },
   'key create': {
     options: { email: { type: 'string' }, name: { type: 'string' } },

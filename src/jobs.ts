@@ -35,6 +35,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'expiring transfers', every: 600_000, leaderOnly: true, run: () => services.transfers.expireDue() },
     // Monitors still down remind the channels they alert (every N minutes, at most M times, unless snoozed).
     { name: 'monitor reminders', every: 60_000, leaderOnly: true, run: () => services.monitorAlerts.remind() },
+    // Lapsed password-reset links, a batch at a time.
+    { name: 'sweeping reset links', every: 3_600_000, leaderOnly: true, run: () => services.passwordResets.sweep() },
     // SLA breach alerts and the monthly report mail.
     { name: 'SLA checker', every: SLA_CHECK_INTERVAL_MS, leaderOnly: true, run: () => services.slaChecker.run() },
     // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves here

@@ -78,6 +78,10 @@ import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './lib/dns/index.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
+import { PasswordResetsService } from './modules/password-resets/service.ts'
+import { TwoFactorRepo } from './modules/two-factor/repo.ts'
+import { TwoFactorService } from './modules/two-factor/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -241,6 +245,10 @@ export function createServices(input: ServiceDeps) {
   const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // "Forgot password?": single-use links mailed through the outbox.
+  const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
+  // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
+  const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -294,6 +302,8 @@ export function createServices(input: ServiceDeps) {
     monitorAlerts,
     maintenanceSweeper,
     transfers,
+    passwordResets,
+    twoFactor,
     slaChecker,
     emailAuth,
     lookupTools,

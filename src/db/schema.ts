@@ -37,6 +37,8 @@ import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChanges
 import type { MonitorAlertChannelsTable, MonitorAlertsTable } from '../modules/monitor-alerts/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
+import type { PasswordResetsTable } from '../modules/password-resets/tables.ts'
+import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } from '../modules/two-factor/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -101,4 +103,8 @@ export interface Database {
   tool_checks: ToolChecksTable
   attempt_budgets: AttemptBudgetsTable
   attempt_known_clients: AttemptKnownClientsTable
+  password_resets: PasswordResetsTable
+  totp_factors: TotpFactorsTable
+  recovery_codes: RecoveryCodesTable
+  two_factor_challenges: TwoFactorChallengesTable
 }
