@@ -31,6 +31,7 @@ import * as webhookSigningAndDeliveryLog from './2026_11_30_0500_webhook_signing
 import * as createStatusCorrections from './2026_11_30_0600_create_status_corrections.ts'
 import * as customDomainState from './2026_11_30_0700_custom_domain_state.ts'
 import * as publicErrorBudgets from './2026_12_01_0800_public_error_budgets.ts'
+import * as impactLevels from './2026_12_01_0900_impact_levels.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0600_create_status_corrections': createStatusCorrections,
   '2026_11_30_0700_custom_domain_state': customDomainState,
   '2026_12_01_0800_public_error_budgets': publicErrorBudgets,
+  '2026_12_01_0900_impact_levels': impactLevels,
 }

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely'
 
 export type ComponentType = 'site' | 'api' | 'dns'
-export type ComponentStatus = 'up' | 'degraded' | 'down'
+/** Stored words: partial is a partial outage (part of the service down), set only by people. */
+export type ComponentStatus = 'up' | 'degraded' | 'partial' | 'down'
 
 export interface ComponentsTable {
   id: Generated<number>

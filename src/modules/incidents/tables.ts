@@ -2,6 +2,9 @@ import type { Generated } from 'kysely'
 
 export type IncidentSource = 'manual' | 'auto'
 
+/** Statuspage's incident impact. */
+export type IncidentImpact = 'none' | 'minor' | 'major' | 'critical'
+
 export type IncidentState = 'investigating' | 'identified' | 'monitoring' | 'resolved'
 
 export interface IncidentsTable {
@@ -23,6 +26,8 @@ export interface IncidentsTable {
   auto_resolved: Generated<number>
   /** Since when the watched component has been down (the outage length on recovery). */
   auto_down_since: Generated<number | null>
+  /** The impact its owner chose; null: derived from the worst status of what it affects. */
+  impact: Generated<IncidentImpact | null>
 }
 
 export interface IncidentComponentsTable {
