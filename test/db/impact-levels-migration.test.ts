@@ -58,7 +58,7 @@ test('components keep their statuses and history, partial becomes possible, inci
     await expect(db.updateTable('incidents').set({ impact: 'huge' as never }).execute()).rejects.toThrow()
 
     // A new component gets a new id, never the deleted one's.
-    const fresh = await db.insertInto('components').values({ page_id: page.id, name: 'New', status: 'partial', position: 3, created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow()
+    const fresh = await db.insertInto('components').values({ page_id: page.id, name: 'New', type: 'site', status: 'partial', position: 3, created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow()
     expect(fresh.id).toBeGreaterThan(ids[3]!)
     // Foreign keys still point at the rebuilt table: history must name a component that exists.
     await expect(db.insertInto('component_status_history').values({ component_id: 99_999, status: 'up', at: 1 }).execute()).rejects.toThrow()
