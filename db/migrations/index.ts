@@ -36,6 +36,7 @@ import * as incidentPostmortems from './2026_12_01_0400_incident_postmortems.ts'
 import * as passwordResets from './2026_12_01_0700_password_resets.ts'
 import * as twoFactor from './2026_12_01_0700_two_factor.ts'
 import * as publicErrorBudgets from './2026_12_01_0800_public_error_budgets.ts'
+import * as impactLevels from './2026_12_01_0900_impact_levels.ts'
 import * as vendorFeeds from './2026_12_01_1000_vendor_feeds.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -72,5 +73,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0700_password_resets': passwordResets,
   '2026_12_01_0700_two_factor': twoFactor,
   '2026_12_01_0800_public_error_budgets': publicErrorBudgets,
+  '2026_12_01_0900_impact_levels': impactLevels,
   '2026_12_01_1000_vendor_feeds': vendorFeeds,
 }

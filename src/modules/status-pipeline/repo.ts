@@ -13,7 +13,7 @@ import { engineOf, type Engine } from '../../db/engine.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
-import type { IncidentState } from '../incidents/tables.ts'
+import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 import type { Maintenance } from '../maintenances/service.ts'
 import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 import { compiledOnce } from './compiled-once.ts'
@@ -48,6 +48,8 @@ export interface IncidentRow {
   updates: Array<{ id: number; state: IncidentState; message: string; at: number }>
   createdAt: number
   updatedAt: number
+  /** The impact its owner chose; null: derived (the snapshot derives it). */
+  impactChosen: IncidentImpact | null
 }
 
 /** A maintenance window as its module holds it (its page is the snapshot's). */
@@ -125,11 +127,11 @@ function maintenanceRow(t: Tuple): MaintenanceRow {
 }
 
 function incidentRow(t: Tuple): IncidentRow {
-  const [id, title, state, startedAt, resolvedAt, createdAt, updatedAt, components, updates] = t as [
-    number, string, IncidentState, number, number | null, number, number, Tuple, Tuple,
+  const [id, title, state, startedAt, resolvedAt, createdAt, updatedAt, components, updates, impactChosen] = t as [
+    number, string, IncidentState, number, number | null, number, number, Tuple, Tuple, IncidentImpact | null,
   ]
   const timeline = (updates as Array<[number, IncidentState, string, number]>).map(([id, state, message, at]) => ({ id, state, message, at }))
-  return { id, title, state, startedAt, resolvedAt, components: pairs(components), updates: timeline, createdAt, updatedAt }
+  return { id, title, state, startedAt, resolvedAt, components: pairs(components), updates: timeline, createdAt, updatedAt, impactChosen }
 }
 
 function componentRow(t: Tuple): ComponentRow {
@@ -215,7 +217,7 @@ function snapshotStatement(shape: number, j: JsonSql) {
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
       ${statusDays} AS status_days,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
-        SELECT ${j.tuple(...columns('i.id', 'i.title', 'i.state', 'i.started_at', 'i.resolved_at', 'i.created_at', 'i.updated_at'), incidentComponents, incidentUpdates)} AS t
+        SELECT ${j.tuple(...columns('i.id', 'i.title', 'i.state', 'i.started_at', 'i.resolved_at', 'i.created_at', 'i.updated_at'), incidentComponents, incidentUpdates, ...columns('i.impact'))} AS t
         FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
         ORDER BY i.started_at DESC, i.id DESC LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS incidents,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (

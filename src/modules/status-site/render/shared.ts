@@ -9,6 +9,7 @@ import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
 import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { toIso } from '../../../lib/time.ts'
+import { IMPACT_LABELS } from '../../status-pipeline/status.ts'
 import type { PublicIncident } from '../events.ts'
 
 export interface Assets {
@@ -79,7 +80,7 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   const resolved = incident.resolvedAt !== null
   return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
 !${heading}
-<p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
+<p class="meta">Impact: <strong class="impact impact-${incident.impact}">${IMPACT_LABELS[incident.impact]}</strong>. Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 !${postmortemBlock(incident, options.link)}<ol class="timeline">!${updates
     .map(
       (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}!${u.message.trim() ? html`<div class="message">!${renderSafeMarkdown(u.message)}</div>` : ''}</li>`,
