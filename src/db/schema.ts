@@ -25,7 +25,13 @@ import type {
   IncidentTemplatesTable,
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
-import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type {
+  MaintenanceComponentsTable,
+  MaintenanceSeriesComponentsTable,
+  MaintenanceSeriesTable,
+  MaintenancesTable,
+  MaintenanceUpdatesTable,
+} from '../modules/maintenances/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
@@ -50,6 +56,9 @@ export interface Database {
   incident_templates: IncidentTemplatesTable
   maintenances: MaintenancesTable
   maintenance_components: MaintenanceComponentsTable
+  maintenance_series: MaintenanceSeriesTable
+  maintenance_series_components: MaintenanceSeriesComponentsTable
+  maintenance_updates: MaintenanceUpdatesTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable
