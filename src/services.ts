@@ -195,7 +195,7 @@ export function createServices(input: ServiceDeps) {
   const statusSite = new StatusSiteService({
     repo: new StatusSiteRepo(deps.db),
     appearance: branding,
-    events: pageEventsSource({ incidents, maintenances }),
+    events: pageEventsSource({ incidents, maintenances, maintenanceSeries }),
     pageStatus,
     cache: publicCache,
     clock,

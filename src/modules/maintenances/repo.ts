@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { MaintenanceSeriesTable } from './tables.ts'
 
@@ -69,7 +69,7 @@ export class MaintenancesRepo {
   update(id: number, changes: { title?: string; message?: string; start_at?: number; end_at?: number }, now: number) {
     return this.db
       .updateTable('maintenances')
-      .set({ ...changes, updated_at: now })
+      .set({ ...changes, updated_at: now, sequence: sql<number>`sequence + 1` })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -157,7 +157,7 @@ export class MaintenanceSeriesRepo {
 
   /** Gives the occurrences not yet over the series' title and message. */
   retitleOpen(seriesId: number, changes: { title: string; message: string }, now: number) {
-    return this.db.updateTable('maintenances').set({ ...changes, updated_at: now }).where('series_id', '=', seriesId).where('end_at', '>', now).execute()
+    return this.db.updateTable('maintenances').set({ ...changes, updated_at: now, sequence: sql<number>`sequence + 1` }).where('series_id', '=', seriesId).where('end_at', '>', now).execute()
   }
 
   /**

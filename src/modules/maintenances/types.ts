@@ -16,6 +16,8 @@ export interface Maintenance {
   components: Array<{ id: number; name: string }>
   /** The recurring series this window is an occurrence of (null: a one-off). */
   seriesId: number | null
+  /** Raised by every change (iCalendar SEQUENCE). */
+  sequence: number
   createdAt: number
   updatedAt: number
 }
