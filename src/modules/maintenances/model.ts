@@ -85,14 +85,14 @@ export function maintenanceJson(window: Maintenance, now: number): Static<typeof
 // ---- recurring series -------------------------------------------------------------------------
 
 const localDate = (field: string, description: string) =>
-  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, error: `${field} must be a date (YYYY-MM-DD)`, description })
+  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, error: `${field} must be a date (YYYY-MM-DD)`, description, examples: ['2027-03-27'] })
 const seriesFields = {
   title,
   message: t.Optional(message),
   component_ids: t.Optional(componentIds),
-  time_zone: t.String({ minLength: 1, maxLength: 64, error: 'time_zone must be an IANA time zone', description: 'IANA time zone the rule runs in, such as Europe/Berlin' }),
+  time_zone: t.String({ minLength: 1, maxLength: 64, error: 'time_zone must be an IANA time zone', description: 'IANA time zone the rule runs in, such as Europe/Berlin', examples: ['Europe/Berlin'] }),
   starts_on: localDate('starts_on', 'First local date of the rule'),
-  start_time: t.String({ pattern: '^\\d{2}:\\d{2}$', maxLength: 5, error: 'start_time must be a time of day (HH:MM, 24-hour)', description: 'Local start time, HH:MM (24-hour); it stays the same across daylight-saving changes' }),
+  start_time: t.String({ pattern: '^\\d{2}:\\d{2}$', maxLength: 5, error: 'start_time must be a time of day (HH:MM, 24-hour)', description: 'Local start time, HH:MM (24-hour); it stays the same across daylight-saving changes', examples: ['02:00'] }),
   duration_minutes: t.Integer({ minimum: 1, maximum: 27 * 1440, error: 'duration_minutes must be a whole number of minutes from 1', description: 'Length of each occurrence; shorter than the time between two occurrences' }),
   frequency: t.Union([t.Literal('daily'), t.Literal('weekly'), t.Literal('monthly')], { error: 'frequency must be daily, weekly or monthly', description: 'How often it repeats' }),
   interval: t.Optional(t.Integer({ minimum: 1, maximum: 366, error: 'interval must be an integer from 1 to 366', description: 'Every n days, weeks or months (default 1)' })),
