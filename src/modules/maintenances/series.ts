@@ -17,7 +17,7 @@ import { requireComponentsOnPage } from '../components/service.ts'
 import { Notifier } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenanceSeriesInput } from './model.ts'
-import { dayNumber, isLocalDate, isLocalTime, isTimeZone, occurrences, WEEKDAYS, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
+import { dayNumber, FREQUENCIES, isLocalDate, isLocalTime, isTimeZone, occurrences, WEEKDAYS, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
 import type { MaintenanceSeriesRepo } from './repo.ts'
 import type { MaintenanceSeriesTable } from './tables.ts'
 import { MAX_MESSAGE, MAX_TITLE } from './types.ts'
@@ -79,7 +79,13 @@ export function checkRule(rule: RecurrenceRule): void {
   if (!isTimeZone(rule.timeZone)) throw badRequest('time_zone must be an IANA time zone such as Europe/Berlin')
   if (!isLocalDate(rule.startsOn)) throw badRequest('starts_on must be a date (YYYY-MM-DD)')
   if (!isLocalTime(rule.startTime)) throw badRequest('start_time must be a time of day (HH:MM, 24-hour)')
-  if (!Number.isInteger(rule.interval) || rule.interval < 1) throw badRequest('interval must be a positive integer')
+  if (!FREQUENCIES.includes(rule.frequency)) throw badRequest('frequency must be daily, weekly or monthly')
+  if (!Number.isInteger(rule.interval) || rule.interval < 1 || rule.interval > 366) throw badRequest('interval must be an integer from 1 to 366')
+  if (!Number.isInteger(rule.durationMinutes) || rule.durationMinutes < 1) throw badRequest('duration_minutes must be a whole number of minutes from 1')
+  if (rule.weekdays.some((day) => !WEEKDAYS.includes(day)) || new Set(rule.weekdays).size !== rule.weekdays.length) throw badRequest('weekdays must be distinct days among MO, TU, WE, TH, FR, SA, SU')
+  if (rule.monthDay !== undefined && !(Number.isInteger(rule.monthDay) && rule.monthDay >= 1 && rule.monthDay <= 31)) throw badRequest('month_day must be from 1 to 31')
+  if (rule.count !== undefined && !(Number.isInteger(rule.count) && rule.count >= 1 && rule.count <= MAX_COUNT)) throw badRequest(`count must be an integer from 1 to ${MAX_COUNT}`)
+  if (rule.exceptions.length > MAX_EXCEPTIONS) throw badRequest(`exceptions must be at most ${MAX_EXCEPTIONS} dates`)
   if (rule.weekdays.length > 0 && rule.frequency !== 'weekly') throw badRequest('weekdays only apply to a weekly rule')
   if (rule.monthDay !== undefined && rule.frequency !== 'monthly') throw badRequest('month_day only applies to a monthly rule')
   if (rule.untilOn !== undefined && rule.count !== undefined) throw badRequest('give until or count, not both')
