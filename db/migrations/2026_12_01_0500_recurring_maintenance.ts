@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Recurring maintenance and maintenance updates. A series holds the rule (daily, weekly or monthly
+ * Recurring maintenance. A series holds the rule (daily, weekly or monthly
  * in the owner's IANA time zone, skipped dates, an end by date or count); its occurrences are
  * ordinary `maintenances` rows carrying `series_id` and their local date, so the status pipeline,
  * uptime and the start/end notices treat them exactly as one-off windows. `sequence` counts the
@@ -45,19 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('maintenances').addColumn('sequence', 'integer', (c) => c.notNull().defaultTo(0)).execute()
   // One row per occurrence of a series (one-off windows have no series: NULLs never collide).
   await db.schema.createIndex('maintenances_series_occurrence').on('maintenances').columns(['series_id', 'occurrence_on']).unique().execute()
-
-  await db.schema
-    .createTable('maintenance_updates')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('maintenance_id', 'integer', (c) => c.notNull().references('maintenances.id').onDelete('cascade'))
-    .addColumn('message', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .execute()
-  await db.schema.createIndex('maintenance_updates_maintenance').on('maintenance_updates').columns(['maintenance_id', 'created_at']).execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('maintenance_updates').execute()
   await db.schema.dropIndex('maintenances_series_occurrence').execute()
   for (const column of ['sequence', 'occurrence_on', 'series_id']) await db.schema.alterTable('maintenances').dropColumn(column).execute()
   await db.schema.dropTable('maintenance_series_components').execute()

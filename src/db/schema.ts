@@ -30,7 +30,6 @@ import type {
   MaintenanceSeriesComponentsTable,
   MaintenanceSeriesTable,
   MaintenancesTable,
-  MaintenanceUpdatesTable,
 } from '../modules/maintenances/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
@@ -58,7 +57,6 @@ export interface Database {
   maintenance_components: MaintenanceComponentsTable
   maintenance_series: MaintenanceSeriesTable
   maintenance_series_components: MaintenanceSeriesComponentsTable
-  maintenance_updates: MaintenanceUpdatesTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable

@@ -54,10 +54,3 @@ export interface MaintenanceSeriesComponentsTable {
   series_id: number
   component_id: number
 }
-
-export interface MaintenanceUpdatesTable {
-  id: Generated<number>
-  maintenance_id: number
-  message: string
-  created_at: number
-}
