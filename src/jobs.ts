@@ -29,6 +29,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'pruning checks', every: 3_600_000, leaderOnly: false, run: () => services.checks.pruneAll() },
     // Maintenance windows announce their start and end (once each; the notices are in the database).
     { name: 'maintenance sweeper', every: SWEEP_INTERVAL_MS, leaderOnly: true, run: () => services.maintenanceSweeper.sweep() },
+    // Recurring maintenance: occurrences written as windows as they come within the horizon (60 days).
+    { name: 'maintenance series', every: 3_600_000, leaderOnly: true, atStart: true, run: () => services.maintenanceSeries.extend() },
     // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
     { name: 'pruning monitor results', every: 600_000, leaderOnly: true, run: () => services.monitorRecorder.prune() },
     // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.

@@ -18,8 +18,8 @@ import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
 import { IncidentsRepo } from './modules/incidents/repo.ts'
 import { IncidentsService } from './modules/incidents/service.ts'
-import { MaintenancesRepo } from './modules/maintenances/repo.ts'
-import { MaintenancesService } from './modules/maintenances/service.ts'
+import { MaintenanceSeriesRepo, MaintenancesRepo } from './modules/maintenances/repo.ts'
+import { MaintenanceSeriesService, MaintenancesService } from './modules/maintenances/service.ts'
 import { PageStatusRepo } from './modules/status-pipeline/repo.ts'
 import { PageStatusService } from './modules/status-pipeline/service.ts'
 import { PageAccessRepo } from './modules/page-access/repo.ts'
@@ -158,6 +158,7 @@ export function createServices(input: ServiceDeps) {
   const components = new ComponentsService({ repo: new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier })
   const incidents = new IncidentsService({ repo: new IncidentsRepo(deps.db), pages, clock, changes, notifier })
   const maintenances = new MaintenancesService({ repo: new MaintenancesRepo(deps.db), pages, clock, changes, notifier })
+  const maintenanceSeries = new MaintenanceSeriesService({ repo: new MaintenanceSeriesRepo(deps.db), pages, clock, changes, notifier })
   const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
 
@@ -213,7 +214,7 @@ export function createServices(input: ServiceDeps) {
   const statusSite = new StatusSiteService({
     repo: new StatusSiteRepo(deps.db),
     appearance: branding,
-    events: pageEventsSource({ incidents, maintenances }),
+    events: pageEventsSource({ incidents, maintenances, maintenanceSeries }),
     pageStatus,
     cache: publicCache,
     clock,
@@ -268,6 +269,7 @@ export function createServices(input: ServiceDeps) {
     vendorFeeds,
     incidents,
     maintenances,
+    maintenanceSeries,
     checks,
     checkDeps,
     monitorsRepo,

@@ -25,7 +25,12 @@ import type {
   IncidentTemplatesTable,
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
-import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type {
+  MaintenanceComponentsTable,
+  MaintenanceSeriesComponentsTable,
+  MaintenanceSeriesTable,
+  MaintenancesTable,
+} from '../modules/maintenances/tables.ts'
 import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
@@ -54,6 +59,8 @@ export interface Database {
   incident_templates: IncidentTemplatesTable
   maintenances: MaintenancesTable
   maintenance_components: MaintenanceComponentsTable
+  maintenance_series: MaintenanceSeriesTable
+  maintenance_series_components: MaintenanceSeriesComponentsTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable

@@ -116,14 +116,14 @@ function componentsOfMaintenance(j: JsonSql) {
 }
 
 function maintenanceTuple(j: JsonSql) {
-  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j))
+  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j), ...columns('m.series_id', 'm.sequence'))
 }
 
 const pairs = (list: Tuple) => (list as Array<[number, string]>).map(([id, name]) => ({ id, name }))
 
 function maintenanceRow(t: Tuple): MaintenanceRow {
-  const [id, title, message, startAt, endAt, createdAt, updatedAt, components] = t as [number, string, string, number, number, number, number, Tuple]
-  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt }
+  const [id, title, message, startAt, endAt, createdAt, updatedAt, components, seriesId, sequence] = t as [number, string, string, number, number, number, number, Tuple, number | null, number]
+  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt, seriesId, sequence }
 }
 
 function incidentRow(t: Tuple): IncidentRow {

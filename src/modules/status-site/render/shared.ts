@@ -49,6 +49,7 @@ export function statusPage(title: string, assets: Assets, options: { noindex: bo
     options.feeds
       ? html`<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="/history.rss">
 <link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="/history.atom">
+<link rel="alternate" type="text/calendar" title="${title} (maintenance calendar)" href="/maintenance.ics">
 `
       : ''
   }`
@@ -63,7 +64,7 @@ export function siteHeader(view: { name: string; assets: Assets; subscribe?: boo
   const subscribe = view.subscribe ? `<a href="/subscribe"${view.current === 'subscribe' ? ' aria-current="page"' : ''}>Subscribe to updates</a>` : ''
   return html`<header class="site"><div class="wrap">
 <a class="brand" href="/">!${view.assets.logo ? html`<img src="${view.assets.logo}" alt="" width="40" height="40">` : ''}<h1>${view.name}</h1></a>
-<nav aria-label="Status page">!${subscribe}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a></nav>
+<nav aria-label="Status page">!${subscribe}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a><a href="/maintenance.ics">Calendar</a></nav>
 </div></header>`
 }
 
