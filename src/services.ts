@@ -57,6 +57,7 @@ import { StatusService } from './modules/status-api/service.ts'
 import { WIDGET_JS } from './modules/widget/asset.ts'
 import { WidgetScript } from './modules/widget/script.ts'
 import { createAddressGuard } from './lib/address-guard.ts'
+import { ImportService } from './modules/importers/service.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
 import type { CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
@@ -170,6 +171,7 @@ export function createServices(input: ServiceDeps) {
   const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config })
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
 
   // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
@@ -244,6 +246,7 @@ export function createServices(input: ServiceDeps) {
     monitorsRepo,
     monitorRecorder,
     monitors,
+    importer,
     probes,
     autoIncidents,
     autoIncidentSettings,

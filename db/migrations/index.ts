@@ -30,6 +30,7 @@ import * as notifyHeldEvents from './2026_11_30_0400_notify_held_events.ts'
 import * as webhookSigningAndDeliveryLog from './2026_11_30_0500_webhook_signing_and_delivery_log.ts'
 import * as createStatusCorrections from './2026_11_30_0600_create_status_corrections.ts'
 import * as customDomainState from './2026_11_30_0700_custom_domain_state.ts'
+import * as importMappings from './2026_12_01_0600_import_mappings.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0500_webhook_signing_and_delivery_log': webhookSigningAndDeliveryLog,
   '2026_11_30_0600_create_status_corrections': createStatusCorrections,
   '2026_11_30_0700_custom_domain_state': customDomainState,
+  '2026_12_01_0600_import_mappings': importMappings,
 }

@@ -35,6 +35,7 @@ import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
+import type { ImportMappingsTable } from '../modules/importers/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -96,4 +97,5 @@ export interface Database {
   tool_checks: ToolChecksTable
   attempt_budgets: AttemptBudgetsTable
   attempt_known_clients: AttemptKnownClientsTable
+  import_mappings: ImportMappingsTable
 }
