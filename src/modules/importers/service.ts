@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
-import { sha256Hex } from '../../lib/crypto.ts'
+import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import type { User } from '../accounts/service.ts'
 import { assertRunnable, mergeDefinition } from '../monitors/definition.ts'
@@ -136,6 +136,14 @@ export class ImportService {
           skipped.push({ kind: 'monitor', name, reason: error instanceof Error ? error.message : String(error) })
           continue
         }
+        let pushToken = definition.type === 'push' ? monitor.pushToken : null
+        if (definition.type === 'push') {
+          const taken = pushToken ? await trx.selectFrom('monitors').select('id').where('push_token_hash', '=', await sha256Hex(pushToken)).executeTakeFirst() : undefined
+          if (!pushToken || taken) {
+            pushToken = randomToken(24)
+            changed.push({ kind: 'monitor', name, reason: `${taken ? 'its push token is already used by another monitor here' : 'it had no push token'}; its push URL is now ${this.deps.config.baseUrl}/api/push/${pushToken} (shown once)` })
+          }
+        }
         const componentId = monitor.componentKey ? mapped.get(monitor.componentKey) ?? null : null
         const pageId = monitor.pageKey ? mapped.get(monitor.pageKey) ?? null : null
         const row = await trx
@@ -164,14 +172,13 @@ export class ImportService {
             history: '',
             watching_since: now,
             next_run_at: now + definition.intervalSeconds * 1000,
-            push_token_hash: definition.type === 'push' && monitor.pushToken ? await sha256Hex(monitor.pushToken) : null,
+            push_token_hash: pushToken ? await sha256Hex(pushToken) : null,
             created_at: now,
             updated_at: now,
           })
           .returning('id')
           .executeTakeFirstOrThrow()
         await trx.insertInto('monitor_state_changes').values({ monitor_id: row.id, state: monitor.enabled ? 'pending' : 'paused', at: now }).execute()
-        if (definition.type === 'push' && !monitor.pushToken) changed.push({ kind: 'monitor', name, reason: 'a push monitor without a token in the source: rotate its token in Lantern to get a push URL' })
         await remember(monitor.key, 'monitor', row.id)
         if (pageId !== null) touchedPages.add(pageId)
         created.monitors++
