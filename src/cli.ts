@@ -44,6 +44,7 @@ export const USAGE = `Usage: lantern <command>
   import uptime-kuma --email E --db kuma.db [--json]
                                                 bring an Uptime Kuma 1.23/2.x database (read only) into
                                                 the account; prints what came and what did not
+  import gatus --email E --config config.yaml [--json]   the same from a Gatus configuration
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
   probe-token revoke --id N                     the token answers 401 from now on

@@ -6,6 +6,8 @@ import { need, type CliCommand, type Flags } from '../../lib/cli-flags.ts'
 import type { Services } from '../../services.ts'
 import { readKumaDatabase } from './kuma-read.ts'
 import { planFromKuma } from './kuma-map.ts'
+import { readGatusConfig } from './gatus-read.ts'
+import { planFromGatus } from './gatus-map.ts'
 import { reportText, type ImportPlan } from './types.ts'
 
 type Command = CliCommand<Services>
@@ -20,5 +22,9 @@ export const importCommands: Record<string, Command> = {
   'import uptime-kuma': {
     options: { email: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } },
     run: run((f) => planFromKuma(readKumaDatabase(need(f, 'db')))),
+  },
+  'import gatus': {
+    options: { email: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+    run: run(async (f) => planFromGatus(await readGatusConfig(need(f, 'config')))),
   },
 }
