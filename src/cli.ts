@@ -22,6 +22,7 @@ import { DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, refreshBootstrap } from
 import { transferCommands } from './modules/transfers/cli.ts'
 import { probeTokenCommands } from './modules/probes/cli.ts'
 import { runProbeCommand } from './modules/probes/command.ts'
+import { importCommands } from './modules/importers/cli.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -42,6 +43,10 @@ export const USAGE = `Usage: lantern <command>
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
                                                 types: http keyword json tcp dns tls push ssl dnsbl email_auth domain_expiry ping redis postgres websocket smtp; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
+  import uptime-kuma --email E --db kuma.db [--json]
+                                                bring an Uptime Kuma 1.23/2.x database (read only) into
+                                                the account; prints what came and what did not
+  import gatus --email E --config config.yaml [--json]   the same from a Gatus configuration
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
   probe-token revoke --id N                     the token answers 401 from now on
@@ -147,6 +152,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   ...monitorCommands,
   ...transferCommands,
   ...probeTokenCommands,
+  ...importCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */

@@ -60,6 +60,7 @@ import { createAddressGuard } from './lib/address-guard.ts'
 import { fetchSummary } from './modules/vendor-feeds/fetch-summary.ts'
 import { VendorFeedsRepo } from './modules/vendor-feeds/repo.ts'
 import { VendorFeedsService } from './modules/vendor-feeds/service.ts'
+import { ImportService } from './modules/importers/service.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
 import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, pingSupport, type CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
@@ -181,6 +182,7 @@ export function createServices(input: ServiceDeps) {
   const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo, pingSupport: () => pingSupport(checkDeps.pingCommand) })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config })
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
 
   // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
@@ -275,6 +277,7 @@ export function createServices(input: ServiceDeps) {
     monitorsRepo,
     monitorRecorder,
     monitors,
+    importer,
     probes,
     autoIncidents,
     autoIncidentSettings,

@@ -44,6 +44,7 @@ import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 import type { PasswordResetsTable } from '../modules/password-resets/tables.ts'
 import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } from '../modules/two-factor/tables.ts'
+import type { ImportMappingsTable } from '../modules/importers/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -114,4 +115,5 @@ export interface Database {
   totp_factors: TotpFactorsTable
   recovery_codes: RecoveryCodesTable
   two_factor_challenges: TwoFactorChallengesTable
+  import_mappings: ImportMappingsTable
 }
