@@ -2,6 +2,7 @@
  * The maintenance screens: a page's windows at a glance (active now, upcoming, past), the schedule
  * form (times in the owner's zone, named on the form), edit, and cancel (the API's DELETE).
  */
+import { formatDate } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { Maintenance, MaintenanceSeries } from '../../modules/maintenances/service.ts'
@@ -157,14 +158,17 @@ export function cancelMaintenanceView(window: Maintenance, zone: string): string
 
 const FREQUENCY_WORDS: Record<string, string> = { daily: 'day', weekly: 'week', monthly: 'month' }
 
-/** "Every 2 weeks on MO, TH at 03:00 Europe/Berlin, 30 min, until 2027-12-31". */
+/** A calendar day ("2027-12-31") as people read it: "31 Dec 2027". */
+const dayWords = (day: string): string => (/^\d{4}-\d{2}-\d{2}$/.test(day) ? formatDate(Date.parse(`${day}T00:00:00Z`)) : day)
+
+/** "Every 2 weeks on MO, TH at 03:00 Europe/Berlin, 30 min, until 31 Dec 2027". */
 export function seriesRule(series: MaintenanceSeries): string {
   const { rule } = series
   const unit = FREQUENCY_WORDS[rule.frequency]!
   const every = rule.interval === 1 ? `Every ${unit}` : `Every ${rule.interval} ${unit}s`
   const on = rule.weekdays.length > 0 ? ` on ${rule.weekdays.join(', ')}` : rule.monthDay !== undefined ? ` on day ${rule.monthDay}` : ''
-  const end = rule.untilOn !== undefined ? `, until ${rule.untilOn}` : rule.count !== undefined ? `, ${rule.count} times` : ''
-  const skipped = rule.exceptions.length > 0 ? `, except ${rule.exceptions.join(', ')}` : ''
+  const end = rule.untilOn !== undefined ? `, until ${dayWords(rule.untilOn)}` : rule.count !== undefined ? `, ${rule.count} times` : ''
+  const skipped = rule.exceptions.length > 0 ? `, except ${rule.exceptions.map(dayWords).join(', ')}` : ''
   return `${every}${on} at ${rule.startTime} ${rule.timeZone}, ${rule.durationMinutes} min${end}${skipped}`
 }
 
@@ -195,7 +199,7 @@ export function seriesSection(pageId: number, list: readonly MaintenanceSeries[]
 !${field('weekdays', 'Weekdays (weekly)', { hint: 'Comma-separated, such as MO, TH; empty: the weekday of the first date.' })}
 !${field('until', 'Until (optional)', { type: 'date' })}
 !${field('count', 'Or number of times (optional)', { type: 'number' })}
-!${field('exceptions', 'Skipped dates (optional)', { hint: 'Comma-separated dates, such as 2027-12-25, 2028-01-01.' })}
+!${field('exceptions', 'Skipped dates (optional)', { hint: 'Comma-separated days, each written YYYY-MM-DD (year, month, day).' })}
 !${checkboxField({ name: 'r_notify_subscribers', label: 'Tell subscribers', state: form })}
 <button type="submit">Add recurring maintenance</button>
 </form>
