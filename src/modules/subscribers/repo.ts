@@ -86,8 +86,10 @@ export class SubscribersRepo {
       // count(case …), not sum(boolean): PostgreSQL has no sum over booleans.
       .select([
         sql<number>`count(case when kind = 'email' and confirmed_at is not null then 1 end)`.as('email'),
-        sql<number>`count(case when kind = 'email' and confirmed_at is null then 1 end)`.as('pending'),
-        sql<number>`count(case when kind = 'webhook' then 1 end)`.as('webhook'),
+        // Pending: addresses and chat channels a visitor gave that have not confirmed yet.
+        sql<number>`count(case when kind <> 'webhook' and confirmed_at is null then 1 end)`.as('pending'),
+        // Webhooks and confirmed Slack or Teams channels.
+        sql<number>`count(case when kind <> 'email' and (kind = 'webhook' or confirmed_at is not null) then 1 end)`.as('webhook'),
       ])
       .where('page_id', '=', pageId)
       .where('unsubscribed_at', 'is', null)

@@ -298,7 +298,7 @@ export class SubscribersService {
         if (existing?.confirmed_at !== null && existing) throw conflict('email is already subscribed to this page')
         // A visitor still pending: the owner's word confirms them.
         if (existing) return toSubscriber((await repo.update(existing.id, { confirmed_at: now, confirm_token_hash: null, confirm_expires_at: null, component_ids: componentIds === null ? null : JSON.stringify(componentIds) }))!)
-      } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a webhook subscriber of this page')
+      } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a subscriber of this page')
       await this.requireRoom(repo, owner, page.id, 1, now)
       const row = await repo.insert(this.ownerRow(page.id, kind, address, componentIds, 'owner', now))
       return { ...toSubscriber(row), ...(row.signing_secret ? { revealedSigningSecret: row.signing_secret } : {}) }
