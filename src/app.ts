@@ -21,6 +21,7 @@ import { sessionsRoutes } from './modules/accounts/sessions-routes.ts'
 import { planRoutes } from './modules/accounts/plan-routes.ts'
 import { analyticsRoutes } from './modules/analytics/index.ts'
 import { autoIncidentsRoutes } from './modules/auto-incidents/index.ts'
+import { monitorAlertsRoutes } from './modules/monitor-alerts/index.ts'
 import { badgeRoutes } from './modules/badge/index.ts'
 import { checksRoutes } from './modules/component-checks/index.ts'
 import { channelsRoutes } from './modules/channels/index.ts'
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): App {
     .use(brandingRoutes({ accounts: services.accounts, branding: services.branding }))
     .use(pageAccessRoutes({ accounts: services.accounts, settings: services.pageAccessSettings }))
     .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
+    .use(monitorAlertsRoutes({ accounts: services.accounts, alerts: services.monitorAlerts }))
     .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
     .use(
       mcpRoutes({

@@ -39,7 +39,7 @@ export const USAGE = `Usage: lantern <command>
   page transfer --email RECIPIENT --id N --accept|--decline
   monitor list --email E                        the user's monitors, one JSON line each
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
-                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth domain_expiry ping; --options '{"keyword":"OK"}'
+                                                types: http keyword json tcp dns tls push ssl dnsbl email_auth domain_expiry ping redis postgres websocket smtp; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)

@@ -33,6 +33,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'pruning monitor results', every: 600_000, leaderOnly: true, run: () => services.monitorRecorder.prune() },
     // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
     { name: 'expiring transfers', every: 600_000, leaderOnly: true, run: () => services.transfers.expireDue() },
+    // Monitors still down remind the channels they alert (every N minutes, at most M times, unless snoozed).
+    { name: 'monitor reminders', every: 60_000, leaderOnly: true, run: () => services.monitorAlerts.remind() },
     // SLA breach alerts and the monthly report mail.
     { name: 'SLA checker', every: SLA_CHECK_INTERVAL_MS, leaderOnly: true, run: () => services.slaChecker.run() },
     // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves here

@@ -95,6 +95,7 @@ import { OutboxWorker } from './modules/notify/worker.ts'
 import { DeliveryLog } from './modules/notify/delivery-log.ts'
 import { ChannelsRepo } from './modules/channels/repo.ts'
 import { ChannelsService } from './modules/channels/service.ts'
+import { MonitorAlertsService } from './modules/monitor-alerts/service.ts'
 import { MaintenanceSweeper } from './modules/maintenances/sweeper.ts'
 
 export interface ServiceDeps {
@@ -243,7 +244,10 @@ export function createServices(input: ServiceDeps) {
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
-  wireEvents({ db: deps.db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers })
+  // A monitor's own alerts (its state changes, reminders while down, a snooze), to the channels it picked.
+  const monitorAlerts = new MonitorAlertsService({ db: deps.db, notifier, clock })
+
+  wireEvents({ db: deps.db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers, monitorAlerts })
 
   return {
     config: deps.config,
@@ -287,6 +291,7 @@ export function createServices(input: ServiceDeps) {
     notifier,
     outboxWorker,
     channels,
+    monitorAlerts,
     maintenanceSweeper,
     transfers,
     slaChecker,
@@ -315,13 +320,17 @@ function wireEvents(parts: {
   channels: ChannelsService
   subscribers: SubscribersService
   transfers: TransfersService
+  monitorAlerts: MonitorAlertsService
 }): void {
-  const { db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers } = parts
+  const { db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers, monitorAlerts } = parts
 
   // A monitor result, in the recorder's transaction → the email-authentication report (it keeps the last
   // one and announces changes); the monitor metrics.
   monitorRecorder.onResult(emailAuthResultHook(notifier))
   if (metrics) monitorRecorder.onResult(metrics.monitors.resultHook)
+  // A monitor's confirmed state changed, in the recorder's transaction → its own alert (held under the
+  // cause its component's events share: one outage, one message per channel).
+  monitorRecorder.onStateChange(monitorAlerts.stateChanged)
 
   // A notification event, in the producer's transaction → the owner's channels; the page's subscribers
   // (one pending row per event, which the worker expands before claiming).

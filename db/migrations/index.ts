@@ -30,7 +30,9 @@ import * as notifyHeldEvents from './2026_11_30_0400_notify_held_events.ts'
 import * as webhookSigningAndDeliveryLog from './2026_11_30_0500_webhook_signing_and_delivery_log.ts'
 import * as createStatusCorrections from './2026_11_30_0600_create_status_corrections.ts'
 import * as customDomainState from './2026_11_30_0700_custom_domain_state.ts'
+import * as monitorAlerts from './2026_12_01_0100_monitor_alerts.ts'
 import * as pushRunStart from './2026_12_01_0300_push_run_start.ts'
+import * as incidentPostmortems from './2026_12_01_0400_incident_postmortems.ts'
 import * as publicErrorBudgets from './2026_12_01_0800_public_error_budgets.ts'
 import * as vendorFeeds from './2026_12_01_1000_vendor_feeds.ts'
 
@@ -62,7 +64,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0500_webhook_signing_and_delivery_log': webhookSigningAndDeliveryLog,
   '2026_11_30_0600_create_status_corrections': createStatusCorrections,
   '2026_11_30_0700_custom_domain_state': customDomainState,
+  '2026_12_01_0100_monitor_alerts': monitorAlerts,
   '2026_12_01_0300_push_run_start': pushRunStart,
+  '2026_12_01_0400_incident_postmortems': incidentPostmortems,
   '2026_12_01_0800_public_error_budgets': publicErrorBudgets,
   '2026_12_01_1000_vendor_feeds': vendorFeeds,
 }

@@ -34,6 +34,7 @@ import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
 import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { MonitorAlertChannelsTable, MonitorAlertsTable } from '../modules/monitor-alerts/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
@@ -79,6 +80,8 @@ export interface Database {
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable
   monitor_region_states: MonitorRegionStatesTable
+  monitor_alerts: MonitorAlertsTable
+  monitor_alert_channels: MonitorAlertChannelsTable
   probe_tokens: ProbeTokensTable
   sla_targets: SlaTargetsTable
   vendor_feeds: VendorFeedsTable

@@ -24,6 +24,7 @@ function exampleView(type: WebhookEventType): EventView {
         id: 42, name: 'API errors', state: 'investigating', createdAt: AT, updatedAt: AT, startedAt: AT, resolvedAt: null,
         components: [{ id: 3, name: 'API', status: 'down' }],
         updates: [{ id: 97, state: 'investigating', message: 'Requests to the API fail for some customers.', at: AT }],
+        postmortem: null,
       },
     }
   }

@@ -23,6 +23,7 @@ import { componentHistoryScreens } from './screens/component-history.ts'
 import { incidentScreens } from './screens/incidents.ts'
 import { templateScreens } from './screens/templates.ts'
 import { maintenanceScreens } from './screens/maintenances.ts'
+import { monitorAlertScreens } from './screens/monitor-alerts.ts'
 import { monitorScreens } from './screens/monitors.ts'
 import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
@@ -64,6 +65,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(templateScreens(deps))
     .use(maintenanceScreens(deps))
     .use(monitorScreens(deps))
+    .use(monitorAlertScreens(deps))
     .use(notificationScreens(deps))
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))

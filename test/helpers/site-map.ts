@@ -82,6 +82,10 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
 
   const template = await services.incidents.createTemplate(owner, { name: 'Outage', title: '{{component}} outage', message: 'We are investigating problems with {{component}}.' })
   const incident = await services.incidents.create(owner, { status_page_id: page.id, title: 'Website outage', message: 'Looking into it.', component_ids: [website.id] })
+  // A resolved incident with Markdown in its update and a published postmortem (the postmortem form and the public section).
+  const postmortem = await services.incidents.create(owner, { status_page_id: page.id, title: 'API errors', message: 'Fixed: see [the notes](https://example.com/n).\n\n- **retried**\n- `queue` drained', state: 'resolved' })
+  await services.incidents.savePostmortem(owner, postmortem.id, { body: 'What *happened*:\n\n1. a bad deploy\n2. a slow rollback\n\n```\nerror: reset\n```' })
+  await services.incidents.publishPostmortem(owner, postmortem.id, {})
   const maintenance = await services.maintenances.create(owner, {
     status_page_id: page.id,
     title: 'Database upgrade',
@@ -135,7 +139,7 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
   const manageToken = await services.subscribers.tokens.token(subscribers, row.id, row.manage_key)
 
   return {
-    ids: { page: page.id, component: website.id, incident: incident.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck, channel: channel.id, subscriber: webhookSubscriber.id, offered: offered.id },
+    ids: { page: page.id, component: website.id, incident: incident.id, postmortem: postmortem.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck, channel: channel.id, subscriber: webhookSubscriber.id, offered: offered.id },
     slug: 'sweep',
     privateSlug: 'sweep-private',
     blockedSlug: 'sweep-blocked',
@@ -201,7 +205,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
 /** Pages of one route that differ by a query or by the value of their parameter. */
 const VARIANTS: Record<string, string[]> = {
   '/user/notifications/new': ['?type=webhook', '?type=email'],
-  '/user/monitors/new': ['', '?type=http', '?type=keyword', '?type=json', '?type=tcp', '?type=push', '?type=dns', '?type=ssl', '?type=ping', '?type=domain_expiry'],
+  '/user/monitors/new': ['', '?type=http', '?type=keyword', '?type=json', '?type=tcp', '?type=push', '?type=dns', '?type=ssl', '?type=ping', '?type=domain_expiry', '?type=redis', '?type=postgres', '?type=websocket', '?type=smtp'],
   '/embed/preview': ['?slug=sweep'],
   '/docs/:slug': Object.keys(DOCS).map((slug) => `/docs/${slug}`),
   '/blog/:slug': Object.keys(BLOG).map((slug) => `/blog/${slug}`),
@@ -273,6 +277,8 @@ export async function sitePages(server: ListeningContext, seed: Seed, ownerCooki
     visitor('status /unsubscribe', `${status(seed.slug)}/unsubscribe?token=${seed.manageToken}`),
     visitor('status /subscribe/confirm (expired)', `${status(seed.slug)}/subscribe/confirm?token=${'x'.repeat(43)}`, 404),
     visitor('status 404', `${status(seed.slug)}/no-such-page`, 404),
+    visitor('status incident with a postmortem', `${status(seed.slug)}/incidents/${seed.ids.postmortem}`),
+    { route: '/user/incidents/:id (postmortem)', url: `${server.base}/user/incidents/${seed.ids.postmortem}`, as: 'owner', status: 200 },
     visitor('status incident 404', `${status(seed.slug)}/incidents/999999`, 404),
     visitor('status gate', `${status(seed.privateSlug)}/`, 401),
     visitor('status blocked', `${status(seed.blockedSlug)}/`, 503),

@@ -7,6 +7,7 @@ import { counted } from '../../lib/words.ts'
 import type { Db } from '../../db/client.ts'
 import type { Config } from '../../config.ts'
 import { formatDateTime } from '../../lib/human-time.ts'
+import { markdownToText } from '../../lib/safe-markdown.ts'
 import { toIso } from '../../lib/time.ts'
 import { formatDuration } from '../auto-incidents/rules.ts'
 import { StatusHistoryReader } from '../components/service.ts'
@@ -31,6 +32,8 @@ export interface IncidentFacts {
   components: Array<{ id: number; name: string; status: string }>
   /** Newest first (as Statuspage sends them), at most 20. */
   updates: Array<{ id: number; state: string; message: string; at: number }>
+  /** The published postmortem (Markdown), null without one. */
+  postmortem: string | null
 }
 
 export interface MaintenanceFacts {
@@ -73,6 +76,8 @@ export interface EventView {
    * (`component:<id>:<start ms>`); `endedAt` is set by the change that ends it.
    */
   outage?: { key: string; since: number; endedAt: number | null }
+  /** A monitor event's monitor and its screen. */
+  monitor?: { id: number; url: string }
   /** The monitors whose change caused the message (grouped messages, outage-view.ts). */
   monitors?: MonitorFacts[]
 }
@@ -118,7 +123,7 @@ async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts 
     db.selectFrom('incident_updates').select(['id', 'state', 'message', 'at']).where('incident_id', '=', incidentId)
       .orderBy('at', 'desc').orderBy('id', 'desc').limit(20).execute(),
   ])
-  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates }
+  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates, postmortem: row.postmortem_published_at === null ? null : row.postmortem }
 }
 
 async function maintenanceFacts(db: Db, maintenanceId: number): Promise<MaintenanceFacts | undefined> {
@@ -129,29 +134,31 @@ async function maintenanceFacts(db: Db, maintenanceId: number): Promise<Maintena
   return { id: row.id, name: row.title, message: row.message, startAt: row.start_at, endAt: row.end_at, createdAt: row.created_at, updatedAt: row.updated_at, components }
 }
 
-const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved' } as const
+const INCIDENT_VERBS = { 'incident.opened': 'Incident opened', 'incident.updated': 'Incident updated', 'incident.resolved': 'Incident resolved', 'incident.postmortem': 'Postmortem published' } as const
 const MAINTENANCE_VERBS = { 'maintenance.scheduled': 'Maintenance scheduled', 'maintenance.started': 'Maintenance started', 'maintenance.ended': 'Maintenance ended' } as const
 
 /** The view of `event`, or undefined when what it names is gone (deleted in the same transaction). */
-export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Config, 'scheme' | 'statusDomain'>): Promise<EventView | undefined> {
+export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Config, 'scheme' | 'statusDomain' | 'baseUrl'>): Promise<EventView | undefined> {
   const page = await pageOf(db, event.pageId, event.at, config)
   const base = { kind: event.kind, at: event.at, page, link: page?.url ?? null }
   switch (event.kind) {
     case 'incident.opened':
     case 'incident.updated':
-    case 'incident.resolved': {
+    case 'incident.resolved':
+    case 'incident.postmortem': {
       const incident = await incidentFacts(db, event.incidentId)
       if (!incident) return undefined
       const latest = event.updateId === undefined ? incident.updates[0] : (incident.updates.find((u) => u.id === event.updateId) ?? incident.updates[0])
       const affected = incident.components.length === 0 ? 'All systems' : incident.components.map((c) => c.name).join(', ')
       const lines = [`State: ${incidentStateLabel(incident.state)}`, `Affected: ${affected}`]
-      if (latest?.message) lines.push(latest.message)
+      if (event.kind === 'incident.postmortem') lines.push(markdownToText(incident.postmortem ?? ''))
+      else if (latest?.message) lines.push(markdownToText(latest.message))
       return {
         ...base,
         id: `incident:${incident.id}:${latest?.id ?? 0}:${event.kind}`,
         title: `${INCIDENT_VERBS[event.kind]}: ${incident.name}`,
         lines,
-        severity: event.kind === 'incident.resolved' ? 'ok' : 'critical',
+        severity: event.kind === 'incident.resolved' || event.kind === 'incident.postmortem' ? 'ok' : 'critical',
         link: page ? `${page.url}/incidents/${incident.id}` : null,
         alertKey: `lantern:incident:${incident.id}`,
         resolves: event.kind === 'incident.resolved',
@@ -241,6 +248,11 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         details: { monitor_id: event.monitorId, target: event.target, zone: event.zone },
       }
     }
+    case 'monitor.down':
+    case 'monitor.up':
+    case 'monitor.degraded':
+    case 'monitor.misconfigured':
+      return monitorEventView(db, event, base, config)
     case 'email_auth.changed':
       return {
         ...base,
@@ -252,6 +264,76 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         resolves: false,
         details: { monitor_id: event.monitorId, domain: event.domain, summary: event.summary },
       }
+  }
+}
+
+type MonitorEvent = Extract<NotifyEvent, { kind: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.misconfigured' }>
+
+/** The owner's screen of a monitor. */
+export const monitorScreenUrl = (baseUrl: string, monitorId: number) => `${baseUrl}/user/monitors/${monitorId}`
+
+const MONITOR_WORDS: Record<MonitorEvent['kind'], string> = {
+  'monitor.down': 'is down',
+  'monitor.up': 'is up',
+  'monitor.degraded': 'is degraded',
+  'monitor.misconfigured': 'cannot run: its settings need a fix',
+}
+
+/**
+ * A monitor's own alert: the monitor, its target, the reason, since when, the last response time,
+ * the regions that see it down and its screen. One alert key per outage (`lantern:monitor:<id>:<since>`):
+ * the recovery and every reminder close or repeat the alert the outage opened.
+ */
+async function monitorEventView(db: Db, event: MonitorEvent, base: Pick<EventView, 'kind' | 'at' | 'page' | 'link'>, config: { baseUrl: string }): Promise<EventView | undefined> {
+  const row = await db
+    .selectFrom('monitors')
+    .select(['id', 'name', 'type', 'target', 'state', 'last_message', 'last_response_ms', 'state_since', 'regions_json'])
+    .where('id', '=', event.monitorId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const regions = JSON.parse(row.regions_json) as string[]
+  const regionsDown =
+    regions.length > 1 || regions[0] !== 'local'
+      ? (await db.selectFrom('monitor_region_states').select('region').where('monitor_id', '=', row.id).where('state', '=', 'down').orderBy('region').execute()).map((r) => r.region)
+      : []
+  const up = event.kind === 'monitor.up'
+  const reason = row.last_message?.trim() || null
+  const target = row.target ?? 'push'
+  const name = `Monitor "${row.name}"`
+  const title = up
+    ? `${name} is up again after ${formatDuration(event.at - event.since)}`
+    : `${event.reminder ? `Still down (reminder ${event.reminder}): ` : ''}${name} ${MONITOR_WORDS[event.kind]}${reason ? `: ${reason}` : ''}`
+  const lines = [`Target: ${target}`]
+  if (!up && reason) lines.push(`Reason: ${reason}`)
+  lines.push(up ? `Duration: ${formatDuration(event.at - event.since)}, since ${formatDateTime(event.since)}` : `Since ${formatDateTime(event.since)}`)
+  if (row.last_response_ms !== null) lines.push(`Last response time: ${row.last_response_ms} ms`)
+  if (regionsDown.length > 0) lines.push(`Regions seeing it down: ${regionsDown.join(', ')}`)
+  const link = monitorScreenUrl(config.baseUrl, row.id)
+  return {
+    ...base,
+    id: `monitor:${row.id}:${event.at}:${event.kind}${event.reminder ? `:${event.reminder}` : ''}`,
+    title,
+    lines,
+    severity: event.kind === 'monitor.down' ? 'critical' : up ? 'ok' : 'warning',
+    link,
+    alertKey: `lantern:monitor:${row.id}:${event.since}`,
+    resolves: up,
+    details: {
+      monitor_id: row.id,
+      monitor_name: row.name,
+      monitor_type: row.type,
+      target: row.target,
+      previous_state: event.from,
+      state: event.to,
+      reason,
+      since: toIso(event.since),
+      response_ms: row.last_response_ms,
+      regions_down: regionsDown.length > 0 ? regionsDown.join(',') : null,
+      reminder: event.reminder ?? null,
+      monitor_url: link,
+    },
+    outage: { key: `monitor:${row.id}:${event.since}`, since: event.since, endedAt: up ? event.at : null },
+    monitor: { id: row.id, url: link },
   }
 }
 

@@ -69,8 +69,13 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 export function outageView(views: readonly EventView[], monitors: readonly MonitorFacts[]): EventView {
   const lead = views.find((view) => view.component) ?? views[0]
   if (!lead) throw new Error('outageView needs at least one view')
-  if (views.length === 1 && monitors.length === 0) return lead
-  const others = views.filter((view) => view !== lead)
+  // A monitor's own alert already names the monitor, its target and the reason.
+  if (views.length === 1 && (monitors.length === 0 || lead.monitor)) return lead
+  // Monitor alerts in a component's group are told by the monitor lines (and their screens' links).
+  const others = views.filter((view) => view !== lead && !view.monitor)
+  const screens = views.filter((view) => view !== lead && view.monitor).map((view) => `Monitor screen: ${view.monitor!.url}`)
+  const id = views.map((view) => view.id).join(' + ')
+  if (lead.monitor) return { ...lead, id, lines: [...lead.lines, ...others.map(summaryLine)], monitors: [...monitors] }
   const failing = monitors.filter((monitor) => monitor.state !== 'up')
   const first = failing[0]
   const title = failing.length === 1 && first?.reason && lead.severity !== 'ok' ? `${lead.title} — ${first.name}: ${clip(first.reason, TITLE_REASON_MAX)}` : lead.title
@@ -78,9 +83,9 @@ export function outageView(views: readonly EventView[], monitors: readonly Monit
   const incident = views.find((view) => view.incident)
   return {
     ...lead,
-    id: views.map((view) => view.id).join(' + '),
+    id,
     title,
-    lines: [...(headline === undefined ? [] : [headline]), ...monitors.map(monitorLine), ...rest, ...others.map(summaryLine)],
+    lines: [...(headline === undefined ? [] : [headline]), ...monitors.map(monitorLine), ...screens, ...rest, ...others.map(summaryLine)],
     link: incident?.link ?? lead.link,
     ...(incident?.incident ? { incident: incident.incident } : {}),
     monitors: [...monitors],

@@ -87,6 +87,40 @@ export class ChannelsRepo {
     return query.orderBy('id').execute()
   }
 
+  /** The owner's channels that may receive anything: enabled, verified, not disabled by the outbox. */
+  active(ownerId: number) {
+    return this.db
+      .selectFrom('notification_channels')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('enabled', '=', 1)
+      .where('verified_at', 'is not', null)
+      .where('disabled_at', 'is', null)
+      .orderBy('id')
+      .execute()
+  }
+
+  /** Per channel of the owner, which of `monitorIds` it hears: those that picked it, or all when it takes every monitor. */
+  async monitorListeners(ownerId: number, monitorIds: readonly number[]): Promise<Map<number, Set<number>>> {
+    const heard = new Map<number, Set<number>>()
+    const add = (channelId: number, monitorId: number) => {
+      let set = heard.get(channelId)
+      if (!set) heard.set(channelId, (set = new Set()))
+      set.add(monitorId)
+    }
+    const everyMonitor = await this.db.selectFrom('notification_channels').select('id').where('owner_id', '=', ownerId).where('all_monitors', '=', 1).execute()
+    for (const row of everyMonitor) for (const monitorId of monitorIds) add(row.id, monitorId)
+    const picked = await this.db
+      .selectFrom('monitor_alert_channels')
+      .innerJoin('notification_channels', 'notification_channels.id', 'monitor_alert_channels.channel_id')
+      .select(['monitor_alert_channels.channel_id', 'monitor_alert_channels.monitor_id'])
+      .where('notification_channels.owner_id', '=', ownerId)
+      .where('monitor_alert_channels.monitor_id', 'in', monitorIds)
+      .execute()
+    for (const row of picked) add(row.channel_id, row.monitor_id)
+    return heard
+  }
+
   /** Which of `pageIds` are pages of the owner. */
   ownedPages(ownerId: number, pageIds: readonly number[]) {
     if (pageIds.length === 0) return Promise.resolve([])

@@ -22,9 +22,10 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
-import type { Delivery, Fanout, NotifyEvent, NotifyEventKind, OutboxWriter, TargetDisabledHook } from '../notify/contract.ts'
+import { isMonitorEvent, type Delivery, type Fanout, type NotifyEvent, type NotifyEventKind, type OutboxWriter, type TargetDisabledHook } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
+import { fromDomain } from '../notify/mail.ts'
 import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
 import { deliveryFor, testDeliveriesFor, webhookDocsUrl, type AdapterUrls } from './adapters/index.ts'
 import { loadEventView, testEventView, type EventView, type MonitorFacts } from './event-view.ts'
@@ -56,6 +57,8 @@ export interface Channel {
   /** The settings with secrets masked. */
   settings: Record<string, string>
   allPages: boolean
+  /** Hears the monitor events of every monitor of the owner (else only of monitors that picked it). */
+  allMonitors: boolean
   pages: Array<{ id: number; name: string }>
   events: NotifyEventKind[]
   enabled: boolean
@@ -77,6 +80,7 @@ export interface ChannelInput extends ChannelSettingsInput {
   type?: string
   name?: string
   all_pages?: boolean
+  all_monitors?: boolean
   page_ids?: number[]
   events?: string[]
   enabled?: boolean
@@ -102,7 +106,13 @@ export class ChannelsService {
   }
 
   private get urls(): AdapterUrls {
-    return { ...this.deps.config.channels, manageUrl: `${this.deps.config.baseUrl}/user/notifications`, webhookDocsUrl: webhookDocsUrl(this.deps.config.baseUrl) }
+    const from = this.deps.config.mail.from
+    return {
+      ...this.deps.config.channels,
+      manageUrl: `${this.deps.config.baseUrl}/user/notifications`,
+      webhookDocsUrl: webhookDocsUrl(this.deps.config.baseUrl),
+      ...(from ? { mailDomain: fromDomain(from) } : {}),
+    }
   }
 
   // ---- owner API ----------------------------------------------------------------------------
@@ -133,7 +143,7 @@ export class ChannelsService {
     const id = await this.deps.repo.transaction(async (repo) => {
       const row = await repo.insert({
         owner_id: owner.id, type, name, config_json: JSON.stringify(settings), events_json: JSON.stringify(events),
-        all_pages: allPages ? 1 : 0, enabled: input.enabled === false ? 0 : 1, created_at: now, updated_at: now,
+        all_pages: allPages ? 1 : 0, all_monitors: input.all_monitors ? 1 : 0, enabled: input.enabled === false ? 0 : 1, created_at: now, updated_at: now,
       })
       await repo.setPages(row.id, allPages ? [] : pageIds)
       if (type === 'email') await this.sendVerification(repo, row, now)
@@ -175,6 +185,7 @@ export class ChannelsService {
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_CHANNEL_NAME })
     if (input.events !== undefined) changes.events_json = JSON.stringify(parseEvents(input.events))
     if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0
+    if (input.all_monitors !== undefined) changes.all_monitors = input.all_monitors ? 1 : 0
     // Saving a channel the outbox disabled gives it a fresh start (the owner has looked at it).
     const reenable = row.disabled_at !== null
     if (reenable) Object.assign(changes, { disabled_at: null, disabled_reason: null })
@@ -264,11 +275,18 @@ export class ChannelsService {
   readonly fanout: Fanout = async (db, events) => {
     const first = events[0]
     if (!first) return
-    // One group is about one page (the component's); a page event and a page-less one never share a cause.
+    // One group is about one owner: a page's events, a monitor's, or both for one outage.
     const repo = new ChannelsRepo(db)
     const ownerId = first.pageId !== null ? await repo.pageOwner(first.pageId) : 'ownerId' in first ? first.ownerId : undefined
     if (ownerId === undefined) return
-    const channels = await repo.listening(ownerId, first.pageId)
+    const monitorIds = [...new Set(events.filter(isMonitorEvent).map((event) => event.monitorId))]
+    const pageEvents = events.some((event) => !isMonitorEvent(event))
+    const forPages = pageEvents ? new Set((await repo.listening(ownerId, first.pageId)).map((row) => row.id)) : new Set<number>()
+    const forMonitors = monitorIds.length > 0 ? await repo.monitorListeners(ownerId, monitorIds) : new Map<number, Set<number>>()
+    // A monitor event reaches the channels its monitor picked (or that take every monitor); a page event the page's.
+    const hears = (row: ChannelRow, event: NotifyEvent) =>
+      isMonitorEvent(event) ? (forMonitors.get(row.id)?.has(event.monitorId) ?? false) : forPages.has(row.id)
+    const channels = (await repo.active(ownerId)).filter((row) => forPages.has(row.id) || forMonitors.has(row.id))
     if (channels.length === 0) return
     const views = new Map<NotifyEvent, Promise<EventView | undefined>>()
     const viewOf = (event: NotifyEvent) => {
@@ -280,7 +298,7 @@ export class ChannelsService {
     const deliveries: Delivery[] = []
     for (const row of channels) {
       const kinds = JSON.parse(row.events_json) as string[]
-      const heard = (await Promise.all(events.filter((event) => kinds.includes(event.kind)).map(viewOf))).filter((view) => view !== undefined)
+      const heard = (await Promise.all(events.filter((event) => kinds.includes(event.kind) && hears(row, event)).map(viewOf))).filter((view) => view !== undefined)
       if (heard.length === 0) continue
       const channel = { id: row.id, type: row.type as ChannelType, settings: settingsOf(row) }
       if (PER_EVENT_TYPES.has(channel.type)) {
@@ -379,6 +397,7 @@ export class ChannelsService {
         name: row.name,
         settings: maskedSettings(settingsOf(row)),
         allPages: row.all_pages === 1,
+        allMonitors: row.all_monitors === 1,
         pages: (pagesOf.get(row.id) ?? []).map((p) => ({ id: p.id, name: p.name })),
         events: JSON.parse(row.events_json) as NotifyEventKind[],
         enabled: row.enabled === 1,

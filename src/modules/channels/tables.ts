@@ -8,6 +8,8 @@ export interface NotificationChannelsTable {
   config_json: string
   events_json: string
   all_pages: Generated<number>
+  /** 1: hears the events of every monitor of the owner, not only of monitors that picked it. */
+  all_monitors: Generated<number>
   enabled: Generated<number>
   verified_at: number | null
   verify_token_hash: string | null

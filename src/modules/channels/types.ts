@@ -66,10 +66,14 @@ export const SECRET_FIELDS: ReadonlySet<SettingName> = new Set(['url', 'secret',
 /** Optional: the ntfy token; a webhook's signing secret (made when none is given) and its deprecated secret. */
 const OPTIONAL_FIELDS: ReadonlySet<SettingName> = new Set(['access_token', 'signing_secret', 'secret'])
 
-/** The kinds a new channel hears unless told otherwise: the page events. */
+/**
+ * The kinds a new channel hears unless told otherwise: the page events, and the monitor events
+ * (which reach it only from monitors that picked it, or every monitor when it takes them all).
+ */
 export const DEFAULT_EVENTS: readonly NotifyEventKind[] = [
   'incident.opened', 'incident.updated', 'incident.resolved', 'component.status_changed',
   'maintenance.scheduled', 'maintenance.started', 'maintenance.ended',
+  'monitor.down', 'monitor.up', 'monitor.degraded', 'monitor.misconfigured',
 ]
 
 export const isChannelType = (raw: string): raw is ChannelType => (CHANNEL_TYPES as readonly string[]).includes(raw)
@@ -197,6 +201,7 @@ export const EVENT_LABELS: Record<NotifyEventKind, string> = {
   'incident.opened': 'Incident opened',
   'incident.updated': 'Incident updated',
   'incident.resolved': 'Incident resolved',
+  'incident.postmortem': 'Postmortem published',
   'component.status_changed': 'Component status changed',
   'maintenance.scheduled': 'Maintenance scheduled',
   'maintenance.started': 'Maintenance started',
@@ -207,4 +212,8 @@ export const EVENT_LABELS: Record<NotifyEventKind, string> = {
   'dnsbl.listed': 'Listed on a blocklist',
   'dnsbl.delisted': 'Removed from a blocklist',
   'email_auth.changed': 'Email authentication changed',
+  'monitor.down': 'Monitor down (and reminders)',
+  'monitor.up': 'Monitor up again',
+  'monitor.degraded': 'Monitor degraded',
+  'monitor.misconfigured': 'Monitor misconfigured',
 }

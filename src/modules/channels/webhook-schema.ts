@@ -93,6 +93,7 @@ const Incident = Type.Object(
     resolved_at: nullable(Timestamp('When it was resolved (maintenance: the window end, once completed)')),
     scheduled_for: nullable(Timestamp('Maintenance: the window start; incidents: null')),
     scheduled_until: nullable(Timestamp('Maintenance: the window end; incidents: null')),
+    postmortem_body: Type.Optional(nullable(Type.String(), 'Incidents: the published postmortem in Markdown, as written (null without one); absent for maintenance')),
     shortlink: Type.String({ format: 'uri', description: 'Its page on the status page' }),
     page_id: Id('The page slug (as `page.id`)'),
     incident_updates: Type.Array(IncidentUpdate, { description: 'Newest first (at most 20): the first is the one this event is about' }),
@@ -130,7 +131,7 @@ export const WebhookPayload = Type.Object(
     component: Type.Optional(Component),
     details: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]), {
-        description: 'The fields of SLA, certificate, blocklist and email-authentication events (and `test: 1`)',
+        description: 'The fields of SLA, certificate, blocklist, email-authentication and monitor events (monitor.*: monitor_id, monitor_name, monitor_type, target, previous_state, state, reason, since, response_ms, regions_down, reminder, monitor_url; and `test: 1`)',
       }),
     ),
   },

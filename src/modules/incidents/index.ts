@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {
@@ -11,6 +11,8 @@ import {
   IncidentTemplateRef,
   IncidentListQuery,
   IncidentUpdateBody,
+  PostmortemBody,
+  PublishPostmortemBody,
   TemplateBody,
   templateJson,
   UpdateIncidentBody,
@@ -78,6 +80,34 @@ export function incidentsRoutes(deps: { accounts: AccountsService; incidents: In
         body: IncidentUpdateBody,
         response: { 201: one, ...errorResponses },
         detail: detail('Incidents', 'Post an update to the timeline', `\`message\` and/or a new state (at least one). ${STATE_NOTE}`),
+      },
+    )
+    .put(
+      '/incidents/:id/postmortem',
+      async ({ owner, params, body }) => ({ data: incidentJson(await incidents.savePostmortem(owner, params.id, body)) }),
+      {
+        params: IdParams,
+        body: PostmortemBody,
+        response: { 200: one, ...errorResponses, ...conflictResponse },
+        detail: detail(
+          'Incidents',
+          'Write the postmortem of a resolved incident',
+          'Markdown in `body`. A draft until published (409 while the incident is open); an empty `body` removes a draft. A published postmortem changes at once, announcing nothing, and cannot be emptied.',
+        ),
+      },
+    )
+    .post(
+      '/incidents/:id/postmortem/publish',
+      async ({ owner, params, body }) => ({ data: incidentJson(await incidents.publishPostmortem(owner, params.id, body ?? {})) }),
+      {
+        params: IdParams,
+        body: t.Optional(PublishPostmortemBody),
+        response: { 200: one, ...errorResponses, ...conflictResponse },
+        detail: detail(
+          'Incidents',
+          'Publish the postmortem',
+          'Shows the draft on the page, the incident page and the feeds, and sends `incident.postmortem` to the channels listening to it; with `notify_subscribers` the page\'s subscribers get it too. 409 without a draft or when already published.',
+        ),
       },
     )
     .get(

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import { entityId, boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
-import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './types.ts'
+import { MAX_MESSAGE, MAX_POSTMORTEM, MAX_TEMPLATE_NAME, MAX_TITLE, type Incident, type IncidentTemplate } from './types.ts'
 import { incidentStateId, INCIDENT_STATES } from './states.ts'
 
 const IncidentStateSchema = t.Union(
@@ -81,12 +81,28 @@ export const TemplateBody = t.Object({
   message: t.Optional(message),
 })
 
+export const PostmortemBody = t.Object({
+  body: t.String({
+    maxLength: MAX_POSTMORTEM,
+    error: `body must be text of at most ${MAX_POSTMORTEM} characters`,
+    description: 'The postmortem in Markdown (links, emphasis, lists, code); saved as a draft, or changed after it was published',
+  }),
+})
+
+export const PublishPostmortemBody = t.Object({
+  notify_subscribers: t.Optional(
+    t.Boolean({ error: 'notify_subscribers must be true or false', description: "Also send it to the page's subscribers (default false)" }),
+  ),
+})
+
 /** What the service takes: the JSON bodies (snake_case); it checks what is required itself. */
 export type CreateIncidentInput = Partial<Static<typeof CreateIncidentBody>>
 export type UpdateIncidentInput = Static<typeof UpdateIncidentBody>
 export type TemplateInput = Static<typeof TemplateBody>
 export type IncidentUpdateInput = Static<typeof IncidentUpdateBody>
 export type FromTemplateInput = Static<typeof FromTemplateBody>
+export type PostmortemInput = Static<typeof PostmortemBody>
+export type PublishPostmortemInput = Static<typeof PublishPostmortemBody>
 
 const ComponentRef = t.Object({ id: t.Integer(), name: t.String() })
 
@@ -113,6 +129,14 @@ const IncidentJson = t.Object({
       auto_resolved: t.Boolean(),
     }),
     { description: 'Set on automatic incidents' },
+  ),
+  postmortem: t.Nullable(
+    t.Object({
+      body: t.String({ description: 'Markdown' }),
+      updated_at: t.String({ description: 'RFC 3339' }),
+      published_at: t.Nullable(t.String({ description: 'RFC 3339; null while it is a draft' })),
+    }),
+    { description: 'The postmortem of a resolved incident: a draft until published, then shown on the page and in the feeds' },
   ),
 })
 
@@ -146,6 +170,9 @@ export function incidentJson(incident: Incident): Static<typeof IncidentJson> {
     source: incident.automatic ? 'auto' : 'manual',
     automatic: incident.automatic
       ? { component_id: incident.automatic.componentId, acknowledged_at: toIsoOrNull(incident.automatic.acknowledgedAt), auto_resolved: incident.automatic.autoResolved }
+      : null,
+    postmortem: incident.postmortem
+      ? { body: incident.postmortem.body, updated_at: toIso(incident.postmortem.updatedAt), published_at: toIsoOrNull(incident.postmortem.publishedAt) }
       : null,
   }
 }

@@ -4,6 +4,9 @@ import type { IncidentState } from './tables.ts'
 /** What an update may change on an incident row. */
 export interface IncidentRowChanges {
   title?: string
+  postmortem?: string | null
+  postmortem_updated_at?: number | null
+  postmortem_published_at?: number | null
   state?: IncidentState
   resolved_at?: number | null
   acknowledged_at?: number

@@ -10,7 +10,7 @@
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { badRequest, notFound } from '../../lib/errors.ts'
+import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
 import type { User } from '../accounts/service.ts'
@@ -21,9 +21,9 @@ import type { IncidentRowChanges, IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
 import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
-import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, TemplateInput, UpdateIncidentInput } from './model.ts'
+import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, PostmortemInput, PublishPostmortemInput, TemplateInput, UpdateIncidentInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
-import { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
+import { MAX_MESSAGE, MAX_POSTMORTEM, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
 export { MAX_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
@@ -163,6 +163,40 @@ export class IncidentsService {
     this.deps.changes.pageChanged(current.pageId)
   }
 
+  // ---- postmortem ---------------------------------------------------------------------------
+
+  /**
+   * Writes the postmortem of a resolved incident: a draft until published; once published, a change
+   * shows at once (and announces nothing). An empty body removes a draft; a published one cannot be
+   * emptied.
+   */
+  async savePostmortem(owner: User, id: number, input: PostmortemInput): Promise<Incident> {
+    const current = await this.get(owner, id)
+    if (current.resolvedAt === null) throw conflict('a postmortem is written once the incident is resolved')
+    const body = parseText('body', input.body, { max: MAX_POSTMORTEM, multiline: true, allowEmpty: true })
+    const published = current.postmortem?.publishedAt ?? null
+    if (body === '' && published !== null) throw badRequest('a published postmortem cannot be emptied')
+    const now = this.deps.clock.now()
+    await this.deps.repo.update(id, { postmortem: body === '' ? null : body, postmortem_updated_at: body === '' ? null : now }, now)
+    if (published !== null) this.deps.changes.pageChanged(current.pageId)
+    return this.get(owner, id)
+  }
+
+  /** Publishes the draft: the page, the incident's page and the feeds show it; subscribers hear it if asked. */
+  async publishPostmortem(owner: User, id: number, input: PublishPostmortemInput): Promise<Incident> {
+    const current = await this.get(owner, id)
+    if (current.resolvedAt === null) throw conflict('a postmortem is published once the incident is resolved')
+    if (!current.postmortem) throw conflict('write the postmortem first')
+    if (current.postmortem.publishedAt !== null) throw conflict('the postmortem is already published')
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo) => {
+      await repo.update(id, { postmortem_published_at: now }, now)
+      await this.notifier.emit(repo.db, { kind: 'incident.postmortem', pageId: current.pageId, incidentId: id, notifySubscribers: input.notify_subscribers ?? false, at: now })
+    })
+    this.deps.changes.pageChanged(current.pageId)
+    return this.get(owner, id)
+  }
+
   // ---- templates ----------------------------------------------------------------------------
 
   async listTemplates(owner: User): Promise<IncidentTemplate[]> {
@@ -228,13 +262,14 @@ export class IncidentsService {
   async forPage(pageId: number, id: number): Promise<Incident | undefined> {
     const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.page_id !== pageId) return undefined
-    return (await this.hydrate([row]))[0]
+    return (await this.hydrate([row], { published: true }))[0]
   }
 
   /** The page's incidents that started in [since, before), newest first: the public archive. */
   async historyForPage(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<Incident[]> {
     return this.hydrate(
       await this.deps.repo.list({ pageId, startedBefore: options.before, startedSince: options.since, limit: options.limit }),
+      { published: true },
     )
   }
 
@@ -387,7 +422,8 @@ export class IncidentsService {
     return requireComponentsOnPage((page, ids) => this.deps.repo.componentsOnPage(page, ids), pageId, raw)
   }
 
-  private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>): Promise<Incident[]> {
+  /** `published`: a draft postmortem stays out (public reads). */
+  private async hydrate(rows: ReadonlyArray<Selectable<IncidentsTable>>, options: { published?: boolean } = {}): Promise<Incident[]> {
     const ids = rows.map((row) => row.id)
     const [components, updates] = await Promise.all([this.deps.repo.componentsOf(ids), this.deps.repo.updatesOf(ids)])
     // Grouped once (order kept) instead of filtering every list for every row.
@@ -413,6 +449,10 @@ export class IncidentsService {
               downSince: row.auto_down_since,
             }
           : null,
+      postmortem:
+        row.postmortem === null || row.postmortem_updated_at === null || (options.published && row.postmortem_published_at === null)
+          ? null
+          : { body: row.postmortem, updatedAt: row.postmortem_updated_at, publishedAt: row.postmortem_published_at },
     }))
   }
 }

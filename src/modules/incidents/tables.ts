@@ -23,6 +23,11 @@ export interface IncidentsTable {
   auto_resolved: Generated<number>
   /** Since when the watched component has been down (the outage length on recovery). */
   auto_down_since: Generated<number | null>
+  /** The postmortem's Markdown (null: none written). */
+  postmortem: Generated<string | null>
+  postmortem_updated_at: Generated<number | null>
+  /** When the postmortem was published (null: a draft, shown to nobody but the owner). */
+  postmortem_published_at: Generated<number | null>
 }
 
 export interface IncidentComponentsTable {

@@ -7,6 +7,8 @@ import type { IncidentState } from './tables.ts'
 export const MAX_MESSAGE = 10_000
 export const MAX_TEMPLATE_NAME = 100
 export const MAX_TITLE = 200
+/** A postmortem is longer than an update. */
+export const MAX_POSTMORTEM = 50_000
 
 export interface Incident {
   id: number
@@ -23,6 +25,15 @@ export interface Incident {
   updatedAt: number
   /** Set when the automation opened it (src/modules/auto-incidents); null for a person's incident. */
   automatic: AutomaticInfo | null
+  /** The postmortem (Markdown); public reads carry it only once published. */
+  postmortem: Postmortem | null
+}
+
+export interface Postmortem {
+  body: string
+  updatedAt: number
+  /** null: a draft. */
+  publishedAt: number | null
 }
 
 export interface IncidentTemplate {

@@ -11,11 +11,14 @@ import type { StoredMonitorType } from './tables.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN } from './run/regions.ts'
 import { DEFAULT_CRON_TIMEZONE, parseCron } from './run/cron-schedule.ts'
 
-export const MONITOR_TYPES: readonly StoredMonitorType[] = ['http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry', 'ping']
+export const MONITOR_TYPES: readonly StoredMonitorType[] = [
+  'http', 'keyword', 'json', 'tcp', 'dns', 'tls', 'push', 'ssl', 'dnsbl', 'email_auth', 'domain_expiry', 'ping',
+  'redis', 'postgres', 'websocket', 'smtp',
+]
 export const MAX_MONITOR_NAME = 100
 export const MAX_TARGET = 2048
 /** No monitor runs more often than this, whatever the plan says (plans set their own floor above it). */
-export const MIN_INTERVAL_SECONDS = 30
+export const MIN_INTERVAL_SECONDS = 10
 export const MAX_INTERVAL_SECONDS = 86_400
 export const MAX_CONFIRM = 10
 export const MAX_PUSH_GRACE_SECONDS = 86_400
@@ -49,6 +52,14 @@ export interface MonitorOptions {
   cron?: string | null
   /** push: the IANA time zone the cron expression is read in (default UTC). */
   cron_timezone?: string
+  /** redis: the key to GET. */
+  redis_key?: string | null
+  /** postgres: one read-only query. */
+  query?: string | null
+  /** websocket: the message sent after the upgrade. */
+  ws_message?: string | null
+  /** redis: the key's value; postgres: the first column of the first row; websocket: text the reply contains. */
+  expected_value?: string | null
 }
 
 export const OPTION_FIELDS = [
@@ -58,6 +69,7 @@ export const OPTION_FIELDS = [
   'starttls', 'zones',
   'ping_count',
   'cron', 'cron_timezone',
+  'redis_key', 'query', 'ws_message', 'expected_value',
 ] as const satisfies ReadonlyArray<keyof MonitorOptions>
 
 export interface MonitorDefinition {
@@ -117,6 +129,10 @@ const API_FIELD: Record<string, string> = {
   target: 'target',
   zones: 'zones',
   count: 'ping_count',
+  key: 'redis_key',
+  query: 'query',
+  message: 'ws_message',
+  expectedValue: 'expected_value',
 }
 
 const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
@@ -143,7 +159,12 @@ export function mergeDefinition(current: MonitorDefinition | undefined, input: M
     throw badRequest(`interval_seconds must be a whole number from ${MIN_INTERVAL_SECONDS} to ${MAX_INTERVAL_SECONDS}`)
   }
   // A timeout follows the interval until the owner sets one; null goes back to following it.
-  const timeoutMs = input.timeout_ms === null ? defaultTimeoutMs(intervalSeconds) : input.timeout_ms ?? current?.timeoutMs ?? defaultTimeoutMs(intervalSeconds)
+  // A stored timeout equal to its interval's default is taken as following it (a 60 s monitor moved to 10 s gets 8 s).
+  const following = current !== undefined && current.timeoutMs === defaultTimeoutMs(current.intervalSeconds)
+  const timeoutMs =
+    input.timeout_ms === null || (input.timeout_ms === undefined && (current === undefined || following))
+      ? defaultTimeoutMs(intervalSeconds)
+      : input.timeout_ms ?? current!.timeoutMs
   const retries = input.retries ?? current?.retries ?? DEFAULTS.retries
   if (!isInt(retries, 0, DEFAULTS.maxRetries)) throw badRequest(`retries must be from 0 to ${DEFAULTS.maxRetries}`)
   const retryIntervalMs = input.retry_interval_seconds !== undefined ? input.retry_interval_seconds * 1000 : current?.retryIntervalMs ?? DEFAULTS.retryDelayMs
@@ -221,7 +242,12 @@ export function connectedHost(definition: MonitorDefinition): string | null {
     case 'tls':
     case 'ssl':
     case 'ping':
+    case 'redis':
+    case 'postgres':
+    case 'smtp':
       return spec.host
+    case 'websocket':
+      return URL.canParse(spec.url) ? new URL(spec.url).hostname : null
     default:
       return null
   }
@@ -242,7 +268,12 @@ export function hostKey(definition: MonitorDefinition): string | null {
     case 'tls':
     case 'ssl':
     case 'ping':
+    case 'redis':
+    case 'postgres':
+    case 'smtp':
       return spec.host.toLowerCase()
+    case 'websocket':
+      return URL.canParse(spec.url) ? new URL(spec.url).hostname.toLowerCase() : spec.url
     case 'dnsbl':
       // Its queries go to the instance's resolver: one key for all, so the per-host cap bounds them.
       return 'dnsbl'

@@ -6,7 +6,7 @@ import type { Availability } from './availability.ts'
 import { MAX_CONFIRM, MAX_INTERVAL_SECONDS, MAX_MONITOR_NAME, MAX_PUSH_GRACE_SECONDS, MAX_TARGET, MIN_INTERVAL_SECONDS, MONITOR_TYPES } from './definition.ts'
 import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_CRON_LENGTH } from './run/cron-schedule.ts'
-import { DEFAULT_PING_COUNT, DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_PING_COUNT, MAX_SELECTORS } from './kinds/index.ts'
+import { DEFAULT_PING_COUNT, DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_PING_COUNT, MAX_QUERY_LENGTH, MAX_SELECTORS, MAX_WS_MESSAGE } from './kinds/index.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
@@ -33,7 +33,7 @@ const optionFields = {
   keyword_present: t.Optional(t.Boolean({ error: 'keyword_present must be true or false', description: 'default true; false: the keyword must be absent' })),
   keyword_case_sensitive: t.Optional(t.Boolean({ error: 'keyword_case_sensitive must be true or false', description: 'default true' })),
   conditions: t.Optional(t.Array(t.String({ maxLength: 512 }), { maxItems: 20, error: 'conditions must be a list of at most 20 strings of at most 512 characters' })),
-  port: t.Optional(int('port', 1, 65535, 'tcp and tls: the port, unless the target says host:port')),
+  port: t.Optional(int('port', 1, 65535, 'tcp, tls and smtp: the port, unless the target says host:port')),
   record_type: t.Optional(literals(DNS_RECORD_TYPES, 'record_type')),
   expected: t.Optional(t.Array(t.String({ maxLength: 2048 }), { maxItems: 20, error: 'expected must be a list of at most 20 strings' })),
   resolver: t.Optional(t.Nullable(t.String({ maxLength: 100 }), { error: 'resolver must be an IP address with an optional port, or null' })),
@@ -48,11 +48,17 @@ const optionFields = {
   ping_count: t.Optional(int('ping_count', 1, MAX_PING_COUNT, `ping: echo requests per run (default ${DEFAULT_PING_COUNT})`)),
   cron: t.Optional(t.Nullable(t.String({ maxLength: MAX_CRON_LENGTH }), { error: `cron must be a cron expression of at most ${MAX_CRON_LENGTH} characters, or null`, description: 'push: the job\'s cron schedule (minute hour day-of-month month day-of-week, e.g. "0 3 * * *"); late when no push by the scheduled time plus push_grace_seconds. Null: the interval instead' })),
   cron_timezone: t.Optional(t.String({ maxLength: 64, error: 'cron_timezone must be an IANA time zone name', description: 'push: the time zone the cron expression is read in, e.g. Europe/Berlin (default UTC)' })),
+  redis_key: t.Optional(t.Nullable(t.String({ maxLength: 512 }), { error: 'redis_key must be a string of at most 512 characters or null', description: 'redis: a key to GET after PING; it must exist (and equal expected_value when set)' })),
+  query: t.Optional(t.Nullable(t.String({ maxLength: MAX_QUERY_LENGTH }), { error: `query must be one SQL statement of at most ${MAX_QUERY_LENGTH} characters or null`, description: 'postgres: one statement run in a read-only transaction, rolled back' })),
+  ws_message: t.Optional(t.Nullable(t.String({ maxLength: MAX_WS_MESSAGE }), { error: `ws_message must be a string of at most ${MAX_WS_MESSAGE} characters or null`, description: 'websocket: a text message sent after the upgrade; the first reply is awaited' })),
+  expected_value: t.Optional(
+    t.Nullable(t.String({ maxLength: 1024 }), { error: 'expected_value must be a string of at most 1024 characters or null', description: "redis: the key's exact value; postgres: the first column of the query's first row, as text; websocket: text the reply contains" }),
+  ),
 }
 
 const settingFields = {
-  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping); none for push' })),
-  interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (free 300, paid 30); default 60 or the plan minimum')),
+  target: t.Optional(t.Nullable(t.String({ maxLength: MAX_TARGET }), { error: `target must be a string of at most ${MAX_TARGET} characters`, description: 'URL (http, keyword, json), host:port (tcp), host[:port] (tls, ssl, smtp), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping), host[:port] or redis[s]://[user:password@]host[:port][/db] (redis), postgres://user:password@host[:port]/database[?sslmode=require] (postgres), ws(s):// URL (websocket); none for push' })),
+  interval_seconds: t.Optional(int('interval_seconds', MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, 'the plan sets the shortest (Free 300, Pro and Growth 30, Business, OSS Hero and Enterprise 10); below it answers 403; default 60 or the plan minimum')),
   timeout_ms: t.Optional(t.Nullable(int('timeout_ms', 100, DEFAULTS.maxTimeoutMs), { error: `timeout_ms must be a whole number from 100 to ${DEFAULTS.maxTimeoutMs} or null (default: min(10 s, 0.8 × interval))` })),
   retries: t.Optional(int('retries', 0, DEFAULTS.maxRetries, `retries inside a run; default ${DEFAULTS.retries}`)),
   retry_interval_seconds: t.Optional(int('retry_interval_seconds', 0, 60)),

@@ -3,6 +3,7 @@ import type { MonitorState } from './run/state.ts'
 
 /** The API's types: keyword and json are HTTP checks with a keyword or conditions. */
 export type StoredMonitorType = 'http' | 'keyword' | 'json' | 'tcp' | 'dns' | 'tls' | 'push' | 'ssl' | 'dnsbl' | 'email_auth' | 'domain_expiry' | 'ping'
+  | 'redis' | 'postgres' | 'websocket' | 'smtp'
 
 export interface MonitorsTable {
   id: Generated<number>
@@ -11,7 +12,7 @@ export interface MonitorsTable {
   component_id: number | null
   name: string
   type: StoredMonitorType
-  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping); null for push. */
+  /** URL (http, keyword, json), host:port (tcp), host or host:port (tls, ssl), name (dns), IP or domain (dnsbl), domain (email_auth, domain_expiry), host (ping), host[:port] or URL (redis, postgres, smtp), ws(s) URL (websocket); null for push. */
   target: string | null
   /** The type's options, with the API's field names (model.ts). */
   options_json: string

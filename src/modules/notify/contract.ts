@@ -34,7 +34,7 @@ export interface NotifyCause {
 
 /** Every event a page owner or subscriber can hear. `at` is epoch milliseconds. */
 export type NotifyEvent =
-  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
+  | { kind: 'incident.opened' | 'incident.updated' | 'incident.resolved' | 'incident.postmortem'; pageId: number; incidentId: number; updateId?: number; notifySubscribers: boolean; at: number; cause?: NotifyCause }
   | { kind: 'component.status_changed'; pageId: number; componentId: number; from: string; to: string; at: number; cause?: NotifyCause }
   | { kind: 'maintenance.scheduled' | 'maintenance.started' | 'maintenance.ended'; pageId: number; maintenanceId: number; notifySubscribers: boolean; at: number }
   /** SLA error budget crossed `thresholdPct` (50, 80, 100) for a component in the period starting at `periodStart`. */
@@ -43,17 +43,28 @@ export type NotifyEvent =
   | { kind: 'certificate.expiring' | 'certificate.renewed'; pageId: number | null; ownerId: number; monitorId: number; host: string; daysLeft: number; notAfter: number; at: number }
   /** A DNSBL monitor's target was listed or delisted on a zone. */
   | { kind: 'dnsbl.listed' | 'dnsbl.delisted'; pageId: number | null; ownerId: number; monitorId: number; target: string; zone: string; at: number }
+  /**
+   * A monitor's confirmed state changed, whether or not it feeds a component (with `reminder`: the
+   * n-th reminder that it is still down). `since`: when the outage began (for `monitor.up`, the
+   * outage that ended).
+   */
+  | { kind: MonitorEventKind; pageId: number | null; ownerId: number; monitorId: number; from: string; to: string; since: number; at: number; reminder?: number; cause?: NotifyCause }
   /** An email-authentication monitor's result changed. */
   | { kind: 'email_auth.changed'; pageId: number | null; ownerId: number; monitorId: number; domain: string; summary: string; at: number }
 
 export type NotifyEventKind = NotifyEvent['kind']
 
+export const MONITOR_EVENT_KINDS = ['monitor.down', 'monitor.up', 'monitor.degraded', 'monitor.misconfigured'] as const
+export type MonitorEventKind = (typeof MONITOR_EVENT_KINDS)[number]
+export const isMonitorEvent = (event: NotifyEvent): event is Extract<NotifyEvent, { kind: MonitorEventKind }> => event.kind.startsWith('monitor.')
+
 export const NOTIFY_EVENT_KINDS: readonly NotifyEventKind[] = [
-  'incident.opened', 'incident.updated', 'incident.resolved',
+  'incident.opened', 'incident.updated', 'incident.resolved', 'incident.postmortem',
   'component.status_changed',
   'maintenance.scheduled', 'maintenance.started', 'maintenance.ended',
   'sla.breach', 'certificate.expiring', 'certificate.renewed',
   'dnsbl.listed', 'dnsbl.delisted', 'email_auth.changed',
+  ...MONITOR_EVENT_KINDS,
 ]
 
 /** A mail as the outbox stores it: plain text always, HTML optional, no executable templates. */

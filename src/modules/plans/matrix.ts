@@ -63,13 +63,14 @@ export interface MonitorLimits {
   minIntervalSeconds: number
 }
 
+// 10 s (the engine's floor, MIN_INTERVAL_SECONDS) only from Business up; the scheduler's caps are the same for every plan.
 const MONITOR_LIMITS: Readonly<Record<Plan, MonitorLimits>> = {
   free: { maxMonitors: 5, minIntervalSeconds: 300 },
   pro: { maxMonitors: 50, minIntervalSeconds: 30 },
   growth: { maxMonitors: 100, minIntervalSeconds: 30 },
-  business: { maxMonitors: null, minIntervalSeconds: 30 },
-  oss_hero: { maxMonitors: null, minIntervalSeconds: 30 },
-  enterprise: { maxMonitors: null, minIntervalSeconds: 30 },
+  business: { maxMonitors: null, minIntervalSeconds: 10 },
+  oss_hero: { maxMonitors: null, minIntervalSeconds: 10 },
+  enterprise: { maxMonitors: null, minIntervalSeconds: 10 },
 }
 
 export function monitorLimits(plan: Plan): MonitorLimits {

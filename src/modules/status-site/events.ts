@@ -7,8 +7,12 @@
 import type { Incident } from '../incidents/service.ts'
 import type { Maintenance } from '../maintenances/service.ts'
 
-/** An incident as the page shows it: the incidents module's own shape (the page id is implied; the automation's bookkeeping stays the owner's). */
-export type PublicIncident = Omit<Incident, 'pageId' | 'automatic'>
+/**
+ * An incident as the page shows it: the incidents module's own shape (the page id is implied; the
+ * automation's bookkeeping stays the owner's), with the postmortem only once published (the open
+ * incidents of the status snapshot carry none).
+ */
+export type PublicIncident = Omit<Incident, 'pageId' | 'automatic' | 'postmortem'> & { postmortem?: Incident['postmortem'] }
 
 /** A maintenance window as the page shows it (the page id is implied). */
 export type PublicMaintenance = Omit<Maintenance, 'pageId'>

@@ -1,9 +1,11 @@
 /**
- * RSS 2.0 and Atom feeds of a page's incidents and maintenance windows (pure). Text is escaped by
- * `ghtml` (numeric character references are valid XML); control characters, which XML forbids,
- * never reach here (titles and messages refuse them).
+ * RSS 2.0 and Atom feeds of a page's incidents and maintenance windows (pure). Messages are Markdown,
+ * rendered by the safe renderer to HTML that is then escaped as XML by `ghtml` (numeric character
+ * references are valid XML); control characters, which XML forbids, never reach here (titles and
+ * messages refuse them).
  */
 import { escapeHtml, html } from '../../lib/html.ts'
+import { renderSafeMarkdown } from '../../lib/safe-markdown.ts'
 import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
 import { maintenancePhase, type MaintenancePhase } from '../status-pipeline/windows.ts'
@@ -26,7 +28,8 @@ interface Item {
   link: string
   published: number
   updated: number
-  text: string
+  /** The entry's body as safe HTML. */
+  body: string
 }
 
 const STATE_TITLES: Readonly<Record<IncidentState, string>> = {
@@ -54,9 +57,22 @@ function items(input: FeedInput): Item[] {
       link: `${input.url}/incidents/${incident.id}`,
       published: u.at,
       updated: u.at,
-      text: u.message || STATE_TITLES[u.state],
+      body: u.message.trim() ? renderSafeMarkdown(u.message) : `<p>${STATE_TITLES[u.state]}</p>`,
     })),
   )
+  // A published postmortem is an item of its own (an edit after publishing keeps its id and date).
+  for (const incident of input.incidents) {
+    const postmortem = incident.postmortem
+    if (!postmortem || postmortem.publishedAt === null) continue
+    list.push({
+      id: `${input.url}/incidents/${incident.id}#postmortem`,
+      title: `[Postmortem] ${incident.title}`,
+      link: `${input.url}/incidents/${incident.id}#postmortem`,
+      published: postmortem.publishedAt,
+      updated: postmortem.publishedAt,
+      body: renderSafeMarkdown(postmortem.body),
+    })
+  }
   for (const m of input.maintenances) {
     const phase = PHASE_TITLES[maintenancePhase(m, input.now)]
     list.push({
@@ -65,17 +81,11 @@ function items(input: FeedInput): Item[] {
       link: `${input.url}/#maintenance`,
       published: m.createdAt,
       updated: m.updatedAt,
-      text: `${formatDateTime(m.startAt)} to ${formatDateTime(m.endAt)}${m.message ? `\n\n${m.message}` : ''}`,
+      body: `<p>${escapeHtml(`${formatDateTime(m.startAt)} to ${formatDateTime(m.endAt)}`)}</p>\n${renderSafeMarkdown(m.message)}`,
     })
   }
   return list.sort((a, b) => b.updated - a.updated).slice(0, 50)
 }
-
-/**
- * RSS readers show `<description>` as HTML, so the text becomes HTML first (escaped, line breaks as
- * `<br>`) and is then escaped again as XML: markup in a message reaches the reader as text.
- */
-const rssHtml = (text: string) => escapeHtml(text).replaceAll('\n', '<br>')
 
 const rfc822 = (ms: number) => new Date(ms).toUTCString()
 
@@ -96,7 +106,7 @@ export function renderRss(input: FeedInput): string {
 <link>${item.link}</link>
 <guid isPermaLink="false">${item.id}</guid>
 <pubDate>${rfc822(item.updated)}</pubDate>
-<description>${rssHtml(item.text)}</description>
+<description>${item.body}</description>
 </item>
 `,
     )
@@ -123,7 +133,7 @@ export function renderAtom(input: FeedInput): string {
 <link href="${item.link}"/>
 <published>${toIso(item.published)}</published>
 <updated>${toIso(item.updated)}</updated>
-<content type="text">${item.text}</content>
+<content type="html">${item.body}</content>
 </entry>
 `,
     )

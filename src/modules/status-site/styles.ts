@@ -72,7 +72,14 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .timeline{list-style:none;margin:.75rem 0 0;padding:0}
 .timeline > li{margin:.5rem 0 0;padding:.5rem 0 0;border-top:1px dashed var(--border)}
 .timeline .state{font-weight:700;text-transform:capitalize}
-.message{white-space:pre-wrap;margin:.25rem 0 0}
+.message{margin:.25rem 0 0;overflow-wrap:anywhere}
+.message > :first-child{margin-top:0}
+.message > :last-child{margin-bottom:0}
+.message p,.message ul,.message ol,.message pre,.message blockquote{margin:.4rem 0}
+.message pre{overflow-x:auto;padding:.5rem;background:var(--border);border-radius:4px}
+.message blockquote{padding:0 0 0 .75rem;border-left:3px solid var(--border)}
+.postmortem{margin:.75rem 0 0;padding:.75rem 0 0;border-top:1px solid var(--border)}
+.postmortem h3{margin:0}
 .history-day{margin:0 0 1.25rem}
 .history-day > h3{border-bottom:1px solid var(--border);padding:0 0 .25rem;margin:0 0 .5rem}
 .history-day .none{color:var(--muted);margin:0}

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/human-time.ts'
 import { toIso } from '../../lib/time.ts'
 import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
-import type { EventMessage, PageRef } from './messages.ts'
+import type { EventLine, EventMessage, PageRef } from './messages.ts'
 import type { SubscribersRepo } from './repo.ts'
 
 type Loaded<T> = NonNullable<Awaited<T>>
@@ -26,18 +26,29 @@ export function isSubscriberEvent(event: NotifyEvent): event is SubscriberEvent 
  * with the state's word ("Resolved - fixed", "monitoring: …") does not get it twice.
  */
 export function stateLine(state: string, message: string): string {
+  const { label, rest } = stateParts(state, message)
+  return rest ? `${label}: ${rest}` : label
+}
+
+/** The state's word and the rest of the message (Markdown as written), the word not repeated. */
+export function stateParts(state: string, message: string): { label: string; rest: string } {
   const label = incidentStateLabel(state)
   const repeated = new RegExp(`^${label.replace(/[^A-Za-z ]/g, '')}\\s*(?:[:.\\-–—]+\\s*|$)`, 'i')
-  const rest = message.trim().replace(repeated, '').trim()
-  return rest ? `${label}: ${rest}` : label
+  return { label, rest: message.trim().replace(repeated, '').trim() }
 }
 
 export function incidentMessage(kind: SubscriberEvent['kind'], page: PageRef, content: IncidentContent): EventMessage {
   const { incident, update, components } = content
+  if (kind === 'incident.postmortem') {
+    const lines: EventLine[] = [{ markdown: incident.postmortem ?? '' }]
+    lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
+    return { subject: `Postmortem: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}#postmortem` }
+  }
   const state = update?.state ?? incident.state
   // The subject says what happened; the state is said once, in the first line.
   const verb = kind === 'incident.opened' ? 'New incident' : kind === 'incident.resolved' ? 'Resolved' : 'Update'
-  const lines = [stateLine(state, update?.message ?? '')]
+  const { label, rest } = stateParts(state, update?.message ?? '')
+  const lines: EventLine[] = [rest ? { label, markdown: rest } : label]
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
   lines.push(`Posted ${formatDateTime(update?.at ?? incident.updated_at)}`)
   return { subject: `${verb}: ${incident.title}`, lines, link: `${page.url}/incidents/${incident.id}` }
@@ -47,8 +58,8 @@ const MAINTENANCE_VERB = { 'maintenance.scheduled': 'Maintenance scheduled', 'ma
 
 export function maintenanceMessage(kind: keyof typeof MAINTENANCE_VERB, page: PageRef, content: MaintenanceContent): EventMessage {
   const { maintenance, components } = content
-  const lines = [`From ${formatDateTime(maintenance.start_at)} to ${formatDateTime(maintenance.end_at)}`]
-  if (maintenance.message) lines.push(maintenance.message)
+  const lines: EventLine[] = [`From ${formatDateTime(maintenance.start_at)} to ${formatDateTime(maintenance.end_at)}`]
+  if (maintenance.message.trim()) lines.push({ markdown: maintenance.message })
   lines.push(`Affected: ${components.length === 0 ? 'all components' : components.map((c) => c.name).join(', ')}`)
   return { subject: `${MAINTENANCE_VERB[kind]}: ${maintenance.title}`, lines, link: `${page.url}/#maintenance` }
 }

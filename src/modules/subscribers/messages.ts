@@ -1,9 +1,11 @@
 /**
  * The mails page subscribers get (pure): the confirmation link, the "already subscribed" reminder
- * and one mail per event. Plain text always, HTML beside it (every value escaped); every mail to a
+ * and one mail per event. Plain text always, HTML beside it (every value escaped, the owner's Markdown
+ * through the safe renderer and in its plain-text form in the text part); every mail to a
  * subscriber carries the manage link and the one-click unsubscribe headers (RFC 8058).
  */
 import { html } from '../../lib/html.ts'
+import { markdownToText, renderSafeMarkdown } from '../../lib/safe-markdown.ts'
 import type { OutboundMail } from '../notify/contract.ts'
 import { htmlMailDocument } from '../notify/mail.ts'
 
@@ -52,18 +54,35 @@ export function reminderMail(to: string, page: PageRef, links: SubscriberLinks):
   return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
 }
 
+/** A line of plain text, or an owner's Markdown (after a label such as the incident's state). */
+export type EventLine = string | { label?: string; markdown: string }
+
 /** What an event says, whatever the channel: the mail and the webhook are made from it. */
 export interface EventMessage {
   subject: string
-  /** Lines of plain text (no markup). */
-  lines: string[]
+  lines: EventLine[]
   /** Where to read more on the page. */
   link: string
 }
 
+/** A line in the text part: Markdown in its plain-text form, a block of several lines set apart. */
+function lineText(line: EventLine): string {
+  if (typeof line === 'string') return line
+  const text = markdownToText(line.markdown)
+  if (line.label === undefined) return text.includes('\n') ? `\n${text}\n` : text
+  return text.includes('\n') ? `${line.label}:\n\n${text}\n` : `${line.label}: ${text}`
+}
+
+/** A line in the HTML part: Markdown through the safe renderer, everything else escaped. */
+function lineHtml(line: EventLine): string {
+  if (typeof line === 'string') return html`<p>${line}</p>`
+  const label = line.label === undefined ? '' : html`<p><strong>${line.label}:</strong></p>`
+  return `${label}<div>${renderSafeMarkdown(line.markdown)}</div>`
+}
+
 export function eventMail(to: string, page: PageRef, message: EventMessage, links: SubscriberLinks): OutboundMail {
   const subject = `[${page.name}] ${message.subject}`
-  const text = `${message.lines.join('\n')}\n\nMore: ${message.link}\n${footerText(page, links)}`
-  const body = html`<h1>${message.subject}</h1>!${message.lines.map((line) => html`<p>${line}</p>`).join('')}<p><a href="${message.link}">See the status page</a></p>`
+  const text = `${message.lines.map(lineText).join('\n')}\n\nMore: ${message.link}\n${footerText(page, links)}`
+  const body = html`<h1>${message.subject}</h1>!${message.lines.map(lineHtml).join('')}<p><a href="${message.link}">See the status page</a></p>`
   return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
 }

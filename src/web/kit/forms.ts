@@ -31,13 +31,16 @@ export const emptyForm = (values: Record<string, string | null | undefined> = {}
 
 export type FormResult<S extends TSchema> = { ok: true; value: Static<S>; state: FormState } | { ok: false; state: FormState }
 
-/** A parsed form body (Elysia's `body` for urlencoded or multipart) as text fields. */
+/**
+ * A parsed form body (Elysia's `body` for urlencoded or multipart) as text fields. Browsers send a
+ * textarea's line breaks as CR LF: they become LF, as the API takes them (a CR is refused there).
+ */
 export function formFields(body: unknown): Record<string, string> {
   const fields: Record<string, string> = {}
   if (!body || typeof body !== 'object') return fields
   for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
     const value = Array.isArray(raw) ? raw[raw.length - 1] : raw
-    if (typeof value === 'string') fields[key] = value
+    if (typeof value === 'string') fields[key] = value.includes('\r') ? value.replace(/\r\n?/g, '\n') : value
     else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = String(value)
     // Multipart fields that look like JSON arrive parsed (src/http/errors.ts guardBody): back to text.
     else if (value !== null && typeof value === 'object' && !(value instanceof Blob)) fields[key] = JSON.stringify(value)

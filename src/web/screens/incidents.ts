@@ -8,6 +8,8 @@
  *   POST /user/incidents/:id/updates      post an update (message, state, component statuses)
  *   POST /user/incidents/:id/resolve      resolve; affected components back to operational
  *   POST /user/incidents/:id/edit         title and affected components
+ *   POST /user/incidents/:id/postmortem   save the postmortem (a draft until published)
+ *   POST /user/incidents/:id/postmortem/publish   publish it (notify_subscribers: tell subscribers)
  *   GET  /user/incidents/:id/delete       confirmation                          POST same   delete
  *
  * The page overview carries the short report form (overviewIncidentsPanel), which posts to the same route.
@@ -15,7 +17,7 @@
 import { Elysia, t } from 'elysia'
 import type { User } from '../../modules/accounts/service.ts'
 import type { Component } from '../../modules/components/service.ts'
-import { CreateIncidentBody, FromTemplateBody, IncidentUpdateBody, UpdateIncidentBody } from '../../modules/incidents/model.ts'
+import { CreateIncidentBody, FromTemplateBody, IncidentUpdateBody, PostmortemBody, PublishPostmortemBody, UpdateIncidentBody } from '../../modules/incidents/model.ts'
 import type { Incident } from '../../modules/incidents/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
@@ -70,13 +72,22 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
     for (const change of changes) await components.update(user, change.component.id, { status: change.status })
   }
 
-  async function incidentScreen(user: User, incident: Incident, updateForm: FormState, edit: FormState, request: Request, resolveForm?: FormState) {
+  async function incidentScreen(user: User, incident: Incident, updateForm: FormState, edit: FormState, request: Request, resolveForm?: FormState, postmortemForm?: FormState) {
     const page = await pages.get(user, incident.pageId)
     const componentList = await components.list(user, page.id)
     return {
       title: incident.title,
       crumbs: incidentCrumbs(page, incident),
-      body: incidentView({ page, incident, components: componentList, updateForm, editForm: edit, zone: zoneOf(request), ...(resolveForm ? { resolveForm } : {}) }),
+      body: incidentView({
+        page,
+        incident,
+        components: componentList,
+        updateForm,
+        editForm: edit,
+        zone: zoneOf(request),
+        ...(resolveForm ? { resolveForm } : {}),
+        ...(postmortemForm ? { postmortemForm } : {}),
+      }),
     }
   }
 
@@ -221,6 +232,47 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
         return redirect(`/user/incidents/${incident.id}`, 'Incident saved.')
       }),
       { params: IdPath, response: FORM_ERRORS, detail: detail('Change the title and affected components of an incident (form post)') },
+    )
+    .post(
+      '/user/incidents/:id/postmortem',
+      screen(async ({ user, params, body, request, render, redirect }) => {
+        const incident = await incidents.get(user, idParam(params.id))
+        // An emptied box is sent as "" (removes a draft; refused once published, as the API does).
+        const form = readForm(PostmortemBody, { body: '', ...formFields(body) }, { only: ['body'] })
+        const again = async (formState: FormState, status: number) => {
+          const view = await incidentScreen(user, incident, emptyForm({ state: incident.state }), editForm(incident), request, undefined, formState)
+          return render({ title: view.title, crumbs: view.crumbs, head: STYLES }, view.body, status)
+        }
+        if (!form.ok) return again(form.state, 400)
+        let saved: Incident
+        try {
+          saved = await incidents.savePostmortem(user, incident.id, { body: form.value.body ?? '' })
+        } catch (error) {
+          return again(serviceErrorState(error, form.state), errorStatus(error))
+        }
+        const note = saved.postmortem?.publishedAt != null ? 'Postmortem saved: the page shows the change.' : saved.postmortem ? 'Postmortem draft saved.' : 'Postmortem draft removed.'
+        return redirect(`/user/incidents/${incident.id}#postmortem-heading`, note)
+      }),
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Save the postmortem of a resolved incident (form post; a draft until published)') },
+    )
+    .post(
+      '/user/incidents/:id/postmortem/publish',
+      screen(async ({ user, params, body, request, render, redirect }) => {
+        const incident = await incidents.get(user, idParam(params.id))
+        const form = readForm(PublishPostmortemBody, body, { only: ['notify_subscribers'] })
+        const again = async (formState: FormState, status: number) => {
+          const view = await incidentScreen(user, incident, emptyForm({ state: incident.state }), editForm(incident), request, undefined, formState)
+          return render({ title: view.title, crumbs: view.crumbs, head: STYLES }, view.body, status)
+        }
+        if (!form.ok) return again(form.state, 400)
+        try {
+          await incidents.publishPostmortem(user, incident.id, { notify_subscribers: form.value.notify_subscribers })
+        } catch (error) {
+          return again(serviceErrorState(error, emptyForm({ body: incident.postmortem?.body ?? '' })), errorStatus(error))
+        }
+        return redirect(`/user/incidents/${incident.id}#postmortem-heading`, form.value.notify_subscribers ? 'Postmortem published; subscribers are told.' : 'Postmortem published.')
+      }),
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Publish the postmortem (form post; notify_subscribers tells the subscribers)') },
     )
     .get(
       '/user/incidents/:id/delete',

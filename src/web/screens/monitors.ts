@@ -28,6 +28,8 @@ import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type F
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { monitorDetailView } from '../views/monitors-detail.ts'
 import { emailAuthSection } from '../views/email-auth.ts'
+import { monitorLimits } from '../../modules/plans/matrix.ts'
+import { alertsSummary } from '../views/monitor-alerts.ts'
 import {
   chooseTypeView,
   COMMON_FIELDS,
@@ -119,13 +121,14 @@ function formOf(m: Monitor): FormState {
     record_type: o.record_type ?? 'A', expected: (o.expected ?? []).join('\n'), resolver: o.resolver, tls_degraded_below_days: text(o.tls_degraded_below_days),
     tls_fail_below_days: text(o.tls_fail_below_days), push_grace_seconds: text(o.push_grace_seconds), ping_count: text(o.ping_count), cron: o.cron ?? '', cron_timezone: o.cron_timezone ?? '',
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
+    starttls: on(o.starttls, false), redis_key: o.redis_key, query: o.query, ws_message: o.ws_message, expected_value: o.expected_value,
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
   })
 }
 
 const newForm = (type: string) => emptyForm({ type, method: 'GET', record_type: 'A', follow_redirects: 'on', keyword_present: 'on', keyword_case_sensitive: 'on', regions: 'local', regions_required_down: '1' })
 
-export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAuth' | 'monitors' | 'pages' | 'components'>) {
+export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAuth' | 'monitors' | 'pages' | 'components' | 'channels' | 'monitorAlerts'>) {
   const { services, config } = deps
   const { monitors, pages, components } = services
   const screen = screens({ accounts: services.accounts, config })
@@ -141,9 +144,15 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now()),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now(), monitorLimits(user.plan).minIntervalSeconds),
       status,
     )
+
+  /** Where the monitor's alerts go, and its snooze (views/monitor-alerts.ts). */
+  async function alertsSection(user: User, monitorId: number): Promise<string> {
+    const channels = (await services.channels.list(user)).map((c) => ({ id: c.id, name: c.name, type: c.type, allMonitors: c.allMonitors }))
+    return alertsSummary(monitorId, await services.monitorAlerts.get(user, monitorId), channels)
+  }
 
   async function detailPage(user: User, render: ScreenContext['render'], monitor: Monitor, before?: number, pushToken?: string) {
     const results = await monitors.results(user, monitor.id, RESULTS_PER_PAGE, before)
@@ -164,7 +173,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
         regions: monitor.definition.regions.length === 1 && monitor.definition.regions[0] === 'local' ? [] : await monitors.regionStates(user, monitor.id),
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
-      monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : '',
+      (await alertsSection(user, monitor.id)) + (monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : ''),
     )
     return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, body)
   }

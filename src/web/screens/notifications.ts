@@ -35,7 +35,7 @@ const FORM_ERRORS = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: 
 
 /** The form as the API's body: the type's settings, ticked pages and events checked by the API's own schemas. */
 function readChannelForm(schema: typeof CreateChannelBody | typeof UpdateChannelBody, type: ChannelType, body: unknown) {
-  const only = ['name', ...FIELDS_OF[type], 'all_pages', ...(schema === UpdateChannelBody ? ['enabled'] : ['type'])]
+  const only = ['name', ...FIELDS_OF[type], 'all_pages', 'all_monitors', ...(schema === UpdateChannelBody ? ['enabled'] : ['type'])]
   const form = readForm(schema, body, { only })
   const state = form.state
   const pageIds = readIdList(schema.properties.page_ids, body, state, 'page_ids')
@@ -56,6 +56,7 @@ function formOf(channel: Channel): FormState {
     ...visible,
     enabled: channel.enabled ? 'on' : '',
     all_pages: channel.allPages ? 'on' : '',
+    all_monitors: channel.allMonitors ? 'on' : '',
     page_ids: channel.pages.map((p) => p.id).join(','),
     events: channel.events.join(','),
   })

@@ -197,7 +197,51 @@ export interface IncidentViewOptions {
   editForm: FormState
   /** The Resolve form (its closing message); empty: the default text. */
   resolveForm?: FormState
+  /** The postmortem form (its body as typed, and its errors). */
+  postmortemForm?: FormState
   zone: string
+}
+
+const MARKDOWN_HINT = 'Markdown: **bold**, *italic*, [a link](https://…), lists with - or 1., `code`. HTML shows as text.'
+
+/**
+ * The postmortem of a resolved incident: written as a draft, then published (subscribers told if
+ * ticked); once published, a save changes it at once.
+ */
+function postmortemSection(incident: Incident, form: FormState | undefined, zone: string): string {
+  const id = String(incident.id)
+  const postmortem = incident.postmortem
+  if (incident.state !== 'resolved') {
+    return html`<section class="card" aria-labelledby="postmortem-heading">
+  <h2 id="postmortem-heading">Postmortem</h2>
+  <p class="hint">Once the incident is resolved, write what happened and what changes; publish it on the page when ready.</p>
+</section>`
+  }
+  const state = form ?? emptyForm({ body: postmortem?.body ?? '' })
+  const published = postmortem?.publishedAt ?? null
+  const status =
+    published !== null
+      ? html`Published ${formatInZone(published, zone)} on the incident's page and in the feeds. A save changes it there at once.`
+      : postmortem
+        ? 'A draft: only you see it.'
+        : 'Not written yet.'
+  return html`<section class="card" aria-labelledby="postmortem-heading">
+  <h2 id="postmortem-heading">Postmortem</h2>
+  <p class="hint" id="postmortem-status">${status}</p>
+  !${errorSummary(state, { body: 'Postmortem text' })}
+  <form method="post" action="/user/incidents/${id}/postmortem" class="stack" novalidate>
+    !${textArea({ name: 'body', label: 'Postmortem text', rows: 8, hint: MARKDOWN_HINT, state })}
+    <button type="submit"!${published === null ? ' class="secondary"' : ''}>${published === null ? 'Save draft' : 'Save postmortem'}</button>
+  </form>
+  !${
+    postmortem && published === null
+      ? html`<form method="post" action="/user/incidents/${id}/postmortem/publish" class="resolve">
+    !${notifySubscribersBox('postmortem')}
+    <button type="submit">Publish postmortem</button>
+  </form>`
+      : ''
+  }
+</section>`
 }
 
 /** What the Resolve button posts as the closing entry unless the owner writes another. */
@@ -265,6 +309,7 @@ export function incidentView(options: IncidentViewOptions): string {
   }.</p>
   <ol class="plain timeline">!${timeline.join('')}</ol>
 </section>
+!${postmortemSection(incident, options.postmortemForm, zone)}
 <section class="card" aria-labelledby="edit-heading">
   <h2 id="edit-heading">Edit</h2>
   !${errorSummary(editForm, UPDATE_LABELS)}

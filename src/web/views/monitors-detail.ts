@@ -13,6 +13,7 @@ import { dayLevel, formatPercent, uptimePercent, type DayUptime } from '../../mo
 import type { StoredToolReport } from '../../modules/monitors/service.ts'
 import { toolReportSection } from './monitors-report.ts'
 import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../modules/monitors/run/index.ts'
+import { maskTargetPassword } from '../../modules/monitors/kinds/index.ts'
 import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
@@ -170,7 +171,7 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSect
   !${misconfiguredNote(m)}
   <dl class="mon-facts">
     <dt>Type</dt><dd>${MONITOR_TYPE_LABELS[def.type] ?? def.type}</dd>
-    <dt>Target</dt><dd class="target">${def.target ?? 'its push URL'}</dd>
+    <dt>Target</dt><dd class="target">${def.target === null ? 'its push URL' : maskTargetPassword(def.target)}</dd>
     <dt>Interval</dt><dd>${String(def.intervalSeconds)} s</dd>
     <dt>Component</dt><dd>${d.componentLabel ?? 'none'}</dd>
     <dt>Health score</dt><dd class="health">!${healthBreakdown(m)}</dd>

@@ -11,7 +11,7 @@ import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { checkboxField, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { sectionNav } from './pages.ts'
-import { PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
+import { maskTargetPassword, PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
 import { DEFAULT_CRON_TIMEZONE, nextCronRuns, parseCron } from '../../modules/monitors/run/index.ts'
 import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 
@@ -28,6 +28,10 @@ export const MONITOR_TYPE_LABELS: Record<string, string> = {
   email_auth: 'Email authentication',
   domain_expiry: 'Domain expiry (RDAP)',
   ping: 'Ping (ICMP)',
+  redis: 'Redis',
+  postgres: 'PostgreSQL',
+  websocket: 'WebSocket',
+  smtp: 'SMTP server',
 }
 const TYPE_HINTS: Record<string, string> = {
   http: 'A URL answers with an accepted status code.',
@@ -42,6 +46,10 @@ const TYPE_HINTS: Record<string, string> = {
   email_auth: 'A domain’s SPF, DKIM and DMARC records stay valid; a change is announced.',
   domain_expiry: 'A domain’s registration expiry, read from its registry over RDAP; degraded at 30, 14 and 7 days left, down once expired.',
   ping: 'A host answers ICMP echo requests; round trip and loss over a few of them.',
+  redis: 'Redis answers PING, and a key exists or holds the value you expect.',
+  postgres: 'A PostgreSQL login succeeds, and a read-only query returns what you expect.',
+  websocket: 'A WebSocket upgrade succeeds, and a message gets the reply you expect.',
+  smtp: 'A mail server greets, accepts EHLO and, if you ask, STARTTLS with a trusted certificate.',
 }
 
 const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
@@ -87,6 +95,10 @@ export const TYPE_FIELDS: Record<string, readonly string[]> = {
   email_auth: ['dkim_selectors', 'resolver'],
   domain_expiry: [],
   ping: ['ping_count'],
+  redis: ['redis_key', 'expected_value'],
+  postgres: ['query', 'expected_value'],
+  websocket: ['ws_message', 'expected_value'],
+  smtp: ['port', 'starttls'],
 }
 export const COMMON_FIELDS = ['name', 'target', 'interval_seconds', 'timeout_ms', 'retries', 'retry_interval_seconds', 'confirm_failures', 'confirm_successes', 'degraded_after_ms', 'component_id']
 
@@ -98,7 +110,7 @@ export const LABELS: Record<string, string> = {
   keyword_case_sensitive: 'Case-sensitive', conditions: 'Conditions', port: 'Port', record_type: 'Record type', expected: 'Expected answers',
   resolver: 'Resolver', tls_degraded_below_days: 'Degraded below (days left)', tls_fail_below_days: 'Down below (days left)', push_grace_seconds: 'Grace (seconds)',
   starttls: 'SMTP STARTTLS first', zones: 'Zones', regions: 'Regions', regions_required_down: 'Regions that must fail before down',
-  dkim_selectors: 'DKIM selectors',
+  dkim_selectors: 'DKIM selectors', redis_key: 'Key', query: 'Query', ws_message: 'Message to send', expected_value: 'Expected value',
   ping_count: 'Echo requests per run',
   cron: 'Cron schedule', cron_timezone: 'Time zone of the schedule',
 }
@@ -110,6 +122,8 @@ const TARGET_HINTS: Record<string, string> = {
   email_auth: 'A mail domain, e.g. example.com',
   domain_expiry: 'A registered domain, e.g. example.com or example.co.uk',
   ping: 'A host name or IP address (no port), e.g. router.example.com',
+  redis: 'host[:port], or redis://:password@host:6379/0 (rediss:// for TLS)', postgres: 'postgres://user:password@host:5432/database, add ?sslmode=require for TLS',
+  websocket: 'A ws:// or wss:// URL, e.g. wss://example.com/socket', smtp: 'host[:port], e.g. mail.example.com:587 (default port 25)',
 }
 
 export const monitorsPath = '/user/monitors'
@@ -172,7 +186,7 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
     (m) => html`<tr id="m-${String(m.id)}">
   <td data-label="Name"><a href="${monitorPath(m.id)}">${m.definition.name}</a></td>
   <td data-label="Type">${MONITOR_TYPE_LABELS[m.definition.type] ?? m.definition.type}</td>
-  <td data-label="Target" class="target">!${m.definition.target == null ? 'push URL' : wrappable(m.definition.target)}</td>
+  <td data-label="Target" class="target">!${m.definition.target == null ? 'push URL' : wrappable(maskTargetPassword(m.definition.target))}</td>
   <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
   <td data-label="Last check">!${lastCheck(m)}</td>
   <td data-label="Health" class="health">${healthText(m)}</td>
@@ -217,6 +231,12 @@ export interface ComponentChoice {
   label: string
 }
 
+const EXPECTED_VALUE_HINTS: Record<string, string> = {
+  redis: 'Empty: any value. The key’s exact value.',
+  postgres: 'Empty: any answer. The first column of the first row, as text, e.g. 42 or true.',
+  websocket: 'Empty: any reply. Text the first reply must contain.',
+}
+
 function typeFields(type: string, form: FormState, now: number): string {
   const f = TYPE_FIELDS[type] ?? []
   const has = (name: string) => f.includes(name)
@@ -232,15 +252,19 @@ function typeFields(type: string, form: FormState, now: number): string {
     parts.push(checkboxField({ name: 'keyword_case_sensitive', label: LABELS.keyword_case_sensitive!, state: form }))
   }
   if (has('conditions')) parts.push(textArea({ name: 'conditions', label: LABELS.conditions!, hint: 'One per line, all must hold, e.g. [STATUS] == 200, [BODY].status == "ok", [RESPONSE_TIME] < 500, len([BODY].items) > 0.', rows: 4, state: form }))
-  if (has('port')) parts.push(textField({ name: 'port', label: LABELS.port!, type: 'number', hint: type === 'tls' ? 'Empty: from the target, else 443.' : 'Empty: from the target (host:port).', state: form }))
+  if (has('port')) parts.push(textField({ name: 'port', label: LABELS.port!, type: 'number', hint: type === 'tls' ? 'Empty: from the target, else 443.' : type === 'smtp' ? 'Empty: from the target, else 25.' : 'Empty: from the target (host:port).', state: form }))
   if (has('record_type')) parts.push(selectField({ name: 'record_type', label: LABELS.record_type!, options: ['A', 'AAAA', 'CNAME', 'MX', 'TXT'].map((v) => ({ value: v, label: v })), state: form, fallback: 'A' }))
   if (has('expected')) parts.push(textArea({ name: 'expected', label: LABELS.expected!, hint: 'One per line; empty: any answer will do.', rows: 3, state: form }))
   if (has('dkim_selectors')) parts.push(textArea({ name: 'dkim_selectors', label: LABELS.dkim_selectors!, hint: 'One per line, e.g. google. Empty: only whether any DKIM keys exist.', rows: 2, state: form }))
   if (has('resolver')) parts.push(textField({ name: 'resolver', label: LABELS.resolver!, hint: 'An IP address with an optional port; empty: the system resolver.', state: form }))
   if (has('tls_degraded_below_days')) parts.push(textField({ name: 'tls_degraded_below_days', label: LABELS.tls_degraded_below_days!, type: 'number', state: form }))
   if (has('tls_fail_below_days')) parts.push(textField({ name: 'tls_fail_below_days', label: LABELS.tls_fail_below_days!, type: 'number', state: form }))
-  if (has('starttls')) parts.push(checkboxField({ name: 'starttls', label: LABELS.starttls!, hint: 'EHLO and STARTTLS before the handshake, for a mail port other than 25 and 587 (those always use it).', state: form }))
+  if (has('starttls')) parts.push(checkboxField({ name: 'starttls', label: LABELS.starttls!, hint: type === 'smtp' ? 'The server must offer STARTTLS and finish a handshake with a trusted certificate naming the host.' : 'EHLO and STARTTLS before the handshake, for a mail port other than 25 and 587 (those always use it).', state: form }))
   if (has('zones')) parts.push(textArea({ name: 'zones', label: LABELS.zones!, hint: 'One zone a line; empty: the default list of free zones (see the monitors guide). Spamhaus, Barracuda and Abusix only when you name them.', rows: 4, state: form }))
+  if (has('redis_key')) parts.push(textField({ name: 'redis_key', label: LABELS.redis_key!, hint: 'Empty: PING only. A key read with GET; it must exist.', autocomplete: 'off', state: form }))
+  if (has('query')) parts.push(textArea({ name: 'query', label: LABELS.query!, hint: 'Empty: the login only. One statement, run in a read-only transaction and rolled back, e.g. SELECT count(*) FROM jobs WHERE failed.', rows: 2, state: form }))
+  if (has('ws_message')) parts.push(textField({ name: 'ws_message', label: LABELS.ws_message!, hint: 'Empty: the upgrade only. Sent as text; the first reply is awaited.', autocomplete: 'off', state: form }))
+  if (has('expected_value')) parts.push(textField({ name: 'expected_value', label: LABELS.expected_value!, hint: EXPECTED_VALUE_HINTS[type], autocomplete: 'off', state: form }))
   if (has('ping_count')) parts.push(textField({ name: 'ping_count', label: LABELS.ping_count!, type: 'number', hint: 'Empty: 3 (at most 10). Some lost: degraded; all lost: down.', state: form }))
   if (has('cron')) {
     parts.push(textField({ name: 'cron', label: LABELS.cron!, hint: 'Optional: when the job runs, as crontab writes it (minute hour day month weekday), e.g. 0 3 * * *. Late when no push by each run plus the grace. Empty: the interval instead.', autocomplete: 'off', maxLength: 100, state: form }))
@@ -280,7 +304,16 @@ function regionFields(type: string, form: FormState, available: readonly string[
 }
 
 /** `unavailable`: why this server cannot run the type (ping without ICMP), shown above the form. */
-export function monitorFormView(type: string, form: FormState, components: ReadonlyArray<ComponentChoice>, monitor?: Monitor, availableRegions: readonly string[] = ['local'], unavailable: string | null = null, now = 0): string {
+export function monitorFormView(
+  type: string,
+  form: FormState,
+  components: ReadonlyArray<ComponentChoice>,
+  monitor?: Monitor,
+  availableRegions: readonly string[] = ['local'],
+  unavailable: string | null = null,
+  now = 0,
+  minIntervalSeconds?: number,
+): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
   const target =
@@ -297,7 +330,7 @@ export function monitorFormView(type: string, form: FormState, components: Reado
     <p>Type: <strong>${MONITOR_TYPE_LABELS[type] ?? type}</strong></p>
     !${textField({ name: 'name', label: LABELS.name!, required: true, maxLength: 100, state: form })}
     !${target}
-    !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: 'How often it runs; your plan sets the shortest.', state: form })}
+    !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: minIntervalSeconds === undefined ? 'How often it runs; your plan sets the shortest.' : `How often it runs; your plan's shortest is ${minIntervalSeconds} s.`, state: form })}
     !${selectField({ name: 'component_id', label: LABELS.component_id!, hint: 'Its status follows this monitor (the worst of its monitors).', options: [{ value: '', label: 'None' }, ...components], state: form })}
     <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form, now)}</fieldset>
     !${regionFields(type, form, availableRegions)}

@@ -18,7 +18,7 @@ import type { Crumb } from '../kit/layout.ts'
 
 export const LABELS: Record<string, string> = {
   name: 'Name', address: 'Email address', url: 'Webhook URL', signing_secret: 'Signing secret', secret: 'Old secret (deprecated header)', bot_token: 'Bot token', chat_id: 'Chat id',
-  topic: 'Topic', access_token: 'Access token', routing_key: 'Integration (routing) key', all_pages: 'All pages', page_ids: 'Pages',
+  topic: 'Topic', access_token: 'Access token', routing_key: 'Integration (routing) key', all_pages: 'All pages', all_monitors: 'Every monitor', page_ids: 'Pages',
   events: 'Events', enabled: 'Enabled',
 }
 
@@ -108,6 +108,7 @@ function pagesFieldset(pages: StatusPage[], form: FormState): string {
   return html`<fieldset class="field!${error ? ' has-error' : ''}" id="f-page_ids"!${error ? ' aria-describedby="f-page_ids-error"' : ''}>
   <legend>Pages</legend>
   !${checkboxField({ name: 'all_pages', label: 'All my pages (also events without a page: certificates, blocklists)', state: form })}
+  !${checkboxField({ name: 'all_monitors', label: 'Every monitor of mine (its down, up, degraded and misconfigured alerts; otherwise only monitors that pick this channel)', state: form })}
   !${pages.length === 0 ? '<p class="hint">You have no pages yet.</p>' : html`<p class="hint">Or only these pages (with "All my pages" unticked):</p><ul class="choices">!${boxes.join('')}</ul>`}
   !${error ? html`<p class="field-error" id="f-page_ids-error">${error}</p>` : ''}
 </fieldset>`

@@ -150,6 +150,29 @@ describe('plan limits from the plan matrix: 403 naming the limit and the count',
   test('paid plans go down to 30 s', async () => {
     expect((await create({ name: 'fast', type: 'http', target: 'https://example.com', interval_seconds: 30 })).status).toBe(201)
   })
+
+  test('10 s from Business up; Pro and Growth stop at 30 s; below 10 s no plan goes', async () => {
+    for (const plan of ['business', 'oss_hero', 'enterprise'] as const) {
+      const owner = await ctx.createOwner(plan)
+      const fast = await create({ name: 'fast', type: 'http', target: 'https://example.com', interval_seconds: 10 }, owner.key)
+      expect({ plan, status: fast.status }).toEqual({ plan, status: 201 })
+      expect((await json(fast)).data.interval_seconds).toBe(10)
+    }
+    for (const plan of ['pro', 'growth'] as const) {
+      const owner = await ctx.createOwner(plan)
+      const fast = await create({ name: 'fast', type: 'http', target: 'https://example.com', interval_seconds: 10 }, owner.key)
+      expect({ plan, status: fast.status }).toEqual({ plan, status: 403 })
+      expect((await json(fast)).error).toMatch(/interval_seconds 10 is below the (Pro|Growth) plan's minimum of 30 s/)
+    }
+    const business = await ctx.createOwner('business')
+    const tooFast = await create({ name: 'too fast', type: 'http', target: 'https://example.com', interval_seconds: 9 }, business.key)
+    expect(tooFast.status).toBe(400)
+    expect((await json(tooFast)).error).toContain('interval_seconds must be a whole number from 10 to 86400')
+    const id = (await json(await create({ name: 'slow', type: 'http', target: 'https://example.com' }, business.key))).data.id
+    const patched = await ctx.request(`/user/api/v1/monitors/${id}`, { method: 'PATCH', key: business.key, json: { interval_seconds: 10 } })
+    expect(patched.status).toBe(200)
+    expect((await json(patched)).data).toMatchObject({ interval_seconds: 10, timeout_ms: 8_000 })
+  })
 })
 
 describe('results and availability', () => {

@@ -3,7 +3,7 @@ import type { Delivery } from '../../notify/contract.ts'
 import type { EventView } from '../event-view.ts'
 import type { ChannelType } from '../types.ts'
 import { discordRequest } from './discord.ts'
-import { eventMail } from './email.ts'
+import { eventMail, outageThreadId } from './email.ts'
 import { ntfyRequest } from './ntfy.ts'
 import { pagerDutyRequest, pagerDutyTestRequests } from './pagerduty.ts'
 import { slackRequest } from './slack.ts'
@@ -20,6 +20,8 @@ export interface AdapterUrls {
   pagerDutyEventsUrl: string
   manageUrl: string
   webhookDocsUrl: string
+  /** The From address's domain: outage threads' Message-IDs (absent: mails are not threaded). */
+  mailDomain?: string
 }
 
 
@@ -32,7 +34,7 @@ export async function deliveryFor(
   const s = channel.settings
   switch (channel.type) {
     case 'email':
-      return { target, mail: eventMail(view, s.address!, urls.manageUrl) }
+      return { target, mail: eventMail(view, s.address!, urls.manageUrl, view.outage && urls.mailDomain ? await outageThreadId(channel.id, view.outage.key, urls.mailDomain) : undefined) }
     case 'webhook':
       return { target, request: webhookRequest(view, { url: s.url! }, urls.webhookDocsUrl) }
     case 'slack':

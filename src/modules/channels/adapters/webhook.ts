@@ -47,6 +47,7 @@ function incidentJson(incident: IncidentFacts, view: EventView, pageSlug: string
     resolved_at: incident.resolvedAt === null ? null : toIso(incident.resolvedAt),
     scheduled_for: null,
     scheduled_until: null,
+    postmortem_body: incident.postmortem,
     shortlink: view.link ?? '',
     page_id: pageSlug,
     incident_updates: incident.updates.map((u) => ({

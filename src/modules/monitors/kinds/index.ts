@@ -20,7 +20,8 @@
  *   runCheck(spec: MonitorSpec, deps: CheckDeps): Promise<CheckResult>       one attempt, never throws
  *   CheckResult = { outcome: 'ok'|'degraded'|'fail'|'misconfigured', responseTimeMs: number|null,
  *                   statusCode?, message (≤ 512 chars, never the body), details?, report? }
- *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec. The API's
+ *   MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec |
+ *   RedisSpec | PostgresSpec | WebSocketSpec | SmtpSpec. The API's
  *   "keyword" and "json" types are HttpSpec with `keyword` or `conditions` set; ssl and dnsbl results
  *   carry a `report`.
  *   CheckDeps   = { guard: AddressGuard, clock: Clock, elapsed?, trustedCa?, dnsServers?, userAgent? }
@@ -58,6 +59,10 @@ import { sslKind } from './ssl.ts'
 import { systemDnsServers, systemResolve } from '../../../lib/dns/index.ts'
 import { tcpKind } from './tcp.ts'
 import { tlsKind } from './tls.ts'
+import { postgresKind } from './postgres.ts'
+import { redisKind } from './redis.ts'
+import { smtpKind } from './smtp.ts'
+import { webSocketKind } from './websocket.ts'
 import { commonProblems, type SpecProblem } from './validate.ts'
 
 export { splitHostPort, type MonitorKind } from './kind.ts'
@@ -66,7 +71,11 @@ export { DEFAULTS, defaultTimeoutMs, clipMessage, DNS_RECORD_TYPES, HTTP_METHODS
 export type {
   CheckDeps, CheckResult, DnsblReport, DomainExpirySpec, PingSpec, DnsblSpec, DnsblStatus, DnsRecordType, DnsSpec, HttpMethod, HttpSpec, MonitorSpec, MonitorType, Outcome,
   SslReport, SslSpec, TcpSpec, TlsSpec, ToolReport, Verdict,
+  PostgresSpec, RedisSpec, SmtpSpec, WebSocketSpec,
 } from './spec.ts'
+export { maskTargetPassword } from './server-target.ts'
+export { MAX_QUERY_LENGTH } from './postgres.ts'
+export { MAX_WS_MESSAGE } from './websocket.ts'
 export { parseAcceptedStatus } from './status-codes.ts'
 export type { SpecProblem } from './validate.ts'
 export { parseResolver, type ResolverAddress } from './dns.ts'
@@ -97,6 +106,10 @@ export const KINDS: Readonly<Record<StoredMonitorType, MonitorKind>> = {
   email_auth: emailAuthKind,
   domain_expiry: domainExpiryKind,
   ping: pingKind,
+  redis: redisKind,
+  postgres: postgresKind,
+  websocket: webSocketKind,
+  smtp: smtpKind,
 }
 
 /** Types a probe runs: what it can see from elsewhere. */

@@ -13,6 +13,21 @@ export class SmtpDialogError extends Error {}
 
 /** Connects to address:port and runs the dialog up to "220 ready to start TLS"; the socket is then the caller's. */
 export async function openSmtpStartTls(options: { address: string; port: number; ehloName: string; signal: AbortSignal }): Promise<Socket> {
+  return (await openSmtpDialog({ ...options, startTls: true })).socket
+}
+
+export interface SmtpDialog {
+  socket: Socket
+  /** The greeting's text and the EHLO reply's lines (without codes). */
+  banner: string
+  ehlo: string[]
+}
+
+/**
+ * The greeting (220) and EHLO (250); with `startTls`, STARTTLS must be offered and answer 220. The
+ * socket is then the caller's (ready for the handshake, or for QUIT).
+ */
+export async function openSmtpDialog(options: { address: string; port: number; ehloName: string; signal: AbortSignal; startTls: boolean }): Promise<SmtpDialog> {
   const socket = connect({ host: options.address, port: options.port })
   const replies = replyReader(socket, options.signal)
   try {
@@ -28,16 +43,28 @@ export async function openSmtpStartTls(options: { address: string; port: number;
     socket.write(`EHLO ${options.ehloName}\r\n`)
     const ehlo = await replies.next()
     if (ehlo.code !== 250) throw new SmtpDialogError(`EHLO answered ${ehlo.code} ${ehlo.text}`)
-    if (!ehlo.lines.some((line) => /^STARTTLS\b/i.test(line))) throw new SmtpDialogError('the server does not offer STARTTLS')
-    socket.write('STARTTLS\r\n')
-    const ready = await replies.next()
-    if (ready.code !== 220) throw new SmtpDialogError(`STARTTLS answered ${ready.code} ${ready.text}`)
+    if (options.startTls) {
+      if (!ehlo.lines.some((line) => /^STARTTLS\b/i.test(line))) throw new SmtpDialogError('the server does not offer STARTTLS')
+      socket.write('STARTTLS\r\n')
+      const ready = await replies.next()
+      if (ready.code !== 220) throw new SmtpDialogError(`STARTTLS answered ${ready.code} ${ready.text}`)
+    }
     replies.release()
-    return socket
+    return { socket, banner: greeting.text, ehlo: ehlo.lines }
   } catch (error) {
     replies.release()
     socket.destroy()
     throw error
+  }
+}
+
+/** The name we greet an SMTP server with: our own host name from the user agent's base URL, else "lantern". */
+export function ehloName(userAgent: string | undefined): string {
+  const url = /\+(https?:\/\/[^)\s]+)/.exec(userAgent ?? '')?.[1]
+  try {
+    return url ? new URL(url).hostname || 'lantern' : 'lantern'
+  } catch {
+    return 'lantern'
   }
 }
 

@@ -122,7 +122,65 @@ export interface PingSpec extends CommonSpec {
   count?: number
 }
 
-export type MonitorSpec = HttpSpec | TcpSpec | DnsSpec | TlsSpec | SslSpec | DnsblSpec | EmailAuthSpec | DomainExpirySpec | PingSpec
+
+/** Redis: PING, then optionally GET a key (its value must equal `expectedValue`, or only exist). */
+export interface RedisSpec extends CommonSpec {
+  type: 'redis'
+  host: string
+  port: number
+  tls: boolean
+  username?: string
+  password?: string
+  db?: number
+  key?: string
+  expectedValue?: string
+}
+
+/** PostgreSQL: connect and log in, then optionally one read-only query (first column of first row vs `expectedValue`). */
+export interface PostgresSpec extends CommonSpec {
+  type: 'postgres'
+  host: string
+  port: number
+  user: string
+  password?: string
+  database: string
+  /** disable (default), require (encrypted, any certificate) or verify-full (trusted and naming the host). */
+  sslmode: 'disable' | 'require' | 'verify-full'
+  query?: string
+  expectedValue?: string
+}
+
+/** WebSocket: the upgrade succeeds; optionally a message is sent and the first reply must contain `expectedValue`. */
+export interface WebSocketSpec extends CommonSpec {
+  type: 'websocket'
+  url: string
+  message?: string
+  expectedValue?: string
+}
+
+/** SMTP: a 220 banner and a 250 EHLO; with `starttls` the server must offer STARTTLS and finish a trusted handshake. */
+export interface SmtpSpec extends CommonSpec {
+  type: 'smtp'
+  host: string
+  port: number
+  starttls: boolean
+}
+
+
+export type MonitorSpec =
+  | HttpSpec
+  | TcpSpec
+  | DnsSpec
+  | TlsSpec
+  | SslSpec
+  | DnsblSpec
+  | EmailAuthSpec
+  | DomainExpirySpec
+  | PingSpec
+  | RedisSpec
+  | PostgresSpec
+  | WebSocketSpec
+  | SmtpSpec
 
 export type Verdict = 'pass' | 'warning' | 'fail'
 

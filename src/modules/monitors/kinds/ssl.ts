@@ -9,7 +9,7 @@ import type { Socket } from 'node:net'
 import { connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
 import { isIpLiteral } from '../../../lib/address-guard.ts'
 import { thrownResult } from './failure.ts'
-import { openSmtpStartTls } from './smtp-starttls.ts'
+import { ehloName, openSmtpStartTls } from './smtp-starttls.ts'
 import { assessSsl, sslMessage, type ChainLink, type HandshakeFacts } from './ssl-report.ts'
 import type { AddressGuard } from '../../../lib/address-guard.ts'
 import type { MonitorDefinition } from '../definition.ts'
@@ -28,7 +28,7 @@ export async function runSslCheck(spec: SslSpec, deps: CheckDeps): Promise<Check
   try {
     const checked = await deps.guard.check(spec.host, signal)
     const serverName = isIpLiteral(checked.host) ? undefined : checked.host
-    const socket = starttls ? await openSmtpStartTls({ address: checked.address, port: spec.port, ehloName: ehloName(deps), signal }) : undefined
+    const socket = starttls ? await openSmtpStartTls({ address: checked.address, port: spec.port, ehloName: ehloName(deps.userAgent), signal }) : undefined
     facts = await handshake({ address: checked.address, port: spec.port, serverName, host: checked.host, ca: deps.trustedCa, socket, signal })
   } catch (error) {
     return thrownResult(error, signal, spec.timeoutMs, { allowPrivate: deps.guard.allowPrivate })
@@ -49,16 +49,6 @@ export async function runSslCheck(spec: SslSpec, deps: CheckDeps): Promise<Check
     message: clipMessage(slow ? `${sslMessage(report)}, handshake slower than ${spec.degradedAfterMs} ms` : sslMessage(report)),
     details: { verdict: report.verdict, daysLeft: report.daysLeft, validTo: report.validTo, issuer: report.issuer, protocol: report.protocol },
     report,
-  }
-}
-
-/** The name we greet an SMTP server with: our own host name from the user agent's base URL, else "lantern". */
-function ehloName(deps: CheckDeps): string {
-  const url = /\+(https?:\/\/[^)\s]+)/.exec(deps.userAgent ?? '')?.[1]
-  try {
-    return url ? new URL(url).hostname || 'lantern' : 'lantern'
-  } catch {
-    return 'lantern'
   }
 }
 

@@ -24,7 +24,9 @@ export {
   type ConfirmedStateListener,
   type MonitorEvent,
   type MonitorRecorderOptions,
+  type MonitorStateChange,
   type ResultHook,
+  type StateChangeHook,
 } from './recorder.ts'
 export { stepOf, type EventStep, type LoggedResult } from './record-steps.ts'
 export { regionalStep, snapshotOfRegion, type RegionalMonitor, type RegionalStep } from './region-state.ts'

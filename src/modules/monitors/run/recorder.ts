@@ -32,6 +32,7 @@ import type { CheckResult } from '../kinds/spec.ts'
 import { recordToolReport, type EventSink } from '../tool-state.ts'
 import { stepOf, type LoggedResult, type MonitorEvent } from './record-steps.ts'
 import { isLocalOnly } from './regions.ts'
+import type { MonitorState } from './state.ts'
 
 export { nextRunAfter, pushClockOf, snapshotOf, type MonitorEvent } from './record-steps.ts'
 
@@ -52,6 +53,21 @@ export interface ConfirmedStateListener {
  */
 export type ResultHook = (db: Db, monitor: MonitorRow, result: CheckResult, at: number) => Promise<void>
 
+/** A monitor's confirmed state changed: `cause` is shared with what its component's change causes. */
+export interface MonitorStateChange {
+  monitorId: number
+  ownerId: number
+  pageId: number | null
+  from: MonitorState
+  to: MonitorState
+  at: number
+  /** When the state it left began. */
+  previousSince: number
+  cause: NotifyCause
+}
+/** Hears each state change in the recorder's transaction (the monitor's own alerts). */
+export type StateChangeHook = (db: Db, change: MonitorStateChange) => Promise<void>
+
 /** What the recorder writes through and who hears of it. */
 export interface MonitorRecorderOptions {
   repo: MonitorsRepo
@@ -68,12 +84,19 @@ export interface MonitorRecorderOptions {
 
 export class MonitorRecorder {
   private readonly resultHooks: ResultHook[] = []
+  private readonly stateHooks: StateChangeHook[] = []
 
   constructor(private readonly deps: MonitorRecorderOptions) {}
 
   /** Registers a hook (composition root). */
   onResult(hook: ResultHook): this {
     this.resultHooks.push(hook)
+    return this
+  }
+
+  /** Registers a hook for confirmed state changes (composition root). */
+  onStateChange(hook: StateChangeHook): this {
+    this.stateHooks.push(hook)
     return this
   }
 
@@ -89,6 +112,9 @@ export class MonitorRecorder {
     /** Per component, the monitors whose state changed in this batch: what its notifications name. */
     const changedMonitors = new Map<number, number[]>()
     const touchedPages = new Set<number>()
+    /** One cause per changed component, and one per changed monitor without a component change. */
+    const componentCauses = new Map<number, NotifyCause>()
+    const monitorCauses: NotifyCause[] = []
     await this.deps.repo.db.transaction().execute(async (trx) => {
       const repo = new MonitorsRepo(trx)
       const rows = new Map((await repo.findMany([...new Set(events.map((e) => e.monitorId))])).map((row) => [row.id, row]))
@@ -103,6 +129,7 @@ export class MonitorRecorder {
       const regionWrites = new Map<string, RegionStateRow>()
       const results: LoggedResult[] = []
       const stateChanges: Array<{ monitor_id: number; state: string; at: number }> = []
+      const moves: Array<Omit<MonitorStateChange, 'cause'> & { componentId: number | null }> = []
       const checksByComponent = new Map<number, Array<{ at: number; ok: boolean; responseMs: number | null }>>()
       for (const event of events) {
         const row = rows.get(event.monitorId)
@@ -118,6 +145,9 @@ export class MonitorRecorder {
         }
         // The hooks see the row as it was read.
         if (step.ownResult) for (const hook of this.resultHooks) await hook(trx, row, step.ownResult, now)
+        if (step.changedTo !== undefined) {
+          moves.push({ monitorId: row.id, ownerId: row.owner_id, pageId: row.page_id, from: row.state, to: step.changedTo, at: now, previousSince: row.state_since, componentId: step.componentChanged ? row.component_id : null })
+        }
         // Later events of the same monitor in this batch build on this one.
         Object.assign(row, step.changes)
         if (step.regionRow) regionWrites.set(`${row.id} ${step.regionRow.region}`, step.regionRow)
@@ -140,12 +170,22 @@ export class MonitorRecorder {
         const componentId = rows.get(change.monitor_id)?.component_id ?? null
         if (componentId !== null) changedMonitors.set(componentId, [...(changedMonitors.get(componentId) ?? []), change.monitor_id])
       }
+      // The monitors' own alerts, held under the cause their component's events will share.
+      for (const componentId of changedComponents) {
+        componentCauses.set(componentId, { key: `monitors:${componentId}:${crypto.randomUUID()}`, monitorIds: [...new Set(changedMonitors.get(componentId))] })
+      }
+      for (const move of moves) {
+        const { componentId, ...change } = move
+        let cause = componentId === null ? undefined : componentCauses.get(componentId)
+        if (!cause) monitorCauses.push((cause = { key: `monitor:${move.monitorId}:${crypto.randomUUID()}`, monitorIds: [move.monitorId] }))
+        for (const hook of this.stateHooks) await hook(trx, { ...change, cause })
+      }
       // The component check store, in the same transaction. The raw log is monitor_results: one raw row per result, not two.
       await this.deps.checks.recordWithin(trx, [...checksByComponent].map(([componentId, checks]) => ({ componentId, checks })), { raw: false })
     })
     for (const componentId of changedComponents) {
       // What one change causes (the component's status, the automatic incident) is one message per channel.
-      const cause: NotifyCause = { key: `monitors:${componentId}:${crypto.randomUUID()}`, monitorIds: [...new Set(changedMonitors.get(componentId))] }
+      const cause = componentCauses.get(componentId)!
       try {
         const status = await this.refreshComponent(componentId, cause)
         if (status !== null) await this.deps.listener?.confirmedState(componentId, status, cause)
@@ -153,6 +193,7 @@ export class MonitorRecorder {
         await this.deps.events?.flush?.(cause.key)
       }
     }
+    for (const cause of monitorCauses) await this.deps.events?.flush?.(cause.key)
     // A status change was published by applyMonitorStatus; what is left is new results.
     for (const pageId of touchedPages) this.deps.changes.pageChanged(pageId, { resultsOnly: true })
     return nextRuns

@@ -1,5 +1,6 @@
 /** The status page of a status host (pure): banner, incidents, maintenance, components with their uptime bars, recent history. */
 import { html } from '../../../lib/html.ts'
+import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { DAY_MS } from '../../../lib/time.ts'
 import type { ComponentType } from '../../components/tables.ts'
 import { OVERALL_LABELS, STATUS_LABELS, type DisplayStatus } from '../../status-pipeline/status.ts'
@@ -140,7 +141,7 @@ function maintenanceBlock(m: PublicMaintenance, now: number): string {
   return html`<article class="maintenance card">
 <h3>${m.title}</h3>
 <p class="meta"><strong>${active ? 'In progress' : 'Scheduled'}</strong>: !${time(m.startAt)} to !${time(m.endAt)}. Affects: ${affected}.</p>
-!${m.message ? html`<p class="message">${m.message}</p>` : ''}
+!${m.message.trim() ? html`<div class="message">!${renderSafeMarkdown(m.message)}</div>` : ''}
 </article>`
 }
 

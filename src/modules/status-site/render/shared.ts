@@ -1,11 +1,13 @@
 /**
  * What every HTML page of a status host shares (pure): the head, the site header and footer, the
  * incident card and how times read. Rendered with `ghtml`, whose `html` tag escapes every
- * interpolation; `!${…}` is only used for fragments these files built themselves.
+ * interpolation; `!${…}` is only used for fragments these files built themselves or the safe
+ * Markdown renderer made (`lib/safe-markdown.ts`).
  */
 import { html } from '../../../lib/html.ts'
 import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
+import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { toIso } from '../../../lib/time.ts'
 import type { PublicIncident } from '../events.ts'
 
@@ -78,12 +80,28 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
 !${heading}
 <p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
-<ol class="timeline">!${updates
+!${postmortemBlock(incident, options.link)}<ol class="timeline">!${updates
     .map(
-      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}<p class="message">${u.message}</p></li>`,
+      (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}!${u.message.trim() ? html`<div class="message">!${renderSafeMarkdown(u.message)}</div>` : ''}</li>`,
     )
     .join('')}</ol>
 </article>`
+}
+
+/**
+ * A published postmortem: in full on the incident's own page, as a link from lists (the page and
+ * the history), where the timeline stays short.
+ */
+function postmortemBlock(incident: PublicIncident, link: boolean): string {
+  const postmortem = incident.postmortem
+  if (!postmortem || postmortem.publishedAt === null) return ''
+  if (link) return html`<p class="meta"><a href="/incidents/${incident.id}#postmortem">Postmortem</a> published !${time(postmortem.publishedAt)}.</p>
+`
+  return html`<section class="postmortem" id="postmortem" aria-labelledby="postmortem-title"><h3 id="postmortem-title">Postmortem</h3>
+<p class="meta">Published !${time(postmortem.publishedAt)}.</p>
+<div class="message">!${renderSafeMarkdown(postmortem.body)}</div>
+</section>
+`
 }
 
 export const bareAssets = (pageCss: string): Assets => ({ pageCss, themeCss: pageCss, favicon: undefined, logo: undefined })
