@@ -12,7 +12,7 @@ import { webhookDocsUrl, webhookPayload } from '../channels/adapters/webhook.ts'
 import { loadEventView, type EventView } from '../channels/event-view.ts'
 import { chatBodies } from './chat.ts'
 import { incidentMessage, isSubscriberEvent, maintenanceMessage, type SubscriberEvent } from './events.ts'
-import { eventMail, subscriberLinks, type EventMessage, type PageRef, type SubscriberLinks } from './messages.ts'
+import { eventMail, lineText, subscriberLinks, type EventMessage, type PageRef, type SubscriberLinks } from './messages.ts'
 import { SubscribersRepo } from './repo.ts'
 import type { SubscribersService } from './service.ts'
 
@@ -82,5 +82,5 @@ export async function renderFanout(service: SubscribersService, repo: Subscriber
 
 /** What a chat subscriber reads: the subscriber words of the mail, its link, and how to stop. */
 function chatView(view: EventView, page: PageRef, message: EventMessage, links: SubscriberLinks): EventView {
-  return { ...view, title: `[${page.name}] ${message.subject}`, lines: [...message.lines, `Stop these messages: ${links.unsubscribe}`], link: message.link }
+  return { ...view, title: `[${page.name}] ${message.subject}`, lines: [...message.lines.map(lineText), `Stop these messages: ${links.unsubscribe}`], link: message.link }
 }
