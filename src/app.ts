@@ -32,7 +32,7 @@ import { embedRoutes } from './modules/embed/index.ts'
 import { previewRoutes } from './modules/embed/preview-routes.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { incidentsRoutes } from './modules/incidents/index.ts'
-import { maintenancesRoutes } from './modules/maintenances/index.ts'
+import { maintenanceSeriesRoutes, maintenancesRoutes } from './modules/maintenances/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { monitorsRoutes, pushRoutes } from './modules/monitors/index.ts'
 import { emailAuthRoutes } from './modules/email-auth/index.ts'
@@ -114,6 +114,7 @@ export function createApp(deps: AppDeps): App {
     .use(componentsRoutes({ accounts: services.accounts, components: services.components }))
     .use(incidentsRoutes({ accounts: services.accounts, incidents: services.incidents }))
     .use(maintenancesRoutes({ accounts: services.accounts, maintenances: services.maintenances }))
+    .use(maintenanceSeriesRoutes({ accounts: services.accounts, maintenanceSeries: services.maintenanceSeries }))
     .use(checksRoutes({ accounts: services.accounts, checks: services.checks }))
     .use(channelsRoutes({ accounts: services.accounts, channels: services.channels }))
     .use(monitorsRoutes({ accounts: services.accounts, monitors: services.monitors, baseUrl: config.baseUrl }))

@@ -22,6 +22,7 @@ import { DEFAULT_RDAP_BOOTSTRAP_PATH, IANA_RDAP_DNS_URL, refreshBootstrap } from
 import { transferCommands } from './modules/transfers/cli.ts'
 import { probeTokenCommands } from './modules/probes/cli.ts'
 import { runProbeCommand } from './modules/probes/command.ts'
+import { importCommands } from './modules/importers/cli.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -29,6 +30,7 @@ export const USAGE = `Usage: lantern <command>
   user create --email E --password P [--plan PLAN] [--admin]
   user set-plan --email E --plan PLAN
   user set-password --email E --password P      also logs the user out everywhere
+  user reset-two-factor --email E               turns two-factor off (a lost phone and recovery codes)
   key create --email E [--name N]               prints the new API key (shown once)
   key list --email E                            the user's keys, one JSON line each (never the secret)
   key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
@@ -41,6 +43,10 @@ export const USAGE = `Usage: lantern <command>
   monitor create --email E --name N --type T [--target X] [--interval S] [--component ID] [--page ID] [--options JSON]
                                                 types: http keyword json tcp dns tls push ssl dnsbl email_auth domain_expiry ping redis postgres websocket smtp; --options '{"keyword":"OK"}'
   monitor pause|resume|delete --email E --id N
+  import uptime-kuma --email E --db kuma.db [--json]
+                                                bring an Uptime Kuma 1.23/2.x database (read only) into
+                                                the account; prints what came and what did not
+  import gatus --email E --config config.yaml [--json]   the same from a Gatus configuration
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
   probe-token revoke --id N                     the token answers 401 from now on
@@ -100,6 +106,14 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
     options: { email: { type: 'string' }, password: { type: 'string' } },
     run: async (s, f) => JSON.stringify(userJson(await s.accounts.setPasswordByEmail(required(f, 'email'), required(f, 'password')))),
   },
+  'user reset-two-factor': {
+    options: { email: { type: 'string' } },
+    run: async (s, f) => {
+      const user = await s.accounts.findUserByEmail(required(f, 'email'))
+      await s.twoFactor.turnOffByAdministrator(user.id)
+      return JSON.stringify(userJson(user))
+    },
+  },
   'key create': {
     options: { email: { type: 'string' }, name: { type: 'string' } },
     run: async (s, f) => {
@@ -138,6 +152,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   ...monitorCommands,
   ...transferCommands,
   ...probeTokenCommands,
+  ...importCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */

@@ -29,12 +29,16 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'pruning checks', every: 3_600_000, leaderOnly: false, run: () => services.checks.pruneAll() },
     // Maintenance windows announce their start and end (once each; the notices are in the database).
     { name: 'maintenance sweeper', every: SWEEP_INTERVAL_MS, leaderOnly: true, run: () => services.maintenanceSweeper.sweep() },
+    // Recurring maintenance: occurrences written as windows as they come within the horizon (60 days).
+    { name: 'maintenance series', every: 3_600_000, leaderOnly: true, atStart: true, run: () => services.maintenanceSeries.extend() },
     // Raw monitor results past their retention, in small deletes on their own timer (never inside a tick).
     { name: 'pruning monitor results', every: 600_000, leaderOnly: true, run: () => services.monitorRecorder.prune() },
     // Transfer offers past their 7 days expire (and both parties are mailed) even when nobody opens them.
     { name: 'expiring transfers', every: 600_000, leaderOnly: true, run: () => services.transfers.expireDue() },
     // Monitors still down remind the channels they alert (every N minutes, at most M times, unless snoozed).
     { name: 'monitor reminders', every: 60_000, leaderOnly: true, run: () => services.monitorAlerts.remind() },
+    // Lapsed password-reset links, a batch at a time.
+    { name: 'sweeping reset links', every: 3_600_000, leaderOnly: true, run: () => services.passwordResets.sweep() },
     // SLA breach alerts and the monthly report mail.
     { name: 'SLA checker', every: SLA_CHECK_INTERVAL_MS, leaderOnly: true, run: () => services.slaChecker.run() },
     // Custom domains: checked at start and on a schedule, so links follow a domain once it resolves here

@@ -18,8 +18,8 @@ import { ComponentsRepo } from './modules/components/repo.ts'
 import { ComponentsService } from './modules/components/service.ts'
 import { IncidentsRepo } from './modules/incidents/repo.ts'
 import { IncidentsService } from './modules/incidents/service.ts'
-import { MaintenancesRepo } from './modules/maintenances/repo.ts'
-import { MaintenancesService } from './modules/maintenances/service.ts'
+import { MaintenanceSeriesRepo, MaintenancesRepo } from './modules/maintenances/repo.ts'
+import { MaintenanceSeriesService, MaintenancesService } from './modules/maintenances/service.ts'
 import { PageStatusRepo } from './modules/status-pipeline/repo.ts'
 import { PageStatusService } from './modules/status-pipeline/service.ts'
 import { PageAccessRepo } from './modules/page-access/repo.ts'
@@ -60,6 +60,7 @@ import { createAddressGuard } from './lib/address-guard.ts'
 import { fetchSummary } from './modules/vendor-feeds/fetch-summary.ts'
 import { VendorFeedsRepo } from './modules/vendor-feeds/repo.ts'
 import { VendorFeedsService } from './modules/vendor-feeds/service.ts'
+import { ImportService } from './modules/importers/service.ts'
 import { componentStatusFromMonitors } from './modules/monitors/run/index.ts'
 import { bootstrapLoader, DEFAULT_RDAP_BOOTSTRAP_PATH, pingSupport, type CheckDeps } from './modules/monitors/kinds/index.ts'
 import { MonitorRecorder } from './modules/monitors/run/index.ts'
@@ -78,6 +79,10 @@ import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './lib/dns/index.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
+import { PasswordResetsService } from './modules/password-resets/service.ts'
+import { TwoFactorRepo } from './modules/two-factor/repo.ts'
+import { TwoFactorService } from './modules/two-factor/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -154,6 +159,7 @@ export function createServices(input: ServiceDeps) {
   const components = new ComponentsService({ repo: new ComponentsRepo(deps.db, refreshStatusRollup), pages, clock, changes, monitoredStatus, notifier })
   const incidents = new IncidentsService({ repo: new IncidentsRepo(deps.db), pages, clock, changes, notifier })
   const maintenances = new MaintenancesService({ repo: new MaintenancesRepo(deps.db), pages, clock, changes, notifier })
+  const maintenanceSeries = new MaintenanceSeriesService({ repo: new MaintenanceSeriesRepo(deps.db), pages, clock, changes, notifier })
   const maintenanceSweeper = new MaintenanceSweeper(deps.db, notifier, clock)
   const checks = new ChecksService(new ChecksRepo(deps.db, recordResponseTimes), components, clock, changes)
 
@@ -176,6 +182,7 @@ export function createServices(input: ServiceDeps) {
   const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo, pingSupport: () => pingSupport(checkDeps.pingCommand) })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
+  const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config })
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
 
   // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
@@ -209,7 +216,7 @@ export function createServices(input: ServiceDeps) {
   const statusSite = new StatusSiteService({
     repo: new StatusSiteRepo(deps.db),
     appearance: branding,
-    events: pageEventsSource({ incidents, maintenances }),
+    events: pageEventsSource({ incidents, maintenances, maintenanceSeries }),
     pageStatus,
     cache: publicCache,
     clock,
@@ -241,6 +248,10 @@ export function createServices(input: ServiceDeps) {
   const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // "Forgot password?": single-use links mailed through the outbox.
+  const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
+  // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
+  const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -260,11 +271,13 @@ export function createServices(input: ServiceDeps) {
     vendorFeeds,
     incidents,
     maintenances,
+    maintenanceSeries,
     checks,
     checkDeps,
     monitorsRepo,
     monitorRecorder,
     monitors,
+    importer,
     probes,
     autoIncidents,
     autoIncidentSettings,
@@ -294,6 +307,8 @@ export function createServices(input: ServiceDeps) {
     monitorAlerts,
     maintenanceSweeper,
     transfers,
+    passwordResets,
+    twoFactor,
     slaChecker,
     emailAuth,
     lookupTools,

@@ -33,7 +33,12 @@ import * as customDomainState from './2026_11_30_0700_custom_domain_state.ts'
 import * as monitorAlerts from './2026_12_01_0100_monitor_alerts.ts'
 import * as pushRunStart from './2026_12_01_0300_push_run_start.ts'
 import * as incidentPostmortems from './2026_12_01_0400_incident_postmortems.ts'
+import * as recurringMaintenance from './2026_12_01_0500_recurring_maintenance.ts'
+import * as importMappings from './2026_12_01_0600_import_mappings.ts'
+import * as passwordResets from './2026_12_01_0700_password_resets.ts'
+import * as twoFactor from './2026_12_01_0700_two_factor.ts'
 import * as publicErrorBudgets from './2026_12_01_0800_public_error_budgets.ts'
+import * as impactLevels from './2026_12_01_0900_impact_levels.ts'
 import * as vendorFeeds from './2026_12_01_1000_vendor_feeds.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -67,6 +72,11 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0100_monitor_alerts': monitorAlerts,
   '2026_12_01_0300_push_run_start': pushRunStart,
   '2026_12_01_0400_incident_postmortems': incidentPostmortems,
+  '2026_12_01_0500_recurring_maintenance': recurringMaintenance,
+  '2026_12_01_0600_import_mappings': importMappings,
+  '2026_12_01_0700_password_resets': passwordResets,
+  '2026_12_01_0700_two_factor': twoFactor,
   '2026_12_01_0800_public_error_budgets': publicErrorBudgets,
+  '2026_12_01_0900_impact_levels': impactLevels,
   '2026_12_01_1000_vendor_feeds': vendorFeeds,
 }

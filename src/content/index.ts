@@ -14,6 +14,7 @@ import docsDomainTools from './docs/domain-tools.md' with { type: 'text' }
 import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsGrafana from './docs/grafana.md' with { type: 'text' }
+import docsImporting from './docs/importing.md' with { type: 'text' }
 import docsLiveStatus from './docs/live-status.md' with { type: 'text' }
 import docsMonitors from './docs/monitors.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
@@ -41,6 +42,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   sla: docsSla,
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,
+  importing: docsImporting,
   'domain-tools': docsDomainTools,
   subscribers: docsSubscribers,
   monitors: docsMonitors,

@@ -25,7 +25,12 @@ import type {
   IncidentTemplatesTable,
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
-import type { MaintenanceComponentsTable, MaintenancesTable } from '../modules/maintenances/tables.ts'
+import type {
+  MaintenanceComponentsTable,
+  MaintenanceSeriesComponentsTable,
+  MaintenanceSeriesTable,
+  MaintenancesTable,
+} from '../modules/maintenances/tables.ts'
 import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
 import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
@@ -37,6 +42,9 @@ import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChanges
 import type { MonitorAlertChannelsTable, MonitorAlertsTable } from '../modules/monitor-alerts/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
+import type { PasswordResetsTable } from '../modules/password-resets/tables.ts'
+import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } from '../modules/two-factor/tables.ts'
+import type { ImportMappingsTable } from '../modules/importers/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -52,6 +60,8 @@ export interface Database {
   incident_templates: IncidentTemplatesTable
   maintenances: MaintenancesTable
   maintenance_components: MaintenanceComponentsTable
+  maintenance_series: MaintenanceSeriesTable
+  maintenance_series_components: MaintenanceSeriesComponentsTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable
@@ -101,4 +111,9 @@ export interface Database {
   tool_checks: ToolChecksTable
   attempt_budgets: AttemptBudgetsTable
   attempt_known_clients: AttemptKnownClientsTable
+  password_resets: PasswordResetsTable
+  totp_factors: TotpFactorsTable
+  recovery_codes: RecoveryCodesTable
+  two_factor_challenges: TwoFactorChallengesTable
+  import_mappings: ImportMappingsTable
 }

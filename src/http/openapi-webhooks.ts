@@ -21,7 +21,7 @@ function exampleView(type: WebhookEventType): EventView {
       title: 'Incident opened: API errors',
       lines: ['State: investigating', 'Affected: API', 'Requests to the API fail for some customers.'],
       incident: {
-        id: 42, name: 'API errors', state: 'investigating', createdAt: AT, updatedAt: AT, startedAt: AT, resolvedAt: null,
+        id: 42, name: 'API errors', state: 'investigating', createdAt: AT, updatedAt: AT, startedAt: AT, resolvedAt: null, impact: null,
         components: [{ id: 3, name: 'API', status: 'down' }],
         updates: [{ id: 97, state: 'investigating', message: 'Requests to the API fail for some customers.', at: AT }],
         postmortem: null,

@@ -32,6 +32,9 @@ import { slaScreens } from './screens/sla.ts'
 import { vendorFeedScreens } from './screens/vendor-feed.ts'
 import { toolScreens } from './screens/tools.ts'
 import { subscriberScreens } from './screens/subscribers.ts'
+import { passwordResetScreens } from './screens/password-reset.ts'
+import { challengeCookie, twoFactorScreens } from './screens/two-factor.ts'
+import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
 import { servePrepared } from '../lib/http-cache.ts'
@@ -49,6 +52,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const { config } = deps
   const accounts: AccountsService = deps.services.accounts
   const signupOpen = config.signup === 'open'
+  const resets = deps.services.passwordResets
   // HTML screens and forms for people: not part of the API reference.
   return new Elysia({ detail: { hide: true } })
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
@@ -71,11 +75,15 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(transferScreens(deps))
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))
+    .use(passwordResetScreens(deps))
+    .use(twoFactorScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
         if (await sessionUser(accounts, request)) return redirect(safeNext(query.next))
-        return htmlPage(loginPage({ next: safeNext(query.next), signupOpen, setupPending: await accounts.needsSetup() }))
+        const flash = readFlash(request)
+        const page = loginPage({ next: safeNext(query.next), signupOpen, resetByMail: resets.available, flash, setupPending: await accounts.needsSetup() })
+        return htmlPage(page, 200, flash ? { 'set-cookie': clearFlashCookie(config) } : {})
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse }, detail: detail('Login page') },
     )
@@ -87,16 +95,22 @@ export function userAreaRoutes(deps: ScreenDeps) {
         const next = safeNext(body.next)
         const client = clientOf(request, server)
         try {
-          const { token } = await accounts.login(body.email, body.password, client, request.headers.get('user-agent'))
+          const user = await accounts.checkLogin(body.email, body.password, client)
+          // With two-factor on, the password alone starts no session: the code comes next.
+          if (await deps.services.twoFactor.isEnabled(user.id)) {
+            const challenge = await deps.services.twoFactor.startChallenge(user.id)
+            return redirect(`/user/login/two-factor?next=${encodeURIComponent(next)}`, 303, { 'set-cookie': challengeCookie(config, challenge) })
+          }
+          const token = await accounts.startSession(user.id, request.headers.get('user-agent'))
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
-            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen }), 429, {
+            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen, resetByMail: resets.available }), 429, {
               'retry-after': String(error.retryAfterSeconds),
             })
           }
           if (error instanceof HttpError && error.status === 401) {
-            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen }), 401)
+            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen, resetByMail: resets.available }), 401)
           }
           throw error
         }

@@ -6,15 +6,26 @@ import { html } from '../lib/html.ts'
 import type { User } from '../modules/accounts/service.ts'
 import { emptyForm, formError, textField, type FormState } from './kit/forms.ts'
 import { layout } from './kit/layout.ts'
+import type { Flash } from './kit/flash.ts'
+import { ASK_AN_ADMINISTRATOR } from './views/password-reset.ts'
 
 export { layout, messagePage, type LayoutOptions } from './kit/layout.ts'
 
 const withError = (state: FormState, error: string | undefined): FormState => (error ? { ...state, errors: { _form: error } } : state)
 
-export function loginPage(options: { error?: string; email?: string; next?: string; signupOpen: boolean; setupPending?: boolean }): string {
+export function loginPage(options: {
+  error?: string
+  email?: string
+  next?: string
+  signupOpen: boolean
+  /** Mail is on: "Forgot password?" mails a link; otherwise the page says to ask an administrator. */
+  resetByMail: boolean
+  flash?: Flash
+  setupPending?: boolean
+}): string {
   const state = withError(emptyForm({ email: options.email }), options.error)
   return layout(
-    { title: 'Log in' },
+    { title: 'Log in', flash: options.flash },
     html`<section class="card narrow">
   <h1>Log in</h1>
   !${options.setupPending ? html`<p>This Lantern has no accounts yet. Open the setup link the server printed when it started (<q>no accounts yet — create the first one at …</q>) to create the first one.</p>` : ''}
@@ -25,6 +36,7 @@ export function loginPage(options: { error?: string; email?: string; next?: stri
     !${textField({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true, state })}
     <button type="submit">Log in</button>
   </form>
+  !${options.resetByMail ? html`<p><a href="/user/password-reset">Forgot password?</a></p>` : html`<p class="hint">${ASK_AN_ADMINISTRATOR}</p>`}
   !${options.signupOpen ? html`<p>No account yet? <a href="/user/signup">Sign up</a>.</p>` : ''}
 </section>`,
   )

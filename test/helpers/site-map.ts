@@ -40,6 +40,7 @@ export interface Seed {
   blockedSlug: string
   shareToken: string
   transferToken: string
+  resetToken: string
   confirmToken: string
   manageToken: string
 }
@@ -121,6 +122,8 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
   const giver = await services.accounts.createUser({ email: 'giver@example.com', password: OWNER_PASSWORD, plan: 'enterprise' })
   const offered = await services.pages.create(giver, { name: 'Offered Co', slug: 'sweep-offered' })
   await services.transfers.start(giver, offered.id, { email: owner.email, password: OWNER_PASSWORD }, '127.0.0.1')
+  // The other owner forgot their password: the new-password form opens with the mailed token.
+  await services.passwordResets.request(giver.email, '127.0.0.1')
   // A visitor subscribes on the page: the confirmation link is in the queued mail.
   const subscribe = await ctx.request(`${server.statusHost('sweep')}/subscribe`, {
     method: 'POST',
@@ -145,6 +148,7 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
     blockedSlug: 'sweep-blocked',
     shareToken: share.secret,
     transferToken: await mailedToken(server, /\/user\/transfers\/([A-Za-z0-9_-]+)/),
+    resetToken: await mailedToken(server, /\/user\/password-reset\/([A-Za-z0-9_-]+)/),
     confirmToken: await mailedToken(server, /\/subscribe\/confirm\?token=([A-Za-z0-9_-]+)/),
     manageToken,
   }
@@ -192,6 +196,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
         'tools/:tool': 'dkim',
         'branding/:kind': 'logo',
         'transfers/:token': seed.transferToken,
+        'password-reset/:token': seed.resetToken,
         'tag/:tag': segments[i - 2] === 'blog' ? tags.blog : tags.docs,
       }[owner]
       if (value === undefined) known = false
@@ -212,10 +217,11 @@ const VARIANTS: Record<string, string[]> = {
 }
 
 /** Pages under /user that a visitor sees (the owner is sent on). */
-const VISITOR_SCREENS = new Set(['/user/login', '/user/signup'])
+const VISITOR_SCREENS = new Set(['/user/login', '/user/signup', '/user/password-reset', '/user/password-reset/:token'])
 
 /** GET routes that are not pages of their own, or are reached another way (each with the reason). */
 export const NOT_PAGES: Record<string, string> = {
+  '/user/login/two-factor': 'opens only during a sign-in with two-factor on (its cookie): test/web/two-factor.browser.test.ts',
   '/user/setup': 'only while there are no users: swept on a fresh instance (setupPage)',
   '/analytics/:id': 'opens with a share token only: listed with one below',
   '/subscribe/confirm': 'opens with a mailed token only: listed with one below',
@@ -275,6 +281,7 @@ export async function sitePages(server: ListeningContext, seed: Seed, ownerCooki
     visitor('status /subscribe/confirm', `${status(seed.slug)}/subscribe/confirm?token=${seed.confirmToken}`),
     visitor('status /subscribe/manage', `${status(seed.slug)}/subscribe/manage?token=${seed.manageToken}`),
     visitor('status /unsubscribe', `${status(seed.slug)}/unsubscribe?token=${seed.manageToken}`),
+    visitor('/user/password-reset/:token (dead link)', `${server.base}/user/password-reset/${'x'.repeat(43)}`, 410),
     visitor('status /subscribe/confirm (expired)', `${status(seed.slug)}/subscribe/confirm?token=${'x'.repeat(43)}`, 404),
     visitor('status 404', `${status(seed.slug)}/no-such-page`, 404),
     visitor('status incident with a postmortem', `${status(seed.slug)}/incidents/${seed.ids.postmortem}`),

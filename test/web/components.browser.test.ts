@@ -293,7 +293,7 @@ describe('components in the browser', () => {
     const cookie = await app.cookieOf(app.context)
     const cases: Array<[string, Record<string, string>, string]> = [
       [`/user/pages/${id}/components/${one!.id}/move`, { direction: 'sideways' }, 'direction must be up or down'],
-      [`/user/pages/${id}/components/${one!.id}/status`, { status: 'sideways' }, 'status must be one of up, degraded, down'],
+      [`/user/pages/${id}/components/${one!.id}/status`, { status: 'sideways' }, 'status must be one of up, degraded, partial, down'],
       [`/user/pages/${id}/components/${one!.id}/status`, {}, 'status is required'],
       [`/user/pages/${id}/components/order`, { ids: 'abc' }, 'ids must contain positive integer ids'],
       [`/user/pages/${id}/components/order`, { ids: `${one!.id},${one!.id},${two!.id}` }, `ids lists component ${one!.id} twice`],

@@ -230,6 +230,12 @@ export class AccountsService {
    * the returned token goes into the cookie and only its hash is stored.
    */
   async login(rawEmail: string, password: string, clientKey: string, userAgent?: string | null): Promise<{ user: User; token: string }> {
+    const user = await this.checkLogin(rawEmail, password, clientKey)
+    return { user, token: await this.startSession(user.id, userAgent) }
+  }
+
+  /** The password step of a login, throttled as `login` is, without starting a session (two-factor comes next). */
+  async checkLogin(rawEmail: string, password: string, clientKey: string): Promise<User> {
     const email = rawEmail.trim().toLowerCase().slice(0, 320)
     const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
@@ -239,7 +245,7 @@ export class AccountsService {
     if (!row || !ok) throw unauthorized('wrong email or password')
     await attempt.succeeded()
     if (this.deps.passwords.needsRehash(row.password_hash)) await this.deps.repo.rehashPassword(row.id, row.password_hash, await this.deps.passwords.hash(password.slice(0, 1024)))
-    return { user: toUser(row), token: await this.startSession(row.id, userAgent) }
+    return toUser(row)
   }
 
   /** Open sign-up: at most 10 attempts per client address an hour, over all servers. */
@@ -392,7 +398,8 @@ export class AccountsService {
   }
 }
 
-function checkPassword(password: string): void {
+/** The rule every new password meets: 8 to 1024 characters, well-formed text (400 otherwise). */
+export function checkPassword(password: string): void {
   if (password.length < 8) throw badRequest('password must be at least 8 characters')
   if (password.length > 1024) throw badRequest('password must be at most 1024 characters')
   requireWellFormed('password', password)

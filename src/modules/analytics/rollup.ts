@@ -39,7 +39,8 @@ export function blockSpans(days: ReadonlyArray<Pick<DailyStatusRow, 'day' | 'lon
 
 export const zeroTotals = (): StatusTotals => ({ up_ms: 0, degraded_ms: 0, down_ms: 0, outages: 0 })
 
-const FIELD: Record<ComponentStatus, 'up_ms' | 'degraded_ms' | 'down_ms'> = { up: 'up_ms', degraded: 'degraded_ms', down: 'down_ms' }
+// A partial outage counts as degraded time, as everywhere time is counted (components' TIME_COUNTED_AS).
+const FIELD: Record<ComponentStatus, 'up_ms' | 'degraded_ms' | 'down_ms'> = { up: 'up_ms', degraded: 'degraded_ms', partial: 'degraded_ms', down: 'down_ms' }
 
 /** Adds the time from `from` to `to` spent in `status` to per-day totals (splitting at UTC midnight). */
 export function addInterval(

@@ -12,6 +12,7 @@ import { toIso } from '../../lib/time.ts'
 import { formatDuration } from '../auto-incidents/rules.ts'
 import { StatusHistoryReader } from '../components/service.ts'
 import type { ComponentStatus } from '../components/tables.ts'
+import type { IncidentImpact } from '../incidents/tables.ts'
 import { incidentStateLabel } from '../incidents/states.ts'
 import type { NotifyEvent, NotifyEventKind } from '../notify/contract.ts'
 import { PageStatusRepo } from '../status-pipeline/repo.ts'
@@ -29,6 +30,8 @@ export interface IncidentFacts {
   updatedAt: number
   startedAt: number
   resolvedAt: number | null
+  /** The impact its owner chose; null: derived from the components. */
+  impact: IncidentImpact | null
   components: Array<{ id: number; name: string; status: string }>
   /** Newest first (as Statuspage sends them), at most 20. */
   updates: Array<{ id: number; state: string; message: string; at: number }>
@@ -123,7 +126,7 @@ async function incidentFacts(db: Db, incidentId: number): Promise<IncidentFacts 
     db.selectFrom('incident_updates').select(['id', 'state', 'message', 'at']).where('incident_id', '=', incidentId)
       .orderBy('at', 'desc').orderBy('id', 'desc').limit(20).execute(),
   ])
-  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, components, updates, postmortem: row.postmortem_published_at === null ? null : row.postmortem }
+  return { id: row.id, name: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at, resolvedAt: row.resolved_at, impact: row.impact, components, updates, postmortem: row.postmortem_published_at === null ? null : row.postmortem }
 }
 
 async function maintenanceFacts(db: Db, maintenanceId: number): Promise<MaintenanceFacts | undefined> {
@@ -178,7 +181,7 @@ export async function loadEventView(db: Db, event: NotifyEvent, config: Pick<Con
         id: `component:${row.id}:${event.at}:${event.to}`,
         title: ended ? `${row.name}: ${statusLabel('up')} again after ${formatDuration(event.at - since)}` : `${row.name}: ${statusLabel(event.to)}`,
         lines,
-        severity: event.to === 'down' ? 'critical' : event.to === 'degraded' ? 'warning' : 'ok',
+        severity: event.to === 'down' || event.to === 'partial' ? 'critical' : event.to === 'degraded' ? 'warning' : 'ok',
         alertKey: `lantern:component:${row.id}`,
         resolves: event.to === 'up',
         component: { id: row.id, name: row.name, from: event.from, to: event.to },

@@ -85,7 +85,7 @@ const Incident = Type.Object(
     status: literals(['investigating', 'identified', 'monitoring', 'resolved', 'scheduled', 'in_progress', 'completed'] as const, {
       description: 'Incidents: investigating, identified, monitoring, resolved. Maintenance: scheduled, in_progress, completed',
     }),
-    impact: literals(['minor', 'major', 'critical', 'maintenance'] as const, { description: 'From the worst affected component; maintenance for maintenance windows' }),
+    impact: literals(['none', 'minor', 'major', 'critical', 'maintenance'] as const, { description: "The impact the owner chose, else from the worst affected component (critical: major outage, major: partial outage, else minor); maintenance for maintenance windows" }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
     started_at: Timestamp('Incidents: when it began; maintenance: the window start'),

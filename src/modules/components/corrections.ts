@@ -11,7 +11,7 @@ import { parseText } from '../../lib/text.ts'
 import { parseRfc3339, toIso } from '../../lib/time.ts'
 import type { ComponentStatus } from './tables.ts'
 
-export const CORRECTION_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
+export const CORRECTION_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'partial', 'down']
 export const MAX_CORRECTION_REASON = 500
 
 export interface StatusChangeAt {

@@ -7,8 +7,9 @@ import { MAX_CORRECTION_REASON } from './corrections.ts'
 const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
   error: 'type must be one of site, api, dns',
 })
-const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('down')], {
-  error: 'status must be one of up, degraded, down',
+const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t.Literal('partial'), t.Literal('down')], {
+  error: 'status must be one of up, degraded, partial, down',
+  description: 'up (operational), degraded (degraded performance), partial (partial outage: set by people, never by monitors), down (major outage)',
 })
 
 const name = boundedText('name', MAX_COMPONENT_NAME)
@@ -57,7 +58,7 @@ export const HISTORY_NOT_ARRAY = `history must be an array of at most ${MAX_HIST
 
 export const HistoryImportBody = t.Array(
   t.Object({
-    status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, down' }),
+    status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, partial, down' }),
     at: t.String({ maxLength: 64, error: 'at must be an RFC 3339 date-time' }),
   }),
   { title: 'history', maxItems: MAX_HISTORY_IMPORT, error: HISTORY_NOT_ARRAY },
@@ -87,7 +88,7 @@ const StatusChangeJson = statusChangeShape()
 export const CorrectionBody = t.Object({
   from: t.String({ maxLength: 64, error: 'from must be an RFC 3339 date-time', description: 'start of the span (RFC 3339), at or after the first recorded status' }),
   to: t.String({ maxLength: 64, error: 'to must be an RFC 3339 date-time', description: 'end of the span (RFC 3339, excluded), after from and not in the future' }),
-  status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, down', description: 'the status the component really had: up, degraded or down' }),
+  status: t.String({ maxLength: 20, error: 'status must be one of up, degraded, partial, down', description: 'the status the component really had: up, degraded, partial or down' }),
   reason: t.String({ maxLength: MAX_CORRECTION_REASON * 2, error: `reason must be a string of 1 to ${MAX_CORRECTION_REASON} characters`, description: 'why, kept with the correction' }),
 })
 

@@ -22,7 +22,7 @@ export { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME,
 // Other modules read the status history through the one reader.
 export { StatusHistoryReader } from './history.ts'
 
-const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'down']
+const COMPONENT_STATUSES: readonly ComponentStatus[] = ['up', 'degraded', 'partial', 'down']
 
 function toCorrection(row: Selectable<ComponentStatusCorrectionsTable>): StatusCorrection {
   return {

@@ -1,7 +1,15 @@
 import type { Generated } from 'kysely'
 
+/**
+ * How a stored status counts in time accounting (uptime, SLA, analytics roll-ups): a partial
+ * outage counts as degraded (part of the service answered), so an SLA policy's `degraded_counts_as`
+ * decides for it too.
+ */
+export const TIME_COUNTED_AS: Readonly<Record<ComponentStatus, 'up' | 'degraded' | 'down'>> = { up: 'up', degraded: 'degraded', partial: 'degraded', down: 'down' }
+
 export type ComponentType = 'site' | 'api' | 'dns'
-export type ComponentStatus = 'up' | 'degraded' | 'down'
+/** Stored words: partial is a partial outage (part of the service down), set only by people. */
+export type ComponentStatus = 'up' | 'degraded' | 'partial' | 'down'
 
 export interface ComponentsTable {
   id: Generated<number>

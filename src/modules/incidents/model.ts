@@ -20,6 +20,12 @@ const componentIds = t.Array(entityId('component_ids must contain positive integ
   error: 'component_ids must be an array of at most 100 component ids',
   description: 'Affected components; empty or absent means the whole page',
 })
+const impact = t.Optional(
+  t.Nullable(t.Union([t.Literal('none'), t.Literal('minor'), t.Literal('major'), t.Literal('critical')]), {
+    error: 'impact must be none, minor, major, critical or null',
+    description: 'The impact shown (Statuspage\'s none, minor, major, critical); null or absent: derived from the worst status of the affected components (major outage → critical, partial outage → major, else minor)',
+  }),
+)
 const title = boundedText('title', MAX_TITLE)
 const message = boundedText('message', MAX_MESSAGE)
 const notifySubscribers = t.Optional(
@@ -38,6 +44,7 @@ export const CreateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   started_at: t.Optional(t.String({ maxLength: 64, error: 'started_at must be an RFC 3339 date-time' })),
+  impact,
   notify_subscribers: notifySubscribers,
 })
 
@@ -47,6 +54,7 @@ export const UpdateIncidentBody = t.Object({
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
   component_ids: t.Optional(componentIds),
+  impact,
   notify_subscribers: notifySubscribers,
 })
 
@@ -66,6 +74,7 @@ export const FromTemplateBody = t.Object({
   message: t.Optional(message),
   state: t.Optional(stateName),
   incident_state_id: t.Optional(stateId),
+  impact,
   notify_subscribers: notifySubscribers,
 })
 
@@ -115,6 +124,10 @@ const IncidentJson = t.Object({
   started_at: t.String({ description: 'RFC 3339' }),
   resolved_at: t.Nullable(t.String({ description: 'RFC 3339' })),
   components: t.Array(ComponentRef, { description: 'Affected components; empty means the whole page' }),
+  impact: t.Union([t.Literal('none'), t.Literal('minor'), t.Literal('major'), t.Literal('critical')], {
+    description: 'The impact shown on the page and in the v2 JSON: the one chosen, else derived from the worst status of the affected components now',
+  }),
+  impact_chosen: t.Boolean({ description: 'true: the owner chose the impact; false: it is derived' }),
   updates: t.Array(
     t.Object({ id: t.Integer(), state: IncidentStateSchema, message: t.String(), at: t.String({ description: 'RFC 3339' }) }),
     { description: 'Timeline, oldest first' },
@@ -164,6 +177,8 @@ export function incidentJson(incident: Incident): Static<typeof IncidentJson> {
     started_at: toIso(incident.startedAt),
     resolved_at: toIsoOrNull(incident.resolvedAt),
     components: incident.components,
+    impact: incident.impact,
+    impact_chosen: incident.impactChosen !== null,
     updates: incident.updates.map((u) => ({ id: u.id, state: u.state, message: u.message, at: toIso(u.at) })),
     created_at: toIso(incident.createdAt),
     updated_at: toIso(incident.updatedAt),

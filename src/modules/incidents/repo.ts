@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts'
-import type { IncidentState } from './tables.ts'
+import type { IncidentImpact, IncidentState } from './tables.ts'
 
 /** What an update may change on an incident row. */
 export interface IncidentRowChanges {
@@ -12,6 +12,7 @@ export interface IncidentRowChanges {
   acknowledged_at?: number
   auto_resolved?: number
   auto_down_since?: number
+  impact?: IncidentImpact | null
 }
 
 export interface IncidentFilter {
@@ -78,11 +79,17 @@ export class IncidentsRepo {
     return this.db
       .selectFrom('incident_components')
       .innerJoin('components', 'components.id', 'incident_components.component_id')
-      .select(['incident_components.incident_id', 'components.id', 'components.name'])
+      .select(['incident_components.incident_id', 'components.id', 'components.name', 'components.status'])
       .where('incident_components.incident_id', 'in', incidentIds)
       .orderBy('components.position')
       .orderBy('components.id')
       .execute()
+  }
+
+  /** The statuses of every component of the given pages (what a whole-page incident affects). */
+  componentStatusesOfPages(pageIds: readonly number[]) {
+    if (pageIds.length === 0) return Promise.resolve([])
+    return this.db.selectFrom('components').select(['page_id', 'status']).where('page_id', 'in', pageIds).execute()
   }
 
   /** The timeline of the given incidents, oldest first. */
@@ -124,6 +131,7 @@ export class IncidentsRepo {
     state: IncidentState
     startedAt: number
     now: number
+    impact?: IncidentImpact | null
     /** An automatic incident: the component it watches and since when that is down. */
     automatic?: { componentId: number; downSince: number }
   }) {
@@ -135,6 +143,7 @@ export class IncidentsRepo {
         state: incident.state,
         started_at: incident.startedAt,
         resolved_at: incident.state === 'resolved' ? incident.now : null,
+        impact: incident.impact ?? null,
         created_at: incident.now,
         updated_at: incident.now,
         ...(incident.automatic

@@ -19,10 +19,11 @@ import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
 import type { IncidentRowChanges, IncidentsRepo } from './repo.ts'
 import { parseRequestedState } from './states.ts'
-import type { IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
+import type { IncidentImpact, IncidentState, IncidentsTable, IncidentTemplatesTable } from './tables.ts'
 import { componentPhrase, fillTemplate } from './template.ts'
 import type { CreateIncidentInput, FromTemplateInput, IncidentUpdateInput, PostmortemInput, PublishPostmortemInput, TemplateInput, UpdateIncidentInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
+import { componentDisplayStatus, incidentImpact } from '../status-pipeline/status.ts'
 import { MAX_MESSAGE, MAX_POSTMORTEM, MAX_TEMPLATE_NAME, MAX_TITLE, type AutomaticInfo, type Incident, type IncidentTemplate, type IncidentUpdate } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
@@ -118,7 +119,7 @@ export class IncidentsService {
     }
     const { pageId, componentIds } = await this.resolveTarget(owner, input)
     const id = await this.deps.repo.transaction(async (repo) => {
-      const row = await repo.insert({ pageId, title, state, startedAt, now })
+      const row = await repo.insert({ pageId, title, state, startedAt, now, impact: input.impact ?? null })
       await repo.setComponents(row.id, componentIds)
       const update = await repo.insertUpdate({ incidentId: row.id, state, message, at: now })
       // An incident recorded as already resolved (a backfill) announces just that.
@@ -142,7 +143,7 @@ export class IncidentsService {
       input.message === undefined ? undefined : parseText('message', input.message, { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
     const componentIds =
       input.component_ids === undefined ? undefined : await this.checkedComponents(current.pageId, input.component_ids)
-    await this.write(current, { title, state, message, componentIds, notifySubscribers: input.notify_subscribers ?? false, byPerson: true })
+    await this.write(current, { title, state, message, componentIds, impact: input.impact, notifySubscribers: input.notify_subscribers ?? false, byPerson: true })
     return this.get(owner, id)
   }
 
@@ -376,13 +377,14 @@ export class IncidentsService {
 
   private async write(
     current: Incident,
-    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[]; notifySubscribers: boolean; byPerson?: boolean },
+    change: { title?: string; state?: IncidentState; message?: string; componentIds?: number[]; impact?: IncidentImpact | null; notifySubscribers: boolean; byPerson?: boolean },
   ): Promise<void> {
     const now = this.deps.clock.now()
     const state = change.state ?? current.state
     const stateChanged = change.state !== undefined && change.state !== current.state
     const fields: IncidentRowChanges = {}
     if (change.title !== undefined) fields.title = change.title
+    if (change.impact !== undefined) fields.impact = change.impact
     // A person's first change takes an automatic incident over (src/modules/auto-incidents).
     if (change.byPerson && current.automatic && current.automatic.acknowledgedAt === null) fields.acknowledged_at = now
     if (stateChanged) {
@@ -429,6 +431,14 @@ export class IncidentsService {
     // Grouped once (order kept) instead of filtering every list for every row.
     const componentsOf = Map.groupBy(components, (c) => c.incident_id)
     const updatesOf = Map.groupBy(updates, (u) => u.incident_id)
+    // A whole-page incident without a chosen impact takes it from every component of its page.
+    const wholePages = new Set(rows.filter((row) => row.impact === null && !componentsOf.has(row.id)).map((row) => row.page_id))
+    const pageStatuses = Map.groupBy(await this.deps.repo.componentStatusesOfPages([...wholePages]), (c) => c.page_id)
+    const impactOf = (row: Selectable<IncidentsTable>) =>
+      incidentImpact(
+        (componentsOf.get(row.id) ?? pageStatuses.get(row.page_id) ?? []).map((c) => componentDisplayStatus(c.status, false)),
+        row.impact,
+      )
     return rows.map((row) => ({
       id: row.id,
       pageId: row.page_id,
@@ -437,6 +447,8 @@ export class IncidentsService {
       startedAt: row.started_at,
       resolvedAt: row.resolved_at,
       components: (componentsOf.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
+      impact: impactOf(row),
+      impactChosen: row.impact,
       updates: (updatesOf.get(row.id) ?? []).map((u) => ({ id: u.id, state: u.state, message: u.message, at: u.at })),
       createdAt: row.created_at,
       updatedAt: row.updated_at,

@@ -2,6 +2,9 @@ import type { Generated } from 'kysely'
 
 export type IncidentSource = 'manual' | 'auto'
 
+/** Statuspage's incident impact. */
+export type IncidentImpact = 'none' | 'minor' | 'major' | 'critical'
+
 export type IncidentState = 'investigating' | 'identified' | 'monitoring' | 'resolved'
 
 export interface IncidentsTable {
@@ -28,6 +31,8 @@ export interface IncidentsTable {
   postmortem_updated_at: Generated<number | null>
   /** When the postmortem was published (null: a draft, shown to nobody but the owner). */
   postmortem_published_at: Generated<number | null>
+  /** The impact its owner chose; null: derived from the worst status of what it affects. */
+  impact: Generated<IncidentImpact | null>
 }
 
 export interface IncidentComponentsTable {

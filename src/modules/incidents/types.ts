@@ -2,7 +2,7 @@
  * What an incident, its updates and an incident template are, and the limits on their fields, read by
  * both the request schemas (model.ts) and the service.
  */
-import type { IncidentState } from './tables.ts'
+import type { IncidentImpact, IncidentState } from './tables.ts'
 
 export const MAX_MESSAGE = 10_000
 export const MAX_TEMPLATE_NAME = 100
@@ -19,6 +19,10 @@ export interface Incident {
   resolvedAt: number | null
   /** Affected components; empty means the whole page. */
   components: Array<{ id: number; name: string }>
+  /** The impact: the owner's choice, else derived from the worst status of what it affects now. */
+  impact: IncidentImpact
+  /** What the owner chose; null: derived. */
+  impactChosen: IncidentImpact | null
   /** The timeline, oldest first. */
   updates: IncidentUpdate[]
   createdAt: number

@@ -2,8 +2,20 @@ import { Elysia, t } from 'elysia'
 import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
-import { CreateMaintenanceBody, maintenanceJson, MaintenanceListQuery, maintenanceModels, MaintenanceRef, UpdateMaintenanceBody } from './model.ts'
-import type { Maintenance, MaintenancesService } from './service.ts'
+import {
+  CreateMaintenanceBody,
+  CreateMaintenanceSeriesBody,
+  maintenanceJson,
+  MaintenanceListQuery,
+  maintenanceModels,
+  MaintenanceRef,
+  maintenanceSeriesJson,
+  maintenanceSeriesModels,
+  MaintenanceSeriesRef,
+  UpdateMaintenanceBody,
+  UpdateMaintenanceSeriesBody,
+} from './model.ts'
+import type { Maintenance, MaintenanceSeriesService, MaintenancesService } from './service.ts'
 
 const detail = (summary: string, description?: string) => ({ tags: ['Maintenances'], summary, description, security: apiKeySecurity })
 const one = t.Object({ data: MaintenanceRef })
@@ -58,4 +70,52 @@ export function maintenancesRoutes(deps: { accounts: AccountsService; maintenanc
         detail: detail('Delete a maintenance window'),
       },
     )
+}
+
+const seriesOne = t.Object({ data: MaintenanceSeriesRef })
+const seriesDetail = (summary: string, description?: string) => ({ tags: ['Maintenances'], summary, description, security: apiKeySecurity })
+
+/** Recurring maintenance: a rule whose occurrences become maintenance windows of their own. */
+export function maintenanceSeriesRoutes(deps: { accounts: AccountsService; maintenanceSeries: MaintenanceSeriesService }) {
+  const { maintenanceSeries: series } = deps
+  return new Elysia({ prefix: '/user/api/v1/maintenance-series' })
+    .model(sharedModels)
+    .model(maintenanceSeriesModels)
+    .use(ownerAuth(deps.accounts))
+    .get(
+      '/',
+      async ({ owner, query }) => {
+        const list = (await series.list(owner, { pageId: query.status_page_id, limit: query.limit })).map(maintenanceSeriesJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        query: MaintenanceListQuery,
+        response: { 200: t.Object({ data: t.Array(MaintenanceSeriesRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: seriesDetail('List your recurring maintenance, newest first'),
+      },
+    )
+    .post('/', async ({ owner, body, status }) => status(201, { data: maintenanceSeriesJson(await series.create(owner, body)) }), {
+      body: CreateMaintenanceSeriesBody,
+      response: { 201: seriesOne, ...errorResponses },
+      detail: seriesDetail(
+        'Schedule recurring maintenance',
+        'A daily, weekly or monthly rule in an IANA time zone: the local start time holds across daylight-saving changes. Each occurrence becomes a maintenance window (with `series_id`) up to 60 days ahead, and puts its components under maintenance like any window. Give `until` or `count` for an end, `exceptions` for skipped dates.',
+      ),
+    })
+    .get('/:id', async ({ owner, params }) => ({ data: maintenanceSeriesJson(await series.get(owner, params.id)) }), {
+      params: IdParams,
+      response: { 200: seriesOne, ...errorResponses },
+      detail: seriesDetail('Get a recurring maintenance with its next occurrences'),
+    })
+    .patch('/:id', async ({ owner, params, body }) => ({ data: maintenanceSeriesJson(await series.update(owner, params.id, body)) }), {
+      params: IdParams,
+      body: UpdateMaintenanceSeriesBody,
+      response: { 200: seriesOne, ...errorResponses },
+      detail: seriesDetail('Change a recurring maintenance', 'Occurrences not yet started are made again from the new rule; one in progress keeps its times. `sequence` goes up by one.'),
+    })
+    .delete('/:id', async ({ owner, params }) => ({ data: maintenanceSeriesJson(await series.cancel(owner, params.id)) }), {
+      params: IdParams,
+      response: { 200: seriesOne, ...errorResponses },
+      detail: seriesDetail('Cancel a recurring maintenance', 'No more occurrences (one in progress runs to its end); the series stays, cancelled, in the calendar feed.'),
+    })
 }

@@ -24,6 +24,8 @@ import { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
 export { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
+export { MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
+export { dayNumber, instantOf, occurrences, type Occurrence, type RecurrenceRule } from './recurrence.ts'
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
@@ -138,6 +140,8 @@ export class MaintenancesService {
       startAt: row.start_at,
       endAt: row.end_at,
       components: (components.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
+      seriesId: row.series_id,
+      sequence: row.sequence,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }))

@@ -14,6 +14,10 @@ export interface Maintenance {
   startAt: number
   endAt: number
   components: Array<{ id: number; name: string }>
+  /** The recurring series this window is an occurrence of (null: a one-off). */
+  seriesId: number | null
+  /** Raised by every change (iCalendar SEQUENCE). */
+  sequence: number
   createdAt: number
   updatedAt: number
 }

@@ -7,7 +7,7 @@
  * target that was not met) and computed in integers, so 43 min 12 s down in 30 days is 99.9000 %.
  */
 import { DAY_MS } from '../../lib/time.ts'
-import type { ComponentStatus } from '../components/tables.ts'
+import { TIME_COUNTED_AS, type ComponentStatus } from '../components/tables.ts'
 import type { DegradedCountsAs, SlaPeriod } from './tables.ts'
 
 export interface SlaPolicy {
@@ -129,7 +129,8 @@ export function daysNeeded(from: number, to: number, now: number, bucketDays: nu
 }
 
 const zero = (): Cumulative => ({ upMs: 0, degradedMs: 0, downMs: 0, outages: 0 })
-const FIELD: Record<ComponentStatus, keyof StatusTimes> = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' }
+const FIELD_OF_WORD = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' } as const
+const FIELD = (status: ComponentStatus): keyof StatusTimes => FIELD_OF_WORD[TIME_COUNTED_AS[status]]
 
 /** Cumulative time per status up to instant `t` (a UTC midnight, or the measuring end). */
 export function cumAt(rollup: RollupInput | null, t: number): Cumulative {
@@ -137,7 +138,7 @@ export function cumAt(rollup: RollupInput | null, t: number): Cumulative {
   const { last } = rollup
   if (t >= last.since) {
     const total = { ...last.cum }
-    total[FIELD[last.status]] += t - last.since
+    total[FIELD(last.status)] += t - last.since
     return total
   }
   const day = Math.ceil(t / DAY_MS) - 1

@@ -2,11 +2,12 @@
  * The overall status of a page as one pure function.
  *
  * - Worst component wins: any component down → `partial_outage`, or `major_outage` when every
- *   component is down; else any degraded → `degraded_performance`; else `operational`.
+ *   component is down; else any component in partial outage → `partial_outage`; else any degraded
+ *   → `degraded_performance`; else `operational`.
  * - An open (unresolved) incident shows at least `degraded_performance`, also during a maintenance:
  *   an incident is news that planned work does not explain. Incidents never improve anything.
  * - Otherwise an active maintenance shows `under_maintenance`, also over degraded components
- *   (the work explains them), but never over a component that is down.
+ *   (the work explains them), but never over a component that is down or in partial outage.
  *
  * The banner of the public page, the status JSON, the badge and the v2 (Statuspage) JSON all take
  * their status from this function.
@@ -30,6 +31,7 @@ export function overallStatus(input: OverallInput): OverallStatus {
   const total = input.components.length
   const down = input.components.filter((c) => c.status === 'down').length
   if (down > 0) return down === total ? 'major_outage' : 'partial_outage'
+  if (input.components.some((c) => c.status === 'partial')) return 'partial_outage'
   if (input.activeIncidents > 0) return 'degraded_performance'
   if (input.activeMaintenances > 0) return 'under_maintenance'
   if (input.components.some((c) => c.status === 'degraded')) return 'degraded_performance'

@@ -13,7 +13,7 @@ import { engineOf, type Engine } from '../../db/engine.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
-import type { IncidentState } from '../incidents/tables.ts'
+import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 import type { Maintenance } from '../maintenances/service.ts'
 import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 import { compiledOnce } from './compiled-once.ts'
@@ -48,6 +48,8 @@ export interface IncidentRow {
   updates: Array<{ id: number; state: IncidentState; message: string; at: number }>
   createdAt: number
   updatedAt: number
+  /** The impact its owner chose; null: derived (the snapshot derives it). */
+  impactChosen: IncidentImpact | null
 }
 
 /** A maintenance window as its module holds it (its page is the snapshot's). */
@@ -114,22 +116,22 @@ function componentsOfMaintenance(j: JsonSql) {
 }
 
 function maintenanceTuple(j: JsonSql) {
-  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j))
+  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j), ...columns('m.series_id', 'm.sequence'))
 }
 
 const pairs = (list: Tuple) => (list as Array<[number, string]>).map(([id, name]) => ({ id, name }))
 
 function maintenanceRow(t: Tuple): MaintenanceRow {
-  const [id, title, message, startAt, endAt, createdAt, updatedAt, components] = t as [number, string, string, number, number, number, number, Tuple]
-  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt }
+  const [id, title, message, startAt, endAt, createdAt, updatedAt, components, seriesId, sequence] = t as [number, string, string, number, number, number, number, Tuple, number | null, number]
+  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt, seriesId, sequence }
 }
 
 function incidentRow(t: Tuple): IncidentRow {
-  const [id, title, state, startedAt, resolvedAt, createdAt, updatedAt, components, updates] = t as [
-    number, string, IncidentState, number, number | null, number, number, Tuple, Tuple,
+  const [id, title, state, startedAt, resolvedAt, createdAt, updatedAt, components, updates, impactChosen] = t as [
+    number, string, IncidentState, number, number | null, number, number, Tuple, Tuple, IncidentImpact | null,
   ]
   const timeline = (updates as Array<[number, IncidentState, string, number]>).map(([id, state, message, at]) => ({ id, state, message, at }))
-  return { id, title, state, startedAt, resolvedAt, components: pairs(components), updates: timeline, createdAt, updatedAt }
+  return { id, title, state, startedAt, resolvedAt, components: pairs(components), updates: timeline, createdAt, updatedAt, impactChosen }
 }
 
 function componentRow(t: Tuple): ComponentRow {
@@ -215,7 +217,7 @@ function snapshotStatement(shape: number, j: JsonSql) {
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
       ${statusDays} AS status_days,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
-        SELECT ${j.tuple(...columns('i.id', 'i.title', 'i.state', 'i.started_at', 'i.resolved_at', 'i.created_at', 'i.updated_at'), incidentComponents, incidentUpdates)} AS t
+        SELECT ${j.tuple(...columns('i.id', 'i.title', 'i.state', 'i.started_at', 'i.resolved_at', 'i.created_at', 'i.updated_at'), incidentComponents, incidentUpdates, ...columns('i.impact'))} AS t
         FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
         ORDER BY i.started_at DESC, i.id DESC LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS incidents,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (

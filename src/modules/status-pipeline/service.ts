@@ -11,7 +11,8 @@ import { slugForLookup } from '../status-pages/slug.ts'
 import type { DomainState } from '../status-pages/tables.ts'
 import { overallStatus } from './overall.ts'
 import type { ComponentRow, IncidentRow, MaintenanceRow, PageRow, PageStatusRepo } from './repo.ts'
-import { componentDisplayStatus, type DisplayStatus } from './status.ts'
+import { componentDisplayStatus, incidentImpact, type DisplayStatus } from './status.ts'
+import type { IncidentImpact } from '../incidents/tables.ts'
 import { combinedUptime, dailyUptime, rolledUpUptime, windowStart, type DayUptime } from './uptime.ts'
 import { coversComponent, isMaintenanceActive, maintenanceWindowsOf, nextBoundary } from './windows.ts'
 
@@ -31,8 +32,8 @@ export interface SnapshotComponent extends Omit<ComponentRow, 'statusAtStart' | 
   days: DayUptime[]
 }
 
-/** An unresolved incident (the incidents module's public shape, page id implied). */
-export type SnapshotIncident = IncidentRow
+/** An unresolved incident (the incidents module's public shape, page id implied), with the impact shown. */
+export type SnapshotIncident = IncidentRow & { impact: IncidentImpact }
 /** A maintenance window (the maintenances module's public shape, page id implied). */
 export type SnapshotMaintenance = MaintenanceRow
 
@@ -123,7 +124,12 @@ export class PageStatusService {
       // cannot be read is unknown: never an outage (or an all-clear) of the page.
       overall: overallStatus({ components: components.filter((c) => !c.feedUnknown), activeIncidents: rows.incidents.length, activeMaintenances: activeMaintenances.length }),
       components,
-      incidents: rows.incidents,
+      // An incident naming no component affects the whole page.
+      incidents: rows.incidents.map((incident) => {
+        const ids = new Set(incident.components.map((c) => c.id))
+        const affected = ids.size === 0 ? components : components.filter((c) => ids.has(c.id))
+        return { ...incident, impact: incidentImpact(affected.map((c) => c.display), incident.impactChosen) }
+      }),
       maintenances: rows.openWindows,
       activeMaintenances,
       nextBoundary: nextBoundary(rows.openWindows, now),

@@ -3,6 +3,7 @@
  * a whole page, one label table per surface (the page's rows and banner, the Statuspage-shaped API).
  */
 import type { ComponentStatus } from '../components/tables.ts'
+import type { IncidentImpact } from '../incidents/tables.ts'
 
 export const DISPLAY_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const
 export type DisplayStatus = (typeof DISPLAY_STATUSES)[number]
@@ -40,8 +41,14 @@ const SEVERITY: Readonly<Record<DisplayStatus, number>> = {
   major_outage: 4,
 }
 
+/**
+ * The one mapping from a stored status to what every surface shows: down → major outage, partial →
+ * partial outage (both outages: a maintenance window does not hide them), degraded → degraded
+ * performance (under maintenance inside a window), up → operational (likewise).
+ */
 export function componentDisplayStatus(status: ComponentStatus, inMaintenance: boolean): DisplayStatus {
   if (status === 'down') return 'major_outage'
+  if (status === 'partial') return 'partial_outage'
   if (inMaintenance) return 'under_maintenance'
   return status === 'degraded' ? 'degraded_performance' : 'operational'
 }
@@ -49,8 +56,17 @@ export function componentDisplayStatus(status: ComponentStatus, inMaintenance: b
 export const worstOf = (statuses: readonly DisplayStatus[]): DisplayStatus =>
   statuses.reduce<DisplayStatus>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'operational')
 
-/** The Statuspage impact of an incident from what it affects: used where no impact is stored. */
-export function incidentImpact(statuses: readonly DisplayStatus[]): 'none' | 'minor' | 'major' | 'critical' {
+export const INCIDENT_IMPACTS: readonly IncidentImpact[] = ['none', 'minor', 'major', 'critical']
+
+export const IMPACT_LABELS: Readonly<Record<IncidentImpact, string>> = { none: 'None', minor: 'Minor', major: 'Major', critical: 'Critical' }
+
+/**
+ * An incident's Statuspage impact: the one its owner chose, else from the worst status of what it
+ * affects (the whole page when it names no component): major outage → critical, partial outage →
+ * major, anything else → minor (an incident is news even when nothing shows it).
+ */
+export function incidentImpact(statuses: readonly DisplayStatus[], chosen: IncidentImpact | null = null): IncidentImpact {
+  if (chosen !== null) return chosen
   const worst = worstOf(statuses)
-  return worst === 'major_outage' ? 'critical' : worst === 'partial_outage' ? 'major' : worst === 'degraded_performance' ? 'minor' : 'none'
+  return worst === 'major_outage' ? 'critical' : worst === 'partial_outage' ? 'major' : 'minor'
 }

@@ -1,13 +1,13 @@
 /**
  * Uptime from recorded status changes (pure): the one definition behind every public figure (the
- * status page's bars and percentages, the status JSON's `upd`, the uptime badge). Degraded counts
- * as available (the service answered), down as down, time inside a maintenance window as neither,
+ * status page's bars and percentages, the status JSON's `upd`, the uptime badge). Degraded and
+ * partial outage count as available (the service answered, at least in part), down as down, time inside a maintenance window as neither,
  * and time before a component's first recorded status is unknown and left out. Only the changes
  * inside the window and the status in force when it opens are needed, so the cost follows the
  * number of changes in the window, never the length of the whole history.
  */
 import { DAY_MS, utcDayStart } from '../../lib/time.ts'
-import type { ComponentStatus } from '../components/tables.ts'
+import { TIME_COUNTED_AS, type ComponentStatus } from '../components/tables.ts'
 
 export interface DayUptime {
   /** UTC midnight of the day, epoch ms. */
@@ -40,7 +40,8 @@ export interface UptimeInput {
 }
 
 type TimeField = 'upMs' | 'degradedMs' | 'downMs' | 'maintenanceMs'
-const FIELD_OF: Record<ComponentStatus, TimeField> = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' }
+const FIELD_OF_WORD = { up: 'upMs', degraded: 'degradedMs', down: 'downMs' } as const
+const FIELD_OF = (status: ComponentStatus): TimeField => FIELD_OF_WORD[TIME_COUNTED_AS[status]]
 
 /** Adds [from, to) to `field` of the days it covers, split at UTC midnights. */
 function addTime(days: DayUptime[], first: number, field: TimeField, from: number, to: number): void {
@@ -82,12 +83,12 @@ export function dailyUptime(input: UptimeInput): DayUptime[] {
     let from = span.from
     for (const hole of holes) {
       if (hole.end <= from || hole.start >= span.to) continue
-      if (hole.start > from) addTime(days, first, FIELD_OF[span.status], from, hole.start)
+      if (hole.start > from) addTime(days, first, FIELD_OF(span.status), from, hole.start)
       const cutEnd = Math.min(hole.end, span.to)
       addTime(days, first, 'maintenanceMs', Math.max(hole.start, from), cutEnd)
       from = cutEnd
     }
-    if (from < span.to) addTime(days, first, FIELD_OF[span.status], from, span.to)
+    if (from < span.to) addTime(days, first, FIELD_OF(span.status), from, span.to)
   }
   return days
 }
@@ -117,7 +118,7 @@ export function rolledUpUptime(input: RolledUpInput): DayUptime[] {
     day.degradedMs += row.degradedMs
     day.downMs += row.downMs
   }
-  addTime(days, first, FIELD_OF[input.status], Math.max(input.since, first), input.now)
+  addTime(days, first, FIELD_OF(input.status), Math.max(input.since, first), input.now)
   return days
 }
 

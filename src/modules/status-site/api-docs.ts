@@ -67,3 +67,12 @@ export const feedDetail = (kind: 'rss' | 'atom') =>
       content: { [kind === 'rss' ? 'application/rss+xml' : 'application/atom+xml']: { schema: { type: 'string' } } },
     }),
   })
+
+/** `detail` of `/maintenance.ics`. */
+export const calendarDetail = asDetail({
+  tags: ['Status host'],
+  summary: 'Maintenance as an iCalendar feed to subscribe to',
+  description: `One event per recurring maintenance (RRULE, EXDATE, times in its IANA zone by TZID) and per one-off window (UTC). UIDs are stable; SEQUENCE rises with every change; a cancelled recurring maintenance is STATUS:CANCELLED. ${WHO}`,
+  parameters: [AUTH_TOKEN],
+  responses: answers({ description: 'iCalendar (RFC 5545)', content: { 'text/calendar': { schema: { type: 'string' } } } }),
+})

@@ -5,7 +5,7 @@
  * maintenances modules.
  */
 import type { Incident } from '../incidents/service.ts'
-import type { Maintenance } from '../maintenances/service.ts'
+import type { Maintenance, MaintenanceSeries } from '../maintenances/service.ts'
 
 /**
  * An incident as the page shows it: the incidents module's own shape (the page id is implied; the
@@ -17,6 +17,9 @@ export type PublicIncident = Omit<Incident, 'pageId' | 'automatic' | 'postmortem
 /** A maintenance window as the page shows it (the page id is implied). */
 export type PublicMaintenance = Omit<Maintenance, 'pageId'>
 
+/** A recurring maintenance as the page shows it. */
+export type PublicMaintenanceSeries = Omit<MaintenanceSeries, 'pageId' | 'notifySubscribers'>
+
 export interface PageEventsSource {
   /** One incident of the page, or undefined when the id belongs to no incident of this page. */
   incident(pageId: number, id: number): Promise<PublicIncident | undefined>
@@ -24,5 +27,7 @@ export interface PageEventsSource {
   incidentHistory(pageId: number, options: { before?: number; since?: number; limit: number }): Promise<PublicIncident[]>
   /** Maintenance windows of any phase, newest start first (for the feeds). */
   recentMaintenances(pageId: number, limit: number): Promise<PublicMaintenance[]>
+  /** Recurring maintenance of the page, cancelled series included, newest first (for the calendar feed). */
+  maintenanceSeries(pageId: number): Promise<PublicMaintenanceSeries[]>
 }
 

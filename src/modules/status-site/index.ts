@@ -14,7 +14,7 @@ import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
 import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
-import { feedDetail, statuspageDocumentDetail } from './api-docs.ts'
+import { calendarDetail, feedDetail, statuspageDocumentDetail } from './api-docs.ts'
 
 /** Called once per view of a page (HTML, 200 or 304) by a visitor allowed to see it. */
 export type PageViewHook = (pageId: number, request: Request) => void
@@ -170,6 +170,9 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
     })
     .get('/history.atom', ({ request }) => dataRoute(request, (ctx) => service.feed(ctx.site, 'atom')), {
       detail: feedDetail('atom'),
+    })
+    .get('/maintenance.ics', ({ request }) => dataRoute(request, (ctx) => service.calendar(ctx.site)), {
+      detail: calendarDetail,
     })
     .post(
       '/_lantern/access',

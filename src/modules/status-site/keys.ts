@@ -9,6 +9,7 @@ export const pageKey = (pageId: number): string => `pp:html:${pageId}`
 /** Only the first archive page (no cursor) is ever cached. */
 export const historyKey = (pageId: number, before: number | undefined): string => `pp:history:${pageId}:${before ?? ''}`
 export const feedKey = (pageId: number, format: 'rss' | 'atom'): string => `pp:feed:${format}:${pageId}`
+export const calendarKey = (pageId: number): string => `pp:ics:${pageId}`
 export const statusApiKey = (pageId: number, document: StatusApiDocument): string => `pp:v2:${document}:${pageId}`
 
 const DOCUMENTS = new Set<string>(STATUS_API_DOCUMENTS)
@@ -27,6 +28,8 @@ export function readKey(path: string, query: string, pageId: number): string | u
       return feedKey(pageId, 'rss')
     case '/history.atom':
       return feedKey(pageId, 'atom')
+    case '/maintenance.ics':
+      return calendarKey(pageId)
   }
   if (path.startsWith('/api/v2/') && path.endsWith('.json')) {
     const document = path.slice('/api/v2/'.length, -'.json'.length)

@@ -31,7 +31,8 @@ import { worstOf } from '../status-pipeline/status.ts'
 import { nextBoundary, ttlUntil } from '../status-pipeline/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import { takesVisitorSubscriptions } from './subscriptions.ts'
-import { feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
+import { calendarKey, feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
+import { renderCalendar } from './calendar.ts'
 import type { ImageType } from '../branding/tables.ts'
 import type { BrandingService } from '../branding/service.ts'
 
@@ -417,6 +418,19 @@ export class StatusSiteService {
         extraHeaders: JSON_CORS,
       })
       return { value, boundary: nextBoundary(maintenances, input.now) }
+    })
+  }
+
+  /** The maintenance calendar (iCalendar), cached like the feeds; it changes only when the owner writes. */
+  calendar(site: Site): Promise<PreparedResponse> {
+    return this.cached(calendarKey(site.pageId), site.pageId, PAGE_TTL_MS, async () => {
+      const [series, maintenances] = await Promise.all([this.deps.events.maintenanceSeries(site.pageId), this.deps.events.recentMaintenances(site.pageId, 200)])
+      const body = renderCalendar({ name: site.name, url: site.url, pageId: site.pageId, series, maintenances })
+      return prepareResponse(200, body, {
+        contentType: 'text/calendar; charset=utf-8',
+        cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=60',
+        extraHeaders: JSON_CORS,
+      })
     })
   }
 }

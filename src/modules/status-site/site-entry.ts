@@ -16,7 +16,7 @@ import type { StatusSiteService } from './service.ts'
 export const INTERNAL_ORIGIN = 'http://status-page.lantern.internal'
 
 /** Status-host paths whose answers any site may read: the Statuspage v2 JSON and the feeds. */
-const isCorsOpenPath = (path: string): boolean => path.startsWith('/api/v2/') || path === '/history.rss' || path === '/history.atom'
+const isCorsOpenPath = (path: string): boolean => path.startsWith('/api/v2/') || path === '/history.rss' || path === '/history.atom' || path === '/maintenance.ics'
 
 type Handle = (request: Request) => Response | Promise<Response>
 

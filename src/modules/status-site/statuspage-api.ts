@@ -110,11 +110,6 @@ function affectedComponents(s: ApiSnapshot, affected: ReadonlyArray<{ id: number
   return s.components.filter((c) => ids.has(c.id)).map((c) => componentJson(c, s.slug))
 }
 
-/** Statuspage stores an impact per incident; Lantern derives it from what the incident affects. */
-function impactOf(affected: readonly ApiComponent[]): 'minor' | 'major' | 'critical' {
-  const impact = incidentImpact(affected.map((c) => c.status))
-  return impact === 'none' ? 'minor' : impact
-}
 
 export function incidentJson(s: ApiSnapshot, incident: PublicIncident) {
   const affected = incident.components.length === 0 ? s.components : s.components.filter((c) => incident.components.some((a) => a.id === c.id))
@@ -127,7 +122,7 @@ export function incidentJson(s: ApiSnapshot, incident: PublicIncident) {
     updated_at: toIso(incident.updatedAt),
     monitoring_at: monitoring ? toIso(monitoring.at) : null,
     resolved_at: incident.resolvedAt === null ? null : toIso(incident.resolvedAt),
-    impact: impactOf(affected),
+    impact: incidentImpact(affected.map((c) => c.status), incident.impactChosen),
     shortlink: `${s.url}/incidents/${incident.id}`,
     started_at: toIso(incident.startedAt),
     page_id: s.slug,

@@ -30,7 +30,7 @@ export function vendorFeedRoutes(deps: { accounts: AccountsService; vendorFeeds:
       response: { 200: t.Object({ data: vendorFeedModels.VendorFeed }), ...errorResponses },
       detail: detail(
         'Follow a vendor status page',
-        "The component takes its status from a third party's public Statuspage-v2 summary, read at once and then every 3 minutes through the address guard: the named vendor component's status (operational → operational, degraded performance and partial outage → degraded, major outage → down, under maintenance → operational), or without one the vendor page's indicator. A feed that cannot be read is `unknown`: the status is left alone and the public page says so, never an outage of yours. A status set by hand stays until cleared, as with monitors.",
+        "The component takes its status from a third party's public Statuspage-v2 summary, read at once and then every 3 minutes through the address guard: the named vendor component's status (operational → operational, degraded performance → degraded, partial outage → partial outage, major outage → down, under maintenance → operational), or without one the vendor page's indicator. A feed that cannot be read is `unknown`: the status is left alone and the public page says so, never an outage of yours. A status set by hand stays until cleared, as with monitors.",
       ),
     })
     .delete(

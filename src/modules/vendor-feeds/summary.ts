@@ -29,14 +29,13 @@ const MAX_TEXT = 300
 const VENDOR_STATUS: Record<string, ComponentStatus> = {
   operational: 'up',
   degraded_performance: 'degraded',
-  // Until components have a partial level of their own, a partial outage reads as degraded.
-  partial_outage: 'degraded',
+  partial_outage: 'partial',
   major_outage: 'down',
   // The vendor's planned work is not an outage of ours.
   under_maintenance: 'up',
 }
 
-const INDICATOR_STATUS: Record<string, ComponentStatus> = { none: 'up', maintenance: 'up', minor: 'degraded', major: 'degraded', critical: 'down' }
+const INDICATOR_STATUS: Record<string, ComponentStatus> = { none: 'up', maintenance: 'up', minor: 'degraded', major: 'partial', critical: 'down' }
 
 export type SummaryRead = { ok: true; summary: VendorSummary } | { ok: false; reason: string }
 

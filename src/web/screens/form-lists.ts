@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value'
 import { schemaErrorSentence } from '../../lib/schema-errors.ts'
 import { UpdateComponentBody } from '../../modules/components/model.ts'
 import type { Component } from '../../modules/components/service.ts'
+import type { ComponentStatus } from '../../modules/components/tables.ts'
 import { readForm, type FormState } from '../kit/forms.ts'
 import { isZone, localToIso } from '../kit/zones.ts'
 
@@ -36,15 +37,15 @@ export function readIdList(arraySchema: TSchema, body: unknown, state: FormState
 }
 
 /** The statuses the form sets (`status_<id>` selects), only where they change; errors on their fields. */
-export function readStatusChanges(body: unknown, components: Component[], state: FormState): Array<{ component: Component; status: 'up' | 'degraded' | 'down' }> {
-  const changes: Array<{ component: Component; status: 'up' | 'degraded' | 'down' }> = []
+export function readStatusChanges(body: unknown, components: Component[], state: FormState): Array<{ component: Component; status: ComponentStatus }> {
+  const changes: Array<{ component: Component; status: ComponentStatus }> = []
   for (const component of components) {
     const name = `status_${component.id}`
     const raw = listValues(body, name).at(-1)
     if (raw === undefined) continue
     const form = readForm(UpdateComponentBody, { status: raw }, { only: ['status'] })
     if (!form.ok) {
-      state.errors[name] = form.state.errors.status ?? 'status must be one of up, degraded, down'
+      state.errors[name] = form.state.errors.status ?? 'status must be one of up, degraded, partial, down'
       continue
     }
     if (form.value.status !== undefined && form.value.status !== component.status) changes.push({ component, status: form.value.status })

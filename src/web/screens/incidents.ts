@@ -17,6 +17,7 @@
 import { Elysia, t } from 'elysia'
 import type { User } from '../../modules/accounts/service.ts'
 import type { Component } from '../../modules/components/service.ts'
+import type { ComponentStatus } from '../../modules/components/tables.ts'
 import { CreateIncidentBody, FromTemplateBody, IncidentUpdateBody, PostmortemBody, PublishPostmortemBody, UpdateIncidentBody } from '../../modules/incidents/model.ts'
 import type { Incident } from '../../modules/incidents/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
@@ -41,7 +42,7 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
   const screen = screens({ accounts: services.accounts, config })
 
   const editForm = (incident: Incident): FormState =>
-    emptyForm({ title: incident.title, component_ids: incident.components.map((c) => c.id).join(',') })
+    emptyForm({ title: incident.title, component_ids: incident.components.map((c) => c.id).join(','), impact: incident.impactChosen ?? '' })
 
   async function incidentsPage(user: User, page: StatusPage, form: FormState, request: Request) {
     const [list, componentList, templates] = await Promise.all([
@@ -68,7 +69,7 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
     return emptyForm({ state: 'investigating', template_id: String(template.id), title: template.title, message: template.message })
   }
 
-  async function applyStatuses(user: User, changes: Array<{ component: Component; status: 'up' | 'degraded' | 'down' }>) {
+  async function applyStatuses(user: User, changes: Array<{ component: Component; status: ComponentStatus }>) {
     for (const change of changes) await components.update(user, change.component.id, { status: change.status })
   }
 
@@ -118,8 +119,8 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
         const times = readLocalTimes(body, ['started_at'], state, zoneOf(request))
         const form =
           templateId === undefined
-            ? readForm(CreateIncidentBody, times.body, { only: ['title', 'message', 'state', 'started_at', 'notify_subscribers'] })
-            : readForm(FromTemplateBody, times.body, { only: ['title', 'message', 'state', 'notify_subscribers'] })
+            ? readForm(CreateIncidentBody, times.body, { only: ['title', 'message', 'state', 'started_at', 'impact', 'notify_subscribers'] })
+            : readForm(FromTemplateBody, times.body, { only: ['title', 'message', 'state', 'impact', 'notify_subscribers'] })
         Object.assign(state.errors, form.state.errors)
         const componentIds = readIdList(CreateIncidentBody.properties.component_ids, body, state)
         const componentList = await components.list(user, page.id)
@@ -215,7 +216,7 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
       '/user/incidents/:id/edit',
       screen(async ({ user, params, body, request, render, redirect }) => {
         const incident = await incidents.get(user, idParam(params.id))
-        const form = readForm(UpdateIncidentBody, body, { only: ['title'] })
+        const form = readForm(UpdateIncidentBody, body, { only: ['title', 'impact'] })
         const state = form.state
         const componentIds = readIdList(UpdateIncidentBody.properties.component_ids, body, state)
         const again = async (formState: FormState, status: number) => {
@@ -225,13 +226,13 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
         if (!form.ok || componentIds === undefined) return again(state, 400)
         try {
           // An emptied title is sent as "" (refused with the API's text, as a PATCH with it would be).
-          await incidents.update(user, incident.id, { title: form.value.title ?? '', component_ids: componentIds })
+          await incidents.update(user, incident.id, { title: form.value.title ?? '', component_ids: componentIds, impact: form.value.impact ?? null })
         } catch (error) {
           return again(serviceErrorState(error, state), errorStatus(error))
         }
         return redirect(`/user/incidents/${incident.id}`, 'Incident saved.')
       }),
-      { params: IdPath, response: FORM_ERRORS, detail: detail('Change the title and affected components of an incident (form post)') },
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Change the title, impact and affected components of an incident (form post)') },
     )
     .post(
       '/user/incidents/:id/postmortem',

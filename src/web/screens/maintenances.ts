@@ -18,7 +18,7 @@ import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import { chosenZone, toLocalInput, zoneCookie, zoneOf } from '../kit/zones.ts'
-import { cancelMaintenanceView, glance, glanceLists, maintenanceCrumbs, maintenanceEditView, maintenancePageView } from '../views/maintenances.ts'
+import { cancelMaintenanceView, glance, glanceLists, maintenanceCrumbs, maintenanceEditView, maintenancePageView, seriesSection } from '../views/maintenances.ts'
 import type { ScreenDeps } from './deps.ts'
 import { readIdList, readLocalTimes } from './form-lists.ts'
 
@@ -44,15 +44,20 @@ function readWindow<S extends typeof CreateMaintenanceBody | typeof UpdateMainte
   return { ok, value: form.ok ? form.value : undefined, componentIds, state, zone: times.zone, zoneNamed: typed.values.tz === times.zone }
 }
 
-export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'maintenances' | 'components'>) {
+export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'maintenances' | 'maintenanceSeries' | 'components'>) {
   const { services, config } = deps
-  const { pages, maintenances, components } = services
+  const { pages, maintenances, maintenanceSeries, components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function pageView(user: User, page: StatusPage, form: FormState, request: Request) {
-    const [windows, componentList] = await Promise.all([maintenances.list(user, { pageId: page.id, limit: 200 }), components.list(user, page.id)])
+  async function pageView(user: User, page: StatusPage, form: FormState, request: Request, seriesForm = emptyForm()) {
+    const [windows, componentList, series] = await Promise.all([
+      maintenances.list(user, { pageId: page.id, limit: 200 }),
+      components.list(user, page.id),
+      maintenanceSeries.list(user, { pageId: page.id }),
+    ])
     const view = glance(windows, maintenances.now())
-    return maintenancePageView(page, view, { components: componentList, form, zone: zoneOf(request), zoneGuessed: chosenZone(request) === undefined })
+    const zone = zoneOf(request)
+    return maintenancePageView(page, view, { components: componentList, form, zone, zoneGuessed: chosenZone(request) === undefined }, seriesSection(page.id, series, seriesForm, zone))
   }
 
   async function editView(user: User, window: Maintenance, form: FormState, request: Request) {
@@ -104,6 +109,48 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
         }
       }),
       { params: IdPath, response: FORM_ERRORS, detail: detail('Schedule maintenance (form post; times in the zone named by tz)') },
+    )
+    .post(
+      '/user/pages/:id/maintenance/recurring',
+      screen(async ({ user, params, body, request, render, redirect }) => {
+        const page = await pages.get(user, idParam(params.id))
+        const state: FormState = { values: formFields(body), errors: {} }
+        const v = Object.fromEntries(Object.entries(state.values).map(([name, value]) => [name.replace(/^r_/, ''), value]))
+        const list = (raw: string | undefined) => (raw ?? '').split(',').map((part) => part.trim()).filter(Boolean)
+        const number = (raw: string | undefined) => (raw === undefined || raw.trim() === '' ? undefined : Number(raw))
+        try {
+          const series = await maintenanceSeries.create(user, {
+            status_page_id: page.id,
+            title: v.title ?? '',
+            message: v.message ?? '',
+            time_zone: (v.time_zone ?? '').trim(),
+            starts_on: v.starts_on ?? '',
+            start_time: v.start_time ?? '',
+            duration_minutes: number(v.duration_minutes),
+            frequency: v.frequency as 'daily' | 'weekly' | 'monthly',
+            interval: number(v.interval) ?? 1,
+            weekdays: list(v.weekdays).map((day) => day.toUpperCase()) as never,
+            until: v.until ? v.until : undefined,
+            count: number(v.count),
+            exceptions: list(v.exceptions),
+            notify_subscribers: v.notify_subscribers === 'on',
+          })
+          return redirect(`/user/pages/${page.id}/maintenance#recurring`, `Recurring maintenance "${series.title}" added.`)
+        } catch (error) {
+          // The service names API fields; the form shows its error above the fields.
+          const again = serviceErrorState(error, { values: state.values, errors: {} })
+          return render({ title: `Maintenance: ${page.name}`, crumbs: maintenanceCrumbs(page), head: STYLES, scripts: SCRIPTS }, await pageView(user, page, emptyForm(), request, again), errorStatus(error))
+        }
+      }),
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Add recurring maintenance (form post)') },
+    )
+    .post(
+      '/user/maintenance-series/:id/cancel',
+      screen(async ({ user, params, redirect }) => {
+        const series = await maintenanceSeries.cancel(user, idParam(params.id))
+        return redirect(`/user/pages/${series.pageId}/maintenance#recurring`, `Recurring maintenance "${series.title}" cancelled.`)
+      }),
+      { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Cancel a recurring maintenance (form post)') },
     )
     .get(
       '/user/maintenance/:id',

@@ -15,6 +15,7 @@ import { pageCrumbs, pagesCrumbs, sectionNav } from './pages.ts'
 export const STATUS_OPTIONS = [
   { value: 'up', label: 'Operational' },
   { value: 'degraded', label: 'Degraded performance' },
+  { value: 'partial', label: 'Partial outage' },
   { value: 'down', label: 'Down' },
 ]
 const TYPE_OPTIONS = [

@@ -8,6 +8,7 @@ import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { Incident, IncidentTemplate } from '../../modules/incidents/service.ts'
 import { INCIDENT_STATES } from '../../modules/incidents/states.ts'
+import { IMPACT_LABELS, INCIDENT_IMPACTS } from '../../modules/status-pipeline/status.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { emptyForm, errorSummary, selectField, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
@@ -28,11 +29,17 @@ const STATE_LABELS: Record<string, string> = {
 export const stateLabel = (state: string): string => STATE_LABELS[state] ?? state
 const STATE_OPTIONS = INCIDENT_STATES.map((state) => ({ value: state, label: STATE_LABELS[state]! }))
 
-const COMPONENT_STATUS_LABELS: Record<string, string> = { up: 'Operational', degraded: 'Degraded', down: 'Down' }
+const COMPONENT_STATUS_LABELS: Record<string, string> = { up: 'Operational', degraded: 'Degraded', partial: 'Partial outage', down: 'Down' }
 export const componentStatusLabel = (status: string): string => COMPONENT_STATUS_LABELS[status] ?? status
 const COMPONENT_STATUS_OPTIONS = Object.entries(COMPONENT_STATUS_LABELS).map(([value, label]) => ({ value, label }))
 
+/** Empty: derived from the affected components' worst status. */
+const IMPACT_OPTIONS = [{ value: '', label: 'From the components' }, ...INCIDENT_IMPACTS.map((impact) => ({ value: impact, label: IMPACT_LABELS[impact] }))]
+const IMPACT_HINT = 'From the components: critical while one is in major outage, major while one is in partial outage, else minor.'
+const impactField = (form: FormState) => selectField({ name: 'impact', label: 'Impact', options: IMPACT_OPTIONS, state: form, fallback: '', hint: IMPACT_HINT })
+
 const LABELS: Record<string, string> = {
+  impact: 'Impact',
   notify_subscribers: 'Notify subscribers',
   template_id: 'Template',
   title: 'Title',
@@ -140,6 +147,7 @@ export function reportForm(options: ReportFormOptions): string {
   !${selectField({ name: 'state', label: 'State', options: STATE_OPTIONS, state: form, fallback: 'investigating' })}
   !${textArea({ name: 'message', label: 'Message', hint: 'The first update on the public page (optional).', rows: 3, state: form })}
   !${componentFieldset('Affected components', choices, form, { checkboxes: true, statuses: true })}
+  !${impactField(form)}
   !${notifySubscribersField(form, NOTIFY_HINT)}
   !${
     full
@@ -187,7 +195,7 @@ export function incidentsPageView(options: ReportFormOptions & { incidents: Inci
 </section>`
 }
 
-const UPDATE_LABELS: Record<string, string> = { notify_subscribers: 'Notify subscribers', message: 'Message', state: 'State', title: 'Title', component_ids: 'Affected components' }
+const UPDATE_LABELS: Record<string, string> = { impact: 'Impact', notify_subscribers: 'Notify subscribers', message: 'Message', state: 'State', title: 'Title', component_ids: 'Affected components' }
 
 export interface IncidentViewOptions {
   page: StatusPage
@@ -280,6 +288,7 @@ export function incidentView(options: IncidentViewOptions): string {
 <p><span class="badge!${resolved ? ' ok' : ''}">${stateLabel(incident.state)}</span> <span class="muted">on <a href="/user/pages/${String(page.id)}">${page.name}</a> · ${
     incident.components.length === 0 ? 'whole page' : incident.components.map((c) => c.name).join(', ')
   }</span>!${automaticBadge(incident)}</p>
+<p id="impact">Impact: <strong>${IMPACT_LABELS[incident.impact]}</strong> <span class="muted">(${incident.impactChosen === null ? 'from the components' : 'chosen'})</span></p>
 !${automaticNote(incident)}
 <section class="card" aria-labelledby="update-heading">
   <h2 id="update-heading">Post an update</h2>
@@ -315,6 +324,7 @@ export function incidentView(options: IncidentViewOptions): string {
   !${errorSummary(editForm, UPDATE_LABELS)}
   <form method="post" action="/user/incidents/${id}/edit" class="stack" novalidate>
     !${textField({ name: 'title', label: 'Title', maxLength: 200, state: editForm, autocomplete: 'off' })}
+    !${impactField(editForm)}
     !${componentFieldset('Affected components', editChoices, editForm, { checkboxes: true, statuses: false })}
     <button type="submit" class="secondary">Save changes</button>
   </form>

@@ -4,10 +4,10 @@
  */
 import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
-import type { Maintenance } from '../../modules/maintenances/service.ts'
+import type { Maintenance, MaintenanceSeries } from '../../modules/maintenances/service.ts'
 import { maintenancePhase } from '../../modules/status-pipeline/windows.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import { errorSummary, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
+import { checkboxField, errorSummary, formError, selectField, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
 import { notifySubscribersField } from './notify-field.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { formatInZone } from '../kit/zones.ts'
@@ -102,7 +102,7 @@ export function windowForm(options: WindowFormOptions): string {
 </form>`
 }
 
-export function maintenancePageView(page: StatusPage, view: Glance, formOptions: Omit<WindowFormOptions, 'action' | 'button'>): string {
+export function maintenancePageView(page: StatusPage, view: Glance, formOptions: Omit<WindowFormOptions, 'action' | 'button'>, recurring = ''): string {
   const zone = formOptions.zone
   return html`<h1>Maintenance: ${page.name}</h1>
 !${sectionNav(page, 'Maintenance')}
@@ -113,6 +113,7 @@ export function maintenancePageView(page: StatusPage, view: Glance, formOptions:
   <h2 id="schedule-heading">Schedule maintenance</h2>
   !${windowForm({ ...formOptions, action: `/user/pages/${page.id}/maintenance`, button: 'Schedule', notify: true })}
 </section>
+!${recurring}
 <section class="card" aria-labelledby="maint-past">
   <h2 id="maint-past">Past</h2>
   !${windowList(view.past, zone, 'None yet.', false)}
@@ -151,5 +152,52 @@ export function cancelMaintenanceView(window: Maintenance, zone: string): string
     <button type="submit" class="danger">Cancel maintenance</button>
     <a href="/user/maintenance/${id}">Keep it</a>
   </form>
+</section>`
+}
+
+const FREQUENCY_WORDS: Record<string, string> = { daily: 'day', weekly: 'week', monthly: 'month' }
+
+/** "Every 2 weeks on MO, TH at 03:00 Europe/Berlin, 30 min, until 2027-12-31". */
+export function seriesRule(series: MaintenanceSeries): string {
+  const { rule } = series
+  const unit = FREQUENCY_WORDS[rule.frequency]!
+  const every = rule.interval === 1 ? `Every ${unit}` : `Every ${rule.interval} ${unit}s`
+  const on = rule.weekdays.length > 0 ? ` on ${rule.weekdays.join(', ')}` : rule.monthDay !== undefined ? ` on day ${rule.monthDay}` : ''
+  const end = rule.untilOn !== undefined ? `, until ${rule.untilOn}` : rule.count !== undefined ? `, ${rule.count} times` : ''
+  const skipped = rule.exceptions.length > 0 ? `, except ${rule.exceptions.join(', ')}` : ''
+  return `${every}${on} at ${rule.startTime} ${rule.timeZone}, ${rule.durationMinutes} min${end}${skipped}`
+}
+
+/** The page's recurring maintenance (next occurrences in the zone of the list) and the form to add one. */
+export function seriesSection(pageId: number, list: readonly MaintenanceSeries[], form: FormState, zone: string): string {
+  const active = list.filter((s) => s.cancelledAt === null)
+  const items = active.map(
+    (s) => html`<li class="series"><strong>${s.title}</strong> <span class="hint">${seriesRule(s)}</span>
+  <ul class="next-occurrences" aria-label="Next occurrences of ${s.title}">!${s.next.map((o) => html`<li>${formatInZone(o.startAt, zone)}</li>`).join('') || '<li>No more occurrences.</li>'}</ul>
+  <form method="post" action="/user/maintenance-series/${String(s.id)}/cancel"><button type="submit" class="secondary">Cancel “${s.title}”</button></form></li>`,
+  )
+  // Names start with r_: ids stay unique beside the one-off form on the same screen.
+  const field = (name: string, label: string, extra: Partial<Parameters<typeof textField>[0]> = {}) => textField({ name: `r_${name}`, label, state: form, ...extra })
+  return html`<section class="card" aria-labelledby="recurring-heading" id="recurring">
+<h2 id="recurring-heading">Recurring maintenance</h2>
+!${items.length > 0 ? `<ul class="series-list">${items.join('')}</ul>` : '<p>None yet.</p>'}
+<h3>Add recurring maintenance</h3>
+<form method="post" action="/user/pages/${String(pageId)}/maintenance/recurring">
+!${formError(form)}
+!${field('title', 'Title', { required: true, maxLength: 200 })}
+!${textArea({ name: 'r_message', label: 'Message', state: form, rows: 2 })}
+!${field('time_zone', 'Time zone', { required: true, fallback: zone, hint: 'An IANA zone, such as Europe/Berlin: the start time stays the same across daylight-saving changes.' })}
+!${field('starts_on', 'First date', { type: 'date', required: true })}
+!${field('start_time', 'Start time', { type: 'time', required: true })}
+!${field('duration_minutes', 'Duration (minutes)', { type: 'number', required: true })}
+!${selectField({ name: 'r_frequency', label: 'Repeats', state: form, options: [{ value: 'daily', label: 'Daily' }, { value: 'weekly', label: 'Weekly' }, { value: 'monthly', label: 'Monthly' }] })}
+!${field('interval', 'Every', { type: 'number', fallback: '1', hint: 'Every n days, weeks or months.' })}
+!${field('weekdays', 'Weekdays (weekly)', { hint: 'Comma-separated, such as MO, TH; empty: the weekday of the first date.' })}
+!${field('until', 'Until (optional)', { type: 'date' })}
+!${field('count', 'Or number of times (optional)', { type: 'number' })}
+!${field('exceptions', 'Skipped dates (optional)', { hint: 'Comma-separated dates, such as 2027-12-25, 2028-01-01.' })}
+!${checkboxField({ name: 'r_notify_subscribers', label: 'Tell subscribers', state: form })}
+<button type="submit">Add recurring maintenance</button>
+</form>
 </section>`
 }

@@ -14,7 +14,7 @@ const incident: EventView = {
   kind: 'incident.opened', at: AT, id: 'incident:9:1:incident.opened', title: 'Incident opened: API is experiencing issues',
   lines: ['State: Investigating', 'Affected: API', 'Our monitoring confirmed that API is down.'], severity: 'critical', page, link: `${page.url}/incidents/9`,
   alertKey: 'lantern:incident:9', resolves: false,
-  incident: { id: 9, name: 'API is experiencing issues', state: 'investigating', startedAt: AT, createdAt: AT, updatedAt: AT, resolvedAt: null, components: [], updates: [], postmortem: null }, details: {},
+  incident: { id: 9, name: 'API is experiencing issues', state: 'investigating', startedAt: AT, createdAt: AT, updatedAt: AT, resolvedAt: null, impact: null, components: [], updates: [], postmortem: null }, details: {},
 }
 const down: MonitorFacts = { id: 5, name: 'API health', target: 'https://api.example.com/health', state: 'down', reason: 'HTTP 503', responseMs: 40, since: AT }
 

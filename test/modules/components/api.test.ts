@@ -50,7 +50,7 @@ describe('components', () => {
       [{}, 'name is required'],
       [{ name: '' }, 'name must not be empty'],
       [{ name: 'x', type: 'ftp' }, 'type must be one of site, api, dns'],
-      [{ name: 'x', status: 'sideways' }, 'status must be one of up, degraded, down'],
+      [{ name: 'x', status: 'sideways' }, 'status must be one of up, degraded, partial, down'],
       [{ name: 'x', group: 'g'.repeat(101) }, 'group must be a string of at most 100 characters or null'],
       [{ name: 'x'.repeat(2000) }, 'name must be a string of at most 100 characters'],
     ]
@@ -127,7 +127,7 @@ describe('history import', () => {
     const future = new Date(ctx.clock.now() + 60_000).toISOString()
     const cases: Array<[unknown, string]> = [
       [[], 'history must contain at least one entry'],
-      [[{ status: 'up', at: '2026-10-01T00:00:00Z' }, { status: 'meh', at: '2026-10-02T00:00:00Z' }], 'history[1].status must be one of up, degraded, down'],
+      [[{ status: 'up', at: '2026-10-01T00:00:00Z' }, { status: 'meh', at: '2026-10-02T00:00:00Z' }], 'history[1].status must be one of up, degraded, partial, down'],
       [[{ status: 'up', at: 'yesterday' }], 'history[0].at must be an RFC 3339 date-time with offset'],
       [[{ status: 'up', at: '2026-10-01T00:00:00' }], 'history[0].at must be an RFC 3339 date-time with offset'],
       [[{ status: 'up', at: '2026-02-30T00:00:00Z' }], 'history[0].at must be an RFC 3339 date-time with offset'],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { overallStatus, type OverallStatus } from '../../../src/modules/status-pipeline/overall.ts'
 
-type S = 'up' | 'degraded' | 'down'
+type S = 'up' | 'degraded' | 'partial' | 'down'
 const c = (...statuses: S[]) => statuses.map((status) => ({ status }))
 
 // [case, components, active incidents, active maintenances, expected]
@@ -28,6 +28,15 @@ const TABLE: Array<[string, ReturnType<typeof c>, number, number, OverallStatus]
   ['an incident during maintenance with a degraded component', c('up', 'degraded'), 1, 1, 'degraded_performance'],
   ['an incident during maintenance with an outage', c('up', 'down'), 1, 1, 'partial_outage'],
   ['an incident with a degraded component', c('degraded'), 1, 0, 'degraded_performance'],
+  // A partial outage (set by people) sits between degraded and down.
+  ['one component in partial outage', c('up', 'partial'), 0, 0, 'partial_outage'],
+  ['every component in partial outage: still partial', c('partial', 'partial'), 0, 0, 'partial_outage'],
+  ['the only component in partial outage', c('partial'), 0, 0, 'partial_outage'],
+  ['partial outage outranks degraded', c('degraded', 'partial'), 0, 0, 'partial_outage'],
+  ['down and partial: one down among several', c('partial', 'down'), 0, 0, 'partial_outage'],
+  ['every component down but one in partial outage', c('down', 'down', 'partial'), 0, 0, 'partial_outage'],
+  ['maintenance does not hide a component in partial outage', c('up', 'partial'), 0, 1, 'partial_outage'],
+  ['an incident never improves a component in partial outage', c('partial'), 1, 1, 'partial_outage'],
 ]
 
 describe('overallStatus', () => {

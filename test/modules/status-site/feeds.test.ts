@@ -24,15 +24,16 @@ const input = {
 test('RSS descriptions (HTML for feed readers) carry markup in messages as text', () => {
   const doc = new DOMParser().parseFromString(renderRss(input), 'text/xml')
   const description = doc.getElementsByTagName('description')[1]!.textContent!
-  // What a reader renders as HTML: escaped markup, line breaks as <br>.
+  // What a reader renders as HTML: the message's Markdown as HTML, raw markup in it escaped as text.
   expect(description).not.toContain('<img')
   expect(description).not.toContain('<script')
-  expect(description).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; more<br>line two')
+  expect(description).toContain('<p>line one &lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; more<br>\nline two</p>')
 })
 
-test('Atom content is type="text": the text itself, once escaped', () => {
+test('Atom content is type="html": the Markdown as HTML, markup in it escaped as text', () => {
   const doc = new DOMParser().parseFromString(renderAtom(input), 'text/xml')
   const content = doc.getElementsByTagName('content')[0]!
-  expect(content.getAttribute('type')).toBe('text')
-  expect(content.textContent).toContain(`line one ${XSS}\nline two`)
+  expect(content.getAttribute('type')).toBe('html')
+  expect(content.textContent).not.toContain('<img')
+  expect(content.textContent).toContain('line one &lt;img src=x onerror=alert(1)&gt;')
 })

@@ -36,7 +36,7 @@ describe('vendor summaries (pure)', () => {
     expect(read.ok).toBe(true)
     if (!read.ok) return
     expect(read.summary.incidents).toEqual([{ name: 'API errors', status: 'identified', impact: 'minor', url: 'https://stspg.io/x' }])
-    expect(statusFromSummary(read.summary, 'c-api')).toEqual({ status: 'degraded' })
+    expect(statusFromSummary(read.summary, 'c-api')).toEqual({ status: 'partial' })
     expect(statusFromSummary(read.summary, 'website')).toEqual({ status: 'up' })
     expect(statusFromSummary(read.summary, null)).toEqual({ status: 'degraded' })
     expect(statusFromSummary(read.summary, 'Billing')).toEqual({ reason: 'the feed has no component "Billing"' })

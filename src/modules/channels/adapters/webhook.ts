@@ -6,7 +6,8 @@
  */
 import { toIso } from '../../../lib/time.ts'
 import type { OutboundRequest } from '../../notify/contract.ts'
-import { incidentImpact, STATUSPAGE_INDICATORS, type DisplayStatus } from '../../status-pipeline/status.ts'
+import type { ComponentStatus } from '../../components/tables.ts'
+import { componentDisplayStatus, incidentImpact, STATUSPAGE_INDICATORS, type DisplayStatus } from '../../status-pipeline/status.ts'
 import type { EventView, IncidentFacts, MaintenanceFacts } from '../event-view.ts'
 import { WEBHOOK_PAYLOAD_VERSION, type WebhookPayload } from '../webhook-schema.ts'
 
@@ -16,8 +17,7 @@ export const WEBHOOK_USER_AGENT = 'Lantern-Webhook/2'
 export const webhookDocsUrl = (baseUrl: string) => `${baseUrl}/docs/notifications`
 
 /** Lantern's component statuses in Statuspage's words. */
-const STATUSPAGE_STATUS: Record<string, DisplayStatus> = { up: 'operational', degraded: 'degraded_performance', down: 'major_outage' }
-const statusWord = (status: string): DisplayStatus => STATUSPAGE_STATUS[status] ?? 'operational'
+const statusWord = (status: string): DisplayStatus => componentDisplayStatus(status as ComponentStatus, false)
 
 const MAINTENANCE_STATUS = { 'maintenance.scheduled': 'scheduled', 'maintenance.started': 'in_progress', 'maintenance.ended': 'completed' } as const
 
@@ -32,14 +32,14 @@ type Incident = NonNullable<WebhookPayload['incident']>
 
 function incidentJson(incident: IncidentFacts, view: EventView, pageSlug: string): Incident {
   const components = incident.components.map((c) => ({ id: String(c.id), name: c.name, status: statusWord(c.status) }))
-  // Statuspage stores an impact per incident; Lantern's comes from the worst affected component.
-  const impact = incidentImpact(components.map((c) => c.status))
+  // The owner's impact, else from the worst affected component.
+  const impact = incidentImpact(components.map((c) => c.status), incident.impact)
   const monitoring = [...incident.updates].reverse().find((u) => u.state === 'monitoring')
   return {
     id: String(incident.id),
     name: incident.name,
     status: incident.state as Incident['status'],
-    impact: impact === 'none' ? 'minor' : impact,
+    impact,
     created_at: toIso(incident.createdAt),
     updated_at: toIso(incident.updatedAt),
     started_at: toIso(incident.startedAt),

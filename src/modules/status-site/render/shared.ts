@@ -9,6 +9,7 @@ import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
 import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { toIso } from '../../../lib/time.ts'
+import { IMPACT_LABELS } from '../../status-pipeline/status.ts'
 import type { PublicIncident } from '../events.ts'
 
 export interface Assets {
@@ -48,6 +49,7 @@ export function statusPage(title: string, assets: Assets, options: { noindex: bo
     options.feeds
       ? html`<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="/history.rss">
 <link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="/history.atom">
+<link rel="alternate" type="text/calendar" title="${title} (maintenance calendar)" href="/maintenance.ics">
 `
       : ''
   }`
@@ -62,7 +64,7 @@ export function siteHeader(view: { name: string; assets: Assets; subscribe?: boo
   const subscribe = view.subscribe ? `<a href="/subscribe"${view.current === 'subscribe' ? ' aria-current="page"' : ''}>Subscribe to updates</a>` : ''
   return html`<header class="site"><div class="wrap">
 <a class="brand" href="/">!${view.assets.logo ? html`<img src="${view.assets.logo}" alt="" width="40" height="40">` : ''}<h1>${view.name}</h1></a>
-<nav aria-label="Status page">!${subscribe}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a></nav>
+<nav aria-label="Status page">!${subscribe}<a href="/history">Incident history</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a><a href="/maintenance.ics">Calendar</a></nav>
 </div></header>`
 }
 
@@ -79,7 +81,7 @@ export function incidentBlock(incident: PublicIncident, options: { headingLevel:
   const resolved = incident.resolvedAt !== null
   return html`<article class="incident card!${resolved ? ' incident--resolved' : ''}">
 !${heading}
-<p class="meta">Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
+<p class="meta">Impact: <strong class="impact impact-${incident.impact}">${IMPACT_LABELS[incident.impact]}</strong>. Affects: ${affected}. Started !${time(incident.startedAt)}!${incident.resolvedAt === null ? '' : html`, resolved !${time(incident.resolvedAt)}`}.</p>
 !${postmortemBlock(incident, options.link)}<ol class="timeline">!${updates
     .map(
       (u) => html`<li><span class="state">${u.state}</span> &middot; !${time(u.at)}!${u.message.trim() ? html`<div class="message">!${renderSafeMarkdown(u.message)}</div>` : ''}</li>`,

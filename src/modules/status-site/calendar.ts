@@ -1,0 +1,128 @@
+/**
+ * The page's maintenance as an iCalendar feed (RFC 5545, pure). A recurring series is one VEVENT
+ * with its rule (RRULE), skipped dates (EXDATE) and local times named by their IANA zone (TZID); a
+ * one-off window is a VEVENT in UTC. UIDs never change for an event; SEQUENCE is the event's count
+ * of changes, so calendar programs replace an older copy; a cancelled series stays as
+ * STATUS:CANCELLED so subscribed calendars remove its occurrences. Occurrences of a series are not
+ * listed on their own (the rule makes them). Every byte comes from stored times, so an unchanged
+ * page gives the same feed and ETag.
+ */
+import { dayNumber, instantOf, occurrences, type RecurrenceRule } from '../maintenances/service.ts'
+import type { PublicMaintenance, PublicMaintenanceSeries } from './events.ts'
+
+export interface CalendarInput {
+  name: string
+  url: string
+  pageId: number
+  series: readonly PublicMaintenanceSeries[]
+  maintenances: readonly PublicMaintenance[]
+}
+
+const DAY_MS = 86_400_000
+
+/** TEXT values: backslash, semicolon, comma and line breaks escaped. */
+export const escapeText = (value: string): string => value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, '\\n')
+
+const encoder = new TextEncoder()
+/** Folds a content line at 75 octets, never inside a UTF-8 character. */
+export function fold(line: string): string {
+  if (encoder.encode(line).length <= 75) return line
+  const parts: string[] = []
+  let current = ''
+  let size = 0
+  for (const char of line) {
+    const bytes = encoder.encode(char).length
+    // The first line holds 75 octets; the next ones 74 after their leading space.
+    if (size + bytes > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current)
+      current = ''
+      size = 0
+    }
+    current += char
+    size += bytes
+  }
+  parts.push(current)
+  return parts.join('\r\n ')
+}
+
+const utc = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+const localStamp = (on: string, time: string): string => `${on.replace(/-/g, '')}T${time.replace(':', '')}00`
+
+function rrule(rule: RecurrenceRule): string {
+  const parts = [`FREQ=${rule.frequency.toUpperCase()}`, `INTERVAL=${rule.interval}`]
+  if (rule.frequency === 'weekly') {
+    parts.push('WKST=MO')
+    if (rule.weekdays.length > 0) parts.push(`BYDAY=${rule.weekdays.join(',')}`)
+  }
+  if (rule.frequency === 'monthly' && rule.monthDay !== undefined) parts.push(`BYMONTHDAY=${rule.monthDay}`)
+  if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`)
+  if (rule.untilOn !== undefined) {
+    // With a zoned DTSTART, UNTIL is in UTC: the last local date at the start time.
+    const [hour, minute] = rule.startTime.split(':').map(Number) as [number, number]
+    parts.push(`UNTIL=${utc(instantOf(rule.timeZone, dayNumber(rule.untilOn)! * DAY_MS + hour * 3_600_000 + minute * 60_000))}`)
+  }
+  return parts.join(';')
+}
+
+function seriesEvent(series: PublicMaintenanceSeries, input: CalendarInput): string[] | undefined {
+  const { rule } = series
+  // DTSTART is the first date the rule makes (it always counts as an occurrence in iCalendar).
+  const first = occurrences({ ...rule, exceptions: [] }, { from: 0, to: Number.MAX_SAFE_INTEGER, limit: 1 })[0]
+  if (!first) return undefined
+  const zone = rule.timeZone
+  const lines = [
+    'BEGIN:VEVENT',
+    `UID:maintenance-series-${series.id}.page-${input.pageId}@lantern`,
+    `DTSTAMP:${utc(series.updatedAt)}`,
+    `CREATED:${utc(series.createdAt)}`,
+    `LAST-MODIFIED:${utc(series.updatedAt)}`,
+    `SEQUENCE:${series.sequence}`,
+    `STATUS:${series.cancelledAt === null ? 'CONFIRMED' : 'CANCELLED'}`,
+    `SUMMARY:${escapeText(series.title)}`,
+    `DTSTART;TZID=${zone}:${localStamp(first.on, rule.startTime)}`,
+    `DURATION:PT${rule.durationMinutes}M`,
+    `RRULE:${rrule(rule)}`,
+  ]
+  if (rule.exceptions.length > 0) lines.push(`EXDATE;TZID=${zone}:${rule.exceptions.map((on) => localStamp(on, rule.startTime)).join(',')}`)
+  return [...lines, ...details(series.message, series.components, input), 'END:VEVENT']
+}
+
+function windowEvent(window: PublicMaintenance, input: CalendarInput): string[] {
+  return [
+    'BEGIN:VEVENT',
+    `UID:maintenance-${window.id}.page-${input.pageId}@lantern`,
+    `DTSTAMP:${utc(window.updatedAt)}`,
+    `CREATED:${utc(window.createdAt)}`,
+    `LAST-MODIFIED:${utc(window.updatedAt)}`,
+    `SEQUENCE:${window.sequence}`,
+    'STATUS:CONFIRMED',
+    `SUMMARY:${escapeText(window.title)}`,
+    `DTSTART:${utc(window.startAt)}`,
+    `DTEND:${utc(window.endAt)}`,
+    ...details(window.message, window.components, input),
+    'END:VEVENT',
+  ]
+}
+
+function details(message: string, components: ReadonlyArray<{ name: string }>, input: CalendarInput): string[] {
+  const affected = components.length === 0 ? 'Affects: the whole page' : `Affects: ${components.map((c) => c.name).join(', ')}`
+  return [`DESCRIPTION:${escapeText(message === '' ? affected : `${message}\n\n${affected}`)}`, `URL:${input.url}/`, 'TRANSP:OPAQUE']
+}
+
+export function renderCalendar(input: CalendarInput): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Lantern//Status page maintenance//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escapeText(`${input.name} maintenance`)}`,
+    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+    'X-PUBLISHED-TTL:PT1H',
+  ]
+  for (const series of input.series) lines.push(...(seriesEvent(series, input) ?? []))
+  // Occurrences belong to their series' event.
+  for (const window of input.maintenances) if (window.seriesId === null) lines.push(...windowEvent(window, input))
+  lines.push('END:VCALENDAR')
+  return `${lines.map(fold).join('\r\n')}\r\n`
+}
