@@ -26,7 +26,7 @@ export function chatRequest(url: string, body: string): OutboundRequest {
 }
 
 /** The confirmation a visitor's channel gets: the one message before any update. */
-export function confirmationView(kind: ChatKind, page: { id: number; slug: string; name: string; url: string }, confirmUrl: string, at: number): EventView {
+export function confirmationView(kind: ChatKind, page: { id: number; name: string }, confirmUrl: string, at: number): EventView {
   return {
     kind: 'test',
     at,
@@ -48,4 +48,9 @@ export function confirmationView(kind: ChatKind, page: { id: number; slug: strin
 
 export function confirmationRequest(kind: ChatKind, url: string, view: EventView): OutboundRequest {
   return chatRequest(url, kind === 'slack' ? JSON.stringify(slackPayload(view)) : JSON.stringify(teamsPayload(view)))
+}
+
+/** How the confirm and manage pages name a chat subscriber: "the Slack channel of hooks.slack.com". */
+export function chatDestination(kind: ChatKind, url: string): string {
+  return `the ${CHAT_NAMES[kind]} channel at ${new URL(url).host}`
 }

@@ -63,6 +63,11 @@ export class SubscribersRepo {
     return this.db.selectFrom('subscribers').selectAll().where('page_id', '=', pageId).where('kind', '=', 'email').where('email', '=', email).where('unsubscribed_at', 'is', null).executeTakeFirst()
   }
 
+  /** The active webhook, Slack or Teams subscriber of this URL on the page. */
+  activeUrl(pageId: number, url: string) {
+    return this.db.selectFrom('subscribers').selectAll().where('page_id', '=', pageId).where('kind', '<>', 'email').where('url', '=', url).where('unsubscribed_at', 'is', null).executeTakeFirst()
+  }
+
   async activeAddresses(pageId: number): Promise<Set<string>> {
     const rows = await this.db.selectFrom('subscribers').select(['email', 'url']).where('page_id', '=', pageId).where('unsubscribed_at', 'is', null).execute()
     return new Set(rows.map((r) => r.email ?? r.url ?? ''))
