@@ -11,6 +11,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import { webhookRequestOf } from '../channels/adapters/webhook.ts'
+import { chatRequest, isChatKind } from './chat.ts'
 import type { Delivery, OutboxWriter } from '../notify/contract.ts'
 import type { PendingFanoutPayload } from './fanout.ts'
 import { SubscribersRepo } from './repo.ts'
@@ -63,7 +64,7 @@ export class SubscriberFanoutExpander {
         const about = new Set(payload.about)
         const hears = (chosen: number[] | null) => chosen === null || about.size === 0 || chosen.some((id) => about.has(id))
         const recipients = batch.filter(
-          (s) => (page.visibility === 'public' || s.source !== 'self') && (s.kind === 'webhook' || this.outbox.mailEnabled) && hears(componentIdsOf(s)),
+          (s) => (page.visibility === 'public' || s.source !== 'self') && (s.kind !== 'email' || this.outbox.mailEnabled) && (!isChatKind(s.kind) || payload.slackBody !== undefined) && hears(componentIdsOf(s)),
         )
         const fill = (text: string, token: string) => text.replaceAll(payload.slot, token)
         const deliveries = await Promise.all(
@@ -75,6 +76,8 @@ export class SubscriberFanoutExpander {
               const headers = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [name, fill(value, token)]))
               return { target, mail: { to: s.email!, subject: mail.subject, text: fill(mail.text, token), html: mail.html && fill(mail.html, token), headers } }
             }
+            if (s.kind === 'slack') return { target, request: chatRequest(s.url!, fill(payload.slackBody!, token)) }
+            if (s.kind === 'teams') return { target, request: chatRequest(s.url!, fill(payload.teamsBody!, token)) }
             return { target, request: webhookRequestOf(s.url!, fill(payload.webhookBody, token)) }
           }),
         )

@@ -9,9 +9,10 @@ import type { Db } from '../../db/client.ts'
 import { randomToken } from '../../lib/crypto.ts'
 import type { Fanout, NotifyEvent, OutboundMail } from '../notify/contract.ts'
 import { webhookDocsUrl, webhookPayload } from '../channels/adapters/webhook.ts'
-import { loadEventView } from '../channels/event-view.ts'
+import { loadEventView, type EventView } from '../channels/event-view.ts'
+import { chatBodies } from './chat.ts'
 import { incidentMessage, isSubscriberEvent, maintenanceMessage, type SubscriberEvent } from './events.ts'
-import { eventMail, subscriberLinks } from './messages.ts'
+import { eventMail, lineText, subscriberLinks, type EventMessage, type PageRef, type SubscriberLinks } from './messages.ts'
 import { SubscribersRepo } from './repo.ts'
 import type { SubscribersService } from './service.ts'
 
@@ -23,6 +24,9 @@ export interface PendingFanoutPayload {
   mail: OutboundMail
   /** The JSON body webhook subscribers get: the payload webhook channels get, with the unsubscribe link. */
   webhookBody: string
+  /** The messages Slack and Teams subscribers get (absent in fan-outs written before they existed). */
+  slackBody?: string
+  teamsBody?: string
   /** The event's components; empty: the whole page (every subscriber hears it). */
   about: number[]
 }
@@ -71,6 +75,12 @@ export async function renderFanout(service: SubscribersService, repo: Subscriber
     slot,
     mail: eventMail('', ref, message, links),
     webhookBody: JSON.stringify(webhookPayload(view, { documentation: webhookDocsUrl(service.urls.baseUrl), unsubscribe: links.unsubscribe })),
+    ...chatBodies(chatView(view, ref, message, links)),
     about: content.componentIds,
   }
+}
+
+/** What a chat subscriber reads: the subscriber words of the mail, its link, and how to stop. */
+function chatView(view: EventView, page: PageRef, message: EventMessage, links: SubscriberLinks): EventView {
+  return { ...view, title: `[${page.name}] ${message.subject}`, lines: [...message.lines.map(lineText), `Stop these messages: ${links.unsubscribe}`], link: message.link }
 }

@@ -66,7 +66,7 @@ export interface EventMessage {
 }
 
 /** A line in the text part: Markdown in its plain-text form, a block of several lines set apart. */
-function lineText(line: EventLine): string {
+export function lineText(line: EventLine): string {
   if (typeof line === 'string') return line
   const text = markdownToText(line.markdown)
   if (line.label === undefined) return text.includes('\n') ? `\n${text}\n` : text

@@ -13,7 +13,12 @@ const ComponentIds = t.Array(entityId('component_ids must be component ids'), {
 })
 
 export const AddSubscriberBody = t.Object({
-  kind: t.Optional(t.Union([t.Literal('email'), t.Literal('webhook')], { error: 'kind must be email or webhook', description: 'Default email' })),
+  kind: t.Optional(
+    t.Union([t.Literal('email'), t.Literal('webhook'), t.Literal('slack'), t.Literal('teams')], {
+      error: 'kind must be email, webhook, slack or teams',
+      description: 'Default email; `slack` (a Slack incoming webhook) and `teams` (a Teams Workflows URL) get messages in those services\' formats at `url`',
+    }),
+  ),
   email: t.Optional(t.String({ maxLength: MAX_EMAIL, error: `email must be an address of at most ${MAX_EMAIL} characters` })),
   url: t.Optional(t.String({ maxLength: MAX_URL, error: `url must be an http(s) address of at most ${MAX_URL} characters` })),
   component_ids: t.Optional(t.Nullable(ComponentIds, { description: 'Only events about these components; null or empty: every event' })),
@@ -50,7 +55,7 @@ export const SubscriberParams = t.Object({
 
 const SubscriberJson = t.Object({
   id: t.Integer(),
-  kind: t.String({ description: 'email or webhook' }),
+  kind: t.String({ description: 'email, webhook, slack or teams' }),
   email: t.Nullable(t.String()),
   url: t.Nullable(t.String()),
   component_ids: t.Nullable(t.Array(t.Integer())),

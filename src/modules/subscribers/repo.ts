@@ -63,6 +63,11 @@ export class SubscribersRepo {
     return this.db.selectFrom('subscribers').selectAll().where('page_id', '=', pageId).where('kind', '=', 'email').where('email', '=', email).where('unsubscribed_at', 'is', null).executeTakeFirst()
   }
 
+  /** The active webhook, Slack or Teams subscriber of this URL on the page. */
+  activeUrl(pageId: number, url: string) {
+    return this.db.selectFrom('subscribers').selectAll().where('page_id', '=', pageId).where('kind', '<>', 'email').where('url', '=', url).where('unsubscribed_at', 'is', null).executeTakeFirst()
+  }
+
   async activeAddresses(pageId: number): Promise<Set<string>> {
     const rows = await this.db.selectFrom('subscribers').select(['email', 'url']).where('page_id', '=', pageId).where('unsubscribed_at', 'is', null).execute()
     return new Set(rows.map((r) => r.email ?? r.url ?? ''))
@@ -86,8 +91,10 @@ export class SubscribersRepo {
       // count(case …), not sum(boolean): PostgreSQL has no sum over booleans.
       .select([
         sql<number>`count(case when kind = 'email' and confirmed_at is not null then 1 end)`.as('email'),
-        sql<number>`count(case when kind = 'email' and confirmed_at is null then 1 end)`.as('pending'),
-        sql<number>`count(case when kind = 'webhook' then 1 end)`.as('webhook'),
+        // Pending: addresses and chat channels a visitor gave that have not confirmed yet.
+        sql<number>`count(case when kind <> 'webhook' and confirmed_at is null then 1 end)`.as('pending'),
+        // Webhooks and confirmed Slack or Teams channels.
+        sql<number>`count(case when kind <> 'email' and (kind = 'webhook' or confirmed_at is not null) then 1 end)`.as('webhook'),
       ])
       .where('page_id', '=', pageId)
       .where('unsubscribed_at', 'is', null)

@@ -14,6 +14,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { planLabel, subscriberLimit } from '../plans/matrix.ts'
 import type { User } from '../accounts/service.ts'
+import { confirmationRequest, confirmationView, type ChatKind } from './chat.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import { generateSigningSecret, type SigningKeySource } from '../notify/webhook-signing.ts'
@@ -201,6 +202,37 @@ export class SubscribersService {
     })
   }
 
+  /**
+   * A visitor's Slack or Teams channel: like an address, always the same outcome to the caller; a
+   * new or pending channel gets the confirmation link posted to it (at most once an hour), so only
+   * people who read the channel can turn the updates on; one already on gets nothing.
+   */
+  async subscribeChannel(pageId: number, input: { kind: ChatKind; url: string; componentIds: readonly number[] }): Promise<void> {
+    const url = normalizeWebhookUrl(input.url)
+    const page = await this.form(pageId)
+    const componentIds = parseComponentIds(input.componentIds, page.components)
+    const now = this.deps.clock.now()
+    await this.deps.repo.transaction(async (repo, trx) => {
+      const existing = await repo.activeUrl(pageId, url)
+      if (existing && (existing.confirmed_at !== null || existing.kind === 'webhook')) return
+      if (existing && existing.notice_sent_at !== null && now - existing.notice_sent_at < CONFIRM_RESEND_MS) return
+      if (!existing && (await this.isFull(repo, page, now))) return
+      const token = randomToken(32)
+      const fields = {
+        kind: input.kind,
+        component_ids: componentIds === null ? null : JSON.stringify(componentIds),
+        confirm_token_hash: await sha256Hex(token),
+        confirm_expires_at: now + CONFIRM_TTL_MS,
+        notice_sent_at: now,
+      }
+      const row = existing
+        ? await repo.update(existing.id, fields)
+        : await repo.insert({ page_id: pageId, email: null, url, source: 'self', manage_key: randomToken(16), created_at: now, ...fields })
+      const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
+      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, request: confirmationRequest(input.kind, url, confirmationView(input.kind, page, confirmUrl, now)) }])
+    })
+  }
+
   private async isFull(repo: SubscribersRepo, page: { id: number; plan: User['plan'] }, now: number): Promise<boolean> {
     const limit = subscriberLimit(page.plan)
     return limit !== null && (await repo.countTowardsLimit(page.id, now)) >= limit
@@ -298,7 +330,7 @@ export class SubscribersService {
         if (existing?.confirmed_at !== null && existing) throw conflict('email is already subscribed to this page')
         // A visitor still pending: the owner's word confirms them.
         if (existing) return toSubscriber((await repo.update(existing.id, { confirmed_at: now, confirm_token_hash: null, confirm_expires_at: null, component_ids: componentIds === null ? null : JSON.stringify(componentIds) }))!)
-      } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a webhook subscriber of this page')
+      } else if ((await repo.activeAddresses(page.id)).has(address.url!)) throw conflict('url is already a subscriber of this page')
       await this.requireRoom(repo, owner, page.id, 1, now)
       const row = await repo.insert(this.ownerRow(page.id, kind, address, componentIds, 'owner', now))
       return { ...toSubscriber(row), ...(row.signing_secret ? { revealedSigningSecret: row.signing_secret } : {}) }

@@ -31,17 +31,29 @@ function componentChoices(page: PublicPage, chosen: readonly number[] | null, le
   return html`<fieldset><legend>${legend}</legend><p class="hint" id="components-hint">None ticked: every component.</p>!${boxes.join('\n')}</fieldset>`
 }
 
-export function subscribeFormPage(view: SiteFrame, page: PublicPage, form: { email?: string; chosen?: number[]; error?: string } = {}): string {
-  const invalid = form.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''
+export function subscribeFormPage(
+  view: SiteFrame,
+  page: PublicPage,
+  form: { email?: string; via?: string; url?: string; chosen?: number[]; error?: string; errorOn?: 'email' | 'url' } = {},
+): string {
+  const via = form.via === 'slack' || form.via === 'teams' ? form.via : 'email'
+  const invalid = (field: 'email' | 'url') => (form.error && (form.errorOn ?? 'email') === field ? ` aria-invalid="true" aria-describedby="${field}-error"` : '')
+  const error = (field: 'email' | 'url') => (form.error && (form.errorOn ?? 'email') === field ? html`<p class="alert" id="${field}-error" role="alert">${form.error}</p>` : '')
+  const option = (value: string, label: string) => html`<label class="check"><input type="radio" name="via" value="${value}"!${via === value ? ' checked' : ''}> ${label}</label>`
   return frame(
     view,
     'Subscribe',
     html`<h2>Get status updates</h2>
-<p>We mail you when an incident or maintenance of ${page.name} is posted. You confirm by mail first, and every mail has a link to change or stop it.</p>
+<p>We tell you when an incident or maintenance of ${page.name} is posted: by mail, or in a Slack or Microsoft Teams channel. You confirm first, and every message has a link to change or stop it.</p>
 <form method="post" action="/subscribe">
-<label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${form.email ?? ''}"!${invalid}>
-!${form.error ? html`<p class="alert" id="email-error" role="alert">${form.error}</p>` : ''}
+<fieldset><legend>Where to</legend>!${option('email', 'Email')}!${option('slack', 'Slack channel')}!${option('teams', 'Microsoft Teams channel')}</fieldset>
+<label for="email">Email address (for mail)</label>
+<input id="email" name="email" type="email" autocomplete="email" maxlength="254" value="${form.email ?? ''}"!${invalid('email')}>
+!${error('email')}
+<label for="url">Incoming webhook URL (for Slack or Teams)</label>
+<input id="url" name="url" type="url" autocomplete="off" maxlength="2048" aria-describedby="url-hint" value="${form.url ?? ''}"!${invalid('url')}>
+<p class="hint" id="url-hint">Slack: an incoming webhook of the channel (https://hooks.slack.com/services/…). Teams: a Workflows "post to a channel when a webhook request is received" URL. The confirmation link is posted there.</p>
+!${error('url')}
 <div class="hp" aria-hidden="true"><label for="website">Leave this empty</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
 !${componentChoices(page, form.chosen ?? null, 'Only these components (optional)')}
 <button type="submit">Subscribe</button>
@@ -62,6 +74,16 @@ export function checkInboxPage(view: SiteFrame): string {
 
 export function messagePage(view: SiteFrame, title: string, text: string): string {
   return frame(view, title, html`<h2>${title}</h2><p role="status">${text}</p><p><a href="/">Back to the status page</a></p>`)
+}
+
+export function checkChannelPage(view: SiteFrame): string {
+  return frame(
+    view,
+    'Check your channel',
+    html`<h2>Check your channel</h2>
+<p role="status">If this channel can be subscribed, a message with a confirmation link is on its way to it. Open the link to confirm; it works for 7 days.</p>
+<p><a href="/">Back to the status page</a></p>`,
+  )
 }
 
 export function confirmPage(view: SiteFrame, email: string, token: string): string {

@@ -24,7 +24,8 @@ import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { publicContext, type PublicRequestContext } from '../status-site/context.ts'
 import { PAGE_CSP, type StatusSiteService } from '../status-site/service.ts'
 import type { SubscribersService } from './service.ts'
-import { checkInboxPage, confirmPage, managePage, messagePage, subscribeFormPage, unsubscribePage, type SiteFrame } from './site-views.ts'
+import { chatDestination, isChatKind } from './chat.ts'
+import { checkChannelPage, checkInboxPage, confirmPage, managePage, messagePage, subscribeFormPage, unsubscribePage, type SiteFrame } from './site-views.ts'
 
 /** Subscribe attempts per client and page. */
 export const SUBSCRIBE_ATTEMPTS = 5
@@ -120,15 +121,20 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
           // A bot filled the field people never see: answered like everyone, nothing done.
           if ((form.get('website') ?? '') !== '') return htmlResponse(checkInboxPage(frame))
           const email = form.get('email') ?? ''
+          const url = form.get('url') ?? ''
+          const via = form.get('via') ?? 'email'
           const chosen = idsOf(form)
+          const channel = isChatKind(via) ? via : undefined
           try {
-            await subscribers.subscribe(ctx.site.pageId, { email, componentIds: chosen })
+            if (channel) await subscribers.subscribeChannel(ctx.site.pageId, { kind: channel, url, componentIds: chosen })
+            else await subscribers.subscribe(ctx.site.pageId, { email, componentIds: chosen })
           } catch (error) {
             if (!(error instanceof HttpError) || error.status !== 400) throw error
             const page = await subscribers.form(ctx.site.pageId)
-            return htmlResponse(subscribeFormPage(frame, page, { email: email.slice(0, 254), chosen, error: error.message }), 400)
+            const kept = { email: email.slice(0, 254), url: url.slice(0, 2048), via, chosen, error: error.message, errorOn: channel ? ('url' as const) : ('email' as const) }
+            return htmlResponse(subscribeFormPage(frame, page, kept), 400)
           }
-          return htmlResponse(checkInboxPage(frame))
+          return htmlResponse(channel ? checkChannelPage(frame) : checkInboxPage(frame))
         }),
       { parse: 'none', detail: doc('Subscribe: the same answer whether or not the address is subscribed; the address gets the confirmation link') },
     )
@@ -138,7 +144,7 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
         withToken(request, async (ctx) => {
           const pending = await subscribers.pendingByConfirmToken(ctx.site.pageId, query.token ?? '')
           if (!pending) return invalidLink(ctx)
-          return htmlResponse(confirmPage(await frameOf(ctx), pending.email ?? '', query.token!))
+          return htmlResponse(confirmPage(await frameOf(ctx), addressOf(pending), query.token!))
         }),
       { query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }), detail: doc('The confirmation link of a subscription: a button that confirms') },
     )
@@ -162,7 +168,7 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
           const view = await subscribers.manageView(ctx.site.pageId, token)
           if (!view || view.subscriber.status !== 'confirmed') return invalidLink(ctx)
           if (view.subscriber.unsubscribed) return htmlResponse(messagePage(await frameOf(ctx), 'Unsubscribed', 'This address gets no more updates of this page.'))
-          const address = view.subscriber.email ?? view.subscriber.url ?? ''
+          const address = addressOf(view.subscriber)
           return htmlResponse(managePage(await frameOf(ctx), view.page, { address, chosen: view.subscriber.componentIds, token }))
         }),
       { query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }), detail: doc('Manage a subscription (the link in every mail)') },
@@ -183,7 +189,7 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
             throw error
           })
           if (!view) return invalidLink(ctx)
-          const address = view.subscriber.email ?? view.subscriber.url ?? ''
+          const address = addressOf(view.subscriber)
           return htmlResponse(managePage(await frameOf(ctx), view.page, { address, chosen: view.subscriber.componentIds, token, saved: true }))
         }),
       { parse: 'none', detail: doc('Change the components of a subscription, or unsubscribe') },
@@ -214,4 +220,9 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
         detail: doc('One-click unsubscribe (RFC 8058): a POST with `List-Unsubscribe=One-Click` unsubscribes at once'),
       },
     )
+}
+
+/** How a subscription is named to a person: the address, or the chat channel it posts to. */
+function addressOf(row: { kind: string; email: string | null; url: string | null }): string {
+  return isChatKind(row.kind) && row.url ? chatDestination(row.kind, row.url) : (row.email ?? row.url ?? '')
 }

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely'
 
-export type SubscriberKind = 'email' | 'webhook'
+/** `slack` and `teams`: an incoming webhook of a Slack channel or a Teams Workflows URL, sent messages in that service's format. */
+export type SubscriberKind = 'email' | 'webhook' | 'slack' | 'teams'
 export type SubscriberSource = 'self' | 'owner' | 'import'
 
 export interface SubscribersTable {

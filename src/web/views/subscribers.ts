@@ -27,13 +27,15 @@ export interface SubscribersViewInput {
 const KIND_OPTIONS = [
   { value: 'email', label: 'Email' },
   { value: 'webhook', label: 'Webhook (Statuspage-shaped JSON)' },
+  { value: 'slack', label: 'Slack channel (incoming webhook)' },
+  { value: 'teams', label: 'Microsoft Teams channel (Workflows URL)' },
 ]
 const SOURCE_LABELS: Record<string, string> = { self: 'Signed up', owner: 'Added by you', import: 'Imported' }
 
 function countsLine(counts: SubscriberCounts): string {
   const total = counts.email + counts.pending + counts.webhook
   const limit = counts.limit === null ? 'no limit on your plan' : `your plan allows ${counts.limit} per page`
-  return html`<p><strong>${counts.email}</strong> confirmed, <strong>${counts.pending}</strong> waiting for confirmation, <strong>${counts.webhook}</strong> ${noun(counts.webhook, 'webhook')}: ${total} in all; ${limit}.</p>`
+  return html`<p><strong>${counts.email}</strong> confirmed, <strong>${counts.pending}</strong> waiting for confirmation, <strong>${counts.webhook}</strong> ${noun(counts.webhook, 'webhook or chat channel', 'webhooks or chat channels')}: ${total} in all; ${limit}.</p>`
 }
 
 function subscriberTable(input: SubscribersViewInput): string {
@@ -82,7 +84,7 @@ export function subscribersView(input: SubscribersViewInput): string {
   <form method="post" action="/user/pages/${id}/subscribers" class="stack" novalidate>
     !${selectField({ name: 'kind', label: 'Kind', options: KIND_OPTIONS, state: input.addForm, fallback: 'email' })}
     !${textField({ name: 'email', label: 'Email address', type: 'email', autocomplete: 'off', hint: 'For email subscribers.', maxLength: 254, state: input.addForm })}
-    !${textField({ name: 'url', label: 'Webhook URL', type: 'url', hint: 'For webhook subscribers: we POST JSON to it.', maxLength: 2000, state: input.addForm })}
+    !${textField({ name: 'url', label: 'Webhook URL', type: 'url', hint: 'For webhook subscribers: we POST JSON to it. For Slack or Teams: the channel\'s incoming webhook or Workflows URL.', maxLength: 2000, state: input.addForm })}
     !${checkboxField({ name: 'consent', label: 'This person agreed to get status updates of this page', state: input.addForm })}
     <button type="submit">Add subscriber</button>
   </form>
