@@ -52,10 +52,29 @@ describe('redis checks', () => {
   const spec = (extra: Partial<Extract<MonitorSpec, { type: 'redis' }>> = {}): MonitorSpec => ({ type: 'redis', host: 'cache.test', port, tls: false, password: 'sesame', timeoutMs: 3_000, ...extra })
 
   beforeAll(async () => {
-    port = await freePort()
     closedPort = await freePort()
-    redis = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'sesame'], { stdout: 'ignore', stderr: 'ignore' })
-    await until(() => redisCommand(port, 'AUTH', 'sesame').then((line) => line === '+OK', () => false), 'redis-server')
+    // A free port can be taken by another test file before redis-server binds it: then it exits,
+    // and it starts again on another port (its own words kept for the error).
+    let said = ''
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort()
+      redis = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'sesame'], { stdout: 'pipe', stderr: 'pipe' })
+      let exited = false
+      void redis.exited.then(() => (exited = true))
+      try {
+        await until(() => (exited ? Promise.resolve(true) : redisCommand(port, 'AUTH', 'sesame').then((line) => line === '+OK', () => false)), 'redis-server', 20_000)
+      } catch (error) {
+        redis.kill()
+        throw error
+      }
+      if (!exited) {
+        // Keep reading what it says, so a full pipe never stops it.
+        void new Response(redis.stdout as ReadableStream).text().catch(() => '')
+        break
+      }
+      said = await new Response(redis.stdout as ReadableStream).text()
+      if (attempt === 3) throw new Error(`redis-server did not start: ${said.slice(-500)}`)
+    }
     await redisCommand(port, 'AUTH', 'sesame')
     const auth = (...args: string[]) => encodeCommand(['AUTH', 'sesame']) + encodeCommand(args)
     await new Promise<void>((resolve, reject) => {
@@ -70,7 +89,7 @@ describe('redis checks', () => {
       })
       socket.once('error', reject)
     })
-  })
+  }, 90_000)
   afterAll(async () => {
     redis.kill()
     await redis.exited
