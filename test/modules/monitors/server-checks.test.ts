@@ -23,6 +23,14 @@ async function freePort(): Promise<number> {
   return port
 }
 
+/**
+ * The environment without libfaketime (CI's late-evening pass preloads it into every process it
+ * starts): a Redis whose clock is faked stops serving, and only Lantern's clock is under test.
+ */
+function realClockEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(LD_PRELOAD|FAKETIME|DYLD_)/.test(entry[0])))
+}
+
 /** Polls until `ready` holds (a server starting), never a fixed sleep. */
 async function until(ready: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs
@@ -58,7 +66,7 @@ describe('redis checks', () => {
     let said = ''
     for (let attempt = 1; ; attempt++) {
       port = await freePort()
-      redis = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'sesame'], { stdout: 'pipe', stderr: 'pipe' })
+      redis = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'sesame'], { stdout: 'pipe', stderr: 'pipe', env: realClockEnv() })
       let exited = false
       void redis.exited.then(() => (exited = true))
       try {
