@@ -38,7 +38,7 @@ import type { MaintenanceNoticesTable, NotificationChannelPagesTable, Notificati
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
-import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { MonitorDependenciesTable, MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { MonitorAlertChannelsTable, MonitorAlertsTable } from '../modules/monitor-alerts/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
@@ -90,6 +90,7 @@ export interface Database {
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable
   monitor_region_states: MonitorRegionStatesTable
+  monitor_dependencies: MonitorDependenciesTable
   monitor_alerts: MonitorAlertsTable
   monitor_alert_channels: MonitorAlertChannelsTable
   probe_tokens: ProbeTokensTable
