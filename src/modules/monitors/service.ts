@@ -223,6 +223,20 @@ export class MonitorsService {
   }
 
   /**
+   * A tag of what the monitors screens show of the owner's monitors (of one with `id`): it changes
+   * with every result and state change and with the parents' states. The live screens poll with it
+   * as ETag, so an unchanged screen costs one read and a 304; it comes from the database every app
+   * server shares, so it holds behind a proxy that spreads the polls over several servers.
+   */
+  async liveTag(owner: User, id?: number): Promise<string> {
+    const rows = id === undefined ? await this.deps.repo.listByOwner(owner.id) : [await this.owned(owner, id)]
+    const text = (await this.withParents(rows))
+      .map((m) => [m.id, m.state, m.stateSince, m.flapping, m.lastCheckAt, m.updatedAt, m.stateReason, m.parents.map((p) => `${p.id}.${p.state}`).join(' '), m.waitingFor.map((p) => p.id).join(' ')].join(':'))
+      .join('|')
+    return `W/"${(await sha256Hex(text)).slice(0, 24)}"`
+  }
+
+  /**
    * The parents as given (deduplicated), each one of the owner's monitors (404 otherwise, as for
    * any monitor of someone else), none the monitor itself or depending on it (400: a cycle).
    */
