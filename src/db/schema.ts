@@ -33,7 +33,7 @@ import type {
 } from '../modules/maintenances/tables.ts'
 import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
-import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
+import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable, OutboxThreadsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
@@ -101,6 +101,7 @@ export interface Database {
   sla_monthly_mails: SlaMonthlyMailsTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
+  outbox_threads: OutboxThreadsTable
   notify_held_events: NotifyHeldEventsTable
   notification_channels: NotificationChannelsTable
   notification_channel_pages: NotificationChannelPagesTable
