@@ -181,7 +181,8 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
   const subscribers: PlannedSubscriber[] = []
   const allComponents = [...componentIds]
   for (const s of data.subscribers) {
-    const name = str(s.email) ?? str(s.display_phone_number) ?? str(s.endpoint) ?? str(s.workspace_name) ?? String(s.id)
+    const slack = [str(s.workspace_name), str(s.obfuscated_channel_name)].filter(Boolean).join(' ')
+    const name = str(s.email) ?? str(s.display_phone_number) ?? str(s.endpoint) ?? (slack || String(s.id))
     const leave = (reason: string) => skipped.push({ kind: `${String(s.mode)} subscriber`, name, reason })
     if (s.mode !== 'email') {
       if (s.mode === 'sms') leave('Lantern sends no SMS')
