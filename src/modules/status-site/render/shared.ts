@@ -101,7 +101,7 @@ export function footer(now: number, speech: Speech = english(), path = '/', zone
   const { w } = speech
   const zone = zones
     ? html`<form class="zone" method="get" action="${path}"><p>${w.t('footer.zone', { zone: w.zone })}!${zones.visitorZone ? html` <a href="${path}!${zones.lang ? html`?lang=${zones.lang}` : ''}">${w.t('footer.page_zone', { zone: zones.pageZone })}</a>` : ''}</p>
-!${zones.lang ? html`<input type="hidden" name="lang" value="${zones.lang}">` : ''}<label for="tz">${w.t('footer.your_zone')}</label> <input id="tz" name="tz" list="zones" maxlength="64" autocomplete="off" placeholder="Europe/Berlin"> <button type="submit">${w.t('footer.show')}</button>
+!${zones.lang ? html`<input type="hidden" name="lang" value="${zones.lang}">` : ''}<label for="tz">${w.t('footer.your_zone')}</label> <input id="tz" type="text" name="tz" list="zones" maxlength="64" autocomplete="off" placeholder="Europe/Berlin"> <button type="submit">${w.t('footer.show')}</button>
 <datalist id="zones">!${COMMON_ZONES.map((z) => html`<option value="${z}"></option>`).join('')}</datalist></form>`
     : ''
   const tz = zones?.visitorZone ? `&tz=${encodeURIComponent(w.zone)}` : ''
