@@ -77,7 +77,7 @@ describe('incidents and maintenance on the page', () => {
     expect(html.indexOf('Found a bad deploy')).toBeLessThan(html.indexOf('We are looking')) // newest first
     expect(html).toContain(`<a href="/incidents/${ids.incident}">`)
     expect(html).toMatch(/Started <time datetime="2026-11-01T12:00:00.000Z">1 Nov 2026, 12:00 UTC<\/time>/)
-    expect(html).toMatch(/<span class="state">identified<\/span> &middot; <time datetime="[^"]+">/)
+    expect(html).toMatch(/<span class="state">Identified<\/span> &middot; <time datetime="[^"]+">/)
     expect(html).not.toContain('&#60;time')
     const detail = await ctx.request(`${HOST}/incidents/${ids.incident}`)
     expect(detail.status).toBe(200)
