@@ -295,11 +295,15 @@ export class StatusSiteService {
     return { html, boundary: snap.nextBoundary }
   }
 
-  page(site: Site, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
-    return this.cachedUntil(pageKey(site.pageId, choice), site.pageId, PAGE_TTL_MS, async () => {
+  async page(site: Site, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
+    const build = async () => {
       const { html, boundary } = await this.renderPageUntil(site, choice)
       return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: VISITOR_HTML_HEADERS }), boundary }
-    })
+    }
+    // A zone of the visitor's own (`?tz=`) is rendered for them and not kept: hundreds of zones
+    // times six languages must not push the pages everyone reads out of the cache.
+    if (choice.pickedZone !== undefined) return (await build()).value
+    return this.cachedUntil(pageKey(site.pageId, choice), site.pageId, PAGE_TTL_MS, build)
   }
 
   /** The header's "Subscribe to updates" link: on every HTML page of a host that takes visitors' subscriptions. */
@@ -315,7 +319,7 @@ export class StatusSiteService {
     const key = historyKey(site.pageId, before, choice)
     // Only the first archive page is cached: any `before` cursor is a valid URL, and caching each
     // one would let made-up cursors push everything else out of the cache.
-    return this.cached(key, site.pageId, before === undefined ? PAGE_TTL_MS : 0, async () => {
+    return this.cached(key, site.pageId, before === undefined && choice.pickedZone === undefined ? PAGE_TTL_MS : 0, async () => {
       const { shown, older } = await this.historySlice(site.pageId, before)
       const look = await this.look(site)
       const body = renderHistoryPage({
@@ -351,7 +355,7 @@ export class StatusSiteService {
   }
 
   async incidentPage(site: Site, id: number, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
-    return this.cached(incidentKey(site.pageId, id, choice), site.pageId, PAGE_TTL_MS, async () => {
+    return this.cached(incidentKey(site.pageId, id, choice), site.pageId, choice.pickedZone === undefined ? PAGE_TTL_MS : 0, async () => {
       const incident = await this.deps.events.incident(site.pageId, id)
       if (!incident) return this.pageNotFound(site, NO_SUCH_INCIDENT)
       const look = await this.look(site)

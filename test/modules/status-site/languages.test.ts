@@ -130,12 +130,16 @@ describe('visitors read the public pages in their language and the page\'s zone'
   })
 
   test('?tz= shows every time in the visitor\'s zone, named, with a way back to the page\'s', async () => {
+    const cached = ctx.app.publicCache!.size
     const body = await (await get('/?lang=en&tz=asia/tokyo')).text()
     expect(body).toContain('>27 Nov 2026, 22:05 GMT+9</time>')
     expect(body).toContain('Times are shown in Asia/Tokyo.')
     expect(body).toContain('<a href="/?lang=en">Show the page&#39;s time zone (Europe/Berlin)</a>')
     expect(body).toContain('<a href="/history?lang&#61;en&#38;tz&#61;Asia%2FTokyo">Incident history</a>')
     expect(await (await get('/?lang=ja&tz=Asia/Tokyo')).text()).toContain('>2026年11月27日 22:05 JST</time>')
+    // Answers in a visitor's own zone are not kept: made-up zones cannot crowd the cache.
+    for (const zone of ['America/New_York', 'Europe/Paris', 'Australia/Sydney']) for (const path of ['/', '/history', `/incidents/${incidentId}`]) expect((await get(`${path}?tz=${zone}`)).status).toBe(200)
+    expect(ctx.app.publicCache!.size).toBe(cached)
   })
 
   test('the history and an incident\'s page speak the visitor\'s language too', async () => {
