@@ -103,6 +103,8 @@ describe('incidents and maintenance on the page', () => {
     expect(html).toContain('<h2 id="maintenance">Maintenance</h2>')
     expect(html).toContain('<strong>In progress</strong>')
     expect(html).toContain('<strong>Scheduled</strong>')
+    // The sentence comes from the locale file, each time a <time> in it.
+    expect(html).toMatch(/<strong>Scheduled<\/strong>: <time datetime="[^"]+">[^<]+ UTC<\/time> to <time datetime="[^"]+">[^<]+ UTC<\/time>\. Affects: Resolver\./)
     expect(html).toContain('Under maintenance')
   })
 

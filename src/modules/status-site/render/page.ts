@@ -1,5 +1,5 @@
 /** The status page of a status host (pure): banner, incidents, maintenance, components with their uptime bars, recent history. */
-import { html } from '../../../lib/html.ts'
+import { escapeHtml, html } from '../../../lib/html.ts'
 import { renderSafeMarkdown } from '../../../lib/safe-markdown.ts'
 import { DAY_MS } from '../../../lib/time.ts'
 import type { ComponentType } from '../../components/tables.ts'
@@ -154,12 +154,19 @@ function groupBlock(group: GroupView, w: Words): string {
 </section>`
 }
 
+/** "{start} to {end}." with each time as a <time>: the sentence is escaped like any other, then the times go in. */
+function span(w: Words, start: number, end: number): string {
+  return escapeHtml(w.t('maintenance.span', { start: '\u0000start', end: '\u0000end' }))
+    .replace('\u0000start', time(start, w))
+    .replace('\u0000end', time(end, w))
+}
+
 function maintenanceBlock(m: PublicMaintenance, now: number, w: Words): string {
   const active = isMaintenanceActive(m, now)
   const affected = m.components.length === 0 ? w.t('affects.all') : m.components.map((c) => c.name).join(', ')
   return html`<article class="maintenance card">
 <h3>${m.title}</h3>
-<p class="meta"><strong>${active ? w.t('maintenance.in_progress') : w.t('maintenance.scheduled')}</strong>: !${w.t('maintenance.span', { start: time(m.startAt, w), end: time(m.endAt, w) })} ${w.t('incident.affects', { list: affected })}</p>
+<p class="meta"><strong>${active ? w.t('maintenance.in_progress') : w.t('maintenance.scheduled')}</strong>: !${span(w, m.startAt, m.endAt)} ${w.t('incident.affects', { list: affected })}</p>
 !${m.message.trim() ? html`<div class="message">!${renderSafeMarkdown(m.message)}</div>` : ''}
 </article>`
 }
