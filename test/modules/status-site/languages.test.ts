@@ -77,6 +77,7 @@ describe('visitors read the public pages in their language and the page\'s zone'
     expect(body).toContain('Betrifft: Alle Komponenten.')
     expect(body).toContain('>27. Nov. 2026, 14:05 MEZ</time>')
     expect(body).toContain('Zeiten in Europe/Berlin.')
+    expect(body).toContain('<link rel="alternate" type="text/calendar" title="Status von Berlin (Wartungskalender)" href="/maintenance.ics">')
     expect(body).toContain('<span class="days-90">vor 90 Tagen</span>')
     expect(body).not.toContain('Incident history')
   })

@@ -27,7 +27,7 @@ export function renderHistoryPage(view: HistoryView): string {
     const month = w.month(incident.startedAt)
     groups.set(month, [...(groups.get(month) ?? []), incident])
   }
-  return statusPage(w.t('history.title', { name: view.name }), view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true, lang: w.lang }, html`
+  return statusPage(w.t('history.title', { name: view.name }), view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}/history`, feeds: true, lang: w.lang, calendarTitle: w.t('nav.calendar_feed') }, html`
 <a class="skip" href="#main">${w.t('page.skip')}</a>
 !${siteHeader({ ...view, speech })}
 <main id="main" class="wrap">

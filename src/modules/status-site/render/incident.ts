@@ -19,7 +19,7 @@ export function renderIncidentPage(view: IncidentPageView): string {
   const speech = view.speech ?? english()
   const { w, keep } = speech
   const path = `/incidents/${view.incident.id}`
-  return statusPage(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}${path}`, feeds: true, lang: w.lang }, html`
+  return statusPage(`${view.incident.title} · ${view.name}`, view.assets, { noindex: view.noindex, canonical: `${view.canonicalUrl}${path}`, feeds: true, lang: w.lang, calendarTitle: w.t('nav.calendar_feed') }, html`
 <a class="skip" href="#main">${w.t('page.skip')}</a>
 !${siteHeader({ ...view, speech })}
 <main id="main" class="wrap">

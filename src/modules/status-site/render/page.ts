@@ -196,7 +196,7 @@ export function renderStatusPage(view: PageView): string {
   const speech = view.speech ?? english()
   const { w, keep } = speech
   const active = view.activeIncidents
-  return statusPage(w.t('page.title', { name: view.name }), view.assets, { noindex: view.noindex, canonical: view.canonicalUrl, feeds: true, lang: w.lang }, html`
+  return statusPage(w.t('page.title', { name: view.name }), view.assets, { noindex: view.noindex, canonical: view.canonicalUrl, feeds: true, lang: w.lang, calendarTitle: w.t('nav.calendar_feed') }, html`
 <a class="skip" href="#main">${w.t('page.skip')}</a>
 !${siteHeader({ ...view, speech })}
 <main id="main" class="wrap">

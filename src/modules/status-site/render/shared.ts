@@ -59,7 +59,7 @@ export const time = (ms: number, w: Words = words('en')) => html`<time datetime=
  * without an icon (a blocked page, an unknown host) says so, so the browser does not ask for a
  * /favicon.ico that answers an error there. `body`: safe HTML, everything inside `<body>`.
  */
-export function statusPage(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean; lang?: string }, body: string): string {
+export function statusPage(title: string, assets: Assets, options: { noindex: boolean; canonical?: string; feeds?: boolean; lang?: string; calendarTitle?: string }, body: string): string {
   const meta = `<meta name="color-scheme" content="light dark">\n${options.noindex ? '<meta name="robots" content="noindex">\n' : ''}`
   const head = html`<link rel="stylesheet" href="${assets.pageCss}">
 !${assets.themeCss === assets.pageCss ? '' : html`<link rel="stylesheet" href="${assets.themeCss}">
@@ -69,7 +69,7 @@ export function statusPage(title: string, assets: Assets, options: { noindex: bo
     options.feeds
       ? html`<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="/history.rss">
 <link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="/history.atom">
-<link rel="alternate" type="text/calendar" title="${title} (maintenance calendar)" href="/maintenance.ics">
+<link rel="alternate" type="text/calendar" title="${title} (${options.calendarTitle ?? 'maintenance calendar'})" href="/maintenance.ics">
 `
       : ''
   }`
