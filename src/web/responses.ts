@@ -44,7 +44,7 @@ export function sessionCookie(config: Config, token: string): string {
 export const endSessionCookie = (config: Config): string => clearCookie(SESSION_COOKIE, { secure: config.scheme === 'https' })
 
 /** The user of the request's session cookie (API keys do not open HTML pages). */
-export async function sessionUser(accounts: AccountsService, request: Request): Promise<User | undefined> {
+export async function sessionUser(accounts: AccountsService, request: Request): Promise<Owner | undefined> {
   const token = sessionToken(request)
   return token ? accounts.authenticateSession(token) : undefined
 }

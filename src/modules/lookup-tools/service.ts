@@ -7,7 +7,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError, notFound } from '../../lib/errors.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { CheckDeps } from '../monitors/kinds/index.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
 import { normalizeInput, runLookup, type LookupInput, type LookupTool, type ToolOutcome, type ToolStatus } from './runner.ts'
@@ -47,7 +47,7 @@ const toCheck = (row: ToolCheckRow): ToolCheck => ({
   createdAt: row.created_at,
 })
 
-export const recentChecksKept = (user: Pick<User, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
+export const recentChecksKept = (user: Pick<Owner, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
 
 export interface LookupToolsServiceDeps {
   repo: ToolChecksRepo
@@ -70,7 +70,7 @@ export class LookupToolsService {
   }
 
   /** Runs one lookup and keeps it; a bad target is a 400 that runs and keeps nothing. */
-  async run(user: User, input: LookupInput): Promise<ToolCheck> {
+  async run(user: Owner, input: LookupInput): Promise<ToolCheck> {
     const normalized = normalizeInput(input, this.deps.checkDeps.guard)
     const key = `user:${user.id}`
     const wait = await this.limiter.take(key)
@@ -84,12 +84,12 @@ export class LookupToolsService {
   }
 
   /** The user's kept checks, newest first, and how many the plan keeps (null: unlimited up to the cap). */
-  async recent(user: User): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
+  async recent(user: Owner): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
     const kept = recentChecksKept(user)
     return { items: (await this.deps.repo.list(user.id, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
   }
 
-  async get(user: User, id: number): Promise<ToolCheck> {
+  async get(user: Owner, id: number): Promise<ToolCheck> {
     const row = await this.deps.repo.find(user.id, id)
     if (!row) throw notFound()
     return toCheck(row)

@@ -7,7 +7,7 @@ import { AddressRefused, canonicalHost, isIpLiteral, type AddressGuard } from '.
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -177,11 +177,11 @@ export class MonitorsService {
     if (unknown !== undefined) throw badRequest(`regions: unknown region "${unknown}": create a probe token for it first (lantern probe-token create --region ${unknown}); known: ${[...known].join(', ')}`)
   }
 
-  async list(owner: User): Promise<Monitor[]> {
+  async list(owner: Owner): Promise<Monitor[]> {
     return this.healthScores.fill((await this.deps.repo.listByOwner(owner.id)).map(toMonitor))
   }
 
-  async get(owner: User, id: number): Promise<Monitor> {
+  async get(owner: Owner, id: number): Promise<Monitor> {
     return (await this.healthScores.fill([toMonitor(await this.owned(owner, id))]))[0]!
   }
 
@@ -220,7 +220,7 @@ export class MonitorsService {
    * Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash.
    * `warnings`: what was saved but needs the owner's eye (a target name that does not resolve yet).
    */
-  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
+  async create(owner: Owner, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
     const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.deps.repo.countByOwner(owner.id)
@@ -260,7 +260,7 @@ export class MonitorsService {
   }
 
   /** Changes a monitor; a new target (or type) is resolved and checked as on creation. */
-  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
+  async update(owner: Owner, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
     const row = await this.owned(owner, id)
     const current = definitionOf(row)
     const definition = mergeDefinition(current, input)
@@ -294,7 +294,7 @@ export class MonitorsService {
     return { monitor: await this.get(owner, id), warnings }
   }
 
-  async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
+  async setEnabled(owner: Owner, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
     if ((row.enabled === 1) === enabled) return this.get(owner, id)
     this.healthScores.forget(id)
@@ -315,20 +315,20 @@ export class MonitorsService {
     return this.get(owner, id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     const row = await this.owned(owner, id)
     this.healthScores.forget(id)
     await this.deps.repo.delete(id)
     if (row.component_id !== null) await this.deps.recorder.refreshComponent(row.component_id)
   }
 
-  async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
+  async results(owner: Owner, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.deps.repo.listResults(id, limit, before)
   }
 
   /** Each of the monitor's regions: its own state and last result, and whether it went stale. */
-  async regionStates(owner: User, id: number): Promise<RegionView[]> {
+  async regionStates(owner: Owner, id: number): Promise<RegionView[]> {
     const row = await this.owned(owner, id)
     const now = this.deps.clock.now()
     const intervalMs = row.interval_s * 1000
@@ -365,20 +365,20 @@ export class MonitorsService {
   }
 
   /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */
-  async toolReport(owner: User, id: number): Promise<StoredToolReport | null> {
+  async toolReport(owner: Owner, id: number): Promise<StoredToolReport | null> {
     await this.owned(owner, id)
     const stored = await readToolReport(this.deps.repo.db, id)
     return stored ? { ...stored, report: reportForPlan(stored.report, planHas(owner.plan, 'ssl_chain_details')) } : null
   }
 
-  async availability(owner: User, id: number, period: AvailabilityPeriod): Promise<Availability> {
+  async availability(owner: Owner, id: number, period: AvailabilityPeriod): Promise<Availability> {
     await this.owned(owner, id)
     const now = this.deps.clock.now()
     return availability(await this.deps.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
   }
 
   /** Confirmed state changes of the last `days` days, oldest first, with the one the span began in: the downtime log. */
-  async stateChanges(owner: User, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
+  async stateChanges(owner: Owner, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
     await this.owned(owner, id)
     return this.deps.repo.stateChanges(id, this.deps.clock.now() - days * 86_400_000)
   }
@@ -402,7 +402,7 @@ export class MonitorsService {
   }
 
   /** A new push token (the old one stops working). */
-  async rotatePushToken(owner: User, id: number): Promise<string> {
+  async rotatePushToken(owner: Owner, id: number): Promise<string> {
     const row = await this.owned(owner, id)
     if (row.type !== 'push') throw badRequest('only a push monitor has a push token')
     const token = randomToken(24)
@@ -410,13 +410,13 @@ export class MonitorsService {
     return token
   }
 
-  private async owned(owner: User, id: number): Promise<MonitorRow> {
+  private async owned(owner: Owner, id: number): Promise<MonitorRow> {
     const row = await this.deps.repo.find(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return row
   }
 
-  private checkInterval(owner: User, definition: MonitorDefinition): void {
+  private checkInterval(owner: Owner, definition: MonitorDefinition): void {
     const { minIntervalSeconds } = monitorLimits(owner.plan)
     if (definition.intervalSeconds < minIntervalSeconds) {
       throw forbidden(`interval_seconds ${definition.intervalSeconds} is below the ${planLabel(owner.plan)} plan's minimum of ${minIntervalSeconds} s`)
@@ -424,7 +424,7 @@ export class MonitorsService {
   }
 
   /** Component and page, both the owner's and consistent: the page follows the component. */
-  private async placement(owner: User, input: MonitorPlacement, row: MonitorRow | undefined): Promise<{ component_id: number | null; page_id: number | null }> {
+  private async placement(owner: Owner, input: MonitorPlacement, row: MonitorRow | undefined): Promise<{ component_id: number | null; page_id: number | null }> {
     let componentId = input.component_id !== undefined ? input.component_id : row?.component_id ?? null
     let pageId = input.status_page_id !== undefined ? input.status_page_id : row?.page_id ?? null
     if (input.component_id !== undefined && componentId !== null) {

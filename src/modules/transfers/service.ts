@@ -126,7 +126,7 @@ export class TransfersService {
    * Offers the owner's page to `email`. The answer is the same whether or not an account has the
    * address; only when one does is the offer mailed (and can be accepted).
    */
-  async start(owner: User, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
+  async start(owner: Owner, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
     await this.deps.pages.get(owner, pageId)
     const email = normalizeEmail(input.email)
     await this.deps.accounts.confirmPassword(owner.id, input.password, client)
@@ -134,11 +134,11 @@ export class TransfersService {
   }
 
   /** The CLI's start: an administrator at the database needs no password of the owner. */
-  async startAsAdministrator(owner: User, pageId: number, rawEmail: string): Promise<Transfer> {
+  async startAsAdministrator(owner: Owner, pageId: number, rawEmail: string): Promise<Transfer> {
     return this.offerPage(owner, pageId, normalizeEmail(rawEmail))
   }
 
-  private async offerPage(owner: User, pageId: number, email: string): Promise<Transfer> {
+  private async offerPage(owner: Owner, pageId: number, email: string): Promise<Transfer> {
     const page = await this.deps.pages.get(owner, pageId)
     if (email === owner.email.toLowerCase()) throw badRequest('email is your own address: you already own this page')
     await this.expireIfOverdue(page.id)
@@ -165,7 +165,7 @@ export class TransfersService {
   }
 
   /** The page's pending transfer (the owner's notice), or null; an overdue one is expired on the way. */
-  async pending(owner: User, pageId: number): Promise<Transfer | null> {
+  async pending(owner: Owner, pageId: number): Promise<Transfer | null> {
     const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
     const row = await this.deps.repo.findPendingForPage(page.id)
@@ -173,7 +173,7 @@ export class TransfersService {
   }
 
   /** Withdraws the page's pending offer; the recipient is told. */
-  async cancel(owner: User, pageId: number): Promise<Transfer> {
+  async cancel(owner: Owner, pageId: number): Promise<Transfer> {
     const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
     const now = this.deps.clock.now()
@@ -187,7 +187,7 @@ export class TransfersService {
   }
 
   /** The offer behind a mail link, for the recipient only (anyone else: 404, as if there were none). */
-  async offer(user: User, token: string): Promise<TransferOffer> {
+  async offer(user: Owner, token: string): Promise<TransferOffer> {
     const row = await this.recipientRow(user, token)
     const page = (await this.deps.repo.findPage(row.page_id))!
     const [componentCount, monitors, subscriberCount] = await Promise.all([
@@ -199,7 +199,7 @@ export class TransfersService {
   }
 
   /** Accepts the offer behind a mail link. */
-  async accept(user: User, token: string): Promise<Transfer> {
+  async accept(user: Owner, token: string): Promise<Transfer> {
     return this.acceptRow(user, await this.recipientRow(user, token))
   }
 
@@ -207,15 +207,15 @@ export class TransfersService {
    * The CLI's accept (an administrator at the database): the pending transfer of a page addressed
    * to `user`, without the mail's token.
    */
-  async acceptForPage(user: User, pageId: number): Promise<Transfer> {
+  async acceptForPage(user: Owner, pageId: number): Promise<Transfer> {
     return this.acceptRow(user, await this.recipientRowOfPage(user, pageId))
   }
 
-  async decline(user: User, token: string): Promise<Transfer> {
+  async decline(user: Owner, token: string): Promise<Transfer> {
     return this.declineRow(await this.recipientRow(user, token))
   }
 
-  async declineForPage(user: User, pageId: number): Promise<Transfer> {
+  async declineForPage(user: Owner, pageId: number): Promise<Transfer> {
     return this.declineRow(await this.recipientRowOfPage(user, pageId))
   }
 
@@ -226,7 +226,7 @@ export class TransfersService {
     return expired
   }
 
-  private async acceptRow(user: User, row: TransferRow): Promise<Transfer> {
+  private async acceptRow(user: Owner, row: TransferRow): Promise<Transfer> {
     if (row.status !== 'pending') throw noLongerPending(row.status)
     const now = this.deps.clock.now()
     await this.deps.repo.transaction(async (repo) => {
@@ -283,17 +283,17 @@ export class TransfersService {
   }
 
   /** The transfer a token names, if `user` is its recipient; an overdue offer is expired on the way. */
-  private async recipientRow(user: User, token: string): Promise<TransferRow> {
+  private async recipientRow(user: Owner, token: string): Promise<TransferRow> {
     if (!TOKEN_PATTERN.test(token)) throw notFound()
     const row = await this.deps.repo.findByTokenHash(await sha256Hex(token))
     return this.checkedRecipientRow(user, row)
   }
 
-  private async recipientRowOfPage(user: User, pageId: number): Promise<TransferRow> {
+  private async recipientRowOfPage(user: Owner, pageId: number): Promise<TransferRow> {
     return this.checkedRecipientRow(user, await this.deps.repo.findPendingForPage(pageId))
   }
 
-  private async checkedRecipientRow(user: User, row: TransferRow | undefined): Promise<TransferRow> {
+  private async checkedRecipientRow(user: Owner, row: TransferRow | undefined): Promise<TransferRow> {
     // The address must still be the logged-in user's: an offer is for a person, not an account id alone.
     if (!row || row.to_user_id !== user.id || row.to_email_lower !== user.email.toLowerCase()) throw notFound()
     if (row.status === 'pending' && row.expires_at <= this.deps.clock.now()) {

@@ -13,13 +13,13 @@
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { isSameOrigin } from '../../modules/accounts/auth.ts'
-import type { AccountsService, User } from '../../modules/accounts/service.ts'
+import type { AccountsService, Owner } from '../../modules/accounts/service.ts'
 import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../responses.ts'
 import { clearFlashCookie, flashCookie, readFlash, type Flash } from './flash.ts'
 import { layout, messagePage, type LayoutOptions } from './layout.ts'
 
 export interface ScreenContext {
-  user: User
+  user: Owner
   request: Request
   /** Elysia's parsed body (forms: read it with kit/forms.ts readForm). */
   body: unknown
@@ -41,7 +41,7 @@ const ERROR_TITLES: Record<number, string> = {
 }
 
 /** The HTML page for an HttpError (404 for another owner's id, exactly as the API answers). */
-export function errorPage(error: HttpError, user?: User): Response {
+export function errorPage(error: HttpError, user?: Owner): Response {
   const message = error.status === 404 ? 'There is nothing here, or it belongs to another account.' : error.message
   return htmlPage(messagePage(ERROR_TITLES[error.status] ?? 'Error', message, user), error.status)
 }
