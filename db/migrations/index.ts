@@ -42,6 +42,8 @@ import * as impactLevels from './2026_12_01_0900_impact_levels.ts'
 import * as vendorFeeds from './2026_12_01_1000_vendor_feeds.ts'
 import * as chatSubscribers from './2026_12_01_1100_chat_subscribers.ts'
 import * as teams from './2026_12_06_0100_teams.ts'
+import * as monitorDependencies from './2026_12_06_0500_monitor_dependencies.ts'
+import * as outboxThreads from './2026_12_06_0510_outbox_threads.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -83,4 +85,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1000_vendor_feeds': vendorFeeds,
   '2026_12_01_1100_chat_subscribers': chatSubscribers,
   '2026_12_06_0100_teams': teams,
+  '2026_12_06_0500_monitor_dependencies': monitorDependencies,
+  '2026_12_06_0510_outbox_threads': outboxThreads,
 }

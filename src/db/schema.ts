@@ -33,12 +33,12 @@ import type {
 } from '../modules/maintenances/tables.ts'
 import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
-import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable } from '../modules/notify/tables.ts'
+import type { NotifyHeldEventsTable, OutboxTable, OutboxTargetsTable, OutboxThreadsTable } from '../modules/notify/tables.ts'
 import type { MaintenanceNoticesTable, NotificationChannelPagesTable, NotificationChannelsTable } from '../modules/channels/tables.ts'
 import type { AutoIncidentComponentsTable, AutoIncidentSettingsTable } from '../modules/auto-incidents/tables.ts'
 import type { EmailAuthReportsTable } from '../modules/email-auth/tables.ts'
 import type { ToolChecksTable } from '../modules/lookup-tools/tables.ts'
-import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
+import type { MonitorDependenciesTable, MonitorRegionStatesTable, MonitorResultsTable, MonitorStateChangesTable, MonitorsTable, MonitorToolStatesTable } from '../modules/monitors/tables.ts'
 import type { MonitorAlertChannelsTable, MonitorAlertsTable } from '../modules/monitor-alerts/tables.ts'
 import type { ProbeTokensTable } from '../modules/probes/tables.ts'
 import type { PageTransfersTable } from '../modules/transfers/tables.ts'
@@ -96,6 +96,7 @@ export interface Database {
   monitor_state_changes: MonitorStateChangesTable
   monitor_tool_states: MonitorToolStatesTable
   monitor_region_states: MonitorRegionStatesTable
+  monitor_dependencies: MonitorDependenciesTable
   monitor_alerts: MonitorAlertsTable
   monitor_alert_channels: MonitorAlertChannelsTable
   probe_tokens: ProbeTokensTable
@@ -106,6 +107,7 @@ export interface Database {
   sla_monthly_mails: SlaMonthlyMailsTable
   outbox: OutboxTable
   outbox_targets: OutboxTargetsTable
+  outbox_threads: OutboxThreadsTable
   notify_held_events: NotifyHeldEventsTable
   notification_channels: NotificationChannelsTable
   notification_channel_pages: NotificationChannelPagesTable

@@ -17,6 +17,8 @@ export type HubAnswer = number | 'hang' | { status: number; location?: string; b
 
 export interface HubRequest {
   path: string
+  /** The query string with its `?` ('' without one). */
+  query: string
   method: string
   headers: Headers
   body: string
@@ -52,11 +54,12 @@ export async function startChatHub(): Promise<ChatHub> {
     // A hanging answer must stay open as long as the test wants, not until Bun's idle timeout.
     idleTimeout: 0,
     async fetch(request) {
-      const path = new URL(request.url).pathname
+      const url = new URL(request.url)
+      const path = url.pathname
       const body = await request.text()
       const plan = plans.get(path) ?? []
       const answer: HubAnswer = plan.length > 1 ? plan.shift()! : (plan[0] ?? 200)
-      requests.push({ path, method: request.method, headers: request.headers, body, answer, concurrent: open.get(path) ?? 0, json: () => JSON.parse(body) })
+      requests.push({ path, query: url.search, method: request.method, headers: request.headers, body, answer, concurrent: open.get(path) ?? 0, json: () => JSON.parse(body) })
       for (const wake of waiters) wake()
       open.set(path, (open.get(path) ?? 0) + 1)
       try {

@@ -96,7 +96,9 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
   const key = (await services.accounts.listApiKeys(owner.id))[0]!
   // Monitors with results: one against the local target (up), one against a path it fails (down).
   const { monitor } = await services.monitors.create(owner, { name: 'Website check', type: 'http', target: `${options.target}/ok`, component_id: website.id, interval_seconds: 60, retries: 0 })
-  await services.monitors.create(owner, { name: 'API health', type: 'http', target: `${options.target}/fail`, interval_seconds: 60, retries: 0 })
+  const { monitor: apiHealth } = await services.monitors.create(owner, { name: 'API health', type: 'http', target: `${options.target}/fail`, interval_seconds: 60, retries: 0 })
+  // Behind the failing one: unreachable (its parent is down).
+  await services.monitors.create(owner, { name: 'Checkout', type: 'http', target: `${options.target}/ok`, interval_seconds: 60, retries: 0, parents: [apiHealth.id] })
   await services.monitors.create(owner, { name: 'Mail server', type: 'tcp', target: 'mail.example.com:25', enabled: false })
   const scheduler = schedulerFor(ctx)
   for (let run = 0; run < 3; run++) {
@@ -227,6 +229,8 @@ export const NOT_PAGES: Record<string, string> = {
   '/subscribe/confirm': 'opens with a mailed token only: listed with one below',
   '/subscribe/manage': 'opens with a mailed token only: listed with one below',
   '/unsubscribe': 'opens with a mailed token only: listed with one below',
+  '/user/monitors/live': "the list's live part, an HTML fragment its page replaces (the page is swept): test/web/live-monitors.browser.test.ts",
+  '/user/monitors/:id/live': "a monitor's live parts, an HTML fragment its page replaces (the page is swept): test/web/live-monitors.browser.test.ts",
 }
 
 const isHtml = (response: Response) => (response.headers.get('content-type') ?? '').includes('text/html')

@@ -46,3 +46,51 @@
     timer = setTimeout(update, 200)
   })
 })()
+
+// Live screens: the monitor list and a monitor's screen follow new results and state changes
+// without a reload. The element with data-live-url polls that address every few seconds with the
+// ETag of what the page shows (If-None-Match): the server answers 304 while nothing changed, or
+// the fresh HTML, whose data-live parts replace the page's. A part holding the focus waits for the
+// next change; a hidden tab does not poll. Without this file the screens are the same, still.
+;(() => {
+  const root = document.querySelector('[data-live-url]')
+  if (!root) return
+  const url = root.getAttribute('data-live-url')
+  let etag = root.getAttribute('data-live-etag') ?? ''
+  const every = Number(root.getAttribute('data-live-every') ?? '') || 5000
+  let timer = 0
+  let stopped = false
+  const replaceParts = (html) => {
+    const fresh = new DOMParser().parseFromString(html, 'text/html')
+    for (const part of fresh.querySelectorAll('[data-live]')) {
+      const current = document.querySelector(`[data-live="${CSS.escape(part.getAttribute('data-live') ?? '')}"]`)
+      if (!current || current.innerHTML === part.innerHTML || current.contains(document.activeElement)) continue
+      // The children, not the element: a live region stays the one assistive technology follows.
+      current.replaceChildren(...[...part.childNodes].map((node) => document.importNode(node, true)))
+    }
+  }
+  const poll = async () => {
+    clearTimeout(timer)
+    if (stopped) return
+    if (!document.hidden) {
+      try {
+        const response = await fetch(url, { headers: { 'if-none-match': etag }, credentials: 'same-origin', cache: 'no-store', redirect: 'manual' })
+        if (response.status === 200) {
+          etag = response.headers.get('etag') ?? ''
+          replaceParts(await response.text())
+        } else if (response.status !== 304 && response.status < 500) {
+          // Logged out (a redirect), gone or refused: the page stays as it is.
+          stopped = true
+          return
+        }
+      } catch {
+        // Offline for a moment: the next poll tries again.
+      }
+    }
+    timer = setTimeout(poll, every)
+  }
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) void poll()
+  })
+  timer = setTimeout(poll, every)
+})()

@@ -22,7 +22,7 @@ import { MONITOR_DURATION_BUCKETS, MonitorSeriesWriter, OUTCOMES, outcomeIndex, 
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
-const MONITOR_STATES = { pending: true, up: true, degraded: true, down: true, misconfigured: true } as const satisfies Record<MonitorState, true>
+const MONITOR_STATES = { pending: true, up: true, degraded: true, down: true, misconfigured: true, unreachable: true } as const satisfies Record<MonitorState, true>
 /** lantern_monitors counts disabled monitors apart, as the API shows them. */
 const PAUSED = 'paused'
 

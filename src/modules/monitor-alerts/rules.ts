@@ -8,9 +8,11 @@ export const MAX_SNOOZE_MS = 30 * 24 * 3_600_000
 
 /**
  * The alert of a change from `from` to `to`: every state but up alerts on entering it; up alerts
- * only after one of them (a new monitor's first good check says nothing); pending never alerts.
+ * only after one of them (a new monitor's first good check says nothing); pending never alerts, nor
+ * does unreachable (a parent is down: the parent's alert tells it). Coming back from unreachable,
+ * up alerts only when this outage alerted (`alerted`: the child was down before its parent).
  */
-export function alertKindOf(from: string, to: string): MonitorEventKind | null {
+export function alertKindOf(from: string, to: string, alerted = false): MonitorEventKind | null {
   switch (to) {
     case 'down':
       return 'monitor.down'
@@ -19,7 +21,7 @@ export function alertKindOf(from: string, to: string): MonitorEventKind | null {
     case 'misconfigured':
       return 'monitor.misconfigured'
     case 'up':
-      return from === 'down' || from === 'degraded' || from === 'misconfigured' ? 'monitor.up' : null
+      return from === 'down' || from === 'degraded' || from === 'misconfigured' || (from === 'unreachable' && alerted) ? 'monitor.up' : null
     default:
       return null
   }

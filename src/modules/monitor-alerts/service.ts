@@ -38,17 +38,17 @@ export class MonitorAlertsService {
 
   /** In the recorder's transaction: the outage's bookkeeping, and the alert unless snoozed. */
   readonly stateChanged: StateChangeHook = async (db, change) => {
-    const kind = alertKindOf(change.from, change.to)
     const row = await db.selectFrom('monitor_alerts').selectAll().where('monitor_id', '=', change.monitorId).executeTakeFirst()
-    const bad = change.to !== 'up' && change.to !== 'pending'
     // An outage runs from leaving up (or pending) until up again; its start names its alert.
+    const bad = change.to !== 'up' && change.to !== 'pending'
+    const kind = alertKindOf(change.from, change.to, row?.outage_since != null && row.last_alert_at != null)
     const outageSince = bad ? (row?.outage_since ?? change.at) : null
     const since = kind === 'monitor.up' ? (row?.outage_since ?? change.previousSince) : (outageSince ?? change.at)
-    const down = change.to === 'down'
     const values = {
       outage_since: outageSince,
-      last_alert_at: down ? change.at : bad ? (row?.last_alert_at ?? null) : null,
-      reminders_sent: down ? 0 : (row?.reminders_sent ?? 0),
+      // Set by every alert of the outage (down, degraded, misconfigured), snoozed or not: reminders count from it.
+      last_alert_at: kind !== null && kind !== 'monitor.up' ? change.at : bad ? (row?.last_alert_at ?? null) : null,
+      reminders_sent: change.to === 'down' ? 0 : (row?.reminders_sent ?? 0),
     }
     await db
       .insertInto('monitor_alerts')

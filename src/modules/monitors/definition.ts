@@ -110,6 +110,8 @@ export interface MonitorInput extends MonitorOptions {
 export interface MonitorPlacement {
   component_id?: number | null
   status_page_id?: number | null
+  /** The monitors it depends on (replaces the set): while one is down it is unreachable. */
+  parents?: number[]
 }
 
 /** Engine field names → API field names, so a 400 names what the owner sent. */

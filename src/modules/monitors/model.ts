@@ -8,6 +8,7 @@ import { PUSH_PATH, type Monitor } from './service.ts'
 import { MAX_CRON_LENGTH } from './run/cron-schedule.ts'
 import { DEFAULT_PING_COUNT, DEFAULTS, DNS_RECORD_TYPES, HTTP_METHODS, MAX_DNSBL_ZONES, MAX_PING_COUNT, MAX_QUERY_LENGTH, MAX_SELECTORS, MAX_WS_MESSAGE } from './kinds/index.ts'
 import { LOCAL_REGION, MAX_REGIONS, REGION_PATTERN, type RegionView } from './run/regions.ts'
+import { MAX_PARENTS } from './run/dependencies.ts'
 
 const literals = <T extends string>(values: readonly T[], field: string) =>
   t.Unsafe<T>(t.Union(values.map((value) => t.Literal(value)), { error: `${field} must be one of ${values.join(', ')}` }))
@@ -75,6 +76,15 @@ const settingFields = {
       description: 'where it runs: "local" (this server) and regions with a live probe token (`lantern probe-token create --region NAME`); default ["local"]. Probes run http, keyword, json, tcp, dns and tls monitors.',
     }),
   ),
+  parents: t.Optional(
+    t.Array(t.Integer({ minimum: 1, error: 'parents must list monitor ids' }), {
+      maxItems: MAX_PARENTS,
+      error: `parents must be a list of at most ${MAX_PARENTS} monitor ids`,
+      description:
+        'The monitors this one depends on (the router in front of it, the database behind it); replaces the set, [] for none. While one of them is down (or unreachable itself) this monitor is `unreachable`: no alert, no incident, its component left as it is. Each must be one of your monitors (404 otherwise); one that depends on this monitor, directly or through its own parents, is refused with 400 (a cycle).',
+      examples: [[12]],
+    }),
+  ),
   regions_required_down: t.Optional(int('regions_required_down', 1, MAX_REGIONS, 'k: down when at least k of its regions are down (default 1, at most the number of regions); a region silent for 3 intervals counts as no data')),
   ...optionFields,
 }
@@ -99,8 +109,9 @@ export const AvailabilityQuery = t.Object({
   period: t.Optional(t.Union([t.Literal('7d'), t.Literal('30d'), t.Literal('90d'), t.Literal('365d')], { error: 'period must be one of 7d, 30d, 90d, 365d' })),
 })
 
-const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured'), t.Literal('paused')], {
-  description: 'misconfigured: the configuration refused its runs (an address the instance does not reach, an invalid host or setting); it never changes a component, never opens an incident and never counts in uptime. `state_reason` says why and how to fix it.',
+const StateSchema = t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured'), t.Literal('unreachable'), t.Literal('paused')], {
+  description:
+    'misconfigured: the configuration refused its runs (an address the instance does not reach, an invalid host or setting); it never changes a component, never opens an incident and never counts in uptime. `state_reason` says why and how to fix it. unreachable: one of its `parents` is down; it sends no alert, opens no incident, leaves its component as it is and counts in no uptime; `state_reason` names the parents.',
 })
 
 const MonitorJson = t.Object({
@@ -121,7 +132,9 @@ const MonitorJson = t.Object({
   degraded_after_ms: t.Nullable(t.Integer()),
   options: t.Record(t.String(), t.Unknown(), { description: "the type's options as set (method, headers, keyword, conditions, port, record_type, …)" }),
   state: StateSchema,
-  state_reason: t.Nullable(t.String({ description: 'while misconfigured: why its runs are refused and the fix; otherwise null' })),
+  state_reason: t.Nullable(t.String({ description: 'while misconfigured: why its runs are refused and the fix; while unreachable: which parents are down; otherwise null' })),
+  parents: t.Array(t.Integer(), { description: 'the ids of the monitors it depends on' }),
+  waiting_for: t.Array(t.Integer(), { description: 'its last run failed, and it waits for these parents (failing too, or not checked since) before it is down: one outage of a parent is one alert' }),
   state_since: t.String({ description: 'RFC 3339' }),
   flapping: t.Boolean(),
   next_run_at: t.Nullable(t.String({ description: 'RFC 3339' })),
@@ -183,7 +196,7 @@ const MonitorAvailabilityJson = t.Object({
 
 const MonitorRegionJson = t.Object({
   region: t.String(),
-  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured')], { description: "the region's own confirmed state (pending: no result yet; misconfigured: its runs are refused by the configuration, counted as no data)" }),
+  state: t.Union([t.Literal('pending'), t.Literal('up'), t.Literal('degraded'), t.Literal('down'), t.Literal('misconfigured'), t.Literal('unreachable')], { description: "the region's own confirmed state (pending: no result yet; misconfigured: its runs are refused by the configuration, counted as no data; unreachable: a monitor run only here whose parent is down)" }),
   state_since: t.Nullable(t.String({ description: 'RFC 3339' })),
   flapping: t.Boolean(),
   stale: t.Boolean({ description: 'no result for 3 intervals: counts as no data in the k-of-n rule' }),
@@ -234,6 +247,8 @@ export function monitorJson(monitor: Monitor, baseUrl: string, pushToken?: strin
     options: { ...d.options },
     state: monitor.state,
     state_reason: monitor.stateReason,
+    parents: monitor.parents.map((parent) => parent.id),
+    waiting_for: monitor.waitingFor.map((parent) => parent.id),
     state_since: toIso(monitor.stateSince),
     flapping: monitor.flapping,
     next_run_at: toIsoOrNull(monitor.nextRunAt),

@@ -6,7 +6,7 @@
 import { AddressRefused, canonicalHost, isIpLiteral, type AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
+import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors.ts'
 import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
@@ -31,6 +31,8 @@ import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from './kinds/email-auth/monitor.ts'
 import { PING_UNAVAILABLE_FIX } from './kinds/index.ts'
 import { isLocalOnly, isStale, LOCAL_REGION, regionsOf, type RegionView } from './run/regions.ts'
+import { DependencyRepo } from './dependency-repo.ts'
+import { closesCycle, MAX_PARENTS, parentFacts, parentsText, parentVerdict } from './run/dependencies.ts'
 
 /** Which regions exist: `local` and those with a live probe token (src/modules/probes). */
 export interface RegionDirectory {
@@ -49,8 +51,15 @@ export interface Monitor {
   pageId: number | null
   pageSlug: string | null
   state: MonitorState | 'paused'
-  /** While misconfigured: why its runs are refused and the fix (the refused run's message); else null. */
+  /**
+   * While misconfigured: why its runs are refused and the fix (the refused run's message); while
+   * unreachable: which parents are down; else null.
+   */
   stateReason: string | null
+  /** The monitors it depends on, as they are now. */
+  parents: Array<{ id: number; name: string; state: MonitorState | 'paused' }>
+  /** Its last run failed, but it waits for these parents (checking too) before it is down. */
+  waitingFor: Array<{ id: number; name: string }>
   stateSince: number
   flapping: boolean
   nextRunAt: number | null
@@ -107,6 +116,8 @@ function toMonitor(row: MonitorRow): Monitor {
     pageSlug: row.page_slug,
     state: enabled ? row.state : 'paused',
     stateReason: enabled && row.state === 'misconfigured' ? row.last_message : null,
+    parents: [],
+    waitingFor: [],
     stateSince: row.state_since,
     flapping: row.flapping === 1,
     nextRunAt: enabled ? row.next_run_at : null,
@@ -158,9 +169,11 @@ export interface MonitorsServiceDeps {
 
 export class MonitorsService {
   private readonly healthScores: HealthScores
+  private readonly dependencies: DependencyRepo
 
   constructor(private readonly deps: MonitorsServiceDeps) {
     this.healthScores = new HealthScores(deps.repo, deps.clock)
+    this.dependencies = new DependencyRepo(deps.repo.db)
   }
 
   /** Regions a monitor may list: `local` and every region with a live probe token. */
@@ -178,11 +191,81 @@ export class MonitorsService {
   }
 
   async list(owner: Owner): Promise<Monitor[]> {
-    return this.healthScores.fill((await this.deps.repo.listByOwner(owner.id)).map(toMonitor))
+    const rows = await this.deps.repo.listByOwner(owner.id)
+    return this.healthScores.fill(await this.withParents(rows))
   }
 
   async get(owner: Owner, id: number): Promise<Monitor> {
-    return (await this.healthScores.fill([toMonitor(await this.owned(owner, id))]))[0]!
+    return (await this.healthScores.fill(await this.withParents([await this.owned(owner, id)])))[0]!
+  }
+
+  /** The monitors of `rows` with their parents, why they are unreachable, and whom they wait for. */
+  private async withParents(rows: readonly MonitorRow[]): Promise<Monitor[]> {
+    const parentIds = await this.dependencies.parentsOf(rows.map((row) => row.id))
+    const known = new Map(rows.map((row) => [row.id, row]))
+    const missing = [...new Set([...parentIds.values()].flat())].filter((id) => !known.has(id))
+    for (const row of await this.deps.repo.findMany(missing)) known.set(row.id, row)
+    const now = this.deps.clock.now()
+    return rows.map((row) => {
+      const monitor = toMonitor(row)
+      const parents = (parentIds.get(row.id) ?? []).map((id) => known.get(id)).filter((parent) => parent !== undefined)
+      if (parents.length === 0) return monitor
+      monitor.parents = parents.map((parent) => ({ id: parent.id, name: parent.name, state: parent.enabled === 1 ? parent.state : 'paused' }))
+      if (!monitor.enabled) return monitor
+      const verdict = parentVerdict(parents.map(parentFacts), { intervalMs: row.interval_s * 1000, confirmFailures: row.confirm_failures }, now)
+      if (row.state === 'unreachable') {
+        monitor.stateReason = verdict.kind === 'unreachable' ? parentsText(verdict.parents) : 'its parents are back; its next check decides its state'
+      } else if (verdict.kind === 'wait' && row.last_outcome === 'fail' && row.state !== 'down') {
+        monitor.waitingFor = verdict.parents.map((parent) => ({ id: parent.id, name: parent.name }))
+      }
+      return monitor
+    })
+  }
+
+  /**
+   * A tag of what the monitors screens show of the owner's monitors (of one with `id`): it changes
+   * with every result and state change and with the parents' states. The live screens poll with it
+   * as ETag, so an unchanged screen costs one read and a 304; it comes from the database every app
+   * server shares, so it holds behind a proxy that spreads the polls over several servers.
+   */
+  async liveTag(owner: Owner, id?: number): Promise<string> {
+    const rows = id === undefined ? await this.deps.repo.listByOwner(owner.id) : [await this.owned(owner, id)]
+    const text = (await this.withParents(rows))
+      .map((m) => [m.id, m.state, m.stateSince, m.flapping, m.lastCheckAt, m.updatedAt, m.stateReason, m.parents.map((p) => `${p.id}.${p.state}`).join(' '), m.waitingFor.map((p) => p.id).join(' ')].join(':'))
+      .join('|')
+    return `W/"${(await sha256Hex(text)).slice(0, 24)}"`
+  }
+
+  /**
+   * The parents as given (deduplicated), each one of the owner's monitors (404 otherwise, as for
+   * any monitor of someone else), none the monitor itself or depending on it (400: a cycle).
+   */
+  private async checkParents(owner: Owner, id: number | undefined, raw: readonly number[] | undefined): Promise<number[] | undefined> {
+    if (raw === undefined) return undefined
+    const parents = [...new Set(raw)]
+    if (parents.length > MAX_PARENTS) throw badRequest(`parents must list at most ${MAX_PARENTS} monitors`)
+    for (const parentId of parents) {
+      if (!Number.isSafeInteger(parentId) || parentId < 1) throw badRequest('parents must list monitor ids')
+      if (parentId === id) throw badRequest('parents: a monitor cannot depend on itself')
+      await this.owned(owner, parentId).catch((error: unknown) => {
+        throw error instanceof HttpError && error.status === 404 ? notFound(`parents: no monitor ${parentId} of yours`) : error
+      })
+    }
+    if (id === undefined || parents.length === 0) return parents
+    // Everything the new parents depend on, upwards: the monitor among them would close a cycle.
+    const edges = new Map<number, number[]>()
+    let frontier = parents
+    while (frontier.length > 0) {
+      const found = await this.dependencies.parentsOf(frontier)
+      for (const child of frontier) edges.set(child, found.get(child) ?? [])
+      frontier = [...new Set([...found.values()].flat())].filter((parent) => !edges.has(parent))
+    }
+    const cycle = parents.find((parent) => closesCycle(id, [parent], (child) => edges.get(child) ?? []))
+    if (cycle !== undefined) {
+      const name = (await this.deps.repo.find(cycle))?.name ?? String(cycle)
+      throw badRequest(`parents: "${name}" depends on this monitor already (directly or through its own parents), so it cannot be its parent too: that would be a cycle`)
+    }
+    return parents
   }
 
   /**
@@ -232,6 +315,7 @@ export class MonitorsService {
     await this.assertPingWorks(definition)
     await this.checkRegions(definition, undefined)
     const placement = await this.placement(owner, input, undefined)
+    const parents = await this.checkParents(owner, undefined, input.parents)
     const warnings = await this.checkTargetAddress(definition)
     const pushToken = definition.type === 'push' ? randomToken(24) : undefined
     const now = this.deps.clock.now()
@@ -254,6 +338,7 @@ export class MonitorsService {
       })
       await repo.update(id, { next_run_at: this.firstRunAt(id, definition, now) })
       await repo.insertStateChanges([{ monitor_id: id, state: enabled ? 'pending' : 'paused', at: now }])
+      if (parents?.length) await new DependencyRepo(repo.db).setParents(id, parents)
       return id
     })
     return { monitor: await this.get(owner, id), ...(pushToken ? { pushToken } : {}), warnings }
@@ -269,6 +354,7 @@ export class MonitorsService {
     await this.assertPingWorks(definition)
     await this.checkRegions(definition, current)
     const placement = await this.placement(owner, input, row)
+    const parents = await this.checkParents(owner, id, input.parents)
     const warnings = definition.type !== current.type || definition.target !== current.target ? await this.checkTargetAddress(definition) : []
     const now = this.deps.clock.now()
     this.healthScores.forget(id)
@@ -283,6 +369,7 @@ export class MonitorsService {
       ...(definition.type === 'push' && row.enabled === 1 ? { next_run_at: pushDeadline(pushClockOf({ ...row, interval_s: definition.intervalSeconds, options_json: JSON.stringify(definition.options) })) + 1 } : {}),
       updated_at: now,
     })
+    if (parents !== undefined) await this.dependencies.setParents(id, parents)
     if (definition.type !== current.type || definition.target !== current.target) {
       await clearToolState(this.deps.repo.db, id)
       await this.deps.repo.clearRegionStates(id, [])

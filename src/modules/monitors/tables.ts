@@ -98,3 +98,9 @@ export interface MonitorToolStatesTable {
   /** DNSBL: JSON list of "address zone" pairs currently listed. */
   listed_json: string
 }
+
+/** A monitor (`monitor_id`) depends on another (`parent_id`): while the parent is down it is unreachable (run/dependencies.ts). */
+export interface MonitorDependenciesTable {
+  monitor_id: number
+  parent_id: number
+}

@@ -80,16 +80,36 @@ export interface OutboundMail {
   attachments?: { filename: string; contentType: string; contentBase64: string }[]
 }
 
-/** A POST the outbox makes: webhooks and chat services. The URL goes through the address guard. */
+/** A request the outbox makes (a POST unless `method` says otherwise): webhooks and chat services. The URL goes through the address guard. */
 export interface OutboundRequest {
   url: string
   headers: Record<string, string>
   body: string
+  method?: 'POST' | 'PATCH'
+  /** One outage, one chat message, where the service can edit what it posted (worker.ts). */
+  thread?: ChatThread
   /**
    * Signed at each attempt by the worker (webhook-signing.ts), with the target's keys at that moment:
    * the signature's time is the attempt's, not the queue's. The row keeps the body only.
    */
   signed?: boolean
+}
+
+/**
+ * The first message of an outage and the later ones that edit it, on a chat service that can edit
+ * (Discord webhooks, Telegram bots). The request that opens the outage says where the service's
+ * JSON answer names the message (`keep`); the worker keeps those values under the receiver and
+ * `key`. A later request of the outage carries `edit`: while the first message is known, the worker
+ * sends the edit instead, each `{{name}}` in its URL and `"{{name}}"` in its body replaced by the
+ * kept value; when it is not known (the first one failed) or the service no longer has it (4xx),
+ * the request itself is sent, as a new message.
+ */
+export interface ChatThread {
+  /** The outage: `monitor:<id>:<since>` or `component:<id>:<since>`. */
+  key: string
+  /** name → dotted path in the answer's JSON, e.g. `{ message_id: 'result.message_id' }`. */
+  keep?: Record<string, string>
+  edit?: { method: 'POST' | 'PATCH'; url: string; body: string }
 }
 
 /**

@@ -11,12 +11,15 @@ export const HTTP_DELIVERY_TIMEOUT_MS = 10_000
 /** Headers the worker owns; a delivery cannot set them. */
 const OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'])
 
-/** `status`: the HTTP status of the answer, when there was one. */
-export type DeliveryOutcome = { ok: true; status?: number } | { ok: false; error: string; status?: number }
+/** `status`: the HTTP status of the answer, when there was one; `body`: its text, when asked for (at most MAX_ANSWER_BYTES). */
+export type DeliveryOutcome = { ok: true; status?: number; body?: string } | { ok: false; error: string; status?: number }
+
+/** The most of an answer read (a chat service's JSON naming the message it posted). */
+export const MAX_ANSWER_BYTES = 65_536
 
 export async function postDelivery(
   request: OutboundRequest,
-  deps: { guard: AddressGuard; timeoutMs: number; userAgent: string; signal?: AbortSignal | undefined },
+  deps: { guard: AddressGuard; timeoutMs: number; userAgent: string; signal?: AbortSignal | undefined; readBody?: boolean },
 ): Promise<DeliveryOutcome> {
   let url: URL
   try {
@@ -39,9 +42,11 @@ export async function postDelivery(
     headers.set('host', url.host)
     const tls: { serverName?: string } = {}
     if (url.protocol === 'https:' && !isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) tls.serverName = url.hostname
-    const response = await fetch(target, { method: 'POST', headers, body: request.body, redirect: 'manual', signal, keepalive: false, tls })
+    const response = await fetch(target, { method: request.method ?? 'POST', headers, body: request.body, redirect: 'manual', signal, keepalive: false, tls })
+    const ok = response.status >= 200 && response.status < 300
+    const body = ok && deps.readBody ? await readAnswer(response) : undefined
     await response.body?.cancel().catch(() => {})
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status }
+    if (ok) return body === undefined ? { ok: true, status: response.status } : { ok: true, status: response.status, body }
     const where = response.status >= 300 && response.status < 400 ? ` (redirects are not followed${response.headers.get('location') ? `: ${clip(response.headers.get('location')!)}` : ''})` : ''
     return { ok: false, error: `HTTP ${response.status}${where}`, status: response.status }
   } catch (error) {
@@ -49,6 +54,30 @@ export async function postDelivery(
     if (deps.signal?.aborted) return { ok: false, error: 'stopped before an answer' }
     return { ok: false, error: clip((error as Error).message || String(error)) }
   }
+}
+
+/** The answer's first MAX_ANSWER_BYTES as text (a longer one is cut: it names nothing we read). */
+async function readAnswer(response: Response): Promise<string> {
+  const reader = response.body?.getReader()
+  if (!reader) return ''
+  const parts: Uint8Array[] = []
+  let size = 0
+  while (size < MAX_ANSWER_BYTES) {
+    const { done, value } = await reader.read()
+    if (done) break
+    parts.push(value)
+    size += value.byteLength
+  }
+  await reader.cancel().catch(() => {})
+  const bytes = new Uint8Array(Math.min(size, MAX_ANSWER_BYTES))
+  let at = 0
+  for (const part of parts) {
+    const take = part.subarray(0, bytes.length - at)
+    bytes.set(take, at)
+    at += take.byteLength
+    if (at >= bytes.length) break
+  }
+  return new TextDecoder().decode(bytes)
 }
 
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)

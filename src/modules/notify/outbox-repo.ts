@@ -101,4 +101,20 @@ export class OutboxRepo {
   }
 }
 
+/** A thread's kept names (chat-threads.ts), or undefined. */
+export async function threadRefs(db: Db, target: string, key: string): Promise<Record<string, string | number> | undefined> {
+  const row = await db.selectFrom('outbox_threads').select('refs_json').where('target', '=', target).where('thread_key', '=', key).executeTakeFirst()
+  return row ? (JSON.parse(row.refs_json) as Record<string, string | number>) : undefined
+}
+
+/** Keeps the first message of an outage (a second one for the same outage keeps the first's). */
+export async function keepThread(db: Db, target: string, key: string, refs: Record<string, string | number>, now: number): Promise<void> {
+  await db.insertInto('outbox_threads').values({ target, thread_key: key, refs_json: JSON.stringify(refs), created_at: now }).onConflict((oc) => oc.columns(['target', 'thread_key']).doNothing()).execute()
+}
+
+/** Forgets first messages kept since before `before`. */
+export async function pruneThreads(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('outbox_threads').where('created_at', '<', before).execute()
+}
+
 const attemptColumns = (attempt: AttemptFacts, now: number) => ({ status_code: attempt.statusCode, latency_ms: Math.round(attempt.latencyMs), last_attempt_at: now })

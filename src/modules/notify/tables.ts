@@ -51,3 +51,13 @@ export interface NotifyHeldEventsTable {
   event_json: string
   created_at: number
 }
+
+/** The first message of an outage on a chat service that edits messages: what the service named it by (worker.ts). */
+export interface OutboxThreadsTable {
+  target: string
+  /** The outage (`monitor:<id>:<since>`, `component:<id>:<since>`). */
+  thread_key: string
+  /** The names the service's answer gave the message, e.g. `{"id":"1100…"}` or `{"message_id":42}`. */
+  refs_json: string
+  created_at: number
+}

@@ -15,6 +15,11 @@
  * - At least once: a row is marked sent after the send returned. A process killed in between
  *   leaves the row leased; it is sent again after the lease (or at once when the loop restarts).
  *   Mails keep the Message-ID they were queued with across attempts, so a receiver can tell a repeat.
+ * - One outage, one chat message (contract.ts ChatThread, chat-threads.ts): the answer to an
+ *   outage's first message on Discord or Telegram names the message; that is kept (outbox_threads,
+ *   in the result's transaction, and in memory for the target's next delivery, which may follow
+ *   before the results are written) and the outage's later messages edit it. An edit the service
+ *   refuses (4xx: the message is gone) is sent as a new message instead.
  */
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
@@ -25,7 +30,8 @@ import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contra
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
 import { fromDomain, textAsHtml, type MailSender } from './mail.ts'
 import { deliveryHistory, type TargetHistory } from './outbox.ts'
-import { OutboxRepo, type ClaimedRow } from './outbox-repo.ts'
+import { keepThread, OutboxRepo, pruneThreads, threadRefs, type ClaimedRow } from './outbox-repo.ts'
+import { editRefused, editRequest, refsFrom, THREAD_RETENTION_MS, type ThreadRefs } from './chat-threads.ts'
 import { signRequest, type SigningKeySource } from './webhook-signing.ts'
 
 export const RETRY_DELAYS_MIN = [1, 5, 30, 120, 720] as const
@@ -35,6 +41,10 @@ export const LEASE_MS = 5 * 60_000
 const PER_TARGET_IN_FLIGHT = 2
 /** Results written in one transaction at most. */
 const RESULT_BATCH = 200
+/** First messages kept in memory at most (the database keeps them all). */
+const RECENT_THREADS = 1_000
+/** Kept first messages are pruned at most this often. */
+const THREAD_PRUNE_EVERY_MS = 3_600_000
 /** The header every mail carries with its outbox row id. */
 export const DELIVERY_ID_HEADER = 'X-Lantern-Delivery'
 
@@ -92,6 +102,9 @@ export class OutboxWorker {
   private readonly refillAt: number
   private readonly httpTimeoutMs: number
   private readonly messageDomain: string
+  /** First messages of outages just sent, `target thread-key` → names: read before their results are written. */
+  private readonly recentThreads = new Map<string, ThreadRefs>()
+  private threadsPrunedAt = Number.NEGATIVE_INFINITY
 
   constructor(private readonly options: OutboxWorkerOptions) {
     this.repo = new OutboxRepo(options.db)
@@ -270,7 +283,7 @@ export class OutboxWorker {
     return { ...outcome, latencyMs: performance.now() - started }
   }
 
-  private async attempt(row: ClaimedRow): Promise<DeliveryOutcome> {
+  private async attempt(row: ClaimedRow): Promise<AttemptOutcome> {
     try {
       const payload = JSON.parse(row.payload_json) as { mail?: OutboundMail; request?: OutboundRequest }
       if (row.kind === 'mail' && payload.mail) {
@@ -286,6 +299,16 @@ export class OutboxWorker {
       }
       if (row.kind === 'http' && payload.request) {
         let request = payload.request
+        const http = { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal }
+        const thread = request.thread
+        if (thread?.edit) {
+          // A later message of an outage whose first message is known: that message is edited.
+          const refs = this.recentThreads.get(`${row.target} ${thread.key}`) ?? (await threadRefs(this.options.db, row.target, thread.key))
+          if (refs) {
+            const edited = await postDelivery(editRequest(thread.edit, refs, request.headers), http)
+            if (edited.ok || !editRefused(edited.status)) return edited
+          }
+        }
         if (request.signed) {
           const source = this.keySources.get(row.target.slice(0, row.target.indexOf(':')))
           const keys = source && (await source(row.target))
@@ -293,12 +316,23 @@ export class OutboxWorker {
           // Rows from before message ids were stored: one derived from the row, stable all the same.
           request = await signRequest(request, keys, row.message_id ?? `msg_outbox_${row.id}`, this.options.clock.now())
         }
-        return await postDelivery(request, { guard: this.options.guard, timeoutMs: this.httpTimeoutMs, userAgent: this.options.userAgent, signal: this.abort.signal })
+        const outcome = await postDelivery(request, { ...http, readBody: thread?.keep !== undefined })
+        const refs = outcome.ok && thread?.keep ? refsFrom(outcome.body, thread.keep) : undefined
+        if (!refs || !thread) return outcome
+        this.rememberThread(`${row.target} ${thread.key}`, refs)
+        return { ...outcome, kept: { key: thread.key, refs } }
       }
       return { ok: false, error: `unreadable ${row.kind} delivery` }
     } catch (error) {
       return { ok: false, error: clip((error as Error).message || String(error)) }
     }
+  }
+
+  private rememberThread(key: string, refs: ThreadRefs): void {
+    this.recentThreads.delete(key)
+    this.recentThreads.set(key, refs)
+    // Map order is insertion order: the oldest goes first.
+    if (this.recentThreads.size > RECENT_THREADS) this.recentThreads.delete(this.recentThreads.keys().next().value!)
   }
 
   /**
@@ -352,6 +386,13 @@ export class OutboxWorker {
     const attempt = { statusCode: outcome.status ?? null, latencyMs: outcome.latencyMs }
     if (outcome.ok) {
       await this.repo.markSent(trx, row, now, attempt)
+      if (outcome.kept) {
+        await keepThread(trx, row.target, outcome.kept.key, outcome.kept.refs, now)
+        if (now - this.threadsPrunedAt >= THREAD_PRUNE_EVERY_MS) {
+          this.threadsPrunedAt = now
+          await pruneThreads(trx, now - THREAD_RETENTION_MS)
+        }
+      }
       counted.sent++
       return
     }
@@ -373,6 +414,8 @@ export class OutboxWorker {
   }
 }
 
-type TimedOutcome = DeliveryOutcome & { latencyMs: number }
+/** An attempt's outcome; `kept`: the first message of an outage, as the chat service named it. */
+type AttemptOutcome = DeliveryOutcome & { kept?: { key: string; refs: ThreadRefs } }
+type TimedOutcome = AttemptOutcome & { latencyMs: number }
 
 const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text)

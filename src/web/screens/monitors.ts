@@ -4,12 +4,18 @@
  * ResultsQuery):
  *
  *   GET  /user/monitors                 list            POST /user/monitors            create
+ *   GET  /user/monitors/live            the list's table, polled with If-None-Match (304: unchanged)
+ *   GET  /user/monitors/:id/live        a monitor's screen, polled the same way
  *   GET  /user/monitors/new[?type=]     type chooser, then the form of that type
  *   GET  /user/monitors/:id[?before=]   detail          POST /user/monitors/:id        update
  *   GET  /user/monitors/:id/edit        edit form
  *   POST /user/monitors/:id/pause|resume|push-token
  *   GET  /user/monitors/:id/delete      confirmation    POST /user/monitors/:id/delete delete
  *   GET  /user/pages/:id/monitors       the page's section: its monitors
+ *
+ * Live screens: the list and a monitor's screen poll their /live address every few seconds
+ * (monitors.js) with the ETag of what they show (MonitorsService.liveTag, from the shared
+ * database), so they follow results and state changes on any app server; unchanged is a 304.
  *
  * A push URL is answered once, in the page of the POST that made it (never in a redirect, a cookie
  * or a URL): only its hash is stored.
@@ -39,14 +45,17 @@ import {
   monitorPath,
   monitorsCrumbs,
   monitorsListView,
+  liveMonitorsList,
   monitorsPath,
   pageMonitorsView,
   pushUrlNotice,
   TYPE_FIELDS,
   type ComponentChoice,
+  type ParentChoice,
 } from '../views/monitors.ts'
 import { pageCrumbs } from '../views/pages.ts'
 import type { ScreenDeps } from './deps.ts'
+import { listValues } from './form-lists.ts'
 import { PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
 import type { StoredMonitorType } from '../../modules/monitors/tables.ts'
 
@@ -74,6 +83,8 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
   const form = readForm(schema, body, { only: ['type', ...common, ...own.filter((f) => !LIST_FIELDS.has(f)), ...(probed ? ['regions_required_down'] : [])] })
   const lists: Record<string, unknown> = {}
   const errors: Record<string, string> = {}
+  // The parents' checkboxes: shown (a hidden field) and none ticked is no parent; not shown keeps them.
+  if (fields.parents_shown === '1') lists.parents = listValues(body, 'parents').map((value) => (/^\d{1,15}$/.test(value) ? Number(value) : value))
   // Regions are typed as one line of names ("local, eu-west"); empty keeps what the monitor has.
   const regionNames = probed ? (fields.regions ?? '').split(/[\s,]+/).filter(Boolean) : []
   if (regionNames.length > 0) lists.regions = regionNames
@@ -97,7 +108,7 @@ export function readMonitorForm<S extends TSchema>(schema: S, body: unknown, typ
     const field = error.path.split('/').filter(Boolean)[0] ?? ''
     if (field in lists && !errors[field]) errors[field] = schemaErrorSentence(field, { ...error, schema: { ...error.schema, error: properties[field]?.error ?? error.schema.error } })
   }
-  const state: FormState = { values: fields, errors: { ...form.state.errors, ...errors } }
+  const state: FormState = { values: { ...fields, ...(lists.parents ? { parents: (lists.parents as unknown[]).join(',') } : {}) }, errors: { ...form.state.errors, ...errors } }
   if (!form.ok || Object.keys(errors).length > 0) return { ok: false as const, state }
   // An emptied schedule is no schedule (null), not "left as it was".
   if (own.includes('cron') && !(fields.cron ?? '').trim()) lists.cron = null
@@ -123,6 +134,7 @@ function formOf(m: Monitor): FormState {
     dkim_selectors: (o.dkim_selectors ?? []).join('\n'),
     starttls: on(o.starttls, false), redis_key: o.redis_key, query: o.query, ws_message: o.ws_message, expected_value: o.expected_value,
     regions: d.regions.join(', '), regions_required_down: text(d.regionsRequiredDown),
+    parents: m.parents.map((p) => p.id).join(','),
   })
 }
 
@@ -141,10 +153,14 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
     return choices
   }
 
+  /** The owner's other monitors, which this one may depend on. */
+  const parentChoices = async (user: Owner, monitor?: Monitor): Promise<ParentChoice[]> =>
+    (await monitors.list(user)).filter((m) => m.id !== monitor?.id).map((m) => ({ id: m.id, name: m.definition.name, type: m.definition.type }))
+
   const formPage = async (user: Owner, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
-      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now(), monitorLimits(user.plan).minIntervalSeconds),
+      monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now(), monitorLimits(user.plan).minIntervalSeconds, await parentChoices(user, monitor)),
       status,
     )
 
@@ -154,7 +170,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
     return alertsSummary(monitorId, await services.monitorAlerts.get(user, monitorId), channels)
   }
 
-  async function detailPage(user: Owner, render: ScreenContext['render'], monitor: Monitor, before?: number, pushToken?: string) {
+  async function detailBody(user: Owner, monitor: Monitor, before?: number, pushToken?: string) {
     const results = await monitors.results(user, monitor.id, RESULTS_PER_PAGE, before)
     const periods = []
     for (const period of Object.keys(AVAILABILITY_PERIODS) as AvailabilityPeriod[]) periods.push(await monitors.availability(user, monitor.id, period))
@@ -174,8 +190,21 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
       },
       pushToken ? pushUrlNotice(monitorJson(monitor, config.baseUrl, pushToken).push_url!) : '',
       (await alertsSection(user, monitor.id)) + (monitor.definition.type === 'email_auth' ? emailAuthSection(await services.emailAuth.lastReport(user, monitor.id)) : ''),
+      // The first page of results follows changes; an older page, or the push URL shown once, stays still.
+      before === undefined && pushToken === undefined ? { url: `${monitorPath(monitor.id)}/live`, etag: await monitors.liveTag(user, monitor.id) } : undefined,
     )
-    return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, body)
+    return body
+  }
+
+  async function detailPage(user: Owner, render: ScreenContext['render'], monitor: Monitor, before?: number, pushToken?: string) {
+    return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, await detailBody(user, monitor, before, pushToken))
+  }
+
+  /** A live screen's poll: 304 while its tag is the one the browser has, else the fresh HTML with the new tag. */
+  const liveAnswer = async (request: Request, tag: string, body: () => Promise<string>) => {
+    const headers = { etag: tag, 'cache-control': 'no-store', vary: 'cookie' }
+    if (request.headers.get('if-none-match') === tag) return new Response(null, { status: 304, headers })
+    return new Response(await body(), { headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   }
 
   const setEnabled = (enabled: boolean) =>
@@ -189,10 +218,27 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
     })
 
   return new Elysia()
-    .get('/user/monitors', screen(async ({ user, render }) => render({ title: 'Monitors', crumbs: monitorsCrumbs(), ...LOOK }, monitorsListView(await monitors.list(user)))), {
-      response: { 200: HtmlResponse },
-      detail: detail('Monitors: list'),
-    })
+    .get(
+      '/user/monitors',
+      screen(async ({ user, render }) => {
+        const etag = await monitors.liveTag(user)
+        return render({ title: 'Monitors', crumbs: monitorsCrumbs(), ...LOOK }, monitorsListView(await monitors.list(user), { url: `${monitorsPath}/live`, etag }))
+      }),
+      { response: { 200: HtmlResponse }, detail: detail('Monitors: list') },
+    )
+    .get(
+      '/user/monitors/live',
+      screen(async ({ user, request }) => liveAnswer(request, await monitors.liveTag(user), async () => liveMonitorsList(await monitors.list(user)))),
+      { response: { 200: HtmlResponse, 304: t.Void() }, detail: detail("Monitors: the list's table for the live list (If-None-Match: 304 while unchanged)") },
+    )
+    .get(
+      '/user/monitors/:id/live',
+      screen(async ({ user, params, request }) => {
+        const id = idParam(params.id)
+        return liveAnswer(request, await monitors.liveTag(user, id), async () => detailBody(user, await monitors.get(user, id)))
+      }),
+      { params: IdPath, response: { 200: HtmlResponse, 304: t.Void(), 404: HtmlResponse }, detail: detail("A monitor: its screen for the live screen (If-None-Match: 304 while unchanged)") },
+    )
     .get(
       '/user/monitors/cron-preview',
       screen(async ({ query }) => Response.json(cronPreviewLines(query.cron ?? '', query.cron_timezone ?? '', services.clock.now()), { headers: { 'cache-control': 'no-store' } })),

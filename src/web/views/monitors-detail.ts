@@ -14,7 +14,7 @@ import type { StoredToolReport } from '../../modules/monitors/service.ts'
 import { toolReportSection } from './monitors-report.ts'
 import { regionRuleText, STALE_INTERVALS, type RegionView } from '../../modules/monitors/run/index.ts'
 import { maskTargetPassword } from '../../modules/monitors/kinds/index.ts'
-import { formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
+import { dependencyNote, liveAttributes, type LiveScreen, formatTime, healthBreakdown, misconfiguredNote, monitorPath, MONITOR_TYPE_LABELS, outcomeLabel, stateBadge, stateLabel } from './monitors.ts'
 
 export interface MonitorDetail {
   monitor: Monitor
@@ -155,7 +155,7 @@ function resultsTable(d: MonitorDetail): string {
 <tbody>!${rows.join('')}</tbody></table></section>!${older}`
 }
 
-export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSection = ''): string {
+export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSection = '', live?: LiveScreen): string {
   const m = d.monitor
   const def = m.definition
   const action = m.enabled ? 'pause' : 'resume'
@@ -163,32 +163,38 @@ export function monitorDetailView(d: MonitorDetail, pushNotice: string, typeSect
     def.type === 'push'
       ? html`<form method="post" action="${monitorPath(m.id)}/push-token" class="inline"><button type="submit" class="secondary">New push URL</button></form>`
       : ''
+  // Parts marked data-live are replaced when a poll finds a change (monitors.js); the heading is read out when it changes.
   return html`<h1>${def.name}</h1>
 !${pushNotice}
-<section class="card" aria-labelledby="state-heading">
-  <h2 id="state-heading">State: ${stateLabel(m.state)}</h2>
+<section class="card" aria-labelledby="state-heading"!${liveAttributes(live)}>
+  <h2 id="state-heading" data-live="state-heading" aria-live="polite">State: ${stateLabel(m.state)}</h2>
+  <div data-live="state">
   <p>!${stateBadge(m.state)} since <time datetime="${new Date(m.stateSince).toISOString()}">${formatTime(m.stateSince)}</time> (${duration(d.now - m.stateSince)})!${m.flapping ? ' · flapping: changes are damped' : ''}</p>
   !${misconfiguredNote(m)}
+  !${dependencyNote(m)}
   <dl class="mon-facts">
     <dt>Type</dt><dd>${MONITOR_TYPE_LABELS[def.type] ?? def.type}</dd>
     <dt>Target</dt><dd class="target">${def.target === null ? 'its push URL' : maskTargetPassword(def.target)}</dd>
     <dt>Interval</dt><dd>${String(def.intervalSeconds)} s</dd>
     <dt>Component</dt><dd>${d.componentLabel ?? 'none'}</dd>
+    <dt>Depends on</dt><dd>!${m.parents.length === 0 ? 'nothing' : m.parents.map((p) => html`<a href="${monitorPath(p.id)}">${p.name}</a> (${stateLabel(p.state).toLowerCase()})`).join(', ')}</dd>
     <dt>Health score</dt><dd class="health">!${healthBreakdown(m)}</dd>
     <dt>Last check</dt><dd>${m.lastCheckAt === null ? 'not yet' : `${formatTime(m.lastCheckAt)}: ${outcomeLabel(m.lastOutcome ?? '')}${m.lastMessage && m.state !== 'misconfigured' ? ` (${m.lastMessage})` : ''}`}</dd>
   </dl>
+  </div>
   <div class="actions">
     <a class="button secondary" href="${monitorPath(m.id)}/edit">Edit</a>
     <form method="post" action="${monitorPath(m.id)}/${action}" class="inline"><button type="submit" class="secondary">${m.enabled ? 'Pause' : 'Resume'}</button></form>
     !${tokenButton}
     <a class="button danger" href="${monitorPath(m.id)}/delete">Delete</a>
   </div>
+  !${live ? html`<p class="hint">This screen follows new results and state changes as they come.</p>` : ''}
 </section>
-!${regionsSection(d)}
+<div data-live="regions">!${regionsSection(d)}</div>
 !${toolReportSection(def.type, d.toolReport ?? null)}
 !${typeSection}
-<section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2>!${responseGraph(d.results)}</section>
-<section class="card" aria-labelledby="uptime-heading"><h2 id="uptime-heading">Uptime</h2>!${uptimeBars(dailyFromChanges(d.changes, d.now))}!${periodsTable(d.periods)}</section>
-<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">Downtime log</h2>!${downtimeLog(d.changes, d.now)}</section>
-<section class="card" aria-labelledby="results-heading"><h2 id="results-heading">Recent results</h2>!${resultsTable(d)}</section>`
+<section class="card" aria-labelledby="rt-heading"><h2 id="rt-heading">Response time</h2><div data-live="response-time">!${responseGraph(d.results)}</div></section>
+<section class="card" aria-labelledby="uptime-heading"><h2 id="uptime-heading">Uptime</h2><div data-live="uptime">!${uptimeBars(dailyFromChanges(d.changes, d.now))}!${periodsTable(d.periods)}</div></section>
+<section class="card" aria-labelledby="log-heading"><h2 id="log-heading">Downtime log</h2><div data-live="log">!${downtimeLog(d.changes, d.now)}</div></section>
+<section class="card" aria-labelledby="results-heading"><h2 id="results-heading">Recent results</h2><div data-live="results">!${resultsTable(d)}</div></section>`
 }

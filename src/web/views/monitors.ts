@@ -8,7 +8,7 @@ import { escapeHtml, html } from '../../lib/html.ts'
 import { wrappable } from '../kit/text.ts'
 import type { Monitor } from '../../modules/monitors/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import { checkboxField, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
+import { checkboxField, errorSummary, fieldErrorText, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { sectionNav } from './pages.ts'
 import { maskTargetPassword, PROBE_TYPES } from '../../modules/monitors/kinds/index.ts'
@@ -52,7 +52,7 @@ const TYPE_HINTS: Record<string, string> = {
   smtp: 'A mail server greets, accepts EHLO and, if you ask, STARTTLS with a trusted certificate.',
 }
 
-const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured' }
+const STATE_LABELS: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down', pending: 'Pending', paused: 'Paused', misconfigured: 'Misconfigured', unreachable: 'Unreachable' }
 export const stateLabel = (state: string) => STATE_LABELS[state] ?? state
 const OUTCOME_LABELS: Record<string, string> = { ok: 'passed', degraded: 'slow', fail: 'failed', misconfigured: 'misconfigured' }
 export const outcomeLabel = (outcome: string) => OUTCOME_LABELS[outcome] ?? outcome
@@ -76,6 +76,24 @@ export function misconfiguredNote(m: Monitor, id?: string): string {
       : ''
   return html`<div class="mon-misconfigured"!${id ? html` id="${id}"` : ''}><p><strong>Not checked: this instance refuses its runs.</strong> It changes no component, opens no incident and counts in no uptime until it is fixed.</p>
 <p>Reason: !${settingsAsCode(reason)}</p>!${fix ? html`<p>Fix: !${settingsAsCode(fix)}</p>` : ''}!${history}</div>`
+}
+
+/**
+ * Why an unreachable monitor says nothing (its parents that are down, linked), or which parents a
+ * failing monitor waits for before it is down; empty otherwise.
+ */
+export function dependencyNote(m: Monitor, id?: string): string {
+  const links = (parents: ReadonlyArray<{ id: number; name: string }>) => parents.map((p) => html`<a href="${monitorPath(p.id)}">${p.name}</a>`).join(', ')
+  const idAttribute = id ? html` id="${id}"` : ''
+  if (m.state === 'unreachable') {
+    const down = m.parents.filter((p) => p.state === 'down' || p.state === 'unreachable')
+    const why = down.length > 0 ? html`because !${links(down)} ${down.length === 1 ? 'is' : 'are'} down` : html`: ${m.stateReason ?? 'its parents were down'}`
+    return html`<p class="mon-dependency"!${idAttribute}><strong>Unreachable</strong> !${why}. It sends no alert, opens no incident and leaves its component as it is; its runs go on.</p>`
+  }
+  if (m.waitingFor.length > 0) {
+    return html`<p class="mon-dependency"!${idAttribute}>Its last check failed; it waits for !${links(m.waitingFor)} (failing too, or not checked since) before it is down, so one outage alerts once.</p>`
+  }
+  return ''
 }
 
 /** Escaped text whose setting names (`MONITOR_PRIVATE_TARGETS=1`) read as code: one unit, never cut in two on a narrow screen. */
@@ -112,7 +130,7 @@ export const LABELS: Record<string, string> = {
   starttls: 'SMTP STARTTLS first', zones: 'Zones', regions: 'Regions', regions_required_down: 'Regions that must fail before down',
   dkim_selectors: 'DKIM selectors', redis_key: 'Key', query: 'Query', ws_message: 'Message to send', expected_value: 'Expected value',
   ping_count: 'Echo requests per run',
-  cron: 'Cron schedule', cron_timezone: 'Time zone of the schedule',
+  cron: 'Cron schedule', cron_timezone: 'Time zone of the schedule', parents: 'Depends on',
 }
 
 const TARGET_HINTS: Record<string, string> = {
@@ -187,7 +205,7 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
   <td data-label="Name"><a href="${monitorPath(m.id)}">${m.definition.name}</a></td>
   <td data-label="Type">${MONITOR_TYPE_LABELS[m.definition.type] ?? m.definition.type}</td>
   <td data-label="Target" class="target">!${m.definition.target == null ? 'push URL' : wrappable(maskTargetPassword(m.definition.target))}</td>
-  <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}</td>
+  <td data-label="State">!${stateBadge(m.state)}!${m.flapping ? html` <span class="muted">(flapping)</span>` : ''}!${m.state === 'unreachable' && m.stateReason ? html` <span class="muted mon-why">${m.stateReason}</span>` : ''}</td>
   <td data-label="Last check">!${lastCheck(m)}</td>
   <td data-label="Health" class="health">${healthText(m)}</td>
   <td data-label="Actions">!${pauseButton(m)}</td>
@@ -198,12 +216,25 @@ export function monitorsTable(monitors: ReadonlyArray<Monitor>, caption: string)
 <tbody>!${rows.join('')}</tbody></table></div>`
 }
 
-export function monitorsListView(monitors: ReadonlyArray<Monitor>): string {
+/** Where a live screen polls (monitors.js) and the tag of what it shows now (its ETag). */
+export interface LiveScreen {
+  url: string
+  etag: string
+}
+
+/** The attributes that make a screen follow changes without a reload (monitors.js polls `url` with the ETag). */
+export const liveAttributes = (live: LiveScreen | undefined): string => (live ? html` data-live-url="${live.url}" data-live-etag="${live.etag}"` : '')
+
+/** The list's table as the live list replaces it (`data-live="list"`). */
+export const liveMonitorsList = (monitors: ReadonlyArray<Monitor>): string => html`<div data-live="list">!${monitorsTable(monitors, 'Your monitors')}</div>`
+
+export function monitorsListView(monitors: ReadonlyArray<Monitor>, live?: LiveScreen): string {
   return html`<h1>Monitors</h1>
-<section class="card" aria-labelledby="list-heading">
+<section class="card" aria-labelledby="list-heading"!${liveAttributes(live)}>
   <h2 id="list-heading" class="visually-hidden">Your monitors</h2>
   <p><a class="button" href="${monitorsPath}/new">Add monitor</a></p>
-  !${monitorsTable(monitors, 'Your monitors')}
+  !${liveMonitorsList(monitors)}
+  !${live ? html`<p class="hint">This list follows new results and state changes as they come.</p>` : ''}
 </section>`
 }
 
@@ -229,6 +260,30 @@ export function chooseTypeView(): string {
 export interface ComponentChoice {
   value: string
   label: string
+}
+
+/** Another monitor of the owner the monitor may depend on. */
+export interface ParentChoice {
+  id: number
+  name: string
+  type: string
+}
+
+/** "Depends on": the owner's other monitors as checkboxes (a hidden field says the set was shown, so none ticked is none). */
+function parentsField(form: FormState, choices: ReadonlyArray<ParentChoice>): string {
+  const error = fieldErrorText(form, 'parents', LABELS.parents)
+  if (choices.length === 0 && !error) return html`<input type="hidden" name="parents_shown" value="1"><p class="hint">Depends on: no other monitor yet. A monitor can depend on others (a router, a database): while one is down it is unreachable and says nothing.</p>`
+  const ticked = new Set((form.values.parents ?? '').split(',').filter(Boolean))
+  const rows = choices.map(
+    (c) => html`<li><input type="checkbox" id="f-parent-${String(c.id)}" name="parents" value="${String(c.id)}"!${ticked.has(String(c.id)) ? ' checked' : ''}> <label for="f-parent-${String(c.id)}">${c.name} <span class="muted">(${MONITOR_TYPE_LABELS[c.type] ?? c.type})</span></label></li>`,
+  )
+  return html`<fieldset class="field mon-parents!${error ? ' has-error' : ''}" id="f-parents"!${error ? ' aria-describedby="f-parents-error"' : ''}>
+  <legend>${LABELS.parents!}</legend>
+  <input type="hidden" name="parents_shown" value="1">
+  <p class="hint">While one of these is down (the router in front of it, the database behind it), this monitor is unreachable: no alert, no incident, its component left as it is. One outage of a parent is one alert.</p>
+  <ul class="plain">!${rows.join('')}</ul>
+  !${error ? html`<p class="field-error" id="f-parents-error">${error}</p>` : ''}
+</fieldset>`
 }
 
 const EXPECTED_VALUE_HINTS: Record<string, string> = {
@@ -313,6 +368,7 @@ export function monitorFormView(
   unavailable: string | null = null,
   now = 0,
   minIntervalSeconds?: number,
+  parentChoices: ReadonlyArray<ParentChoice> = [],
 ): string {
   const action = monitor ? monitorPath(monitor.id) : monitorsPath
   const title = monitor ? `Edit ${monitor.definition.name}` : `New ${MONITOR_TYPE_LABELS[type] ?? type} monitor`
@@ -332,6 +388,7 @@ export function monitorFormView(
     !${target}
     !${textField({ name: 'interval_seconds', label: LABELS.interval_seconds!, type: 'number', hint: minIntervalSeconds === undefined ? 'How often it runs; your plan sets the shortest.' : `How often it runs; your plan's shortest is ${minIntervalSeconds} s.`, state: form })}
     !${selectField({ name: 'component_id', label: LABELS.component_id!, hint: 'Its status follows this monitor (the worst of its monitors).', options: [{ value: '', label: 'None' }, ...components], state: form })}
+    !${parentsField(form, parentChoices)}
     <fieldset class="mon-options"><legend>${MONITOR_TYPE_LABELS[type] ?? type} options</legend>!${typeFields(type, form, now)}</fieldset>
     !${regionFields(type, form, availableRegions)}
     <details class="mon-advanced"><summary>Timing and confirmation</summary>

@@ -53,7 +53,7 @@ describe('after real checks', () => {
 
   test('totals by state count every monitor, the paused one as paused, zeros included', () => {
     const byState = Object.fromEntries(samplesOf(samples, 'lantern_monitors').map((s) => [s.labels.state, s.value]))
-    expect(Object.keys(byState).sort()).toEqual(['degraded', 'down', 'misconfigured', 'paused', 'pending', 'up'])
+    expect(Object.keys(byState).sort()).toEqual(['degraded', 'down', 'misconfigured', 'paused', 'pending', 'unreachable', 'up'])
     expect(byState.paused).toBe(1)
     expect(byState.pending).toBe(0)
     expect(byState.up! + byState.down! + byState.degraded!).toBe(4)

@@ -17,3 +17,14 @@ export const SEVERITY_COLOURS = { critical: 0xd93025, warning: 0xf29900, info: 0
 
 /** Cuts text to `max` characters (services refuse longer fields). */
 export const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
+
+/**
+ * A message's place in its outage, for chat services that edit messages: `opens` (the first: kept),
+ * `updates` (a later one that is no reminder: edits the first, the recovery included), `repeats`
+ * (a reminder: a new message, so it notifies), or null (no outage, e.g. a test).
+ */
+export function outageRole(view: EventView): 'opens' | 'updates' | 'repeats' | null {
+  if (!view.outage || view.kind === 'test') return null
+  if (view.details.reminder) return 'repeats'
+  return view.outage.endedAt === null && view.outage.since === view.at ? 'opens' : 'updates'
+}

@@ -31,6 +31,7 @@ import { MonitorsRepo, type MonitorRow, type RegionStateRow } from '../repo.ts'
 import type { CheckResult } from '../kinds/spec.ts'
 import { recordToolReport, type EventSink } from '../tool-state.ts'
 import { stepOf, type LoggedResult, type MonitorEvent } from './record-steps.ts'
+import { BatchParents } from './dependency-batch.ts'
 import { isLocalOnly } from './regions.ts'
 import type { MonitorState } from './state.ts'
 
@@ -125,6 +126,8 @@ export class MonitorRecorder {
         if (!states) regionStates.set(id, (states = new Map()))
         return states
       }
+      // Parents (dependencies.ts): a child of a monitor that is down is unreachable.
+      const parents = await BatchParents.load(trx, rows)
       // Each region's newest state, written once at the end of the batch.
       const regionWrites = new Map<string, RegionStateRow>()
       const results: LoggedResult[] = []
@@ -135,7 +138,7 @@ export class MonitorRecorder {
         const row = rows.get(event.monitorId)
         if (!row || row.enabled !== 1) continue
         const now = this.deps.clock.now()
-        const step = stepOf(row, event, statesOf, now)
+        const step = parents.judge(row, stepOf(row, event, statesOf, now), now)
         if (!step) continue
         if (step.nextRunAt !== undefined) nextRuns.set(row.id, step.nextRunAt)
         if (!step.changes) continue
@@ -162,6 +165,10 @@ export class MonitorRecorder {
           if (step.componentChanged) changedComponents.add(row.component_id)
           if (step.pageTouched && row.page_id !== null) touchedPages.add(row.page_id)
         }
+      }
+      for (const change of await parents.propagate(moves, this.deps.clock.now())) {
+        moves.push({ ...change, componentId: null })
+        stateChanges.push({ monitor_id: change.monitorId, state: change.to, at: change.at })
       }
       await repo.saveRegionStates([...regionWrites.values()])
       await repo.insertResults(results)

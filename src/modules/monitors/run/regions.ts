@@ -40,7 +40,7 @@ export interface Aggregate {
   down: number
 }
 
-const SEVERITY: Record<MonitorState, number> = { pending: -1, misconfigured: -1, up: 0, degraded: 1, down: 2 }
+const SEVERITY: Record<MonitorState, number> = { pending: -1, misconfigured: -1, unreachable: -1, up: 0, degraded: 1, down: 2 }
 
 /** The monitor's regions from its stored JSON (the default, and anything unreadable, is just `local`). */
 export function regionsOf(row: { regions_json: string }): string[] {

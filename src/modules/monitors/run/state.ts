@@ -8,9 +8,12 @@
  */
 import { DEFAULTS, type Outcome } from '../kinds/spec.ts'
 
-/** `misconfigured`: the last run was refused by the configuration; it never counts as down. */
-export type MonitorState = 'pending' | 'up' | 'degraded' | 'down' | 'misconfigured'
-export const MONITOR_STATES: readonly MonitorState[] = ['pending', 'up', 'degraded', 'down', 'misconfigured']
+/**
+ * `misconfigured`: the last run was refused by the configuration; it never counts as down.
+ * `unreachable`: a parent monitor is down (dependencies.ts); it sends no alert and moves no component.
+ */
+export type MonitorState = 'pending' | 'up' | 'degraded' | 'down' | 'misconfigured' | 'unreachable'
+export const MONITOR_STATES: readonly MonitorState[] = ['pending', 'up', 'degraded', 'down', 'misconfigured', 'unreachable']
 export type StateEvent = 'up' | 'degraded' | 'down' | 'misconfigured' | 'flapping-start' | 'flapping-stop'
 /** An outcome that measured the target (a misconfigured run did not). */
 export type MeasuredOutcome = Exclude<Outcome, 'misconfigured'>
@@ -57,7 +60,7 @@ export interface Transition {
 const SEVERITY: Record<MeasuredOutcome, number> = { ok: 0, degraded: 1, fail: 2 }
 const LEVEL: MonitorState[] = ['up', 'degraded', 'down']
 /** States that say nothing about the target: the next measured run stands on its own. */
-const UNMEASURED: ReadonlySet<MonitorState> = new Set(['pending', 'misconfigured'])
+const UNMEASURED: ReadonlySet<MonitorState> = new Set(['pending', 'misconfigured', 'unreachable'])
 
 export function initialState(at: number): StateSnapshot {
   return { state: 'pending', since: at, flapping: false, history: [] }
