@@ -18,10 +18,15 @@ export class AccountsRepo {
     return this.db.transaction().execute((trx) => insertUserWithTeam(trx, user))
   }
 
-  /** The plan of the user's personal team. */
-  async updatePlan(userId: number, plan: Plan) {
-    await this.db.updateTable('teams').set({ plan }).where('personal_of', '=', userId).execute()
-    return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
+  /**
+   * The plan of the user's personal team, and the account's own copy of it (what `User.plan` shows
+   * and what the teams migration's down restores), in one transaction.
+   */
+  updatePlan(userId: number, plan: Plan) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('teams').set({ plan }).where('personal_of', '=', userId).execute()
+      return trx.updateTable('users').set({ plan }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow()
+    })
   }
 
   insertApiKey(key: { userId: number; teamId: number; role: Role; publicId: string; secretHash: string; name: string; now: number }) {
@@ -91,13 +96,13 @@ export class AccountsRepo {
       .updateTable('api_keys')
       .set({ revoked_at: now })
       .where('id', '=', keyId)
-      .where('team_id', '=', userId)
+      .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst()
   }
 
-  listPageIdsOfOwner(userId: number) {
-    return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
+  listPageIdsOfOwner(ownerId: number) {
+    return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', ownerId).execute()
   }
 
   /**
@@ -171,18 +176,18 @@ export class AccountsRepo {
    * counted as the subscriber limit counts them (subscribers/repo.ts countTowardsLimit): active,
    * confirmed or with a confirmation link that still works at `now`.
    */
-  async usageCounts(userId: number, now: number) {
+  async usageCounts(teamId: number, now: number) {
     const pages = await this.db
       .selectFrom('status_pages')
       .leftJoin('components', 'components.page_id', 'status_pages.id')
       .select(['status_pages.id', (eb) => eb.fn.count<number>('components.id').as('components')])
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .groupBy('status_pages.id')
       .execute()
     const keys = await this.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('team_id', '=', userId)
+      .where('team_id', '=', teamId)
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow()
     const automated = await this.db
@@ -190,13 +195,13 @@ export class AccountsRepo {
       .innerJoin('components', 'components.id', 'aic.component_id')
       .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .executeTakeFirstOrThrow()
     const subscribers = await this.db
       .selectFrom('subscribers')
       .innerJoin('status_pages', 'status_pages.id', 'subscribers.page_id')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .where('subscribers.unsubscribed_at', 'is', null)
       .where((eb) => eb.or([eb('subscribers.confirmed_at', 'is not', null), eb('subscribers.confirm_expires_at', '>', now)]))
       .groupBy('subscribers.page_id')

@@ -45,7 +45,8 @@ export interface Owner {
   email: string
   /** The person administers this Lantern (the first account, or `user create --admin`). */
   isAdmin: boolean
-  via: 'session' | 'api_key'
+  /** `cli`: a command on the server (`--email`), acting in the user's personal team. */
+  via: 'session' | 'api_key' | 'cli'
   /** The API key of the request, or the session's row id. */
   keyId: number | null
   keyName: string | null
@@ -187,13 +188,14 @@ export class AccountsService {
     return toUser(row)
   }
 
-  /** Changes a user's plan; every page of the user is re-evaluated by the caches at once. */
+  /** Changes the plan of a user's personal team; every page of it is re-evaluated by the caches at once. */
   async setPlan(rawEmail: string, rawPlan: string): Promise<User> {
     const plan = parsePlan(rawPlan)
     const user = await this.findUserByEmail(rawEmail)
     const row = await this.deps.repo.updatePlan(user.id, plan)
     // A plan decides whether badges, snippets and custom domains find the page at all.
-    for (const page of await this.deps.repo.listPageIdsOfOwner(user.id)) this.deps.changes.pageChanged(page.id, { lookups: true })
+    const team = await this.personalOwner(user.id)
+    for (const page of await this.deps.repo.listPageIdsOfOwner(team.id)) this.deps.changes.pageChanged(page.id, { lookups: true })
     return toUser(row)
   }
 
@@ -261,9 +263,9 @@ export class AccountsService {
     return (await this.deps.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
-  /** What the account holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
-  usage(userId: number): Promise<AccountUsage> {
-    return this.deps.repo.usageCounts(userId, this.deps.clock.now())
+  /** What the team holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
+  usage(teamId: number): Promise<AccountUsage> {
+    return this.deps.repo.usageCounts(teamId, this.deps.clock.now())
   }
 
   /** One of the user's keys; another user's key is unknown (404). */
@@ -405,6 +407,30 @@ export class AccountsService {
     const team = await this.deps.repo.actingMembership(userId, null)
     if (!team) throw notFound('no such user')
     return { id: team.id, userId, role: team.role }
+  }
+
+  /**
+   * The user acting in their personal team, as its owner: what the CLI's `--email` commands act
+   * as (no key, no session), and what a single-user account always was.
+   */
+  async personalTeamOwner(user: Pick<User, 'id'>): Promise<Owner> {
+    const row = await this.deps.repo.findUserById(user.id)
+    const team = row && (await this.deps.repo.actingMembership(row.id, null))
+    if (!row || !team) throw notFound('no such user')
+    return {
+      id: team.id,
+      plan: team.plan,
+      teamName: team.name,
+      role: team.role,
+      teamRequiresTwoFactor: team.require_two_factor === 1,
+      userId: row.id,
+      email: row.email,
+      isAdmin: row.is_admin === 1,
+      via: 'cli',
+      keyId: null,
+      keyName: null,
+      sessionId: null,
+    }
   }
 
   /** The account behind an owner (the person acting). */

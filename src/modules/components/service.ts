@@ -301,7 +301,7 @@ export class ComponentsService {
         to_at: span.to,
         status: span.status,
         reason: span.reason,
-        user_id: owner.id,
+        user_id: owner.userId,
         user_email: owner.email,
         replaced_json: JSON.stringify({ before: before ?? null, changes: inside }),
         created_at: now,

@@ -72,13 +72,13 @@ export class LookupToolsService {
   /** Runs one lookup and keeps it; a bad target is a 400 that runs and keeps nothing. */
   async run(user: Owner, input: LookupInput): Promise<ToolCheck> {
     const normalized = normalizeInput(input, this.deps.checkDeps.guard)
-    const key = `user:${user.id}`
+    const key = `user:${user.userId}`
     const wait = await this.limiter.take(key)
     if (wait > 0) throw new TooManyLookups(Math.max(1, Math.ceil(wait / 1000)))
     const outcome = await this.runner(normalized, this.deps.checkDeps, user.plan !== 'free')
     const target = normalized.tool === 'dkim' && normalized.selectors?.length ? `${normalized.selectors.join(',')} @ ${normalized.target}` : normalized.target
     const createdAt = this.deps.clock.now()
-    const row = { user_id: user.id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result_json: JSON.stringify(outcome.result), created_at: createdAt }
+    const row = { user_id: user.userId, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result_json: JSON.stringify(outcome.result), created_at: createdAt }
     const id = await this.deps.repo.insertKeeping(row, recentChecksKept(user))
     return { id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result: outcome.result, createdAt }
   }
@@ -86,11 +86,11 @@ export class LookupToolsService {
   /** The user's kept checks, newest first, and how many the plan keeps (null: unlimited up to the cap). */
   async recent(user: Owner): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
     const kept = recentChecksKept(user)
-    return { items: (await this.deps.repo.list(user.id, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
+    return { items: (await this.deps.repo.list(user.userId, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
   }
 
   async get(user: Owner, id: number): Promise<ToolCheck> {
-    const row = await this.deps.repo.find(user.id, id)
+    const row = await this.deps.repo.find(user.userId, id)
     if (!row) throw notFound()
     return toCheck(row)
   }
