@@ -79,6 +79,8 @@ import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './lib/dns/index.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { TeamsRepo } from './modules/teams/repo.ts'
+import { TeamsService } from './modules/teams/service.ts'
 import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
@@ -248,6 +250,8 @@ export function createServices(input: ServiceDeps) {
   const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // Teams: members, roles and invitations (mailed through the outbox).
+  const teams = new TeamsService({ repo: new TeamsRepo(deps.db), outbox, clock, baseUrl: deps.config.baseUrl })
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
@@ -307,6 +311,7 @@ export function createServices(input: ServiceDeps) {
     monitorAlerts,
     maintenanceSweeper,
     transfers,
+    teams,
     passwordResets,
     twoFactor,
     slaChecker,

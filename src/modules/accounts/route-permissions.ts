@@ -43,7 +43,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule(`/user/api/v1/(api-keys|sessions)${ANY}`, 'self', 'self'),
   rule(`/user/(account|api-keys|two-factor|password|passkeys)${ANY}`, 'self', 'self'),
   rule(`/user/teams${ANY}`, 'self', 'self'),
-  rule('/user/api/v1/teams', 'self', 'self'),
+  // Creating, listing and joining teams: the person's own, whatever their role where they act.
+  rule(`/user/api/v1/(teams|invitations)${ANY}`, 'self', 'self'),
   rule('/user', 'self'),
   // The team: members and invitations are the admin's, the plan and the team itself the owner's.
   rule(`/user/api/v1/team/(members|invitations)${ANY}`, 'read', 'manage'),
