@@ -81,7 +81,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`INSERT INTO teams (id, name, plan, personal_of, require_two_factor, created_at) SELECT id, email, plan, id, 0, created_at FROM users`.execute(db)
   await sql`INSERT INTO team_members (team_id, user_id, role, created_at) SELECT id, id, 'owner', created_at FROM users`.execute(db)
   // Explicit ids do not move PostgreSQL's identity sequence (SQLite's AUTOINCREMENT follows by itself).
-  if (engineOf(db) === 'postgres') await sql`SELECT setval(pg_get_serial_sequence('teams', 'id'), GREATEST((SELECT MAX(id) FROM teams), 1))`.execute(db)
+  // The next team gets MAX(id) + 1 (1 on an empty database: `false` means not yet handed out).
+  if (engineOf(db) === 'postgres') await sql`SELECT setval(pg_get_serial_sequence('teams', 'id'), COALESCE((SELECT MAX(id) FROM teams), 0) + 1, false)`.execute(db)
 
   // No foreign keys on the two added columns (SQLite cannot drop a column that has one): deleting
   // a team deletes its keys and clears its sessions' choice in the same transaction.
