@@ -81,6 +81,7 @@ import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
 import { TeamsRepo } from './modules/teams/repo.ts'
 import { TeamsService } from './modules/teams/service.ts'
+import { AuditService } from './modules/audit/service.ts'
 import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
@@ -256,6 +257,8 @@ export function createServices(input: ServiceDeps) {
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
   const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
+  // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
+  accounts.connect({ audit: new AuditService({ db: deps.db, clock }), hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 

@@ -138,3 +138,17 @@ test('a person creates a team and finds it among theirs', async () => {
   expect(mine.map((t) => [t.id, t.personal])).toEqual([[alice.user.id, true], [team.id, false]])
   expect((await api('/teams', alice.key, { method: 'POST', json: { name: '' } })).status).toBe(400)
 })
+
+test('every successful write to an owner route leaves an audit row with field names only, a refused one none', async () => {
+  const alice = await ctx.createOwner('enterprise')
+  const bob = await ctx.createOwner('enterprise')
+  const page = await ctx.createPage(alice.key, { slug: `audited-${crypto.randomUUID().slice(0, 6)}`, name: 'Audited' })
+  expect((await api(`/status-pages/${page.id}`, alice.key, { method: 'PATCH', json: { name: 'Audited again' } })).status).toBe(200)
+  expect((await api(`/status-pages/${page.id}`, bob.key, { method: 'PATCH', json: { name: 'Not yours' } })).status).toBe(404)
+  const rows = await ctx.database.db.selectFrom('audit_log').selectAll().where('team_id', 'in', [alice.user.id, bob.user.id]).orderBy('id').execute()
+  expect(rows.map((r) => [r.team_id, r.actor_kind, r.action, r.page_id, r.summary])).toEqual([
+    [alice.user.id, 'api_key', 'status-pages.post', null, '{"fields":["name","slug"]}'],
+    [alice.user.id, 'api_key', 'status-pages.patch', page.id, '{"fields":["name"]}'],
+  ])
+  expect(rows[0]!.actor_label).toBe(`${alice.user.email} (API key test)`)
+})
