@@ -2,7 +2,8 @@
  * The teams migration on a database made by the code before it (SQLite, or PostgreSQL with
  * LANTERN_TEST_POSTGRES): every account gets a personal team with its id and plan, everything an
  * account owned (pages, templates, monitors, channels, import mappings) is owned by that team, an
- * existing API key keeps working in it as its owner, and a page's plan is read from the team.
+ * existing API key keeps working in it as its owner, a page's plan is read from the team, and rows
+ * of later tables that name a rebuilt one (monitor dependencies) stay.
  */
 import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -29,7 +30,7 @@ test('every account gets a personal team owning what it owned; old keys and read
   const { db } = database.handle
   try {
     const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_01_1100_chat_subscribers')
+    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_06_0510_outbox_threads')
     expect(before.error).toBeUndefined()
 
     const user = (email: string, plan: string) =>
@@ -52,9 +53,12 @@ test('every account gets a personal team owning what it owned; old keys and read
     }
     const alicePage = await own(alice.id, 'alice-page')
     await own(bob.id, 'bob-page')
+    // A dependency between two monitors (a later table that names monitors) survives the rebuild.
+    const monitorIds = (await db.selectFrom('monitors').select('id').orderBy('id').execute()).map((m) => m.id)
+    await db.insertInto('monitor_dependencies').values({ monitor_id: monitorIds[1]!, parent_id: monitorIds[0]! } as never).execute()
     await db.insertInto('api_keys').values({ user_id: alice.id, public_id: PUBLIC_ID, secret_hash: await sha256Hex(SECRET), name: 'old', created_at: 0 } as never).execute()
 
-    expect(await migrateToLatest(db)).toContain('2026_12_06_0100_teams')
+    expect(await migrateToLatest(db)).toContain('2026_12_06_0900_teams')
 
     const teams = await db.selectFrom('teams').select(['id', 'name', 'plan', 'personal_of']).orderBy('id').execute()
     expect(teams).toEqual([
@@ -71,6 +75,7 @@ test('every account gets a personal team owning what it owned; old keys and read
       // owner_id names a team now: an id that is no team is refused by the database itself.
       await expect(db.updateTable(table as 'status_pages').set({ owner_id: 999_999 }).where('owner_id', '=', alice.id).execute()).rejects.toThrow()
     }
+    expect(await db.selectFrom('monitor_dependencies').select(['monitor_id', 'parent_id']).execute()).toEqual([{ monitor_id: monitorIds[1]!, parent_id: monitorIds[0]! }])
     expect(await db.selectFrom('api_keys').select(['team_id', 'role']).execute()).toEqual([{ team_id: alice.id, role: 'owner' }])
 
     // The app reads it: the old key acts in Alice's personal team as its owner and sees her page only.
