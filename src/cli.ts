@@ -47,6 +47,10 @@ export const USAGE = `Usage: lantern <command>
                                                 bring an Uptime Kuma 1.23/2.x database (read only) into
                                                 the account; prints what came and what did not
   import gatus --email E --config config.yaml [--json]   the same from a Gatus configuration
+  import statuspage --email E --page-id ID --api-key KEY [--base-url URL] [--reconfirm] [--json]
+                                                the same from an Atlassian Statuspage page over its API
+                                                (or --from DIR of saved API answers); --reconfirm mails
+                                                each subscriber a confirmation instead of keeping them confirmed
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
   probe-token revoke --id N                     the token answers 401 from now on

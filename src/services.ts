@@ -185,7 +185,6 @@ export function createServices(input: ServiceDeps) {
   const monitors = new MonitorsService({ repo: monitorsRepo, pages, components, recorder: monitorRecorder, guard: checkDeps.guard, clock, regionDirectory: probesRepo, pingSupport: () => pingSupport(checkDeps.pingCommand) })
   const probes = new ProbesService(probesRepo, monitorsRepo, monitorRecorder, clock)
   const emailAuth = new EmailAuthService(new EmailAuthRepo(deps.db), monitors)
-  const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config })
   const lookupTools = new LookupToolsService({ repo: new ToolChecksRepo(deps.db), checkDeps, clock, attemptBudgets })
 
   // ── Reads: the status of a page, analytics, the public cache and what embeds show ──
@@ -249,6 +248,7 @@ export function createServices(input: ServiceDeps) {
   // Owner notification channels, and page subscribers.
   const channels = new ChannelsService({ repo: new ChannelsRepo(deps.db), outbox, clock, config: deps.config, deliveries: deliveryLog })
   const subscribers = new SubscribersService({ repo: new SubscribersRepo(deps.db), pages, outbox, clock, config: deps.config, deliveries: deliveryLog })
+  const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config, outbox })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
   // Teams: members, roles and invitations (mailed through the outbox).

@@ -1,5 +1,5 @@
 /**
- * Imports a plan (kuma-map.ts, gatus-map.ts) into one account in one transaction: all or nothing.
+ * Imports a plan (kuma-map.ts, gatus-map.ts, statuspage-map.ts) into one account in one transaction: all or nothing.
  * What a run makes is remembered in import_mappings (source key → Lantern row), so a second run
  * leaves what is there alone, and a component's history only grows by changes newer than its last.
  * Every monitor passes the monitors' own checks (definition, address guard); one that does not is
@@ -15,7 +15,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import type { Owner } from '../accounts/service.ts'
 import { assertRunnable, mergeDefinition } from '../monitors/definition.ts'
-import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
+import { monitorLimits, planHas, planLabel, subscriberLimit } from '../plans/matrix.ts'
 import { ComponentsRepo } from '../components/repo.ts'
 import { refreshStatusRollup } from '../analytics/status-aggregator.ts'
 import { DEFAULT_EVENTS } from '../channels/types.ts'
@@ -23,6 +23,12 @@ import { generateSigningSecret } from '../notify/webhook-signing.ts'
 import { parseSlug } from '../status-pages/slug.ts'
 import { parseCustomDomain } from '../status-pages/domain.ts'
 import { parseCustomCss } from '../branding/custom-css.ts'
+import type { OutboxWriter } from '../notify/contract.ts'
+import { MAX_MESSAGE, MAX_POSTMORTEM, MAX_TITLE } from '../incidents/types.ts'
+import { normalizeEmail } from '../subscribers/validate.ts'
+import { confirmationMail } from '../subscribers/messages.ts'
+import { CONFIRM_TTL_MS } from '../subscribers/service.ts'
+import { statusPageUrl } from '../status-pages/urls.ts'
 import { emptyCounts, type ImportPlan, type ImportReport, type ReportLine } from './types.ts'
 
 export interface ImportServiceDeps {
@@ -31,6 +37,13 @@ export interface ImportServiceDeps {
   changes: ChangeFeed
   guard: AddressGuard
   config: Config
+  /** Confirmation mails of re-confirmed subscribers, in the import's transaction. */
+  outbox: OutboxWriter
+}
+
+export interface ImportOptions {
+  /** Imported subscribers get a confirmation mail and stay pending until they confirm (as on the public form). */
+  reconfirm?: boolean
 }
 
 type Mapped = Map<string, number>
@@ -39,7 +52,10 @@ export class ImportService {
   constructor(private readonly deps: ImportServiceDeps) {}
 
   /** Writes the plan for `owner`; returns what was made, what was already there and what was left out. */
-  async apply(owner: Owner, plan: ImportPlan): Promise<ImportReport> {
+  async apply(owner: Owner, plan: ImportPlan, options: ImportOptions = {}): Promise<ImportReport> {
+    if (options.reconfirm && (plan.subscribers ?? []).length > 0 && !this.deps.outbox.mailEnabled) {
+      throw badRequest('re-confirming subscribers sends them mail, and mail is not configured on this instance (see the SMTP settings)')
+    }
     const now = this.deps.clock.now()
     const created = emptyCounts()
     const unchanged = emptyCounts()
@@ -222,6 +238,109 @@ export class ImportService {
         touchedPages.add(pageId)
         created.maintenances++
       }
+
+      // Incidents with their updates, components and postmortem (history: nobody is notified).
+      const bounded = (text: string, max: number, what: string, name: string) => {
+        if (text.length <= max) return text
+        changed.push({ kind: what, name, reason: `shortened to ${max} characters` })
+        return text.slice(0, max)
+      }
+      for (const incident of plan.incidents ?? []) {
+        const pageId = mapped.get(incident.pageKey)
+        if (pageId === undefined) continue
+        if (mapped.has(incident.key)) {
+          unchanged.incidents++
+          continue
+        }
+        const title = bounded(incident.title, MAX_TITLE, 'incident title', incident.title)
+        const postmortem = incident.postmortem ? bounded(incident.postmortem.body, MAX_POSTMORTEM, 'postmortem', incident.title) : null
+        const lastAt = Math.max(incident.startedAt, incident.resolvedAt ?? 0, ...incident.updates.map((u) => u.at))
+        const row = await trx
+          .insertInto('incidents')
+          .values({
+            page_id: pageId,
+            title,
+            state: incident.state,
+            started_at: incident.startedAt,
+            resolved_at: incident.resolvedAt,
+            created_at: incident.startedAt,
+            updated_at: lastAt,
+            impact: incident.impact,
+            postmortem,
+            postmortem_updated_at: incident.postmortem ? incident.postmortem.updatedAt : null,
+            postmortem_published_at: incident.postmortem ? incident.postmortem.publishedAt : null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        if (incident.updates.length > 0) {
+          await trx.insertInto('incident_updates').values(incident.updates.map((u) => ({ incident_id: row.id, state: u.state, message: bounded(u.message, MAX_MESSAGE, 'incident update', incident.title), at: u.at }))).execute()
+        }
+        const componentIds = [...new Set(incident.componentKeys.map((k) => mapped.get(k)).filter((id): id is number => id !== undefined))]
+        if (componentIds.length > 0) await trx.insertInto('incident_components').values(componentIds.map((component_id) => ({ incident_id: row.id, component_id }))).execute()
+        await remember(incident.key, 'incident', row.id)
+        touchedPages.add(pageId)
+        created.incidents++
+      }
+
+      // Email subscribers: confirmed stay confirmed, unless the run asks them again.
+      const freshSubscribers = (plan.subscribers ?? []).filter((s) => !mapped.has(s.key))
+      unchanged.subscribers += (plan.subscribers ?? []).length - freshSubscribers.length
+      const limit = subscriberLimit(owner.plan)
+      const pageRows = new Map<number, { name: string; url: string; count: number }>()
+      for (const subscriber of freshSubscribers) {
+        const pageId = mapped.get(subscriber.pageKey)
+        if (pageId === undefined) continue
+        let email: string
+        try {
+          email = normalizeEmail(subscriber.email)
+        } catch (error) {
+          skipped.push({ kind: 'email subscriber', name: subscriber.email, reason: error instanceof Error ? error.message : String(error) })
+          continue
+        }
+        const existing = await trx.selectFrom('subscribers').select('id').where('page_id', '=', pageId).where('email', '=', email).where('unsubscribed_at', 'is', null).executeTakeFirst()
+        if (existing) {
+          await remember(subscriber.key, 'subscriber', existing.id)
+          unchanged.subscribers++
+          continue
+        }
+        if (!pageRows.has(pageId)) {
+          const page = await trx.selectFrom('status_pages').select(['name', 'slug', 'custom_domain', 'custom_domain_state']).where('id', '=', pageId).executeTakeFirstOrThrow()
+          const count = await trx.selectFrom('subscribers').select((eb) => eb.fn.countAll<number>().as('n')).where('page_id', '=', pageId).where('unsubscribed_at', 'is', null)
+            .where((eb) => eb.or([eb('confirmed_at', 'is not', null), eb('confirm_expires_at', '>', now)])).executeTakeFirstOrThrow()
+          const url = statusPageUrl({ slug: page.slug, customDomain: page.custom_domain, customDomainState: page.custom_domain_state, plan: owner.plan }, this.deps.config)
+          pageRows.set(pageId, { name: page.name, url, count: Number(count.n) })
+        }
+        const page = pageRows.get(pageId)!
+        if (limit !== null && page.count + 1 > limit) {
+          throw forbidden(`the import brings ${freshSubscribers.length} subscribers; the ${planLabel(owner.plan)} plan allows ${limit} per page and this page has ${page.count}`)
+        }
+        const componentIds = subscriber.componentKeys === null ? null : [...new Set(subscriber.componentKeys.map((k) => mapped.get(k)).filter((id): id is number => id !== undefined))]
+        const token = options.reconfirm ? randomToken(32) : null
+        const row = await trx
+          .insertInto('subscribers')
+          .values({
+            page_id: pageId,
+            kind: 'email',
+            email,
+            component_ids: componentIds === null ? null : JSON.stringify(componentIds),
+            source: 'import',
+            confirmed_at: token ? null : now,
+            confirm_token_hash: token ? await sha256Hex(token) : null,
+            confirm_expires_at: token ? now + CONFIRM_TTL_MS : null,
+            notice_sent_at: token ? now : null,
+            manage_key: randomToken(16),
+            created_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        if (token) {
+          const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
+          await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row.id}`, mail: confirmationMail(email, { name: page.name, url: page.url }, confirmUrl) }])
+        }
+        page.count++
+        await remember(subscriber.key, 'subscriber', row.id)
+        created.subscribers++
+      }
     })
     for (const pageId of touchedPages) this.deps.changes.pageChanged(pageId, { lookups: true })
     return { source: plan.source, source_version: plan.sourceVersion, created, unchanged, skipped, changed }
@@ -230,8 +349,8 @@ export class ImportService {
   /** The run's mappings whose Lantern row still exists (a row deleted since is made again). */
   private async mappings(trx: Transaction<Database>, ownerId: number, source: string): Promise<Mapped> {
     const rows = await trx.selectFrom('import_mappings').selectAll().where('owner_id', '=', ownerId).where('source', '=', source).execute()
-    const tableOf: Record<string, 'status_pages' | 'components' | 'monitors' | 'notification_channels' | 'maintenances'> = {
-      page: 'status_pages', component: 'components', monitor: 'monitors', channel: 'notification_channels', maintenance: 'maintenances',
+    const tableOf: Record<string, 'status_pages' | 'components' | 'monitors' | 'notification_channels' | 'maintenances' | 'incidents' | 'subscribers'> = {
+      page: 'status_pages', component: 'components', monitor: 'monitors', channel: 'notification_channels', maintenance: 'maintenances', incident: 'incidents', subscriber: 'subscribers',
     }
     const alive = new Map<string, Set<number>>()
     for (const [kind, table] of Object.entries(tableOf)) {

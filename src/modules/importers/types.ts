@@ -6,8 +6,9 @@
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import type { MonitorInput } from '../monitors/definition.ts'
 import type { ChannelType } from '../channels/types.ts'
+import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 
-export type ImportSource = 'uptime-kuma' | 'gatus'
+export type ImportSource = 'uptime-kuma' | 'gatus' | 'statuspage'
 
 export interface PlannedPage {
   key: string
@@ -59,6 +60,31 @@ export interface PlannedMaintenance {
   componentKeys: string[]
 }
 
+export interface PlannedIncident {
+  key: string
+  pageKey: string
+  title: string
+  state: IncidentState
+  /** Null: derived from what it affects, as for incidents opened in Lantern. */
+  impact: IncidentImpact | null
+  startedAt: number
+  resolvedAt: number | null
+  /** Oldest first; the message in Markdown as the source wrote it. */
+  updates: Array<{ state: IncidentState; message: string; at: number }>
+  componentKeys: string[]
+  /** Markdown; `publishedAt` null keeps it a draft. */
+  postmortem: { body: string; updatedAt: number; publishedAt: number | null } | null
+}
+
+export interface PlannedSubscriber {
+  key: string
+  pageKey: string
+  email: string
+  /** Null: every component (also when the source listed all of them). */
+  componentKeys: string[] | null
+  createdAt: number
+}
+
 export interface ReportLine {
   /** What it was in the source: monitor, notification, status page, maintenance, condition… */
   kind: string
@@ -75,13 +101,16 @@ export interface ImportPlan {
   monitors: PlannedMonitor[]
   channels: PlannedChannel[]
   maintenances: PlannedMaintenance[]
+  /** Statuspage brings these; the monitoring tools have none. */
+  incidents?: PlannedIncident[]
+  subscribers?: PlannedSubscriber[]
   /** Left out, with why. */
   skipped: ReportLine[]
   /** Brought with a change (an interval raised, a setting not kept). */
   changed: ReportLine[]
 }
 
-export type ImportedKind = 'pages' | 'components' | 'monitors' | 'channels' | 'maintenances' | 'history'
+export type ImportedKind = 'pages' | 'components' | 'monitors' | 'channels' | 'maintenances' | 'incidents' | 'subscribers' | 'history'
 
 export interface ImportReport {
   source: ImportSource
@@ -94,7 +123,7 @@ export interface ImportReport {
   changed: ReportLine[]
 }
 
-export const emptyCounts = (): Record<ImportedKind, number> => ({ pages: 0, components: 0, monitors: 0, channels: 0, maintenances: 0, history: 0 })
+export const emptyCounts = (): Record<ImportedKind, number> => ({ pages: 0, components: 0, monitors: 0, channels: 0, maintenances: 0, incidents: 0, subscribers: 0, history: 0 })
 
 /** The report as lines for a terminal. */
 export function reportText(report: ImportReport): string {
