@@ -14,13 +14,13 @@ const publicPageColumns = [
   'status_pages.visibility',
   'status_pages.blocked',
   'status_pages.updated_at',
-  'users.plan',
+  'teams.plan',
 ] as const
 
 function findPublicPage(db: Db, column: 'status_pages.slug' | 'status_pages.custom_domain', value: string) {
   return db
     .selectFrom('status_pages')
-    .innerJoin('users', 'users.id', 'status_pages.owner_id')
+    .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
     .select(publicPageColumns)
     .where(column, '=', value)
     .executeTakeFirst()
