@@ -52,6 +52,7 @@ import { statusApiRoutes } from './modules/status-api/index.ts'
 import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { transfersRoutes } from './modules/transfers/index.ts'
+import { teamsRoutes } from './modules/teams/index.ts'
 import { subscribersRoutes } from './modules/subscribers/index.ts'
 import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { analyticsDashboardRoutes, userAreaRoutes } from './web/index.ts'
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps): App {
     .use(lookupToolsRoutes({ accounts: services.accounts, tools: services.lookupTools }))
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
+    .use(teamsRoutes({ accounts: services.accounts, teams: services.teams }))
     .use(planRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ services, config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))

@@ -79,6 +79,9 @@ import { ProbesService } from './modules/probes/service.ts'
 import { systemDnsServers, systemResolve } from './lib/dns/index.ts'
 import { TransfersRepo } from './modules/transfers/repo.ts'
 import { TransfersService } from './modules/transfers/service.ts'
+import { TeamsRepo } from './modules/teams/repo.ts'
+import { TeamsService } from './modules/teams/service.ts'
+import { AuditService } from './modules/audit/service.ts'
 import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
@@ -248,10 +251,14 @@ export function createServices(input: ServiceDeps) {
   const importer = new ImportService({ db: deps.db, clock, changes, guard: checkDeps.guard, config: deps.config, outbox })
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
+  // Teams: members, roles and invitations (mailed through the outbox).
+  const teams = new TeamsService({ repo: new TeamsRepo(deps.db), outbox, clock, baseUrl: deps.config.baseUrl })
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
   const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
+  // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
+  accounts.connect({ audit: new AuditService({ db: deps.db, clock }), hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -307,6 +314,7 @@ export function createServices(input: ServiceDeps) {
     monitorAlerts,
     maintenanceSweeper,
     transfers,
+    teams,
     passwordResets,
     twoFactor,
     slaChecker,

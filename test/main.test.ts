@@ -95,7 +95,7 @@ test('the server that runs the jobs checks custom domains as it starts: a domain
   const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'domains.sqlite'), BASE_URL: 'http://lantern.test', STATUS_DOMAIN: 'status.test' }
   // Set up by a server that checks nothing (a second worker, say).
   const first = await startServer(loadConfig(env), { monitors: false, dns: testZone() })
-  const user = await first.app.services.accounts.createUser({ email: 'd@example.com', password: 'a-long-password', plan: 'growth' })
+  const user = await first.app.services.accounts.personalTeamOwner(await first.app.services.accounts.createUser({ email: 'd@example.com', password: 'a-long-password', plan: 'growth' }))
   const page = await first.app.services.pages.create(user, { slug: 'dom', name: 'Dom', custom_domain: 'status.dom.example' })
   expect(page.customDomainState).toBe('pending')
   await first.stop()

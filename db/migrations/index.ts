@@ -41,9 +41,10 @@ import * as publicErrorBudgets from './2026_12_01_0800_public_error_budgets.ts'
 import * as impactLevels from './2026_12_01_0900_impact_levels.ts'
 import * as vendorFeeds from './2026_12_01_1000_vendor_feeds.ts'
 import * as chatSubscribers from './2026_12_01_1100_chat_subscribers.ts'
-import * as pageLanguageAndZone from './2026_12_06_0300_page_language_and_zone.ts'
 import * as monitorDependencies from './2026_12_06_0500_monitor_dependencies.ts'
 import * as outboxThreads from './2026_12_06_0510_outbox_threads.ts'
+import * as teams from './2026_12_06_0900_teams.ts'
+import * as pageLanguageAndZone from './2026_12_06_1000_page_language_and_zone.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -84,7 +85,8 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0900_impact_levels': impactLevels,
   '2026_12_01_1000_vendor_feeds': vendorFeeds,
   '2026_12_01_1100_chat_subscribers': chatSubscribers,
-  '2026_12_06_0300_page_language_and_zone': pageLanguageAndZone,
   '2026_12_06_0500_monitor_dependencies': monitorDependencies,
   '2026_12_06_0510_outbox_threads': outboxThreads,
+  '2026_12_06_0900_teams': teams,
+  '2026_12_06_1000_page_language_and_zone': pageLanguageAndZone,
 }

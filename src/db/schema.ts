@@ -45,10 +45,16 @@ import type { PageTransfersTable } from '../modules/transfers/tables.ts'
 import type { PasswordResetsTable } from '../modules/password-resets/tables.ts'
 import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } from '../modules/two-factor/tables.ts'
 import type { ImportMappingsTable } from '../modules/importers/tables.ts'
+import type { TeamInvitationsTable, TeamMembersTable, TeamsTable } from '../modules/teams/tables.ts'
+import type { AuditLogTable } from '../modules/audit/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
   users: UsersTable
+  teams: TeamsTable
+  team_members: TeamMembersTable
+  team_invitations: TeamInvitationsTable
+  audit_log: AuditLogTable
   api_keys: ApiKeysTable
   status_pages: StatusPagesTable
   components: ComponentsTable

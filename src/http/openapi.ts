@@ -55,6 +55,7 @@ const TAGS = [
   { name: 'Notification channels', description: 'Where your alerts go: email, webhook, Slack, Discord, Telegram, Teams, ntfy, PagerDuty' },
   { name: 'API keys', description: 'Create (web session only), list and revoke your API keys' },
   { name: 'Sessions', description: 'Your login sessions: list them, end one, end all others' },
+  { name: 'Teams', description: 'Your teams: create one, members and their roles, invitations, joining by an invitation' },
   { name: 'Plan', description: 'Your plan, what it allows and your usage' },
   { name: 'Operations', description: 'Health and operations' },
   { name: 'Probes', description: 'For probe processes in other regions (`lantern probe`), with a probe token: their monitors and their results' },

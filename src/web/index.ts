@@ -147,7 +147,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
         if (!user) return loginRedirect(request)
         if (!isSameOrigin(request, accounts.serviceOrigin)) return crossSite()
         try {
-          await accounts.changePassword(user.id, body.new_password, { password: body.current_password, client: clientOf(request, server) })
+          await accounts.changePassword(user.userId, body.new_password, { password: body.current_password, client: clientOf(request, server) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
             return htmlPage(passwordPage(user, { error: 'Too many attempts. Try again in a few minutes.' }), 429, { 'retry-after': String(error.retryAfterSeconds) })
@@ -156,7 +156,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
           throw error
         }
         // Every session ended with the change; this browser gets a fresh one.
-        const token = await accounts.startSession(user.id, request.headers.get('user-agent'))
+        const token = await accounts.startSession(user.userId, request.headers.get('user-agent'))
         return redirect('/user/password?done=1', 303, { 'set-cookie': sessionCookie(config, token) })
       },
       {

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts'
 import { clearCookie, serializeCookie } from '../lib/cookies.ts'
 import { SESSION_COOKIE, sessionToken } from '../modules/accounts/auth.ts'
-import { SESSION_TTL_MS, type AccountsService, type User } from '../modules/accounts/service.ts'
+import { SESSION_TTL_MS, type AccountsService, type Owner } from '../modules/accounts/service.ts'
 
 /**
  * Headers every user-area page carries: never cached, never framed, no referrer leaves the site
@@ -43,8 +43,8 @@ export function sessionCookie(config: Config, token: string): string {
 
 export const endSessionCookie = (config: Config): string => clearCookie(SESSION_COOKIE, { secure: config.scheme === 'https' })
 
-/** The user of the request's session cookie (API keys do not open HTML pages). */
-export async function sessionUser(accounts: AccountsService, request: Request): Promise<User | undefined> {
+/** The team and member of the request's session cookie (API keys do not open HTML pages). */
+export async function sessionUser(accounts: AccountsService, request: Request): Promise<Owner | undefined> {
   const token = sessionToken(request)
   return token ? accounts.authenticateSession(token) : undefined
 }

@@ -3,7 +3,7 @@
  * `layout` and `messagePage` are re-exported for the analytics screens.
  */
 import { html } from '../lib/html.ts'
-import type { User } from '../modules/accounts/service.ts'
+import type { Owner } from '../modules/accounts/service.ts'
 import { emptyForm, formError, textField, type FormState } from './kit/forms.ts'
 import { layout } from './kit/layout.ts'
 import type { Flash } from './kit/flash.ts'
@@ -59,7 +59,7 @@ export function signupPage(options: { error?: string; email?: string }): string 
   )
 }
 
-export function passwordPage(user: User, options: { error?: string; done?: boolean }): string {
+export function passwordPage(user: Owner, options: { error?: string; done?: boolean }): string {
   const state = withError(emptyForm(), options.error)
   return layout(
     {

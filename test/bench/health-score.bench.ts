@@ -15,7 +15,7 @@ const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const fixture = await benchServices(NOW)
 try {
   const { services, clock } = fixture
-  const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
+  const owner = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' }))
   for (let i = 0; i < COUNT; i++) await services.monitors.create(owner, { name: `m${i}`, type: 'http', target: `https://h${i}.example.com/`, interval_seconds: 30 })
   // A day of results per monitor, 1 in 50 failed, response times 50–249 ms.
   await sql`WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${PER_DAY - 1})

@@ -12,7 +12,7 @@ import { openConfiguredDatabase } from '../../src/db/open.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { ifNoneMatchHits } from '../../src/lib/http-cache.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
-import type { User } from '../../src/modules/accounts/service.ts'
+import type { Owner } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import { createServices, type Services } from '../../src/services.ts'
 import { ManualClock } from '../helpers/clock.ts'
@@ -212,12 +212,12 @@ export function tempDir(): { dir: string; remove: () => void } {
  * Migrates the benchmark's database and hands `seed` the real services and a bench owner on `plan`;
  * the database is closed again before the servers under test open it.
  */
-export async function seedDatabase<T>(config: Config, plan: Plan, seed: (services: Services, owner: User) => Promise<T>): Promise<T> {
+export async function seedDatabase<T>(config: Config, plan: Plan, seed: (services: Services, owner: Owner) => Promise<T>): Promise<T> {
   const handle = openConfiguredDatabase(config)
   try {
     await migrateToLatest(handle.db)
     const services = createServices({ db: handle.db, config })
-    const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan })
+    const owner = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'bench@example.com', password: 'bench-password', plan }))
     return await seed(services, owner)
   } finally {
     await handle.close()
@@ -228,7 +228,7 @@ export async function seedDatabase<T>(config: Config, plan: Plan, seed: (service
  * A page of 20 components (4 ungrouped, then 4 groups of 4); each component has two 5-minute outages
  * a day over `days` days, imported as status history through the real service.
  */
-export async function seedHistoryPage(services: Services, owner: User, page: { slug: string; name: string; days: number }) {
+export async function seedHistoryPage(services: Services, owner: Owner, page: { slug: string; name: string; days: number }) {
   const created = await services.pages.create(owner, { slug: page.slug, name: page.name })
   const now = Date.now()
   const components = []

@@ -11,7 +11,7 @@
  *   and until the local SMTP harness has all N mails (budget 5 s).
  */
 import type { Db } from '../../src/db/client.ts'
-import type { User } from '../../src/modules/accounts/service.ts'
+import type { Owner } from '../../src/modules/accounts/service.ts'
 import type { Services } from '../../src/services.ts'
 import type { NotifyBench } from './notify.bench.ts'
 
@@ -19,13 +19,13 @@ const QUEUE_BUDGET_MS = 1000
 const DELIVER_BUDGET_MS = 5000
 
 interface Target {
-  owner: User
+  owner: Owner
   incidentId: number
   pageId: number
 }
 
 async function pageWithSubscribers(services: Services, db: Db, count: number, slug: string): Promise<Target> {
-  const owner = await services.accounts.createUser({ email: `${slug}@bench.test`, password: 'correct horse battery', plan: 'enterprise' })
+  const owner = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: `${slug}@bench.test`, password: 'correct horse battery', plan: 'enterprise' }))
   const page = await services.pages.create(owner, { slug, name: `Bench ${slug}` })
   const now = services.clock.now()
   const rows = Array.from({ length: count }, (_, i) => ({

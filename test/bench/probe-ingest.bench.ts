@@ -29,7 +29,7 @@ try {
   const app = createApp({ db: database.db, config, clock, passwords: fastTestHasher, logError: (error) => console.error(error) })
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => app.handle(new Request(`${config.baseUrl}${new URL(request.url).pathname}`, request)) })
   const s = app.services
-  const owner = await s.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
+  const owner = await s.accounts.personalTeamOwner(await s.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' }))
   const page = await s.pages.create(owner, { slug: 'probe-bench', name: 'Probe bench' })
   const token = (await s.probes.createToken('eu')).token
   const ids: number[] = []

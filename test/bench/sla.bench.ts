@@ -23,7 +23,7 @@ async function bench(outagesPerDay: number, label: string) {
 const fixture = await benchServices(NOW)
 try {
   const { services, clock } = fixture
-  const owner = await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' })
+  const owner = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'bench@example.com', password: 'a-long-password', plan: 'enterprise' }))
   const page = await services.pages.create(owner, { slug: 'sla-bench', name: 'SLA bench' })
   const seedStart = performance.now()
   const ids: number[] = []

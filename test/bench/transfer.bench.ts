@@ -14,8 +14,8 @@ const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const fixture = await benchServices(NOW)
 try {
   const { services, clock } = fixture
-  const alice = await services.accounts.createUser({ email: 'alice@example.com', password: 'a-long-password', plan: 'enterprise' })
-  const bob = await services.accounts.createUser({ email: 'bob@example.com', password: 'a-long-password', plan: 'enterprise' })
+  const alice = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'alice@example.com', password: 'a-long-password', plan: 'enterprise' }))
+  const bob = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'bob@example.com', password: 'a-long-password', plan: 'enterprise' }))
   const page = await services.pages.create(alice, { slug: 'bench-moving', name: 'Bench moving' })
   const components = []
   for (let i = 0; i < 20; i++) components.push(await services.components.create(alice, page.id, { name: `c${i}` }))

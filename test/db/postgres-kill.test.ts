@@ -77,7 +77,7 @@ describe.skipIf(!testPostgresServer)('kill -9 of one app server under write load
       RATE_LIMIT: '0',
     }
     const services = createServices({ db: database.handle.db, config: loadConfig(env) })
-    const user = await services.accounts.createUser({ email: 'kill@example.com', password: 'correct horse battery', plan: 'enterprise' })
+    const user = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'kill@example.com', password: 'correct horse battery', plan: 'enterprise' }))
     key = (await services.accounts.createApiKey(user.id, 'load')).key
     const page = await services.pages.create(user, { slug: 'killed', name: 'Killed' })
     pageId = page.id

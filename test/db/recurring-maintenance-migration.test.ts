@@ -37,7 +37,7 @@ test('windows from before stay one-off windows and series are written beside the
     const config = loadConfig({ BASE_URL: 'https://lantern.test', STATUS_DOMAIN: 'status.test', ...database.env })
     const app = createApp({ db, config, clock, passwords: fastTestHasher, logError: () => {} })
     expect((await app.services.pageStatus.snapshot(page.id)).activeMaintenances.map((m) => m.id)).toEqual([old.id])
-    const owner = { id: user.id, email: 'old@example.com', plan: 'growth' as const, isAdmin: false, createdAt: 0 }
+    const owner = await app.services.accounts.personalTeamOwner(user)
     const series = await app.services.maintenanceSeries.create(owner, { status_page_id: page.id, title: 'Nightly', time_zone: 'Europe/Berlin', starts_on: '2027-01-11', start_time: '03:00', duration_minutes: 30, frequency: 'daily', count: 3 })
     expect(series.next.map((o) => o.on)).toEqual(['2027-01-11', '2027-01-12', '2027-01-13'])
     const rows = await db.selectFrom('maintenances').select(['series_id', 'occurrence_on']).where('series_id', '=', series.id).orderBy('start_at').execute()

@@ -63,7 +63,7 @@ test('a database made before the corrections migration: migrated, then a false o
     expect((await migrateToLatest(db))[0]).toBe('2026_11_30_0600_create_status_corrections')
     const clock = new ManualClock(start + 3 * 24 * HOUR)
     const services = createServices({ db, config: loadConfig({ BASE_URL: 'https://lantern.test', STATUS_DOMAIN: 'status.test', DATABASE_PATH: join(dir, 'lantern.sqlite') }), clock, passwords: fastTestHasher })
-    const owner = (await services.accounts.findUserByEmail('owner@example.com'))!
+    const owner = await services.accounts.personalTeamOwner(await services.accounts.findUserByEmail('owner@example.com'))
     const correction = await services.components.correctHistory(owner, component.id, {
       from: new Date(start + 24 * HOUR).toISOString(),
       to: new Date(start + 30 * HOUR).toISOString(),

@@ -22,7 +22,7 @@ beforeAll(async () => {
   )
   base = `http://127.0.0.1:${server.port}`
   const { accounts } = server.app.services
-  const user = await accounts.createUser({ email: 'lane@example.com', password: 'a-long-password', plan: 'growth' })
+  const user = await accounts.personalTeamOwner(await accounts.createUser({ email: 'lane@example.com', password: 'a-long-password', plan: 'growth' }))
   key = (await accounts.createApiKey(user.id, 'test')).key
   const create = (body: object) =>
     fetch(`${base}/user/api/v1/status-pages`, {
@@ -60,7 +60,7 @@ test('the rate limit counts what reaches the application, not cache hits', async
 })
 
 test('a private page embed with its token is never answered from the public cache', async () => {
-  const pageId = (await server.app.services.pages.list(await server.app.services.accounts.findUserByEmail('lane@example.com')))
+  const pageId = (await server.app.services.pages.list(await server.app.services.accounts.personalTeamOwner(await server.app.services.accounts.findUserByEmail('lane@example.com'))))
     .find((p) => p.slug === 'hidden')!.id
   // The public (unknown) badge of the private page gets cached first.
   await fetch(`${base}/badge/hidden.svg`)

@@ -12,7 +12,7 @@ import { freshTestDatabase } from './database.ts'
 import { argon2idHasher, type PasswordHasher } from '../../src/lib/password.ts'
 import { ManualClock } from './clock.ts'
 import { fastTestHasher } from './password.ts'
-import type { User } from '../../src/modules/accounts/service.ts'
+import type { Owner, User } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 import type { CheckDeps } from '../../src/modules/monitors/kinds/spec.ts'
@@ -30,8 +30,11 @@ export interface TestContext {
   app: App
   /** Sends a request to the app; `path` is relative to BASE_URL unless it is a full URL. */
   request(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<Response>
-  /** A user with an API key, on the given plan. */
-  createOwner(plan?: Plan, email?: string): Promise<{ user: User; key: string }>
+  /**
+   * An account with an API key, on the given plan: `user` is the account acting in its personal
+   * team as its owner (what services take), `account` the account itself.
+   */
+  createOwner(plan?: Plan, email?: string): Promise<{ user: Owner; account: User; key: string }>
   /** Creates a page through the API as `key` and returns its JSON. */
   createPage(key: string, body: Record<string, unknown>): Promise<PageJson>
   close(): Promise<void>
@@ -99,13 +102,13 @@ export async function createTestContext(
     app,
     request,
     async createOwner(plan = 'enterprise', email) {
-      const user = await app.services.accounts.createUser({
+      const account = await app.services.accounts.createUser({
         email: email ?? `owner${++ownerCounter}-${crypto.randomUUID().slice(0, 8)}@example.com`,
         password: 'correct horse battery',
         plan,
       })
-      const { key } = await app.services.accounts.createApiKey(user.id, 'test')
-      return { user, key }
+      const { key } = await app.services.accounts.createApiKey(account.id, 'test')
+      return { user: await app.services.accounts.personalTeamOwner(account), account, key }
     },
     async createPage(key, body) {
       const response = await request('/user/api/v1/status-pages', { method: 'POST', key, json: body })

@@ -12,7 +12,7 @@
  */
 import { SubscribersRepo } from '../../src/modules/subscribers/repo.ts'
 import { ToolChecksRepo } from '../../src/modules/lookup-tools/repo.ts'
-import type { User } from '../../src/modules/accounts/service.ts'
+import type { Owner } from '../../src/modules/accounts/service.ts'
 import type { App } from '../../src/app.ts'
 import { BLOG, DOCS } from '../../src/content/index.ts'
 import type { ListeningContext } from './listening.ts'
@@ -55,7 +55,7 @@ const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
  * and a blocked page. The monitors run three times a minute apart, so the clock ends 3 minutes on.
  * Needs MONITOR_PRIVATE_TARGETS (the target is on loopback) and mail settings (the subscribe form).
  */
-export async function seedSite(server: ListeningContext, owner: User, options: { target: string }): Promise<Seed> {
+export async function seedSite(server: ListeningContext, owner: Owner, options: { target: string }): Promise<Seed> {
   const ctx = server.ctx
   const services = ctx.app.services
   const now = ctx.clock.now()
@@ -121,7 +121,7 @@ export async function seedSite(server: ListeningContext, owner: User, options: {
   const share = await services.shareTokens.create(owner, page.id, { label: 'Board' })
 
   // Another owner offers the owner a page: the offer's screen opens with the mailed token.
-  const giver = await services.accounts.createUser({ email: 'giver@example.com', password: OWNER_PASSWORD, plan: 'enterprise' })
+  const giver = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'giver@example.com', password: OWNER_PASSWORD, plan: 'enterprise' }))
   const offered = await services.pages.create(giver, { name: 'Offered Co', slug: 'sweep-offered' })
   await services.transfers.start(giver, offered.id, { email: owner.email, password: OWNER_PASSWORD }, '127.0.0.1')
   // The other owner forgot their password: the new-password form opens with the mailed token.

@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import type { User } from '../../src/modules/accounts/service.ts'
+import type { Owner as ActingOwner } from '../../src/modules/accounts/service.ts'
 import type { Plan } from '../../src/modules/plans/matrix.ts'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
 import type { CheckDeps } from '../../src/modules/monitors/kinds/spec.ts'
@@ -27,7 +27,7 @@ import { listenTestContext, type ListeningContext } from './listening.ts'
 export const OWNER_PASSWORD = 'correct horse battery'
 
 export interface Owner {
-  user: User
+  user: ActingOwner
   key: string
   email: string
 }

@@ -25,6 +25,8 @@ interface Owned {
   session: number
   /** One of the owner's recent lookups (tool_checks). */
   toolCheck: number
+  /** The owner's account: a member of their own team only. */
+  userId: number
 }
 
 let ctx: TestContext
@@ -61,7 +63,7 @@ async function setup(key: string, slug: string, userId: number): Promise<Owned> 
   await ctx.app.services.accounts.startSession(userId)
   const session = (await ctx.app.services.accounts.listSessions(userId))[0]!.id
   const toolCheck = await new ToolChecksRepo(ctx.database.db).insertKeeping({ user_id: userId, tool: 'dns', target: slug, status: 'missing', summary: '', result_json: '{}', created_at: 0 }, 1_000)
-  return { key, page, slug, component, incident, maintenance, template, shareToken, session, toolCheck }
+  return { key, page, slug, component, incident, maintenance, template, shareToken, session, toolCheck, userId }
 }
 
 beforeAll(async () => {
@@ -93,6 +95,7 @@ function ownedId(path: string, name: string, owner: Owned): string {
   if (path.startsWith('/user/api/v1/maintenances/')) return String(owner.maintenance)
   if (path.startsWith('/user/api/v1/sessions/')) return String(owner.session)
   if (path.startsWith('/user/api/v1/tools/lookups/')) return String(owner.toolCheck)
+  if (path.startsWith('/user/api/v1/team/members/')) return String(owner.userId)
   if (name === 'id') return String(owner.page)
   return 'getting-started'
 }

@@ -30,7 +30,7 @@ beforeAll(async () => {
     REQUEST_LOG: '1',
   })
   server = await startServer(config, { log: (line) => logLines.push(line) })
-  const user = await server.app.services.accounts.createUser({ email: 'wire@example.com', password: 'a-long-password', plan: 'enterprise' })
+  const user = await server.app.services.accounts.personalTeamOwner(await server.app.services.accounts.createUser({ email: 'wire@example.com', password: 'a-long-password', plan: 'enterprise' }))
   await server.app.services.pages.create(user, { slug: 'wire', name: 'Wire' })
 })
 afterAll(async () => {
@@ -88,7 +88,7 @@ test('two Host headers are a 400 (RFC 9112 §3.2), even when they agree', async 
 test('the cache fast lane (request log off) checks the Host header first too', async () => {
   const fast = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://lantern.test', STATUS_DOMAIN: 'status.test', DATABASE_PATH: join(dir, 'fast.sqlite') }))
   try {
-    const user = await fast.app.services.accounts.createUser({ email: 'fast@example.com', password: 'a-long-password', plan: 'enterprise' })
+    const user = await fast.app.services.accounts.personalTeamOwner(await fast.app.services.accounts.createUser({ email: 'fast@example.com', password: 'a-long-password', plan: 'enterprise' }))
     await fast.app.services.pages.create(user, { slug: 'fast', name: 'Fast' })
     const ask = (hosts: string) => raw(`GET /api/embed/status?slug=fast HTTP/1.1\r\n${hosts}`, '', fast.port)
     // Twice: the second answer is a cache hit.

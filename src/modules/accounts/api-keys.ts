@@ -59,7 +59,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       '/api-keys',
       async ({ owner, set }) => {
         Object.assign(set.headers, NO_STORE)
-        const list = (await accounts.listApiKeys(owner.id)).map(apiKeyJson)
+        const list = (await accounts.listApiKeys(owner.userId)).map(apiKeyJson)
         return { data: list, meta: { count: list.length } }
       },
       {
@@ -72,7 +72,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       async ({ owner, body, headers, set, status }) => {
         Object.assign(set.headers, NO_STORE)
         if (presentsApiKey(headers)) throw forbidden(KEYS_NEED_SESSION)
-        const created = await accounts.createApiKey(owner.id, body.name)
+        const created = await accounts.createApiKey(owner, body.name)
         return status(201, { data: { ...apiKeyJson(created.info), key: created.key } })
       },
       {
@@ -91,7 +91,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       '/api-keys/:id',
       async ({ owner, params, set }) => {
         Object.assign(set.headers, NO_STORE)
-        return { data: apiKeyJson(await accounts.revokeApiKey(owner.id, params.id)) }
+        return { data: apiKeyJson(await accounts.revokeApiKey(owner.userId, params.id)) }
       },
       {
         params: IdParams,

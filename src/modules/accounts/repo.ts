@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts'
 import type { Plan } from '../plans/matrix.ts'
+import type { Role } from '../plans/roles.ts'
 
 export class AccountsRepo {
   constructor(private readonly db: Db) {}
@@ -12,29 +13,29 @@ export class AccountsRepo {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
   }
 
+  /** A new account and its personal team (owned by it, on `plan`), in one transaction. */
   insertUser(user: { email: string; passwordHash: string; plan: Plan; isAdmin: boolean; now: number }) {
-    return this.db
-      .insertInto('users')
-      .values({
-        email: user.email,
-        password_hash: user.passwordHash,
-        plan: user.plan,
-        is_admin: user.isAdmin ? 1 : 0,
-        created_at: user.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    return this.db.transaction().execute((trx) => insertUserWithTeam(trx, user))
   }
 
+  /**
+   * The plan of the user's personal team, and the account's own copy of it (what `User.plan` shows
+   * and what the teams migration's down restores), in one transaction.
+   */
   updatePlan(userId: number, plan: Plan) {
-    return this.db.updateTable('users').set({ plan }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow()
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('teams').set({ plan }).where('personal_of', '=', userId).execute()
+      return trx.updateTable('users').set({ plan }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow()
+    })
   }
 
-  insertApiKey(key: { userId: number; publicId: string; secretHash: string; name: string; now: number }) {
+  insertApiKey(key: { userId: number; teamId: number; role: Role; publicId: string; secretHash: string; name: string; now: number }) {
     return this.db
       .insertInto('api_keys')
       .values({
         user_id: key.userId,
+        team_id: key.teamId,
+        role: key.role,
         public_id: key.publicId,
         secret_hash: key.secretHash,
         name: key.name,
@@ -44,14 +45,24 @@ export class AccountsRepo {
       .executeTakeFirstOrThrow()
   }
 
+  /** The key with its member and team; a key of someone no longer a member of its team is not found. */
   findActiveKeyWithUser(publicId: string) {
     return this.db
       .selectFrom('api_keys')
       .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .innerJoin('team_members as m', (join) => join.onRef('m.team_id', '=', 'api_keys.team_id').onRef('m.user_id', '=', 'api_keys.user_id'))
+      .innerJoin('teams', 'teams.id', 'm.team_id')
       .select([
         'api_keys.id as key_id',
         'api_keys.secret_hash',
         'api_keys.last_used_at',
+        'api_keys.role as key_role',
+        'api_keys.name as key_name',
+        'm.role as member_role',
+        'teams.id as team_id',
+        'teams.name as team_name',
+        'teams.plan as team_plan',
+        'teams.require_two_factor',
         'users.id',
         'users.email',
         'users.plan',
@@ -90,8 +101,8 @@ export class AccountsRepo {
       .executeTakeFirst()
   }
 
-  listPageIdsOfOwner(userId: number) {
-    return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', userId).execute()
+  listPageIdsOfOwner(ownerId: number) {
+    return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', ownerId).execute()
   }
 
   /**
@@ -165,18 +176,18 @@ export class AccountsRepo {
    * counted as the subscriber limit counts them (subscribers/repo.ts countTowardsLimit): active,
    * confirmed or with a confirmation link that still works at `now`.
    */
-  async usageCounts(userId: number, now: number) {
+  async usageCounts(teamId: number, now: number) {
     const pages = await this.db
       .selectFrom('status_pages')
       .leftJoin('components', 'components.page_id', 'status_pages.id')
       .select(['status_pages.id', (eb) => eb.fn.count<number>('components.id').as('components')])
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .groupBy('status_pages.id')
       .execute()
     const keys = await this.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
+      .where('team_id', '=', teamId)
       .where('revoked_at', 'is', null)
       .executeTakeFirstOrThrow()
     const automated = await this.db
@@ -184,13 +195,13 @@ export class AccountsRepo {
       .innerJoin('components', 'components.id', 'aic.component_id')
       .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .executeTakeFirstOrThrow()
     const subscribers = await this.db
       .selectFrom('subscribers')
       .innerJoin('status_pages', 'status_pages.id', 'subscribers.page_id')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status_pages.owner_id', '=', userId)
+      .where('status_pages.owner_id', '=', teamId)
       .where('subscribers.unsubscribed_at', 'is', null)
       .where((eb) => eb.or([eb('subscribers.confirmed_at', 'is not', null), eb('subscribers.confirm_expires_at', '>', now)]))
       .groupBy('subscribers.page_id')
@@ -237,11 +248,7 @@ export class AccountsRepo {
       const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst()
       if (existing) return undefined
       await trx.deleteFrom('setup_tokens').execute()
-      return trx
-        .insertInto('users')
-        .values({ email: user.email, password_hash: user.passwordHash, plan: user.plan, is_admin: 1, created_at: user.now })
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      return insertUserWithTeam(trx, { ...user, isAdmin: true })
     })
   }
 
@@ -249,10 +256,37 @@ export class AccountsRepo {
     return this.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id as session_id', 'sessions.token_hash', 'sessions.last_seen_at', 'users.id', 'users.email', 'users.plan', 'users.is_admin', 'users.created_at'])
+      .select(['sessions.id as session_id', 'sessions.token_hash', 'sessions.last_seen_at', 'sessions.team_id as chosen_team_id', 'users.id', 'users.email', 'users.plan', 'users.is_admin', 'users.created_at'])
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.expires_at', '>', now)
       .executeTakeFirst()
+  }
+
+  /**
+   * The team a user acts in: `preferred` while they are a member of it, else their personal team
+   * (made again if it is missing, as every account has one).
+   */
+  async actingMembership(userId: number, preferred: number | null) {
+    const select = () =>
+      this.db
+        .selectFrom('team_members as m')
+        .innerJoin('teams', 'teams.id', 'm.team_id')
+        .select(['teams.id', 'teams.name', 'teams.plan', 'teams.require_two_factor', 'm.role'])
+        .where('m.user_id', '=', userId)
+    if (preferred !== null) {
+      const chosen = await select().where('m.team_id', '=', preferred).executeTakeFirst()
+      if (chosen) return chosen
+    }
+    const personal = await select().where('teams.personal_of', '=', userId).executeTakeFirst()
+    if (personal) return personal
+    const user = await this.findUserById(userId)
+    if (!user) return undefined
+    await this.db.transaction().execute((trx) => insertPersonalTeam(trx, user.id, user.email, user.plan, user.created_at))
+    return select().where('teams.personal_of', '=', userId).executeTakeFirst()
+  }
+
+  chooseTeam(sessionId: number, teamId: number) {
+    return this.db.updateTable('sessions').set({ team_id: teamId }).where('id', '=', sessionId).execute()
   }
 
   deleteSession(tokenHash: string) {
@@ -262,4 +296,25 @@ export class AccountsRepo {
   deleteExpiredSessions(now: number) {
     return this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute()
   }
+}
+
+async function insertUserWithTeam(trx: Db, user: { email: string; passwordHash: string; plan: Plan; isAdmin: boolean; now: number }) {
+  const row = await trx
+    .insertInto('users')
+    .values({ email: user.email, password_hash: user.passwordHash, plan: user.plan, is_admin: user.isAdmin ? 1 : 0, created_at: user.now })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await insertPersonalTeam(trx, row.id, row.email, user.plan, user.now)
+  return row
+}
+
+/** A personal team, named after its account, owned by it. */
+async function insertPersonalTeam(trx: Db, userId: number, email: string, plan: Plan, now: number): Promise<number> {
+  const team = await trx
+    .insertInto('teams')
+    .values({ name: email, plan, personal_of: userId, require_two_factor: 0, sso_domain: null, sso_role: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await trx.insertInto('team_members').values({ team_id: team.id, user_id: userId, role: 'owner', created_at: now }).execute()
+  return team.id
 }

@@ -14,6 +14,7 @@ import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { createLoginThrottle } from './login-throttle.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
+import { isRole, lowerRole, roleAtMost, ROLES, type Role } from '../plans/roles.ts'
 import type { AccountsRepo } from './repo.ts'
 import { summarizeUserAgent } from './user-agent.ts'
 
@@ -25,6 +26,33 @@ export interface User {
   createdAt: number
 }
 
+/**
+ * Who acts in a request to an owner route: a team (what `owner_id` holds, and its plan) seen
+ * through the member acting for it. Services take it as `owner` and scope everything by `id`.
+ */
+export interface Owner {
+  /** The team's id: what pages, monitors, channels and templates name as `owner_id`. */
+  id: number
+  /** The team's plan. */
+  plan: Plan
+  teamName: string
+  /** The member's role, or for an API key the lower of the key's and the member's. */
+  role: Role
+  /** Members must have two-factor on before anything else (sessions only; API keys are exempt). */
+  teamRequiresTwoFactor: boolean
+  /** The person acting. */
+  userId: number
+  email: string
+  /** The person administers this Lantern (the first account, or `user create --admin`). */
+  isAdmin: boolean
+  /** `cli`: a command on the server (`--email`), acting in the user's personal team. */
+  via: 'session' | 'api_key' | 'cli'
+  /** The API key of the request, or the session's row id. */
+  keyId: number | null
+  keyName: string | null
+  sessionId: number | null
+}
+
 export interface ApiKeyInfo {
   id: number
   /** `lnt_` and the public id: the start of the key, enough to recognise it; never the secret. */
@@ -34,6 +62,8 @@ export interface ApiKeyInfo {
   lastUsedAt: number | null
   revokedAt: number | null
   state: 'active' | 'revoked'
+  role: Role
+  teamId: number | null
 }
 
 /** A login session as the account screen and the API show it: the row id, never the token or its hash. */
@@ -115,6 +145,20 @@ export class AccountsService {
   private readonly signupsPerClient: AttemptBudget
 
   readonly serviceOrigin: string
+  /** Where successful writes to owner routes are recorded (the audit module; wired in services.ts). */
+  audit: import('./auth.ts').AuditSink | undefined
+  /** Whether a user has a second factor (the two-factor module; wired in services.ts). */
+  private secondFactor: ((userId: number) => Promise<boolean>) | undefined
+
+  /** Wires what lives in modules that depend on this one (no import cycle). */
+  connect(parts: { audit: import('./auth.ts').AuditSink; hasSecondFactor: (userId: number) => Promise<boolean> }): void {
+    this.audit = parts.audit
+    this.secondFactor = parts.hasSecondFactor
+  }
+
+  hasSecondFactor(userId: number): Promise<boolean> {
+    return this.secondFactor ? this.secondFactor(userId) : Promise.resolve(false)
+  }
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.serviceOrigin = deps.serviceOrigin
@@ -144,25 +188,36 @@ export class AccountsService {
     return toUser(row)
   }
 
-  /** Changes a user's plan; every page of the user is re-evaluated by the caches at once. */
+  /** Changes the plan of a user's personal team; every page of it is re-evaluated by the caches at once. */
   async setPlan(rawEmail: string, rawPlan: string): Promise<User> {
     const plan = parsePlan(rawPlan)
     const user = await this.findUserByEmail(rawEmail)
     const row = await this.deps.repo.updatePlan(user.id, plan)
     // A plan decides whether badges, snippets and custom domains find the page at all.
-    for (const page of await this.deps.repo.listPageIdsOfOwner(user.id)) this.deps.changes.pageChanged(page.id, { lookups: true })
+    const team = await this.personalOwner(user.id)
+    for (const page of await this.deps.repo.listPageIdsOfOwner(team.id)) this.deps.changes.pageChanged(page.id, { lookups: true })
     return toUser(row)
   }
 
-  /** Creates an API key and returns it in full; this is the only time the secret is seen. */
-  async createApiKey(userId: number, rawName: string | undefined): Promise<{ key: string; info: ApiKeyInfo }> {
+  /**
+   * Creates an API key for the member `owner.userId` acting in team `owner.id`, with a role no
+   * higher than theirs (default: theirs), and returns it in full: the only time the secret is seen.
+   */
+  async createApiKey(by: Pick<Owner, 'id' | 'userId' | 'role'> | number, rawName: string | undefined, rawRole?: string): Promise<{ key: string; info: ApiKeyInfo }> {
+    // A bare user id (the CLI's `key create --email`): the user's personal team, as its owner.
+    const owner = typeof by === 'number' ? await this.personalOwner(by) : by
     const name = (rawName ?? 'default').trim()
     if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
     requireWellFormed('name', name)
+    const role = rawRole === undefined || rawRole === '' ? owner.role : rawRole
+    if (!isRole(role)) throw badRequest(`role must be one of ${ROLES.join(', ')}`)
+    if (!roleAtMost(role, owner.role)) throw badRequest(`role cannot be above your own (${owner.role})`)
     const publicId = randomToken(9)
     const secret = randomToken(32)
     const row = await this.deps.repo.insertApiKey({
-      userId,
+      userId: owner.userId,
+      teamId: owner.id,
+      role,
       publicId,
       secretHash: await sha256Hex(secret),
       name,
@@ -171,8 +226,11 @@ export class AccountsService {
     return { key: `${KEY_PREFIX}${publicId}_${secret}`, info: toKeyInfo(row) }
   }
 
-  /** The user a presented API key belongs to, or undefined for anything malformed, unknown or revoked. */
-  async authenticateApiKey(presented: string): Promise<User | undefined> {
+  /**
+   * The team and member a presented API key acts for, or undefined for anything malformed,
+   * unknown, revoked, or of someone no longer a member of the key's team.
+   */
+  async authenticateApiKey(presented: string): Promise<Owner | undefined> {
     if (!KEY_PATTERN.test(presented)) return undefined
     const publicId = presented.slice(KEY_PREFIX.length, KEY_PREFIX.length + PUBLIC_ID_LENGTH)
     const secret = presented.slice(KEY_PREFIX.length + PUBLIC_ID_LENGTH + 1)
@@ -184,7 +242,20 @@ export class AccountsService {
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
       await this.deps.repo.touchApiKey(row.key_id, now)
     }
-    return toUser(row)
+    return {
+      id: row.team_id,
+      plan: row.team_plan,
+      teamName: row.team_name,
+      role: lowerRole(row.key_role, row.member_role),
+      teamRequiresTwoFactor: row.require_two_factor === 1,
+      userId: row.id,
+      email: row.email,
+      isAdmin: row.is_admin === 1,
+      via: 'api_key',
+      keyId: row.key_id,
+      keyName: row.key_name,
+      sessionId: null,
+    }
   }
 
   /** Every key of the user, oldest first, revoked ones included (as `revoked`). */
@@ -192,9 +263,9 @@ export class AccountsService {
     return (await this.deps.repo.listApiKeys(userId)).map(toKeyInfo)
   }
 
-  /** What the account holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
-  usage(userId: number): Promise<AccountUsage> {
-    return this.deps.repo.usageCounts(userId, this.deps.clock.now())
+  /** What the team holds (pages, components, active keys, automation, subscribers), for "plan and usage". */
+  usage(teamId: number): Promise<AccountUsage> {
+    return this.deps.repo.usageCounts(teamId, this.deps.clock.now())
   }
 
   /** One of the user's keys; another user's key is unknown (404). */
@@ -297,8 +368,11 @@ export class AccountsService {
     return this.deps.repo.deleteSessionsExcept(userId, keep)
   }
 
-  /** The user of a live session, or undefined for a malformed, unknown, ended or expired one. */
-  async authenticateSession(token: string): Promise<User | undefined> {
+  /**
+   * The team and member of a live session (the team the browser chose, or the personal team), or
+   * undefined for a malformed, unknown, ended or expired one.
+   */
+  async authenticateSession(token: string): Promise<Owner | undefined> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return undefined
     const hash = await sha256Hex(token)
     const now = this.deps.clock.now()
@@ -306,6 +380,63 @@ export class AccountsService {
     if (!row || !constantTimeEqual(hash, row.token_hash)) return undefined
     // "Last seen" for the session list, written at most once a minute so reads stay reads.
     if (row.last_seen_at === null || now - row.last_seen_at >= LAST_USED_RESOLUTION_MS) await this.deps.repo.touchSession(row.session_id, now)
+    const team = await this.deps.repo.actingMembership(row.id, row.chosen_team_id)
+    if (!team) return undefined
+    return {
+      id: team.id,
+      plan: team.plan,
+      teamName: team.name,
+      role: team.role,
+      teamRequiresTwoFactor: team.require_two_factor === 1,
+      userId: row.id,
+      email: row.email,
+      isAdmin: row.is_admin === 1,
+      via: 'session',
+      keyId: null,
+      keyName: null,
+      sessionId: row.session_id,
+    }
+  }
+
+  /** The browser of `sessionId` acts in `teamId` from its next request on (the caller checked membership). */
+  async chooseTeam(sessionId: number, teamId: number): Promise<void> {
+    await this.deps.repo.chooseTeam(sessionId, teamId)
+  }
+
+  private async personalOwner(userId: number): Promise<Pick<Owner, 'id' | 'userId' | 'role'>> {
+    const team = await this.deps.repo.actingMembership(userId, null)
+    if (!team) throw notFound('no such user')
+    return { id: team.id, userId, role: team.role }
+  }
+
+  /**
+   * The user acting in their personal team, as its owner: what the CLI's `--email` commands act
+   * as (no key, no session), and what a single-user account always was.
+   */
+  async personalTeamOwner(user: Pick<User, 'id'>): Promise<Owner> {
+    const row = await this.deps.repo.findUserById(user.id)
+    const team = row && (await this.deps.repo.actingMembership(row.id, null))
+    if (!row || !team) throw notFound('no such user')
+    return {
+      id: team.id,
+      plan: team.plan,
+      teamName: team.name,
+      role: team.role,
+      teamRequiresTwoFactor: team.require_two_factor === 1,
+      userId: row.id,
+      email: row.email,
+      isAdmin: row.is_admin === 1,
+      via: 'cli',
+      keyId: null,
+      keyName: null,
+      sessionId: null,
+    }
+  }
+
+  /** The account behind an owner (the person acting). */
+  async userOf(owner: Pick<Owner, 'userId'>): Promise<User> {
+    const row = await this.deps.repo.findUserById(owner.userId)
+    if (!row) throw notFound('no such user')
     return toUser(row)
   }
 
@@ -414,6 +545,8 @@ export class TooManyAttempts extends HttpError {
 
 function toKeyInfo(row: {
   id: number
+  team_id: number | null
+  role: Role
   public_id: string
   name: string
   created_at: number
@@ -428,5 +561,7 @@ function toKeyInfo(row: {
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
     state: row.revoked_at === null ? 'active' : 'revoked',
+    role: row.role,
+    teamId: row.team_id,
   }
 }

@@ -43,7 +43,7 @@ export function sessionsRoutes(deps: { accounts: AccountsService }) {
       '/sessions',
       async ({ owner, request, set }) => {
         Object.assign(set.headers, NO_STORE)
-        const list = (await accounts.listSessions(owner.id, sessionToken(request))).map(sessionJson)
+        const list = (await accounts.listSessions(owner.userId, sessionToken(request))).map(sessionJson)
         return { data: list, meta: { count: list.length } }
       },
       {
@@ -55,7 +55,7 @@ export function sessionsRoutes(deps: { accounts: AccountsService }) {
       '/sessions/:id',
       async ({ owner, params, set }) => {
         Object.assign(set.headers, NO_STORE)
-        await accounts.endSessionById(owner.id, params.id)
+        await accounts.endSessionById(owner.userId, params.id)
         return { data: { ended: 1 } }
       },
       {
@@ -68,7 +68,7 @@ export function sessionsRoutes(deps: { accounts: AccountsService }) {
       '/sessions',
       async ({ owner, request, set }) => {
         Object.assign(set.headers, NO_STORE)
-        return { data: { ended: await accounts.endOtherSessions(owner.id, sessionToken(request)) } }
+        return { data: { ended: await accounts.endOtherSessions(owner.userId, sessionToken(request)) } }
       },
       {
         response: { 200: t.Object({ data: t.Object({ ended: t.Integer({ description: 'How many sessions ended' }) }) }), ...errorResponses },

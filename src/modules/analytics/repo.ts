@@ -130,8 +130,8 @@ export class AnalyticsRepo {
   async ownerPlanOfPage(pageId: number) {
     const row = await this.db
       .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select('users.plan')
+      .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
+      .select('teams.plan')
       .where('status_pages.id', '=', pageId)
       .executeTakeFirst()
     return row?.plan

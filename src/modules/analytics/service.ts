@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { notFound } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { parseRange, type ReportRange } from './range.ts'
 import { buildReport, cumRowsNeeded, type AnalyticsReport, type ResponseTimes } from './report.ts'
 import type { AnalyticsRepo } from './repo.ts'
@@ -21,7 +21,7 @@ export type ResponseTimeSource = (pageId: number, componentIds: readonly number[
 
 const noResponseTimes: ResponseTimeSource = async () => null
 
-export type Viewer = { kind: 'owner'; owner: User } | { kind: 'token'; token: ShareToken }
+export type Viewer = { kind: 'owner'; owner: Owner } | { kind: 'token'; token: ShareToken }
 
 export class AnalyticsService {
   constructor(
@@ -32,7 +32,7 @@ export class AnalyticsService {
   ) {}
 
   /** Who may read page `pageId`: its owner (else 404) or a live token of that page (else 403). */
-  async authorize(pageId: number, credentials: { owner?: User; token?: string; countUse?: boolean }): Promise<Viewer> {
+  async authorize(pageId: number, credentials: { owner?: Owner; token?: string; countUse?: boolean }): Promise<Viewer> {
     if (credentials.token !== undefined) {
       return { kind: 'token', token: await this.tokens.verify(pageId, credentials.token, { countUse: credentials.countUse }) }
     }
@@ -73,11 +73,11 @@ export class AnalyticsService {
     return { id: page.id, name: page.name, slug: page.slug }
   }
 
-  firstPageOf(owner: User) {
+  firstPageOf(owner: Owner) {
     return this.repo.firstPageOfOwner(owner.id)
   }
 
-  pagesOf(owner: User) {
+  pagesOf(owner: Owner) {
     return this.repo.pagesOfOwner(owner.id)
   }
 }

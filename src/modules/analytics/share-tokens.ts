@@ -9,7 +9,7 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { AnalyticsRepo } from './repo.ts'
 import type { AnalyticsShareTokensTable } from './tables.ts'
@@ -79,20 +79,20 @@ export class ShareTokensService {
   ) {}
 
   /** The owner's page, or 404 (someone else's page looks exactly like a missing one). */
-  async ownedPage(owner: User, pageId: number) {
+  async ownedPage(owner: Owner, pageId: number) {
     const page = await this.repo.findPage(pageId)
     if (!page || page.owner_id !== owner.id) throw notFound()
     return page
   }
 
-  async list(owner: User, pageId: number): Promise<ShareToken[]> {
+  async list(owner: Owner, pageId: number): Promise<ShareToken[]> {
     await this.ownedPage(owner, pageId)
     const now = this.clock.now()
     return (await this.repo.tokensOfPage(pageId)).map((row) => toShareToken(row, now))
   }
 
   /** Creates a token; the returned secret is shown this once and never again. */
-  async create(owner: User, pageId: number, input: CreateTokenInput): Promise<{ token: ShareToken; secret: string }> {
+  async create(owner: Owner, pageId: number, input: CreateTokenInput): Promise<{ token: ShareToken; secret: string }> {
     await this.ownedPage(owner, pageId)
     if (!planHas(owner.plan, 'analytics_share_tokens')) {
       throw forbidden(`Analytics share tokens require ${planLabel(lowestPlanWith('analytics_share_tokens'))} plan or higher`)
@@ -125,7 +125,7 @@ export class ShareTokensService {
     return { token: toShareToken(row, now), secret: `${PREFIX}${publicId}_${secret}` }
   }
 
-  async revoke(owner: User, pageId: number, tokenId: number): Promise<ShareToken> {
+  async revoke(owner: Owner, pageId: number, tokenId: number): Promise<ShareToken> {
     await this.ownedPage(owner, pageId)
     const row = await this.repo.revokeToken(pageId, tokenId, this.clock.now())
     if (!row) throw notFound()

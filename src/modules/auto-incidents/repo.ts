@@ -84,10 +84,10 @@ export class AutoIncidentsRepo {
     return this.db
       .selectFrom('components')
       .innerJoin('status_pages', 'status_pages.id', 'components.page_id')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
       .leftJoin('auto_incident_settings as s', 's.page_id', 'components.page_id')
       .leftJoin('auto_incident_components as mine', 'mine.component_id', 'components.id')
-      .select(['components.id', 'components.name', 'components.page_id', 'users.plan', 'mine.enabled_at'])
+      .select(['components.id', 'components.name', 'components.page_id', 'teams.plan', 'mine.enabled_at'])
       .select(['s.auto_incidents', 's.notify', 's.auto_resolve'])
       .select(
         sql<number>`(SELECT count(*) FROM auto_incident_components a

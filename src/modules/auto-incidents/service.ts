@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../../lib/clock.ts'
 import { forbidden } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import { autoIncidentLimit, planLabel, type Plan } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -67,12 +67,12 @@ export class AutoIncidentSettingsService {
     private readonly clock: Clock,
   ) {}
 
-  async get(owner: User, pageId: number): Promise<PageAutomation> {
+  async get(owner: Owner, pageId: number): Promise<PageAutomation> {
     await this.pages.get(owner, pageId)
     return this.read(this.repo, owner, pageId)
   }
 
-  async update(owner: User, pageId: number, input: AutomationInput): Promise<PageAutomation> {
+  async update(owner: Owner, pageId: number, input: AutomationInput): Promise<PageAutomation> {
     await this.pages.get(owner, pageId)
     const requested =
       input.component_ids === undefined
@@ -101,7 +101,7 @@ export class AutoIncidentSettingsService {
     })
   }
 
-  private async read(repo: AutoIncidentsRepo, owner: User, pageId: number): Promise<PageAutomation> {
+  private async read(repo: AutoIncidentsRepo, owner: Owner, pageId: number): Promise<PageAutomation> {
     const [settings, components, ranked] = await Promise.all([repo.settings(pageId), repo.pageComponents(pageId), repo.ownerEnabled(owner.id)])
     const limit = autoIncidentLimit(owner.plan)
     const acting = withinPlan(ranked, limit)

@@ -2,7 +2,7 @@
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { parseCustomCss } from './custom-css.ts'
@@ -60,7 +60,7 @@ export class BrandingService {
     }
   }
 
-  async branding(owner: User, pageId: number): Promise<Branding> {
+  async branding(owner: Owner, pageId: number): Promise<Branding> {
     await this.pages.get(owner, pageId)
     const row = await this.repo.findAppearanceMeta(pageId)
     const palette = storedPalette(row?.palette_json ?? null)
@@ -81,12 +81,12 @@ export class BrandingService {
   }
 
   /** The owner's own uploaded image (whatever the plan shows in public), or undefined when there is none. */
-  async ownImage(owner: User, pageId: number, kind: 'favicon' | 'logo'): Promise<{ bytes: Uint8Array; type: ImageType } | undefined> {
+  async ownImage(owner: Owner, pageId: number, kind: 'favicon' | 'logo'): Promise<{ bytes: Uint8Array; type: ImageType } | undefined> {
     await this.pages.get(owner, pageId)
     return (await this.publicAppearance(pageId))[kind]
   }
 
-  async setBranding(owner: User, pageId: number, input: BrandingInput): Promise<Branding> {
+  async setBranding(owner: Owner, pageId: number, input: BrandingInput): Promise<Branding> {
     await this.pages.get(owner, pageId)
     const changes: { palette_json?: string | null; custom_css?: string | null } = {}
     if (input.palette !== undefined) changes.palette_json = input.palette === null ? null : JSON.stringify(parsePalette(input.palette))
@@ -99,7 +99,7 @@ export class BrandingService {
     return this.branding(owner, pageId)
   }
 
-  async setImage(owner: User, pageId: number, kind: 'favicon' | 'logo', bytes: Uint8Array): Promise<{ type: string; bytes: number }> {
+  async setImage(owner: Owner, pageId: number, kind: 'favicon' | 'logo', bytes: Uint8Array): Promise<{ type: string; bytes: number }> {
     await this.pages.get(owner, pageId)
     if (kind === 'favicon') this.requireCustomCss(owner, 'A custom favicon')
     const max = kind === 'favicon' ? MAX_FAVICON_BYTES : MAX_LOGO_BYTES
@@ -117,7 +117,7 @@ export class BrandingService {
     return { type, bytes: bytes.length }
   }
 
-  async deleteImage(owner: User, pageId: number, kind: 'favicon' | 'logo'): Promise<void> {
+  async deleteImage(owner: Owner, pageId: number, kind: 'favicon' | 'logo'): Promise<void> {
     await this.pages.get(owner, pageId)
     await this.repo.upsertAppearance(
       pageId,
@@ -127,7 +127,7 @@ export class BrandingService {
     this.changes.pageChanged(pageId)
   }
 
-  private requireCustomCss(owner: User, what: string): void {
+  private requireCustomCss(owner: Owner, what: string): void {
     if (!planHas(owner.plan, 'custom_css')) {
       throw forbidden(`${what} requires ${planLabel(lowestPlanWith('custom_css'))} plan or higher`)
     }

@@ -106,8 +106,8 @@ async function pageOf(db: Db, pageId: number | null, at: number, config: Pick<Co
   if (pageId === null) return null
   const row = await db
     .selectFrom('status_pages')
-    .innerJoin('users', 'users.id', 'status_pages.owner_id')
-    .select(['status_pages.id', 'status_pages.name', 'status_pages.slug', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'users.plan'])
+    .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
+    .select(['status_pages.id', 'status_pages.name', 'status_pages.slug', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'teams.plan'])
     .where('status_pages.id', '=', pageId)
     .executeTakeFirst()
   if (!row) return null

@@ -127,7 +127,12 @@ export class ChannelsRepo {
     return this.db.selectFrom('status_pages').select('id').where('owner_id', '=', ownerId).where('id', 'in', pageIds).execute()
   }
 
-  accountEmail(userId: number) {
-    return this.db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst()
+  /** The account told about the team's channels: its first owner. */
+  accountEmail(teamId: number) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('id', '=', (eb) => eb.selectFrom('team_members').select((m) => m.fn.min<number>('user_id').as('id')).where('team_id', '=', teamId).where('role', '=', 'owner'))
+      .executeTakeFirst()
   }
 }

@@ -21,7 +21,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { isMonitorEvent, type Delivery, type Fanout, type NotifyEvent, type NotifyEventKind, type OutboxWriter, type TargetDisabledHook } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
@@ -117,15 +117,15 @@ export class ChannelsService {
 
   // ---- owner API ----------------------------------------------------------------------------
 
-  async list(owner: User): Promise<Channel[]> {
+  async list(owner: Owner): Promise<Channel[]> {
     return this.hydrate(await this.deps.repo.listByOwner(owner.id))
   }
 
-  async get(owner: User, id: number): Promise<Channel> {
+  async get(owner: Owner, id: number): Promise<Channel> {
     return (await this.hydrate([await this.ownRow(owner, id)]))[0]!
   }
 
-  async create(owner: User, input: ChannelInput): Promise<Channel> {
+  async create(owner: Owner, input: ChannelInput): Promise<Channel> {
     if (input.type === undefined) throw badRequest('type is required')
     if (!isChannelType(input.type)) throw badRequest('type must be one of email, webhook, slack, discord, telegram, teams, ntfy, pagerduty')
     if (input.name === undefined) throw badRequest('name is required')
@@ -153,7 +153,7 @@ export class ChannelsService {
   }
 
   /** A new signing secret for a webhook channel, in force at once; shown in full in this answer only. */
-  async newSigningSecret(owner: User, id: number): Promise<Channel> {
+  async newSigningSecret(owner: Owner, id: number): Promise<Channel> {
     const row = await this.ownRow(owner, id)
     if (row.type !== 'webhook') throw badRequest('only webhook channels have a signing secret')
     const secret = generateSigningSecret()
@@ -162,18 +162,18 @@ export class ChannelsService {
   }
 
   /** The channel's deliveries, newest first (the delivery log). */
-  async deliveryLog(owner: User, id: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
+  async deliveryLog(owner: Owner, id: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
     await this.ownRow(owner, id)
     return this.deps.deliveries.list(channelTarget(id), options)
   }
 
   /** Queues a finished delivery of the channel again ("send again"). */
-  async resendDelivery(owner: User, id: number, deliveryId: number): Promise<DeliveryEntry> {
+  async resendDelivery(owner: Owner, id: number, deliveryId: number): Promise<DeliveryEntry> {
     await this.ownRow(owner, id)
     return this.deps.deliveries.resend(channelTarget(id), deliveryId)
   }
 
-  async update(owner: User, id: number, input: ChannelInput): Promise<Channel> {
+  async update(owner: Owner, id: number, input: ChannelInput): Promise<Channel> {
     const row = await this.ownRow(owner, id)
     if (input.type !== undefined && input.type !== row.type) throw badRequest('type cannot be changed; create a new channel')
     const type = row.type as ChannelType
@@ -207,7 +207,7 @@ export class ChannelsService {
     return this.get(owner, id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     await this.ownRow(owner, id)
     await this.deps.repo.transaction(async (repo) => {
       await repo.delete(id)
@@ -219,7 +219,7 @@ export class ChannelsService {
    * Queues a test message to the channel (through the outbox, like every delivery). An email
    * channel must be verified first: nothing but the verification mail goes to an unverified address.
    */
-  async sendTest(owner: User, id: number): Promise<Channel> {
+  async sendTest(owner: Owner, id: number): Promise<Channel> {
     const row = await this.ownRow(owner, id)
     if (row.type === 'email') {
       if (row.verified_at === null) throw conflict('the address is not verified yet: follow the link in the verification mail first')
@@ -237,7 +237,7 @@ export class ChannelsService {
   }
 
   /** Sends a new verification link (the old one stops working): once a minute, 5 times in 24 h. */
-  async resendVerification(owner: User, id: number): Promise<Channel> {
+  async resendVerification(owner: Owner, id: number): Promise<Channel> {
     const row = await this.ownRow(owner, id)
     if (row.type !== 'email') throw badRequest('only email channels are verified by mail; use "Send test" for the others')
     if (row.verified_at !== null) throw conflict('the address is already verified')
@@ -336,13 +336,13 @@ export class ChannelsService {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private async ownRow(owner: User, id: number): Promise<ChannelRow> {
+  private async ownRow(owner: Owner, id: number): Promise<ChannelRow> {
     const row = await this.deps.repo.find(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return row
   }
 
-  private async ownedPageIds(owner: User, raw: readonly number[]): Promise<number[]> {
+  private async ownedPageIds(owner: Owner, raw: readonly number[]): Promise<number[]> {
     const ids = parseIdList('page_ids', raw)
     const found = new Set((await this.deps.repo.ownedPages(owner.id, ids)).map((p) => p.id))
     const missing = ids.find((id) => !found.has(id))

@@ -14,7 +14,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { DAY_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { ChecksRepo } from './repo.ts'
 import type { CheckInput } from './model.ts'
@@ -64,7 +64,7 @@ export class ChecksService {
   ) {}
 
   /** The owner's API: validates the batch, checks ownership (404 otherwise) and records it. */
-  async ingest(owner: User, componentId: number, entries: readonly CheckInput[]): Promise<{ accepted: number }> {
+  async ingest(owner: Owner, componentId: number, entries: readonly CheckInput[]): Promise<{ accepted: number }> {
     const component = await this.components.get(owner, componentId)
     const checks = parseChecks(entries, this.clock.now())
     await this.record(componentId, checks)

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { Notifier, type NotifyCause } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { ComponentChanges, ComponentsRepo } from './repo.ts'
@@ -127,18 +127,18 @@ export class ComponentsService {
     this.notifier = deps.notifier ?? new Notifier()
   }
 
-  async list(owner: User, pageId: number): Promise<Component[]> {
+  async list(owner: Owner, pageId: number): Promise<Component[]> {
     await this.deps.pages.get(owner, pageId)
     return (await this.deps.repo.listByPage(pageId)).map(toComponent)
   }
 
-  async get(owner: User, id: number): Promise<Component> {
+  async get(owner: Owner, id: number): Promise<Component> {
     const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toComponent(row)
   }
 
-  async create(owner: User, pageId: number, input: ComponentInput): Promise<Component> {
+  async create(owner: Owner, pageId: number, input: ComponentInput): Promise<Component> {
     await this.deps.pages.get(owner, pageId)
     if (input.name === undefined) throw badRequest('name is required')
     const name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
@@ -162,7 +162,7 @@ export class ComponentsService {
     return toComponent(row)
   }
 
-  async update(owner: User, id: number, input: ComponentInput): Promise<Component> {
+  async update(owner: Owner, id: number, input: ComponentInput): Promise<Component> {
     const current = await this.get(owner, id)
     const changes: ComponentChanges = {}
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
@@ -190,7 +190,7 @@ export class ComponentsService {
    * Puts the page's components in the order of `ids`, which must list each of them exactly once
    * (the public page shows them in this order; a group stands where its first member does).
    */
-  async reorder(owner: User, pageId: number, ids: readonly number[]): Promise<Component[]> {
+  async reorder(owner: Owner, pageId: number, ids: readonly number[]): Promise<Component[]> {
     await this.deps.pages.get(owner, pageId)
     const ordered = checkOrder(ids, (await this.deps.repo.listByPage(pageId)).map((row) => row.id))
     const now = this.deps.clock.now()
@@ -203,7 +203,7 @@ export class ComponentsService {
   }
 
   /** Renames a group of the page (`to` null or the name of another group merges or ungroups its members). */
-  async renameGroup(owner: User, pageId: number, input: { from: string; to: string | null }): Promise<{ moved: number }> {
+  async renameGroup(owner: Owner, pageId: number, input: { from: string; to: string | null }): Promise<{ moved: number }> {
     await this.deps.pages.get(owner, pageId)
     const from = parseText('from', input.from, { max: MAX_GROUP_NAME })
     const to = input.to === null ? null : parseText('to', input.to, { max: MAX_GROUP_NAME })
@@ -244,7 +244,7 @@ export class ComponentsService {
     return updated
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     const current = await this.get(owner, id)
     await this.deps.repo.delete(id)
     this.deps.changes.pageChanged(current.pageId)
@@ -255,7 +255,7 @@ export class ComponentsService {
    * becomes the status of its latest recorded change.
    */
   async importHistory(
-    owner: User,
+    owner: Owner,
     id: number,
     entries: ReadonlyArray<{ status: string; at: string }>,
   ): Promise<{ imported: number; component: Component }> {
@@ -270,7 +270,7 @@ export class ComponentsService {
     return { imported: parsed.length, component: toComponent(row) }
   }
 
-  async history(owner: User, id: number, limit: number): Promise<StatusChange[]> {
+  async history(owner: Owner, id: number, limit: number): Promise<StatusChange[]> {
     await this.get(owner, id)
     return this.deps.repo.history.newestFirst(id, limit)
   }
@@ -281,7 +281,7 @@ export class ComponentsService {
    * with who, when, why and what was replaced, and the public reads invalidated. Nothing is
    * announced and the current status stays as it is.
    */
-  async correctHistory(owner: User, id: number, input: CorrectionInput): Promise<StatusCorrection> {
+  async correctHistory(owner: Owner, id: number, input: CorrectionInput): Promise<StatusCorrection> {
     const component = await this.get(owner, id)
     const now = this.deps.clock.now()
     const span = parseCorrection(input, now)
@@ -301,7 +301,7 @@ export class ComponentsService {
         to_at: span.to,
         status: span.status,
         reason: span.reason,
-        user_id: owner.id,
+        user_id: owner.userId,
         user_email: owner.email,
         replaced_json: JSON.stringify({ before: before ?? null, changes: inside }),
         created_at: now,
@@ -312,7 +312,7 @@ export class ComponentsService {
   }
 
   /** The component's history corrections, newest first. */
-  async corrections(owner: User, id: number, limit = 100): Promise<StatusCorrection[]> {
+  async corrections(owner: Owner, id: number, limit = 100): Promise<StatusCorrection[]> {
     await this.get(owner, id)
     return (await this.deps.repo.listCorrections(id, limit)).map(toCorrection)
   }

@@ -1,6 +1,6 @@
 /** The last answered report of an owner's email-auth monitor (what the API and the detail screen show). */
 import { notFound } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { MonitorsService } from '../monitors/service.ts'
 import type { EmailAuthReport } from '../monitors/kinds/index.ts'
 import type { EmailAuthRepo } from './repo.ts'
@@ -19,7 +19,7 @@ export class EmailAuthService {
   ) {}
 
   /** Null until the first run answered; 404 for another owner's monitor or one of another type. */
-  async lastReport(owner: User, monitorId: number): Promise<StoredEmailAuthReport | null> {
+  async lastReport(owner: Owner, monitorId: number): Promise<StoredEmailAuthReport | null> {
     const monitor = await this.monitors.get(owner, monitorId)
     if (monitor.definition.type !== 'email_auth') throw notFound('not an email_auth monitor')
     const row = await this.repo.find(monitorId)

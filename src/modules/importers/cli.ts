@@ -1,7 +1,7 @@
 /**
  * `lantern import uptime-kuma --db FILE --email E`, `lantern import gatus --config FILE --email E` and
  * `lantern import statuspage --page-id ID --api-key KEY [--base-url URL] | --from DIR --email E [--reconfirm]`:
- * the import lands in the account named by --email; prints the report (with --json, as JSON).
+ * the import lands in the personal team of the account named by --email; prints the report (with --json, as JSON).
  */
 import { need, type CliCommand, type Flags } from '../../lib/cli-flags.ts'
 import type { Services } from '../../services.ts'
@@ -17,7 +17,7 @@ import { reportText, type ImportPlan } from './types.ts'
 type Command = CliCommand<Services>
 
 const run = (plan: (f: Flags) => Promise<ImportPlan> | ImportPlan): Command['run'] => async (s, f) => {
-  const owner = await s.accounts.findUserByEmail(need(f, 'email'))
+  const owner = await s.accounts.personalTeamOwner(await s.accounts.findUserByEmail(need(f, 'email')))
   const report = await s.importer.apply(owner, await plan(f), { reconfirm: f.reconfirm === true })
   return f.json === true ? JSON.stringify(report) : reportText(report)
 }

@@ -13,7 +13,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { assertRunnable, mergeDefinition } from '../monitors/definition.ts'
 import { monitorLimits, planHas, planLabel, subscriberLimit } from '../plans/matrix.ts'
 import { ComponentsRepo } from '../components/repo.ts'
@@ -52,7 +52,7 @@ export class ImportService {
   constructor(private readonly deps: ImportServiceDeps) {}
 
   /** Writes the plan for `owner`; returns what was made, what was already there and what was left out. */
-  async apply(owner: User, plan: ImportPlan, options: ImportOptions = {}): Promise<ImportReport> {
+  async apply(owner: Owner, plan: ImportPlan, options: ImportOptions = {}): Promise<ImportReport> {
     if (options.reconfirm && (plan.subscribers ?? []).length > 0 && !this.deps.outbox.mailEnabled) {
       throw badRequest('re-confirming subscribers sends them mail, and mail is not configured on this instance (see the SMTP settings)')
     }
@@ -387,7 +387,7 @@ export class ImportService {
     throw badRequest(`no free slug for the page "${name}"`)
   }
 
-  private async usableDomain(trx: Transaction<Database>, owner: User, raw: string | null, name: string, skipped: ReportLine[]): Promise<string | null> {
+  private async usableDomain(trx: Transaction<Database>, owner: Owner, raw: string | null, name: string, skipped: ReportLine[]): Promise<string | null> {
     if (!raw) return null
     const leave = (reason: string) => {
       skipped.push({ kind: 'status page setting', name, reason: `custom domain ${raw} not brought: ${reason}` })

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import { cutText, parseIdList, parseText } from '../../lib/text.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { Notifier, type NotifyCause } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPage, StatusPagesService } from '../status-pages/service.ts'
@@ -87,13 +87,13 @@ export class IncidentsService {
   // ---- owner API ----------------------------------------------------------------------------
 
   /** The owner's incidents, newest first, optionally for one page and/or one state. */
-  async list(owner: User, filter: IncidentListFilter = {}): Promise<Incident[]> {
+  async list(owner: Owner, filter: IncidentListFilter = {}): Promise<Incident[]> {
     if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
     const rows = await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, state: filter.state, limit: filter.limit ?? 50 })
     return this.hydrate(rows)
   }
 
-  async get(owner: User, id: number): Promise<Incident> {
+  async get(owner: Owner, id: number): Promise<Incident> {
     const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return (await this.hydrate([row]))[0]!
@@ -104,7 +104,7 @@ export class IncidentsService {
    * components from `component_ids` and/or `component_id` (none: the whole page). The first
    * timeline entry carries the initial state and `message`.
    */
-  async create(owner: User, input: CreateIncidentInput): Promise<Incident> {
+  async create(owner: Owner, input: CreateIncidentInput): Promise<Incident> {
     if (input.title === undefined) throw badRequest('title is required')
     const title = parseText('title', input.title, { max: MAX_TITLE })
     const message = parseText('message', input.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true })
@@ -135,7 +135,7 @@ export class IncidentsService {
    * Changes title, state or affected components. A new state or a message adds a timeline entry
    * (as posting an update does); resolving sets the resolved time, re-opening clears it.
    */
-  async update(owner: User, id: number, input: UpdateIncidentInput): Promise<Incident> {
+  async update(owner: Owner, id: number, input: UpdateIncidentInput): Promise<Incident> {
     const current = await this.get(owner, id)
     const title = input.title === undefined ? undefined : parseText('title', input.title, { max: MAX_TITLE })
     const state = parseRequestedState(input)
@@ -148,7 +148,7 @@ export class IncidentsService {
   }
 
   /** Posts a timeline entry: a message and/or a new state (at least one). */
-  async addUpdate(owner: User, id: number, input: IncidentUpdateInput): Promise<Incident> {
+  async addUpdate(owner: Owner, id: number, input: IncidentUpdateInput): Promise<Incident> {
     const current = await this.get(owner, id)
     const state = parseRequestedState(input)
     const message =
@@ -158,7 +158,7 @@ export class IncidentsService {
     return this.get(owner, id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     const current = await this.get(owner, id)
     await this.deps.repo.delete(id)
     this.deps.changes.pageChanged(current.pageId)
@@ -171,7 +171,7 @@ export class IncidentsService {
    * shows at once (and announces nothing). An empty body removes a draft; a published one cannot be
    * emptied.
    */
-  async savePostmortem(owner: User, id: number, input: PostmortemInput): Promise<Incident> {
+  async savePostmortem(owner: Owner, id: number, input: PostmortemInput): Promise<Incident> {
     const current = await this.get(owner, id)
     if (current.resolvedAt === null) throw conflict('a postmortem is written once the incident is resolved')
     const body = parseText('body', input.body, { max: MAX_POSTMORTEM, multiline: true, allowEmpty: true })
@@ -184,7 +184,7 @@ export class IncidentsService {
   }
 
   /** Publishes the draft: the page, the incident's page and the feeds show it; subscribers hear it if asked. */
-  async publishPostmortem(owner: User, id: number, input: PublishPostmortemInput): Promise<Incident> {
+  async publishPostmortem(owner: Owner, id: number, input: PublishPostmortemInput): Promise<Incident> {
     const current = await this.get(owner, id)
     if (current.resolvedAt === null) throw conflict('a postmortem is published once the incident is resolved')
     if (!current.postmortem) throw conflict('write the postmortem first')
@@ -200,17 +200,17 @@ export class IncidentsService {
 
   // ---- templates ----------------------------------------------------------------------------
 
-  async listTemplates(owner: User): Promise<IncidentTemplate[]> {
+  async listTemplates(owner: Owner): Promise<IncidentTemplate[]> {
     return (await this.deps.repo.listTemplates(owner.id)).map(toTemplate)
   }
 
-  async getTemplate(owner: User, id: number): Promise<IncidentTemplate> {
+  async getTemplate(owner: Owner, id: number): Promise<IncidentTemplate> {
     const row = await this.deps.repo.findTemplate(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toTemplate(row)
   }
 
-  async createTemplate(owner: User, input: TemplateInput): Promise<IncidentTemplate> {
+  async createTemplate(owner: Owner, input: TemplateInput): Promise<IncidentTemplate> {
     for (const field of ['name', 'title'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
     const row = await this.deps.repo.insertTemplate({
       ownerId: owner.id,
@@ -222,7 +222,7 @@ export class IncidentsService {
     return toTemplate(row)
   }
 
-  async updateTemplate(owner: User, id: number, input: TemplateInput): Promise<IncidentTemplate> {
+  async updateTemplate(owner: Owner, id: number, input: TemplateInput): Promise<IncidentTemplate> {
     await this.getTemplate(owner, id)
     const changes: { name?: string; title?: string; message?: string } = {}
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_TEMPLATE_NAME })
@@ -233,7 +233,7 @@ export class IncidentsService {
     return toTemplate(await this.deps.repo.updateTemplate(id, changes, this.deps.clock.now()))
   }
 
-  async deleteTemplate(owner: User, id: number): Promise<void> {
+  async deleteTemplate(owner: Owner, id: number): Promise<void> {
     await this.getTemplate(owner, id)
     await this.deps.repo.deleteTemplate(id)
   }
@@ -242,7 +242,7 @@ export class IncidentsService {
    * Opens an incident from a template: `{{component}}` and `{{page}}` in its title and message are
    * replaced by the affected components' names and the page name (plain substitution).
    */
-  async createFromTemplate(owner: User, templateId: number, input: FromTemplateInput): Promise<Incident> {
+  async createFromTemplate(owner: Owner, templateId: number, input: FromTemplateInput): Promise<Incident> {
     const template = await this.getTemplate(owner, templateId)
     // A title or message given with the template (the web app's form, edited) replaces the template's.
     const ownTitle = input.title === undefined ? template.title : parseText('title', input.title, { max: MAX_TITLE })
@@ -405,7 +405,7 @@ export class IncidentsService {
   }
 
   private async resolveTarget(
-    owner: User,
+    owner: Owner,
     input: { status_page_id?: number; component_id?: number; component_ids?: number[] },
   ): Promise<{ pageId: number; page: StatusPage; componentIds: number[] }> {
     const requested = parseIdList('component_ids', [...(input.component_ids ?? []), ...(input.component_id ? [input.component_id] : [])])

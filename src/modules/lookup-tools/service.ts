@@ -7,7 +7,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import { HttpError, notFound } from '../../lib/errors.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { CheckDeps } from '../monitors/kinds/index.ts'
 import type { ToolCheckRow, ToolChecksRepo } from './repo.ts'
 import { normalizeInput, runLookup, type LookupInput, type LookupTool, type ToolOutcome, type ToolStatus } from './runner.ts'
@@ -47,7 +47,7 @@ const toCheck = (row: ToolCheckRow): ToolCheck => ({
   createdAt: row.created_at,
 })
 
-export const recentChecksKept = (user: Pick<User, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
+export const recentChecksKept = (user: Pick<Owner, 'plan'>): number => (user.plan === 'free' ? FREE_RECENT_CHECKS : PAID_RECENT_CHECKS_CAP)
 
 export interface LookupToolsServiceDeps {
   repo: ToolChecksRepo
@@ -70,27 +70,27 @@ export class LookupToolsService {
   }
 
   /** Runs one lookup and keeps it; a bad target is a 400 that runs and keeps nothing. */
-  async run(user: User, input: LookupInput): Promise<ToolCheck> {
+  async run(user: Owner, input: LookupInput): Promise<ToolCheck> {
     const normalized = normalizeInput(input, this.deps.checkDeps.guard)
-    const key = `user:${user.id}`
+    const key = `user:${user.userId}`
     const wait = await this.limiter.take(key)
     if (wait > 0) throw new TooManyLookups(Math.max(1, Math.ceil(wait / 1000)))
     const outcome = await this.runner(normalized, this.deps.checkDeps, user.plan !== 'free')
     const target = normalized.tool === 'dkim' && normalized.selectors?.length ? `${normalized.selectors.join(',')} @ ${normalized.target}` : normalized.target
     const createdAt = this.deps.clock.now()
-    const row = { user_id: user.id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result_json: JSON.stringify(outcome.result), created_at: createdAt }
+    const row = { user_id: user.userId, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result_json: JSON.stringify(outcome.result), created_at: createdAt }
     const id = await this.deps.repo.insertKeeping(row, recentChecksKept(user))
     return { id, tool: normalized.tool, target, status: outcome.status, summary: outcome.summary, result: outcome.result, createdAt }
   }
 
   /** The user's kept checks, newest first, and how many the plan keeps (null: unlimited up to the cap). */
-  async recent(user: User): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
+  async recent(user: Owner): Promise<{ items: ToolCheck[]; limit: number | null; cap: number }> {
     const kept = recentChecksKept(user)
-    return { items: (await this.deps.repo.list(user.id, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
+    return { items: (await this.deps.repo.list(user.userId, kept)).map(toCheck), limit: user.plan === 'free' ? FREE_RECENT_CHECKS : null, cap: kept }
   }
 
-  async get(user: User, id: number): Promise<ToolCheck> {
-    const row = await this.deps.repo.find(user.id, id)
+  async get(user: Owner, id: number): Promise<ToolCheck> {
+    const row = await this.deps.repo.find(user.userId, id)
     if (!row) throw notFound()
     return toCheck(row)
   }

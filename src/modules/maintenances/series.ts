@@ -12,7 +12,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseText } from '../../lib/text.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import { Notifier } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -115,12 +115,12 @@ export class MaintenanceSeriesService {
     this.notifier = deps.notifier ?? new Notifier()
   }
 
-  async list(owner: User, filter: { pageId?: number; limit?: number } = {}): Promise<MaintenanceSeries[]> {
+  async list(owner: Owner, filter: { pageId?: number; limit?: number } = {}): Promise<MaintenanceSeries[]> {
     if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
     return this.hydrate(await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
   }
 
-  async get(owner: User, id: number): Promise<MaintenanceSeries> {
+  async get(owner: Owner, id: number): Promise<MaintenanceSeries> {
     const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return (await this.hydrate([row]))[0]!
@@ -131,7 +131,7 @@ export class MaintenanceSeriesService {
     return this.hydrate(await this.deps.repo.list({ pageId, limit }))
   }
 
-  async create(owner: User, input: MaintenanceSeriesInput): Promise<MaintenanceSeries> {
+  async create(owner: Owner, input: MaintenanceSeriesInput): Promise<MaintenanceSeries> {
     if (input.status_page_id === undefined) throw badRequest('status_page_id is required')
     for (const field of ['title', 'time_zone', 'starts_on', 'start_time', 'duration_minutes', 'frequency'] as const) {
       if (input[field] === undefined) throw badRequest(`${field} is required`)
@@ -157,7 +157,7 @@ export class MaintenanceSeriesService {
     return this.get(owner, id)
   }
 
-  async update(owner: User, id: number, input: Omit<MaintenanceSeriesInput, 'status_page_id'>): Promise<MaintenanceSeries> {
+  async update(owner: Owner, id: number, input: Omit<MaintenanceSeriesInput, 'status_page_id'>): Promise<MaintenanceSeries> {
     const current = await this.get(owner, id)
     if (current.cancelledAt !== null) throw badRequest('a cancelled series cannot be changed')
     const title = input.title === undefined ? current.title : parseText('title', input.title, { max: MAX_TITLE })
@@ -177,7 +177,7 @@ export class MaintenanceSeriesService {
   }
 
   /** Cancels the series: no more occurrences; one in progress runs to its end. */
-  async cancel(owner: User, id: number): Promise<MaintenanceSeries> {
+  async cancel(owner: Owner, id: number): Promise<MaintenanceSeries> {
     const current = await this.get(owner, id)
     if (current.cancelledAt === null) {
       await this.deps.repo.transaction(async (repo) => {

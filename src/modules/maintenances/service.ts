@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { Notifier } from '../notify/contract.ts'
 import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -61,18 +61,18 @@ export class MaintenancesService {
     return this.deps.clock.now()
   }
 
-  async list(owner: User, filter: { pageId?: number; limit?: number } = {}): Promise<Maintenance[]> {
+  async list(owner: Owner, filter: { pageId?: number; limit?: number } = {}): Promise<Maintenance[]> {
     if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
     return this.hydrate(await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
   }
 
-  async get(owner: User, id: number): Promise<Maintenance> {
+  async get(owner: Owner, id: number): Promise<Maintenance> {
     const row = await this.deps.repo.findWithOwner(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return (await this.hydrate([row]))[0]!
   }
 
-  async create(owner: User, input: MaintenanceInput): Promise<Maintenance> {
+  async create(owner: Owner, input: MaintenanceInput): Promise<Maintenance> {
     if (input.status_page_id === undefined) throw badRequest('status_page_id is required')
     for (const field of ['title', 'start_at', 'end_at'] as const) if (input[field] === undefined) throw badRequest(`${field} is required`)
     const title = parseText('title', input.title!, { max: MAX_TITLE })
@@ -95,7 +95,7 @@ export class MaintenancesService {
     return this.get(owner, id)
   }
 
-  async update(owner: User, id: number, input: Omit<MaintenanceInput, 'status_page_id'>): Promise<Maintenance> {
+  async update(owner: Owner, id: number, input: Omit<MaintenanceInput, 'status_page_id'>): Promise<Maintenance> {
     const current = await this.get(owner, id)
     const changes: { title?: string; message?: string; start_at?: number; end_at?: number } = {}
     if (input.title !== undefined) changes.title = parseText('title', input.title, { max: MAX_TITLE })
@@ -112,7 +112,7 @@ export class MaintenancesService {
     return this.get(owner, id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     const current = await this.get(owner, id)
     await this.deps.repo.delete(id)
     this.deps.changes.pageChanged(current.pageId)

@@ -13,7 +13,7 @@ import { ErrorBody } from '../../http/schemas.ts'
 import { errorResponse } from '../../lib/errors.ts'
 import { APP_VERSION } from '../../lib/version.ts'
 import { presentedApiKey } from '../accounts/auth.ts'
-import type { AccountsService, User } from '../accounts/service.ts'
+import type { AccountsService, Owner } from '../accounts/service.ts'
 import { callTool, TOOLS, type ToolServices } from './tools.ts'
 
 export const MCP_PATH = '/mcp'
@@ -30,7 +30,7 @@ const loadSdk = (): Promise<Sdk> =>
   })))
 
 /** One request's server: every tool, bound to the key's owner. */
-function serverFor(S: Sdk, owner: User, services: ToolServices) {
+function serverFor(S: Sdk, owner: Owner, services: ToolServices) {
   const server = new S.McpServer({ name: 'lantern', version: APP_VERSION }, { capabilities: { tools: {} } })
   for (const tool of TOOLS) {
     server.registerTool(

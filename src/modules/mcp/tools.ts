@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { incidentJson } from '../incidents/model.ts'
 import type { IncidentsService } from '../incidents/service.ts'
 import { maintenanceJson } from '../maintenances/model.ts'
@@ -34,7 +34,7 @@ export interface Tool {
   input: z.ZodRawShape
   /** Changes nothing (an agent may call it freely). */
   readOnly: boolean
-  run(owner: User, args: Record<string, unknown>, s: ToolServices): Promise<unknown>
+  run(owner: Owner, args: Record<string, unknown>, s: ToolServices): Promise<unknown>
 }
 
 const id = (what: string) => z.number().int().positive().describe(what)
@@ -179,7 +179,7 @@ export const TOOLS: readonly Tool[] = [
 ]
 
 /** A tool's answer as MCP content: the JSON, or the refusal in words (someone else's id, a bad value). */
-export async function callTool(tool: Tool, owner: User, args: Record<string, unknown>, s: ToolServices): Promise<{ content: Array<{ type: 'text'; text: string }>; isError?: boolean }> {
+export async function callTool(tool: Tool, owner: Owner, args: Record<string, unknown>, s: ToolServices): Promise<{ content: Array<{ type: 'text'; text: string }>; isError?: boolean }> {
   try {
     return { content: [{ type: 'text', text: JSON.stringify(await tool.run(owner, args, s)) }] }
   } catch (error) {

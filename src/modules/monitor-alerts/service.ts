@@ -7,7 +7,7 @@
 import type { Db } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { StateChangeHook } from '../monitors/run/index.ts'
 import type { NotifyEvent } from '../notify/contract.ts'
 import { alertKindOf, MAX_REMIND_EVERY_MIN, MAX_REMINDERS, MAX_SNOOZE_MS, reminderDue } from './rules.ts'
@@ -99,7 +99,7 @@ export class MonitorAlertsService {
     return sent
   }
 
-  async get(owner: User, monitorId: number): Promise<MonitorAlertSettings> {
+  async get(owner: Owner, monitorId: number): Promise<MonitorAlertSettings> {
     await this.ownMonitor(owner, monitorId)
     const [row, channels] = await Promise.all([
       this.deps.db.selectFrom('monitor_alerts').selectAll().where('monitor_id', '=', monitorId).executeTakeFirst(),
@@ -116,7 +116,7 @@ export class MonitorAlertsService {
   }
 
   /** Changes what is given; a field left out keeps its value. Bad input changes nothing. */
-  async update(owner: User, monitorId: number, input: MonitorAlertInput): Promise<MonitorAlertSettings> {
+  async update(owner: Owner, monitorId: number, input: MonitorAlertInput): Promise<MonitorAlertSettings> {
     await this.ownMonitor(owner, monitorId)
     const now = this.deps.clock.now()
     const changes: { remind_every_min?: number | null; remind_max?: number; snoozed_until?: number | null } = {}
@@ -160,7 +160,7 @@ export class MonitorAlertsService {
     return this.get(owner, monitorId)
   }
 
-  private async ownMonitor(owner: User, monitorId: number): Promise<void> {
+  private async ownMonitor(owner: Owner, monitorId: number): Promise<void> {
     const row = await this.deps.db.selectFrom('monitors').select('owner_id').where('id', '=', monitorId).executeTakeFirst()
     if (!row || row.owner_id !== owner.id) throw notFound()
   }

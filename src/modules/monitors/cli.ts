@@ -17,7 +17,8 @@ function positive(f: Flags, name: string): number | undefined {
   return Number(value)
 }
 
-const owner = (s: Services, f: Flags) => s.accounts.findUserByEmail(need(f, 'email'))
+/** The account named by --email, acting in its personal team. */
+const owner = async (s: Services, f: Flags) => s.accounts.personalTeamOwner(await s.accounts.findUserByEmail(need(f, 'email')))
 const line = (s: Services, monitor: Parameters<typeof monitorJson>[0], token?: string) => JSON.stringify(monitorJson(monitor, s.config.baseUrl, token))
 
 const byId = (action: (s: Services, f: Flags, id: number) => Promise<string>): Command => ({

@@ -7,7 +7,7 @@ import { AddressRefused, canonicalHost, isIpLiteral, type AddressGuard } from '.
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import { monitorLimits, planHas, planLabel } from '../plans/matrix.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -190,12 +190,12 @@ export class MonitorsService {
     if (unknown !== undefined) throw badRequest(`regions: unknown region "${unknown}": create a probe token for it first (lantern probe-token create --region ${unknown}); known: ${[...known].join(', ')}`)
   }
 
-  async list(owner: User): Promise<Monitor[]> {
+  async list(owner: Owner): Promise<Monitor[]> {
     const rows = await this.deps.repo.listByOwner(owner.id)
     return this.healthScores.fill(await this.withParents(rows))
   }
 
-  async get(owner: User, id: number): Promise<Monitor> {
+  async get(owner: Owner, id: number): Promise<Monitor> {
     return (await this.healthScores.fill(await this.withParents([await this.owned(owner, id)])))[0]!
   }
 
@@ -228,7 +228,7 @@ export class MonitorsService {
    * as ETag, so an unchanged screen costs one read and a 304; it comes from the database every app
    * server shares, so it holds behind a proxy that spreads the polls over several servers.
    */
-  async liveTag(owner: User, id?: number): Promise<string> {
+  async liveTag(owner: Owner, id?: number): Promise<string> {
     const rows = id === undefined ? await this.deps.repo.listByOwner(owner.id) : [await this.owned(owner, id)]
     const text = (await this.withParents(rows))
       .map((m) => [m.id, m.state, m.stateSince, m.flapping, m.lastCheckAt, m.updatedAt, m.stateReason, m.parents.map((p) => `${p.id}.${p.state}`).join(' '), m.waitingFor.map((p) => p.id).join(' ')].join(':'))
@@ -240,7 +240,7 @@ export class MonitorsService {
    * The parents as given (deduplicated), each one of the owner's monitors (404 otherwise, as for
    * any monitor of someone else), none the monitor itself or depending on it (400: a cycle).
    */
-  private async checkParents(owner: User, id: number | undefined, raw: readonly number[] | undefined): Promise<number[] | undefined> {
+  private async checkParents(owner: Owner, id: number | undefined, raw: readonly number[] | undefined): Promise<number[] | undefined> {
     if (raw === undefined) return undefined
     const parents = [...new Set(raw)]
     if (parents.length > MAX_PARENTS) throw badRequest(`parents must list at most ${MAX_PARENTS} monitors`)
@@ -303,7 +303,7 @@ export class MonitorsService {
    * Creates a monitor; a push monitor's token comes back once, here, and is stored only as a hash.
    * `warnings`: what was saved but needs the owner's eye (a target name that does not resolve yet).
    */
-  async create(owner: User, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
+  async create(owner: Owner, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
     const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
     const count = await this.deps.repo.countByOwner(owner.id)
@@ -345,7 +345,7 @@ export class MonitorsService {
   }
 
   /** Changes a monitor; a new target (or type) is resolved and checked as on creation. */
-  async update(owner: User, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
+  async update(owner: Owner, id: number, input: MonitorInput & MonitorPlacement): Promise<{ monitor: Monitor; warnings: string[] }> {
     const row = await this.owned(owner, id)
     const current = definitionOf(row)
     const definition = mergeDefinition(current, input)
@@ -381,7 +381,7 @@ export class MonitorsService {
     return { monitor: await this.get(owner, id), warnings }
   }
 
-  async setEnabled(owner: User, id: number, enabled: boolean): Promise<Monitor> {
+  async setEnabled(owner: Owner, id: number, enabled: boolean): Promise<Monitor> {
     const row = await this.owned(owner, id)
     if ((row.enabled === 1) === enabled) return this.get(owner, id)
     this.healthScores.forget(id)
@@ -402,20 +402,20 @@ export class MonitorsService {
     return this.get(owner, id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     const row = await this.owned(owner, id)
     this.healthScores.forget(id)
     await this.deps.repo.delete(id)
     if (row.component_id !== null) await this.deps.recorder.refreshComponent(row.component_id)
   }
 
-  async results(owner: User, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
+  async results(owner: Owner, id: number, limit: number, before: number | undefined): Promise<MonitorResultRow[]> {
     await this.owned(owner, id)
     return this.deps.repo.listResults(id, limit, before)
   }
 
   /** Each of the monitor's regions: its own state and last result, and whether it went stale. */
-  async regionStates(owner: User, id: number): Promise<RegionView[]> {
+  async regionStates(owner: Owner, id: number): Promise<RegionView[]> {
     const row = await this.owned(owner, id)
     const now = this.deps.clock.now()
     const intervalMs = row.interval_s * 1000
@@ -452,20 +452,20 @@ export class MonitorsService {
   }
 
   /** An SSL or DNSBL monitor's last full report; chain and OCSP details only on paid plans (null: not run yet, or another type). */
-  async toolReport(owner: User, id: number): Promise<StoredToolReport | null> {
+  async toolReport(owner: Owner, id: number): Promise<StoredToolReport | null> {
     await this.owned(owner, id)
     const stored = await readToolReport(this.deps.repo.db, id)
     return stored ? { ...stored, report: reportForPlan(stored.report, planHas(owner.plan, 'ssl_chain_details')) } : null
   }
 
-  async availability(owner: User, id: number, period: AvailabilityPeriod): Promise<Availability> {
+  async availability(owner: Owner, id: number, period: AvailabilityPeriod): Promise<Availability> {
     await this.owned(owner, id)
     const now = this.deps.clock.now()
     return availability(await this.deps.repo.stateChanges(id, now - 366 * 86_400_000), period, now)
   }
 
   /** Confirmed state changes of the last `days` days, oldest first, with the one the span began in: the downtime log. */
-  async stateChanges(owner: User, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
+  async stateChanges(owner: Owner, id: number, days = 90): Promise<Array<{ state: string; at: number }>> {
     await this.owned(owner, id)
     return this.deps.repo.stateChanges(id, this.deps.clock.now() - days * 86_400_000)
   }
@@ -489,7 +489,7 @@ export class MonitorsService {
   }
 
   /** A new push token (the old one stops working). */
-  async rotatePushToken(owner: User, id: number): Promise<string> {
+  async rotatePushToken(owner: Owner, id: number): Promise<string> {
     const row = await this.owned(owner, id)
     if (row.type !== 'push') throw badRequest('only a push monitor has a push token')
     const token = randomToken(24)
@@ -497,13 +497,13 @@ export class MonitorsService {
     return token
   }
 
-  private async owned(owner: User, id: number): Promise<MonitorRow> {
+  private async owned(owner: Owner, id: number): Promise<MonitorRow> {
     const row = await this.deps.repo.find(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return row
   }
 
-  private checkInterval(owner: User, definition: MonitorDefinition): void {
+  private checkInterval(owner: Owner, definition: MonitorDefinition): void {
     const { minIntervalSeconds } = monitorLimits(owner.plan)
     if (definition.intervalSeconds < minIntervalSeconds) {
       throw forbidden(`interval_seconds ${definition.intervalSeconds} is below the ${planLabel(owner.plan)} plan's minimum of ${minIntervalSeconds} s`)
@@ -511,7 +511,7 @@ export class MonitorsService {
   }
 
   /** Component and page, both the owner's and consistent: the page follows the component. */
-  private async placement(owner: User, input: MonitorPlacement, row: MonitorRow | undefined): Promise<{ component_id: number | null; page_id: number | null }> {
+  private async placement(owner: Owner, input: MonitorPlacement, row: MonitorRow | undefined): Promise<{ component_id: number | null; page_id: number | null }> {
     let componentId = input.component_id !== undefined ? input.component_id : row?.component_id ?? null
     let pageId = input.status_page_id !== undefined ? input.status_page_id : row?.page_id ?? null
     if (input.component_id !== undefined && componentId !== null) {

@@ -246,12 +246,15 @@ export class SlaRepo {
       .execute()
   }
 
-  /** Opted-in pages with no monthly mail recorded for the month starting at `monthStart`, with the owner. */
+  /** Opted-in pages with no monthly mail recorded for the month starting at `monthStart`, with the team's first owner. */
   monthlyDue(monthStart: number, limit: number) {
     return this.db
       .selectFrom('sla_page_settings as s')
       .innerJoin('status_pages as p', 'p.id', 's.page_id')
-      .innerJoin('users as u', 'u.id', 'p.owner_id')
+      // The team's first owner receives it (the page's owner_id is a team).
+      .innerJoin('users as u', (join) =>
+        join.on('u.id', '=', (eb) => eb.selectFrom('team_members as m').select((m) => m.fn.min<number>('m.user_id').as('id')).whereRef('m.team_id', '=', 'p.owner_id').where('m.role', '=', 'owner')),
+      )
       .select(['p.id as page_id', 'p.name', 'p.slug', 'u.id as owner_id', 'u.email'])
       .where('s.monthly_report', '=', 1)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('sla_monthly_mails as m').select('m.page_id').whereRef('m.page_id', '=', 'p.id').where('m.month_start', '=', monthStart))))

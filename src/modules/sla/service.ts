@@ -7,7 +7,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { DAY_MS } from '../../lib/time.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { backfillStatusRollup } from '../analytics/status-aggregator.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
@@ -89,14 +89,14 @@ export class SlaService {
     return this.clock.now()
   }
 
-  async targets(owner: User, pageId: number): Promise<Array<{ componentId: number; componentName: string; target: SlaTarget | null }>> {
+  async targets(owner: Owner, pageId: number): Promise<Array<{ componentId: number; componentName: string; target: SlaTarget | null }>> {
     await this.pages.get(owner, pageId)
     const [components, targets] = await Promise.all([this.repo.componentsOfPage(pageId), this.repo.targetsOfPage(pageId)])
     const byComponent = new Map(targets.map((row) => [row.component_id, targetOf(row)]))
     return components.map((c) => ({ componentId: c.id, componentName: c.name, target: byComponent.get(c.id) ?? null }))
   }
 
-  async setTarget(owner: User, componentId: number, input: SlaTargetInput): Promise<SlaTarget> {
+  async setTarget(owner: Owner, componentId: number, input: SlaTargetInput): Promise<SlaTarget> {
     const component = await this.components.get(owner, componentId)
     const percent = input.target_percent
     if (!Number.isFinite(percent) || percent < MIN_TARGET_PERCENT || percent > MAX_TARGET_PERCENT) {
@@ -124,18 +124,18 @@ export class SlaService {
     return targetOf(row)
   }
 
-  async deleteTarget(owner: User, componentId: number): Promise<void> {
+  async deleteTarget(owner: Owner, componentId: number): Promise<void> {
     const component = await this.components.get(owner, componentId)
     if (!(await this.repo.deleteTarget(componentId))) throw notFound('this component has no SLA target')
     this.changes.pageChanged(component.pageId)
   }
 
-  async settings(owner: User, pageId: number): Promise<{ monthlyReport: boolean }> {
+  async settings(owner: Owner, pageId: number): Promise<{ monthlyReport: boolean }> {
     await this.pages.get(owner, pageId)
     return { monthlyReport: await this.repo.monthlyReport(pageId) }
   }
 
-  async setSettings(owner: User, pageId: number, input: { monthly_report: boolean }): Promise<{ monthlyReport: boolean }> {
+  async setSettings(owner: Owner, pageId: number, input: { monthly_report: boolean }): Promise<{ monthlyReport: boolean }> {
     await this.pages.get(owner, pageId)
     await this.repo.setMonthlyReport(pageId, input.monthly_report, this.clock.now())
     return { monthlyReport: input.monthly_report }
@@ -164,7 +164,7 @@ export class SlaService {
   }
 
   /** The owner's report of a page over `from`..`to` (whole UTC days; default: this month). */
-  async report(owner: User, pageId: number, query: { from?: string; to?: string }, strip: StripMode = 'auto'): Promise<SlaReport> {
+  async report(owner: Owner, pageId: number, query: { from?: string; to?: string }, strip: StripMode = 'auto'): Promise<SlaReport> {
     const page = await this.pages.get(owner, pageId)
     const range = parseReportRange(query, this.clock.now())
     return this.reportOfPage({ id: page.id, name: page.name, slug: page.slug }, range, strip)

@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, HttpError } from '../../lib/errors.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { checkDomainDns, describeDnsCheck, type DnsResolver, type InstanceHosts } from './dns-check.ts'
 import { nextDomainState } from './domain-state.ts'
 import type { StatusPagesRepo } from './repo.ts'
@@ -53,7 +53,7 @@ export class DomainVerifier {
   }
 
   /** The owner's "Check DNS": checks the page's domain now and answers the page as it stands after. */
-  async checkNow(owner: User, pageId: number): Promise<StatusPage> {
+  async checkNow(owner: Owner, pageId: number): Promise<StatusPage> {
     const page = await this.deps.pages.get(owner, pageId)
     if (page.customDomain === null) throw badRequest('the page has no custom domain')
     if (!this.deps.resolver) throw new HttpError(503, NO_DNS_CHECK)

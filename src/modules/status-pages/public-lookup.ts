@@ -16,13 +16,13 @@ const publicPageColumns = [
   'status_pages.updated_at',
   'status_pages.language',
   'status_pages.time_zone',
-  'users.plan',
+  'teams.plan',
 ] as const
 
 function findPublicPage(db: Db, column: 'status_pages.slug' | 'status_pages.custom_domain', value: string) {
   return db
     .selectFrom('status_pages')
-    .innerJoin('users', 'users.id', 'status_pages.owner_id')
+    .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
     .select(publicPageColumns)
     .where(column, '=', value)
     .executeTakeFirst()

@@ -37,10 +37,10 @@ export class StatusPagesRepo {
   private pagesWithFacts() {
     return this.db
       .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
+      .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
       .leftJoin('page_access', 'page_access.page_id', 'status_pages.id')
       .selectAll('status_pages')
-      .select((eb) => ['users.plan', eb.case().when('page_access.password_hash', 'is not', null).then(1).else(0).end().as('password_set')])
+      .select((eb) => ['teams.plan', eb.case().when('page_access.password_hash', 'is not', null).then(1).else(0).end().as('password_set')])
   }
 
   listByOwner(ownerId: number) {

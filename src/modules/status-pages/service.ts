@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { DEFAULT_LANGUAGE, isLanguage, isTimeZone, LANGUAGES } from '../../lib/i18n.ts'
 import { requireWellFormed } from '../../lib/text.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { isWithinDomain, parseCustomDomain } from './domain.ts'
 import type { StatusPageChanges, StatusPagesRepo } from './repo.ts'
@@ -97,12 +97,12 @@ export class StatusPagesService {
     return row !== undefined && row.blocked === 0 && planHas(row.plan, 'custom_domain_private')
   }
 
-  async list(owner: User): Promise<StatusPage[]> {
+  async list(owner: Owner): Promise<StatusPage[]> {
     return (await this.deps.repo.listByOwner(owner.id)).map(toStatusPage)
   }
 
   /** The owner's page; someone else's page is indistinguishable from a missing one. */
-  async get(owner: User, id: number): Promise<StatusPage> {
+  async get(owner: Owner, id: number): Promise<StatusPage> {
     const row = await this.deps.repo.findById(id)
     if (!row || row.owner_id !== owner.id) throw notFound()
     return toStatusPage(row)
@@ -116,7 +116,7 @@ export class StatusPagesService {
   }
 
   /** Creates a page; `password` (optional) becomes its gate password, checked before anything is written. */
-  async create(owner: User, input: StatusPageInput & { password?: string | null }): Promise<StatusPage> {
+  async create(owner: Owner, input: StatusPageInput & { password?: string | null }): Promise<StatusPage> {
     if (input.slug === undefined) throw badRequest('slug is required')
     if (input.name === undefined) throw badRequest('name is required')
     const slug = parseSlug(input.slug)
@@ -135,7 +135,7 @@ export class StatusPagesService {
     return this.read(id)
   }
 
-  async update(owner: User, id: number, input: StatusPageInput): Promise<StatusPage> {
+  async update(owner: Owner, id: number, input: StatusPageInput): Promise<StatusPage> {
     const current = await this.get(owner, id)
     const changes: StatusPageChanges = {}
     if (input.slug !== undefined) {
@@ -163,7 +163,7 @@ export class StatusPagesService {
     return this.read(id)
   }
 
-  async delete(owner: User, id: number): Promise<void> {
+  async delete(owner: Owner, id: number): Promise<void> {
     await this.get(owner, id)
     await this.deps.repo.delete(id)
     this.deps.changes.pageChanged(id)
@@ -178,13 +178,13 @@ export class StatusPagesService {
     return this.read(row.id)
   }
 
-  private checkVisibilityAllowed(owner: User, visibility: Visibility): void {
+  private checkVisibilityAllowed(owner: Owner, visibility: Visibility): void {
     if (visibility === 'private' && !planHas(owner.plan, 'custom_domain_private')) {
       throw forbidden(`Private pages require ${planLabel(lowestPlanWith('custom_domain_private'))} plan or higher`)
     }
   }
 
-  private async checkedCustomDomain(owner: User, raw: string | null, pageId: number | undefined): Promise<string | null> {
+  private async checkedCustomDomain(owner: Owner, raw: string | null, pageId: number | undefined): Promise<string | null> {
     if (raw === null) return null
     const domain = parseCustomDomain(raw)
     if (!planHas(owner.plan, 'custom_domain_private')) {

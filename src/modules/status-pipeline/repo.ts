@@ -209,8 +209,8 @@ function snapshotStatement(shape: number, j: JsonSql) {
             SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id) AS s)`)
     return sql<SnapshotResult>`
     WITH p AS (
-      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.custom_domain_state, sp.visibility, sp.blocked, sp.updated_at, u.plan, ${hasWindows} AS has_windows
-      FROM status_pages sp JOIN users u ON u.id = sp.owner_id WHERE ${which})
+      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.custom_domain_state, sp.visibility, sp.blocked, sp.updated_at, tm.plan, ${hasWindows} AS has_windows
+      FROM status_pages sp JOIN teams tm ON tm.id = sp.owner_id WHERE ${which})
     SELECT p.id, p.slug, p.name, p.custom_domain, p.custom_domain_state, p.visibility, p.blocked, p.updated_at, p.plan,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
         SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history, feedState)} AS t

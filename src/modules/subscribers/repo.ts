@@ -29,8 +29,8 @@ export class SubscribersRepo {
   page(pageId: number) {
     return this.db
       .selectFrom('status_pages')
-      .innerJoin('users', 'users.id', 'status_pages.owner_id')
-      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'status_pages.visibility', 'status_pages.blocked', 'users.plan'])
+      .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
+      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'status_pages.visibility', 'status_pages.blocked', 'teams.plan'])
       .where('status_pages.id', '=', pageId)
       .executeTakeFirst()
   }

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { planLabel, subscriberLimit } from '../plans/matrix.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import { confirmationRequest, confirmationView, type ChatKind } from './chat.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
@@ -100,8 +100,8 @@ export interface PublicPage {
 
 export type ManageView = { subscriber: Subscriber; page: PublicPage }
 /** A page row's columns that decide its public address (status-pages/urls.ts). */
-type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: User['plan'] }
-type LoadedPage = PublicPage & { plan: User['plan']; slug: string }
+type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: Owner['plan'] }
+type LoadedPage = PublicPage & { plan: Owner['plan']; slug: string }
 
 export interface SubscribersServiceDeps {
   repo: SubscribersRepo
@@ -233,7 +233,7 @@ export class SubscribersService {
     })
   }
 
-  private async isFull(repo: SubscribersRepo, page: { id: number; plan: User['plan'] }, now: number): Promise<boolean> {
+  private async isFull(repo: SubscribersRepo, page: { id: number; plan: Owner['plan'] }, now: number): Promise<boolean> {
     const limit = subscriberLimit(page.plan)
     return limit !== null && (await repo.countTowardsLimit(page.id, now)) >= limit
   }
@@ -304,19 +304,19 @@ export class SubscribersService {
 
   // ─── The owner's side ───────────────────────────────────────────────────────────────────────
 
-  async counts(owner: User, pageId: number): Promise<SubscriberCounts> {
+  async counts(owner: Owner, pageId: number): Promise<SubscriberCounts> {
     const page = await this.deps.pages.get(owner, pageId)
     return { ...(await this.deps.repo.counts(page.id)), limit: subscriberLimit(owner.plan) }
   }
 
-  async list(owner: User, pageId: number, options: { afterId?: number; limit?: number } = {}): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts }> {
+  async list(owner: Owner, pageId: number, options: { afterId?: number; limit?: number } = {}): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts }> {
     const page = await this.deps.pages.get(owner, pageId)
     const rows = await this.deps.repo.listActive(page.id, { afterId: options.afterId, limit: Math.min(options.limit ?? 100, MAX_LIST) })
     return { subscribers: rows.map(toSubscriber), counts: { ...(await this.deps.repo.counts(page.id)), limit: subscriberLimit(owner.plan) } }
   }
 
   /** A subscriber the owner adds: confirmed at once, on the owner's word that they agreed (`consent`). */
-  async add(owner: User, pageId: number, input: AddSubscriberInput): Promise<Subscriber> {
+  async add(owner: Owner, pageId: number, input: AddSubscriberInput): Promise<Subscriber> {
     const page = await this.deps.pages.get(owner, pageId)
     if (input.consent !== true) throw badRequest('consent must be true: confirm that this person agreed to get these updates')
     const components = await this.deps.repo.components(page.id)
@@ -351,7 +351,7 @@ export class SubscribersService {
     }
   }
 
-  private async requireRoom(repo: SubscribersRepo, owner: User, pageId: number, adding: number, now: number): Promise<void> {
+  private async requireRoom(repo: SubscribersRepo, owner: Owner, pageId: number, adding: number, now: number): Promise<void> {
     const limit = subscriberLimit(owner.plan)
     if (limit === null) return
     const count = await repo.countTowardsLimit(pageId, now)
@@ -359,18 +359,18 @@ export class SubscribersService {
   }
 
   /** An active subscriber of the owner's page; 404 for anyone else's. */
-  private async ownSubscriber(owner: User, pageId: number, subscriberId: number): Promise<SubscriberRow> {
+  private async ownSubscriber(owner: Owner, pageId: number, subscriberId: number): Promise<SubscriberRow> {
     const page = await this.deps.pages.get(owner, pageId)
     const row = await this.deps.repo.byId(subscriberId)
     if (!row || row.page_id !== page.id || row.unsubscribed_at !== null) throw notFound('no such subscriber')
     return row
   }
 
-  async get(owner: User, pageId: number, subscriberId: number): Promise<Subscriber> {
+  async get(owner: Owner, pageId: number, subscriberId: number): Promise<Subscriber> {
     return toSubscriber(await this.ownSubscriber(owner, pageId, subscriberId))
   }
 
-  async remove(owner: User, pageId: number, subscriberId: number): Promise<void> {
+  async remove(owner: Owner, pageId: number, subscriberId: number): Promise<void> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     await this.deps.repo.update(row.id, { unsubscribed_at: this.deps.clock.now(), unsubscribe_reason: 'owner' })
   }
@@ -379,7 +379,7 @@ export class SubscribersService {
    * A new signing secret for a webhook subscriber, in force at once. The owner passes it on to
    * whoever runs the receiver: it is shown in full in this answer only.
    */
-  async newSigningSecret(owner: User, pageId: number, subscriberId: number): Promise<Subscriber> {
+  async newSigningSecret(owner: Owner, pageId: number, subscriberId: number): Promise<Subscriber> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     if (row.kind !== 'webhook') throw badRequest('only webhook subscribers have a signing secret')
     const secret = generateSigningSecret()
@@ -388,13 +388,13 @@ export class SubscribersService {
   }
 
   /** The subscriber's deliveries, newest first (the delivery log). */
-  async deliveryLog(owner: User, pageId: number, subscriberId: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
+  async deliveryLog(owner: Owner, pageId: number, subscriberId: number, options: { before?: number; limit?: number } = {}): Promise<DeliveryEntry[]> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     return this.deps.deliveries.list(`subscriber:${row.id}`, options)
   }
 
   /** Queues a finished delivery to the subscriber again ("send again"). */
-  async resendDelivery(owner: User, pageId: number, subscriberId: number, deliveryId: number): Promise<DeliveryEntry> {
+  async resendDelivery(owner: Owner, pageId: number, subscriberId: number, deliveryId: number): Promise<DeliveryEntry> {
     const row = await this.ownSubscriber(owner, pageId, subscriberId)
     return this.deps.deliveries.resend(`subscriber:${row.id}`, deliveryId)
   }
@@ -411,7 +411,7 @@ export class SubscribersService {
    * nothing: any bad row is reported (line and reason, up to 20) and nothing is added. Addresses
    * already subscribed are skipped, not errors, so importing an export again is harmless.
    */
-  async importCsv(owner: User, pageId: number, input: { csv: string; consent: boolean }): Promise<{ imported: number; skipped: number }> {
+  async importCsv(owner: Owner, pageId: number, input: { csv: string; consent: boolean }): Promise<{ imported: number; skipped: number }> {
     const page = await this.deps.pages.get(owner, pageId)
     if (input.consent !== true) throw badRequest('consent must be true: confirm that the people in this file agreed to get these updates')
     const components = await this.deps.repo.components(page.id)
@@ -428,7 +428,7 @@ export class SubscribersService {
   }
 
   /** Every active subscriber as CSV (the import's columns first); formula-like cells escaped. */
-  async exportCsv(owner: User, pageId: number): Promise<string> {
+  async exportCsv(owner: Owner, pageId: number): Promise<string> {
     const page = await this.deps.pages.get(owner, pageId)
     const rows = await this.deps.repo.listActive(page.id)
     return exportCsv(rows.map(toSubscriber))

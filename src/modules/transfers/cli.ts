@@ -26,7 +26,7 @@ export const transferCommands: Record<string, Command> = {
       const to = text(f, 'to')
       const actions = [to !== undefined, f.cancel === true, f.accept === true, f.decline === true].filter(Boolean).length
       if (actions > 1) throw badRequest('give one of --to, --cancel, --accept, --decline')
-      const user = await s.accounts.findUserByEmail(need(f, 'email'))
+      const user = await s.accounts.personalTeamOwner(await s.accounts.findUserByEmail(need(f, 'email')))
       const { transfers } = s
       if (to !== undefined) return JSON.stringify(transferJson(await transfers.startAsAdministrator(user, pageId, to)))
       if (f.cancel === true) return JSON.stringify(transferJson(await transfers.cancel(user, pageId)))

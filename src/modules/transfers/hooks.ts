@@ -13,5 +13,5 @@ import type { PageMove } from './service.ts'
  */
 export async function detachPageFromOwnerChannels(db: Db, move: PageMove): Promise<void> {
   await sql`delete from notification_channel_pages where page_id = ${move.pageId}
-    and channel_id in (select id from notification_channels where owner_id = ${move.fromUserId})`.execute(db)
+    and channel_id in (select id from notification_channels where owner_id = ${move.fromOwnerId})`.execute(db)
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
+import type { Role } from '../plans/roles.ts'
 import type { TransferStatus } from './tables.ts'
 
 /** What the slot check needs to know about the page's monitors. */
@@ -88,8 +89,9 @@ export class TransfersRepo {
     return Number(result.numUpdatedRows) === 1
   }
 
-  findUser(id: number) {
-    return this.db.selectFrom('users').select(['id', 'email', 'plan']).where('id', '=', id).executeTakeFirst()
+  /** The role of `userId` in team `teamId`, or undefined when they are not a member. */
+  async roleIn(teamId: number, userId: number): Promise<Role | undefined> {
+    return (await this.db.selectFrom('team_members').select('role').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst())?.role
   }
 
   findUserIdByEmail(email: string) {
@@ -159,12 +161,12 @@ export class TransfersRepo {
   }
 
   /** The owner change itself: owner columns only, no rows copied (components, history, domain… go by page id). */
-  async moveOwnership(pageId: number, toUserId: number, now: number): Promise<{ monitors: number }> {
-    await this.db.updateTable('status_pages').set({ owner_id: toUserId, updated_at: now }).where('id', '=', pageId).execute()
+  async moveOwnership(pageId: number, toOwnerId: number, now: number): Promise<{ monitors: number }> {
+    await this.db.updateTable('status_pages').set({ owner_id: toOwnerId, updated_at: now }).where('id', '=', pageId).execute()
     // updated_at tells the scheduler to load the monitors again (their owner's plan applies now).
     const moved = await this.db
       .updateTable('monitors')
-      .set({ owner_id: toUserId, updated_at: now })
+      .set({ owner_id: toOwnerId, updated_at: now })
       .where((eb) => eb.or([eb('page_id', '=', pageId), eb('component_id', 'in', eb.selectFrom('components').select('id').where('page_id', '=', pageId))]))
       .executeTakeFirst()
     return { monitors: Number(moved.numUpdatedRows) }

@@ -14,7 +14,8 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
-import { normalizeEmail, type AccountsService, type User } from '../accounts/service.ts'
+import { normalizeEmail, type AccountsService, type Owner } from '../accounts/service.ts'
+import { roleMay } from '../plans/roles.ts'
 import type { Delivery, OutboxWriter } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import { acceptedMails, cancelledMail, declinedMails, expiredMails, offerMail, offerSentMail, type TransferMailFacts } from './mails.ts'
@@ -51,11 +52,11 @@ export interface TransferOffer extends Transfer {
   subscriberCount: number
 }
 
-/** What happened to the page, for hooks that run inside the accept transaction. */
+/** What happened to the page, for hooks that run inside the accept transaction: the teams it moved between. */
 export interface PageMove {
   pageId: number
-  fromUserId: number
-  toUserId: number
+  fromOwnerId: number
+  toOwnerId: number
   at: number
 }
 
@@ -126,19 +127,19 @@ export class TransfersService {
    * Offers the owner's page to `email`. The answer is the same whether or not an account has the
    * address; only when one does is the offer mailed (and can be accepted).
    */
-  async start(owner: User, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
+  async start(owner: Owner, pageId: number, input: { email: string; password: string }, client: string): Promise<Transfer> {
     await this.deps.pages.get(owner, pageId)
     const email = normalizeEmail(input.email)
-    await this.deps.accounts.confirmPassword(owner.id, input.password, client)
+    await this.deps.accounts.confirmPassword(owner.userId, input.password, client)
     return this.offerPage(owner, pageId, email)
   }
 
   /** The CLI's start: an administrator at the database needs no password of the owner. */
-  async startAsAdministrator(owner: User, pageId: number, rawEmail: string): Promise<Transfer> {
+  async startAsAdministrator(owner: Owner, pageId: number, rawEmail: string): Promise<Transfer> {
     return this.offerPage(owner, pageId, normalizeEmail(rawEmail))
   }
 
-  private async offerPage(owner: User, pageId: number, email: string): Promise<Transfer> {
+  private async offerPage(owner: Owner, pageId: number, email: string): Promise<Transfer> {
     const page = await this.deps.pages.get(owner, pageId)
     if (email === owner.email.toLowerCase()) throw badRequest('email is your own address: you already own this page')
     await this.expireIfOverdue(page.id)
@@ -150,13 +151,13 @@ export class TransfersService {
       const recipient = await repo.findUserIdByEmail(email)
       let id: number
       try {
-        id = await repo.insert({ pageId: page.id, fromUserId: owner.id, toEmail: email, toUserId: recipient?.id ?? null, tokenHash, now, expiresAt: now + TRANSFER_TTL_MS })
+        id = await repo.insert({ pageId: page.id, fromUserId: owner.userId, toEmail: email, toUserId: recipient?.id ?? null, tokenHash, now, expiresAt: now + TRANSFER_TTL_MS })
       } catch (error) {
         if (isUniqueViolationOn(error, 'page_transfers', 'page_id')) throw conflict('a transfer of this page is already pending: cancel it first')
         throw error
       }
       const row = (await repo.findById(id))!
-      const deliveries: Delivery[] = [{ target: account(owner.id), mail: offerSentMail(facts(row)) }]
+      const deliveries: Delivery[] = [{ target: account(owner.userId), mail: offerSentMail(facts(row)) }]
       if (recipient) deliveries.push({ target: account(recipient.id), mail: offerMail(facts(row), this.acceptLink(token)) })
       await this.deps.outbox.enqueue(repo.db, deliveries)
       return id
@@ -165,7 +166,7 @@ export class TransfersService {
   }
 
   /** The page's pending transfer (the owner's notice), or null; an overdue one is expired on the way. */
-  async pending(owner: User, pageId: number): Promise<Transfer | null> {
+  async pending(owner: Owner, pageId: number): Promise<Transfer | null> {
     const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
     const row = await this.deps.repo.findPendingForPage(page.id)
@@ -173,7 +174,7 @@ export class TransfersService {
   }
 
   /** Withdraws the page's pending offer; the recipient is told. */
-  async cancel(owner: User, pageId: number): Promise<Transfer> {
+  async cancel(owner: Owner, pageId: number): Promise<Transfer> {
     const page = await this.deps.pages.get(owner, pageId)
     await this.expireIfOverdue(page.id)
     const now = this.deps.clock.now()
@@ -187,7 +188,7 @@ export class TransfersService {
   }
 
   /** The offer behind a mail link, for the recipient only (anyone else: 404, as if there were none). */
-  async offer(user: User, token: string): Promise<TransferOffer> {
+  async offer(user: Owner, token: string): Promise<TransferOffer> {
     const row = await this.recipientRow(user, token)
     const page = (await this.deps.repo.findPage(row.page_id))!
     const [componentCount, monitors, subscriberCount] = await Promise.all([
@@ -199,7 +200,7 @@ export class TransfersService {
   }
 
   /** Accepts the offer behind a mail link. */
-  async accept(user: User, token: string): Promise<Transfer> {
+  async accept(user: Owner, token: string): Promise<Transfer> {
     return this.acceptRow(user, await this.recipientRow(user, token))
   }
 
@@ -207,15 +208,15 @@ export class TransfersService {
    * The CLI's accept (an administrator at the database): the pending transfer of a page addressed
    * to `user`, without the mail's token.
    */
-  async acceptForPage(user: User, pageId: number): Promise<Transfer> {
+  async acceptForPage(user: Owner, pageId: number): Promise<Transfer> {
     return this.acceptRow(user, await this.recipientRowOfPage(user, pageId))
   }
 
-  async decline(user: User, token: string): Promise<Transfer> {
+  async decline(user: Owner, token: string): Promise<Transfer> {
     return this.declineRow(await this.recipientRow(user, token))
   }
 
-  async declineForPage(user: User, pageId: number): Promise<Transfer> {
+  async declineForPage(user: Owner, pageId: number): Promise<Transfer> {
     return this.declineRow(await this.recipientRowOfPage(user, pageId))
   }
 
@@ -226,7 +227,7 @@ export class TransfersService {
     return expired
   }
 
-  private async acceptRow(user: User, row: TransferRow): Promise<Transfer> {
+  private async acceptRow(user: Owner, row: TransferRow): Promise<Transfer> {
     if (row.status !== 'pending') throw noLongerPending(row.status)
     const now = this.deps.clock.now()
     await this.deps.repo.transaction(async (repo) => {
@@ -236,11 +237,13 @@ export class TransfersService {
         throw noLongerPending(current.status === 'pending' ? 'expired' : current.status)
       }
       const page = await repo.findPage(row.page_id)
-      // The owner changed in another way since the offer: it no longer holds.
-      if (!page || page.owner_id !== row.from_user_id) throw new HttpError(410, 'this transfer no longer applies: the page changed owner')
-      const recipient = (await repo.findUser(user.id))!
+      // The page changed team in another way since the offer, or the person who offered it may no
+      // longer move it (left the team, demoted): it no longer holds.
+      const offeredBy = page && (await repo.roleIn(page.owner_id, row.from_user_id))
+      if (!page || !offeredBy || !roleMay(offeredBy, 'manage')) throw new HttpError(410, 'this transfer no longer applies: the page changed owner')
+      if (page.owner_id === user.id) throw badRequest('this page is already in the team you act in: switch to the team that should receive it')
       const refusal = slotRefusal({
-        recipientPlan: recipient.plan,
+        recipientPlan: user.plan,
         recipientMonitors: await repo.countMonitorsOfOwner(user.id),
         page: { customDomain: page.custom_domain, visibility: page.visibility },
         pageMonitors: await repo.pageMonitorStats(page.id),
@@ -252,11 +255,11 @@ export class TransfersService {
       if (refusal) throw conflict(refusal)
       await repo.moveOwnership(page.id, user.id, now)
       await repo.revokeShareTokens(page.id, now)
-      for (const hook of this.moveHooks) await hook(repo.db, { pageId: page.id, fromUserId: row.from_user_id, toUserId: user.id, at: now })
+      for (const hook of this.moveHooks) await hook(repo.db, { pageId: page.id, fromOwnerId: page.owner_id, toOwnerId: user.id, at: now })
       const mails = acceptedMails(facts(row))
       await this.deps.outbox.enqueue(repo.db, [
         { target: account(row.from_user_id), mail: mails.toOwner },
-        { target: account(user.id), mail: mails.toRecipient },
+        { target: account(user.userId), mail: mails.toRecipient },
       ])
     })
     // Every cache of the page (status JSON, badge, page HTML, lookups by slug and domain) is emptied
@@ -283,19 +286,19 @@ export class TransfersService {
   }
 
   /** The transfer a token names, if `user` is its recipient; an overdue offer is expired on the way. */
-  private async recipientRow(user: User, token: string): Promise<TransferRow> {
+  private async recipientRow(user: Owner, token: string): Promise<TransferRow> {
     if (!TOKEN_PATTERN.test(token)) throw notFound()
     const row = await this.deps.repo.findByTokenHash(await sha256Hex(token))
     return this.checkedRecipientRow(user, row)
   }
 
-  private async recipientRowOfPage(user: User, pageId: number): Promise<TransferRow> {
+  private async recipientRowOfPage(user: Owner, pageId: number): Promise<TransferRow> {
     return this.checkedRecipientRow(user, await this.deps.repo.findPendingForPage(pageId))
   }
 
-  private async checkedRecipientRow(user: User, row: TransferRow | undefined): Promise<TransferRow> {
+  private async checkedRecipientRow(user: Owner, row: TransferRow | undefined): Promise<TransferRow> {
     // The address must still be the logged-in user's: an offer is for a person, not an account id alone.
-    if (!row || row.to_user_id !== user.id || row.to_email_lower !== user.email.toLowerCase()) throw notFound()
+    if (!row || row.to_user_id !== user.userId || row.to_email_lower !== user.email.toLowerCase()) throw notFound()
     if (row.status === 'pending' && row.expires_at <= this.deps.clock.now()) {
       await this.expire(row)
       return (await this.deps.repo.findById(row.id))!

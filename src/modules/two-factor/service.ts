@@ -75,26 +75,26 @@ export class TwoFactorService {
   }
 
   /** A new secret to scan (replacing an unconfirmed one); 409 while two-factor is on. */
-  async beginEnrolment(user: User): Promise<Enrolment> {
+  async beginEnrolment(user: Pick<User, 'id' | 'email'>): Promise<Enrolment> {
     const secret = newTotpSecret()
     if (!(await this.deps.repo.replaceUnconfirmed(user.id, secret, this.deps.clock.now()))) throw conflict('two-factor is on already: turn it off first')
     return this.enrolment(user, secret)
   }
 
   /** The unconfirmed secret being enrolled, to show again; undefined when none. */
-  async pendingEnrolment(user: User): Promise<Enrolment | undefined> {
+  async pendingEnrolment(user: Pick<User, 'id' | 'email'>): Promise<Enrolment | undefined> {
     const factor = await this.deps.repo.findFactor(user.id)
     return factor && factor.confirmed_at === null ? this.enrolment(user, factor.secret) : undefined
   }
 
-  private async enrolment(user: User, secret: string): Promise<Enrolment> {
+  private async enrolment(user: Pick<User, 'id' | 'email'>, secret: string): Promise<Enrolment> {
     const uri = otpauthUri(secret, user.email, this.deps.issuer)
     const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' })
     return { secret, uri, qrSvg }
   }
 
   /** Confirms the enrolment with a code of the app; returns the ten recovery codes (shown this once). */
-  async confirmEnrolment(user: User, code: string, client: string): Promise<string[]> {
+  async confirmEnrolment(user: Pick<User, 'id' | 'email'>, code: string, client: string): Promise<string[]> {
     const factor = await this.deps.repo.findFactor(user.id)
     if (!factor || factor.confirmed_at !== null) throw notFound('no enrolment is waiting: start again')
     const attempt = await this.guesses.admit(`user:${user.id}`, client)
@@ -110,7 +110,7 @@ export class TwoFactorService {
   }
 
   /** Turns two-factor off after the password is confirmed (counted like a login guess). */
-  async disable(user: User, password: string, client: string): Promise<void> {
+  async disable(user: Pick<User, 'id' | 'email'>, password: string, client: string): Promise<void> {
     await this.deps.accounts.confirmPassword(user.id, password, client)
     await this.deps.repo.removeAll(user.id)
   }

@@ -10,7 +10,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
-import type { User } from '../accounts/service.ts'
+import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
 import type { VendorFeedRow, VendorFeedsRepo } from './repo.ts'
 import { statusFromSummary, type SummaryRead, type VendorIncident } from './summary.ts'
@@ -94,7 +94,7 @@ export function parseFeedUrl(input: string, guard: Pick<AddressGuard, 'refusesLi
 export class VendorFeedsService {
   constructor(private readonly deps: VendorFeedsDeps) {}
 
-  async get(owner: User, componentId: number): Promise<VendorFeed> {
+  async get(owner: Owner, componentId: number): Promise<VendorFeed> {
     await this.deps.components.get(owner, componentId)
     const row = await this.deps.repo.find(componentId)
     if (!row) throw notFound('this component follows no vendor feed')
@@ -102,7 +102,7 @@ export class VendorFeedsService {
   }
 
   /** Follows a feed (or another one) and reads it at once, so the answer says what it found. */
-  async set(owner: User, componentId: number, input: VendorFeedInput): Promise<VendorFeed> {
+  async set(owner: Owner, componentId: number, input: VendorFeedInput): Promise<VendorFeed> {
     const component = await this.deps.components.get(owner, componentId)
     const url = parseFeedUrl(input.url, this.deps.guard)
     let vendorComponent: string | null = null
@@ -119,7 +119,7 @@ export class VendorFeedsService {
   }
 
   /** Stops following; the component keeps its last status, for the owner to set. */
-  async remove(owner: User, componentId: number): Promise<void> {
+  async remove(owner: Owner, componentId: number): Promise<void> {
     const component = await this.deps.components.get(owner, componentId)
     if (!(await this.deps.repo.delete(componentId))) throw notFound('this component follows no vendor feed')
     this.deps.changes.pageChanged(component.pageId)

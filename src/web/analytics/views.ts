@@ -1,6 +1,6 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
 import { html } from '../../lib/html.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { layout } from '../views.ts'
 import { pageCrumbs, sectionNav } from '../views/pages.ts'
 import { PRESETS } from '../../modules/analytics/range.ts'
@@ -11,7 +11,7 @@ export interface DashboardOptions {
   from?: string
   to?: string
   /** Owner view: the token manager. Shared view: the token the API calls carry. */
-  mode: { kind: 'owner'; user: User } | { kind: 'shared'; token: string; rangePicker: boolean }
+  mode: { kind: 'owner'; user: Owner } | { kind: 'shared'; token: string; rangePicker: boolean }
 }
 
 const HEAD = '<link rel="stylesheet" href="/static/analytics/uplot.css"><link rel="stylesheet" href="/static/analytics/charts.css">'
@@ -119,7 +119,7 @@ export function accessRevokedPage(): string {
   )
 }
 
-export function noPagesPage(user: User): string {
+export function noPagesPage(user: Owner): string {
   return layout(
     { title: 'Analytics', user },
     html`<section class="card narrow">

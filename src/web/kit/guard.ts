@@ -7,19 +7,20 @@
  * - no session: GET → redirect to the login page with `next=`; POST → the same redirect, nothing done;
  * - a POST whose Origin (or Referer, Sec-Fetch-Site) is not this service → 403 HTML page, nothing done
  *   (the rule of the API: accounts/auth.ts isSameOrigin);
+ * - a screen the member's role in the acting team may not use (route-permissions.ts) → 403 HTML page;
  * - an HttpError thrown by the handler (a service's 404 for another owner's id…) → an HTML error page
  *   with its status; `render` shows the flash and clears its cookie; `redirect` is a 303 with a flash.
  */
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { isSameOrigin } from '../../modules/accounts/auth.ts'
-import type { AccountsService, User } from '../../modules/accounts/service.ts'
+import { authorize, isSameOrigin } from '../../modules/accounts/auth.ts'
+import type { AccountsService, Owner } from '../../modules/accounts/service.ts'
 import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../responses.ts'
 import { clearFlashCookie, flashCookie, readFlash, type Flash } from './flash.ts'
 import { layout, messagePage, type LayoutOptions } from './layout.ts'
 
 export interface ScreenContext {
-  user: User
+  user: Owner
   request: Request
   /** Elysia's parsed body (forms: read it with kit/forms.ts readForm). */
   body: unknown
@@ -41,7 +42,7 @@ const ERROR_TITLES: Record<number, string> = {
 }
 
 /** The HTML page for an HttpError (404 for another owner's id, exactly as the API answers). */
-export function errorPage(error: HttpError, user?: User): Response {
+export function errorPage(error: HttpError, user?: Owner): Response {
   const message = error.status === 404 ? 'There is nothing here, or it belongs to another account.' : error.message
   return htmlPage(messagePage(ERROR_TITLES[error.status] ?? 'Error', message, user), error.status)
 }
@@ -52,7 +53,7 @@ export const crossSitePage = (): Response =>
 export function screens(deps: { accounts: AccountsService; config: Config }) {
   const { accounts, config } = deps
   return (handler: ScreenHandler) =>
-    async (context: { request: Request; body?: unknown; params?: Record<string, string>; query?: Record<string, string | undefined> }): Promise<Response> => {
+    async (context: { request: Request; route?: string; body?: unknown; params?: Record<string, string>; query?: Record<string, string | undefined> }): Promise<Response> => {
       const { request } = context
       const writes = request.method !== 'GET' && request.method !== 'HEAD'
       if (writes && !isSameOrigin(request, accounts.serviceOrigin)) return crossSitePage()
@@ -77,6 +78,8 @@ export function screens(deps: { accounts: AccountsService; config: Config }) {
         },
       }
       try {
+        // The role in the acting team must allow the screen (route-permissions.ts), as on the API.
+        if (context.route !== undefined) await authorize(accounts, user, request.method, context.route, context.body)
         return await handler(screen)
       } catch (error) {
         if (error instanceof HttpError) return errorPage(error, user)

@@ -12,7 +12,7 @@
  */
 import { html } from '../../lib/html.ts'
 import { pageShell } from '../../lib/page-shell.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { FAVICON_PATH } from '../../modules/content/views.ts'
 import type { Flash } from './flash.ts'
 
@@ -48,7 +48,7 @@ export const USER_NAV: NavEntry[] = [
 
 export interface LayoutOptions {
   title: string
-  user?: User
+  user?: Owner
   /** Breadcrumbs shown above the body; the last one is the current page. */
   crumbs?: Crumb[]
   /** A message carried over a redirect (kit/flash.ts) or set by the handler. */
@@ -73,7 +73,7 @@ function isCurrent(entry: NavEntry, path: string | undefined): boolean {
   return prefix !== '/user' && (path === prefix || path.startsWith(`${prefix}/`))
 }
 
-function navBar(user: User | undefined, path: string | undefined): string {
+function navBar(user: Owner | undefined, path: string | undefined): string {
   if (!user) return html`<nav class="nav" aria-label="Site"><a class="brand" href="/">Lantern</a></nav>`
   const links = USER_NAV.map(
     (entry) => html`<li><a href="${entry.href}"!${isCurrent(entry, path) ? ' aria-current="page"' : ''}>${entry.label}</a></li>`,
@@ -128,6 +128,6 @@ export function layout(options: LayoutOptions, body: string): string {
 }
 
 /** A card with a heading and a message: errors (404, 403) and simple notices. */
-export function messagePage(title: string, message: string, user?: User, options: { crumbs?: Crumb[] } = {}): string {
+export function messagePage(title: string, message: string, user?: Owner, options: { crumbs?: Crumb[] } = {}): string {
   return layout({ title, user, crumbs: options.crumbs }, html`<section class="card narrow"><h1>${title}</h1><p>${message}</p></section>`)
 }

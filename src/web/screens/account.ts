@@ -31,7 +31,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .get(
       '/user/account',
       screen(async ({ user, request, render }) => {
-        const sessions = await accounts.listSessions(user.id, sessionToken(request))
+        const sessions = await accounts.listSessions(user.userId, sessionToken(request))
         return render({ title: 'Account', head: ACCOUNT_HEAD }, accountView(user, sessions))
       }),
       { response: { 200: HtmlResponse }, detail: detail('Account: email, password, sessions') },
@@ -39,7 +39,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .post(
       '/user/account/sessions/end-others',
       screen(async ({ user, request, redirect }) => {
-        const ended = await accounts.endOtherSessions(user.id, sessionToken(request))
+        const ended = await accounts.endOtherSessions(user.userId, sessionToken(request))
         return redirect('/user/account', ended === 1 ? 'One other session ended.' : `${ended} other sessions ended.`)
       }),
       { response: { 303: t.Void(), 403: HtmlResponse }, detail: detail('End all other sessions (form post)') },
@@ -47,7 +47,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .post(
       '/user/account/sessions/:id/end',
       screen(async ({ user, params, redirect }) => {
-        await accounts.endSessionById(user.id, idParam(params.id))
+        await accounts.endSessionById(user.userId, idParam(params.id))
         return redirect('/user/account', 'Session ended.')
       }),
       { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('End one session (form post)') },
@@ -55,7 +55,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .get(
       '/user/api-keys',
       screen(async ({ user, render }) =>
-        render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.id), emptyForm())),
+        render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm())),
       ),
       { response: { 200: HtmlResponse }, detail: detail('API keys: list and create') },
     )
@@ -63,13 +63,13 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
       '/user/api-keys',
       screen(async ({ user, body, render }) => {
         const again = async (state: FormState, status: number) =>
-          render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.id), state), status)
+          render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), state), status)
         const form = readForm(CreateApiKeyBody, body)
         if (!form.ok) return again(form.state, 400)
         try {
-          const created = await accounts.createApiKey(user.id, form.value.name)
+          const created = await accounts.createApiKey(user, form.value.name)
           const flash = { kind: 'notice' as const, text: `Key "${created.info.name}" created. Copy it now: it is shown only this once.` }
-          return render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys'), flash }, apiKeysView(await accounts.listApiKeys(user.id), emptyForm(), created))
+          return render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys'), flash }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm(), created))
         } catch (error) {
           return again(serviceErrorState(error, form.state), errorStatus(error))
         }
@@ -79,7 +79,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .get(
       '/user/api-keys/:id/revoke',
       screen(async ({ user, params, render, redirect }) => {
-        const key = await accounts.getApiKey(user.id, idParam(params.id))
+        const key = await accounts.getApiKey(user.userId, idParam(params.id))
         if (key.state === 'revoked') return redirect('/user/api-keys', `Key "${key.name}" is already revoked.`)
         const crumbs = [{ label: 'Account', href: '/user/account' }, { label: 'API keys', href: '/user/api-keys' }, { label: 'Revoke' }]
         return render({ title: `Revoke ${key.name}`, crumbs }, revokeKeyView(key))
@@ -89,7 +89,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .post(
       '/user/api-keys/:id/revoke',
       screen(async ({ user, params, redirect }) => {
-        const key = await accounts.revokeApiKey(user.id, idParam(params.id))
+        const key = await accounts.revokeApiKey(user.userId, idParam(params.id))
         return redirect('/user/api-keys', `Key "${key.name}" revoked: requests with it are refused now.`)
       }),
       { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Revoke an API key (form post)') },

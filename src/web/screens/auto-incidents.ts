@@ -6,7 +6,7 @@
  *   POST /user/pages/:id/auto-incidents   save them (a plan refusal shows above the form)
  */
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { AutomationBody } from '../../modules/auto-incidents/model.ts'
 import { REOPEN_WINDOW_MS } from '../../modules/auto-incidents/rules.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
@@ -27,7 +27,7 @@ export function autoIncidentScreens(deps: ScreenDeps<'accounts' | 'mail' | 'page
   const { pages, autoIncidentSettings: settings } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function show(user: User, page: StatusPage, render: ScreenContext['render'], form?: FormState, status?: number): Promise<Response> {
+  async function show(user: Owner, page: StatusPage, render: ScreenContext['render'], form?: FormState, status?: number): Promise<Response> {
     const automation = await settings.get(user, page.id)
     const body = autoIncidentsView({
       page,

@@ -27,7 +27,7 @@ import { darkTheme, lightTheme } from '../../modules/branding/palette.ts'
 import { parsePalette, type Branding } from '../../modules/branding/service.ts'
 import { lowestPlanWith, planHas, planLabel } from '../../modules/plans/matrix.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { errorStatus, formFields, readForm, type FormState } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import { pageCrumbs } from '../views/pages.ts'
@@ -76,12 +76,12 @@ export function brandingSection(deps: ScreenDeps<'accounts' | 'pages' | 'brandin
   const { pages, branding } = services
   const screen = screens({ accounts: services.accounts, config })
   const statusOrigin = (page: StatusPage) => `${config.scheme}://${page.slug}.${config.statusDomain}`
-  const cssRefusal = (user: User) =>
+  const cssRefusal = (user: Owner) =>
     planHas(user.plan, 'custom_css') ? null : `Custom CSS and a custom favicon require ${planLabel(lowestPlanWith('custom_css'))} plan or higher.`
 
   /** The Branding page, with a policy that allows framing this page's status host only. */
   async function brandingPage(
-    user: User,
+    user: Owner,
     page: StatusPage,
     render: (options: { title: string; crumbs: ReturnType<typeof pageCrumbs>; head: string; scripts: string[] }, body: string, status?: number) => Response,
     options: { form?: FormState; uploadErrors?: Partial<Record<'logo' | 'favicon', string>>; status?: number } = {},

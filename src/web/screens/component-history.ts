@@ -8,7 +8,7 @@
  *   POST /user/pages/:id/components/:cid/history    correct a past span
  */
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { CorrectionBody } from '../../modules/components/model.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
@@ -34,9 +34,9 @@ export function componentHistoryScreens(deps: ScreenDeps<'accounts' | 'pages' | 
   const { components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  const pageAndComponent = (user: User, params: Record<string, string>) => loadPageAndComponent(services, user, params)
+  const pageAndComponent = (user: Owner, params: Record<string, string>) => loadPageAndComponent(services, user, params)
 
-  async function show(user: User, page: StatusPage, component: Component, request: Request, render: ScreenContext['render'], form: FormState, status = 200) {
+  async function show(user: Owner, page: StatusPage, component: Component, request: Request, render: ScreenContext['render'], form: FormState, status = 200) {
     const [changes, corrections] = await Promise.all([components.history(user, component.id, SHOWN), components.corrections(user, component.id, SHOWN)])
     const body = componentHistoryView(page, component, {
       changes,

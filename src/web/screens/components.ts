@@ -17,7 +17,7 @@ import { ComponentOrderBody, CreateComponentBody, RenameGroupBody, UpdateCompone
 import { moveBlock, moveComponent, type Direction } from '../../modules/components/order.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { emptyForm, errorStatus, formFields, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { HttpError } from '../../lib/errors.ts'
@@ -49,7 +49,7 @@ const directionOf = (body: unknown): Direction => {
 /** The page (`:id`) and one of its components (`:cid`); another page's (or owner's) component is 404. */
 export async function loadPageAndComponent(
   services: Pick<ScreenDeps<'pages' | 'components'>['services'], 'pages' | 'components'>,
-  user: User,
+  user: Owner,
   params: Record<string, string>,
 ): Promise<{ page: StatusPage; component: Component }> {
   const page = await services.pages.get(user, idParam(params.id))
@@ -63,16 +63,16 @@ export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compon
   const { pages, components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  const pageAndComponent = (user: User, params: Record<string, string>) => loadPageAndComponent(services, user, params)
+  const pageAndComponent = (user: Owner, params: Record<string, string>) => loadPageAndComponent(services, user, params)
 
-  const listPage = async (user: User, page: StatusPage, render: ScreenContext['render'], options: ComponentsViewOptions, status = 200) =>
+  const listPage = async (user: Owner, page: StatusPage, render: ScreenContext['render'], options: ComponentsViewOptions, status = 200) =>
     render({ title: `Components: ${page.name}`, crumbs: componentsCrumbs(page), ...LOOK }, componentsView(page, await components.list(user, page.id), options), status)
 
   const newForm = () => emptyForm({ type: 'site', status: 'up' })
   const back = (pageId: number, componentId?: number) => `${componentsPath(pageId)}${componentId ? `#c-${componentId}` : ''}`
 
   /** Applies a new order through the service the API's PUT …/components/order calls. */
-  async function applyOrder(user: User, page: StatusPage, ids: number[] | undefined, redirect: (to: string, flash?: string) => Response, message: string, focus?: number) {
+  async function applyOrder(user: Owner, page: StatusPage, ids: number[] | undefined, redirect: (to: string, flash?: string) => Response, message: string, focus?: number) {
     if (ids) await components.reorder(user, page.id, ids)
     return redirect(back(page.id, focus), ids ? message : 'Already there.')
   }
@@ -206,7 +206,7 @@ export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compon
       { params: ComponentPath, response: formResponses, detail: detail('Delete a component (form post)') },
     )
 
-  async function groupsOf(user: User, page: StatusPage): Promise<string[]> {
+  async function groupsOf(user: Owner, page: StatusPage): Promise<string[]> {
     return [...new Set((await components.list(user, page.id)).map((c) => c.group).filter((g): g is string => g !== null))]
   }
 }

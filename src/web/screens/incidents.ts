@@ -15,7 +15,7 @@
  * The page overview carries the short report form (overviewIncidentsPanel), which posts to the same route.
  */
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { ComponentStatus } from '../../modules/components/tables.ts'
 import { CreateIncidentBody, FromTemplateBody, IncidentUpdateBody, PostmortemBody, PublishPostmortemBody, UpdateIncidentBody } from '../../modules/incidents/model.ts'
@@ -44,7 +44,7 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
   const editForm = (incident: Incident): FormState =>
     emptyForm({ title: incident.title, component_ids: incident.components.map((c) => c.id).join(','), impact: incident.impactChosen ?? '' })
 
-  async function incidentsPage(user: User, page: StatusPage, form: FormState, request: Request) {
+  async function incidentsPage(user: Owner, page: StatusPage, form: FormState, request: Request) {
     const [list, componentList, templates] = await Promise.all([
       incidents.list(user, { pageId: page.id, limit: 50 }),
       components.list(user, page.id),
@@ -63,17 +63,17 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
   }
 
   /** The new-incident form, filled from a template when `?template=` names one of the owner's. */
-  async function newIncidentForm(user: User, templateParam: string | undefined): Promise<FormState> {
+  async function newIncidentForm(user: Owner, templateParam: string | undefined): Promise<FormState> {
     if (!templateParam) return emptyForm({ state: 'investigating' })
     const template = await incidents.getTemplate(user, idParam(templateParam))
     return emptyForm({ state: 'investigating', template_id: String(template.id), title: template.title, message: template.message })
   }
 
-  async function applyStatuses(user: User, changes: Array<{ component: Component; status: ComponentStatus }>) {
+  async function applyStatuses(user: Owner, changes: Array<{ component: Component; status: ComponentStatus }>) {
     for (const change of changes) await components.update(user, change.component.id, { status: change.status })
   }
 
-  async function incidentScreen(user: User, incident: Incident, updateForm: FormState, edit: FormState, request: Request, resolveForm?: FormState, postmortemForm?: FormState) {
+  async function incidentScreen(user: Owner, incident: Incident, updateForm: FormState, edit: FormState, request: Request, resolveForm?: FormState, postmortemForm?: FormState) {
     const page = await pages.get(user, incident.pageId)
     const componentList = await components.list(user, page.id)
     return {
@@ -296,7 +296,7 @@ export function incidentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'inciden
 }
 
 /** The page overview's incident panel: open incidents and the short "Report an incident" form. */
-export async function overviewIncidentsPanel(deps: ScreenDeps<'incidents' | 'components'>, user: User, page: StatusPage, request: Request): Promise<string> {
+export async function overviewIncidentsPanel(deps: ScreenDeps<'incidents' | 'components'>, user: Owner, page: StatusPage, request: Request): Promise<string> {
   const { incidents, components } = deps.services
   const [open, componentList, templates] = await Promise.all([
     incidents.list(user, { pageId: page.id, limit: 20 }),

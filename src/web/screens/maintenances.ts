@@ -10,7 +10,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { html } from '../../lib/html.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { CreateMaintenanceBody, UpdateMaintenanceBody } from '../../modules/maintenances/model.ts'
 import type { Maintenance } from '../../modules/maintenances/service.ts'
 import { maintenancePhase } from '../../modules/status-pipeline/windows.ts'
@@ -49,7 +49,7 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
   const { pages, maintenances, maintenanceSeries, components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function pageView(user: User, page: StatusPage, form: FormState, request: Request, seriesForm = emptyForm()) {
+  async function pageView(user: Owner, page: StatusPage, form: FormState, request: Request, seriesForm = emptyForm()) {
     const [windows, componentList, series] = await Promise.all([
       maintenances.list(user, { pageId: page.id, limit: 200 }),
       components.list(user, page.id),
@@ -60,7 +60,7 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
     return maintenancePageView(page, view, { components: componentList, form, zone, zoneGuessed: chosenZone(request) === undefined }, seriesSection(page.id, series, seriesForm, zone))
   }
 
-  async function editView(user: User, window: Maintenance, form: FormState, request: Request) {
+  async function editView(user: Owner, window: Maintenance, form: FormState, request: Request) {
     const page = await pages.get(user, window.pageId)
     const componentList = await components.list(user, page.id)
     const options = { components: componentList, form, zone: zoneOf(request), zoneGuessed: chosenZone(request) === undefined }
@@ -216,7 +216,7 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
 }
 
 /** The page overview's maintenance panel: active now and upcoming, with a link to schedule. */
-export async function overviewMaintenancePanel(deps: ScreenDeps<'maintenances'>, user: User, page: StatusPage, request: Request): Promise<string> {
+export async function overviewMaintenancePanel(deps: ScreenDeps<'maintenances'>, user: Owner, page: StatusPage, request: Request): Promise<string> {
   const { maintenances } = deps.services
   const view = glance(await maintenances.list(user, { pageId: page.id, limit: 200 }), maintenances.now())
   return html`<section class="card" aria-labelledby="maintenance-heading">

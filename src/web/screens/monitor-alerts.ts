@@ -6,7 +6,7 @@
  *   POST /user/monitors/:id/alerts   save them (errors beside their fields, nothing changed)
  */
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { MonitorAlertInput } from '../../modules/monitor-alerts/service.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { emptyForm, errorStatus, formFields, serviceErrorState, type FormState } from '../kit/forms.ts'
@@ -48,11 +48,11 @@ export function monitorAlertScreens(deps: ScreenDeps<'accounts' | 'clock' | 'mon
   const { monitors, channels, monitorAlerts } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function channelChoices(user: User): Promise<AlertChannelChoice[]> {
+  async function channelChoices(user: Owner): Promise<AlertChannelChoice[]> {
     return (await channels.list(user)).map((c) => ({ id: c.id, name: c.name, type: c.type, allMonitors: c.allMonitors }))
   }
 
-  async function show(user: User, monitorId: number, render: ScreenContext['render'], form?: FormState, status?: number): Promise<Response> {
+  async function show(user: Owner, monitorId: number, render: ScreenContext['render'], form?: FormState, status?: number): Promise<Response> {
     const monitor = await monitors.get(user, monitorId)
     const settings = await monitorAlerts.get(user, monitorId)
     const name = monitor.definition.name

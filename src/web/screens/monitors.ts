@@ -23,7 +23,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { AVAILABILITY_PERIODS, type AvailabilityPeriod } from '../../modules/monitors/service.ts'
 import { CreateMonitorBody, monitorJson, ResultsQuery, UpdateMonitorBody } from '../../modules/monitors/model.ts'
 import type { Monitor } from '../../modules/monitors/service.ts'
@@ -145,7 +145,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   const { monitors, pages, components } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function componentChoices(user: User): Promise<ComponentChoice[]> {
+  async function componentChoices(user: Owner): Promise<ComponentChoice[]> {
     const choices: ComponentChoice[] = []
     for (const page of await pages.list(user)) {
       for (const c of await components.list(user, page.id)) choices.push({ value: String(c.id), label: `${page.name}: ${c.name}` })
@@ -154,10 +154,10 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
   }
 
   /** The owner's other monitors, which this one may depend on. */
-  const parentChoices = async (user: User, monitor?: Monitor): Promise<ParentChoice[]> =>
+  const parentChoices = async (user: Owner, monitor?: Monitor): Promise<ParentChoice[]> =>
     (await monitors.list(user)).filter((m) => m.id !== monitor?.id).map((m) => ({ id: m.id, name: m.definition.name, type: m.definition.type }))
 
-  const formPage = async (user: User, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
+  const formPage = async (user: Owner, render: ScreenContext['render'], type: string, state: FormState, monitor?: Monitor, status = 200) =>
     render(
       { title: monitor ? `Edit ${monitor.definition.name}` : 'Add a monitor', crumbs: monitorsCrumbs(...(monitor ? [{ label: monitor.definition.name, href: monitorPath(monitor.id) }, { label: 'Edit' }] : [{ label: 'Add' }])), ...LOOK },
       monitorFormView(type, state, await componentChoices(user), monitor, await monitors.availableRegions(), type === 'ping' ? await monitors.pingUnavailable() : null, services.clock.now(), monitorLimits(user.plan).minIntervalSeconds, await parentChoices(user, monitor)),
@@ -165,12 +165,12 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
     )
 
   /** Where the monitor's alerts go, and its snooze (views/monitor-alerts.ts). */
-  async function alertsSection(user: User, monitorId: number): Promise<string> {
+  async function alertsSection(user: Owner, monitorId: number): Promise<string> {
     const channels = (await services.channels.list(user)).map((c) => ({ id: c.id, name: c.name, type: c.type, allMonitors: c.allMonitors }))
     return alertsSummary(monitorId, await services.monitorAlerts.get(user, monitorId), channels)
   }
 
-  async function detailBody(user: User, monitor: Monitor, before?: number, pushToken?: string) {
+  async function detailBody(user: Owner, monitor: Monitor, before?: number, pushToken?: string) {
     const results = await monitors.results(user, monitor.id, RESULTS_PER_PAGE, before)
     const periods = []
     for (const period of Object.keys(AVAILABILITY_PERIODS) as AvailabilityPeriod[]) periods.push(await monitors.availability(user, monitor.id, period))
@@ -196,7 +196,7 @@ export function monitorScreens(deps: ScreenDeps<'accounts' | 'clock' | 'emailAut
     return body
   }
 
-  async function detailPage(user: User, render: ScreenContext['render'], monitor: Monitor, before?: number, pushToken?: string) {
+  async function detailPage(user: Owner, render: ScreenContext['render'], monitor: Monitor, before?: number, pushToken?: string) {
     return render({ title: monitor.definition.name, crumbs: monitorsCrumbs({ label: monitor.definition.name }), ...LOOK }, await detailBody(user, monitor, before, pushToken))
   }
 

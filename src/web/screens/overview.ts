@@ -2,14 +2,14 @@
  * The panels a page's overview shows under its summary, in order (Incidents with the "Report an
  * incident" form, Maintenance at a glance, …). A screen module adds its panel here in one line.
  */
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import type { OverviewServices, ScreenDeps } from './deps.ts'
 import { overviewIncidentsPanel } from './incidents.ts'
 import { overviewMaintenancePanel } from './maintenances.ts'
 
 export interface OverviewPanel {
-  render(deps: ScreenDeps<OverviewServices>, user: User, page: StatusPage, request: Request): Promise<string>
+  render(deps: ScreenDeps<OverviewServices>, user: Owner, page: StatusPage, request: Request): Promise<string>
   /** Stylesheets the panel needs (safe head tags). */
   head?: string
   /** Scripts the panel needs (paths on our origin). */
@@ -24,7 +24,7 @@ export const OVERVIEW_PANELS: OverviewPanel[] = [
 ]
 
 /** Every panel of the page's overview, with the head tags and scripts they need (each once). */
-export async function overviewPanels(deps: ScreenDeps<OverviewServices>, user: User, page: StatusPage, request: Request): Promise<{ body: string; head: string; scripts: string[] }> {
+export async function overviewPanels(deps: ScreenDeps<OverviewServices>, user: Owner, page: StatusPage, request: Request): Promise<{ body: string; head: string; scripts: string[] }> {
   const bodies = await Promise.all(OVERVIEW_PANELS.map((panel) => panel.render(deps, user, page, request)))
   const head = [...new Set(OVERVIEW_PANELS.map((panel) => panel.head ?? ''))].join('')
   const scripts = [...new Set(OVERVIEW_PANELS.flatMap((panel) => panel.scripts ?? []))]

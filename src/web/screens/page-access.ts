@@ -15,7 +15,7 @@ import { AccessBody } from '../../modules/page-access/model.ts'
 import { UpdateStatusPageBody } from '../../modules/status-pages/model.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { statusPageUrl } from '../../modules/status-pages/urls.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
 import { idParam, screens, type ScreenContext } from '../kit/guard.ts'
 import { pageCrumbs } from '../views/pages.ts'
@@ -36,7 +36,7 @@ export function accessSection(deps: ScreenDeps<'accounts' | 'pages' | 'pageAcces
   const back = (page: StatusPage) => `/user/pages/${page.id}/access`
 
   async function accessPage(
-    user: User,
+    user: Owner,
     page: StatusPage,
     render: ScreenContext['render'],
     options: { visibilityForm?: FormState; passwordForm?: FormState; newToken?: string; status?: number } = {},

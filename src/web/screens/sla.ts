@@ -8,7 +8,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { notFound } from '../../lib/errors.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import { SlaReportQuery, SlaSettingsBody, SlaTargetBody } from '../../modules/sla/model.ts'
 import type { SlaReport } from '../../modules/sla/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
@@ -28,13 +28,13 @@ export function slaScreens(deps: ScreenDeps<'accounts' | 'mail' | 'pages' | 'com
   const { pages, components, sla } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function settingsForm(user: User, page: StatusPage): Promise<FormState> {
+  async function settingsForm(user: Owner, page: StatusPage): Promise<FormState> {
     const settings = await sla.settings(user, page.id)
     return emptyForm({ monthly_report: settings.monthlyReport ? 'on' : '' })
   }
 
   /** The page and its component: a component of another page (or owner) is a 404. */
-  async function pageComponent(user: User, params: Record<string, string>) {
+  async function pageComponent(user: Owner, params: Record<string, string>) {
     const page = await pages.get(user, idParam(params.id))
     const component = await components.get(user, idParam(params.cid))
     if (component.pageId !== page.id) throw notFound()

@@ -11,7 +11,7 @@
  *   POST /user/pages/:id/subscribers/:sid/deliveries/:deliveryId/resend   "Send again"
  */
 import { Elysia, t } from 'elysia'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { statusPageUrl } from '../../modules/status-pages/urls.ts'
 import { AddSubscriberBody, ImportBody, MAX_CSV_CHARS } from '../../modules/subscribers/model.ts'
@@ -38,7 +38,7 @@ export function subscriberScreens(deps: ScreenDeps<'accounts' | 'pages' | 'subsc
   const screen = screens({ accounts: services.accounts, config })
   const back = (page: StatusPage) => `/user/pages/${page.id}/subscribers`
 
-  async function sectionPage(user: User, page: StatusPage, render: ScreenContext['render'], forms: { add?: FormState; import?: FormState; status?: number } = {}) {
+  async function sectionPage(user: Owner, page: StatusPage, render: ScreenContext['render'], forms: { add?: FormState; import?: FormState; status?: number } = {}) {
     const [{ subscribers: list, counts }, componentList] = await Promise.all([subscribers.list(user, page.id, { limit: SHOWN }), components.list(user, page.id)])
     const body = subscribersView({
       page,
@@ -55,7 +55,7 @@ export function subscriberScreens(deps: ScreenDeps<'accounts' | 'pages' | 'subsc
   }
 
   const STYLES = '<link rel="stylesheet" href="/static/user/notifications.css">'
-  async function subscriberPage(user: User, page: StatusPage, subscriber: Subscriber, render: ScreenContext['render'], status = 200) {
+  async function subscriberPage(user: Owner, page: StatusPage, subscriber: Subscriber, render: ScreenContext['render'], status = 200) {
     const deliveries = await subscribers.deliveryLog(user, page.id, subscriber.id)
     const label = subscriber.email ?? subscriber.url ?? ''
     return render({ title: `Subscriber ${label}`, crumbs: pageCrumbs(page, 'Subscribers'), head: STYLES }, subscriberView({ page, subscriber, deliveries }), status)

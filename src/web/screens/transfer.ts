@@ -12,7 +12,7 @@
 import { Elysia, t } from 'elysia'
 import { clientKey } from '../../http/context.ts'
 import { HttpError } from '../../lib/errors.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { StartTransferBody } from '../../modules/transfers/model.ts'
 import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } from '../kit/forms.ts'
@@ -28,7 +28,7 @@ const TokenPath = t.Object({ token: t.String() })
 const pageResponses = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 409: HtmlResponse, 429: HtmlResponse }
 
 /** The settings screen's transfer card (screens/pages.ts). */
-export async function transferSettingsPanel(deps: ScreenDeps<'transfers'>, user: User, page: StatusPage): Promise<string> {
+export async function transferSettingsPanel(deps: ScreenDeps<'transfers'>, user: Owner, page: StatusPage): Promise<string> {
   return transferSettingsCard(page, await deps.services.transfers.pending(user, page.id))
 }
 
@@ -37,13 +37,13 @@ export function transferScreens(deps: ScreenDeps<'accounts' | 'pages' | 'transfe
   const transfers = services.transfers
   const screen = screens({ accounts: services.accounts, config })
 
-  const startPage = async (user: User, pageId: number, form: FormState, render: ScreenContext['render'], status = 200) => {
+  const startPage = async (user: Owner, pageId: number, form: FormState, render: ScreenContext['render'], status = 200) => {
     const page = await services.pages.get(user, pageId)
     const pending = await transfers.pending(user, page.id)
     return render({ title: `Transfer: ${page.name}`, crumbs: pageCrumbs(page, 'Transfer') }, transferStartView(page, pending, form, transfers.mailEnabled), status)
   }
 
-  const offerPage = async (user: User, token: string, render: ScreenContext['render'], form = emptyForm(), status = 200) => {
+  const offerPage = async (user: Owner, token: string, render: ScreenContext['render'], form = emptyForm(), status = 200) => {
     const offer = await transfers.offer(user, token)
     return render({ title: `Transfer of ${offer.pageName}`, crumbs: [{ label: 'Pages', href: '/user' }, { label: 'Transfer' }], noReferrer: true, noindex: true }, transferOfferView(offer, token, form), status)
   }

@@ -50,7 +50,7 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
     .get(
       '/user/two-factor',
       screen(async ({ user, render }) => {
-        const status = await twoFactor.status(user.id)
+        const status = await twoFactor.status(user.userId)
         const enrolment = status.enabled ? undefined : await twoFactor.pendingEnrolment(user)
         return render(page, twoFactorView({ ...status, enrolment, state: emptyForm() }))
       }),
@@ -86,7 +86,7 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
           await twoFactor.disable(user, formFields(body).password ?? '', clientKey(request))
         } catch (error) {
           const state: FormState = error instanceof TooManyAttempts ? { values: {}, errors: { _form: 'Too many attempts. Try again in a few minutes.' } } : serviceErrorState(error, emptyForm())
-          return render(page, twoFactorView({ ...(await twoFactor.status(user.id)), state }), errorStatus(error))
+          return render(page, twoFactorView({ ...(await twoFactor.status(user.userId)), state }), errorStatus(error))
         }
         return to('/user/two-factor', 'Two-factor sign-in is off.')
       }),

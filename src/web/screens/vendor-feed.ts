@@ -8,7 +8,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { HttpError } from '../../lib/errors.ts'
-import type { User } from '../../modules/accounts/service.ts'
+import type { Owner } from '../../modules/accounts/service.ts'
 import type { Component } from '../../modules/components/service.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { VendorFeedBody } from '../../modules/vendor-feeds/model.ts'
@@ -29,7 +29,7 @@ export function vendorFeedScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compo
   const { vendorFeeds } = services
   const screen = screens({ accounts: services.accounts, config })
 
-  async function currentFeed(user: User, component: Component): Promise<VendorFeed | undefined> {
+  async function currentFeed(user: Owner, component: Component): Promise<VendorFeed | undefined> {
     try {
       return await vendorFeeds.get(user, component.id)
     } catch (error) {
@@ -38,7 +38,7 @@ export function vendorFeedScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compo
     }
   }
 
-  async function show(user: User, page: StatusPage, component: Component, render: ScreenContext['render'], form?: FormState, status = 200) {
+  async function show(user: Owner, page: StatusPage, component: Component, render: ScreenContext['render'], form?: FormState, status = 200) {
     const feed = await currentFeed(user, component)
     const state = form ?? emptyForm({ url: feed?.url ?? '', vendor_component: feed?.vendorComponent ?? '' })
     return render({ title: `Vendor status: ${component.name}`, crumbs: componentsCrumbs(page, `Vendor status: ${component.name}`) }, vendorFeedView(page, component, feed, state), status)

@@ -5,7 +5,7 @@
 import { formatDateTime } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
-import type { ApiKeyInfo, SessionInfo, User } from '../../modules/accounts/service.ts'
+import type { ApiKeyInfo, SessionInfo, Owner } from '../../modules/accounts/service.ts'
 import { errorSummary, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
@@ -34,7 +34,7 @@ function sessionRow(session: SessionInfo): string {
 </tr>`
 }
 
-export function accountView(user: User, sessions: SessionInfo[]): string {
+export function accountView(user: Owner, sessions: SessionInfo[]): string {
   const others = sessions.filter((session) => !session.current).length
   return html`<h1>Account</h1>
 <section class="card" aria-labelledby="you-heading">

@@ -10,17 +10,17 @@ import { sha256Hex } from '../../../src/lib/crypto.ts'
 import { readGatusConfig } from '../../../src/modules/importers/gatus-read.ts'
 import { goDuration, planFromGatus, translateConditions } from '../../../src/modules/importers/gatus-map.ts'
 import { parseConditions } from '../../../src/modules/monitors/kinds/conditions.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { runCliProcess } from '../../helpers/cli.ts'
 
 const CONFIG = join(import.meta.dir, '../../fixtures/importers/gatus-config.yaml')
 
 let ctx: TestContext
-let owner: User
+let owner: Owner
 let report: Awaited<ReturnType<typeof importGatus>>
 const db = () => ctx.database.db
-const importGatus = async (user: User, path: string) => ctx.app.services.importer.apply(user, planFromGatus(await readGatusConfig(path)))
+const importGatus = async (user: Owner, path: string) => ctx.app.services.importer.apply(user, planFromGatus(await readGatusConfig(path)))
 
 beforeAll(async () => {
   ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1' } })

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { sha256Hex } from '../../../src/lib/crypto.ts'
 import { readKumaDatabase } from '../../../src/modules/importers/kuma-read.ts'
 import { kumaTime, planFromKuma } from '../../../src/modules/importers/kuma-map.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { runCliProcess } from '../../helpers/cli.ts'
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close())
 
 const db = () => ctx.database.db
-const importKuma = (owner: User, path: string) => ctx.app.services.importer.apply(owner, planFromKuma(readKumaDatabase(path)))
+const importKuma = (owner: Owner, path: string) => ctx.app.services.importer.apply(owner, planFromKuma(readKumaDatabase(path)))
 
 /** Rows of the source, read on their own (not through the importer). */
 function source(path: string) {
@@ -84,10 +84,10 @@ for (const [label, path] of [['2.5.3', KUMA2], ['1.23.16', KUMA1]] as const) {
     // Each source in an instance of its own: slugs, domains and push tokens are unique per instance.
     let ctx: TestContext
     const db = () => ctx.database.db
-    const importKuma = (owner: User, path: string) => ctx.app.services.importer.apply(owner, planFromKuma(readKumaDatabase(path)))
+    const importKuma = (owner: Owner, path: string) => ctx.app.services.importer.apply(owner, planFromKuma(readKumaDatabase(path)))
     const counts = (ownerId: number) => countsIn(ctx, ownerId)
     afterAll(() => ctx.close())
-    let owner: User
+    let owner: Owner
     let report: Awaited<ReturnType<typeof importKuma>>
     const src = source(path)
     // Pages get the source's slugs; the second fixture's pages take -imported ones, which the test reads back.

@@ -11,7 +11,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fetchStatuspage, readStatuspageFolder, retryAfterMs } from '../../../src/modules/importers/statuspage-read.ts'
 import { planFromStatuspage } from '../../../src/modules/importers/statuspage-map.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { runCliProcess } from '../../helpers/cli.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
@@ -73,14 +73,14 @@ function startFakeStatuspage() {
 
 let smtp: SmtpHarness
 let ctx: TestContext
-let owner: User
+let owner: Owner
 const waits: number[] = []
 const sleep = async (ms: number) => {
   waits.push(ms)
 }
 const db = () => ctx.database.db
 const fetchPage = (options: { apiKey?: string } = {}) => fetchStatuspage({ pageId: PAGE_ID, apiKey: options.apiKey ?? API_KEY, baseUrl, perPage: 2, sleep })
-const importStatuspage = async (user: User, reconfirm = false) => ctx.app.services.importer.apply(user, planFromStatuspage(await fetchPage()), { reconfirm })
+const importStatuspage = async (user: Owner, reconfirm = false) => ctx.app.services.importer.apply(user, planFromStatuspage(await fetchPage()), { reconfirm })
 let report: Awaited<ReturnType<typeof importStatuspage>>
 
 beforeAll(async () => {

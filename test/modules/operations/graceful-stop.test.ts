@@ -44,7 +44,7 @@ async function seed(databasePath: string, env: Record<string, string>) {
   const database = openDatabase(databasePath)
   await migrateToLatest(database.db)
   const services = createServices({ db: database.db, config: loadConfig(env) })
-  const user = await services.accounts.createUser({ email: 'stop@example.com', password: 'correct horse battery' })
+  const user = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'stop@example.com', password: 'correct horse battery' }))
   const key = (await services.accounts.createApiKey(user.id, 'test')).key
   const page = await services.pages.create(user, { slug: 'acme', name: 'Acme' })
   const component = await services.components.create(user, page.id, { name: 'API' })

@@ -9,7 +9,7 @@ import { Migrator, sql } from 'kysely'
 import { migrations } from '../../../db/migrations/index.ts'
 import { migrateToLatest } from '../../../src/db/migrate.ts'
 import { DAY_MS, MINUTE_MS } from '../../../src/lib/time.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
 import { minuteMeans } from '../../helpers/minutes.ts'
 
@@ -18,7 +18,7 @@ const NOW = Date.UTC(2026, 10, 20, 23, 30, 0)
 const iso = (ms: number) => new Date(ms).toISOString()
 
 let ctx: TestContext
-let owner: User
+let owner: Owner
 const pages = { a: 0, b: 0 }
 const comps = { api: 0, web: 0, dns: 0, other: 0 }
 

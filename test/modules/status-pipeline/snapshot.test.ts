@@ -4,7 +4,7 @@
  * read builds its lists as JSON inside SQLite), in page order, at a fixed instant.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import type { PageStatusService } from '../../../src/modules/status-pipeline/service.ts'
 import { snapshotUptime } from '../../../src/modules/status-pipeline/service.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
@@ -18,7 +18,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 const AWKWARD = 'Quote " back\\slash 🚦 [1] {"a":1} </script> \u2028 null'
 
 let ctx: TestContext
-let owner: User
+let owner: Owner
 let pageStatus: PageStatusService
 let pageId: number
 const ids = { api: 0, web: 0, dns: 0, incident: 0, inProgress: 0, scheduled: 0 }

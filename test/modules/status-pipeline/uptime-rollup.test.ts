@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'kysely'
 import type { ComponentStatus } from '../../../src/modules/components/tables.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { PageStatusRepo } from '../../../src/modules/status-pipeline/repo.ts'
 import { dailyUptime, windowStart } from '../../../src/modules/status-pipeline/uptime.ts'
 import { maintenanceWindowsOf } from '../../../src/modules/status-pipeline/windows.ts'
@@ -21,7 +21,7 @@ const START = Date.UTC(2026, 10, 1, 12, 0, 0)
 const iso = (ms: number) => new Date(ms).toISOString()
 
 let ctx: TestContext
-let owner: User
+let owner: Owner
 let pageId: number
 const ids = { steady: 0, flappy: 0, late: 0 }
 

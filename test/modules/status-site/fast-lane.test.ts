@@ -44,7 +44,7 @@ beforeAll(async () => {
       viewClients.push(clientKey(request))
     },
   })
-  const owner = await app.services.accounts.createUser({ email: 'lane@example.com', password: 'long enough', plan: 'growth' })
+  const owner = await app.services.accounts.personalTeamOwner(await app.services.accounts.createUser({ email: 'lane@example.com', password: 'long enough', plan: 'growth' }))
   openId = (await app.services.pages.create(owner, { slug: 'open', name: 'Open' })).id
   await app.services.pages.create(owner, { slug: 'shut', name: 'Shut' })
   const secret = await app.services.pages.create(owner, { slug: 'closed', name: 'Closed', visibility: 'private' })

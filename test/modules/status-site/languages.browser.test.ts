@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-languages-e2e-'))
   server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }), { clock: new ManualClock(NOW) })
   const { accounts, pages, components, incidents, maintenances } = server.app.services
-  const owner = await accounts.createUser({ email: 'sprachen@example.com', password: 'correct horse battery', plan: 'business' })
+  const owner = await accounts.personalTeamOwner(await accounts.createUser({ email: 'sprachen@example.com', password: 'correct horse battery', plan: 'business' }))
   const page = await pages.create(owner, { slug: 'sprachen', name: 'Sprachen Cloud', language: 'de', time_zone: 'Europe/Berlin' })
   for (const [name, group, type] of [['Zahlungs-API', 'Plattformdienste', 'api'], ['Website', null, 'site'], ['Namensauflösung', 'Plattformdienste', 'dns']] as const) {
     const c = await components.create(owner, page.id, { name, group, type })

@@ -26,7 +26,7 @@ beforeAll(async () => {
     logError: () => {},
     onPageView: (pageId, request) => views.push({ pageId, host: new URL(request.url).host }),
   })
-  const owner = await app.services.accounts.createUser({ email: 'views@example.com', password: 'long enough', plan: 'growth' })
+  const owner = await app.services.accounts.personalTeamOwner(await app.services.accounts.createUser({ email: 'views@example.com', password: 'long enough', plan: 'growth' }))
   await app.services.pages.create(owner, { slug: 'open', name: 'Open' })
   const secret = await app.services.pages.create(owner, { slug: 'closed', name: 'Closed', visibility: 'private' })
   await app.services.pageAccess.setPassword(secret.id, 'secret!!1')

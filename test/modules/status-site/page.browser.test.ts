@@ -31,7 +31,7 @@ beforeAll(async () => {
   mkdirSync(shots, { recursive: true })
   server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite') }), { clock: new ManualClock(NOW) })
   const { accounts, pages, components, pageAccess } = server.app.services
-  const owner = await accounts.createUser({ email: 'e2e@example.com', password: 'correct horse battery', plan: 'business' })
+  const owner = await accounts.personalTeamOwner(await accounts.createUser({ email: 'e2e@example.com', password: 'correct horse battery', plan: 'business' }))
   const acme = await pages.create(owner, { slug: 'acme', name: 'Acme Cloud' })
   const now = NOW
   const names: Array<[string, string | null, 'site' | 'api' | 'dns']> = [
@@ -214,7 +214,7 @@ describe('private page gate in Chromium', () => {
 
 test('an uploaded SVG favicon with a script cannot run it, even opened directly', async () => {
   const { accounts, pages } = server.app.services
-  const owner = await accounts.findUserByEmail('e2e@example.com')
+  const owner = await accounts.personalTeamOwner(await accounts.findUserByEmail('e2e@example.com'))
   const acme = (await pages.list(owner)).find((p) => p.slug === 'acme')!
   const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="document.title=\'pwned\'"><script>document.title="pwned";alert(1)</script><circle r="5"/></svg>'
   await server.app.branding.setImage(owner, acme.id, 'favicon', new TextEncoder().encode(svg))
@@ -237,7 +237,7 @@ test('an uploaded SVG favicon with a script cannot run it, even opened directly'
 
 test('the live widget shows a private page only with its embed token (data-auth-token)', async () => {
   const { accounts, pages, pageAccess } = server.app.services
-  const owner = await accounts.findUserByEmail('e2e@example.com')
+  const owner = await accounts.personalTeamOwner(await accounts.findUserByEmail('e2e@example.com'))
   const secret = (await pages.list(owner)).find((p) => p.slug === 'secret')!
   const token = await pageAccess.rotateEmbedToken(secret.id)
   const script = `http://127.0.0.1:${server.port}/static/embed/v1/status.js`

@@ -5,7 +5,7 @@
  * subscriber words and a working link to stop them; bad input and repeats change nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
@@ -15,7 +15,7 @@ let smtp: SmtpHarness
 let hub: ChatHub
 let ctx: TestContext
 let key: string
-let owner: User
+let owner: Owner
 let pageId: number
 let client = 0
 const nextClient = () => `203.0.113.${++client}`

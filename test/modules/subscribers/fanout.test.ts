@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openConfiguredDatabase } from '../../../src/db/open.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import type { Delivery, OutboxWriter } from '../../../src/modules/notify/contract.ts'
 import { EXPAND_BATCH, SubscriberFanoutExpander } from '../../../src/modules/subscribers/expansion.ts'
 import { createServices } from '../../../src/services.ts'
@@ -15,7 +15,7 @@ import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 
 let smtp: SmtpHarness
 let ctx: TestContext
-let owner: User
+let owner: Owner
 let key: string
 
 beforeAll(async () => {

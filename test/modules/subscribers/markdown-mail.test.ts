@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { emit, linkIn, postSite, tokenOf } from './helpers.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 
 let smtp: SmtpHarness
 let ctx: TestContext
-let owner: User
+let owner: Owner
 let key: string
 let pageId: number
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { subscriberLimit } from '../../../src/modules/plans/matrix.ts'
 import { emit, outboxCount, siteUrl } from './helpers.ts'
 
@@ -16,7 +16,7 @@ let smtp: SmtpHarness
 let hub: ChatHub
 let ctx: TestContext
 let key: string
-let owner: User
+let owner: Owner
 let pageId: number
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ const add = (body: Record<string, unknown>, id = pageId, apiKey = key) => ctx.re
 const list = async (id = pageId) => json(await ctx.request(`${base(id)}?limit=1000`, { key }))
 const importCsv = (csv: string, id = pageId, apiKey = key) => ctx.request(`${base(id)}/import`, { method: 'POST', key: apiKey, json: { csv, consent: true } })
 
-async function incident(page: number, who: User = owner, componentIds: number[] = []) {
+async function incident(page: number, who: Owner = owner, componentIds: number[] = []) {
   const created = await ctx.app.services.incidents.create(who, { status_page_id: page, title: 'Database slow', message: 'We are on it.', component_ids: componentIds })
   await emit(ctx, { kind: 'incident.opened', pageId: page, incidentId: created.id, notifySubscribers: true, at: ctx.clock.now() })
   return created

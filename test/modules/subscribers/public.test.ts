@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { CONFIRM_TTL_MS } from '../../../src/modules/subscribers/service.ts'
 import { SUBSCRIBE_ATTEMPTS } from '../../../src/modules/subscribers/site.ts'
-import type { User } from '../../../src/modules/accounts/service.ts'
+import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { emit, linkIn, outboxCount, postSite, siteUrl, tokenOf } from './helpers.ts'
@@ -14,7 +14,7 @@ import { emit, linkIn, outboxCount, postSite, siteUrl, tokenOf } from './helpers
 let smtp: SmtpHarness
 let ctx: TestContext
 let key: string
-let owner: User
+let owner: Owner
 let pageId: number
 let apiId: number
 let webId: number

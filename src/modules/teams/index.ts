@@ -1,0 +1,186 @@
+/**
+ * Teams in the management API: the person's teams (create, list), the acting team (its seats, its
+ * members and their roles, invitations) and joining by an invitation's token. The acting team is
+ * the API key's (or the session's choice); the role matrix decides who may call what
+ * (accounts/route-permissions.ts), the service the rules beyond it.
+ */
+import { Elysia, t, type Static } from 'elysia'
+import { conflictResponse, errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../http/schemas.ts'
+import { toIso } from '../../lib/time.ts'
+import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
+import type { AccountsService } from '../accounts/service.ts'
+import type { Invitation, Member, Team, TeamsService } from './service.ts'
+
+const RoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Literal('editor'), t.Literal('responder'), t.Literal('viewer')], { description: 'owner, admin, editor, responder or viewer (see the permission matrix in the teams guide)' })
+
+const TeamJson = t.Object({
+  id: t.Integer(),
+  name: t.String({ examples: ['Acme operations'] }),
+  plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('growth'), t.Literal('business'), t.Literal('oss_hero'), t.Literal('enterprise')]),
+  personal: t.Boolean({ description: 'The personal team of an account: it keeps its account as owner' }),
+  role: RoleSchema,
+})
+const MemberJson = t.Object({
+  user_id: t.Integer(),
+  email: t.String({ examples: ['ops@example.com'] }),
+  role: RoleSchema,
+  joined_at: t.String({ description: 'RFC 3339' }),
+})
+const InvitationJson = t.Object({
+  id: t.Integer(),
+  email: t.String({ examples: ['new.colleague@example.com'] }),
+  role: RoleSchema,
+  created_at: t.String({ description: 'RFC 3339' }),
+  expires_at: t.String({ description: 'RFC 3339: 7 days after it was made' }),
+})
+
+const teamModels = namedModels({ Team: TeamJson, TeamMember: MemberJson, TeamInvitation: InvitationJson })
+const TeamRef = modelRef(teamModels, 'Team')
+const MemberRef = modelRef(teamModels, 'TeamMember')
+const InvitationRef = modelRef(teamModels, 'TeamInvitation')
+
+const teamJson = (team: Team): Static<typeof TeamJson> => ({ id: team.id, name: team.name, plan: team.plan, personal: team.personal, role: team.role })
+const memberJson = (member: Member): Static<typeof MemberJson> => ({ user_id: member.userId, email: member.email, role: member.role, joined_at: toIso(member.joinedAt) })
+const invitationJson = (invitation: Invitation): Static<typeof InvitationJson> => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  created_at: toIso(invitation.createdAt),
+  expires_at: toIso(invitation.expiresAt),
+})
+
+const UserIdParams = t.Object({ user_id: IdParams.properties.id })
+const TokenParams = t.Object({ token: t.String({ maxLength: 100, description: 'The token of the invitation link' }) })
+const NO_STORE = { 'cache-control': 'no-store' }
+
+export function teamsRoutes(deps: { accounts: AccountsService; teams: TeamsService }) {
+  const { accounts, teams } = deps
+  const detail = (summary: string, description: string) => ({ tags: ['Teams'], summary, description, security: apiKeySecurity })
+  return new Elysia({ prefix: '/user/api/v1' })
+    .model(sharedModels)
+    .model(teamModels)
+    .use(ownerAuth(accounts))
+    .get(
+      '/teams',
+      async ({ owner }) => {
+        const list = (await teams.teamsOf(owner)).map(teamJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        response: { 200: t.Object({ data: t.Array(TeamRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List your teams', 'Every team you are a member of, with your role there, oldest first; your personal team among them.'),
+      },
+    )
+    .post(
+      '/teams',
+      async ({ owner, body, status }) => status(201, { data: teamJson(await teams.create(owner, body.name)) }),
+      {
+        body: t.Object({ name: t.String({ minLength: 1, maxLength: 100, examples: ['Acme operations'], error: 'name must be 1 to 100 characters' }) }),
+        response: { 201: t.Object({ data: TeamRef }), ...errorResponses },
+        detail: detail('Create a team', 'A shared team on the plan of the team you act in, with you as its owner. An API key keeps acting in the team it was made in: make a key in the new team from a session to use it through the API.'),
+      },
+    )
+    .post(
+      '/invitations/:token/accept',
+      async ({ owner, params }) => ({ data: teamJson(await teams.accept(owner, params.token)) }),
+      {
+        params: TokenParams,
+        response: { 200: t.Object({ data: TeamRef }), 410: 'Error', ...errorResponses, ...conflictResponse },
+        detail: detail('Accept an invitation', 'You join the invitation\'s team with its role. The invitation is for its address: another account\'s token is 404, as an unknown one. Used, revoked or expired: 410. Each link works once.'),
+      },
+    )
+    .get(
+      '/team',
+      async ({ owner }) => {
+        const team = await teams.current(owner)
+        return { data: { ...teamJson(team), seats: team.seats } }
+      },
+      {
+        response: {
+          200: t.Object({
+            data: t.Composite([
+              TeamJson,
+              t.Object({ seats: t.Object({ used: t.Integer({ description: 'Members and pending invitations' }), limit: t.Nullable(t.Integer({ description: 'Seats of the plan; null: no limit' })) }) }),
+            ]),
+          }),
+          ...errorResponses,
+        },
+        detail: detail('The team you act in', 'Its plan, your role and its seats (members and pending invitations count; the plan sets the limit).'),
+      },
+    )
+    .get(
+      '/team/members',
+      async ({ owner, set }) => {
+        Object.assign(set.headers, NO_STORE)
+        const list = (await teams.members(owner)).map(memberJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        response: { 200: t.Object({ data: t.Array(MemberRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List the members', 'Everyone in the team you act in, with their role, oldest member first.'),
+      },
+    )
+    .patch(
+      '/team/members/:user_id',
+      async ({ owner, params, body }) => ({ data: memberJson(await teams.setRole(owner, params.user_id, body.role)) }),
+      {
+        params: UserIdParams,
+        body: t.Object({ role: RoleSchema }),
+        response: { 200: t.Object({ data: MemberRef }), ...errorResponses, ...conflictResponse },
+        detail: detail('Change a member\'s role', 'Admins and owners; only an owner makes or changes an owner, nobody grants a role above their own, and the last owner stays (409). It counts from the member\'s next request, for their sessions and keys alike.'),
+      },
+    )
+    .delete(
+      '/team/members/:user_id',
+      async ({ owner, params }) => {
+        await teams.removeMember(owner, params.user_id)
+        return { data: { removed: params.user_id } }
+      },
+      {
+        params: UserIdParams,
+        response: { 200: t.Object({ data: t.Object({ removed: t.Integer() }) }), ...errorResponses, ...conflictResponse },
+        detail: detail('Remove a member', 'Their sessions and API keys stop acting in the team at once. The last owner cannot be removed, nor the account of a personal team (409).'),
+      },
+    )
+    .get(
+      '/team/invitations',
+      async ({ owner, set }) => {
+        Object.assign(set.headers, NO_STORE)
+        const list = (await teams.invitations(owner)).map(invitationJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        response: { 200: t.Object({ data: t.Array(InvitationRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail('List pending invitations', 'Invitations neither accepted, revoked nor expired, oldest first.'),
+      },
+    )
+    .post(
+      '/team/invitations',
+      async ({ owner, body, set, status }) => {
+        Object.assign(set.headers, NO_STORE)
+        const { invitation, link } = await teams.invite(owner, body)
+        return status(201, { data: { ...invitationJson(invitation), link } })
+      },
+      {
+        body: t.Object({ email: t.String({ maxLength: 320, examples: ['new.colleague@example.com'] }), role: RoleSchema }),
+        response: {
+          201: t.Object({ data: t.Composite([InvitationJson, t.Object({ link: t.Nullable(t.String({ description: 'With mail off, the link to pass on (once: only its hash is stored); null when it was mailed' })) })]) }),
+          ...errorResponses,
+          ...conflictResponse,
+        },
+        detail: detail('Invite someone', 'Mails a single-use link valid 7 days to the address (with mail off, answers it as `link`). A role no higher than yours. A member already, a pending invitation to the same address, or no seat left on the plan: 409.'),
+      },
+    )
+    .delete(
+      '/team/invitations/:id',
+      async ({ owner, params }) => {
+        await teams.revokeInvitation(owner, params.id)
+        return { data: { revoked: params.id } }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Object({ revoked: t.Integer() }) }), ...errorResponses },
+        detail: detail('Revoke an invitation', 'Its link stops working at once. An invitation of another team, or one no longer pending, is 404.'),
+      },
+    )
+}

@@ -1,0 +1,226 @@
+/**
+ * Teams, members and invitations. The acting team is the `owner` of the request (its id, plan and
+ * the member's role); the route's permission was checked already (accounts/route-permissions.ts),
+ * the rules here are those the matrix cannot say: nobody grants a role above their own, only an
+ * owner touches owners, the last owner stays, a personal team keeps its account, seats come from
+ * the plan. Invitations are single-use links valid 7 days, mailed through the outbox; only a hash
+ * of their token is stored.
+ */
+import type { Clock } from '../../lib/clock.ts'
+import { randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
+import { requireWellFormed } from '../../lib/text.ts'
+import { normalizeEmail, type Owner } from '../accounts/service.ts'
+import type { OutboundMail, OutboxWriter } from '../notify/contract.ts'
+import { planLabel, type Plan } from '../plans/matrix.ts'
+import { isRole, roleAtMost, roleLabel, ROLES, seatsOf, type Role } from '../plans/roles.ts'
+import type { TeamsRepo } from './repo.ts'
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+
+export interface Team {
+  id: number
+  name: string
+  plan: Plan
+  personal: boolean
+  role: Role
+}
+
+export interface Member {
+  userId: number
+  email: string
+  role: Role
+  joinedAt: number
+}
+
+export interface Invitation {
+  id: number
+  email: string
+  role: Role
+  createdAt: number
+  expiresAt: number
+}
+
+export interface TeamsServiceDeps {
+  repo: TeamsRepo
+  outbox: OutboxWriter
+  clock: Clock
+  baseUrl: string
+}
+
+const toInvitation = (row: { id: number; email: string; role: Role; created_at: number; expires_at: number }): Invitation => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+})
+
+function parseRole(raw: unknown): Role {
+  if (!isRole(raw)) throw badRequest(`role must be one of ${ROLES.join(', ')}`)
+  return raw
+}
+
+export class TeamsService {
+  constructor(private readonly deps: TeamsServiceDeps) {}
+
+  get mailEnabled(): boolean {
+    return this.deps.outbox.mailEnabled
+  }
+
+  invitationLink(token: string): string {
+    return `${this.deps.baseUrl}/user/invitations/${token}`
+  }
+
+  /** A new shared team on the plan of the acting team, with the person as its owner. */
+  async create(owner: Owner, rawName: string): Promise<Team> {
+    const name = rawName.trim()
+    if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
+    requireWellFormed('name', name)
+    const { repo } = this.deps
+    const id = await repo.insertTeam(repo.db, { name, plan: owner.plan, ownerId: owner.userId, now: this.deps.clock.now() })
+    return { id, name, plan: owner.plan, personal: false, role: 'owner' }
+  }
+
+  async teamsOf(owner: Owner): Promise<Team[]> {
+    return (await this.deps.repo.teamsOf(this.deps.repo.db, owner.userId)).map((row) => ({ id: row.id, name: row.name, plan: row.plan, personal: row.personal_of !== null, role: row.role }))
+  }
+
+  /** The acting team with its seats (members and pending invitations; null limit: no limit). */
+  async current(owner: Owner): Promise<Team & { seats: { used: number; limit: number | null } }> {
+    const { repo } = this.deps
+    const team = await repo.findTeam(repo.db, owner.id)
+    if (!team) throw notFound()
+    const used = await repo.seatsTaken(repo.db, owner.id, this.deps.clock.now())
+    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: owner.role, seats: { used, limit: seatsOf(team.plan) } }
+  }
+
+  async members(owner: Owner): Promise<Member[]> {
+    return (await this.deps.repo.members(this.deps.repo.db, owner.id)).map((row) => ({ userId: row.user_id, email: row.email, role: row.role, joinedAt: row.created_at }))
+  }
+
+  /** Changes a member's role; from the next request on it is what they (and their keys) may do. */
+  async setRole(owner: Owner, userId: number, rawRole: unknown): Promise<Member> {
+    const role = parseRole(rawRole)
+    const { repo } = this.deps
+    await repo.transaction(async (db) => {
+      const member = await repo.member(db, owner.id, userId)
+      if (!member) throw notFound('no such member')
+      this.checkCanTouch(owner, member.role, role)
+      if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(db, owner.id)
+      await this.keepPersonalOwner(db, owner.id, userId, role)
+      await repo.setRole(db, owner.id, userId, role)
+    })
+    return (await this.members(owner)).find((m) => m.userId === userId)!
+  }
+
+  /** Removes a member (or lets one leave): their sessions and keys stop acting in the team at once. */
+  async removeMember(owner: Owner, userId: number): Promise<void> {
+    const { repo } = this.deps
+    await repo.transaction(async (db) => {
+      const member = await repo.member(db, owner.id, userId)
+      if (!member) throw notFound('no such member')
+      if (userId !== owner.userId) this.checkCanTouch(owner, member.role, member.role)
+      if (member.role === 'owner') await this.keepAnOwner(db, owner.id)
+      await this.keepPersonalOwner(db, owner.id, userId, undefined)
+      await repo.removeMember(db, owner.id, userId)
+    })
+  }
+
+  async invitations(owner: Owner): Promise<Invitation[]> {
+    return (await this.deps.repo.pendingInvitations(this.deps.repo.db, owner.id, this.deps.clock.now())).map(toInvitation)
+  }
+
+  /**
+   * Invites an address with a role no higher than the inviter's, within the plan's seats. With
+   * mail on the link goes by mail; with mail off it is answered (`link`) for the inviter to pass on.
+   */
+  async invite(owner: Owner, input: { email: string; role: unknown }): Promise<{ invitation: Invitation; link: string | null }> {
+    const email = normalizeEmail(input.email)
+    const role = parseRole(input.role)
+    if (!roleAtMost(role, owner.role)) throw badRequest(`role cannot be above your own (${roleLabel(owner.role)})`)
+    const token = randomToken(32)
+    const tokenHash = await sha256Hex(token)
+    const now = this.deps.clock.now()
+    const { repo } = this.deps
+    const id = await repo.transaction(async (db) => {
+      const team = (await repo.findTeam(db, owner.id))!
+      if (await repo.memberByEmail(db, owner.id, email)) throw conflict(`${email} is a member of ${team.name} already`)
+      if (await repo.pendingInvitationTo(db, owner.id, email, now)) throw conflict(`${email} has a pending invitation already: revoke it to send a new one`)
+      const seats = seatsOf(team.plan)
+      if (seats !== null && (await repo.seatsTaken(db, owner.id, now)) >= seats) {
+        throw conflict(`the ${planLabel(team.plan)} plan has ${seats} seat${seats === 1 ? '' : 's'} (members and pending invitations), all taken`)
+      }
+      const id = await repo.insertInvitation(db, { teamId: owner.id, email, role, tokenHash, invitedBy: owner.userId, now, expiresAt: now + INVITATION_TTL_MS })
+      if (this.mailEnabled) {
+        await this.deps.outbox.enqueue(db, [{ target: `address:${email}`, mail: invitationMail(email, team.name, owner.email, role, this.invitationLink(token)) }])
+      }
+      return id
+    })
+    const row = (await repo.findInvitation(repo.db, id))!
+    return { invitation: toInvitation(row), link: this.mailEnabled ? null : this.invitationLink(token) }
+  }
+
+  async revokeInvitation(owner: Owner, id: number): Promise<void> {
+    if (!(await this.deps.repo.revokeInvitation(this.deps.repo.db, owner.id, id, this.deps.clock.now()))) throw notFound('no pending invitation with this id')
+  }
+
+  /**
+   * The person joins the team of the invitation with its role. The invitation is for an address:
+   * another account's token is 404 (as an unknown one); a used, revoked or expired one is 410.
+   */
+  async accept(owner: Owner, token: string): Promise<Team> {
+    if (!TOKEN_PATTERN.test(token)) throw notFound()
+    const { repo } = this.deps
+    const row = await repo.findInvitationByToken(repo.db, await sha256Hex(token))
+    if (!row || row.email !== owner.email.toLowerCase()) throw notFound()
+    const now = this.deps.clock.now()
+    if (row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= now) throw gone(row, now)
+    await repo.transaction(async (db) => {
+      if (!(await repo.acceptInvitation(db, row.id, now))) throw gone((await repo.findInvitation(db, row.id))!, now)
+      if (await repo.member(db, row.team_id, owner.userId)) throw conflict('you are a member of this team already')
+      await repo.addMember(db, { teamId: row.team_id, userId: owner.userId, role: row.role, now })
+    })
+    const team = (await repo.findTeam(repo.db, row.team_id))!
+    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: row.role }
+  }
+
+  /** Only an owner grants, takes or touches the owner role; nobody grants above their own. */
+  private checkCanTouch(owner: Owner, current: Role, next: Role): void {
+    if ((current === 'owner' || next === 'owner') && owner.role !== 'owner') throw new HttpError(403, 'only an owner may change an owner or make one')
+    if (!roleAtMost(next, owner.role)) throw badRequest(`role cannot be above your own (${roleLabel(owner.role)})`)
+  }
+
+  private async keepAnOwner(db: TeamsRepo['db'], teamId: number): Promise<void> {
+    if ((await this.deps.repo.countOwners(db, teamId)) <= 1) throw conflict('a team keeps at least one owner: make another member owner first')
+  }
+
+  /** A personal team's account stays its owner. */
+  private async keepPersonalOwner(db: TeamsRepo['db'], teamId: number, userId: number, role: Role | undefined): Promise<void> {
+    const team = await this.deps.repo.findTeam(db, teamId)
+    if (team?.personal_of === userId && role !== 'owner') throw conflict('this is the personal team of that account: it stays its owner')
+  }
+}
+
+function gone(row: { accepted_at: number | null; revoked_at: number | null; expires_at: number }, now: number): HttpError {
+  if (row.accepted_at !== null) return new HttpError(410, 'this invitation was used already')
+  if (row.revoked_at !== null) return new HttpError(410, 'this invitation was revoked')
+  return new HttpError(410, row.expires_at <= now ? 'this invitation has expired' : 'this invitation no longer applies')
+}
+
+function invitationMail(to: string, teamName: string, inviter: string, role: Role, link: string): OutboundMail {
+  return {
+    to,
+    subject: `${inviter} invites you to the team "${teamName}" on Lantern`,
+    text: `${inviter} invites you to join the team "${teamName}" on Lantern as ${roleLabel(role)}.
+
+Accept the invitation (sign in, or create an account with this address first):
+${link}
+
+The link works once and for 7 days. If you did not expect this, ignore this mail.
+
+-- 
+Lantern`,
+  }
+}
