@@ -15,11 +15,26 @@ const customDomain = t.Nullable(t.String({ maxLength: 1000 }), {
   error: 'custom_domain must be a host name or null',
 })
 
+const language = t.String({
+  maxLength: 20,
+  error: 'language must be one of en, de, fr, es, pt-BR, ja',
+  description: 'The language visitors see when their browser asks for none of these (en, de, fr, es, pt-BR, ja). Visitors may pick another on the page.',
+  examples: ['de'],
+})
+const timeZone = t.String({
+  maxLength: 64,
+  error: 'time_zone must be an IANA time zone such as Europe/Berlin or UTC',
+  description: 'The IANA time zone every time on the public page is shown in, named beside it. Visitors may ask for their own with `?tz=`.',
+  examples: ['Europe/Berlin'],
+})
+
 export const CreateStatusPageBody = t.Object({
   slug,
   name,
   custom_domain: t.Optional(customDomain),
   visibility: t.Optional(VisibilitySchema),
+  language: t.Optional(language),
+  time_zone: t.Optional(timeZone),
   password: t.Optional(
     t.Nullable(t.String({ maxLength: 2000 }), {
       error: 'password must be a string',
@@ -33,6 +48,8 @@ export const UpdateStatusPageBody = t.Object({
   name: t.Optional(name),
   custom_domain: t.Optional(customDomain),
   visibility: t.Optional(VisibilitySchema),
+  language: t.Optional(language),
+  time_zone: t.Optional(timeZone),
 })
 
 /** What create and update take (create checks that slug and name are there). */
@@ -60,6 +77,8 @@ const StatusPageJson = t.Object({
     ),
   ),
   visibility: VisibilitySchema,
+  language: t.String({ description: 'The default language of the public page (en, de, fr, es, pt-BR, ja)', examples: ['en'] }),
+  time_zone: t.String({ description: 'The IANA time zone the public page shows its times in', examples: ['UTC'] }),
   blocked: t.Boolean({ description: 'Set by an instance admin; a blocked page is hidden from visitors' }),
   url: t.String({ description: 'Where visitors are sent: the custom domain once verified, else <slug>.<STATUS_DOMAIN>' }),
   warnings: t.Array(t.Object({ code: t.String(), message: t.String() }), {
@@ -102,6 +121,8 @@ export function statusPageJson(page: StatusPage, config: Pick<Config, 'scheme' |
             reason: page.domainCheck.reason,
           },
     visibility: page.visibility,
+    language: page.language,
+    time_zone: page.timeZone,
     blocked: page.blocked,
     url: statusPageUrl(page, config),
     warnings: pageWarnings(page),

@@ -14,6 +14,8 @@ const publicPageColumns = [
   'status_pages.visibility',
   'status_pages.blocked',
   'status_pages.updated_at',
+  'status_pages.language',
+  'status_pages.time_zone',
   'teams.plan',
 ] as const
 

@@ -13,6 +13,8 @@ export interface StatusPageChanges {
   custom_domain_reason?: string | null
   visibility?: Visibility
   blocked?: number
+  language?: string
+  time_zone?: string
 }
 
 /** What a domain check found, as stored. */
@@ -63,6 +65,8 @@ export class StatusPagesRepo {
     name: string
     customDomain: string | null
     visibility: Visibility
+    language?: string
+    timeZone?: string
     now: number
   }): Promise<number> {
     const row = await this.db
@@ -74,6 +78,8 @@ export class StatusPagesRepo {
         custom_domain: page.customDomain,
         custom_domain_state: page.customDomain === null ? null : 'pending',
         visibility: page.visibility,
+        ...(page.language === undefined ? {} : { language: page.language }),
+        ...(page.timeZone === undefined ? {} : { time_zone: page.timeZone }),
         created_at: page.now,
         updated_at: page.now,
       })

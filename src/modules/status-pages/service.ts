@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { DEFAULT_LANGUAGE, isLanguage, isTimeZone, LANGUAGES } from '../../lib/i18n.ts'
 import { requireWellFormed } from '../../lib/text.ts'
 import type { Owner } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
@@ -29,6 +30,8 @@ export function toStatusPage(row: Selectable<StatusPagesTable> & { plan: Plan; p
     visibility: row.visibility,
     blocked: row.blocked === 1,
     passwordSet: Number(row.password_set) === 1,
+    language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
+    timeZone: isTimeZone(row.time_zone) ? row.time_zone : 'UTC',
     plan: row.plan,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -60,6 +63,19 @@ function parsePageName(raw: string): string {
   if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('name must not contain control characters')
   requireWellFormed('name', name)
   return name
+}
+
+/** The page's default language: one of the shipped translations (src/content/locales/). */
+export function parseLanguage(raw: string): string {
+  if (!isLanguage(raw)) throw badRequest(`language must be one of ${LANGUAGES.join(', ')}`)
+  return raw
+}
+
+/** The page's time zone: an IANA name this server knows, such as Europe/Berlin or UTC. */
+export function parseTimeZone(raw: string): string {
+  if (!isTimeZone(raw)) throw badRequest('time_zone must be an IANA time zone such as Europe/Berlin or UTC')
+  // Intl's own spelling ('europe/berlin' → 'Europe/Berlin'), so the page and the screen agree.
+  return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone
 }
 
 const hostWithoutPort = (hostAndPort: string): string => hostAndPort.replace(/:\d+$/, '')
@@ -108,9 +124,11 @@ export class StatusPagesService {
     const customDomain = await this.checkedCustomDomain(owner, input.custom_domain ?? null, undefined)
     const visibility = input.visibility ?? 'public'
     this.checkVisibilityAllowed(owner, visibility)
+    const language = input.language === undefined ? undefined : parseLanguage(input.language)
+    const timeZone = input.time_zone === undefined ? undefined : parseTimeZone(input.time_zone)
     if (await this.deps.repo.findBySlug(slug)) throw conflict('slug is already taken')
     const passwordHash = input.password == null ? undefined : await this.deps.gatePasswords.hashNewPassword(input.password)
-    const id = await this.uniqueWrite(() => this.deps.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, now: this.deps.clock.now() }))
+    const id = await this.uniqueWrite(() => this.deps.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, language, timeZone, now: this.deps.clock.now() }))
     if (passwordHash !== undefined) await this.deps.gatePasswords.storePasswordHash(id, passwordHash)
     // Caches may hold "no such page" for this slug or domain.
     this.deps.changes.pageChanged(id, { lookups: true })
@@ -137,6 +155,8 @@ export class StatusPagesService {
       this.checkVisibilityAllowed(owner, input.visibility)
       changes.visibility = input.visibility
     }
+    if (input.language !== undefined) changes.language = parseLanguage(input.language)
+    if (input.time_zone !== undefined) changes.time_zone = parseTimeZone(input.time_zone)
     await this.uniqueWrite(() => this.deps.repo.update(id, changes, this.deps.clock.now()))
     const lookups = changes.slug !== undefined || changes.custom_domain !== undefined || changes.visibility !== undefined
     this.deps.changes.pageChanged(id, { lookups })

@@ -24,6 +24,10 @@ export interface StatusPagesTable {
   custom_domain_reason: string | null
   visibility: Visibility
   blocked: Generated<number>
+  /** The language visitors see when they ask for none we have (a tag of src/content/locales/). */
+  language: Generated<string>
+  /** The IANA time zone the page shows its times in. */
+  time_zone: Generated<string>
   created_at: number
   updated_at: number
 }

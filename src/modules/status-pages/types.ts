@@ -2,6 +2,7 @@
  * What a status page is and the limit on its name, read by both the request schemas (model.ts) and the
  * service.
  */
+import type { Language } from '../../lib/i18n.ts'
 import type { Plan } from '../plans/matrix.ts'
 import type { DomainState, Visibility } from './tables.ts'
 
@@ -22,6 +23,10 @@ export interface StatusPage {
   blocked: boolean
   /** A gate password is set (what a private page needs before anyone can open it). */
   passwordSet: boolean
+  /** The language visitors see when they ask for none of ours (src/lib/i18n.ts). */
+  language: Language
+  /** The IANA time zone the page's times are shown in. */
+  timeZone: string
   /** The owner's plan. */
   plan: Plan
   createdAt: number

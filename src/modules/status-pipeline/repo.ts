@@ -55,8 +55,8 @@ export interface IncidentRow {
 /** A maintenance window as its module holds it (its page is the snapshot's). */
 export type MaintenanceRow = Omit<Maintenance, 'pageId'>
 
-/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan. */
-export type PageRow = NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>
+/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan (not its language or zone: the status site reads those). */
+export type PageRow = Omit<NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>, 'language' | 'time_zone'>
 
 export interface SnapshotRows {
   page: PageRow | undefined

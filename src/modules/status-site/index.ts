@@ -13,6 +13,7 @@ import { safeNext, VisitorGate } from '../page-access/gate.ts'
 import type { PageAccessService } from '../page-access/service.ts'
 import { publicContext, type PublicRequestContext } from './context.ts'
 import { NO_SUCH_INCIDENT, type StatusSiteService } from './service.ts'
+import { visitorChoice } from './visitor.ts'
 import { STATUS_API_DOCUMENTS, type StatusApiDocument } from './statuspage-api.ts'
 import { calendarDetail, feedDetail, statuspageDocumentDetail } from './api-docs.ts'
 
@@ -74,8 +75,14 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
 
   const serve = (prepared: PreparedResponse, request: Request, ctx: PublicRequestContext) => {
     const response = servePrepared(prepared, request.headers.get('if-none-match'))
-    if (ctx.site.visibility === 'private') response.headers.set('vary', 'Cookie')
+    if (ctx.site.visibility === 'private') response.headers.append('vary', 'Cookie')
     return response
+  }
+
+  /** The language and zone this visitor reads the page in (`?lang=`, `?tz=`, Accept-Language). */
+  const choiceOf = (request: Request, ctx: PublicRequestContext) => {
+    const start = request.url.indexOf('?')
+    return visitorChoice(start === -1 ? '' : request.url.slice(start + 1), ctx.original.headers.get('accept-language'), ctx.site)
   }
 
   /** HTML routes: blocked → 503, private without a session → the gate. */
@@ -141,7 +148,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
     .get('/_lantern/logo', ({ request }) => assetRoute(request, async (ctx) => (await service.look(ctx.site)).logo), {
       detail: forPeople("The page's logo (branding)"),
     })
-    .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site), true), {
+    .get('/', ({ request }) => htmlRoute(request, (ctx) => service.page(ctx.site, choiceOf(request, ctx)), true), {
       detail: forPeople('The status page: components, their 90-day bars, current incidents and maintenance (HTML)'),
     })
     .get(
@@ -149,10 +156,15 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       ({ request, query }) => {
         const before = query.before === undefined ? undefined : Number(query.before)
         if (before !== undefined && (!Number.isSafeInteger(before) || before < 0)) return text(400, 'before must be a time in epoch milliseconds')
-        return htmlRoute(request, (ctx) => service.historyPage(ctx.site, before))
+        return htmlRoute(request, (ctx) => service.historyPage(ctx.site, before, choiceOf(request, ctx)))
       },
       {
-        query: t.Object({ before: t.Optional(t.String({ maxLength: 200, description: 'Older than this time (epoch milliseconds)' })) }),
+        query: t.Object({
+          before: t.Optional(t.String({ maxLength: 200, description: 'Older than this time (epoch milliseconds)' })),
+          // Read by visitorChoice from the URL; an unknown value is ignored, never a 400.
+          lang: t.Optional(t.String({ description: 'The language to show (en, de, fr, es, pt-BR, ja)' })),
+          tz: t.Optional(t.String({ description: 'An IANA time zone to show times in' })),
+        }),
         detail: forPeople('Past incidents and maintenance, newest first (HTML)'),
       },
     )
@@ -161,7 +173,7 @@ export function statusSiteApp(deps: StatusSiteAppDeps) {
       async ({ request, params }) => {
         const id = Number(params.id)
         if (!/^\d{1,15}$/.test(params.id)) return htmlRoute(request, (ctx) => service.pageNotFound(ctx.site, NO_SUCH_INCIDENT))
-        return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id))
+        return htmlRoute(request, (ctx) => service.incidentPage(ctx.site, id, choiceOf(request, ctx)))
       },
       { params: t.Object({ id: t.String({ maxLength: 40 }) }), detail: forPeople('One incident with its timeline of updates (HTML)') },
     )

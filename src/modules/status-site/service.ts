@@ -23,7 +23,7 @@ import { renderBlockedPage, renderNotFoundPage } from './render/not-found.ts'
 import type { PublicBudgetReader } from '../sla/public-budget.ts'
 import type { VendorFeed } from '../vendor-feeds/service.ts'
 import { groupInPageOrder, renderStatusPage, type ComponentView } from './render/page.ts'
-import type { Assets } from './render/shared.ts'
+import { speechOf, type Assets } from './render/shared.ts'
 import type { StatusSiteRepo } from './repo.ts'
 import { apiSnapshot, documentBody, type StatusApiDocument } from './statuspage-api.ts'
 import type { PageStatusService } from '../status-pipeline/service.ts'
@@ -31,7 +31,8 @@ import { worstOf } from '../status-pipeline/status.ts'
 import { nextBoundary, ttlUntil } from '../status-pipeline/windows.ts'
 import { PAGE_CSS } from './styles.ts'
 import { takesVisitorSubscriptions } from './subscriptions.ts'
-import { calendarKey, feedKey, historyKey, pageKey, statusApiKey } from './keys.ts'
+import { calendarKey, feedKey, historyKey, incidentKey, pageKey, statusApiKey } from './keys.ts'
+import { visitorChoice, type VisitorChoice } from './visitor.ts'
 import { renderCalendar } from './calendar.ts'
 import type { ImageType } from '../branding/tables.ts'
 import type { BrandingService } from '../branding/service.ts'
@@ -63,6 +64,9 @@ export interface Site {
   /** Where the page lives: its custom domain when it has one. */
   url: string
   updatedAt: number
+  /** What visitors read when they ask for nothing else (visitor.ts): a language of ours, an IANA zone. */
+  language: string
+  timeZone: string
 }
 
 export interface Look {
@@ -85,6 +89,8 @@ export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; f
  * headers would add to a status host's HTML (its own policy is kept; framing stays open).
  */
 const HTML_HEADERS = { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' }
+/** The page, history and incident pages speak the visitor's language, so caches on the way key on it too. */
+const VISITOR_HTML_HEADERS = { ...HTML_HEADERS, vary: 'Accept-Language' }
 /** The JSON and the feeds are read from any site (the status site's entry opens them too). */
 const JSON_CORS = { 'access-control-allow-origin': '*' }
 const lookKey = (pageId: number): string => `look:${pageId}`
@@ -105,6 +111,12 @@ export interface StatusSiteServiceDeps {
   /** The vendor feeds the page's components follow (vendor-feeds). */
   vendorFeeds: (pageId: number) => Promise<ReadonlyMap<number, VendorFeed>>
 }
+
+/** The page as a visitor who asks for nothing reads it: its default language, its zone. */
+export const defaultChoice = (site: Pick<Site, 'language' | 'timeZone'>): VisitorChoice => visitorChoice('', null, site)
+
+/** What the footer says of zones: the page's own, and the visitor's pick kept in its form. */
+const zonesOf = (choice: VisitorChoice) => ({ pageZone: choice.pageZone, visitorZone: choice.pickedZone !== undefined, lang: choice.pickedLang })
 
 export class StatusSiteService {
   /** Host → page; `null` is a negative answer (no page at this host), kept briefly. */
@@ -159,6 +171,8 @@ export class StatusSiteService {
         host: route.host,
         url: statusPageUrl({ slug: row.slug, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }, this.deps.config),
         updatedAt: row.updated_at,
+        language: row.language,
+        timeZone: row.time_zone,
       }
       return { value: site, pageId: row.id }
     }
@@ -239,11 +253,11 @@ export class StatusSiteService {
   }
 
   /** Renders the page without any cache (what a cache miss costs). */
-  async renderPage(site: Site): Promise<string> {
-    return (await this.renderPageUntil(site)).html
+  async renderPage(site: Site, choice: VisitorChoice = defaultChoice(site)): Promise<string> {
+    return (await this.renderPageUntil(site, choice)).html
   }
 
-  private async renderPageUntil(site: Site): Promise<{ html: string; boundary: number | undefined }> {
+  private async renderPageUntil(site: Site, choice: VisitorChoice): Promise<{ html: string; boundary: number | undefined }> {
     const snap = await this.snapshot(site, true)
     const look = await this.look(site)
     const recentSince = snap.now - (RECENT_DAYS - 1) * 86_400_000 - (snap.now % 86_400_000)
@@ -275,15 +289,21 @@ export class StatusSiteService {
       now: snap.now,
       assets: look.assets,
       subscribe: this.offersSubscription(site),
+      speech: speechOf(choice),
+      zones: zonesOf(choice),
     })
     return { html, boundary: snap.nextBoundary }
   }
 
-  page(site: Site): Promise<PreparedResponse> {
-    return this.cachedUntil(pageKey(site.pageId), site.pageId, PAGE_TTL_MS, async () => {
-      const { html, boundary } = await this.renderPageUntil(site)
-      return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS }), boundary }
-    })
+  async page(site: Site, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
+    const build = async () => {
+      const { html, boundary } = await this.renderPageUntil(site, choice)
+      return { value: await prepareResponse(200, html, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: VISITOR_HTML_HEADERS }), boundary }
+    }
+    // A zone of the visitor's own (`?tz=`) is rendered for them and not kept: hundreds of zones
+    // times six languages must not push the pages everyone reads out of the cache.
+    if (choice.pickedZone !== undefined) return (await build()).value
+    return this.cachedUntil(pageKey(site.pageId, choice), site.pageId, PAGE_TTL_MS, build)
   }
 
   /** The header's "Subscribe to updates" link: on every HTML page of a host that takes visitors' subscriptions. */
@@ -295,11 +315,11 @@ export class StatusSiteService {
     return site.visibility === 'private' ? 'private, no-cache' : LIVE_CACHE_CONTROL
   }
 
-  async historyPage(site: Site, before: number | undefined): Promise<PreparedResponse> {
-    const key = historyKey(site.pageId, before)
+  async historyPage(site: Site, before: number | undefined, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
+    const key = historyKey(site.pageId, before, choice)
     // Only the first archive page is cached: any `before` cursor is a valid URL, and caching each
     // one would let made-up cursors push everything else out of the cache.
-    return this.cached(key, site.pageId, before === undefined ? PAGE_TTL_MS : 0, async () => {
+    return this.cached(key, site.pageId, before === undefined && choice.pickedZone === undefined ? PAGE_TTL_MS : 0, async () => {
       const { shown, older } = await this.historySlice(site.pageId, before)
       const look = await this.look(site)
       const body = renderHistoryPage({
@@ -312,8 +332,10 @@ export class StatusSiteService {
         now: this.deps.clock.now(),
         assets: look.assets,
         subscribe: this.offersSubscription(site),
+        speech: speechOf(choice),
+        zones: zonesOf(choice),
       })
-      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: VISITOR_HTML_HEADERS })
     })
   }
 
@@ -332,8 +354,8 @@ export class StatusSiteService {
     return { shown: [...shown.filter((i) => i.startedAt !== cut), ...ties], older: next.length > 0 ? cut : undefined }
   }
 
-  async incidentPage(site: Site, id: number): Promise<PreparedResponse> {
-    return this.cached(`pp:incident:${site.pageId}:${id}`, site.pageId, PAGE_TTL_MS, async () => {
+  async incidentPage(site: Site, id: number, choice: VisitorChoice = defaultChoice(site)): Promise<PreparedResponse> {
+    return this.cached(incidentKey(site.pageId, id, choice), site.pageId, choice.pickedZone === undefined ? PAGE_TTL_MS : 0, async () => {
       const incident = await this.deps.events.incident(site.pageId, id)
       if (!incident) return this.pageNotFound(site, NO_SUCH_INCIDENT)
       const look = await this.look(site)
@@ -345,8 +367,10 @@ export class StatusSiteService {
         now: this.deps.clock.now(),
         assets: look.assets,
         subscribe: this.offersSubscription(site),
+        speech: speechOf(choice),
+        zones: zonesOf(choice),
       })
-      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: HTML_HEADERS })
+      return prepareResponse(200, body, { contentType: HTML, cacheControl: this.htmlCacheControl(site), extraHeaders: VISITOR_HTML_HEADERS })
     })
   }
 

@@ -33,7 +33,7 @@ export function createStatusSiteFastLane(deps: StatusSiteFastLaneDeps): StatusSi
     const url = context.url
     const queryStart = url.indexOf('?')
     const path = context.path
-    const key = readKey(path, queryStart === -1 ? '' : url.slice(queryStart + 1), site.pageId)
+    const key = readKey(path, queryStart === -1 ? '' : url.slice(queryStart + 1), site, request.headers.get('accept-language'))
     const prepared = key === undefined ? service.readyAsset(path, site) : service.cachedAnswer(key)
     if (prepared === undefined) return undefined
     if (path === '/' && prepared.status === 200 && deps.onPageView) {

@@ -71,7 +71,7 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .meta{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 .timeline{list-style:none;margin:.75rem 0 0;padding:0}
 .timeline > li{margin:.5rem 0 0;padding:.5rem 0 0;border-top:1px dashed var(--border)}
-.timeline .state{font-weight:700;text-transform:capitalize}
+.timeline .state{font-weight:700}
 .message{margin:.25rem 0 0;overflow-wrap:anywhere}
 .message > :first-child{margin-top:0}
 .message > :last-child{margin-bottom:0}
@@ -86,6 +86,8 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .pager{display:flex;justify-content:space-between;gap:1rem}
 footer{color:var(--muted);font-size:.875rem;padding:1rem 0 2rem;border-top:1px solid var(--border)}
 footer .wrap{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;justify-content:space-between}
+.languages ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
+.zone p{margin:0 0 .25rem}
 .gate{max-width:24rem;margin:3rem auto;padding:1.5rem}
 .gate h1{font-size:1.4rem;margin:0 0 .5rem}
 .gate label{display:block;font-weight:600;margin:1rem 0 .25rem}

@@ -4,6 +4,7 @@
  * domain's DNS record and check, and the delete confirmation.
  */
 import { html } from '../../lib/html.ts'
+import { languageName, LANGUAGES } from '../../lib/i18n.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
@@ -38,7 +39,10 @@ const VISIBILITY_OPTIONS = [
   { value: 'private', label: 'Private: behind a password or token' },
 ]
 
-const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', password: 'Password', custom_domain: 'Custom domain', confirm_slug: 'Slug' }
+/** Each shipped translation under its own name (Deutsch, 日本語…), as visitors see them in the page's switcher. */
+const LANGUAGE_OPTIONS = LANGUAGES.map((lang) => ({ value: lang, label: `${languageName(lang)} (${lang})` }))
+
+const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', password: 'Password', custom_domain: 'Custom domain', confirm_slug: 'Slug', language: 'Default language', time_zone: 'Time zone' }
 
 /** The create form's error when "Private" comes without a password. */
 export const PRIVATE_NEEDS_PASSWORD = 'A private page needs a password: without one no visitor can open it.'
@@ -185,6 +189,8 @@ export function pageSettingsView(page: StatusPage, form: FormState, help: Domain
     !${textField({ name: 'slug', label: 'Slug', hint: 'Changing it changes the page address; old links stop working.', required: true, autocomplete: 'off', state: form })}
     !${selectField({ name: 'visibility', label: 'Visibility', options: VISIBILITY_OPTIONS, state: form })}
     !${textField({ name: 'custom_domain', label: 'Custom domain', hint: 'A host name such as status.example.com; leave empty for none.', autocomplete: 'off', state: form })}
+    !${selectField({ name: 'language', label: 'Default language', hint: "Visitors whose browser asks for none of these languages see this one; anyone can switch on the page.", options: LANGUAGE_OPTIONS, state: form, fallback: 'en' })}
+    !${textField({ name: 'time_zone', label: 'Time zone', hint: 'An IANA time zone such as Europe/Berlin, America/New_York or UTC. Every time on the page is shown in it, with the zone named.', autocomplete: 'off', maxLength: 64, state: form })}
     <button type="submit">Save settings</button>
   </form>
 </section>

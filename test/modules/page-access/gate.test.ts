@@ -97,7 +97,8 @@ describe('private page gate', () => {
     expect(page.status).toBe(200)
     expect(page.headers.get('x-robots-tag')).toBe('noindex')
     expect(page.headers.get('cache-control')).toBe('private, no-cache')
-    expect(page.headers.get('vary')).toBe('Cookie')
+    // The page speaks the visitor's language too, so caches key on both.
+    expect(page.headers.get('vary')).toBe('Accept-Language, Cookie')
     const body = await page.text()
     expect(body).toContain('Hidden Database')
     expect(body).toContain('<meta name="robots" content="noindex">')

@@ -77,7 +77,7 @@ describe('incidents and maintenance on the page', () => {
     expect(html.indexOf('Found a bad deploy')).toBeLessThan(html.indexOf('We are looking')) // newest first
     expect(html).toContain(`<a href="/incidents/${ids.incident}">`)
     expect(html).toMatch(/Started <time datetime="2026-11-01T12:00:00.000Z">1 Nov 2026, 12:00 UTC<\/time>/)
-    expect(html).toMatch(/<span class="state">identified<\/span> &middot; <time datetime="[^"]+">/)
+    expect(html).toMatch(/<span class="state">Identified<\/span> &middot; <time datetime="[^"]+">/)
     expect(html).not.toContain('&#60;time')
     const detail = await ctx.request(`${HOST}/incidents/${ids.incident}`)
     expect(detail.status).toBe(200)
@@ -103,6 +103,8 @@ describe('incidents and maintenance on the page', () => {
     expect(html).toContain('<h2 id="maintenance">Maintenance</h2>')
     expect(html).toContain('<strong>In progress</strong>')
     expect(html).toContain('<strong>Scheduled</strong>')
+    // The sentence comes from the locale file, each time a <time> in it.
+    expect(html).toMatch(/<strong>Scheduled<\/strong>: <time datetime="[^"]+">[^<]+ UTC<\/time> to <time datetime="[^"]+">[^<]+ UTC<\/time>\. Affects: Resolver\./)
     expect(html).toContain('Under maintenance')
   })
 

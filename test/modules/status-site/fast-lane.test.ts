@@ -132,6 +132,22 @@ describe('the status hosts fast lane', () => {
     await app.services.pages.setBlocked('shut', false)
   })
 
+  test('the lane keys on the visitor\'s language: a German answer is never served to an English reader', async () => {
+    const german = await app.handle(get('https://open.status.test/', { 'accept-language': 'de-DE,de;q=0.9' }))
+    expect(await german.text()).toContain('<html lang="de">')
+    expect(german.headers.get('vary')).toContain('Accept-Language')
+    for (const [headers, lang] of [[{ 'accept-language': 'de-AT' }, 'de'], [{ 'accept-language': 'en-US' }, 'en'], [{}, 'en'], [{ 'accept-language': 'ja' }, undefined]] as const) {
+      const hit = app.answerFromCache(get('https://open.status.test/', headers))
+      if (lang === undefined) expect(hit).toBeUndefined() // no Japanese answer cached yet: the full path renders it
+      else expect(await hit!.text()).toContain(`<html lang="${lang}">`)
+    }
+    await app.handle(get('https://open.status.test/history?lang=fr'))
+    expect(await app.answerFromCache(get('https://open.status.test/history?lang=fr', { 'accept-language': 'de' }))!.text()).toContain('<html lang="fr">')
+    expect(app.answerFromCache(get('https://open.status.test/history', { 'accept-language': 'de' }))).toBeUndefined()
+    await app.handle(get('https://open.status.test/history', { 'accept-language': 'de' }))
+    expect(await app.answerFromCache(get('https://open.status.test/history', { 'accept-language': 'de' }))!.text()).toContain('<html lang="de">')
+  })
+
   test('an archive cursor, another method or an unknown host takes the full path', async () => {
     await app.handle(get('https://open.status.test/history?before=1'))
     expect(app.answerFromCache(get('https://open.status.test/history?before=1'))).toBeUndefined()

@@ -153,7 +153,7 @@ describe('vendor components', () => {
       expect(await overall()).toBe('operational')
       const html = await publicPage()
       expect(html).toContain('<span class="status status--unknown">Unknown</span>')
-      expect(html).toContain("The provider's status feed cannot be read right now")
+      expect(html).toContain("The provider&#39;s status feed cannot be read right now")
     }
     expect(reasons).toEqual([
       'the answer is not JSON',
