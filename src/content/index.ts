@@ -21,6 +21,7 @@ import docsNotifications from './docs/notifications.md' with { type: 'text' }
 import docsOperations from './docs/operations.md' with { type: 'text' }
 import docsPrivatePages from './docs/private-pages.md' with { type: 'text' }
 import docsPageTransfer from './docs/page-transfer.md' with { type: 'text' }
+import docsTeams from './docs/teams.md' with { type: 'text' }
 import docsScaleOut from './docs/scale-out.md' with { type: 'text' }
 import docsSla from './docs/sla.md' with { type: 'text' }
 import docsStatusPages from './docs/status-pages.md' with { type: 'text' }
@@ -42,6 +43,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   sla: docsSla,
   notifications: docsNotifications,
   'page-transfer': docsPageTransfer,
+  teams: docsTeams,
   importing: docsImporting,
   'domain-tools': docsDomainTools,
   subscribers: docsSubscribers,

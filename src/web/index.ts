@@ -28,6 +28,8 @@ import { monitorScreens } from './screens/monitors.ts'
 import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
+import { invitationScreens } from './screens/invitations.ts'
+import { teamScreens } from './screens/teams.ts'
 import { slaScreens } from './screens/sla.ts'
 import { vendorFeedScreens } from './screens/vendor-feed.ts'
 import { toolScreens } from './screens/tools.ts'
@@ -73,6 +75,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(notificationScreens(deps))
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))
+    .use(teamScreens(deps))
+    .use(invitationScreens(deps))
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))
     .use(passwordResetScreens(deps))

@@ -41,6 +41,7 @@ export interface Seed {
   shareToken: string
   transferToken: string
   resetToken: string
+  invitationToken: string
   confirmToken: string
   manageToken: string
 }
@@ -124,6 +125,8 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
   const giver = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'giver@example.com', password: OWNER_PASSWORD, plan: 'enterprise' }))
   const offered = await services.pages.create(giver, { name: 'Offered Co', slug: 'sweep-offered' })
   await services.transfers.start(giver, offered.id, { email: owner.email, password: OWNER_PASSWORD }, '127.0.0.1')
+  // The other owner invites the owner to their team: the invitation's screen opens with the mailed token.
+  await services.teams.invite(giver, { email: owner.email, role: 'viewer' })
   // The other owner forgot their password: the new-password form opens with the mailed token.
   await services.passwordResets.request(giver.email, '127.0.0.1')
   // A visitor subscribes on the page: the confirmation link is in the queued mail.
@@ -151,6 +154,7 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
     shareToken: share.secret,
     transferToken: await mailedToken(server, /\/user\/transfers\/([A-Za-z0-9_-]+)/),
     resetToken: await mailedToken(server, /\/user\/password-reset\/([A-Za-z0-9_-]+)/),
+    invitationToken: await mailedToken(server, /\/user\/invitations\/([A-Za-z0-9_-]+)/),
     confirmToken: await mailedToken(server, /\/subscribe\/confirm\?token=([A-Za-z0-9_-]+)/),
     manageToken,
   }
@@ -199,6 +203,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
         'branding/:kind': 'logo',
         'transfers/:token': seed.transferToken,
         'password-reset/:token': seed.resetToken,
+        'invitations/:token': seed.invitationToken,
         'tag/:tag': segments[i - 2] === 'blog' ? tags.blog : tags.docs,
       }[owner]
       if (value === undefined) known = false

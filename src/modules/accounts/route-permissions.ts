@@ -43,6 +43,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule(`/user/api/v1/(api-keys|sessions)${ANY}`, 'self', 'self'),
   rule(`/user/(account|api-keys|two-factor|password|passkeys)${ANY}`, 'self', 'self'),
   rule(`/user/teams${ANY}`, 'self', 'self'),
+  // An invitation's link: any member of any team may join another one.
+  rule(`/user/invitations/:token${ANY}`, 'self', 'self'),
   // Creating, listing and joining teams: the person's own, whatever their role where they act.
   rule(`/user/api/v1/(teams|invitations)${ANY}`, 'self', 'self'),
   rule('/user', 'self'),

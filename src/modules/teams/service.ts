@@ -9,7 +9,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
-import { requireWellFormed } from '../../lib/text.ts'
+import { parseText } from '../../lib/text.ts'
 import { normalizeEmail, type Owner } from '../accounts/service.ts'
 import type { OutboundMail, OutboxWriter } from '../notify/contract.ts'
 import { planLabel, type Plan } from '../plans/matrix.ts'
@@ -40,6 +40,14 @@ export interface Invitation {
   role: Role
   createdAt: number
   expiresAt: number
+}
+
+export interface InvitationOffer {
+  teamName: string
+  role: Role
+  expiresAt: number
+  /** Why it can no longer be accepted; null while it can. */
+  closed: string | null
 }
 
 export interface TeamsServiceDeps {
@@ -75,9 +83,7 @@ export class TeamsService {
 
   /** A new shared team on the plan of the acting team, with the person as its owner. */
   async create(owner: Owner, rawName: string): Promise<Team> {
-    const name = rawName.trim()
-    if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
-    requireWellFormed('name', name)
+    const name = parseText('name', rawName, { max: 100 })
     const { repo } = this.deps
     const id = await repo.insertTeam(repo.db, { name, plan: owner.plan, ownerId: owner.userId, now: this.deps.clock.now() })
     return { id, name, plan: owner.plan, personal: false, role: 'owner' }
@@ -164,6 +170,21 @@ export class TeamsService {
 
   async revokeInvitation(owner: Owner, id: number): Promise<void> {
     if (!(await this.deps.repo.revokeInvitation(this.deps.repo.db, owner.id, id, this.deps.clock.now()))) throw notFound('no pending invitation with this id')
+  }
+
+  /**
+   * What an invitation offers, for the screen of its link: the same 404 as `accept` for an unknown
+   * token or another address's; a used, revoked or expired one is answered with why (`closed`).
+   */
+  async invitationOffer(owner: Owner, token: string): Promise<InvitationOffer> {
+    if (!TOKEN_PATTERN.test(token)) throw notFound()
+    const { repo } = this.deps
+    const row = await repo.findInvitationByToken(repo.db, await sha256Hex(token))
+    if (!row || row.email !== owner.email.toLowerCase()) throw notFound()
+    const team = (await repo.findTeam(repo.db, row.team_id))!
+    const now = this.deps.clock.now()
+    const open = row.accepted_at === null && row.revoked_at === null && row.expires_at > now
+    return { teamName: team.name, role: row.role, expiresAt: row.expires_at, closed: open ? null : gone(row, now).message }
   }
 
   /**

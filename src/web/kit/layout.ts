@@ -40,6 +40,7 @@ export const USER_NAV: NavEntry[] = [
   { label: 'Tools', href: '/user/tools' },
   { label: 'Templates', href: '/user/templates' },
   { label: 'Notifications', href: '/user/notifications' },
+  { label: 'Teams', href: '/user/teams' },
   { label: 'Account', href: '/user/account' },
   { label: 'API keys', href: '/user/api-keys' },
   { label: 'Plan', href: '/user/plan' },
