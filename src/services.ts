@@ -375,6 +375,10 @@ function wireEvents(parts: {
   outboxWorker.onTargetDisabled(channels.onTargetDisabled)
   outboxWorker.onTargetDisabled((trx, target) => subscribers.disableTarget(trx, target))
 
+  // A delivery to a channel succeeded → a webhook or chat channel waiting for its test is verified
+  // (in the transaction that records the success).
+  outboxWorker.onTargetSent(channels.onTargetSent)
+
   // A delivery went out → the outbox metrics.
   if (metrics) outboxWorker.onDelivered(metrics.outbox.delivered)
 

@@ -31,6 +31,23 @@ export class ChannelsRepo {
     return this.db.updateTable('notification_channels').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
   }
 
+  /**
+   * A delivery to the channel succeeded at `at`: a webhook or chat channel whose test was asked for
+   * (and not undone by a change of where it sends) becomes verified. One conditional statement, in
+   * the outbox's transaction, so a concurrent change of the URL is never overwritten.
+   */
+  async verifyByTest(id: number, at: number): Promise<void> {
+    await this.db
+      .updateTable('notification_channels')
+      .set({ verified_at: at })
+      .where('id', '=', id)
+      .where('type', '!=', 'email')
+      .where('verified_at', 'is', null)
+      .where('test_requested_at', 'is not', null)
+      .where('test_requested_at', '<=', at)
+      .execute()
+  }
+
   delete(id: number) {
     return this.db.deleteFrom('notification_channels').where('id', '=', id).execute()
   }

@@ -9,7 +9,9 @@
  * - webhook and chat channels: verified by a successful test send. "Send test" goes through the
  *   outbox like every other delivery (same adapter, same address guard, same retries); the channel
  *   counts as verified once the outbox reports a delivery to it succeeded after the test was asked
- *   for (an unverified channel receives nothing else, so that delivery is the test).
+ *   for (an unverified channel receives nothing else, so that delivery is the test): the worker's
+ *   onTargetSent hook marks it in the transaction that records the success, so the next alert
+ *   reaches it whether or not anyone looks at the channel in between.
  * Changing where a channel sends (address, URL, token, key) makes it unverified again.
  *
  * Webhook channels sign with a `whsec_` secret (Standard Webhooks): made by Lantern unless the owner
@@ -22,7 +24,7 @@ import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseIdList, parseText } from '../../lib/text.ts'
 import type { Owner } from '../accounts/service.ts'
-import { isMonitorEvent, type Delivery, type Fanout, type NotifyEvent, type NotifyEventKind, type OutboxWriter, type TargetDisabledHook } from '../notify/contract.ts'
+import { isMonitorEvent, type Delivery, type Fanout, type NotifyEvent, type NotifyEventKind, type OutboxWriter, type TargetDisabledHook, type TargetSentHook } from '../notify/contract.ts'
 import type { DeliveryEntry, DeliveryLog } from '../notify/delivery-log.ts'
 import type { TargetHistory } from '../notify/outbox.ts'
 import { fromDomain } from '../notify/mail.ts'
@@ -265,7 +267,7 @@ export class ChannelsService {
     return { name: row.name, address: settingsOf(row).address ?? '' }
   }
 
-  // ---- fan-out and the outbox hook (registered in services.ts) -------------------------------
+  // ---- fan-out and the outbox hooks (registered in services.ts) ------------------------------
 
   /**
    * A group of events (one, or all that one outage caused) to every listening channel of the
@@ -323,6 +325,16 @@ export class ChannelsService {
     await repo.update(row.id, { disabled_at: now, disabled_reason: reason })
     const account = await repo.accountEmail(row.owner_id)
     if (account) await this.deps.outbox.enqueue(db, [{ target: `account:${account.id}`, mail: disabledMail(account.email, row.name, reason, this.urls.manageUrl) }])
+  }
+
+  /**
+   * The outbox delivered to a target: when it is a webhook or chat channel waiting for its test,
+   * that delivery was the test (an unverified channel receives nothing else) and the channel is
+   * verified, in the transaction that records the success: the next fan-out reaches it.
+   */
+  readonly onTargetSent: TargetSentHook = async (db, target, at) => {
+    const match = /^channel:(\d+)$/.exec(target)
+    if (match) await new ChannelsRepo(db).verifyByTest(Number(match[1]), at)
   }
 
   /** The keys a webhook channel's requests are signed with at each attempt (its current secrets). */
@@ -385,12 +397,6 @@ export class ChannelsService {
     const channels: Channel[] = []
     for (const row of rows) {
       const last = history.get(channelTarget(row.id)) ?? null
-      let verifiedAt = row.verified_at
-      // A webhook or chat channel is verified by its test: the first success after it was asked for.
-      if (verifiedAt === null && row.type !== 'email' && row.test_requested_at !== null && last?.lastResult === 'sent' && last.lastAt !== null && last.lastAt >= row.test_requested_at) {
-        verifiedAt = last.lastAt
-        await this.deps.repo.update(row.id, { verified_at: verifiedAt })
-      }
       channels.push({
         id: row.id,
         type: row.type as ChannelType,
@@ -401,8 +407,8 @@ export class ChannelsService {
         pages: (pagesOf.get(row.id) ?? []).map((p) => ({ id: p.id, name: p.name })),
         events: JSON.parse(row.events_json) as NotifyEventKind[],
         enabled: row.enabled === 1,
-        verifiedAt,
-        verifyExpiresAt: row.type === 'email' && verifiedAt === null ? row.verify_expires_at : null,
+        verifiedAt: row.verified_at,
+        verifyExpiresAt: row.type === 'email' && row.verified_at === null ? row.verify_expires_at : null,
         testRequestedAt: row.test_requested_at,
         disabledAt: row.disabled_at,
         disabledReason: row.disabled_reason,

@@ -151,6 +151,12 @@ export const HOLD_LIMIT_MS = 60_000
 /** Called by the worker when a target is disabled after too many failed deliveries in a row. */
 export type TargetDisabledHook = (db: Db, target: string) => Promise<void>
 
+/**
+ * Called by the worker when a delivery to a target succeeded, in the transaction that records the
+ * success, with the time it is recorded at (channels: a successful test send verifies the channel).
+ */
+export type TargetSentHook = (db: Db, target: string, at: number) => Promise<void>
+
 /** The one place producers hand events to. Fan-outs and the store register at the composition root. */
 export class Notifier {
   private readonly fanouts: Fanout[] = []

@@ -7,6 +7,8 @@
  * - Disabling: a target whose deliveries went dead DISABLE_AFTER_DEAD times in a row is disabled
  *   (what is still queued for it is given up) and the TargetDisabledHooks run in the same
  *   transaction; one success resets the count.
+ * - A success runs the TargetSentHooks in the transaction that records it (a channel's test send
+ *   verifies it there, before anything else may be fanned out to it).
  * - A slow receiver blocks nothing: at most `concurrency` deliveries are in flight, at most
  *   PER_TARGET_IN_FLIGHT claimed for one target, each bounded by its timeout.
  * - Order per target: a target's claimed deliveries are sent one after another, in the order they
@@ -26,7 +28,7 @@ import { engineOf } from '../../db/engine.ts'
 import type { TargetResult } from './tables.ts'
 import type { AddressGuard } from '../../lib/address-guard.ts'
 import type { Clock } from '../../lib/clock.ts'
-import type { OutboundMail, OutboundRequest, TargetDisabledHook } from './contract.ts'
+import type { OutboundMail, OutboundRequest, TargetDisabledHook, TargetSentHook } from './contract.ts'
 import { HTTP_DELIVERY_TIMEOUT_MS, postDelivery, type DeliveryOutcome } from './http-delivery.ts'
 import { fromDomain, textAsHtml, type MailSender } from './mail.ts'
 import { deliveryHistory, type TargetHistory } from './outbox.ts'
@@ -83,6 +85,7 @@ export interface DrainCounts {
 export class OutboxWorker {
   private readonly repo: OutboxRepo
   private readonly hooks: TargetDisabledHook[] = []
+  private readonly sentHooks: TargetSentHook[] = []
   private readonly steps: OutboxStep[] = []
   /** By target kind (`channel`, `subscriber`): where the signing secrets of its receivers are. */
   private readonly keySources = new Map<string, SigningKeySource>()
@@ -117,6 +120,17 @@ export class OutboxWorker {
   /** Runs when a target is disabled (channels and subscribers tell the owner). */
   onTargetDisabled(hook: TargetDisabledHook): this {
     this.hooks.push(hook)
+    return this
+  }
+
+  /**
+   * Runs when a delivery to a target succeeded, in the transaction that records it (channels: a
+   * test send verifies the channel). A failing hook fails the batch's transaction: its results are
+   * not written and the rows are sent again after their lease, so the success and what the hook
+   * writes are committed together or not at all.
+   */
+  onTargetSent(hook: TargetSentHook): this {
+    this.sentHooks.push(hook)
     return this
   }
 
@@ -386,6 +400,7 @@ export class OutboxWorker {
     const attempt = { statusCode: outcome.status ?? null, latencyMs: outcome.latencyMs }
     if (outcome.ok) {
       await this.repo.markSent(trx, row, now, attempt)
+      for (const hook of this.sentHooks) await hook(trx, row.target, now)
       if (outcome.kept) {
         await keepThread(trx, row.target, outcome.kept.key, outcome.kept.refs, now)
         if (now - this.threadsPrunedAt >= THREAD_PRUNE_EVERY_MS) {
