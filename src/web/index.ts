@@ -29,6 +29,7 @@ import { notificationScreens } from './screens/notifications.ts'
 import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
 import { invitationScreens } from './screens/invitations.ts'
+import { teamMemberScreens } from './screens/team-members.ts'
 import { teamScreens } from './screens/teams.ts'
 import { slaScreens } from './screens/sla.ts'
 import { vendorFeedScreens } from './screens/vendor-feed.ts'
@@ -76,6 +77,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))
     .use(teamScreens(deps))
+    .use(teamMemberScreens(deps))
     .use(invitationScreens(deps))
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))

@@ -127,6 +127,12 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
   await services.transfers.start(giver, offered.id, { email: owner.email, password: OWNER_PASSWORD }, '127.0.0.1')
   // The other owner invites the owner to their team: the invitation's screen opens with the mailed token.
   await services.teams.invite(giver, { email: owner.email, role: 'viewer' })
+  // The owner's team has a second member (invited and joined through the mailed link) and a pending
+  // invitation: the members screen shows both tables with their buttons, and a removal's confirmation.
+  await services.teams.invite(owner, { email: 'member@example.com', role: 'editor' })
+  const member = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'member@example.com', password: OWNER_PASSWORD, plan: 'free' }))
+  await services.teams.accept(member, await mailedToken(server, /\/user\/invitations\/([A-Za-z0-9_-]+)/, member.email))
+  await services.teams.invite(owner, { email: 'pending@example.com', role: 'viewer' })
   // The other owner forgot their password: the new-password form opens with the mailed token.
   await services.passwordResets.request(giver.email, '127.0.0.1')
   // A visitor subscribes on the page: the confirmation link is in the queued mail.
@@ -147,14 +153,14 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
   const manageToken = await services.subscribers.tokens.token(subscribers, row.id, row.manage_key)
 
   return {
-    ids: { page: page.id, component: website.id, incident: incident.id, postmortem: postmortem.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck, channel: channel.id, subscriber: webhookSubscriber.id, offered: offered.id },
+    ids: { page: page.id, component: website.id, incident: incident.id, postmortem: postmortem.id, template: template.id, maintenance: maintenance.id, key: key.id, monitor: monitor.id, toolCheck, channel: channel.id, subscriber: webhookSubscriber.id, offered: offered.id, member: member.userId },
     slug: 'sweep',
     privateSlug: 'sweep-private',
     blockedSlug: 'sweep-blocked',
     shareToken: share.secret,
     transferToken: await mailedToken(server, /\/user\/transfers\/([A-Za-z0-9_-]+)/),
     resetToken: await mailedToken(server, /\/user\/password-reset\/([A-Za-z0-9_-]+)/),
-    invitationToken: await mailedToken(server, /\/user\/invitations\/([A-Za-z0-9_-]+)/),
+    invitationToken: await mailedToken(server, /\/user\/invitations\/([A-Za-z0-9_-]+)/, owner.email),
     confirmToken: await mailedToken(server, /\/subscribe\/confirm\?token=([A-Za-z0-9_-]+)/),
     manageToken,
   }
@@ -168,14 +174,15 @@ export function routeList(app: App): Array<{ host: 'service' | 'status'; method:
   ]
 }
 
-/** A token out of a queued mail (the outbox row's text), as its recipient would follow it. */
-async function mailedToken(server: ListeningContext, link: RegExp): Promise<string> {
+/** A token out of a queued mail (the outbox row's text), as its recipient (`to`, else anyone) would follow it. */
+async function mailedToken(server: ListeningContext, link: RegExp, to?: string): Promise<string> {
   const rows = await server.ctx.database.db.selectFrom('outbox').select('payload_json').execute()
   for (const row of rows) {
+    if (to !== undefined && (JSON.parse(row.payload_json) as { mail?: { to?: string } }).mail?.to !== to) continue
     const found = link.exec(row.payload_json)
     if (found) return found[1]!
   }
-  throw new Error(`no queued mail holds ${link}`)
+  throw new Error(`no queued mail${to ? ` to ${to}` : ''} holds ${link}`)
 }
 
 /** Which seeded value fills `:param` of a route, by the segment before it; undefined when none does. */
@@ -195,6 +202,7 @@ function fillRoute(route: string, seed: Seed, tags: { docs: string; blog: string
         'templates/:id': seed.ids.template,
         'maintenance/:id': seed.ids.maintenance,
         'api-keys/:id': seed.ids.key,
+        'members/:user_id': seed.ids.member,
         'monitors/:id': seed.ids.monitor,
         'checks/:id': seed.ids.toolCheck,
         'notifications/:id': seed.ids.channel,

@@ -3,7 +3,8 @@
  * person (the mail through a real SMTP server), who opens the link, logs in, joins with the role
  * of the invitation, acts in the team and sees its page and not their own. Also: another address's
  * link is 404, a used link says so, a team that is not yours is 404, a cross-site post is 403,
- * markup in a team's name stays text, a11y and layouts.
+ * markup in a team's name stays text, a11y and layouts. The members screen mails an invitation
+ * when mail is on and says so.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startSmtp, type SmtpHarness } from '../helpers/smtp.ts'
@@ -99,6 +100,19 @@ describe('teams in the browser', () => {
     expect(await tab.getByRole('status').filter({ hasText: 'This invitation was used already.' }).isVisible()).toBe(true)
     expect(await tab.getByRole('button', { name: 'Join Night Shift' }).count()).toBe(0)
     await other.close()
+
+    // With mail on, the members screen mails an invitation and says so (no link on the screen).
+    await page.goto(`${app.base}/user/team`)
+    await page.getByLabel('Email address').fill('later@example.com')
+    await page.getByLabel('Role', { exact: true }).selectOption('responder')
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await page.waitForURL(`${app.base}/user/team`)
+    expect(await page.getByRole('status').filter({ hasText: 'Invitation mailed to later@example.com.' }).isVisible()).toBe(true)
+    expect(await page.getByRole('textbox', { name: /Invitation link/ }).count()).toBe(0)
+    expect(await page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: 'later@example.com' }).getByRole('cell', { name: 'Responder' }).isVisible()).toBe(true)
+    await services().outboxWorker.drain()
+    const later = await smtp.waitFor((m) => m.to === 'later@example.com' && m.subject.includes('"Night Shift"'))
+    expect(later.text).toContain('as Responder')
   })
 
   test('markup in a name stays text; a team that is not yours is 404; a cross-site post is 403; a bad name is 400', async () => {

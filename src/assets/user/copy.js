@@ -13,7 +13,7 @@
         await navigator.clipboard.writeText(field.value)
         if (status) status.textContent = 'Copied to the clipboard.'
       } catch {
-        if (status) status.textContent = 'Copy failed: select the key and copy it yourself.'
+        if (status) status.textContent = 'Copy failed: select the text and copy it yourself.'
       }
     })
   }

@@ -53,6 +53,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('/user/api/v1/team', 'read', 'manage'),
   rule(`/user/api/v1/team/ownership`, undefined, 'own'),
   rule(`/user/team/(delete|ownership)${ANY}`, 'own', 'own'),
+  // The members screen: its lists are read by every member, a removal's confirmation is the admin's.
+  rule('/user/team/members/:user_id/remove', 'manage', 'manage'),
   rule(`/user/team${ANY}`, 'read', 'manage'),
   rule(`/user/(api/v1/)?plan`, 'read'),
   rule(`/user/(api/v1/)?audit-log${ANY}`, 'read'),

@@ -93,13 +93,16 @@ export class TeamsService {
     return (await this.deps.repo.teamsOf(this.deps.repo.db, owner.userId)).map((row) => ({ id: row.id, name: row.name, plan: row.plan, personal: row.personal_of !== null, role: row.role }))
   }
 
-  /** The acting team with its seats (members and pending invitations; null limit: no limit). */
-  async current(owner: Owner): Promise<Team & { seats: { used: number; limit: number | null } }> {
+  /**
+   * The acting team with its seats (members and pending invitations; null limit: no limit) and,
+   * for a personal team, its account (`personalOf`), which stays its owner.
+   */
+  async current(owner: Owner): Promise<Team & { seats: { used: number; limit: number | null }; personalOf: number | null }> {
     const { repo } = this.deps
     const team = await repo.findTeam(repo.db, owner.id)
     if (!team) throw notFound()
     const used = await repo.seatsTaken(repo.db, owner.id, this.deps.clock.now())
-    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: owner.role, seats: { used, limit: seatsOf(team.plan) } }
+    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: owner.role, seats: { used, limit: seatsOf(team.plan) }, personalOf: team.personal_of }
   }
 
   async members(owner: Owner): Promise<Member[]> {

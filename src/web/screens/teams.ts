@@ -5,7 +5,7 @@
  *   POST /user/teams              create a shared team (you are its owner)
  *   POST /user/teams/:id/choose   this browser acts in that team from the next request on
  *
- * Members and invitations are managed through the API for now (/user/api/v1/team/...).
+ * The acting team's members and invitations have their own screen (screens/team-members.ts).
  */
 import { Elysia, t } from 'elysia'
 import { badRequest, notFound } from '../../lib/errors.ts'

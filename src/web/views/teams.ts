@@ -19,6 +19,7 @@ export function teamsView(teams: readonly Team[], actingId: number, form: FormSt
 <section class="card" aria-labelledby="teams-heading">
   <h2 id="teams-heading">Your teams</h2>
   <p>Pages, monitors and channels belong to a team. The screens show the team you act in; your role there decides what you may change.</p>
+  <p><a href="/user/team">Members and invitations</a> of the team you act in: roles, invite people, remove a member.</p>
   <section class="scroll" tabindex="0" aria-label="Teams you belong to"><table><caption class="visually-hidden">Teams you belong to</caption>
     <thead><tr><th scope="col">Team</th><th scope="col">Your role</th><th scope="col">Acting</th></tr></thead>
     <tbody>!${rows.join('')}</tbody>
@@ -26,7 +27,7 @@ export function teamsView(teams: readonly Team[], actingId: number, form: FormSt
 </section>
 <section class="card" aria-labelledby="new-team-heading">
   <h2 id="new-team-heading">Create a team</h2>
-  <p>A shared team on the plan of the team you act in, with you as its owner. Invite people through the API (<code>POST /user/api/v1/team/invitations</code>) while acting in it.</p>
+  <p>A shared team on the plan of the team you act in, with you as its owner. Act in it, then invite people on its <a href="/user/team">Members</a> screen.</p>
   !${errorSummary(form, { name: 'Team name' })}
   <form method="post" action="/user/teams">
     !${textField({ name: 'name', label: 'Team name', state: form, required: true, maxLength: 100 })}
