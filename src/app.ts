@@ -55,7 +55,7 @@ import { transfersRoutes } from './modules/transfers/index.ts'
 import { teamsRoutes } from './modules/teams/index.ts'
 import { subscribersRoutes } from './modules/subscribers/index.ts'
 import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
-import { analyticsDashboardRoutes, userAreaRoutes } from './web/index.ts'
+import { analyticsDashboardRoutes, tooLargeAnswer, userAreaRoutes } from './web/index.ts'
 import { widgetRoutes } from './modules/widget/index.ts'
 import { slaRoutes } from './modules/sla/index.ts'
 import { mcpRoutes } from './modules/mcp/index.ts'
@@ -171,6 +171,7 @@ export function createApp(deps: AppDeps): App {
     workerId: deps.workerId,
     log: deps.log,
     logError,
+    tooLarge: tooLargeAnswer,
   })
 
   return {

@@ -3,6 +3,7 @@
  * listens and starts background jobs. `bun run start` runs it; `lantern serve` calls startServer.
  */
 import { createApp } from './app.ts'
+import { LARGEST_BODY_LIMIT_BYTES } from './http/body-limit.ts'
 import { backgroundJobs, startJobs } from './jobs.ts'
 import { createAccountsService } from './services.ts'
 import { nodeDnsResolver } from './lib/dns/index.ts'
@@ -21,8 +22,6 @@ import { superviseWorkers, WORKER_ENV } from './modules/operations/workers.ts'
 import { MonitorScheduler } from './modules/monitors/run/index.ts'
 import type { DnsResolver } from './modules/status-pages/dns-check.ts'
 
-/** Request bodies larger than this are refused before they reach a route. */
-const MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024
 
 export interface RunningServer {
   url: string
@@ -89,7 +88,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    // The largest body any path takes; each path's own limit is the edge's (http/body-limit.ts).
+    maxRequestBodySize: LARGEST_BODY_LIMIT_BYTES,
     development: false,
     // Several workers share one port (WORKERS=N); the kernel spreads connections over them.
     reusePort: config.operations.workers > 1,

@@ -50,6 +50,8 @@ export interface FrontDeps {
   workerId?: number | undefined
   log?: (line: string) => void
   logError(error: unknown): void
+  /** The 413 of a body past its path's limit (the web app's page for its forms); by default the JSON error. */
+  tooLarge?: (request: Request, limitBytes: number) => Response
 }
 
 export interface Front {
@@ -134,6 +136,7 @@ export function createFront(deps: FrontDeps): Front {
     router: deps.router,
     workerId: deps.workerId,
     log: deps.log,
+    tooLarge: deps.tooLarge,
   })
   const cached = deps.operations.requestLog ? undefined : fromCache
 

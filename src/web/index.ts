@@ -6,7 +6,8 @@
  */
 import { Elysia, t } from 'elysia'
 import type { Config } from '../config.ts'
-import { HttpError } from '../lib/errors.ts'
+import { errorResponse, HttpError } from '../lib/errors.ts'
+import { limitLabel, tooLargeMessage } from '../http/body-limit.ts'
 import { isCrossSite, isSameOrigin, sessionToken } from '../modules/accounts/auth.ts'
 import { TooManyAttempts, type AccountsService } from '../modules/accounts/service.ts'
 import { endSessionCookie, htmlPage, loginRedirect, redirect, safeNext, sessionCookie, sessionUser } from './responses.ts'
@@ -31,6 +32,7 @@ import { transferScreens } from './screens/transfer.ts'
 import { invitationScreens } from './screens/invitations.ts'
 import { teamMemberScreens } from './screens/team-members.ts'
 import { teamScreens } from './screens/teams.ts'
+import { importScreens } from './screens/import.ts'
 import { slaScreens } from './screens/sla.ts'
 import { vendorFeedScreens } from './screens/vendor-feed.ts'
 import { toolScreens } from './screens/tools.ts'
@@ -41,6 +43,16 @@ import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
 import { servePrepared } from '../lib/http-cache.ts'
+
+/**
+ * A body past its path's limit (http/body-limit.ts), refused before it is read: a page for the web
+ * app's forms (a file too large for the Import screen), the API's JSON error for everything else.
+ */
+export function tooLargeAnswer(request: Request, limitBytes: number): Response {
+  const path = new URL(request.url).pathname
+  if (!path.startsWith('/user/') || path.startsWith('/user/api/')) return errorResponse(413, tooLargeMessage(limitBytes))
+  return htmlPage(messagePage('Too large', `This form takes at most ${limitLabel(limitBytes)}, and more was sent. Go back and choose a smaller file.`), 413)
+}
 
 /** The owner's and the shared analytics dashboards, mounted after the analytics API. */
 export { analyticsDashboardRoutes } from './analytics/index.ts'
@@ -78,6 +90,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(transferScreens(deps))
     .use(teamScreens(deps))
     .use(teamMemberScreens(deps))
+    .use(importScreens(deps))
     .use(invitationScreens(deps))
     .use(toolScreens(deps))
     .use(subscriberScreens(deps))

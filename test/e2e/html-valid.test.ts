@@ -17,23 +17,14 @@
  *   leave blanks at the end of a line where an optional part is empty, and browsers ignore them.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { HtmlValidate, type ConfigData } from 'html-validate'
+import { HtmlValidate } from 'html-validate'
+import { HTML_RULES } from '../helpers/html-rules.ts'
 import { announceFirstRunSetup } from '../../src/modules/accounts/setup.ts'
 import { listenTestContext, type ListeningContext } from '../helpers/listening.ts'
 import { loginCookie, seedSite, SITE_ENV, sitePages, startMonitorTarget, type SitePage } from '../helpers/site-map.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 
-export const HTML_RULES: ConfigData = {
-  extends: ['html-validate:recommended', 'html-validate:document'],
-  rules: {
-    'require-sri': 'off',
-    'doctype-style': ['error', { style: 'lowercase' }],
-    'form-dup-name': ['error', { shared: ['radio', 'checkbox', 'button', 'reset', 'submit'] }],
-    'valid-id': ['error', { relaxed: true }],
-    'no-trailing-whitespace': 'off',
-  },
-}
 
 let server: ListeningContext
 let target: ReturnType<typeof startMonitorTarget>

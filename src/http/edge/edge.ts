@@ -15,6 +15,7 @@ import type { OperationsConfig } from '../../config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
 import { applySecurityHeaders } from './security-headers.ts'
+import { declaredTooLarge, tooLargeMessage } from '../body-limit.ts'
 
 export type Handler = (request: Request, context: RequestContext) => Promise<Response> | Response
 /**
@@ -35,6 +36,8 @@ export interface EdgeOptions {
   log?: (line: string) => void
   /** High-resolution time for durations, in ms. */
   now?: () => number
+  /** The 413 of a body past its path's limit (http/body-limit.ts); by default the JSON error. */
+  tooLarge?: (request: Request, limitBytes: number) => Response
 }
 
 /**
@@ -113,6 +116,13 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
       return out
     }
     if (admitted instanceof Response) return finish(admitted)
+    // A body declared larger than its path takes is refused before anything reads it (http/body-limit.ts).
+    const limit = declaredTooLarge(request, context.path)
+    if (limit !== undefined) {
+      const refusal = options.tooLarge?.(request, limit) ?? errorResponse(413, tooLargeMessage(limit))
+      refusal.headers.set('cache-control', 'no-store')
+      return finish(refusal)
+    }
     if (limiter && isRateLimited(request.method, context.path)) {
       const address = context.socketClient
       if (address !== undefined && !isLoopback(address)) {

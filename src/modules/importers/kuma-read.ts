@@ -30,27 +30,28 @@ export interface KumaData {
 
 const REQUIRED = ['monitor', 'heartbeat', 'notification', 'monitor_notification', 'status_page', 'group', 'monitor_group', 'tag', 'monitor_tag', 'maintenance']
 
-export function readKumaDatabase(path: string): KumaData {
+/** `name` is how errors call the file (an upload's own name rather than its temporary path). */
+export function readKumaDatabase(path: string, name: string = path): KumaData {
   let db: Database
   try {
     db = new Database(path, { readonly: true, create: false })
   } catch (error) {
-    throw badRequest(`cannot open ${path} as an Uptime Kuma database: ${error instanceof Error ? error.message : String(error)}`)
+    throw badRequest(`cannot open ${name} as an Uptime Kuma database: ${error instanceof Error ? error.message : String(error)}`)
   }
   try {
     let tables: Set<string>
     try {
       tables = new Set(db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => String((r as Row).name)))
     } catch (error) {
-      throw badRequest(`${path} is not a readable SQLite database (${error instanceof Error ? error.message : String(error)})`)
+      throw badRequest(`${name} is not a readable SQLite database (${error instanceof Error ? error.message : String(error)})`)
     }
     const missing = REQUIRED.filter((t) => !tables.has(t))
-    if (missing.length > 0) throw badRequest(`${path} is not an Uptime Kuma database: it has no ${missing.map((t) => `"${t}"`).join(', ')} table`)
+    if (missing.length > 0) throw badRequest(`${name} is not an Uptime Kuma database: it has no ${missing.map((t) => `"${t}"`).join(', ')} table`)
     const all = (sql: string): Row[] => {
       try {
         return db.query(sql).all() as Row[]
       } catch (error) {
-        throw badRequest(`${path} could not be read (${error instanceof Error ? error.message : String(error)}); is the file damaged?`)
+        throw badRequest(`${name} could not be read (${error instanceof Error ? error.message : String(error)}); is the file damaged?`)
       }
     }
     const optional = (table: string, sql: string): Row[] => (tables.has(table) ? all(sql) : [])

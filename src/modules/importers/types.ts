@@ -10,6 +10,13 @@ import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 
 export type ImportSource = 'uptime-kuma' | 'gatus' | 'statuspage'
 
+/** The largest Uptime Kuma database the Import screen takes (the CLI reads any size). */
+export const KUMA_UPLOAD_MAX_BYTES = 50 * 1024 * 1024
+/** The largest Gatus configuration the Import screen takes. */
+export const GATUS_UPLOAD_MAX_BYTES = 1024 * 1024
+/** Where the Import screen posts a Kuma database: the one path whose body may exceed the usual limit. */
+export const KUMA_UPLOAD_PATH = '/user/import/uptime-kuma'
+
 export interface PlannedPage {
   key: string
   slug: string

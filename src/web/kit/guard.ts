@@ -39,6 +39,7 @@ const ERROR_TITLES: Record<number, string> = {
   403: 'Not allowed',
   404: 'Not found',
   409: 'Conflict',
+  413: 'Too large',
 }
 
 /** The HTML page for an HttpError (404 for another owner's id, exactly as the API answers). */

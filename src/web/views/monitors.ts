@@ -232,7 +232,7 @@ export function monitorsListView(monitors: ReadonlyArray<Monitor>, live?: LiveSc
   return html`<h1>Monitors</h1>
 <section class="card" aria-labelledby="list-heading"!${liveAttributes(live)}>
   <h2 id="list-heading" class="visually-hidden">Your monitors</h2>
-  <p><a class="button" href="${monitorsPath}/new">Add monitor</a></p>
+  <p><a class="button" href="${monitorsPath}/new">Add monitor</a> <a href="/user/import">Move in from Uptime Kuma or Gatus</a></p>
   !${liveMonitorsList(monitors)}
   !${live ? html`<p class="hint">This list follows new results and state changes as they come.</p>` : ''}
 </section>`

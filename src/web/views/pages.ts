@@ -98,6 +98,7 @@ export function pagesListView(rows: PageRow[], form: FormState, pictures = ''): 
     !${textField({ name: 'password', label: 'Password (private pages only)', type: 'password', autocomplete: 'new-password', hint: 'Visitors type it to open a private page; at least 8 characters. Leave it empty for a public page.', state: form })}
     <button type="submit">Create page</button>
   </form>
+  <p class="hint">Moving from Uptime Kuma or Gatus? <a href="/user/import">Import its monitors and pages</a>.</p>
 </section>`
 }
 
