@@ -1,8 +1,9 @@
 /**
  * How large a request body may be: 2 MB, except where a screen takes a large file (the Import
  * screen's Uptime Kuma database). The edge refuses a declared Content-Length past the path's limit
- * with 413 before anything reads the body; the server's own cap (main.ts) is the largest of these,
- * so a body sent without a length stops there.
+ * with 413 before anything reads the body. The server's own cap (main.ts) is the largest of these, so
+ * a body sent without a length (chunked) would only stop there: on a path with a smaller limit it is
+ * refused with 411 instead, and the client is asked to declare the length.
  */
 import { KUMA_UPLOAD_MAX_BYTES, KUMA_UPLOAD_PATH } from '../modules/importers/types.ts'
 
@@ -34,3 +35,15 @@ export function declaredTooLarge(request: Request, path: string): number | undef
   const limit = bodyLimitFor(path)
   return Number(declared) > limit ? limit : undefined
 }
+
+/** A write that sends a body without declaring its length, to a path whose limit is below the server's cap. */
+export function undeclaredLength(request: Request, path: string): number | undefined {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined
+  if (request.headers.get('content-length') !== null || request.headers.get('transfer-encoding') === null) return undefined
+  const limit = bodyLimitFor(path)
+  return limit < LARGEST_BODY_LIMIT_BYTES ? limit : undefined
+}
+
+/** What the 411 says. */
+export const lengthRequiredMessage = (limit: number): string =>
+  `send the request body with a Content-Length header: this address takes at most ${limitLabel(limit)}`

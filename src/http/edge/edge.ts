@@ -15,7 +15,7 @@ import type { OperationsConfig } from '../../config.ts'
 import { isRateLimited, RateLimiter } from './rate-limit.ts'
 import { requestLogLine } from './request-log.ts'
 import { applySecurityHeaders } from './security-headers.ts'
-import { declaredTooLarge, tooLargeMessage } from '../body-limit.ts'
+import { declaredTooLarge, lengthRequiredMessage, tooLargeMessage, undeclaredLength } from '../body-limit.ts'
 
 export type Handler = (request: Request, context: RequestContext) => Promise<Response> | Response
 /**
@@ -120,6 +120,12 @@ export function createEdge(handle: Handler, options: EdgeOptions) {
     const limit = declaredTooLarge(request, context.path)
     if (limit !== undefined) {
       const refusal = options.tooLarge?.(request, limit) ?? errorResponse(413, tooLargeMessage(limit))
+      refusal.headers.set('cache-control', 'no-store')
+      return finish(refusal)
+    }
+    const undeclared = undeclaredLength(request, context.path)
+    if (undeclared !== undefined) {
+      const refusal = errorResponse(411, lengthRequiredMessage(undeclared))
       refusal.headers.set('cache-control', 'no-store')
       return finish(refusal)
     }
