@@ -1,7 +1,7 @@
 /**
  * Uptime Kuma rows → an import plan (pure). The rules:
- * - Monitors: http, keyword, json-query, port (tcp), dns and push become monitors of the same kind;
- *   group monitors become the group names of their children's components; other kinds are left out.
+ * - Monitors: http, keyword, json-query, port (tcp), dns, push, ping, redis, postgres and websocket-upgrade
+ *   become monitors of the same kind; group monitors become the group names of their children's components; other kinds are left out.
  *   Kuma's retries (failed checks before down) become confirm_failures = retries + 1, Kuma going up
  *   on the first success becomes confirm_successes = 1. Intervals under Lantern's floor are raised.
  *   Upside-down monitors are left out: Lantern has no inverted check, and a normal one would be wrong.
@@ -17,6 +17,7 @@
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import { parseSettings, type ChannelType } from '../channels/types.ts'
 import { MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MAX_CONFIRM, type MonitorInput } from '../monitors/definition.ts'
+import { MAX_PING_COUNT } from '../monitors/kinds/ping.ts'
 import type { KumaData } from './kuma-read.ts'
 import type { ImportPlan, PlannedChannel, PlannedComponent, PlannedMaintenance, PlannedMonitor, PlannedPage, ReportLine } from './types.ts'
 
@@ -159,6 +160,35 @@ function monitorInput(m: Row, changed: ReportLine[]): { input: MonitorInput } | 
     }
     case 'push':
       return { input: { ...base, type: 'push', push_grace_seconds: 0 } }
+    case 'ping': {
+      const host = str(m.hostname)
+      if (!host) return { reason: 'it has no host name' }
+      const input: MonitorInput = { ...base, type: 'ping', target: host }
+      // Kuma 2 chooses the echo requests per run; Kuma 1 always sends one.
+      const count = num(m.ping_count) ?? 1
+      input.ping_count = Math.min(MAX_PING_COUNT, Math.max(1, Math.round(count)))
+      if (input.ping_count !== count) note(`${count} echo requests per run became ${input.ping_count} (at most ${MAX_PING_COUNT})`)
+      if ((num(m.packet_size) ?? 56) !== 56) note(`the packet size ${num(m.packet_size)} is not kept: Lantern sends the system ping's default`)
+      return { input }
+    }
+    case 'redis': {
+      const url = str(m.database_connection_string)
+      if (!url) return { reason: 'it has no connection string' }
+      return { input: { ...base, type: 'redis', target: url } }
+    }
+    case 'postgres': {
+      const url = str(m.database_connection_string)
+      if (!url) return { reason: 'it has no connection string' }
+      const input: MonitorInput = { ...base, type: 'postgres', target: url }
+      const query = str(m.database_query)
+      if (query) input.query = query
+      return { input }
+    }
+    case 'websocket-upgrade': {
+      const url = str(m.url)
+      if (!url) return { reason: 'it has no URL' }
+      return { input: { ...base, type: 'websocket', target: url } }
+    }
     default:
       return { reason: `Lantern has no "${kind}" monitor kind` }
   }

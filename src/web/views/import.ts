@@ -4,6 +4,7 @@
  * what came with a change and what was left out, with why.
  */
 import { html } from '../../lib/html.ts'
+import { counted } from '../../lib/words.ts'
 import type { ImportedKind, ImportReport, ImportSource } from '../../modules/importers/types.ts'
 
 export type UploadSource = Extract<ImportSource, 'uptime-kuma' | 'gatus'>
@@ -19,6 +20,18 @@ const KIND_LABELS: Record<ImportedKind, string> = {
   incidents: 'Incidents',
   subscribers: 'Subscribers',
   history: 'Status changes (history)',
+}
+
+/** The counted nouns of the summary ("1 maintenance window", "3 status changes"). */
+const KIND_NOUNS: Record<ImportedKind, [string, string]> = {
+  pages: ['status page', 'status pages'],
+  components: ['component', 'components'],
+  monitors: ['monitor', 'monitors'],
+  channels: ['notification channel', 'notification channels'],
+  maintenances: ['maintenance window', 'maintenance windows'],
+  incidents: ['incident', 'incidents'],
+  subscribers: ['subscriber', 'subscribers'],
+  history: ['status change', 'status changes'],
 }
 
 export interface ImportViewInput {
@@ -59,7 +72,7 @@ export function reportView(report: ImportReport, fileName: string | undefined): 
       ? 'Nothing new: everything in this file was imported before and is left as it is.'
       : made === 0
         ? 'The file held nothing to bring.'
-        : `Made ${kinds.filter((kind) => report.created[kind] > 0).map((kind) => `${report.created[kind]} ${KIND_LABELS[kind].toLowerCase()}`).join(', ')}.`
+        : `Made ${kinds.filter((kind) => report.created[kind] > 0).map((kind) => counted(report.created[kind], ...KIND_NOUNS[kind])).join(', ')}.`
   const rows = kinds.map((kind) => html`<tr><th scope="row">${KIND_LABELS[kind]}</th><td>${String(report.created[kind])}</td><td>${String(report.unchanged[kind])}</td></tr>`)
   return html`<section class="card" aria-labelledby="report-heading">
   <h2 id="report-heading">Imported from ${source} ${report.source_version}</h2>

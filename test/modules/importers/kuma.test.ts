@@ -71,7 +71,7 @@ async function countsIn(ctx: TestContext, ownerId: number) {
 }
 
 const NOT_BROUGHT_BOTH = [
-  'monitor:Public website', 'monitor:Core API', 'monitor:Gateway ping', 'monitor:Worker container', 'monitor:Staging admin must stay private',
+  'monitor:Public website', 'monitor:Core API', 'monitor:Worker container', 'monitor:Staging admin must stay private',
   'notification:ntfy on-call',
   'maintenance:Weekly patch window', 'maintenance:Nightly search index rebuild',
   'incident:Elevated API latency', 'incident:API v1 (legacy) unavailable',
@@ -106,7 +106,7 @@ for (const [label, path] of [['2.5.3', KUMA2], ['1.23.16', KUMA1]] as const) {
       expect(report.created.components).toBe(src.entries.length)
       expect(report.created.maintenances).toBe(1)
       const stored = await counts(owner.id)
-      expect(stored).toMatchObject({ pages: 2, components: 13, monitors: 11, channels: 7, maintenances: 1 })
+      expect(stored).toMatchObject({ pages: 2, components: 13, monitors: 12, channels: 7, maintenances: 1 })
       expect(stored.history).toBe(report.created.history)
       expect(report.skipped.map((s) => `${s.kind}:${s.name}`).sort()).toEqual([...NOT_BROUGHT_BOTH].sort())
       // Every source monitor is either brought or named in the report.
@@ -133,6 +133,9 @@ for (const [label, path] of [['2.5.3', KUMA2], ['1.23.16', KUMA1]] as const) {
       expect(report.changed).not.toContainEqual({ kind: 'monitor', name: 'Homepage', reason: expect.stringContaining('interval 20 s became') })
       expect((await monitor('Pricing page')).options).toMatchObject({ keyword: 'Start free trial', keyword_present: true })
       expect((await monitor('API health')).options.conditions).toEqual(['[BODY].status == "UP"'])
+      // Kuma 2 sets the echo requests per run; Kuma 1 sends one.
+      expect(await monitor('Gateway ping')).toMatchObject({ type: 'ping', target: '127.0.0.1' })
+      expect((await monitor('Gateway ping')).options.ping_count).toBeGreaterThanOrEqual(1)
       const tcp = await monitor('PostgreSQL primary')
       expect(tcp).toMatchObject({ type: 'tcp', target: '127.0.0.1' })
       expect(tcp.options.port).toBe(18481)
@@ -228,7 +231,7 @@ for (const [label, path] of [['2.5.3', KUMA2], ['1.23.16', KUMA1]] as const) {
       const before = await counts(owner.id)
       const again = await importKuma(owner, path)
       expect(Object.values(again.created).every((n) => n === 0)).toBe(true)
-      expect(again.unchanged).toMatchObject({ pages: 2, components: 13, monitors: 11, channels: 7, maintenances: 1, history: report.created.history })
+      expect(again.unchanged).toMatchObject({ pages: 2, components: 13, monitors: 12, channels: 7, maintenances: 1, history: report.created.history })
       expect(await counts(owner.id)).toEqual(before)
     })
   })
@@ -270,7 +273,7 @@ describe('files that are not a Kuma database, and refused runs', () => {
 
   test('a run the plan refuses (too many monitors) is all or nothing', async () => {
     const { user } = await ctx.createOwner('free')
-    await expect(importKuma(user, KUMA2)).rejects.toThrow('the import brings 11 monitors; the Free plan allows 5')
+    await expect(importKuma(user, KUMA2)).rejects.toThrow('the import brings 12 monitors; the Free plan allows 5')
     expect(await counts(user.id)).toEqual({ pages: 0, components: 0, history: 0, monitors: 0, channels: 0, maintenances: 0, mappings: 0 })
   })
 
@@ -281,7 +284,7 @@ describe('files that are not a Kuma database, and refused runs', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     const printed = JSON.parse(run.stdout)
-    expect(printed).toMatchObject({ source: 'uptime-kuma', source_version: '1.x', created: { pages: 2, monitors: 11, channels: 7 } })
+    expect(printed).toMatchObject({ source: 'uptime-kuma', source_version: '1.x', created: { pages: 2, monitors: 12, channels: 7 } })
     const text = await runCliProcess(['import', 'uptime-kuma', '--email', user.email, '--db', KUMA1], env)
     expect(text.stdout).toContain('Created: 0 pages, 0 components, 0 monitors')
     const bad = await runCliProcess(['import', 'uptime-kuma', '--email', user.email, '--db', join(FIXTURES, 'gatus-config.yaml')], env)
