@@ -3,7 +3,7 @@
  * - The dashboard becomes one page (its title, custom CSS); each endpoint and external endpoint a
  *   component in its group, in the file's order.
  * - Endpoints become monitors: http(s) URLs http, keyword or json monitors, `tcp://` tcp, `tls://`
- *   tls, a `dns:` block dns. Gatus marks an endpoint down on the first failed check and up on the
+ *   tls, `icmp://` ping, `ws(s)://` websocket, a `dns:` block dns. Gatus marks an endpoint down on the first failed check and up on the
  *   first good one: confirm_failures = confirm_successes = 1, no quick retries.
  * - Conditions: `[STATUS]` comparisons become accepted status codes; `[BODY]` paths, `len()` and
  *   `has()` become Lantern conditions (a json monitor); `[BODY] == pat(*X*)` alone a keyword
@@ -173,7 +173,21 @@ export function planFromGatus(config: unknown): ImportPlan {
     const key = `${external ? 'external-endpoint' : 'endpoint'}:${group ?? ''}/${name}`
     const note = (reason: string) => changed.push({ kind: external ? 'external endpoint' : 'endpoint', name, reason })
     const url = str(e.url) ?? ''
-    const kind: 'http' | 'tcp' | 'tls' | 'dns' | 'push' | null = external ? 'push' : e.dns ? 'dns' : /^https?:\/\//i.test(url) ? 'http' : url.startsWith('tcp://') ? 'tcp' : url.startsWith('tls://') ? 'tls' : null
+    const kind: 'http' | 'tcp' | 'tls' | 'dns' | 'push' | 'ping' | 'websocket' | null = external
+      ? 'push'
+      : e.dns
+        ? 'dns'
+        : /^https?:\/\//i.test(url)
+          ? 'http'
+          : url.startsWith('tcp://')
+            ? 'tcp'
+            : url.startsWith('tls://')
+              ? 'tls'
+              : url.startsWith('icmp://')
+                ? 'ping'
+                : /^wss?:\/\//i.test(url)
+                  ? 'websocket'
+                  : null
     if (kind === null) {
       skipped.push({ kind: 'endpoint', name, reason: `Lantern has no check for ${url.split('://')[0] || 'this'}:// endpoints` })
       continue
@@ -201,7 +215,8 @@ export function planFromGatus(config: unknown): ImportPlan {
     if (kind === 'push') {
       input = { ...base, type: 'push', push_grace_seconds: 0 }
     } else {
-      const t = translateConditions(list(e.conditions), kind)
+      // A ping or WebSocket check, like a TCP one, has only [CONNECTED] and [RESPONSE_TIME] to compare.
+      const t = translateConditions(list(e.conditions), kind === 'ping' || kind === 'websocket' ? 'tcp' : kind)
       for (const u of t.untranslated) skipped.push({ kind: 'condition', name: `${name}: ${u.condition}`, reason: u.reason })
       if (kind === 'http') {
         const headers = Object.fromEntries(Object.entries(obj(e.headers)).map(([k, v]) => [k, String(v)]))
@@ -225,6 +240,12 @@ export function planFromGatus(config: unknown): ImportPlan {
         if (!t.readsBody && t.responseTimeMs !== null) {
           input.degraded_after_ms = Math.min(t.responseTimeMs, (input.timeout_ms ?? 10_000) - 1)
           note(`[RESPONSE_TIME] < ${t.responseTimeMs} became "degraded above ${input.degraded_after_ms} ms" (a plain HTTP monitor has no conditions)`)
+        }
+      } else if (kind === 'ping' || kind === 'websocket') {
+        input = { ...base, type: kind, target: kind === 'ping' ? url.replace(/^icmp:\/\//, '') : url }
+        if (t.responseTimeMs !== null) {
+          input.degraded_after_ms = Math.min(t.responseTimeMs, (input.timeout_ms ?? 10_000) - 1)
+          note(`[RESPONSE_TIME] < ${t.responseTimeMs} became "degraded above ${input.degraded_after_ms} ms"`)
         }
       } else if (kind === 'tcp' || kind === 'tls') {
         const hostPort = url.replace(/^\w+:\/\//, '')

@@ -53,7 +53,7 @@ describe('Gatus configuration', () => {
     expect(report.created.components).toBe(report.created.monitors)
     const skippedProviders = report.skipped.filter((s) => s.kind === 'alerting provider').length
     expect(report.created.channels + skippedProviders).toBe(Object.keys(file.alerting).length)
-    expect(await counts(owner.id)).toMatchObject({ pages: 1, components: 15, monitors: 15, channels: 6 })
+    expect(await counts(owner.id)).toMatchObject({ pages: 1, components: 16, monitors: 16, channels: 6 })
     expect(report.skipped.map((s) => `${s.kind}: ${s.name}`).sort()).toEqual([
       'alerting override: email for group jobs',
       'alerting override: pagerduty for group infrastructure',
@@ -68,7 +68,6 @@ describe('Gatus configuration', () => {
       'condition: homepage: [CERTIFICATE_EXPIRATION] > 48h',
       'condition: redis-cache: [BODY] == pat(*PONG*)',
       'condition: redis-cache: body "PING\\r\\n"',
-      'endpoint: office-gateway',
       'maintenance window: postgres-primary',
       'setting: announcements',
       'setting: maintenance',
@@ -90,6 +89,8 @@ describe('Gatus configuration', () => {
     expect((await monitor('pricing-page')).type).toBe('keyword')
     expect((await monitor('docs')).options.accepted_status).toBe('100-399')
     expect(await monitor('docs')).toMatchObject({ type: 'http', interval_s: 600, timeout_ms: 15_000 })
+    // icmp:// is a ping check; [CONNECTED] is what it checks anyway, [RESPONSE_TIME] a degraded bound.
+    expect(await monitor('office-gateway')).toMatchObject({ type: 'ping', target: '10.20.0.1', degraded_after_ms: 50 })
     const legacy = await monitor('api-v1-legacy')
     expect(legacy).toMatchObject({ enabled: 0, interval_s: 300 })
     expect(legacy.options.accepted_status).toBe('200,204')
@@ -132,7 +133,7 @@ describe('Gatus configuration', () => {
     const before = await counts(owner.id)
     const again = await importGatus(owner, CONFIG)
     expect(Object.values(again.created).every((n) => n === 0)).toBe(true)
-    expect(again.unchanged).toMatchObject({ pages: 1, components: 15, monitors: 15, channels: 6 })
+    expect(again.unchanged).toMatchObject({ pages: 1, components: 16, monitors: 16, channels: 6 })
     expect(await counts(owner.id)).toEqual(before)
   })
 
