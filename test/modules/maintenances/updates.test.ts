@@ -100,6 +100,30 @@ describe('maintenance updates API', () => {
   })
 })
 
+describe('roles', () => {
+  test('editors and responders may post an update; a viewer is a 403 and changes nothing', async () => {
+    const owner = await ctx.createOwner('enterprise')
+    const page = await ctx.createPage(owner.key, { slug: 'upd-team', name: 'Team' })
+    const { data: window } = await json(
+      await ctx.request('/user/api/v1/maintenances', { method: 'POST', key: owner.key, json: { status_page_id: page.id, title: 'Team window', start_at: '2026-11-02T00:00:00Z', end_at: '2026-11-02T01:00:00Z' } }),
+    )
+    const { accounts } = ctx.app.services
+    const as = async (role: string) => {
+      const member = await ctx.createOwner('free')
+      await ctx.database.db.insertInto('team_members').values({ team_id: owner.user.id, user_id: member.account.id, role, created_at: 0 } as never).execute()
+      const token = await accounts.startSession(member.account.id)
+      await accounts.chooseTeam((await accounts.authenticateSession(token))!.sessionId!, owner.user.id)
+      return (body: unknown) =>
+        ctx.request(`/user/api/v1/maintenances/${window.id}/updates`, { method: 'POST', json: body, headers: { cookie: `lantern_session=${token}`, origin: ctx.config.baseUrl } })
+    }
+    expect((await (await as('editor'))({ message: 'By an editor' })).status).toBe(201)
+    expect((await (await as('responder'))({ message: 'By a responder' })).status).toBe(201)
+    expect((await (await as('viewer'))({ message: 'By a viewer' })).status).toBe(403)
+    const list = await json(await ctx.request(`/user/api/v1/maintenances/${window.id}/updates`, { key: owner.key }))
+    expect(list.data.map((u: { message: string }) => u.message)).toEqual(['By a responder', 'By an editor'])
+  })
+})
+
 describe('where visitors see them', () => {
   test('the status page shows the timeline newest first, markup as text', async () => {
     const html = await (await ctx.request(`${HOST}/`)).text()
