@@ -30,6 +30,7 @@ import type {
   MaintenanceSeriesComponentsTable,
   MaintenanceSeriesTable,
   MaintenancesTable,
+  MaintenanceUpdatesTable,
 } from '../modules/maintenances/tables.ts'
 import type { VendorFeedsTable } from '../modules/vendor-feeds/tables.ts'
 import type { SlaAlertsTable, SlaMonthlyMailsTable, SlaPageSettingsTable, SlaTargetsTable } from '../modules/sla/tables.ts'
@@ -68,6 +69,7 @@ export interface Database {
   maintenance_components: MaintenanceComponentsTable
   maintenance_series: MaintenanceSeriesTable
   maintenance_series_components: MaintenanceSeriesComponentsTable
+  maintenance_updates: MaintenanceUpdatesTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable

@@ -94,6 +94,8 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
     start_at: new Date(now + DAY - 3 * 3_600_000).toISOString(),
     end_at: new Date(now + DAY - 3_600_000).toISOString(),
   })
+  // A timeline on the window (its screen and the status page show it).
+  await services.maintenances.addUpdate(owner, maintenance.id, { message: 'Moved by an hour: see [the notes](https://example.com/m).\n\n- **replicas** first' })
   const key = (await services.accounts.listApiKeys(owner.id))[0]!
   // Monitors with results: one against the local target (up), one against a path it fails (down).
   const { monitor } = await services.monitors.create(owner, { name: 'Website check', type: 'http', target: `${options.target}/ok`, component_id: website.id, interval_seconds: 60, retries: 0 })

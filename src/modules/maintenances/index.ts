@@ -9,6 +9,9 @@ import {
   MaintenanceListQuery,
   maintenanceModels,
   MaintenanceRef,
+  MaintenanceUpdateBody,
+  maintenanceUpdateJson,
+  MaintenanceUpdateRef,
   maintenanceSeriesJson,
   maintenanceSeriesModels,
   MaintenanceSeriesRef,
@@ -57,6 +60,27 @@ export function maintenancesRoutes(deps: { accounts: AccountsService; maintenanc
       body: UpdateMaintenanceBody,
       response: { 200: one, ...errorResponses },
       detail: detail('Change a maintenance window'),
+    })
+    .get(
+      '/:id/updates',
+      async ({ owner, params }) => {
+        const list = (await maintenances.get(owner, params.id)).updates.map(maintenanceUpdateJson)
+        return { data: list, meta: { count: list.length } }
+      },
+      {
+        params: IdParams,
+        response: { 200: t.Object({ data: t.Array(MaintenanceUpdateRef), meta: t.Object({ count: t.Integer() }) }), ...errorResponses },
+        detail: detail("List a maintenance window's updates, newest first"),
+      },
+    )
+    .post('/:id/updates', async ({ owner, params, body, status }) => status(201, { data: json(await maintenances.addUpdate(owner, params.id, body)) }), {
+      params: IdParams,
+      body: MaintenanceUpdateBody,
+      response: { 201: one, ...errorResponses },
+      detail: detail(
+        'Post an update to the timeline',
+        "A Markdown `message`, shown newest first on the page, in the v2 JSON (`incident_updates`), the feeds and the calendar feed (the event's SEQUENCE goes up). `status` labels it (scheduled, in_progress, verifying, completed; default the window's phase now) and does not move the window. For a recurring series, post to the occurrence (a window with `series_id`): the update belongs to that occurrence only. Subscribers are not notified of updates. Answers the window with its timeline.",
+      ),
     })
     .delete(
       '/:id',

@@ -4,7 +4,7 @@ import { toIso } from '../../lib/time.ts'
 import { maintenancePhase } from '../status-pipeline/windows.ts'
 import { WEEKDAYS } from './recurrence.ts'
 import type { MaintenanceSeries } from './series.ts'
-import { MAX_MESSAGE, MAX_TITLE, type Maintenance } from './types.ts'
+import { MAINTENANCE_UPDATE_STATUSES, MAX_MESSAGE, MAX_TITLE, type Maintenance, type MaintenanceUpdate } from './types.ts'
 
 const time = (field: string) => t.String({ maxLength: 64, error: `${field} must be an RFC 3339 date-time`, description: 'RFC 3339' })
 const title = boundedText('title', MAX_TITLE)
@@ -38,6 +38,29 @@ export const UpdateMaintenanceBody = t.Object({
   component_ids: t.Optional(componentIds),
 })
 
+const UpdateStatusSchema = t.Union(
+  MAINTENANCE_UPDATE_STATUSES.map((status) => t.Literal(status)),
+  { error: `status must be one of ${MAINTENANCE_UPDATE_STATUSES.join(', ')}` },
+)
+
+export const MaintenanceUpdateBody = t.Object({
+  message: t.String({
+    maxLength: MAX_MESSAGE,
+    error: `message must be text of at most ${MAX_MESSAGE} characters`,
+    description: 'The update in Markdown (links, emphasis, lists, code; markup stays text)',
+    examples: ['The database upgrade is done; we are **verifying** the replicas.'],
+  }),
+  status: t.Optional(
+    t.Union(MAINTENANCE_UPDATE_STATUSES.map((status) => t.Literal(status)), {
+      error: `status must be one of ${MAINTENANCE_UPDATE_STATUSES.join(', ')}`,
+      description: "The label the update is shown under (Statuspage's maintenance update statuses). Default: the window's phase now (scheduled, in_progress or completed). It does not move the window: its phase follows start_at and end_at.",
+      examples: ['verifying'],
+    }),
+  ),
+})
+
+export type MaintenanceUpdateInput = Partial<Static<typeof MaintenanceUpdateBody>>
+
 /** What create and update take: the JSON bodies; the service checks what is required itself. */
 export type MaintenanceInput = Partial<Static<typeof CreateMaintenanceBody>>
 
@@ -45,6 +68,16 @@ export const MaintenanceListQuery = t.Object({
   status_page_id: t.Optional(t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1, error: 'status_page_id must be a positive integer' })),
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1, error: 'limit must be an integer from 1 to 200' })),
 })
+
+// Built twice: once inside Maintenance, once as the named model the list of updates answers.
+const updateJsonSchema = () =>
+  t.Object({
+    id: t.Integer(),
+    status: UpdateStatusSchema,
+    message: t.String({ description: 'Markdown' }),
+    at: t.String({ description: 'RFC 3339' }),
+  })
+const MaintenanceUpdateJson = updateJsonSchema()
 
 const MaintenanceJson = t.Object({
   id: t.Integer(),
@@ -58,13 +91,19 @@ const MaintenanceJson = t.Object({
   }),
   components: t.Array(t.Object({ id: t.Integer(), name: t.String() })),
   series_id: t.Union([t.Integer(), t.Null()], { description: 'The recurring series this window is an occurrence of; null for a one-off window' }),
+  updates: t.Array(updateJsonSchema(), { description: "The window's timeline, newest first (for an occurrence of a series: that occurrence's)" }),
   created_at: t.String(),
   updated_at: t.String(),
 })
 
 /** The named models of the OpenAPI document this module defines. */
-export const maintenanceModels = namedModels({ Maintenance: MaintenanceJson })
+export const maintenanceModels = namedModels({ Maintenance: MaintenanceJson, MaintenanceUpdate: MaintenanceUpdateJson })
 export const MaintenanceRef = modelRef(maintenanceModels, 'Maintenance')
+export const MaintenanceUpdateRef = modelRef(maintenanceModels, 'MaintenanceUpdate')
+
+export function maintenanceUpdateJson(update: MaintenanceUpdate): Static<typeof MaintenanceUpdateJson> {
+  return { id: update.id, status: update.status, message: update.message, at: toIso(update.at) }
+}
 
 export function maintenanceJson(window: Maintenance, now: number): Static<typeof MaintenanceJson> {
   return {
@@ -77,6 +116,7 @@ export function maintenanceJson(window: Maintenance, now: number): Static<typeof
     status: maintenancePhase(window, now),
     components: window.components,
     series_id: window.seriesId,
+    updates: window.updates.map(maintenanceUpdateJson),
     created_at: toIso(window.createdAt),
     updated_at: toIso(window.updatedAt),
   }

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { MaintenanceSeriesTable } from './tables.ts'
+import type { MaintenanceUpdateStatus } from './types.ts'
 
 export class MaintenancesRepo {
   /** The connection or transaction this repo writes with (producers emit their events on it). */
@@ -47,6 +48,31 @@ export class MaintenancesRepo {
   componentsOnPage(pageId: number, ids: readonly number[]) {
     if (ids.length === 0) return Promise.resolve([])
     return this.db.selectFrom('components').select(['id']).where('page_id', '=', pageId).where('id', 'in', ids).execute()
+  }
+
+  /** The windows' updates, newest first. */
+  updatesOf(maintenanceIds: readonly number[]) {
+    if (maintenanceIds.length === 0) return Promise.resolve([])
+    return this.db
+      .selectFrom('maintenance_updates')
+      .select(['id', 'maintenance_id', 'status', 'message', 'at'])
+      .where('maintenance_id', 'in', maintenanceIds)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+  }
+
+  insertUpdate(update: { maintenanceId: number; status: MaintenanceUpdateStatus; message: string; at: number }) {
+    return this.db
+      .insertInto('maintenance_updates')
+      .values({ maintenance_id: update.maintenanceId, status: update.status, message: update.message, at: update.at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  }
+
+  /** A new update changes what a calendar client shows (the DESCRIPTION): the SEQUENCE goes up. */
+  touch(id: number, now: number) {
+    return this.db.updateTable('maintenances').set({ updated_at: now, sequence: sql<number>`sequence + 1` }).where('id', '=', id).execute()
   }
 
   insert(window: { pageId: number; title: string; message: string; startAt: number; endAt: number; now: number; notifySubscribers: boolean }) {

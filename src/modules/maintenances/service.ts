@@ -19,11 +19,12 @@ import { requireComponentsOnPage } from '../components/service.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
-import type { MaintenanceInput } from './model.ts'
-import { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
+import type { MaintenanceInput, MaintenanceUpdateInput } from './model.ts'
+import { maintenancePhase } from '../status-pipeline/windows.ts'
+import { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
-export { MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
+export { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceUpdate, type MaintenanceUpdateStatus } from './types.ts'
 export { MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
 export { dayNumber, instantOf, occurrences, type Occurrence, type RecurrenceRule } from './recurrence.ts'
 
@@ -112,6 +113,27 @@ export class MaintenancesService {
     return this.get(owner, id)
   }
 
+  /**
+   * Posts an update to one window's timeline (for a recurring series: to that occurrence). The
+   * status defaults to the window's phase now; it labels the update and changes nothing else (the
+   * window's phase stays derived from its times). Raises the window's SEQUENCE: the calendar
+   * feed's DESCRIPTION carries the updates.
+   */
+  async addUpdate(owner: Owner, id: number, input: MaintenanceUpdateInput): Promise<Maintenance> {
+    const current = await this.get(owner, id)
+    if (input.message === undefined) throw badRequest('message is required')
+    const message = parseText('message', input.message, { max: MAX_MESSAGE, multiline: true })
+    const now = this.deps.clock.now()
+    const status = input.status ?? maintenancePhase(current, now)
+    if (!(MAINTENANCE_UPDATE_STATUSES as readonly string[]).includes(status)) throw badRequest('status must be scheduled, in_progress, verifying or completed')
+    await this.deps.repo.transaction(async (repo) => {
+      await repo.insertUpdate({ maintenanceId: id, status, message, at: now })
+      await repo.touch(id, now)
+    })
+    this.deps.changes.pageChanged(current.pageId)
+    return this.get(owner, id)
+  }
+
   async delete(owner: Owner, id: number): Promise<void> {
     const current = await this.get(owner, id)
     await this.deps.repo.delete(id)
@@ -131,7 +153,10 @@ export class MaintenancesService {
 
   private async hydrate(rows: ReadonlyArray<Selectable<MaintenancesTable>>): Promise<Maintenance[]> {
     // Grouped once (order kept) instead of filtering the list for every row.
-    const components = Map.groupBy(await this.deps.repo.componentsOf(rows.map((row) => row.id)), (c) => c.maintenance_id)
+    const ids = rows.map((row) => row.id)
+    const [componentRows, updateRows] = await Promise.all([this.deps.repo.componentsOf(ids), this.deps.repo.updatesOf(ids)])
+    const components = Map.groupBy(componentRows, (c) => c.maintenance_id)
+    const updates = Map.groupBy(updateRows, (u) => u.maintenance_id)
     return rows.map((row) => ({
       id: row.id,
       pageId: row.page_id,
@@ -142,6 +167,7 @@ export class MaintenancesService {
       components: (components.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
       seriesId: row.series_id,
       sequence: row.sequence,
+      updates: (updates.get(row.id) ?? []).map((u) => ({ id: u.id, status: u.status, message: u.message, at: u.at })),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }))

@@ -54,3 +54,14 @@ export interface MaintenanceSeriesComponentsTable {
   series_id: number
   component_id: number
 }
+
+import type { MaintenanceUpdateStatus } from './types.ts'
+
+/** A message on one window's timeline (for a series: on one occurrence). */
+export interface MaintenanceUpdatesTable {
+  id: Generated<number>
+  maintenance_id: number
+  status: MaintenanceUpdateStatus
+  message: string
+  at: number
+}

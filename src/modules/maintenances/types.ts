@@ -6,6 +6,19 @@
 export const MAX_TITLE = 200
 export const MAX_MESSAGE = 10_000
 
+/** Statuspage's maintenance update statuses, the label an update is posted under. */
+export const MAINTENANCE_UPDATE_STATUSES = ['scheduled', 'in_progress', 'verifying', 'completed'] as const
+export type MaintenanceUpdateStatus = (typeof MAINTENANCE_UPDATE_STATUSES)[number]
+
+/** One entry of a window's timeline. */
+export interface MaintenanceUpdate {
+  id: number
+  status: MaintenanceUpdateStatus
+  /** Markdown (the owners' safe subset). */
+  message: string
+  at: number
+}
+
 export interface Maintenance {
   id: number
   pageId: number
@@ -18,6 +31,8 @@ export interface Maintenance {
   seriesId: number | null
   /** Raised by every change (iCalendar SEQUENCE). */
   sequence: number
+  /** The window's timeline, newest first. */
+  updates: MaintenanceUpdate[]
   createdAt: number
   updatedAt: number
 }

@@ -14,7 +14,7 @@ import { DAY_MS } from '../../lib/time.ts'
 import type { Component } from '../components/service.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
-import type { Maintenance } from '../maintenances/service.ts'
+import type { Maintenance, MaintenanceUpdateStatus } from '../maintenances/service.ts'
 import { findPublicPageBySlug } from '../status-pages/public-lookup.ts'
 import { compiledOnce } from './compiled-once.ts'
 
@@ -115,15 +115,23 @@ function componentsOfMaintenance(j: JsonSql) {
     WHERE mc.maintenance_id = m.id ORDER BY c.position, c.id) AS s)`)
 }
 
-function maintenanceTuple(j: JsonSql) {
-  return j.tuple(...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j), ...columns('m.series_id', 'm.sequence'))
+/** The window's updates, newest first (the page shows them; uptime does not read them). */
+function updatesOfMaintenance(j: JsonSql) {
+  return j.nested(sql`(SELECT ${j.list(j.tuple(...columns('s.id', 's.status', 's.message', 's.at')))} FROM (
+    SELECT u.id, u.status, u.message, u.at FROM maintenance_updates u WHERE u.maintenance_id = m.id ORDER BY u.at DESC, u.id DESC) AS s)`)
+}
+
+function maintenanceTuple(j: JsonSql, withUpdates = false) {
+  const base = [...columns('m.id', 'm.title', 'm.message', 'm.start_at', 'm.end_at', 'm.created_at', 'm.updated_at'), componentsOfMaintenance(j), ...columns('m.series_id', 'm.sequence')]
+  return j.tuple(...base, ...(withUpdates ? [updatesOfMaintenance(j)] : []))
 }
 
 const pairs = (list: Tuple) => (list as Array<[number, string]>).map(([id, name]) => ({ id, name }))
 
 function maintenanceRow(t: Tuple): MaintenanceRow {
-  const [id, title, message, startAt, endAt, createdAt, updatedAt, components, seriesId, sequence] = t as [number, string, string, number, number, number, number, Tuple, number | null, number]
-  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt, seriesId, sequence }
+  const [id, title, message, startAt, endAt, createdAt, updatedAt, components, seriesId, sequence, updates] = t as [number, string, string, number, number, number, number, Tuple, number | null, number, Tuple | undefined]
+  const timeline = ((updates ?? []) as Array<[number, MaintenanceUpdateStatus, string, number]>).map(([id, status, message, at]) => ({ id, status, message, at }))
+  return { id, title, message, startAt, endAt, components: pairs(components), createdAt, updatedAt, seriesId, sequence, updates: timeline }
 }
 
 function incidentRow(t: Tuple): IncidentRow {
@@ -221,7 +229,7 @@ function snapshotStatement(shape: number, j: JsonSql) {
         FROM incidents i WHERE i.page_id = p.id AND i.state != 'resolved'
         ORDER BY i.started_at DESC, i.id DESC LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS incidents,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
-        SELECT ${maintenanceTuple(j)} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
+        SELECT ${maintenanceTuple(j, true)} AS t FROM maintenances m WHERE m.page_id = p.id AND m.end_at > ${now}
         ORDER BY m.start_at, m.id LIMIT ${sql.lit(SNAPSHOT_LIST_LIMIT)}) AS s) AS open_windows,
       ${uptimeWindows} AS uptime_windows,
       ${minuteSums} AS minutes

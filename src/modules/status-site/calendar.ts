@@ -4,7 +4,8 @@
  * one-off window is a VEVENT in UTC. UIDs never change for an event; SEQUENCE is the event's count
  * of changes, so calendar programs replace an older copy; a cancelled series stays as
  * STATUS:CANCELLED so subscribed calendars remove its occurrences. Occurrences of a series are not
- * listed on their own (the rule makes them). Every byte comes from stored times, so an unchanged
+ * listed on their own (the rule makes them), so an update posted to an occurrence shows on the page
+ * and in the feeds, not here; a one-off window's DESCRIPTION carries its updates, newest first. Every byte comes from stored times, so an unchanged
  * page gives the same feed and ETag.
  */
 import { dayNumber, instantOf, occurrences, type RecurrenceRule } from '../maintenances/service.ts'
@@ -99,10 +100,20 @@ function windowEvent(window: PublicMaintenance, input: CalendarInput): string[] 
     `SUMMARY:${escapeText(window.title)}`,
     `DTSTART:${utc(window.startAt)}`,
     `DTEND:${utc(window.endAt)}`,
-    ...details(window.message, window.components, input),
+    ...details(withUpdates(window), window.components, input),
     'END:VEVENT',
   ]
 }
+
+const UPDATE_WORDS = { scheduled: 'Scheduled', in_progress: 'In progress', verifying: 'Verifying', completed: 'Completed' } as const
+
+/** A one-off window's description with its updates, newest first (posting one raises its SEQUENCE). */
+function withUpdates(window: PublicMaintenance): string {
+  const updates = window.updates.map((u) => `${UPDATE_WORDS[u.status]} (${utcWords(u.at)}): ${u.message}`)
+  return [window.message, ...updates].filter((part) => part !== '').join('\n\n')
+}
+
+const utcWords = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 function details(message: string, components: ReadonlyArray<{ name: string }>, input: CalendarInput): string[] {
   const affected = components.length === 0 ? 'Affects: the whole page' : `Affects: ${components.map((c) => c.name).join(', ')}`

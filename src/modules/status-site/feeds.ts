@@ -9,6 +9,7 @@ import { renderSafeMarkdown } from '../../lib/safe-markdown.ts'
 import { toIso } from '../../lib/time.ts'
 import type { IncidentState } from '../incidents/tables.ts'
 import { maintenancePhase, type MaintenancePhase } from '../status-pipeline/windows.ts'
+import type { MaintenanceUpdateStatus } from '../maintenances/service.ts'
 import type { PublicIncident, PublicMaintenance } from './events.ts'
 import { formatDateTime } from './render/shared.ts'
 
@@ -44,6 +45,8 @@ const PHASE_TITLES: Readonly<Record<MaintenancePhase, string>> = {
   in_progress: 'Maintenance in progress',
   completed: 'Maintenance completed',
 }
+
+const UPDATE_TITLES: Readonly<Record<MaintenanceUpdateStatus, string>> = { ...PHASE_TITLES, verifying: 'Maintenance verifying' }
 
 /**
  * One item per incident update, each with its own id (the incident's URL and `#update-<id>`):
@@ -83,6 +86,17 @@ function items(input: FeedInput): Item[] {
       updated: m.updatedAt,
       body: `<p>${escapeHtml(`${formatDateTime(m.startAt)} to ${formatDateTime(m.endAt)}`)}</p>\n${renderSafeMarkdown(m.message)}`,
     })
+    // Each update the owner posted is an item of its own, as an incident's are.
+    for (const u of m.updates) {
+      list.push({
+        id: `${input.url}/maintenance/${m.id}#update-${u.id}`,
+        title: `[${UPDATE_TITLES[u.status]}] ${m.title}`,
+        link: `${input.url}/#maintenance`,
+        published: u.at,
+        updated: u.at,
+        body: renderSafeMarkdown(u.message),
+      })
+    }
   }
   return list.sort((a, b) => b.updated - a.updated).slice(0, 50)
 }

@@ -158,7 +158,21 @@ export function maintenanceJson(s: ApiSnapshot, m: PublicMaintenance, now: numbe
     shortlink: `${s.url}/#maintenance`,
     started_at: toIso(m.startAt),
     page_id: s.slug,
+    // Newest first, as Statuspage: the owner's updates, then the window's description as it was scheduled.
     incident_updates: [
+      ...m.updates.map((u) => ({
+        id: `m${m.id}-u${u.id}`,
+        status: u.status,
+        body: u.message,
+        incident_id: `m${m.id}`,
+        created_at: toIso(u.at),
+        updated_at: toIso(u.at),
+        display_at: toIso(u.at),
+        affected_components: null,
+        deliver_notifications: false,
+        custom_tweet: null,
+        tweet_id: null,
+      })),
       {
         id: `m${m.id}-1`,
         status,

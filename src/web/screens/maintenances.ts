@@ -5,6 +5,7 @@
  *
  *   GET  /user/pages/:id/maintenance      active, upcoming, past + schedule form   POST same   schedule
  *   GET  /user/maintenance/:id            edit                                     POST same   save
+ *   POST /user/maintenance/:id/updates    post an update (Markdown message, status label) to the window's timeline
  *   POST /user/maintenance/:id/end        end an active window now (PATCH end_at)
  *   GET  /user/maintenance/:id/cancel     confirmation                             POST same   cancel (DELETE)
  */
@@ -60,13 +61,13 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
     return maintenancePageView(page, view, { components: componentList, form, zone, zoneGuessed: chosenZone(request) === undefined }, seriesSection(page.id, series, seriesForm, zone))
   }
 
-  async function editView(user: Owner, window: Maintenance, form: FormState, request: Request) {
+  async function editView(user: Owner, window: Maintenance, form: FormState, request: Request, updateForm = emptyForm()) {
     const page = await pages.get(user, window.pageId)
     const componentList = await components.list(user, page.id)
     const options = { components: componentList, form, zone: zoneOf(request), zoneGuessed: chosenZone(request) === undefined }
     return {
       options: { title: `Maintenance: ${window.title}`, crumbs: maintenanceCrumbs(page, window.title), head: STYLES, scripts: SCRIPTS },
-      body: maintenanceEditView(window, maintenancePhase(window, maintenances.now()), options),
+      body: maintenanceEditView(window, maintenancePhase(window, maintenances.now()), options, updateForm),
     }
   }
 
@@ -180,6 +181,25 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
         return rememberZone(redirect(`/user/pages/${window.pageId}/maintenance`, `Maintenance "${read.value.title ?? window.title}" saved.`), read)
       }),
       { params: IdPath, response: FORM_ERRORS, detail: detail('Change a maintenance window (form post)') },
+    )
+    .post(
+      '/user/maintenance/:id/updates',
+      screen(async ({ user, params, body, request, render, redirect }) => {
+        const window = await maintenances.get(user, idParam(params.id))
+        const fields = formFields(body)
+        const values = { update_message: fields.update_message ?? '', update_status: fields.update_status ?? '' }
+        try {
+          await maintenances.addUpdate(user, window.id, { message: values.update_message, status: (values.update_status || undefined) as never })
+        } catch (error) {
+          // The service names the API's fields (message, status); the form's are prefixed.
+          const named = serviceErrorState(error, emptyForm({ message: values.update_message, status: values.update_status }))
+          const errors = Object.fromEntries(Object.entries(named.errors).map(([name, text]) => [name === '_form' ? name : `update_${name}`, text]))
+          const view = await editView(user, window, formOf(window, zoneOf(request)), request, { values, errors })
+          return render(view.options, view.body, errorStatus(error))
+        }
+        return redirect(`/user/maintenance/${window.id}#timeline-heading`, 'Update posted.')
+      }),
+      { params: IdPath, response: FORM_ERRORS, detail: detail('Post an update to a maintenance window (form post: update_message, update_status)') },
     )
     .post(
       '/user/maintenance/:id/end',

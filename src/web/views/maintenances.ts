@@ -5,7 +5,7 @@
 import { formatDate } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
-import type { Maintenance, MaintenanceSeries } from '../../modules/maintenances/service.ts'
+import { MAINTENANCE_UPDATE_STATUSES, type Maintenance, type MaintenanceSeries, type MaintenanceUpdateStatus } from '../../modules/maintenances/service.ts'
 import { maintenancePhase } from '../../modules/status-pipeline/windows.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
 import { checkboxField, errorSummary, formError, selectField, textArea, textField, type FormState, fieldErrorText } from '../kit/forms.ts'
@@ -121,11 +121,36 @@ export function maintenancePageView(page: StatusPage, view: Glance, formOptions:
 </section>`
 }
 
-export function maintenanceEditView(window: Maintenance, phase: string, formOptions: Omit<WindowFormOptions, 'action' | 'button'>): string {
+const UPDATE_STATUS_LABELS: Record<MaintenanceUpdateStatus, string> = { scheduled: 'Scheduled', in_progress: 'In progress', verifying: 'Verifying', completed: 'Completed' }
+const UPDATE_STATUS_OPTIONS = MAINTENANCE_UPDATE_STATUSES.map((status) => ({ value: status, label: UPDATE_STATUS_LABELS[status] }))
+const UPDATE_LABELS: Record<string, string> = { update_message: 'Update', update_status: 'Status' }
+
+/** Post an update (Markdown, a status label) and the window's timeline, newest first. */
+function updatesSections(window: Maintenance, phase: MaintenanceUpdateStatus, form: FormState, zone: string): string {
+  const timeline = window.updates.map(
+    (update) => html`<li><p><strong>${UPDATE_STATUS_LABELS[update.status]}</strong> · <time datetime="${new Date(update.at).toISOString()}">${formatInZone(update.at, zone)}</time></p><p class="message">${update.message}</p></li>`,
+  )
+  return html`<section class="card" aria-labelledby="update-heading">
+  <h2 id="update-heading">Post an update</h2>
+  !${errorSummary(form, UPDATE_LABELS)}
+  <form method="post" action="/user/maintenance/${String(window.id)}/updates" class="stack" novalidate>
+    !${textArea({ name: 'update_message', label: 'Update', rows: 3, state: form, hint: 'Markdown: links, emphasis, lists, code. Shown on the status page, in the feeds and the v2 JSON; subscribers are not notified.' })}
+    !${selectField({ name: 'update_status', label: 'Status', options: UPDATE_STATUS_OPTIONS, state: form, fallback: phase, hint: "A label for the update; the window's times still decide when it is in progress." })}
+    <button type="submit">Post update</button>
+  </form>
+</section>
+<section class="card" aria-labelledby="timeline-heading">
+  <h2 id="timeline-heading">Timeline</h2>
+  !${timeline.length === 0 ? html`<p class="muted">No updates yet.</p>` : html`<p class="hint">Newest first; times in ${zone}.</p><ol class="plain timeline">!${timeline.join('')}</ol>`}
+</section>`
+}
+
+export function maintenanceEditView(window: Maintenance, phase: MaintenanceUpdateStatus, formOptions: Omit<WindowFormOptions, 'action' | 'button'>, updateForm: FormState): string {
   const id = String(window.id)
   const phaseLabel = phase === 'in_progress' ? 'In progress' : phase === 'scheduled' ? 'Upcoming' : 'Completed'
   return html`<h1>Maintenance: ${window.title}</h1>
-<p><span class="badge!${phase === 'completed' ? ' ok' : ''}">${phaseLabel}</span></p>
+<p><span class="badge!${phase === 'completed' ? ' ok' : ''}">${phaseLabel}</span>!${window.seriesId === null ? '' : html` <span class="muted">An occurrence of a recurring maintenance: updates belong to this occurrence only.</span>`}</p>
+!${updatesSections(window, phase, updateForm, formOptions.zone)}
 <section class="card" aria-labelledby="edit-heading">
   <h2 id="edit-heading">Edit</h2>
   !${windowForm({ ...formOptions, action: `/user/maintenance/${id}`, button: 'Save maintenance' })}

@@ -167,7 +167,13 @@ function maintenanceBlock(m: PublicMaintenance, now: number, w: Words): string {
   return html`<article class="maintenance card">
 <h3>${m.title}</h3>
 <p class="meta"><strong>${active ? w.t('maintenance.in_progress') : w.t('maintenance.scheduled')}</strong>: !${span(w, m.startAt, m.endAt)} ${w.t('incident.affects', { list: affected })}</p>
-!${m.message.trim() ? html`<div class="message">!${renderSafeMarkdown(m.message)}</div>` : ''}
+!${m.message.trim() ? html`<div class="message">!${renderSafeMarkdown(m.message)}</div>` : ''}!${
+    m.updates.length > 0
+      ? html`<ol class="timeline">!${m.updates
+          .map((u) => html`<li><span class="state">${w.t(`maintenance.${u.status}`)}</span> &middot; !${time(u.at, w)}<div class="message">!${renderSafeMarkdown(u.message)}</div></li>`)
+          .join('')}</ol>`
+      : ''
+  }
 </article>`
 }
 
