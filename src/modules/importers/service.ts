@@ -25,6 +25,7 @@ import { parseCustomDomain } from '../status-pages/domain.ts'
 import { parseCustomCss } from '../branding/custom-css.ts'
 import type { OutboxWriter } from '../notify/contract.ts'
 import { MAX_MESSAGE, MAX_POSTMORTEM, MAX_TITLE } from '../incidents/types.ts'
+import { MAX_MESSAGE as MAX_MAINTENANCE_UPDATE } from '../maintenances/types.ts'
 import { normalizeEmail } from '../subscribers/validate.ts'
 import { confirmationMail } from '../subscribers/messages.ts'
 import { CONFIRM_TTL_MS } from '../subscribers/service.ts'
@@ -219,7 +220,13 @@ export class ImportService {
         created.channels++
       }
 
-      // Maintenances.
+      const bounded = (text: string, max: number, what: string, name: string) => {
+        if (text.length <= max) return text
+        changed.push({ kind: what, name, reason: `shortened to ${max} characters` })
+        return text.slice(0, max)
+      }
+
+      // Maintenances, with their timeline.
       for (const window of plan.maintenances) {
         const pageId = mapped.get(window.pageKey)
         if (pageId === undefined) continue
@@ -234,17 +241,16 @@ export class ImportService {
           .executeTakeFirstOrThrow()
         const componentIds = [...new Set(window.componentKeys.map((k) => mapped.get(k)).filter((id): id is number => id !== undefined))]
         if (componentIds.length > 0) await trx.insertInto('maintenance_components').values(componentIds.map((component_id) => ({ maintenance_id: row.id, component_id }))).execute()
+        const updates = window.updates ?? []
+        if (updates.length > 0) {
+          await trx.insertInto('maintenance_updates').values(updates.map((u) => ({ maintenance_id: row.id, status: u.status, message: bounded(u.message, MAX_MAINTENANCE_UPDATE, 'maintenance update', window.title), at: u.at }))).execute()
+        }
         await remember(window.key, 'maintenance', row.id)
         touchedPages.add(pageId)
         created.maintenances++
       }
 
       // Incidents with their updates, components and postmortem (history: nobody is notified).
-      const bounded = (text: string, max: number, what: string, name: string) => {
-        if (text.length <= max) return text
-        changed.push({ kind: what, name, reason: `shortened to ${max} characters` })
-        return text.slice(0, max)
-      }
       for (const incident of plan.incidents ?? []) {
         const pageId = mapped.get(incident.pageKey)
         if (pageId === undefined) continue

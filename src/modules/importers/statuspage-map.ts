@@ -15,6 +15,7 @@
 import type { ComponentStatus } from '../components/tables.ts'
 import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 import type { StatuspageData } from './statuspage-read.ts'
+import { MAINTENANCE_UPDATE_STATUSES, type MaintenanceUpdateStatus } from '../maintenances/types.ts'
 import type { ImportPlan, PlannedComponent, PlannedIncident, PlannedMaintenance, PlannedSubscriber, ReportLine } from './types.ts'
 
 type Obj = Record<string, unknown>
@@ -51,6 +52,10 @@ const IMPACTS = new Set<IncidentImpact>(['none', 'minor', 'major', 'critical'])
 
 /** Page fields with no counterpart in Lantern, by what they are called in the API. */
 const PAGE_SETTINGS_LEFT = ['page_description', 'headline', 'url', 'support_url', 'twitter_username', 'notifications_from_email', 'notifications_email_footer', 'time_zone', 'city', 'country', 'ip_restrictions']
+
+/** Statuspage's maintenance update statuses are Lantern's; any other status on a maintenance reads as in progress. */
+const maintenanceUpdateStatus = (raw: unknown): MaintenanceUpdateStatus =>
+  (MAINTENANCE_UPDATE_STATUSES as readonly unknown[]).includes(raw) ? (raw as MaintenanceUpdateStatus) : 'in_progress'
 
 export function planFromStatuspage(data: StatuspageData): ImportPlan {
   const skipped: ReportLine[] = []
@@ -149,10 +154,11 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
     if (statuspageTime(incident.scheduled_for) !== null) {
       const startAt = statuspageTime(incident.scheduled_for)!
       const endAt = statuspageTime(incident.scheduled_until) ?? startAt
-      const bodies = updatesOf(incident).map(({ u }) => str(u.body)).filter((b): b is string => b !== null)
-      if (bodies.length > 1) changed.push({ kind: 'scheduled maintenance', name: title, reason: `its ${bodies.length} updates are joined into the window's message` })
+      // The first update is the window's message; the later ones are its timeline, under the same statuses.
+      const [first, ...later] = updatesOf(incident).filter(({ u }) => str(u.body) !== null)
+      const updates = later.map(({ u, at }) => ({ status: maintenanceUpdateStatus(u.status), message: str(u.body)!, at }))
       if (str(incident.reminder_intervals)) skipped.push({ kind: 'scheduled maintenance setting', name: title, reason: `reminders ${String(incident.reminder_intervals)} hours before not brought` })
-      maintenances.push({ key: `maintenance:${incident.id}`, pageKey, title, message: bodies.join('\n\n'), startAt, endAt: Math.max(endAt, startAt), componentKeys: affected(incident) })
+      maintenances.push({ key: `maintenance:${incident.id}`, pageKey, title, message: first ? str(first.u.body)! : '', startAt, endAt: Math.max(endAt, startAt), componentKeys: affected(incident), updates })
       continue
     }
     const state = INCIDENT_STATE[String(incident.status)] ?? 'investigating'

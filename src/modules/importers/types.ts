@@ -3,6 +3,7 @@
  * the key of what it came from in the source, and refers to others by those keys. The report says
  * what was left out and what was changed on the way; nothing is dropped without a line in it.
  */
+import type { MaintenanceUpdateStatus } from '../maintenances/types.ts'
 import type { ComponentStatus, ComponentType } from '../components/tables.ts'
 import type { MonitorInput } from '../monitors/definition.ts'
 import type { ChannelType } from '../channels/types.ts'
@@ -65,6 +66,14 @@ export interface PlannedMaintenance {
   startAt: number
   endAt: number
   componentKeys: string[]
+  /** The window's timeline after its first message (Statuspage's later maintenance updates). */
+  updates?: PlannedMaintenanceUpdate[]
+}
+
+export interface PlannedMaintenanceUpdate {
+  status: MaintenanceUpdateStatus
+  message: string
+  at: number
 }
 
 export interface PlannedIncident {

@@ -317,3 +317,38 @@ describe('--reconfirm', () => {
     expect((await db().selectFrom('outbox').select('id').execute()).length).toBe(outboxBefore)
   })
 })
+
+describe('a scheduled maintenance with a timeline', () => {
+  test('its first update is the window’s message, the later ones its updates with their statuses and times', async () => {
+    const folder = join(ctx.dir, 'statuspage-timeline')
+    cpSync(FIXTURES, folder, { recursive: true })
+    for (const file of ['incidents.json', 'incidents-scheduled.json']) {
+      const incidents = JSON.parse(readFileSync(join(folder, file), 'utf8'))
+      for (const incident of incidents) {
+        if (!incident.scheduled_for) continue
+        const first = incident.incident_updates[0]
+        incident.incident_updates.unshift(
+          { ...first, id: 'upd-verifying', status: 'verifying', body: 'Checking the **replicas**.', display_at: '2026-12-06T02:30:00.000Z', created_at: '2026-12-06T02:30:00.000Z' },
+          { ...first, id: 'upd-progress', status: 'in_progress', body: 'Started <b>now</b>.', display_at: '2026-12-06T01:00:00.000Z', created_at: '2026-12-06T01:00:00.000Z' },
+        )
+      }
+      writeFileSync(join(folder, file), JSON.stringify(incidents))
+    }
+    const { user } = await ctx.createOwner('enterprise')
+    const report = await ctx.app.services.importer.apply(user, planFromStatuspage(await readStatuspageFolder(folder)))
+    expect(report.created.maintenances).toBe(1)
+    expect(report.changed.filter((line) => line.kind === 'scheduled maintenance')).toEqual([])
+    const db = ctx.database.db
+    const pages = (await db.selectFrom('status_pages').select('id').where('owner_id', '=', user.id).execute()).map((p) => p.id)
+    const window = await db.selectFrom('maintenances').selectAll().where('page_id', 'in', pages).executeTakeFirstOrThrow()
+    expect(window.message).toStartWith('We will upgrade our primary database cluster.')
+    const updates = await db.selectFrom('maintenance_updates').select(['status', 'message', 'at']).where('maintenance_id', '=', window.id).orderBy('at').execute()
+    expect(updates).toEqual([
+      { status: 'in_progress', message: 'Started <b>now</b>.', at: Date.parse('2026-12-06T01:00:00Z') },
+      { status: 'verifying', message: 'Checking the **replicas**.', at: Date.parse('2026-12-06T02:30:00Z') },
+    ])
+    // A second run brings no second timeline.
+    await ctx.app.services.importer.apply(user, planFromStatuspage(await readStatuspageFolder(folder)))
+    expect(await db.selectFrom('maintenance_updates').select('id').where('maintenance_id', '=', window.id).execute()).toHaveLength(2)
+  })
+})
