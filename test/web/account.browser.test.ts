@@ -19,7 +19,12 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const api = (path: string, key: string) => fetch(`${app.base}/user/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } })
+const api = (path: string, key: string, init: { method?: string; json?: unknown } = {}) =>
+  fetch(`${app.base}/user/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  })
 const accounts = () => app.server.ctx.app.services.accounts
 
 describe('API keys in the browser', () => {
@@ -41,6 +46,17 @@ describe('API keys in the browser', () => {
     await checkLayouts(page, app.shots, 'api-key-created', ['Your new key', 'Copy it now'])
 
     expect((await api('/status-pages', key)).status).toBe(200)
+    // The default role is the member's own.
+    expect(await page.getByRole('row', { name: /deploy script/ }).getByRole('cell', { name: 'Owner', exact: true }).isVisible()).toBe(true)
+
+    // A key with a lower role reads and changes nothing.
+    await page.getByLabel('Name', { exact: true }).fill('status reader')
+    await page.getByLabel('Role').selectOption({ label: 'Viewer' })
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const reader = await page.getByRole('textbox', { name: 'API key status reader' }).inputValue()
+    expect(await page.getByRole('row', { name: /status reader/ }).getByRole('cell', { name: 'Viewer', exact: true }).isVisible()).toBe(true)
+    expect((await api('/status-pages', reader)).status).toBe(200)
+    expect((await api('/status-pages', reader, { method: 'POST', json: { name: 'Nope', slug: 'nope-by-viewer' } })).status).toBe(403)
 
     // Never again: the list (and a reload of it) shows the prefix, not the key.
     // `lnt_` + a 12-character id + `_` + the secret (the id and the secret may themselves hold `_`).

@@ -8,6 +8,7 @@
 import { Elysia, t, type Static } from 'elysia'
 import { errorResponses, IdParams, modelRef, namedModels, sharedModels } from '../../http/schemas.ts'
 import { toIso, toIsoOrNull } from '../../lib/time.ts'
+import { ROLES } from '../plans/roles.ts'
 import { forbidden } from '../../lib/errors.ts'
 import { apiKeySecurity, ownerAuth, presentsApiKey } from './auth.ts'
 import { CreateApiKeyBody } from './model.ts'
@@ -21,6 +22,10 @@ const ApiKeyJson = t.Object({
   last_used_at: t.Nullable(t.String({ description: 'Last authenticated request (RFC 3339, recorded at most once a minute)' })),
   revoked_at: t.Nullable(t.String({ description: 'RFC 3339' })),
   state: t.Union([t.Literal('active'), t.Literal('revoked')]),
+  role: t.Union(
+    ROLES.map((role) => t.Literal(role)),
+    { description: 'What the key may do in its team (never above its member\'s role: the lower of the two counts)' },
+  ),
 })
 
 /** The named models of the OpenAPI document this module defines. */
@@ -44,6 +49,7 @@ export const apiKeyJson = (key: ApiKeyInfo): Static<typeof ApiKeyJson> => ({
   last_used_at: toIsoOrNull(key.lastUsedAt),
   revoked_at: toIsoOrNull(key.revokedAt),
   state: key.state,
+  role: key.role,
 })
 
 const NO_STORE = { 'cache-control': 'no-store' }
@@ -72,7 +78,7 @@ export function apiKeysRoutes(deps: { accounts: AccountsService }) {
       async ({ owner, body, headers, set, status }) => {
         Object.assign(set.headers, NO_STORE)
         if (presentsApiKey(headers)) throw forbidden(KEYS_NEED_SESSION)
-        const created = await accounts.createApiKey(owner, body.name)
+        const created = await accounts.createApiKey(owner, body.name, body.role)
         return status(201, { data: { ...apiKeyJson(created.info), key: created.key } })
       },
       {

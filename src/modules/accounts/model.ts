@@ -1,5 +1,6 @@
 /** Request schemas of the account routes (API and web forms use the same ones). */
 import { t } from 'elysia'
+import { ROLES } from '../plans/roles.ts'
 
 /** `POST /user/api/v1/api-keys` and the web form "New API key". */
 export const CreateApiKeyBody = t.Object({
@@ -11,6 +12,16 @@ export const CreateApiKeyBody = t.Object({
     description: 'What the key is for ("deploy script"), to recognise it in the list',
     examples: ['deploy script'],
   }),
+  role: t.Optional(
+    t.Union(
+      ROLES.map((role) => t.Literal(role)),
+      {
+        error: `role must be one of ${ROLES.join(', ')}`,
+        description: 'What the key may do in the team it acts in: a role no higher than yours (default: yours). A key whose member is later demoted acts with the lower of the two.',
+        examples: ['responder'],
+      },
+    ),
+  ),
 })
 
 /** The first-run setup form (/user/setup): the one-time token from the server's log, and the first account. */

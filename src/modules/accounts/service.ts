@@ -12,9 +12,9 @@ import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { createLoginThrottle } from './login-throttle.ts'
-import { requireWellFormed } from '../../lib/text.ts'
+import { parseText, requireWellFormed } from '../../lib/text.ts'
 import { isPlan, PLANS, type Plan } from '../plans/matrix.ts'
-import { isRole, lowerRole, roleAtMost, ROLES, type Role } from '../plans/roles.ts'
+import { isRole, lowerRole, roleAtMost, roleLabel, ROLES, type Role } from '../plans/roles.ts'
 import type { AccountsRepo } from './repo.ts'
 import { summarizeUserAgent } from './user-agent.ts'
 
@@ -208,10 +208,10 @@ export class AccountsService {
     const owner = typeof by === 'number' ? await this.personalOwner(by) : by
     const name = (rawName ?? 'default').trim()
     if (name.length === 0 || name.length > 100) throw badRequest('name must be 1 to 100 characters')
-    requireWellFormed('name', name)
+    parseText('name', name, { max: 100 })
     const role = rawRole === undefined || rawRole === '' ? owner.role : rawRole
     if (!isRole(role)) throw badRequest(`role must be one of ${ROLES.join(', ')}`)
-    if (!roleAtMost(role, owner.role)) throw badRequest(`role cannot be above your own (${owner.role})`)
+    if (!roleAtMost(role, owner.role)) throw badRequest(`role cannot be above your own (${roleLabel(owner.role)})`)
     const publicId = randomToken(9)
     const secret = randomToken(32)
     const row = await this.deps.repo.insertApiKey({

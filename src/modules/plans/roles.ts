@@ -46,6 +46,9 @@ const rank = (role: Role): number => ROLES.indexOf(role)
 /** True when `role` is `than` or below it (an API key's role is never above its member's). */
 export const roleAtMost = (role: Role, than: Role): boolean => rank(role) >= rank(than)
 
+/** The roles someone with `role` may hand out (to a member or an API key): theirs and below, highest first. */
+export const rolesUpTo = (role: Role): Role[] => ROLES.filter((r) => roleAtMost(r, role))
+
 /** The lower of two roles: what a key may do when its member was demoted after it was made. */
 export const lowerRole = (a: Role, b: Role): Role => (rank(a) >= rank(b) ? a : b)
 

@@ -16,6 +16,7 @@ import { emptyForm, errorStatus, readForm, serviceErrorState, type FormState } f
 import { idParam, screens } from '../kit/guard.ts'
 import { ACCOUNT_HEAD, accountCrumbs, accountView, apiKeysView, revokeKeyView } from '../views/account.ts'
 import type { ScreenDeps } from './deps.ts'
+import { rolesUpTo } from '../../modules/plans/roles.ts'
 
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
@@ -55,7 +56,7 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
     .get(
       '/user/api-keys',
       screen(async ({ user, render }) =>
-        render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm())),
+        render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm(), rolesUpTo(user.role))),
       ),
       { response: { 200: HtmlResponse }, detail: detail('API keys: list and create') },
     )
@@ -63,13 +64,13 @@ export function accountScreens(deps: ScreenDeps<'accounts'>) {
       '/user/api-keys',
       screen(async ({ user, body, render }) => {
         const again = async (state: FormState, status: number) =>
-          render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), state), status)
+          render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys') }, apiKeysView(await accounts.listApiKeys(user.userId), state, rolesUpTo(user.role)), status)
         const form = readForm(CreateApiKeyBody, body)
         if (!form.ok) return again(form.state, 400)
         try {
-          const created = await accounts.createApiKey(user, form.value.name)
+          const created = await accounts.createApiKey(user, form.value.name, form.value.role)
           const flash = { kind: 'notice' as const, text: `Key "${created.info.name}" created. Copy it now: it is shown only this once.` }
-          return render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys'), flash }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm(), created))
+          return render({ ...KEYS_PAGE, crumbs: accountCrumbs('API keys'), flash }, apiKeysView(await accounts.listApiKeys(user.userId), emptyForm(), rolesUpTo(user.role), created))
         } catch (error) {
           return again(serviceErrorState(error, form.state), errorStatus(error))
         }

@@ -6,7 +6,8 @@ import { formatDateTime } from '../../lib/human-time.ts'
 import { html } from '../../lib/html.ts'
 import { toIso } from '../../lib/time.ts'
 import type { ApiKeyInfo, SessionInfo, Owner } from '../../modules/accounts/service.ts'
-import { errorSummary, textField, type FormState } from '../kit/forms.ts'
+import { roleLabel, type Role } from '../../modules/plans/roles.ts'
+import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 
 export const ACCOUNT_HEAD = '<link rel="stylesheet" href="/static/user/account.css">'
@@ -61,7 +62,7 @@ export function accountView(user: Owner, sessions: SessionInfo[]): string {
 </section>`
 }
 
-const KEY_LABELS = { name: 'Name' }
+const KEY_LABELS = { name: 'Name', role: 'Role' }
 
 function keyRow(key: ApiKeyInfo): string {
   const action =
@@ -71,6 +72,7 @@ function keyRow(key: ApiKeyInfo): string {
   return html`<tr>
   <td>${key.name}</td>
   <td><code>${key.prefix}</code></td>
+  <td>${roleLabel(key.role)}</td>
   <td>!${when(key.createdAt)}</td>
   <td>!${when(key.lastUsedAt)}</td>
   <td>!${key.state === 'active' ? html`<span class="badge ok">Active</span>` : html`<span class="badge">Revoked</span>`}</td>
@@ -93,12 +95,16 @@ function newKeyPanel(created: { key: string; info: ApiKeyInfo }): string {
 </section>`
 }
 
-export function apiKeysView(keys: ApiKeyInfo[], form: FormState, created?: { key: string; info: ApiKeyInfo }): string {
+/**
+ * `grantable`: the roles a new key may have (up to the viewer's own, highest first, so the default
+ * choice is their own role).
+ */
+export function apiKeysView(keys: ApiKeyInfo[], form: FormState, grantable: readonly Role[], created?: { key: string; info: ApiKeyInfo }): string {
   const list =
     keys.length === 0
       ? html`<p>No API keys yet.</p>`
       : html`<section class="scroll" tabindex="0" aria-label="Your API keys"><table><caption class="visually-hidden">Your API keys</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>!${keys.map(keyRow).join('')}</tbody></table></section>`
   return html`<h1>API keys</h1>
 !${created ? newKeyPanel(created) : ''}
@@ -109,6 +115,7 @@ export function apiKeysView(keys: ApiKeyInfo[], form: FormState, created?: { key
   !${errorSummary(form, KEY_LABELS)}
   <form method="post" action="/user/api-keys" class="stack" novalidate>
     !${textField({ name: 'name', label: 'Name', hint: 'What the key is for, e.g. deploy script.', required: true, maxLength: 100, autocomplete: 'off', state: form })}
+    !${selectField({ name: 'role', label: 'Role', hint: 'What the key may do in the team you act in: at most your own role. A status script needs no more than Responder.', options: grantable.map((role) => ({ value: role, label: roleLabel(role) })), state: form })}
     <button type="submit">Create key</button>
   </form>
 </section>`

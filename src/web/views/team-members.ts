@@ -8,7 +8,7 @@
  */
 import { html } from '../../lib/html.ts'
 import type { Owner } from '../../modules/accounts/service.ts'
-import { roleAtMost, roleLabel, roleMay, roleSummary, ROLES, type Role } from '../../modules/plans/roles.ts'
+import { roleLabel, roleMay, rolesUpTo, roleSummary, type Role } from '../../modules/plans/roles.ts'
 import type { Invitation, Member, Team } from '../../modules/teams/service.ts'
 import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import { when } from './account.ts'
@@ -30,7 +30,7 @@ const LABELS = { email: 'Email address', role: 'Role' }
 type ViewInput = TeamScreenInput & { manage: boolean }
 
 /** The roles `user` may grant: none above their own. */
-const grantable = (user: Owner): Role[] => ROLES.filter((role) => roleAtMost(role, user.role))
+const grantable = (user: Owner): Role[] => rolesUpTo(user.role)
 
 /** What `user` may do to `member`, as the service decides it. */
 function controls(user: Owner, member: Member, input: ViewInput): { change: boolean; remove: boolean; note?: string } {

@@ -40,6 +40,7 @@ describe('GET /user/api/v1/api-keys', () => {
       last_used_at: new Date(ctx.clock.now()).toISOString(),
       revoked_at: null,
       state: 'active',
+      role: 'owner',
     })
     expect(body.data[1]).toMatchObject({ prefix: prefixOf(second.key), name: 'deploy', last_used_at: null, state: 'active' })
     // Bob sees only his own.

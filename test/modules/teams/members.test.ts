@@ -152,3 +152,40 @@ test('every successful write to an owner route leaves an audit row with field na
   ])
   expect(rows[0]!.actor_label).toBe(`${alice.user.email} (API key test)`)
 })
+
+test('an API key carries a role no higher than its member’s, chosen when it is made; the key acts with it', async () => {
+  const alice = await ctx.createOwner('enterprise')
+  const bob = await ctx.createOwner('enterprise')
+  expect((await invite(alice, bob.user.email, 'editor')).status).toBe(201)
+  expect((await accept(await invitationToken(bob.user.email), bob)).status).toBe(200)
+  const asBob = await sessionIn(bob, alice.user.id)
+
+  // Above one's own role: refused, named, nothing made.
+  const above = await asBob('/api-keys', { method: 'POST', json: { name: 'too much', role: 'admin' } })
+  expect(above.status).toBe(400)
+  expect((await json(above)).error).toBe('role cannot be above your own (Editor)')
+  const unknown = await asBob('/api-keys', { method: 'POST', json: { name: 'what', role: 'boss' } })
+  expect(unknown.status).toBe(400)
+  expect((await json(unknown)).error).toContain('role must be one of owner, admin, editor, responder, viewer')
+
+  // No role: the member's own; a lower one when asked.
+  const own = await json(await asBob('/api-keys', { method: 'POST', json: { name: 'deploys' } }))
+  expect(own.data).toMatchObject({ name: 'deploys', role: 'editor' })
+  const low = await json(await asBob('/api-keys', { method: 'POST', json: { name: 'status script', role: 'viewer' } }))
+  expect(low.data).toMatchObject({ name: 'status script', role: 'viewer' })
+  const listed = (await json(await asBob('/api-keys'))).data as Array<{ name: string; role: string }>
+  expect(listed.filter((k) => k.name !== 'test').map((k) => [k.name, k.role])).toEqual([['deploys', 'editor'], ['status script', 'viewer']])
+
+  // The viewer key reads Alice's team and changes nothing; the editor key may.
+  expect((await api('/status-pages', low.data.key)).status).toBe(200)
+  const refused = await api('/status-pages', low.data.key, { method: 'POST', json: { name: 'Viewer page', slug: `viewer-${bob.user.id}` } })
+  expect(refused.status).toBe(403)
+  expect((await api('/status-pages', own.data.key, { method: 'POST', json: { name: 'Editor page', slug: `editor-${bob.user.id}` } })).status).toBe(201)
+  const pages = (await json(await api('/status-pages', alice.key))).data as Array<{ name: string }>
+  expect(pages.map((p) => p.name)).toContain('Editor page')
+  expect(pages.map((p) => p.name)).not.toContain('Viewer page')
+
+  // A control character in the name is a 400, not a 500 on PostgreSQL.
+  const nul = await asBob('/api-keys', { method: 'POST', json: { name: 'a\u0000b' } })
+  expect(nul.status).toBe(400)
+})
