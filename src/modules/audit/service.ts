@@ -144,7 +144,8 @@ export class AuditService implements AuditSink {
       .orderBy('label')
       .limit(MAX_AUDIT_PAGE)
       .execute()
-    return rows.map((row) => ({ userId: Number(row.actor_user_id), label: String(row.label) }))
+    // A person by their address: "ops@example.com (API key deploy)" is ops@example.com too.
+    return rows.map((row) => ({ userId: Number(row.actor_user_id), label: String(row.label).replace(/ \(API key .*\)$/, '') }))
   }
 
   /**

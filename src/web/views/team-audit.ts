@@ -43,7 +43,7 @@ function entryRow(entry: AuditEntry, input: AuditScreenInput): string {
   const fields = entry.fields.length === 0 ? html`<span class="muted">none</span>` : html`${entry.fields.join(', ')}`
   return html`<tr>
   <td><time datetime="${toIso(entry.createdAt)}">${formatDateTime(entry.createdAt, input.zone)}</time></td>
-  <td>${entry.actorLabel} <span class="muted">(${KIND_LABELS[entry.actorKind]})</span></td>
+  <td>${entry.actorLabel}!${entry.actorKind === 'api_key' ? '' : html` <span class="muted">(${KIND_LABELS[entry.actorKind]})</span>`}</td>
   <td><code>${entry.action}</code></td>
   <td><code>${entry.objectType}</code>!${entry.objectId === null ? '' : html` <span class="muted">${entry.objectId}</span>`}</td>
   <td>${page}</td>
