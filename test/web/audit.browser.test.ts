@@ -2,7 +2,7 @@
  * The audit log screen in real Chromium: the owner opens it from the members screen and sees the
  * changes made through the API (who, action, object, page, address, client, changed fields) at
  * times in the chosen zone; filters by person, page, action and date narrow the table; "Older
- * entries" pages on; "Download CSV" carries the same filters; a bad date is an error on the page;
+ * entries" pages on; a change made on a screen is recorded too; "Download CSV" carries the same filters; a bad date is an error on the page;
  * markup in a label stays text; a viewer gets no link and a 403. Also a11y and layouts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -121,6 +121,26 @@ describe('the audit log screen', () => {
     expect(await page.getByRole('link', { name: 'Older entries' }).count()).toBe(0)
     await page.getByRole('link', { name: 'Newest entries' }).click()
     expect(await rows(page).count()).toBe(50)
+  })
+
+  test('a change made on a screen is recorded as the signed-in person, a refused one is not', async () => {
+    const { page } = app
+    await page.goto(`${app.base}/user/team`)
+    await page.getByLabel('Email address').fill('new.colleague@example.com')
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await page.waitForURL(`${app.base}/user/team/invitations`)
+    // The same address again is refused in the form (409): no second row.
+    await page.goto(`${app.base}/user/team`)
+    await page.getByLabel('Email address').fill('new.colleague@example.com')
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await page.waitForURL(`${app.base}/user/team/invitations`)
+    await page.goto(`${app.base}/user/team/audit?action=team.invitations.post`)
+    expect(await rows(page).count()).toBe(1)
+    const row = rows(page).first()
+    expect(await row.getByRole('cell', { name: `${app.owner.email} (Signed in)` }).isVisible()).toBe(true)
+    expect(await row.getByRole('cell', { name: 'email, role', exact: true }).isVisible()).toBe(true)
+    expect(await row.getByRole('cell', { name: '/user/team/invitations', exact: true }).isVisible()).toBe(true)
+    expect(await row.textContent()).not.toContain('new.colleague@example.com')
   })
 
   test('a viewer sees no link to it and is refused', async () => {

@@ -106,7 +106,7 @@ export class AuditService implements AuditSink {
         page_id: pageId,
         action: actionOf(entry.method, entry.route),
         object_type: entry.route,
-        object_id: objectId === undefined ? null : String(objectId).slice(0, 100),
+        object_id: objectId === null || objectId === undefined ? null : String(objectId).slice(0, 100),
         summary: JSON.stringify({ fields: fieldsOf(entry.body) }),
         address: entry.address.slice(0, 100),
         client: entry.client,

@@ -59,6 +59,8 @@ test('filters by person, page, action and dates; pages by cursor; only the actin
   expect(all.meta).toEqual({ count: 5, next_cursor: null })
   const newest = all.data[0]
   expect(newest).toMatchObject({ actor_kind: 'person', actor_user_id: carol.account.id, actor_label: carol.user.email, fields: ['name'], created_at: new Date(T0 + 4 * HOUR).toISOString(), object_type: '/user/api/v1/status-pages/:id', object_id: String(one.id) })
+  // A route that names no id (a create) has no object id: null, not the text "null".
+  expect(all.data[4]).toMatchObject({ action: 'status-pages.post', object_id: null })
   expect(all.data[1]).toMatchObject({ actor_kind: 'api_key', actor_user_id: alice.account.id, actor_label: `${alice.user.email} (API key test)` })
 
   const ids = async (query: string, key = alice.key) => {
