@@ -53,6 +53,7 @@ import type { StatusService } from './modules/status-api/service.ts'
 import { statusPagesRoutes } from './modules/status-pages/index.ts'
 import { transfersRoutes } from './modules/transfers/index.ts'
 import { teamsRoutes } from './modules/teams/index.ts'
+import { auditRoutes } from './modules/audit/index.ts'
 import { subscribersRoutes } from './modules/subscribers/index.ts'
 import { subscribeSiteRoutes } from './modules/subscribers/site.ts'
 import { analyticsDashboardRoutes, tooLargeAnswer, userAreaRoutes } from './web/index.ts'
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps): App {
     .use(apiKeysRoutes({ accounts: services.accounts }))
     .use(sessionsRoutes({ accounts: services.accounts }))
     .use(teamsRoutes({ accounts: services.accounts, teams: services.teams }))
+    .use(auditRoutes({ accounts: services.accounts, audit: services.audit }))
     .use(planRoutes({ accounts: services.accounts }))
     .use(userAreaRoutes({ services, config }))
     .use(analyticsRoutes({ accounts: services.accounts, analytics: services.analytics, shareTokens: services.shareTokens, config }))

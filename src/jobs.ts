@@ -37,6 +37,8 @@ export function backgroundJobs(services: Services): Job[] {
     { name: 'expiring transfers', every: 600_000, leaderOnly: true, run: () => services.transfers.expireDue() },
     // Monitors still down remind the channels they alert (every N minutes, at most M times, unless snoozed).
     { name: 'monitor reminders', every: 60_000, leaderOnly: true, run: () => services.monitorAlerts.remind() },
+    // Audit rows past their team's plan retention (plans/roles.ts), in batches.
+    { name: 'pruning audit log', every: 3_600_000, leaderOnly: true, run: () => services.audit.prune() },
     // Lapsed password-reset links, a batch at a time.
     { name: 'sweeping reset links', every: 3_600_000, leaderOnly: true, run: () => services.passwordResets.sweep() },
     // SLA breach alerts and the monthly report mail.

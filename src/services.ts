@@ -258,7 +258,8 @@ export function createServices(input: ServiceDeps) {
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
   const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
   // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
-  accounts.connect({ audit: new AuditService({ db: deps.db, clock }), hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
+  const audit = new AuditService({ db: deps.db, clock })
+  accounts.connect({ audit, hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -315,6 +316,7 @@ export function createServices(input: ServiceDeps) {
     maintenanceSweeper,
     transfers,
     teams,
+    audit,
     passwordResets,
     twoFactor,
     slaChecker,

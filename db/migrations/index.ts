@@ -46,6 +46,7 @@ import * as outboxThreads from './2026_12_06_0510_outbox_threads.ts'
 import * as teams from './2026_12_06_0900_teams.ts'
 import * as pageLanguageAndZone from './2026_12_06_1000_page_language_and_zone.ts'
 import * as channelsVerifiedByTest from './2026_12_07_0100_channels_verified_by_test.ts'
+import * as auditLogReadIndexes from './2026_12_07_0200_audit_log_read_indexes.ts'
 import * as maintenanceUpdates from './2026_12_07_0300_maintenance_updates.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -92,5 +93,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_0900_teams': teams,
   '2026_12_06_1000_page_language_and_zone': pageLanguageAndZone,
   '2026_12_07_0100_channels_verified_by_test': channelsVerifiedByTest,
+  '2026_12_07_0200_audit_log_read_indexes': auditLogReadIndexes,
   '2026_12_07_0300_maintenance_updates': maintenanceUpdates,
 }

@@ -31,6 +31,7 @@ import { autoIncidentScreens } from './screens/auto-incidents.ts'
 import { transferScreens } from './screens/transfer.ts'
 import { invitationScreens } from './screens/invitations.ts'
 import { teamMemberScreens } from './screens/team-members.ts'
+import { teamAuditScreens } from './screens/team-audit.ts'
 import { teamScreens } from './screens/teams.ts'
 import { importScreens } from './screens/import.ts'
 import { slaScreens } from './screens/sla.ts'
@@ -89,6 +90,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(autoIncidentScreens(deps))
     .use(transferScreens(deps))
     .use(teamScreens(deps))
+    .use(teamAuditScreens(deps))
     .use(teamMemberScreens(deps))
     .use(importScreens(deps))
     .use(invitationScreens(deps))

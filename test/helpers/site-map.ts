@@ -135,6 +135,10 @@ export async function seedSite(server: ListeningContext, owner: Owner, options: 
   const member = await services.accounts.personalTeamOwner(await services.accounts.createUser({ email: 'member@example.com', password: OWNER_PASSWORD, plan: 'free' }))
   await services.teams.accept(member, await mailedToken(server, /\/user\/invitations\/([A-Za-z0-9_-]+)/, member.email))
   await services.teams.invite(owner, { email: 'pending@example.com', role: 'viewer' })
+  // The audit log screen lists changes made through routes (the seed calls services): two made-up ones.
+  const audited = { owner, address: '198.51.100.9', client: 'Firefox on Linux' }
+  await services.audit.recordRequest({ ...audited, method: 'POST', route: '/user/api/v1/status-pages', params: {}, body: { name: 'Sweep Co', slug: 'sweep' } })
+  await services.audit.recordRequest({ ...audited, method: 'PATCH', route: '/user/api/v1/status-pages/:id', params: { id: String(page.id) }, body: { name: 'Sweep Co' } })
   // The other owner forgot their password: the new-password form opens with the mailed token.
   await services.passwordResets.request(giver.email, '127.0.0.1')
   // A visitor subscribes on the page: the confirmation link is in the queued mail.
@@ -229,6 +233,7 @@ const VARIANTS: Record<string, string[]> = {
   '/user/notifications/new': ['?type=webhook', '?type=email'],
   '/user/monitors/new': ['', '?type=http', '?type=keyword', '?type=json', '?type=tcp', '?type=push', '?type=dns', '?type=ssl', '?type=ping', '?type=domain_expiry', '?type=redis', '?type=postgres', '?type=websocket', '?type=smtp'],
   '/embed/preview': ['?slug=sweep'],
+  '/user/team/audit': ['', '?action=status-pages.patch&from=2020-01-01'],
   '/docs/:slug': Object.keys(DOCS).map((slug) => `/docs/${slug}`),
   '/blog/:slug': Object.keys(BLOG).map((slug) => `/blog/${slug}`),
 }

@@ -55,9 +55,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule(`/user/team/(delete|ownership)${ANY}`, 'own', 'own'),
   // The members screen: its lists are read by every member, a removal's confirmation is the admin's.
   rule('/user/team/members/:user_id/remove', 'manage', 'manage'),
+  // The audit log (who did what, from which address): admins and owners; nothing writes to it.
+  rule(`/user/(api/v1/)?team/audit(\\.csv)?`, 'manage'),
   rule(`/user/team${ANY}`, 'read', 'manage'),
   rule(`/user/(api/v1/)?plan`, 'read'),
-  rule(`/user/(api/v1/)?audit-log${ANY}`, 'read'),
   // Deleting a page and moving one between teams.
   { pattern: /^\/user\/api\/v1\/status-pages\/:id$/, method: 'DELETE', writes: 'manage' },
   rule(`/user/api/v1/status-pages/:id/transfer${ANY}`, 'read', 'manage'),

@@ -11,13 +11,13 @@ export type Role = (typeof ROLES)[number]
 export const PERMISSIONS = [
   /** Their own account: password, two-factor, sessions, API keys. Every member. */
   'self',
-  /** See everything of the team: pages, monitors, analytics, SLA, the audit log. */
+  /** See everything of the team: pages, monitors, analytics, SLA. */
   'read',
   /** What one does during an outage: incidents, maintenance, a component's status, lookups. */
   'respond',
   /** Configure: pages, components, monitors, channels, templates, branding, subscribers. */
   'edit',
-  /** Members, invitations, team settings, deleting a page, moving a page to another team. */
+  /** Members, invitations, team settings, the audit log, deleting a page, moving a page to another team. */
   'manage',
   /** The plan, deleting the team, passing ownership. */
   'own',

@@ -9,11 +9,13 @@
  *   (the rule of the API: accounts/auth.ts isSameOrigin);
  * - a screen the member's role in the acting team may not use (route-permissions.ts) → 403 HTML page;
  * - an HttpError thrown by the handler (a service's 404 for another owner's id…) → an HTML error page
- *   with its status; `render` shows the flash and clears its cookie; `redirect` is a 303 with a flash.
+ *   with its status; `render` shows the flash and clears its cookie; `redirect` is a 303 with a flash;
+ * - a write that succeeds (an answer below 400, not a redirect with an error) is recorded in the
+ *   audit log, as the API's writes are (accounts/auth.ts ownerAuth).
  */
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { authorize, isSameOrigin } from '../../modules/accounts/auth.ts'
+import { authorize, isSameOrigin, requestAudit } from '../../modules/accounts/auth.ts'
 import type { AccountsService, Owner } from '../../modules/accounts/service.ts'
 import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../responses.ts'
 import { clearFlashCookie, flashCookie, readFlash, type Flash } from './flash.ts'
@@ -62,6 +64,7 @@ export function screens(deps: { accounts: AccountsService; config: Config }) {
       if (!user) return loginRedirect(request)
       const flash = writes ? undefined : readFlash(request)
       const path = new URL(request.url).pathname
+      let failed = false
       const screen: ScreenContext = {
         user,
         request,
@@ -75,13 +78,18 @@ export function screens(deps: { accounts: AccountsService; config: Config }) {
         redirect(location, message) {
           if (message === undefined) return redirectTo(location)
           const carried = typeof message === 'string' ? { kind: 'notice' as const, text: message } : message
+          if (carried.kind === 'error') failed = true
           return redirectTo(location, 303, { 'set-cookie': flashCookie(config, carried) })
         },
       }
       try {
         // The role in the acting team must allow the screen (route-permissions.ts), as on the API.
         if (context.route !== undefined) await authorize(accounts, user, request.method, context.route, context.body)
-        return await handler(screen)
+        const response = await handler(screen)
+        if (writes && !failed && response.status < 400 && context.route !== undefined) {
+          await accounts.audit?.recordRequest(requestAudit(user, request, context.route, screen.params, context.body))
+        }
+        return response
       } catch (error) {
         if (error instanceof HttpError) return errorPage(error, user)
         throw error

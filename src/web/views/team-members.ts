@@ -130,7 +130,7 @@ export function teamMembersView(raw: TeamScreenInput): string {
     <dt>Your role</dt><dd>${roleLabel(user.role)}: ${roleSummary(user.role)}</dd>
     <dt>Seats</dt><dd>${seats} <span class="muted">(members and pending invitations)</span></dd>
   </dl>
-  <p><a href="/user/teams">Your teams</a>: act in another team there.</p>
+  <p><a href="/user/teams">Your teams</a>: act in another team there.!${input.manage ? ' <a href="/user/team/audit">Audit log</a>: who changed what in this team.' : ''}</p>
 </section>
 <section class="card" aria-labelledby="members-heading">
   <h2 id="members-heading">Members</h2>

@@ -30,12 +30,15 @@ test('the API and the screen need the same permission for the same act', () => {
   }
   expect(permissionFor('GET', '/user/team')).toBe('read')
   expect(permissionFor('GET', '/user/team/members/:user_id/remove')).toBe('manage')
+  // The audit log: admins and owners, on the screen, the API and the CSV alike.
+  for (const route of ['/user/team/audit', '/user/api/v1/team/audit', '/user/api/v1/team/audit.csv']) expect({ route, needs: permissionFor('GET', route) }).toEqual({ route, needs: 'manage' })
 })
 
 test('every route of the members screen has a rule: reads for every member, writes for admins', () => {
   const routes = routeList(ctx.app).filter((route) => route.host === 'service' && /^\/user\/team(\/|$)/.test(route.path))
   expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
     'GET /user/team',
+    'GET /user/team/audit',
     'GET /user/team/members/:user_id/remove',
     'POST /user/team/invitations',
     'POST /user/team/invitations/:id/revoke',

@@ -1,0 +1,48 @@
+/**
+ * The audit-log read indexes on a database made by the code before them (SQLite, or PostgreSQL with
+ * LANTERN_TEST_POSTGRES): the rows stay, the two indexes exist after `up` and are gone after `down`.
+ */
+import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Migrator, sql, type Kysely } from 'kysely'
+import { migrations } from '../../db/migrations/index.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
+import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
+import { emptyTestDatabase } from '../helpers/database.ts'
+
+const BEFORE = '2026_12_07_0100_channels_verified_by_test'
+
+async function auditIndexes(db: Kysely<any>): Promise<string[]> {
+  const rows =
+    engineOf(db) === 'postgres'
+      ? (await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'audit_log' AND schemaname = current_schema()`.execute(db)).rows
+      : (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_log'`.execute(db)).rows
+  return rows.map((row) => row.name).filter((name) => name.startsWith('audit_log_team_')).sort()
+}
+
+test('the read indexes come and go; the rows stay', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lantern-audit-indexes-'))
+  const database = await emptyTestDatabase(dir)
+  const { db } = database.handle
+  try {
+    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
+    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
+    const row = { team_id: 1, actor_kind: 'person', actor_user_id: 1, actor_label: 'a@example.com', page_id: null, action: 'status-pages.post', object_type: '/user/api/v1/status-pages', object_id: null, summary: '{"fields":["name"]}', address: '127.0.0.1', client: null, created_at: Date.UTC(2026, 11, 7) }
+    await db.insertInto('audit_log').values(row as never).execute()
+    expect(await auditIndexes(db)).toEqual(['audit_log_team_page_time', 'audit_log_team_time'])
+
+    expect(await migrateToLatest(db)).toContain('2026_12_07_0200_audit_log_read_indexes')
+    expect(await auditIndexes(db)).toEqual(['audit_log_team_actor_id', 'audit_log_team_id', 'audit_log_team_page_time', 'audit_log_team_time'])
+    expect((await db.selectFrom('audit_log').select(['action', 'summary']).execute())).toEqual([{ action: 'status-pages.post', summary: '{"fields":["name"]}' }])
+
+    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
+    expect(await auditIndexes(db)).toEqual(['audit_log_team_page_time', 'audit_log_team_time'])
+    expect(await db.selectFrom('audit_log').select('action').execute()).toEqual([{ action: 'status-pages.post' }])
+  } finally {
+    await database.dispose()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
