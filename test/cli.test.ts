@@ -153,8 +153,8 @@ describe('key list and key revoke', () => {
     const before = await listKeys('keys@example.com')
     for (const key of [first, second]) expect(before.text).not.toContain(key.slice(17))
     expect(before.keys).toEqual([
-      { id: expect.any(Number), prefix: first.slice(0, 16), name: 'ci', created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null, state: 'active' },
-      { id: expect.any(Number), prefix: second.slice(0, 16), name: 'laptop', created_at: expect.any(String), last_used_at: null, revoked_at: null, state: 'active' },
+      { id: expect.any(Number), prefix: first.slice(0, 16), name: 'ci', created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null, state: 'active', role: 'owner' },
+      { id: expect.any(Number), prefix: second.slice(0, 16), name: 'laptop', created_at: expect.any(String), last_used_at: null, revoked_at: null, state: 'active', role: 'owner' },
     ])
 
     const byId = await cli('key', 'revoke', '--email', 'keys@example.com', '--id', String(before.keys[0].id))
