@@ -49,6 +49,7 @@ test('the owner requires two-factor; a member without it is sent to enrol, enrol
   // Without two-factor of their own, the owner's save is refused with the fix; nothing changes.
   await page.goto(`${app.base}/user/team`)
   expect(await memberRow(page, member.email).getByRole('cell', { name: 'Off', exact: true }).isVisible()).toBe(true)
+  expect(await page.getByText('To require it, first turn on two-factor sign-in for your own account.').isVisible()).toBe(true)
   const box = page.getByRole('checkbox', { name: 'Require two-factor sign-in for every member' })
   expect(await box.isChecked()).toBe(false)
   await box.check()

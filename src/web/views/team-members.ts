@@ -109,6 +109,8 @@ function securityCard(input: ViewInput): string {
     : 'Two-factor sign-in is up to each member.'
   const without = members.filter((member) => !member.twoFactor).length
   const who = without === 0 ? 'Every member has two-factor on.' : `${without} member${without === 1 ? ' has' : 's have'} two-factor off (see Two-factor in the members below): they will be asked to turn it on.`
+  const selfWithout = input.manage && allowed && !team.requireTwoFactor && members.some((member) => member.userId === input.user.userId && !member.twoFactor)
+  const first = selfWithout ? html`<p>To require it, first turn on <a href="/user/two-factor">two-factor sign-in</a> for your own account.</p>` : ''
   const plan = allowed ? '' : html`<p>Requiring two-factor of members comes with the ${TEAM_SECURITY_PLANS} plans; this team is on ${planLabel(team.plan)}.</p>`
   const form =
     input.manage && (allowed || team.requireTwoFactor)
@@ -121,6 +123,7 @@ function securityCard(input: ViewInput): string {
   <h2 id="security-heading">Security</h2>
   <p>${state}!${team.requireTwoFactor || input.manage ? html` ${who}` : ''}</p>
   !${plan}
+  !${first}
   !${form}
 </section>`
 }
