@@ -1,6 +1,7 @@
 /**
- * The members and invitations screen of the acting team: its name and seats, the members with
- * their role and since when, the pending invitations, and the invite form; the link of an
+ * The members and invitations screen of the acting team: its name and seats, its Security card
+ * (requiring two-factor of members), the members with their role, two-factor and since when, the
+ * pending invitations, and the invite form; the link of an
  * invitation made with mail off, shown once; the removal confirmation. Buttons appear only where
  * the viewer's role allows them (admins and owners; only an owner touches owners, nobody grants
  * above their own role, the last owner and a personal team's account stay owners). The server
