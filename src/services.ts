@@ -252,7 +252,7 @@ export function createServices(input: ServiceDeps) {
   // Ownership transfer of a page: mails through the outbox, caches through the feed.
   const transfers = new TransfersService({ repo: new TransfersRepo(deps.db), pages, accounts, outbox, clock, changes, baseUrl: deps.config.baseUrl })
   // Teams: members, roles and invitations (mailed through the outbox).
-  const teams = new TeamsService({ repo: new TeamsRepo(deps.db), outbox, clock, baseUrl: deps.config.baseUrl })
+  const teams = new TeamsService({ repo: new TeamsRepo(deps.db), outbox, clock, baseUrl: deps.config.baseUrl, hasSecondFactor: (userId) => accounts.hasSecondFactor(userId) })
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).

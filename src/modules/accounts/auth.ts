@@ -12,7 +12,7 @@ import { readCookie } from '../../lib/cookies.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
 import { clientKey } from '../../http/context.ts'
 import { roleLabel, roleMay } from '../plans/roles.ts'
-import { permissionFor } from './route-permissions.ts'
+import { isKeyMaking, permissionFor } from './route-permissions.ts'
 import { summarizeUserAgent } from './user-agent.ts'
 import type { AccountsService, Owner } from './service.ts'
 
@@ -72,15 +72,27 @@ export async function authenticateOwner(accounts: AccountsService, request: Requ
 }
 
 /**
+ * True when `owner` acts by a session in a team that requires two-factor and has none themselves:
+ * they may reach their own account ('self' routes) and nothing else of the team until they enrol.
+ */
+export async function lacksRequiredTwoFactor(accounts: AccountsService, owner: Owner): Promise<boolean> {
+  return owner.via === 'session' && owner.teamRequiresTwoFactor && !(await accounts.hasSecondFactor(owner.userId))
+}
+
+/** What a member lacking the two-factor their team requires is told. */
+export const twoFactorRequiredMessage = (owner: Owner): string => `${owner.teamName} requires two-factor sign-in: turn it on to go on`
+
+/**
  * Refuses (403) what the owner's role may not do on `route`, and a session of a team that requires
- * two-factor while its member has none (API keys are not subject to two-factor).
+ * two-factor while its member has none (API keys are not subject to two-factor), but for their own
+ * account's routes; making an API key is refused too (the key would act without two-factor).
  */
 export async function authorize(accounts: AccountsService, owner: Owner, method: string, route: string, body: unknown): Promise<void> {
   const needed = permissionFor(method, route, body)
   if (needed === undefined) throw forbidden('this route names no permission')
   if (!roleMay(owner.role, needed)) throw forbidden(`your role in ${owner.teamName} (${roleLabel(owner.role)}) may not do this`)
-  if (needed !== 'self' && owner.via === 'session' && owner.teamRequiresTwoFactor && !(await accounts.hasSecondFactor(owner.userId))) {
-    throw forbidden(`${owner.teamName} requires two-factor sign-in: turn it on under Account → Two-factor first`)
+  if ((needed !== 'self' || isKeyMaking(method, route)) && (await lacksRequiredTwoFactor(accounts, owner))) {
+    throw forbidden(`${owner.teamName} requires two-factor sign-in: turn it on under Account → Two-factor sign-in first`)
   }
 }
 

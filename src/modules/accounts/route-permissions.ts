@@ -95,6 +95,21 @@ export function permissionFor(method: string, route: string, body?: unknown): Pe
   return undefined
 }
 
+/**
+ * What a member without two-factor still reaches while their team requires it (the rest of the web
+ * app sends them to enrol): their account, two-factor and passkeys, their password, the teams
+ * screen (to act in another team) and an invitation's link. Logging out is a public screen.
+ */
+export const TWO_FACTOR_FREE_SCREENS: readonly RegExp[] = [/^\/user\/(account|two-factor|password|passkeys|teams|invitations\/:token)(\/.*)?$/]
+
+export const isTwoFactorFreeScreen = (route: string): boolean => TWO_FACTOR_FREE_SCREENS.some((pattern) => pattern.test(route))
+
+/**
+ * The one 'self' API write still refused to a session lacking the two-factor its team requires:
+ * making an API key, which would act in the team without two-factor ever after.
+ */
+export const isKeyMaking = (method: string, route: string): boolean => method === 'POST' && route === '/user/api/v1/api-keys'
+
 export const isPublicScreen = (route: string): boolean => PUBLIC_SCREENS.some((pattern) => pattern.test(route))
 
 function isObjectWithOnly(body: unknown, fields: readonly string[]): boolean {

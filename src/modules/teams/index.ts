@@ -1,6 +1,6 @@
 /**
  * Teams in the management API: the person's teams (create, list), the acting team (its seats, its
- * members and their roles, invitations) and joining by an invitation's token. The acting team is
+ * setting requiring two-factor of members, its members and their roles, invitations) and joining by an invitation's token. The acting team is
  * the API key's (or the session's choice); the role matrix decides who may call what
  * (accounts/route-permissions.ts), the service the rules beyond it.
  */
@@ -19,12 +19,14 @@ const TeamJson = t.Object({
   plan: t.Union([t.Literal('free'), t.Literal('pro'), t.Literal('growth'), t.Literal('business'), t.Literal('oss_hero'), t.Literal('enterprise')]),
   personal: t.Boolean({ description: 'The personal team of an account: it keeps its account as owner' }),
   role: RoleSchema,
+  require_two_factor: t.Boolean({ description: 'Members signed in to the web app or the API by a session must have two-factor on to act in the team (API keys are not subject to two-factor)' }),
 })
 const MemberJson = t.Object({
   user_id: t.Integer(),
   email: t.String({ examples: ['ops@example.com'] }),
   role: RoleSchema,
   joined_at: t.String({ description: 'RFC 3339' }),
+  two_factor: t.Boolean({ description: 'Their two-factor sign-in is on: a team that requires it lets them act' }),
 })
 const InvitationJson = t.Object({
   id: t.Integer(),
@@ -34,13 +36,25 @@ const InvitationJson = t.Object({
   expires_at: t.String({ description: 'RFC 3339: 7 days after it was made' }),
 })
 
-const teamModels = namedModels({ Team: TeamJson, TeamMember: MemberJson, TeamInvitation: InvitationJson })
+const CurrentTeamJson = t.Composite([
+  TeamJson,
+  t.Object({ seats: t.Object({ used: t.Integer({ description: 'Members and pending invitations' }), limit: t.Nullable(t.Integer({ description: 'Seats of the plan; null: no limit' })) }) }),
+])
+
+const teamModels = namedModels({ Team: TeamJson, CurrentTeam: CurrentTeamJson, TeamMember: MemberJson, TeamInvitation: InvitationJson })
 const TeamRef = modelRef(teamModels, 'Team')
+const CurrentTeamRef = modelRef(teamModels, 'CurrentTeam')
 const MemberRef = modelRef(teamModels, 'TeamMember')
 const InvitationRef = modelRef(teamModels, 'TeamInvitation')
 
-const teamJson = (team: Team): Static<typeof TeamJson> => ({ id: team.id, name: team.name, plan: team.plan, personal: team.personal, role: team.role })
-const memberJson = (member: Member): Static<typeof MemberJson> => ({ user_id: member.userId, email: member.email, role: member.role, joined_at: toIso(member.joinedAt) })
+const teamJson = (team: Team): Static<typeof TeamJson> => ({ id: team.id, name: team.name, plan: team.plan, personal: team.personal, role: team.role, require_two_factor: team.requireTwoFactor })
+const memberJson = (member: Member): Static<typeof MemberJson> => ({
+  user_id: member.userId,
+  email: member.email,
+  role: member.role,
+  joined_at: toIso(member.joinedAt),
+  two_factor: member.twoFactor,
+})
 const invitationJson = (invitation: Invitation): Static<typeof InvitationJson> => ({
   id: invitation.id,
   email: invitation.email,
@@ -48,6 +62,8 @@ const invitationJson = (invitation: Invitation): Static<typeof InvitationJson> =
   created_at: toIso(invitation.createdAt),
   expires_at: toIso(invitation.expiresAt),
 })
+
+const currentJson = (team: Team & { seats: { used: number; limit: number | null } }): Static<typeof CurrentTeamJson> => ({ ...teamJson(team), seats: team.seats })
 
 const UserIdParams = t.Object({ user_id: IdParams.properties.id })
 const TokenParams = t.Object({ token: t.String({ maxLength: 100, description: 'The token of the invitation link' }) })
@@ -91,21 +107,28 @@ export function teamsRoutes(deps: { accounts: AccountsService; teams: TeamsServi
     )
     .get(
       '/team',
-      async ({ owner }) => {
-        const team = await teams.current(owner)
-        return { data: { ...teamJson(team), seats: team.seats } }
+      async ({ owner }) => ({ data: currentJson(await teams.current(owner)) }),
+      {
+        response: { 200: t.Object({ data: CurrentTeamRef }), ...errorResponses },
+        detail: detail('The team you act in', 'Its plan, your role, whether it requires two-factor of its members, and its seats (members and pending invitations count; the plan sets the limit).'),
+      },
+    )
+    .patch(
+      '/team',
+      async ({ owner, body }) => {
+        await teams.setRequireTwoFactor(owner, body.require_two_factor)
+        return { data: currentJson(await teams.current(owner)) }
       },
       {
-        response: {
-          200: t.Object({
-            data: t.Composite([
-              TeamJson,
-              t.Object({ seats: t.Object({ used: t.Integer({ description: 'Members and pending invitations' }), limit: t.Nullable(t.Integer({ description: 'Seats of the plan; null: no limit' })) }) }),
-            ]),
-          }),
-          ...errorResponses,
-        },
-        detail: detail('The team you act in', 'Its plan, your role and its seats (members and pending invitations count; the plan sets the limit).'),
+        body: t.Object(
+          { require_two_factor: t.Boolean({ description: 'true: every member acting by a session must have two-factor on (a member without it is refused until they turn it on); false: optional' }) },
+          { examples: [{ require_two_factor: true }] },
+        ),
+        response: { 200: t.Object({ data: CurrentTeamRef }), ...errorResponses, ...conflictResponse },
+        detail: detail(
+          'Change the team\'s settings',
+          'Admins and owners. `require_two_factor` comes with the Business, OSS Hero and Enterprise plans (403 on another plan, naming it). Whoever turns it on must have two-factor on themselves (409 until they do), so nobody locks themselves out. From the next request on, a member without two-factor acting by a session is refused (403) and sent to enrol in the web app; API keys are not subject to two-factor. A personal team may require it too.',
+        ),
       },
     )
     .get(

@@ -32,17 +32,19 @@ export class TeamsRepo {
     return db
       .selectFrom('team_members as m')
       .innerJoin('teams', 'teams.id', 'm.team_id')
-      .select(['teams.id', 'teams.name', 'teams.plan', 'teams.personal_of', 'm.role'])
+      .select(['teams.id', 'teams.name', 'teams.plan', 'teams.personal_of', 'teams.require_two_factor', 'm.role'])
       .where('m.user_id', '=', userId)
       .orderBy('teams.id')
       .execute()
   }
 
+  /** The members with whether their authenticator app is confirmed (`two_factor_at`: null when off). */
   members(db: Db, teamId: number) {
     return db
       .selectFrom('team_members as m')
       .innerJoin('users', 'users.id', 'm.user_id')
-      .select(['m.user_id', 'users.email', 'm.role', 'm.created_at'])
+      .leftJoin('totp_factors as f', 'f.user_id', 'm.user_id')
+      .select(['m.user_id', 'users.email', 'm.role', 'm.created_at', 'f.confirmed_at as two_factor_at'])
       .where('m.team_id', '=', teamId)
       .orderBy('m.created_at')
       .orderBy('m.user_id')
@@ -80,6 +82,10 @@ export class TeamsRepo {
       .where('expires_at', '>', now)
       .executeTakeFirstOrThrow()
     return Number(members.n) + Number(pending.n)
+  }
+
+  setRequireTwoFactor(db: Db, teamId: number, on: boolean) {
+    return db.updateTable('teams').set({ require_two_factor: on ? 1 : 0 }).where('id', '=', teamId).execute()
   }
 
   setRole(db: Db, teamId: number, userId: number, role: Role) {

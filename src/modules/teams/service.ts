@@ -12,9 +12,12 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import { parseText } from '../../lib/text.ts'
 import { normalizeEmail, type Owner } from '../accounts/service.ts'
 import type { OutboundMail, OutboxWriter } from '../notify/contract.ts'
-import { planLabel, type Plan } from '../plans/matrix.ts'
-import { isRole, roleAtMost, roleLabel, ROLES, seatsOf, type Role } from '../plans/roles.ts'
+import { planLabel, PLANS, type Plan } from '../plans/matrix.ts'
+import { isRole, roleAtMost, roleLabel, ROLES, seatsOf, teamSecurityAllowed, type Role } from '../plans/roles.ts'
 import type { TeamsRepo } from './repo.ts'
+
+/** The plans whose teams may require two-factor, as people read them ("Business, OSS Hero or Enterprise"). */
+export const TEAM_SECURITY_PLANS = ((labels: string[]) => `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`)(PLANS.filter(teamSecurityAllowed).map(planLabel))
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
@@ -25,6 +28,8 @@ export interface Team {
   plan: Plan
   personal: boolean
   role: Role
+  /** Members acting in it by a session must have two-factor on (API keys are exempt). */
+  requireTwoFactor: boolean
 }
 
 export interface Member {
@@ -32,6 +37,8 @@ export interface Member {
   email: string
   role: Role
   joinedAt: number
+  /** Their authenticator app is confirmed: they may act in a team that requires two-factor. */
+  twoFactor: boolean
 }
 
 export interface Invitation {
@@ -55,6 +62,8 @@ export interface TeamsServiceDeps {
   outbox: OutboxWriter
   clock: Clock
   baseUrl: string
+  /** Whether a user has a second factor (the two-factor module, through accounts). */
+  hasSecondFactor: (userId: number) => Promise<boolean>
 }
 
 const toInvitation = (row: { id: number; email: string; role: Role; created_at: number; expires_at: number }): Invitation => ({
@@ -86,11 +95,11 @@ export class TeamsService {
     const name = parseText('name', rawName, { max: 100 })
     const { repo } = this.deps
     const id = await repo.insertTeam(repo.db, { name, plan: owner.plan, ownerId: owner.userId, now: this.deps.clock.now() })
-    return { id, name, plan: owner.plan, personal: false, role: 'owner' }
+    return { id, name, plan: owner.plan, personal: false, role: 'owner', requireTwoFactor: false }
   }
 
   async teamsOf(owner: Owner): Promise<Team[]> {
-    return (await this.deps.repo.teamsOf(this.deps.repo.db, owner.userId)).map((row) => ({ id: row.id, name: row.name, plan: row.plan, personal: row.personal_of !== null, role: row.role }))
+    return (await this.deps.repo.teamsOf(this.deps.repo.db, owner.userId)).map((row) => ({ id: row.id, name: row.name, plan: row.plan, personal: row.personal_of !== null, role: row.role, requireTwoFactor: row.require_two_factor === 1 }))
   }
 
   /**
@@ -102,11 +111,45 @@ export class TeamsService {
     const team = await repo.findTeam(repo.db, owner.id)
     if (!team) throw notFound()
     const used = await repo.seatsTaken(repo.db, owner.id, this.deps.clock.now())
-    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: owner.role, seats: { used, limit: seatsOf(team.plan) }, personalOf: team.personal_of }
+    return {
+      id: team.id,
+      name: team.name,
+      plan: team.plan,
+      personal: team.personal_of !== null,
+      role: owner.role,
+      requireTwoFactor: team.require_two_factor === 1,
+      seats: { used, limit: seatsOf(team.plan) },
+      personalOf: team.personal_of,
+    }
   }
 
   async members(owner: Owner): Promise<Member[]> {
-    return (await this.deps.repo.members(this.deps.repo.db, owner.id)).map((row) => ({ userId: row.user_id, email: row.email, role: row.role, joinedAt: row.created_at }))
+    return (await this.deps.repo.members(this.deps.repo.db, owner.id)).map((row) => ({
+      userId: row.user_id,
+      email: row.email,
+      role: row.role,
+      joinedAt: row.created_at,
+      twoFactor: row.two_factor_at !== null && row.two_factor_at !== undefined,
+    }))
+  }
+
+  /**
+   * Turns the team's requirement of two-factor on or off (the route asked for `manage`). The plan
+   * must allow it (403, naming the plans that do); whoever turns it on must have two-factor
+   * themselves (409), so nobody locks themselves out. A personal team may require it too: its
+   * account then needs two-factor to act in it, like any member.
+   */
+  async setRequireTwoFactor(owner: Owner, on: boolean): Promise<void> {
+    const { repo } = this.deps
+    const team = await repo.findTeam(repo.db, owner.id)
+    if (!team) throw notFound()
+    if (on && !teamSecurityAllowed(team.plan)) {
+      throw new HttpError(403, `requiring two-factor of members comes with the ${TEAM_SECURITY_PLANS} plans; ${team.name} is on ${planLabel(team.plan)}`)
+    }
+    if (on && !(await this.deps.hasSecondFactor(owner.userId))) {
+      throw conflict('turn on two-factor sign-in for your own account first (Account → Two-factor sign-in), then require it of the team')
+    }
+    await repo.setRequireTwoFactor(repo.db, owner.id, on)
   }
 
   /** Changes a member's role; from the next request on it is what they (and their keys) may do. */
@@ -207,7 +250,7 @@ export class TeamsService {
       await repo.addMember(db, { teamId: row.team_id, userId: owner.userId, role: row.role, now })
     })
     const team = (await repo.findTeam(repo.db, row.team_id))!
-    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: row.role }
+    return { id: team.id, name: team.name, plan: team.plan, personal: team.personal_of !== null, role: row.role, requireTwoFactor: team.require_two_factor === 1 }
   }
 
   /** Only an owner grants, takes or touches the owner role; nobody grants above their own. */

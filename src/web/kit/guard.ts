@@ -7,6 +7,10 @@
  * - no session: GET → redirect to the login page with `next=`; POST → the same redirect, nothing done;
  * - a POST whose Origin (or Referer, Sec-Fetch-Site) is not this service → 403 HTML page, nothing done
  *   (the rule of the API: accounts/auth.ts isSameOrigin);
+ * - a member acting in a team that requires two-factor, without it → 303 to the two-factor screen
+ *   with a flash saying why, nothing done; but for their account, two-factor, password, passkeys
+ *   and the teams screen (route-permissions.ts TWO_FACTOR_FREE_SCREENS), so they can enrol or act
+ *   in another team;
  * - a screen the member's role in the acting team may not use (route-permissions.ts) → 403 HTML page;
  * - an HttpError thrown by the handler (a service's 404 for another owner's id…) → an HTML error page
  *   with its status; `render` shows the flash and clears its cookie; `redirect` is a 303 with a flash;
@@ -15,7 +19,8 @@
  */
 import type { Config } from '../../config.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { authorize, isSameOrigin, requestAudit } from '../../modules/accounts/auth.ts'
+import { authorize, isSameOrigin, lacksRequiredTwoFactor, requestAudit, twoFactorRequiredMessage } from '../../modules/accounts/auth.ts'
+import { isTwoFactorFreeScreen } from '../../modules/accounts/route-permissions.ts'
 import type { AccountsService, Owner } from '../../modules/accounts/service.ts'
 import { htmlPage, loginRedirect, redirect as redirectTo, sessionUser } from '../responses.ts'
 import { clearFlashCookie, flashCookie, readFlash, type Flash } from './flash.ts'
@@ -62,6 +67,9 @@ export function screens(deps: { accounts: AccountsService; config: Config }) {
       if (writes && !isSameOrigin(request, accounts.serviceOrigin)) return crossSitePage()
       const user = await sessionUser(accounts, request)
       if (!user) return loginRedirect(request)
+      if (context.route !== undefined && !isTwoFactorFreeScreen(context.route) && (await lacksRequiredTwoFactor(accounts, user))) {
+        return redirectTo('/user/two-factor', 303, { 'set-cookie': flashCookie(config, { kind: 'error', text: twoFactorRequiredMessage(user) }) })
+      }
       const flash = writes ? undefined : readFlash(request)
       const path = new URL(request.url).pathname
       let failed = false

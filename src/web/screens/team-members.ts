@@ -5,6 +5,7 @@
  *   GET  /user/team                              name, seats, members, pending invitations, invite form
  *   POST /user/team/invitations                  invite (mailed; with mail off the link is shown once)
  *   POST /user/team/invitations/:id/revoke       revoke a pending invitation
+ *   POST /user/team/security                     require two-factor of every member, or not
  *   POST /user/team/members/:user_id/role        change a member's role
  *   GET  /user/team/members/:user_id/remove      confirmation   POST same   remove (or leave)
  *
@@ -72,6 +73,20 @@ export function teamMemberScreens(deps: ScreenDeps<'accounts' | 'teams'>) {
         }
       }),
       { response: { 200: HtmlResponse, 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 409: HtmlResponse }, detail: detail('Invite someone to the team (form post)') },
+    )
+    .post(
+      '/user/team/security',
+      screen(async ({ user, body, render, redirect }) => {
+        const on = ['on', 'true', '1'].includes(formFields(body).require_two_factor ?? '')
+        try {
+          await teams.setRequireTwoFactor(user, on)
+        } catch (error) {
+          if (!isRefusal(error)) throw error
+          return teamPage(user, render, { flash: { kind: 'error', text: `Security settings not saved: ${error.message}.` }, status: error.status })
+        }
+        return redirect('/user/team', on ? `${user.teamName} requires two-factor sign-in of every member now.` : `Two-factor sign-in is up to each member of ${user.teamName} now.`)
+      }),
+      { response: { 303: t.Void(), 403: HtmlResponse, 409: HtmlResponse }, detail: detail('Require two-factor of every member, or not (form post)') },
     )
     .post(
       '/user/team/invitations/:id/revoke',

@@ -15,7 +15,7 @@ import type { Config } from '../../config.ts'
 import { clearCookie, readCookie, serializeCookie } from '../../lib/cookies.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { isCrossSite } from '../../modules/accounts/auth.ts'
-import { TooManyAttempts } from '../../modules/accounts/service.ts'
+import { TooManyAttempts, type Owner } from '../../modules/accounts/service.ts'
 import { CHALLENGE_TTL_MS } from '../../modules/two-factor/service.ts'
 import { clientKey } from '../../http/context.ts'
 import { emptyForm, errorStatus, formFields, serviceErrorState, type FormState } from '../kit/forms.ts'
@@ -37,6 +37,12 @@ export const challengeCookie = (config: Config, token: string) =>
   serializeCookie(CHALLENGE_COOKIE, token, { secure: config.scheme === 'https', maxAgeSeconds: CHALLENGE_TTL_MS / 1000, path: cookiePath })
 const endChallengeCookie = (config: Config) => clearCookie(CHALLENGE_COOKIE, { secure: config.scheme === 'https' }).replace('Path=/', `Path=${cookiePath}`)
 
+/**
+ * The person of a screen's owner: their user id, never the acting team's `id` (a member acting in
+ * a shared team has a team id that may be another user's id).
+ */
+const person = (user: Owner) => ({ id: user.userId, email: user.email })
+
 const clientOf = (request: Request, server: { requestIP(request: Request): { address: string } | null } | null) =>
   clientKey(request) !== 'unknown' ? clientKey(request) : (server?.requestIP(request)?.address ?? 'unknown')
 
@@ -51,7 +57,7 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
       '/user/two-factor',
       screen(async ({ user, render }) => {
         const status = await twoFactor.status(user.userId)
-        const enrolment = status.enabled ? undefined : await twoFactor.pendingEnrolment(user)
+        const enrolment = status.enabled ? undefined : await twoFactor.pendingEnrolment(person(user))
         return render(page, twoFactorView({ ...status, enrolment, state: emptyForm() }))
       }),
       { response: { 200: HtmlResponse }, detail: detail('Two-factor sign-in: on or off, enrolment') },
@@ -59,7 +65,7 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
     .post(
       '/user/two-factor/enrol',
       screen(async ({ user, render }) => {
-        const enrolment = await twoFactor.beginEnrolment(user)
+        const enrolment = await twoFactor.beginEnrolment(person(user))
         return render(page, twoFactorView({ enabled: false, recoveryCodesLeft: 0, enrolment, state: emptyForm() }))
       }),
       { response: { 200: HtmlResponse, 403: HtmlResponse, 409: HtmlResponse }, detail: detail('Two-factor: start the enrolment (form post)') },
@@ -69,12 +75,12 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
       screen(async ({ user, body, request, render }) => {
         const code = formFields(body).code ?? ''
         try {
-          const recoveryCodes = await twoFactor.confirmEnrolment(user, code, clientKey(request))
+          const recoveryCodes = await twoFactor.confirmEnrolment(person(user), code, clientKey(request))
           return render({ ...page, flash: { kind: 'notice', text: 'Two-factor sign-in is on.' } }, twoFactorView({ enabled: true, recoveryCodesLeft: recoveryCodes.length, state: emptyForm(), recoveryCodes }))
         } catch (error) {
           if (error instanceof HttpError && error.status === 404) throw error
           const state: FormState = error instanceof TooManyAttempts ? { values: {}, errors: { _form: 'Too many attempts. Try again in a few minutes.' } } : serviceErrorState(error, emptyForm({ code }))
-          return render(page, twoFactorView({ enabled: false, recoveryCodesLeft: 0, enrolment: await twoFactor.pendingEnrolment(user), state }), errorStatus(error))
+          return render(page, twoFactorView({ enabled: false, recoveryCodesLeft: 0, enrolment: await twoFactor.pendingEnrolment(person(user)), state }), errorStatus(error))
         }
       }),
       { body: CodeBody, response: { 200: HtmlResponse, 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse, 429: HtmlResponse }, detail: detail('Two-factor: confirm with a code (form post; the answer shows the recovery codes once)') },
@@ -83,7 +89,7 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
       '/user/two-factor/disable',
       screen(async ({ user, body, request, render, redirect: to }) => {
         try {
-          await twoFactor.disable(user, formFields(body).password ?? '', clientKey(request))
+          await twoFactor.disable(person(user), formFields(body).password ?? '', clientKey(request))
         } catch (error) {
           const state: FormState = error instanceof TooManyAttempts ? { values: {}, errors: { _form: 'Too many attempts. Try again in a few minutes.' } } : serviceErrorState(error, emptyForm())
           return render(page, twoFactorView({ ...(await twoFactor.status(user.userId)), state }), errorStatus(error))

@@ -1,6 +1,7 @@
 /**
- * The members and invitations screen of the acting team: its name and seats, the members with
- * their role and since when, the pending invitations, and the invite form; the link of an
+ * The members and invitations screen of the acting team: its name and seats, its Security card
+ * (requiring two-factor of members), the members with their role, two-factor and since when, the
+ * pending invitations, and the invite form; the link of an
  * invitation made with mail off, shown once; the removal confirmation. Buttons appear only where
  * the viewer's role allows them (admins and owners; only an owner touches owners, nobody grants
  * above their own role, the last owner and a personal team's account stay owners). The server
@@ -8,9 +9,10 @@
  */
 import { html } from '../../lib/html.ts'
 import type { Owner } from '../../modules/accounts/service.ts'
-import { roleLabel, roleMay, rolesUpTo, roleSummary, type Role } from '../../modules/plans/roles.ts'
-import type { Invitation, Member, Team } from '../../modules/teams/service.ts'
-import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
+import { planLabel } from '../../modules/plans/matrix.ts'
+import { roleLabel, roleMay, rolesUpTo, roleSummary, teamSecurityAllowed, type Role } from '../../modules/plans/roles.ts'
+import { TEAM_SECURITY_PLANS, type Invitation, type Member, type Team } from '../../modules/teams/service.ts'
+import { checkboxField, emptyForm, errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import { when } from './account.ts'
 
 export const TEAM_HEAD = '<link rel="stylesheet" href="/static/user/account.css">'
@@ -64,6 +66,7 @@ function memberRow(member: Member, input: ViewInput): string {
   return html`<tr>
   <td>${member.email}!${you ? ' <span class="muted">(you)</span>' : ''}</td>
   <td>${roleLabel(member.role)}</td>
+  <td>${member.twoFactor ? 'On' : 'Off'}</td>
   <td>!${when(member.joinedAt)}</td>
   !${input.manage ? html`<td><div class="member-actions">!${actions}</div></td>` : ''}
 </tr>`
@@ -95,13 +98,44 @@ function linkPanel(created: { email: string; link: string }): string {
 </section>`
 }
 
+/**
+ * The team's security settings: requiring two-factor of every member. Admins and owners on a plan
+ * that has it change it; everyone else reads its state (and, on another plan, which plans have it).
+ */
+function securityCard(input: ViewInput): string {
+  const { team, members } = input
+  const allowed = teamSecurityAllowed(team.plan)
+  const state = team.requireTwoFactor
+    ? 'Every member must have two-factor sign-in on to act in this team; a member without it is asked to turn it on first.'
+    : 'Two-factor sign-in is up to each member.'
+  const without = members.filter((member) => !member.twoFactor).length
+  const who = without === 0 ? 'Every member has two-factor on.' : `${without} member${without === 1 ? ' has' : 's have'} two-factor off (see Two-factor in the members below): they will be asked to turn it on.`
+  const selfWithout = input.manage && allowed && !team.requireTwoFactor && members.some((member) => member.userId === input.user.userId && !member.twoFactor)
+  const first = selfWithout ? html`<p>To require it, first turn on <a href="/user/two-factor">two-factor sign-in</a> for your own account.</p>` : ''
+  const plan = allowed ? '' : html`<p>Requiring two-factor of members comes with the ${TEAM_SECURITY_PLANS} plans; this team is on ${planLabel(team.plan)}.</p>`
+  const form =
+    input.manage && (allowed || team.requireTwoFactor)
+      ? html`<form method="post" action="/user/team/security" class="stack">
+    !${checkboxField({ name: 'require_two_factor', label: 'Require two-factor sign-in for every member', hint: 'API keys are not subject to two-factor. To turn it on, have two-factor on yourself.', state: emptyForm({ require_two_factor: team.requireTwoFactor ? 'on' : '' }) })}
+    <button type="submit">Save security settings</button>
+  </form>`
+      : ''
+  return html`<section class="card" aria-labelledby="security-heading">
+  <h2 id="security-heading">Security</h2>
+  <p>${state}!${team.requireTwoFactor || input.manage ? html` ${who}` : ''}</p>
+  !${plan}
+  !${first}
+  !${form}
+</section>`
+}
+
 export function teamMembersView(raw: TeamScreenInput): string {
   const input: ViewInput = { ...raw, manage: roleMay(raw.user.role, 'manage') }
   const { team, members, invitations, form, user } = input
   const seats = team.seats.limit === null ? `${team.seats.used} used, no limit` : `${team.seats.used} of ${team.seats.limit} used`
   const actionHead = input.manage ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : ''
   const memberList = html`<section class="scroll" tabindex="0" aria-label="Members of ${team.name}"><table><caption class="visually-hidden">Members of ${team.name}</caption>
-<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th>!${actionHead}</tr></thead>
+<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-factor</th><th scope="col">Since</th>!${actionHead}</tr></thead>
 <tbody>!${members.map((member) => memberRow(member, input)).join('')}</tbody></table></section>`
   const invitationList =
     invitations.length === 0
@@ -132,6 +166,7 @@ export function teamMembersView(raw: TeamScreenInput): string {
   </dl>
   <p><a href="/user/teams">Your teams</a>: act in another team there.!${input.manage ? ' <a href="/user/team/audit">Audit log</a>: who changed what in this team.' : ''}</p>
 </section>
+!${securityCard(input)}
 <section class="card" aria-labelledby="members-heading">
   <h2 id="members-heading">Members</h2>
   !${input.manage ? '' : html`<p>Your role (${roleLabel(user.role)}) reads the members; admins and owners change them.</p>`}

@@ -24,6 +24,7 @@ test('the API and the screen need the same permission for the same act', () => {
     ['DELETE', '/user/api/v1/team/invitations/:id', 'POST', '/user/team/invitations/:id/revoke'],
     ['PATCH', '/user/api/v1/team/members/:user_id', 'POST', '/user/team/members/:user_id/role'],
     ['DELETE', '/user/api/v1/team/members/:user_id', 'POST', '/user/team/members/:user_id/remove'],
+    ['PATCH', '/user/api/v1/team', 'POST', '/user/team/security'],
   ]
   for (const [apiMethod, apiRoute, screenMethod, screenRoute] of pairs) {
     expect({ screenRoute, needs: permissionFor(screenMethod, screenRoute) }).toEqual({ screenRoute, needs: permissionFor(apiMethod, apiRoute) })
@@ -44,6 +45,7 @@ test('every route of the members screen has a rule: reads for every member, writ
     'POST /user/team/invitations/:id/revoke',
     'POST /user/team/members/:user_id/remove',
     'POST /user/team/members/:user_id/role',
+    'POST /user/team/security',
   ])
   for (const route of routes) {
     const expected = route.method === 'GET' && route.path === '/user/team' ? 'read' : 'manage'
