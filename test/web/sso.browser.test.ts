@@ -9,7 +9,9 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
+import { HtmlValidate } from 'html-validate'
 import { sha256Hex } from '../../src/lib/crypto.ts'
+import { HTML_RULES } from '../helpers/html-rules.ts'
 import { IDP_NAME, listenOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts'
 import { checkA11y, checkLayouts, startWebApp, type Owner, type WebApp } from '../helpers/webapp.ts'
 
@@ -76,6 +78,15 @@ async function rewriteCallback(page: Page, rewrite: (callback: URL) => URL): Pro
 
 const sessionCookieOf = async (context: BrowserContext) => (await context.cookies(app.base)).find((cookie) => cookie.name === 'lantern_session')
 
+/** The page's HTML as the server sent it (a fetch with the browser's cookies) has no html-validate finding. */
+async function expectValidHtml(context: BrowserContext, path: string, status: number): Promise<void> {
+  const cookie = (await context.cookies(app.base)).map((c) => `${c.name}=${c.value}`).join('; ')
+  const answer = await fetch(`${app.base}${path}`, { headers: { cookie }, redirect: 'manual' })
+  expect(answer.status).toBe(status)
+  const report = await new HtmlValidate(HTML_RULES).validateString(await answer.text(), path)
+  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message}`))).toEqual([])
+}
+
 async function auditRows(teamId: number) {
   return (await services().audit.list(teamId, {}, { limit: 50 })).entries.map((entry) => ({ kind: entry.actorKind, action: entry.action, label: entry.actorLabel, objectId: entry.objectId }))
 }
@@ -132,6 +143,7 @@ test('an unverified address is refused: a page says why, no account, no session'
   expect(await page.getByRole('alert').textContent()).toContain(`${IDP_NAME} has not verified the address carol@example.com`)
   expect(new URL(page.url()).pathname).toBe('/user/sso/callback')
   await checkA11y(page)
+  await expectValidHtml(context, '/user/login', 200)
   expect(await sessionCookieOf(context)).toBeUndefined()
   expect(await services().accounts.userWithEmail('carol@example.com')).toBeUndefined()
   await context.close()
@@ -160,6 +172,7 @@ test('a team claims its domain on the members screen; people of the domain join 
   expect(await page.getByText(`This team claims acme.test: whoever signs in through single sign-on (${IDP_NAME}) with a verified address at acme.test joins it as Editor`).isVisible()).toBe(true)
   await checkA11y(page)
   await checkLayouts(page, app.shots, 'team-sso-domain', ['Single sign-on domain', 'Save domain', 'Release acme.test'])
+  await expectValidHtml(context, '/user/team', 200)
 
   // Dave signs in through the provider: he joins Acme ops as an editor, and is told so.
   const dave = await freshBrowser()

@@ -95,17 +95,23 @@ export function teamMemberScreens(deps: ScreenDeps<'accounts' | 'teams' | 'sso'>
       '/user/team/sso-domain',
       screen(async ({ user, body, render, redirect }) => {
         const fields = formFields(body)
-        const values = { domain: fields.domain ?? '', role: fields.role ?? '' }
+        const values = { domain: fields.sso_domain ?? '', role: fields.sso_role ?? '' }
         try {
           const claim = await teams.setSsoDomain(user, values)
           return redirect('/user/team', `${user.teamName} claims ${claim.domain}: people signing in through single sign-on with it join as ${roleLabel(claim.role)}.`)
         } catch (error) {
           if (!isRefusal(error)) throw error
-          return teamPage(user, render, { domainForm: serviceErrorState(error, { values, errors: {} }), status: error.status })
+          // The service names `domain` and `role`; the form's fields are `sso_…` (the invite form has a `role`).
+          const { errors } = serviceErrorState(error, { values, errors: {} })
+          const domainForm: FormState = {
+            values: { sso_domain: values.domain, sso_role: values.role },
+            errors: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name === '_form' ? name : `sso_${name}`, message])),
+          }
+          return teamPage(user, render, { domainForm, status: error.status })
         }
       }),
       {
-        body: t.Object({ domain: t.Optional(t.String({ maxLength: 300 })), role: t.Optional(t.String({ maxLength: 20 })) }),
+        body: t.Object({ sso_domain: t.Optional(t.String({ maxLength: 300 })), sso_role: t.Optional(t.String({ maxLength: 20 })) }),
         response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 409: HtmlResponse },
         detail: detail('Claim an email domain for single sign-on (form post)'),
       },

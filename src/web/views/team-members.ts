@@ -134,7 +134,7 @@ function securityCard(input: ViewInput): string {
 </section>`
 }
 
-const DOMAIN_LABELS = { domain: 'Email domain', role: 'Role of people joining by it' }
+const DOMAIN_LABELS = { sso_domain: 'Email domain', sso_role: 'Role of people joining by it' }
 
 /**
  * The team's claim of an email domain for single sign-on: who signs in through it with a verified
@@ -151,7 +151,7 @@ function domainPart(input: ViewInput): string {
     : html`<p>No email domain is claimed: people join only by invitation.</p>`
   if (!input.manage) return html`<h3>Single sign-on domain</h3>!${state}`
   if (team.personal) return html`<h3>Single sign-on domain</h3>!${state}<p>A personal team claims no domain: <a href="/user/teams">create a team</a> to claim one there.</p>`
-  const form = input.domainForm ?? emptyForm({ domain: claim?.domain ?? '', role: claim?.role ?? '' })
+  const form = input.domainForm ?? emptyForm({ sso_domain: claim?.domain ?? '', sso_role: claim?.role ?? '' })
   const roles = grantable(user).filter((role) => role !== 'owner')
   const release = claim
     ? html`<form method="post" action="/user/team/sso-domain/release" class="inline">
@@ -163,8 +163,8 @@ function domainPart(input: ViewInput): string {
   !${provider}
   !${errorSummary(form, DOMAIN_LABELS)}
   <form method="post" action="/user/team/sso-domain" class="stack" novalidate>
-    !${textField({ name: 'domain', label: DOMAIN_LABELS.domain, hint: 'Only the domain of your own address, unless you administer this Lantern. A domain belongs to one team.', autocomplete: 'off', required: true, maxLength: 253, state: form })}
-    !${selectField({ name: 'role', label: DOMAIN_LABELS.role, hint: 'Never owner, none above your own role.', options: roles.map((role) => ({ value: role, label: `${roleLabel(role)}: ${roleSummary(role)}` })), required: true, state: form, fallback: 'viewer' })}
+    !${textField({ name: 'sso_domain', label: DOMAIN_LABELS.sso_domain, hint: 'Only the domain of your own address, unless you administer this Lantern. A domain belongs to one team.', autocomplete: 'off', required: true, maxLength: 253, state: form })}
+    !${selectField({ name: 'sso_role', label: DOMAIN_LABELS.sso_role, hint: 'Never owner, none above your own role.', options: roles.map((role) => ({ value: role, label: `${roleLabel(role)}: ${roleSummary(role)}` })), required: true, state: form, fallback: 'viewer' })}
     <button type="submit">Save domain</button>
   </form>
   !${release}`
