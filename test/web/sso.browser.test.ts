@@ -184,6 +184,11 @@ test('a team claims its domain on the members screen; people of the domain join 
   expect(await row.getByRole('cell', { name: 'Editor', exact: true }).isVisible()).toBe(true)
   const daveId = (await services().accounts.userWithEmail('dave@acme.test'))!.id
   expect(await auditRows(team.id)).toContainEqual({ kind: 'sso', action: 'team.members.sso_join', label: 'dave@acme.test', objectId: String(daveId) })
+  // The team's audit log screen shows the join, by SSO.
+  await page.goto(`${app.base}/user/team/audit`)
+  const joinRow = page.getByRole('row').filter({ hasText: 'team.members.sso_join' })
+  expect(await joinRow.getByText('dave@acme.test (SSO)').isVisible()).toBe(true)
+  await page.goto(`${app.base}/user/team`)
   await dave.context.close()
 
   // Pro has 3 seats: Erin takes the last; Frank signs in, joins nothing, and is told the team is full.
@@ -204,6 +209,45 @@ test('a team claims its domain on the members screen; people of the domain join 
   await page.getByRole('button', { name: 'Release acme.test' }).click()
   await page.getByRole('status').filter({ hasText: 'acme.test released' }).waitFor()
   expect(await page.getByText('No email domain is claimed: people join only by invitation.').isVisible()).toBe(true)
+  await context.close()
+})
+
+test('cancelled at the provider: the page says so, no session', async () => {
+  const { context, page } = await freshBrowser()
+  await page.goto(`${app.base}/user/login`)
+  await page.getByRole('link', { name: `Sign in with ${IDP_NAME}` }).click()
+  await page.waitForURL((url) => url.origin === idp.issuer)
+  await page.getByRole('link', { name: /Cancel/ }).click()
+  await page.getByRole('heading', { name: 'Single sign-on did not work' }).waitFor()
+  expect(await page.getByRole('alert').textContent()).toContain(`${IDP_NAME} did not sign you in (access_denied`)
+  expect(await sessionCookieOf(context)).toBeUndefined()
+  await context.close()
+})
+
+test('nasty answers at the callback: a clear page (escaped), never a session or a 500', async () => {
+  const cases: [string, Record<string, string>, number][] = [
+    ['no sign-in under way', { code: 'x', state: '<script>window.pwned=1</script>' }, 400],
+    ['a cookie that is no token', { code: 'x', state: 'y' }, 400],
+    ['NUL and odd Unicode', { code: 'x\u0000', state: '\u202e\ud800' }, 400],
+    ['an over-long state', { code: 'x', state: 's'.repeat(5000) }, 400],
+  ]
+  for (const [label, params, status] of cases) {
+    const url = `${app.base}/user/sso/callback?${new URLSearchParams(params)}`
+    const answer = await fetch(url, { headers: { cookie: label === 'a cookie that is no token' ? 'lantern_sso=<b>' : '' }, redirect: 'manual' })
+    const body = await answer.text()
+    expect({ label, status: answer.status }).toEqual({ label, status })
+    expect(body).not.toContain('<script>window.pwned')
+    expect(answer.headers.getSetCookie().some((cookie) => cookie.startsWith('lantern_session='))).toBe(false)
+  }
+  // A sign-in under way whose answer holds no code: refused before the provider is asked.
+  const { context, page } = await freshBrowser()
+  await page.goto(`${app.base}/user/login`)
+  await page.getByRole('link', { name: `Sign in with ${IDP_NAME}` }).click()
+  await page.waitForURL((url) => url.origin === idp.issuer)
+  const state = new URL(page.url()).searchParams.get('state') ?? (await db().selectFrom('sso_logins').select('state').orderBy('id', 'desc').executeTakeFirstOrThrow()).state
+  await page.goto(`${app.base}/user/sso/callback?state=${encodeURIComponent(state)}`)
+  expect(await page.getByRole('alert').textContent()).toContain('holds no sign-in code')
+  expect(await sessionCookieOf(context)).toBeUndefined()
   await context.close()
 })
 

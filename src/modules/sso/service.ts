@@ -138,6 +138,9 @@ export class SsoService {
     if (!constantTimeEqual(returnedState, login.state)) {
       throw new SsoError(400, 'The answer that came back does not belong to the sign-in this browser started (its state does not match), so it was refused. Start again from the login page.')
     }
+    if (!callbackUrl.searchParams.has('code') && !callbackUrl.searchParams.has('error')) {
+      throw new SsoError(400, 'The answer that came back holds no sign-in code. Start again from the login page.')
+    }
     const { client, configuration } = await this.connect(config)
     const claims = await this.verifiedClaims(client, configuration, callbackUrl, login)
     const { issuer } = config

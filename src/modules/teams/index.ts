@@ -1,6 +1,7 @@
 /**
  * Teams in the management API: the person's teams (create, list), the acting team (its seats, its
- * setting requiring two-factor of members, its members and their roles, invitations) and joining by an invitation's token. The acting team is
+ * setting requiring two-factor of members, its claimed email domain for single sign-on, its members
+ * and their roles, invitations) and joining by an invitation's token. The acting team is
  * the API key's (or the session's choice); the role matrix decides who may call what
  * (accounts/route-permissions.ts), the service the rules beyond it.
  */

@@ -3,7 +3,7 @@
  * the member's role); the route's permission was checked already (accounts/route-permissions.ts),
  * the rules here are those the matrix cannot say: nobody grants a role above their own, only an
  * owner touches owners, the last owner stays, a personal team keeps its account, seats come from
- * the plan. Invitations are single-use links valid 7 days, mailed through the outbox; only a hash
+ * the plan; a claimed email domain is one's own and one team's. Invitations are single-use links valid 7 days, mailed through the outbox; only a hash
  * of their token is stored.
  */
 import type { Clock } from '../../lib/clock.ts'
