@@ -37,6 +37,8 @@ export interface Config {
   readonly mail: MailConfig
   /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (readChannelsConfig below). */
   readonly channels: ChannelsConfig
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME: single sign-on (readOidcConfig below); undefined when not set. */
+  readonly oidc?: OidcConfig | undefined
 }
 
 export class ConfigError extends Error {
@@ -142,6 +144,7 @@ export function loadConfig(env: Env): Config {
     ...(env.PING_COMMAND?.trim() ? { pingCommand: env.PING_COMMAND.trim() } : {}),
     mail: readMailConfig(env),
     channels: readChannelsConfig(env, (message) => new ConfigError(message)),
+    oidc: readOidcConfig(env, readBaseUrl(env, port).baseUrl),
   })
 }
 
@@ -334,5 +337,64 @@ export function readChannelsConfig(env: Env, fail: (message: string) => Error): 
     telegramApiUrl: serviceBaseUrl(env, 'TELEGRAM_API_URL', 'https://api.telegram.org', fail),
     ntfyUrl: serviceBaseUrl(env, 'NTFY_URL', 'https://ntfy.sh', fail),
     pagerDutyEventsUrl: serviceBaseUrl(env, 'PAGERDUTY_EVENTS_URL', 'https://events.pagerduty.com/v2/enqueue', fail),
+  })
+}
+
+// Single sign-on with OpenID Connect: one identity provider for the instance, or none.
+
+export interface OidcConfig {
+  /** The provider's issuer URL, as its discovery document names it (`https://id.example.com/realms/acme`). */
+  readonly issuer: string
+  readonly clientId: string
+  readonly clientSecret: string
+  /** The provider's name on the login screen's button: "Sign in with <name>" (OIDC_NAME, default "single sign-on"). */
+  readonly name: string
+  /** `<BASE_URL>/user/sso/callback`: what the provider must have registered for the client. */
+  readonly redirectUri: string
+  /**
+   * Plain http to the provider: only for an issuer on the loopback interface (a provider on the same
+   * machine, or a test's), never across a network where the code and tokens could be read.
+   */
+  readonly allowInsecureRequests: boolean
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+
+export function readOidcConfig(env: Env, baseUrl: string): OidcConfig | undefined {
+  const text = (name: string) => env[name]?.trim() || undefined
+  const issuerRaw = text('OIDC_ISSUER')
+  const clientId = text('OIDC_CLIENT_ID')
+  const clientSecret = env.OIDC_CLIENT_SECRET || undefined
+  const set = [issuerRaw, clientId, clientSecret].filter((value) => value !== undefined).length
+  if (set === 0) {
+    if (text('OIDC_NAME') !== undefined) throw new ConfigError('OIDC_NAME needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET')
+    return undefined
+  }
+  if (set !== 3) throw new ConfigError('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)')
+  let issuer: URL
+  try {
+    issuer = new URL(issuerRaw!)
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER must be an absolute https URL, got "${issuerRaw}"`)
+  }
+  if (issuer.username || issuer.password || issuer.search || issuer.hash) {
+    throw new ConfigError(`OIDC_ISSUER must be a URL without credentials, query or fragment, got "${issuerRaw}"`)
+  }
+  const loopback = LOOPBACK_HOSTS.has(issuer.hostname)
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && loopback)) {
+    throw new ConfigError(`OIDC_ISSUER must use https (plain http only for a provider on 127.0.0.1, ::1 or localhost), got "${issuerRaw}"`)
+  }
+  if (!/^[\x21-\x7e]{1,255}$/.test(clientId!)) throw new ConfigError('OIDC_CLIENT_ID must be 1 to 255 printable ASCII characters without spaces')
+  if (clientSecret!.length > 1024 || /[\u0000-\u001f\u007f]/.test(clientSecret!)) throw new ConfigError('OIDC_CLIENT_SECRET must be at most 1024 characters without control characters')
+  const name = text('OIDC_NAME') ?? 'single sign-on'
+  if (name.length > 60 || /[\u0000-\u001f\u007f]/.test(name) || !name.isWellFormed()) throw new ConfigError('OIDC_NAME must be at most 60 characters without control characters')
+  return Object.freeze({
+    // Without a trailing slash: discovery appends `/.well-known/openid-configuration` to it.
+    issuer: issuer.href.replace(/\/$/, ''),
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    name,
+    redirectUri: `${baseUrl}/user/sso/callback`,
+    allowInsecureRequests: issuer.protocol === 'http:',
   })
 }

@@ -82,6 +82,8 @@ import { TransfersService } from './modules/transfers/service.ts'
 import { TeamsRepo } from './modules/teams/repo.ts'
 import { TeamsService } from './modules/teams/service.ts'
 import { AuditService } from './modules/audit/service.ts'
+import { SsoRepo } from './modules/sso/repo.ts'
+import { SsoService } from './modules/sso/service.ts'
 import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
@@ -260,6 +262,8 @@ export function createServices(input: ServiceDeps) {
   // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
   const audit = new AuditService({ db: deps.db, clock })
   accounts.connect({ audit, hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
+  // Single sign-on through the instance's OpenID provider (OIDC_*): accounts linked by verified address.
+  const sso = new SsoService({ config: deps.config.oidc, repo: new SsoRepo(deps.db), accounts, teams, audit, clock })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -317,6 +321,7 @@ export function createServices(input: ServiceDeps) {
     transfers,
     teams,
     audit,
+    sso,
     passwordResets,
     twoFactor,
     slaChecker,

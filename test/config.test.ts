@@ -80,3 +80,60 @@ describe('loadConfig', () => {
     })
   }
 })
+
+describe('single sign-on settings (OIDC_*)', () => {
+  const oidc = { OIDC_ISSUER: 'https://id.example.com/realms/acme/', OIDC_CLIENT_ID: 'lantern', OIDC_CLIENT_SECRET: 's3cret value' }
+
+  test('none set: off', () => {
+    expect(loadConfig({}).oidc).toBeUndefined()
+  })
+
+  test('all three: the issuer without its trailing slash, the redirect URI on BASE_URL, the default name, https only', () => {
+    expect(loadConfig({ ...oidc, BASE_URL: 'https://status.example.com' }).oidc).toEqual({
+      issuer: 'https://id.example.com/realms/acme',
+      clientId: 'lantern',
+      clientSecret: 's3cret value',
+      name: 'single sign-on',
+      redirectUri: 'https://status.example.com/user/sso/callback',
+      allowInsecureRequests: false,
+    })
+    expect(loadConfig({ ...oidc, OIDC_NAME: ' Keycloak ' }).oidc?.name).toBe('Keycloak')
+  })
+
+  test('plain http only for a provider on loopback', () => {
+    for (const issuer of ['http://127.0.0.1:8080', 'http://localhost:8080/auth', 'http://[::1]:9000']) {
+      expect(loadConfig({ ...oidc, OIDC_ISSUER: issuer }).oidc?.allowInsecureRequests).toBe(true)
+    }
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://id.example.com' })).toThrow('OIDC_ISSUER must use https (plain http only for a provider on 127.0.0.1, ::1 or localhost), got "http://id.example.com"')
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://10.0.0.5' })).toThrow('OIDC_ISSUER must use https')
+  })
+
+  const bad: [Record<string, string>, string][] = [
+    [{ OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)'],
+    [{ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'lantern' }, 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)'],
+    [{ OIDC_CLIENT_SECRET: 'x' }, 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)'],
+    [{ OIDC_NAME: 'Keycloak' }, 'OIDC_NAME needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET'],
+    [{ ...oidc, OIDC_ISSUER: 'not a url' }, 'OIDC_ISSUER must be an absolute https URL, got "not a url"'],
+    [{ ...oidc, OIDC_ISSUER: 'ftp://id.example.com' }, 'OIDC_ISSUER must use https'],
+    [{ ...oidc, OIDC_ISSUER: 'https://user:pw@id.example.com' }, 'OIDC_ISSUER must be a URL without credentials, query or fragment'],
+    [{ ...oidc, OIDC_ISSUER: 'https://id.example.com/?realm=x' }, 'OIDC_ISSUER must be a URL without credentials, query or fragment'],
+    [{ ...oidc, OIDC_CLIENT_ID: 'two words' }, 'OIDC_CLIENT_ID must be 1 to 255 printable ASCII characters without spaces'],
+    [{ ...oidc, OIDC_CLIENT_SECRET: 'a\u0000b' }, 'OIDC_CLIENT_SECRET must be at most 1024 characters without control characters'],
+    [{ ...oidc, OIDC_NAME: 'x'.repeat(61) }, 'OIDC_NAME must be at most 60 characters without control characters'],
+  ]
+  for (const [env, message] of bad) {
+    test(`refuses ${JSON.stringify(env).slice(0, 90)} with one line`, () => {
+      let error: unknown
+      try {
+        loadConfig(env)
+      } catch (caught) {
+        error = caught
+      }
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as Error).message.startsWith(message)).toBe(true)
+      expect((error as Error).message).not.toContain('\n')
+      // The secret is never echoed.
+      expect((error as Error).message).not.toContain('s3cret')
+    })
+  }
+})

@@ -2,7 +2,7 @@
  * A feature's heavy library is loaded when the feature is first used, not at start: the server, run
  * as a user runs it (`bun src/main.ts`, its own process, SQLite), answers /healthz and its owner's
  * first requests without having loaded the PDF writer, mailauth, the PostgreSQL driver, nodemailer,
- * dns2, file-type or Swagger UI's files. The child prints the packages in its module registry (Bun's `require.cache`
+ * dns2, file-type, Swagger UI's files or the OpenID client (single sign-on set up, its login button shown). The child prints the packages in its module registry (Bun's `require.cache`
  * lists ES modules too), so the check reads what was loaded, not a guess.
  */
 import { afterAll, expect, test } from 'bun:test'
@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lantern-startup-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Loaded only by the feature that needs them. */
-const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist']
+const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist', 'openid-client', 'oauth4webapi']
 
 /** Starts the server in a child process, asks `paths`, then prints the packages it has loaded. */
 async function packagesLoadedAfter(paths: string[]): Promise<string[]> {
@@ -24,7 +24,7 @@ async function packagesLoadedAfter(paths: string[]): Promise<string[]> {
     script,
     `import { startServer } from ${JSON.stringify(join(ROOT, 'src/main.ts'))}
 import { loadConfig } from ${JSON.stringify(join(ROOT, 'src/config.ts'))}
-const config = loadConfig({ DATABASE_PATH: ${JSON.stringify(join(dir, `db-${paths.length}.sqlite`))}, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com' })
+const config = loadConfig({ DATABASE_PATH: ${JSON.stringify(join(dir, `db-${paths.length}.sqlite`))}, PORT: '0', HOST: '127.0.0.1', BASE_URL: 'https://status.example.com', STATUS_DOMAIN: 'status.example.com', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'lantern', OIDC_CLIENT_SECRET: 'secret' })
 const server = await startServer(config, { log: () => {} })
 const statuses = []
 for (const path of ${JSON.stringify(paths)}) statuses.push((await fetch(server.url.replace(/\\/$/, '') + path, { headers: { host: 'status.example.com' } })).status)
@@ -42,7 +42,8 @@ await server.stop()
 }
 
 test('the server answers its first requests without loading the heavy libraries of features not used', async () => {
-  const loaded = await packagesLoadedAfter(['/healthz', '/', '/docs'])
+  // Single sign-on is set up: the login screen shows its button without loading the OpenID client.
+  const loaded = await packagesLoadedAfter(['/healthz', '/', '/docs', '/user/login'])
   // The probe is real: the libraries every request needs are in the list.
   expect(loaded).toContain('elysia')
   expect(loaded).toContain('kysely')

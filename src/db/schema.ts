@@ -48,6 +48,7 @@ import type { RecoveryCodesTable, TotpFactorsTable, TwoFactorChallengesTable } f
 import type { ImportMappingsTable } from '../modules/importers/tables.ts'
 import type { TeamInvitationsTable, TeamMembersTable, TeamsTable } from '../modules/teams/tables.ts'
 import type { AuditLogTable } from '../modules/audit/tables.ts'
+import type { SsoIdentitiesTable, SsoLoginsTable } from '../modules/sso/tables.ts'
 import type { SubscriberFanoutsTable, SubscriberSigningKeysTable, SubscribersTable } from '../modules/subscribers/tables.ts'
 
 export interface Database {
@@ -56,6 +57,8 @@ export interface Database {
   team_members: TeamMembersTable
   team_invitations: TeamInvitationsTable
   audit_log: AuditLogTable
+  sso_identities: SsoIdentitiesTable
+  sso_logins: SsoLoginsTable
   api_keys: ApiKeysTable
   status_pages: StatusPagesTable
   components: ComponentsTable

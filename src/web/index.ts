@@ -40,6 +40,7 @@ import { toolScreens } from './screens/tools.ts'
 import { subscriberScreens } from './screens/subscribers.ts'
 import { passwordResetScreens } from './screens/password-reset.ts'
 import { challengeCookie, twoFactorScreens } from './screens/two-factor.ts'
+import { ssoScreens } from './screens/sso.ts'
 import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
@@ -69,6 +70,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
   const accounts: AccountsService = deps.services.accounts
   const signupOpen = config.signup === 'open'
   const resets = deps.services.passwordResets
+  // The login screen's "Sign in with …" button, only with single sign-on set up (OIDC_*).
+  const sso = deps.services.sso.available ? { name: deps.services.sso.providerName } : undefined
   // HTML screens and forms for people: not part of the API reference.
   return new Elysia({ detail: { hide: true } })
     // Every screen module of the web app, in one place: add yours here (screens/*.ts).
@@ -98,12 +101,13 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(subscriberScreens(deps))
     .use(passwordResetScreens(deps))
     .use(twoFactorScreens(deps))
+    .use(ssoScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
         if (await sessionUser(accounts, request)) return redirect(safeNext(query.next))
         const flash = readFlash(request)
-        const page = loginPage({ next: safeNext(query.next), signupOpen, resetByMail: resets.available, flash, setupPending: await accounts.needsSetup() })
+        const page = loginPage({ next: safeNext(query.next), signupOpen, resetByMail: resets.available, flash, setupPending: await accounts.needsSetup(), sso })
         return htmlPage(page, 200, flash ? { 'set-cookie': clearFlashCookie(config) } : {})
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse }, detail: detail('Login page') },
@@ -126,12 +130,12 @@ export function userAreaRoutes(deps: ScreenDeps) {
           return redirect(next, 303, { 'set-cookie': sessionCookie(config, token) })
         } catch (error) {
           if (error instanceof TooManyAttempts) {
-            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen, resetByMail: resets.available }), 429, {
+            return htmlPage(loginPage({ error: 'Too many login attempts. Try again in a few minutes.', email: body.email, next, signupOpen, resetByMail: resets.available, sso }), 429, {
               'retry-after': String(error.retryAfterSeconds),
             })
           }
           if (error instanceof HttpError && error.status === 401) {
-            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen, resetByMail: resets.available }), 401)
+            return htmlPage(loginPage({ error: 'Wrong email or password.', email: body.email, next, signupOpen, resetByMail: resets.available, sso }), 401)
           }
           throw error
         }

@@ -8,6 +8,7 @@ import { emptyForm, formError, textField, type FormState } from './kit/forms.ts'
 import { layout } from './kit/layout.ts'
 import type { Flash } from './kit/flash.ts'
 import { ASK_AN_ADMINISTRATOR } from './views/password-reset.ts'
+import { ssoButton } from './views/sso.ts'
 
 export { layout, messagePage, type LayoutOptions } from './kit/layout.ts'
 
@@ -22,6 +23,8 @@ export function loginPage(options: {
   resetByMail: boolean
   flash?: Flash
   setupPending?: boolean
+  /** Single sign-on is set up: its provider's button. */
+  sso?: { name: string } | undefined
 }): string {
   const state = withError(emptyForm({ email: options.email }), options.error)
   return layout(
@@ -36,6 +39,7 @@ export function loginPage(options: {
     !${textField({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true, state })}
     <button type="submit">Log in</button>
   </form>
+  !${options.sso ? ssoButton(options.sso.name, options.next ?? '/user') : ''}
   !${options.resetByMail ? html`<p><a href="/user/password-reset">Forgot password?</a></p>` : html`<p class="hint">${ASK_AN_ADMINISTRATOR}</p>`}
   !${options.signupOpen ? html`<p>No account yet? <a href="/user/signup">Sign up</a>.</p>` : ''}
 </section>`,

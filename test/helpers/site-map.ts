@@ -245,6 +245,8 @@ const VISITOR_SCREENS = new Set(['/user/login', '/user/signup', '/user/password-
 export const NOT_PAGES: Record<string, string> = {
   '/user/login/two-factor': 'opens only during a sign-in with two-factor on (its cookie): test/web/two-factor.browser.test.ts',
   '/user/setup': 'only while there are no users: swept on a fresh instance (setupPage)',
+  '/user/sso/start': 'redirects to the identity provider (no page of its own): test/web/sso.browser.test.ts',
+  '/user/sso/callback': 'the way back from the identity provider: its refusal page is listed below, the rest in test/web/sso.browser.test.ts',
   '/analytics/:id': 'opens with a share token only: listed with one below',
   '/subscribe/confirm': 'opens with a mailed token only: listed with one below',
   '/subscribe/manage': 'opens with a mailed token only: listed with one below',
@@ -305,6 +307,7 @@ export async function sitePages(server: ListeningContext, seed: Seed, ownerCooki
     visitor('status /subscribe/confirm', `${status(seed.slug)}/subscribe/confirm?token=${seed.confirmToken}`),
     visitor('status /subscribe/manage', `${status(seed.slug)}/subscribe/manage?token=${seed.manageToken}`),
     visitor('status /unsubscribe', `${status(seed.slug)}/unsubscribe?token=${seed.manageToken}`),
+    visitor('/user/sso/callback (no sign-in under way)', `${server.base}/user/sso/callback?code=x&state=y`, 400),
     visitor('/user/password-reset/:token (dead link)', `${server.base}/user/password-reset/${'x'.repeat(43)}`, 410),
     visitor('status /subscribe/confirm (expired)', `${status(seed.slug)}/subscribe/confirm?token=${'x'.repeat(43)}`, 404),
     visitor('status 404', `${status(seed.slug)}/no-such-page`, 404),
@@ -336,6 +339,11 @@ export const SITE_ENV: Record<string, string> = {
   SMTP_PORT: '9',
   SMTP_SECURITY: 'none',
   MAIL_FROM: 'Lantern <status@lantern.test>',
+  // Single sign-on set up (the login screen shows its button); the provider is never asked.
+  OIDC_ISSUER: 'https://id.lantern.test',
+  OIDC_CLIENT_ID: 'lantern',
+  OIDC_CLIENT_SECRET: 'a-secret-of-the-site-sweep',
+  OIDC_NAME: 'Lantern ID',
 }
 
 /** The monitors' target: `/ok` answers 200, anything else 503. */

@@ -51,6 +51,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   // The team: members and invitations are the admin's, the plan and the team itself the owner's.
   rule(`/user/api/v1/team/(members|invitations)${ANY}`, 'read', 'manage'),
   rule('/user/api/v1/team', 'read', 'manage'),
+  rule('/user/api/v1/team/sso-domain', undefined, 'manage'),
   rule(`/user/api/v1/team/ownership`, undefined, 'own'),
   rule(`/user/team/(delete|ownership)${ANY}`, 'own', 'own'),
   // The members screen: its lists are read by every member, a removal's confirmation is the admin's.

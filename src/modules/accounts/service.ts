@@ -3,7 +3,7 @@
  * only a SHA-256 of the secret is stored. The secret is 32 random bytes, so a fast hash is enough
  * (no dictionary to guess from) and keeps every authenticated request cheap.
  */
-import { badRequest, HttpError, notFound, unauthorized } from '../../lib/errors.ts'
+import { badRequest, conflict, HttpError, notFound, unauthorized } from '../../lib/errors.ts'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
@@ -112,6 +112,13 @@ export {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
+/**
+ * The stored "hash" of an account made by single sign-on: no password matches it (it is no hash
+ * any algorithm reads), so the account signs in only through its provider until a password is set
+ * by a reset link (or `lantern user set-password`).
+ */
+export const NO_PASSWORD = '!sso-no-password'
+
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase()
   if (email.length === 0) throw badRequest('email is required')
@@ -180,6 +187,29 @@ export class AccountsService {
       now: this.deps.clock.now(),
     })
     return toUser(row)
+  }
+
+  /**
+   * A new account without a password (single sign-on made it), with its personal team as every
+   * account has, on the instance's default plan. An address taken already is 409.
+   */
+  async createPasswordlessUser(rawEmail: string): Promise<User> {
+    const email = normalizeEmail(rawEmail)
+    if (await this.deps.repo.findUserByEmail(email)) throw conflict('a user with this email already exists')
+    const row = await this.deps.repo.insertUser({ email, passwordHash: NO_PASSWORD, plan: this.deps.defaultPlan, isAdmin: false, now: this.deps.clock.now() })
+    return toUser(row)
+  }
+
+  /** The account with this address (already normalized), or undefined. */
+  async userWithEmail(email: string): Promise<User | undefined> {
+    const row = await this.deps.repo.findUserByEmail(email)
+    return row ? toUser(row) : undefined
+  }
+
+  /** The account with this id, or undefined. */
+  async userWithId(id: number): Promise<User | undefined> {
+    const row = await this.deps.repo.findUserById(id)
+    return row ? toUser(row) : undefined
   }
 
   async findUserByEmail(rawEmail: string): Promise<User> {
@@ -311,9 +341,11 @@ export class AccountsService {
     const attempt = await this.logins.admit(email, clientKey)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
     const row = email.length > 0 && password.length <= 1024 ? await this.deps.repo.findUserByEmail(email) : undefined
-    // Verify against a hash of no one's password when the email is unknown, so both answers take the same time.
-    const ok = await this.deps.passwords.verify(password.slice(0, 1024), row?.password_hash ?? this.deps.passwords.timingHash)
-    if (!row || !ok) throw unauthorized('wrong email or password')
+    // Verify against a hash of no one's password when the email is unknown (or the account has no
+    // password), so every refusal takes the same time.
+    const stored = row && row.password_hash !== NO_PASSWORD ? row.password_hash : this.deps.passwords.timingHash
+    const ok = await this.deps.passwords.verify(password.slice(0, 1024), stored)
+    if (!row || row.password_hash === NO_PASSWORD || !ok) throw unauthorized('wrong email or password')
     await attempt.succeeded()
     if (this.deps.passwords.needsRehash(row.password_hash)) await this.deps.repo.rehashPassword(row.id, row.password_hash, await this.deps.passwords.hash(password.slice(0, 1024)))
     return toUser(row)

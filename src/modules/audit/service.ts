@@ -116,6 +116,31 @@ export class AuditService implements AuditSink {
   }
 
   /**
+   * What a sign-in through single sign-on did, as a row of its own (no route wrote it): `sso.sign_in`
+   * in the person's personal team, `team.members.sso_join` in a team they joined by their domain.
+   * The actor is the person, of kind `sso`; `objectId` names the provider's subject or the role.
+   */
+  async recordSso(entry: { teamId: number; userId: number; email: string; action: 'sso.sign_in' | 'team.members.sso_join'; objectType: string; objectId: string | null; fields: string[]; address: string; client: string | null }): Promise<void> {
+    await this.deps.db
+      .insertInto('audit_log')
+      .values({
+        team_id: entry.teamId,
+        actor_kind: 'sso',
+        actor_user_id: entry.userId,
+        actor_label: entry.email,
+        page_id: null,
+        action: entry.action,
+        object_type: entry.objectType,
+        object_id: entry.objectId === null ? null : entry.objectId.slice(0, 100),
+        summary: JSON.stringify({ fields: entry.fields }),
+        address: entry.address.slice(0, 100),
+        client: entry.client,
+        created_at: this.deps.clock.now(),
+      })
+      .execute()
+  }
+
+  /**
    * One page of the team's rows, newest first. `cursor` is the `nextCursor` of the page before
    * (rows with a smaller id): a page never shifts when rows are written meanwhile.
    */

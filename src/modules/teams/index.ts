@@ -1,6 +1,7 @@
 /**
  * Teams in the management API: the person's teams (create, list), the acting team (its seats, its
- * setting requiring two-factor of members, its members and their roles, invitations) and joining by an invitation's token. The acting team is
+ * setting requiring two-factor of members, its claimed email domain for single sign-on, its members
+ * and their roles, invitations) and joining by an invitation's token. The acting team is
  * the API key's (or the session's choice); the role matrix decides who may call what
  * (accounts/route-permissions.ts), the service the rules beyond it.
  */
@@ -9,7 +10,7 @@ import { conflictResponse, errorResponses, IdParams, modelRef, namedModels, shar
 import { toIso } from '../../lib/time.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
-import type { Invitation, Member, Team, TeamsService } from './service.ts'
+import type { Invitation, Member, SsoDomainClaim, Team, TeamsService } from './service.ts'
 
 const RoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Literal('editor'), t.Literal('responder'), t.Literal('viewer')], { description: 'owner, admin, editor, responder or viewer (see the permission matrix in the teams guide)' })
 
@@ -36,14 +37,23 @@ const InvitationJson = t.Object({
   expires_at: t.String({ description: 'RFC 3339: 7 days after it was made' }),
 })
 
+const SsoDomainJson = t.Object({
+  domain: t.String({ examples: ['example.com'], description: 'The email domain, lower case (an international name as punycode)' }),
+  role: RoleSchema,
+})
+
 const CurrentTeamJson = t.Composite([
   TeamJson,
-  t.Object({ seats: t.Object({ used: t.Integer({ description: 'Members and pending invitations' }), limit: t.Nullable(t.Integer({ description: 'Seats of the plan; null: no limit' })) }) }),
+  t.Object({
+    seats: t.Object({ used: t.Integer({ description: 'Members and pending invitations' }), limit: t.Nullable(t.Integer({ description: 'Seats of the plan; null: no limit' })) }),
+    sso_domain: t.Nullable(SsoDomainJson, { description: 'The email domain the team claimed: people signing in through single sign-on with a verified address of it join with its role; null: none' }),
+  }),
 ])
 
-const teamModels = namedModels({ Team: TeamJson, CurrentTeam: CurrentTeamJson, TeamMember: MemberJson, TeamInvitation: InvitationJson })
+const teamModels = namedModels({ Team: TeamJson, CurrentTeam: CurrentTeamJson, TeamMember: MemberJson, TeamInvitation: InvitationJson, TeamSsoDomain: SsoDomainJson })
 const TeamRef = modelRef(teamModels, 'Team')
 const CurrentTeamRef = modelRef(teamModels, 'CurrentTeam')
+const SsoDomainRef = modelRef(teamModels, 'TeamSsoDomain')
 const MemberRef = modelRef(teamModels, 'TeamMember')
 const InvitationRef = modelRef(teamModels, 'TeamInvitation')
 
@@ -63,7 +73,11 @@ const invitationJson = (invitation: Invitation): Static<typeof InvitationJson> =
   expires_at: toIso(invitation.expiresAt),
 })
 
-const currentJson = (team: Team & { seats: { used: number; limit: number | null } }): Static<typeof CurrentTeamJson> => ({ ...teamJson(team), seats: team.seats })
+const currentJson = (team: Team & { seats: { used: number; limit: number | null }; ssoDomain: SsoDomainClaim | null }): Static<typeof CurrentTeamJson> => ({
+  ...teamJson(team),
+  seats: team.seats,
+  sso_domain: team.ssoDomain,
+})
 
 const UserIdParams = t.Object({ user_id: IdParams.properties.id })
 const TokenParams = t.Object({ token: t.String({ maxLength: 100, description: 'The token of the invitation link' }) })
@@ -129,6 +143,35 @@ export function teamsRoutes(deps: { accounts: AccountsService; teams: TeamsServi
           'Change the team\'s settings',
           'Admins and owners. `require_two_factor` comes with the Business, OSS Hero and Enterprise plans (403 on another plan, naming it). Whoever turns it on must have two-factor on themselves (409 until they do), so nobody locks themselves out. From the next request on, a member without two-factor acting by a session is refused (403) and sent to enrol in the web app; API keys are not subject to two-factor. A personal team may require it too.',
         ),
+      },
+    )
+    .put(
+      '/team/sso-domain',
+      async ({ owner, body }) => ({ data: await teams.setSsoDomain(owner, body) }),
+      {
+        body: t.Object(
+          {
+            domain: t.String({ maxLength: 300, examples: ['example.com'], description: 'An email domain: example.com (a leading @ and upper case are fine)' }),
+            role: t.Union([t.Literal('admin'), t.Literal('editor'), t.Literal('responder'), t.Literal('viewer')], { description: 'The role people joining by the domain get: admin, editor, responder or viewer (never owner), none above yours' }),
+          },
+          { examples: [{ domain: 'example.com', role: 'viewer' }] },
+        ),
+        response: { 200: t.Object({ data: SsoDomainRef }), ...errorResponses, ...conflictResponse },
+        detail: detail(
+          'Claim an email domain for single sign-on',
+          'Admins and owners of a shared team. From now on, whoever signs in through the instance\'s single sign-on with a verified address of this domain and is not a member joins the team with `role`, while a seat is free (a full team lets them sign in without joining). Replaces the team\'s earlier claim. The domain must be that of your own address unless you administer this Lantern (403). A domain belongs to one team at most, and a personal team claims none (409). Owner, or a role above yours: 400.',
+        ),
+      },
+    )
+    .delete(
+      '/team/sso-domain',
+      async ({ owner }) => {
+        await teams.clearSsoDomain(owner)
+        return { data: currentJson(await teams.current(owner)) }
+      },
+      {
+        response: { 200: t.Object({ data: CurrentTeamRef }), ...errorResponses },
+        detail: detail('Release the claimed email domain', 'Admins and owners. Nobody joins by the domain any more; members who joined by it stay. Answers the team (its `sso_domain` is null); releasing when nothing is claimed changes nothing.'),
       },
     )
     .get(

@@ -88,6 +88,20 @@ export class TeamsRepo {
     return db.updateTable('teams').set({ require_two_factor: on ? 1 : 0 }).where('id', '=', teamId).execute()
   }
 
+  /** The shared team that claimed `domain` for single sign-on, with the role it gives. */
+  teamBySsoDomain(db: Db, domain: string) {
+    return db.selectFrom('teams').selectAll().where('sso_domain', '=', domain).executeTakeFirst()
+  }
+
+  /** Claims (or with null releases) the team's email domain for single sign-on. */
+  setSsoDomain(db: Db, teamId: number, claim: { domain: string; role: Role } | null) {
+    return db
+      .updateTable('teams')
+      .set({ sso_domain: claim?.domain ?? null, sso_role: claim?.role ?? null })
+      .where('id', '=', teamId)
+      .execute()
+  }
+
   setRole(db: Db, teamId: number, userId: number, role: Role) {
     return db.updateTable('team_members').set({ role }).where('team_id', '=', teamId).where('user_id', '=', userId).execute()
   }

@@ -3,12 +3,13 @@
  * the member's role); the route's permission was checked already (accounts/route-permissions.ts),
  * the rules here are those the matrix cannot say: nobody grants a role above their own, only an
  * owner touches owners, the last owner stays, a personal team keeps its account, seats come from
- * the plan. Invitations are single-use links valid 7 days, mailed through the outbox; only a hash
+ * the plan; a claimed email domain is one's own and one team's. Invitations are single-use links valid 7 days, mailed through the outbox; only a hash
  * of their token is stored.
  */
 import type { Clock } from '../../lib/clock.ts'
 import { randomToken, sha256Hex } from '../../lib/crypto.ts'
-import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts'
+import { isUniqueViolationOn } from '../../db/errors.ts'
 import { parseText } from '../../lib/text.ts'
 import { normalizeEmail, type Owner } from '../accounts/service.ts'
 import type { OutboundMail, OutboxWriter } from '../notify/contract.ts'
@@ -30,6 +31,38 @@ export interface Team {
   role: Role
   /** Members acting in it by a session must have two-factor on (API keys are exempt). */
   requireTwoFactor: boolean
+}
+
+/** A team's claim of an email domain: people signing in through SSO with it join with `role`. */
+export interface SsoDomainClaim {
+  domain: string
+  role: Role
+}
+
+/** What a sign-in through SSO did about the team that claimed its address's domain. */
+export type DomainJoin =
+  | { outcome: 'joined'; teamId: number; teamName: string; role: Role }
+  | { outcome: 'full'; teamId: number; teamName: string }
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/
+
+/**
+ * An email domain as people type it (`Example.COM`, `@example.com`, `bücher.example`) in the form
+ * it is compared in: lower case, IDN as punycode. Anything else is 400.
+ */
+export function parseEmailDomain(raw: unknown): string {
+  if (typeof raw !== 'string') throw badRequest('domain must be a domain name such as example.com')
+  const typed = raw.trim().replace(/^@/, '').toLowerCase()
+  let domain = ''
+  if (typed.length > 0 && typed.length <= 253 && !/[\s/\\?#@:%\u0000-\u001f\u007f]/.test(typed)) {
+    try {
+      domain = new URL(`http://${typed}`).hostname
+    } catch {
+      domain = ''
+    }
+  }
+  if (!DOMAIN_PATTERN.test(domain) || /^[\d.]+$/.test(domain)) throw badRequest('domain must be a domain name such as example.com')
+  return domain
 }
 
 export interface Member {
@@ -106,7 +139,7 @@ export class TeamsService {
    * The acting team with its seats (members and pending invitations; null limit: no limit) and,
    * for a personal team, its account (`personalOf`), which stays its owner.
    */
-  async current(owner: Owner): Promise<Team & { seats: { used: number; limit: number | null }; personalOf: number | null }> {
+  async current(owner: Owner): Promise<Team & { seats: { used: number; limit: number | null }; personalOf: number | null; ssoDomain: SsoDomainClaim | null }> {
     const { repo } = this.deps
     const team = await repo.findTeam(repo.db, owner.id)
     if (!team) throw notFound()
@@ -120,7 +153,64 @@ export class TeamsService {
       requireTwoFactor: team.require_two_factor === 1,
       seats: { used, limit: seatsOf(team.plan) },
       personalOf: team.personal_of,
+      ssoDomain: team.sso_domain !== null && team.sso_role !== null ? { domain: team.sso_domain, role: team.sso_role } : null,
     }
+  }
+
+  /**
+   * Claims an email domain for the acting team (the route asked for `manage`): whoever signs in
+   * through single sign-on with a verified address of it joins with `role`. The role is not owner
+   * and not above the claimer's own (400). A personal team claims none (409); a domain belongs to
+   * one team at most (409). Only a domain of one's own address may be claimed (403), unless one
+   * administers this Lantern: no team can gather another company's people.
+   */
+  async setSsoDomain(owner: Owner, input: { domain: unknown; role: unknown }): Promise<SsoDomainClaim> {
+    const domain = parseEmailDomain(input.domain)
+    const role = parseRole(input.role)
+    if (role === 'owner') throw badRequest('people joining by their domain cannot be owners: choose admin or a lower role')
+    if (!roleAtMost(role, owner.role)) throw badRequest(`role cannot be above your own (${roleLabel(owner.role)})`)
+    const { repo } = this.deps
+    const team = await repo.findTeam(repo.db, owner.id)
+    if (!team) throw notFound()
+    if (team.personal_of !== null) throw conflict('a personal team cannot claim a domain: create a shared team (Teams) and claim it there')
+    const ownDomain = owner.email.slice(owner.email.lastIndexOf('@') + 1).toLowerCase()
+    if (domain !== ownDomain && !owner.isAdmin) {
+      throw forbidden(`you may claim only the domain of your own address (${ownDomain}); an administrator of this Lantern may claim any`)
+    }
+    const holder = await repo.teamBySsoDomain(repo.db, domain)
+    if (holder && holder.id !== owner.id) throw conflict(`${domain} is claimed by another team already`)
+    try {
+      await repo.setSsoDomain(repo.db, owner.id, { domain, role })
+    } catch (error) {
+      if (isUniqueViolationOn(error, 'teams', 'sso_domain')) throw conflict(`${domain} is claimed by another team already`)
+      throw error
+    }
+    return { domain, role }
+  }
+
+  /** Releases the acting team's domain: nobody joins by it any more (members stay). */
+  async clearSsoDomain(owner: Owner): Promise<void> {
+    await this.deps.repo.setSsoDomain(this.deps.repo.db, owner.id, null)
+  }
+
+  /**
+   * A person signed in through SSO with the verified address `email`: if a team claimed its domain
+   * and they are not a member yet, they join it with the claim's role — when a seat is free (a
+   * full team is answered as `full` and they join nothing). Undefined: no claim, or a member already.
+   */
+  async joinByDomain(user: { id: number; email: string }): Promise<DomainJoin | undefined> {
+    const domain = user.email.slice(user.email.lastIndexOf('@') + 1).toLowerCase()
+    const { repo } = this.deps
+    const now = this.deps.clock.now()
+    return repo.transaction(async (db) => {
+      const team = await repo.teamBySsoDomain(db, domain)
+      if (!team || team.sso_role === null || team.personal_of !== null) return undefined
+      if (await repo.member(db, team.id, user.id)) return undefined
+      const seats = seatsOf(team.plan)
+      if (seats !== null && (await repo.seatsTaken(db, team.id, now)) >= seats) return { outcome: 'full' as const, teamId: team.id, teamName: team.name }
+      await repo.addMember(db, { teamId: team.id, userId: user.id, role: team.sso_role, now })
+      return { outcome: 'joined' as const, teamId: team.id, teamName: team.name, role: team.sso_role }
+    })
   }
 
   async members(owner: Owner): Promise<Member[]> {

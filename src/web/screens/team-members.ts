@@ -6,6 +6,8 @@
  *   POST /user/team/invitations                  invite (mailed; with mail off the link is shown once)
  *   POST /user/team/invitations/:id/revoke       revoke a pending invitation
  *   POST /user/team/security                     require two-factor of every member, or not
+ *   POST /user/team/sso-domain                   claim an email domain for single sign-on, with a role
+ *   POST /user/team/sso-domain/release           release it
  *   POST /user/team/members/:user_id/role        change a member's role
  *   GET  /user/team/members/:user_id/remove      confirmation   POST same   remove (or leave)
  *
@@ -31,18 +33,19 @@ const CRUMBS = [{ label: 'Teams', href: '/user/teams' }, { label: 'Members' }]
 /** A refusal of the service a screen answers on the page itself (others go to the error page). */
 const isRefusal = (error: unknown): error is HttpError => error instanceof HttpError && [400, 403, 409].includes(error.status)
 
-export function teamMemberScreens(deps: ScreenDeps<'accounts' | 'teams'>) {
+export function teamMemberScreens(deps: ScreenDeps<'accounts' | 'teams' | 'sso'>) {
   const { services, config } = deps
   const { teams } = services
+  const sso = services.sso.available ? services.sso.providerName : undefined
   const screen = screens({ accounts: services.accounts, config })
 
   const teamPage = async (
     user: Owner,
     render: ScreenContext['render'],
-    options: { form?: FormState; status?: number; flash?: Flash; created?: { email: string; link: string } } = {},
+    options: { form?: FormState; domainForm?: FormState; status?: number; flash?: Flash; created?: { email: string; link: string } } = {},
   ) => {
     const [team, members, invitations] = await Promise.all([teams.current(user), teams.members(user), teams.invitations(user)])
-    const body = teamMembersView({ user, team, members, invitations, form: options.form ?? emptyForm(), created: options.created })
+    const body = teamMembersView({ user, team, members, invitations, form: options.form ?? emptyForm(), created: options.created, sso, domainForm: options.domainForm })
     return render({ title: `Members of ${team.name}`, crumbs: CRUMBS, head: TEAM_HEAD, scripts: ['/static/user/copy.js'], flash: options.flash }, body, options.status)
   }
 
@@ -87,6 +90,40 @@ export function teamMemberScreens(deps: ScreenDeps<'accounts' | 'teams'>) {
         return redirect('/user/team', on ? `${user.teamName} requires two-factor sign-in of every member now.` : `Two-factor sign-in is up to each member of ${user.teamName} now.`)
       }),
       { response: { 303: t.Void(), 403: HtmlResponse, 409: HtmlResponse }, detail: detail('Require two-factor of every member, or not (form post)') },
+    )
+    .post(
+      '/user/team/sso-domain',
+      screen(async ({ user, body, render, redirect }) => {
+        const fields = formFields(body)
+        const values = { domain: fields.sso_domain ?? '', role: fields.sso_role ?? '' }
+        try {
+          const claim = await teams.setSsoDomain(user, values)
+          return redirect('/user/team', `${user.teamName} claims ${claim.domain}: people signing in through single sign-on with it join as ${roleLabel(claim.role)}.`)
+        } catch (error) {
+          if (!isRefusal(error)) throw error
+          // The service names `domain` and `role`; the form's fields are `sso_…` (the invite form has a `role`).
+          const { errors } = serviceErrorState(error, { values, errors: {} })
+          const domainForm: FormState = {
+            values: { sso_domain: values.domain, sso_role: values.role },
+            errors: Object.fromEntries(Object.entries(errors).map(([name, message]) => [name === '_form' ? name : `sso_${name}`, message])),
+          }
+          return teamPage(user, render, { domainForm, status: error.status })
+        }
+      }),
+      {
+        body: t.Object({ sso_domain: t.Optional(t.String({ maxLength: 300 })), sso_role: t.Optional(t.String({ maxLength: 20 })) }),
+        response: { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 409: HtmlResponse },
+        detail: detail('Claim an email domain for single sign-on (form post)'),
+      },
+    )
+    .post(
+      '/user/team/sso-domain/release',
+      screen(async ({ user, redirect }) => {
+        const claim = (await teams.current(user)).ssoDomain
+        await teams.clearSsoDomain(user)
+        return redirect('/user/team', claim ? `${claim.domain} released: nobody joins ${user.teamName} by it any more.` : 'No domain was claimed.')
+      }),
+      { response: { 303: t.Void(), 403: HtmlResponse }, detail: detail('Release the claimed email domain (form post)') },
     )
     .post(
       '/user/team/invitations/:id/revoke',

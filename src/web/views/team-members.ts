@@ -11,7 +11,7 @@ import { html } from '../../lib/html.ts'
 import type { Owner } from '../../modules/accounts/service.ts'
 import { planLabel } from '../../modules/plans/matrix.ts'
 import { roleLabel, roleMay, rolesUpTo, roleSummary, teamSecurityAllowed, type Role } from '../../modules/plans/roles.ts'
-import { TEAM_SECURITY_PLANS, type Invitation, type Member, type Team } from '../../modules/teams/service.ts'
+import { TEAM_SECURITY_PLANS, type Invitation, type Member, type SsoDomainClaim, type Team } from '../../modules/teams/service.ts'
 import { checkboxField, emptyForm, errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
 import { when } from './account.ts'
 
@@ -19,12 +19,16 @@ export const TEAM_HEAD = '<link rel="stylesheet" href="/static/user/account.css"
 
 export interface TeamScreenInput {
   user: Owner
-  team: Team & { seats: { used: number; limit: number | null }; personalOf: number | null }
+  team: Team & { seats: { used: number; limit: number | null }; personalOf: number | null; ssoDomain: SsoDomainClaim | null }
   members: readonly Member[]
   invitations: readonly Invitation[]
   form: FormState
   /** The link of the invitation just made with mail off (shown this once). */
   created?: { email: string; link: string }
+  /** Single sign-on is set up on this Lantern, with this provider's name; undefined: it is not. */
+  sso?: string | undefined
+  /** The domain form's values and errors after a refused save. */
+  domainForm?: FormState
 }
 
 const LABELS = { email: 'Email address', role: 'Role' }
@@ -126,7 +130,44 @@ function securityCard(input: ViewInput): string {
   !${plan}
   !${first}
   !${form}
+  !${domainPart(input)}
 </section>`
+}
+
+const DOMAIN_LABELS = { sso_domain: 'Email domain', sso_role: 'Role of people joining by it' }
+
+/**
+ * The team's claim of an email domain for single sign-on: who signs in through it with a verified
+ * address of the domain joins with the role. Admins and owners of a shared team change it.
+ */
+function domainPart(input: ViewInput): string {
+  const { team, user } = input
+  const claim = team.ssoDomain
+  const provider = input.sso === undefined
+    ? html`<p>Single sign-on is not set up on this Lantern (its administrator sets it up with the <code>OIDC_*</code> settings): a claimed domain takes effect once it is.</p>`
+    : ''
+  const state = claim
+    ? html`<p>This team claims <strong>${claim.domain}</strong>: whoever signs in through single sign-on!${input.sso ? html` (${input.sso})` : ''} with a verified address at ${claim.domain} joins it as ${roleLabel(claim.role)}, while a seat is free.</p>`
+    : html`<p>No email domain is claimed: people join only by invitation.</p>`
+  if (!input.manage) return html`<h3>Single sign-on domain</h3>!${state}`
+  if (team.personal) return html`<h3>Single sign-on domain</h3>!${state}<p>A personal team claims no domain: <a href="/user/teams">create a team</a> to claim one there.</p>`
+  const form = input.domainForm ?? emptyForm({ sso_domain: claim?.domain ?? '', sso_role: claim?.role ?? '' })
+  const roles = grantable(user).filter((role) => role !== 'owner')
+  const release = claim
+    ? html`<form method="post" action="/user/team/sso-domain/release" class="inline">
+    <button type="submit" class="secondary">Release ${claim.domain}</button>
+  </form>`
+    : ''
+  return html`<h3>Single sign-on domain</h3>
+  !${state}
+  !${provider}
+  !${errorSummary(form, DOMAIN_LABELS)}
+  <form method="post" action="/user/team/sso-domain" class="stack" novalidate>
+    !${textField({ name: 'sso_domain', label: DOMAIN_LABELS.sso_domain, hint: 'Only the domain of your own address, unless you administer this Lantern. A domain belongs to one team.', autocomplete: 'off', required: true, maxLength: 253, state: form })}
+    !${selectField({ name: 'sso_role', label: DOMAIN_LABELS.sso_role, hint: 'Never owner, none above your own role.', options: roles.map((role) => ({ value: role, label: `${roleLabel(role)}: ${roleSummary(role)}` })), required: true, state: form, fallback: 'viewer' })}
+    <button type="submit">Save domain</button>
+  </form>
+  !${release}`
 }
 
 export function teamMembersView(raw: TeamScreenInput): string {

@@ -1,6 +1,6 @@
 /**
  * The rules of the team members screen (route-permissions.ts) mirror the API's team routes: every
- * member reads the lists, every write (invite, revoke, change a role, remove) and a removal's
+ * member reads the lists, every write (invite, revoke, change a role, remove, claim a domain) and a removal's
  * confirmation is the admin's. The routes are read from the router, so a new one is covered.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
@@ -25,6 +25,8 @@ test('the API and the screen need the same permission for the same act', () => {
     ['PATCH', '/user/api/v1/team/members/:user_id', 'POST', '/user/team/members/:user_id/role'],
     ['DELETE', '/user/api/v1/team/members/:user_id', 'POST', '/user/team/members/:user_id/remove'],
     ['PATCH', '/user/api/v1/team', 'POST', '/user/team/security'],
+    ['PUT', '/user/api/v1/team/sso-domain', 'POST', '/user/team/sso-domain'],
+    ['DELETE', '/user/api/v1/team/sso-domain', 'POST', '/user/team/sso-domain/release'],
   ]
   for (const [apiMethod, apiRoute, screenMethod, screenRoute] of pairs) {
     expect({ screenRoute, needs: permissionFor(screenMethod, screenRoute) }).toEqual({ screenRoute, needs: permissionFor(apiMethod, apiRoute) })
@@ -46,6 +48,8 @@ test('every route of the members screen has a rule: reads for every member, writ
     'POST /user/team/members/:user_id/remove',
     'POST /user/team/members/:user_id/role',
     'POST /user/team/security',
+    'POST /user/team/sso-domain',
+    'POST /user/team/sso-domain/release',
   ])
   for (const route of routes) {
     const expected = route.method === 'GET' && route.path === '/user/team' ? 'read' : 'manage'
