@@ -82,13 +82,20 @@ export type ComponentEntry = Static<typeof ComponentEntry>
 export type ChannelEntry = Static<typeof ChannelEntry>
 export type MonitorEntry = Static<typeof MonitorEntry>
 
-/** The schema as a JSON Schema document (draft 2020-12): Elysia's own `error` texts left out. */
+/** Elysia's own keywords (its error texts, OpenAPI's `nullable` beside an explicit null type): no JSON Schema's. */
+const NOT_JSON_SCHEMA = new Set(['error', 'nullable'])
+
+/** The schema as a JSON Schema document (draft 2020-12). */
 export function configJsonSchema(baseUrl: string): Record<string, unknown> {
   const strip = (schema: unknown): unknown => {
     if (Array.isArray(schema)) return schema.map(strip)
     if (schema === null || typeof schema !== 'object') return schema
+    // Elysia's integers and booleans also take their spelling as a query string: a file has the value itself.
+    const branches = (schema as { anyOf?: Array<Record<string, unknown>> }).anyOf
+    const typed = branches?.find((branch) => branch.type === 'integer' || branch.type === 'boolean')
+    if (branches?.length === 2 && typed && branches.some((branch) => branch.type === 'string' && branch !== typed)) return strip(typed)
     const out: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(schema)) if (key !== 'error') out[key] = strip(value)
+    for (const [key, value] of Object.entries(schema)) if (!NOT_JSON_SCHEMA.has(key)) out[key] = strip(value)
     return out
   }
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${baseUrl}${CONFIG_SCHEMA_PATH}`, ...(strip(ConfigFileSchema as TSchema) as Record<string, unknown>) }
