@@ -14,7 +14,7 @@ export const isSecretHeader = (name: string): boolean => SECRET_HEADER.test(name
 
 /** `Ops Slack` → `OPS_SLACK`: the part of an environment variable's name an object gives. */
 export function envPart(name: string): string {
-  const part = name.normalize('NFKD').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')
+  const part = name.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')
   return part === '' ? 'X' : part
 }
 
