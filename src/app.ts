@@ -4,6 +4,7 @@
  * It never listens and never reads the environment: `main.ts` does that, and tests call
  * `app.handle(request)`, the front door without a socket.
  */
+import { configRoutes, configSchemaRoutes } from './modules/config-as-code/index.ts'
 import { Elysia } from 'elysia'
 import { servePrepared, type PublicCache } from './lib/http-cache.ts'
 import { clientKey } from './http/context.ts'
@@ -138,6 +139,8 @@ export function createApp(deps: AppDeps): App {
     .use(autoIncidentsRoutes({ accounts: services.accounts, settings: services.autoIncidentSettings }))
     .use(monitorAlertsRoutes({ accounts: services.accounts, alerts: services.monitorAlerts }))
     .use(slaRoutes({ accounts: services.accounts, sla: services.sla }))
+    .use(configRoutes({ accounts: services.accounts, config: services.configAsCode }))
+    .use(configSchemaRoutes(config.baseUrl))
     .use(
       mcpRoutes({
         accounts: services.accounts,

@@ -23,6 +23,8 @@ import { transferCommands } from './modules/transfers/cli.ts'
 import { probeTokenCommands } from './modules/probes/cli.ts'
 import { runProbeCommand } from './modules/probes/command.ts'
 import { importCommands } from './modules/importers/cli.ts'
+import { configCommands } from './modules/config-as-code/cli.ts'
+import type { CliCommand } from './lib/cli-flags.ts'
 
 export const USAGE = `Usage: lantern <command>
 
@@ -51,6 +53,13 @@ export const USAGE = `Usage: lantern <command>
                                                 the same from an Atlassian Statuspage page over its API
                                                 (or --from DIR of saved API answers); --reconfirm mails
                                                 each subscriber a confirmation instead of keeping them confirmed
+  export --email E [--team ID] [-o FILE]         the team's pages, components, channels and monitors as YAML
+                                                (secrets as \${LANTERN_…} references; default: the personal team)
+  plan --email E [--team ID] -f FILE [--prune] [--json]
+                                                what apply would create, change and (with --prune) delete
+  apply --email E [--team ID] -f FILE [--prune] [--json]
+                                                makes it so in one transaction (all or nothing); references
+                                                are read from the environment
   probe-token create --region R                 prints a new probe token for region R (shown once)
   probe-token list                              the instance's probe tokens, one JSON line each (never the secret)
   probe-token revoke --id N                     the token answers 401 from now on
@@ -89,7 +98,7 @@ const optional = (flags: Flags, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined
 }
 
-const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boolean' }>; run: (s: Services, f: Flags) => Promise<string> }> = {
+const COMMANDS: Record<string, CliCommand<Services>> = {
   'user create': {
     options: { email: { type: 'string' }, password: { type: 'string' }, plan: { type: 'string' }, admin: { type: 'boolean' } },
     run: async (s, f) => {
@@ -157,6 +166,7 @@ const COMMANDS: Record<string, { options: Record<string, { type: 'string' | 'boo
   ...transferCommands,
   ...probeTokenCommands,
   ...importCommands,
+  ...configCommands,
 }
 
 /** Runs one command; returns the exit code. Output and errors go to the given writers. */
@@ -183,7 +193,9 @@ export async function runCli(
   if (first === 'rdap-refresh') return runRdapRefresh(env, io)
   // A probe holds no database: it only talks to the server's API.
   if (first === 'probe') return runProbeCommand(argv.slice(1), env, io)
-  const name = `${first} ${second ?? ''}`.trim()
+  // `export`, `plan` and `apply` are one word; the others two (`user create`).
+  const single = COMMANDS[first] !== undefined
+  const name = single ? first : `${first} ${second ?? ''}`.trim()
   const command = COMMANDS[name]
   if (!command) {
     io.err(`lantern: unknown command "${name}" (try "lantern help")`)
@@ -191,14 +203,14 @@ export async function runCli(
   }
   let database: ReturnType<typeof openConfiguredDatabase> | undefined
   try {
-    const { values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
+    const { values } = parseArgs({ args: single ? argv.slice(1) : rest, options: command.options, strict: true, allowPositionals: false })
     const config = loadConfig(env)
     database = openConfiguredDatabase(config)
     await migrateToLatest(database.db)
     // On PostgreSQL the servers hear of this command's writes by NOTIFY (on SQLite they poll the file).
     const changes = new ChangeFeed()
     const announcer = config.databaseUrl ? announceChangesOverPostgres(database.db, changes) : undefined
-    const output = await command.run(createServices({ db: database.db, config, changes }), values)
+    const output = await command.run(createServices({ db: database.db, config, changes }), values, env)
     await announcer?.flush()
     if (output !== '') io.out(output) // `key list` of a user without keys prints nothing
     return 0

@@ -7,7 +7,9 @@
  */
 import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
-import { ChangeFeed } from './lib/change-feed.ts'
+import { ChangeFeed, type Change } from './lib/change-feed.ts'
+import { joinedTransaction } from './db/joined-transaction.ts'
+import { ConfigService, type ConfigWriters, type TransactionRunner } from './modules/config-as-code/service.ts'
 import { systemClock, type Clock } from './lib/clock.ts'
 import { argon2idHasher, type PasswordHasher } from './lib/password.ts'
 import { AccountsRepo } from './modules/accounts/repo.ts'
@@ -272,7 +274,12 @@ export function createServices(input: ServiceDeps) {
 
   wireEvents({ db: deps.db, metrics, notifier, monitorRecorder, outboxWorker, outbox, deliveryLog, channels, subscribers, transfers, monitorAlerts })
 
+  // Configuration as code applies a whole file through these services, in one transaction.
+  const inOneTransaction = transactionalServices({ ...deps, clock, changes, passwords, checkDeps })
+  const configAsCode = new ConfigService({ services: { pages, components, channels, monitors, monitorAlerts, audit }, inOneTransaction })
+
   return {
+    configAsCode,
     config: deps.config,
     clock,
     changes,
@@ -334,6 +341,28 @@ export function createServices(input: ServiceDeps) {
 }
 
 export type Services = ReturnType<typeof createServices>
+
+/**
+ * Runs `work` against services built on one database transaction: every write it makes through
+ * them (checks, plan limits and events as the API's) commits together or not at all. The caches
+ * hear of the changes only after the commit; a rollback leaves them untouched.
+ */
+function transactionalServices(deps: ServiceDeps & { clock: Clock; changes: ChangeFeed; passwords: PasswordHasher; checkDeps: CheckDeps }): TransactionRunner {
+  return <T>(work: (scoped: ConfigWriters) => Promise<T>): Promise<T> =>
+    deps.db
+      .transaction()
+      .execute(async (trx) => {
+        const heard: Change[] = []
+        const feed = new ChangeFeed()
+        feed.subscribe((change) => heard.push(change))
+        const scoped = createServices({ ...deps, db: joinedTransaction(trx), config: { ...deps.config, metricsToken: undefined }, changes: feed, publicCache: false })
+        return { result: await work(scoped), heard }
+      })
+      .then(({ result, heard }) => {
+        for (const change of heard) deps.changes.publish(change)
+        return result
+      })
+}
 
 /**
  * Who hears which event: every listener registered after construction, grouped by the event it hears.

@@ -15,6 +15,7 @@ import docsEmbedding from './docs/embedding.md' with { type: 'text' }
 import docsGettingStarted from './docs/getting-started.md' with { type: 'text' }
 import docsGrafana from './docs/grafana.md' with { type: 'text' }
 import docsImporting from './docs/importing.md' with { type: 'text' }
+import docsConfigurationAsCode from './docs/configuration-as-code.md' with { type: 'text' }
 import docsLiveStatus from './docs/live-status.md' with { type: 'text' }
 import docsMonitors from './docs/monitors.md' with { type: 'text' }
 import docsNotifications from './docs/notifications.md' with { type: 'text' }
@@ -45,6 +46,7 @@ export const DOCS: Readonly<Record<string, string>> = {
   'page-transfer': docsPageTransfer,
   teams: docsTeams,
   importing: docsImporting,
+  'configuration-as-code': docsConfigurationAsCode,
   'domain-tools': docsDomainTools,
   subscribers: docsSubscribers,
   monitors: docsMonitors,

@@ -57,6 +57,7 @@ const TAGS = [
   { name: 'Sessions', description: 'Your login sessions: list them, end one, end all others' },
   { name: 'Teams', description: 'Your teams: create one, members and their roles, invitations, joining by an invitation' },
   { name: 'Plan', description: 'Your plan, what it allows and your usage' },
+  { name: 'Configuration as code', description: "A team's pages, components, channels and monitors as one YAML file: export, plan, apply (for CI pipelines), and the file's JSON Schema" },
   { name: 'Operations', description: 'Health and operations' },
   { name: 'Probes', description: 'For probe processes in other regions (`lantern probe`), with a probe token: their monitors and their results' },
   { name: 'Analytics', description: 'Page views, uptime and share tokens of your status pages' },

@@ -8,7 +8,11 @@ import { badRequest } from './errors.ts'
 export type Flags = Record<string, string | boolean | undefined>
 
 /** A subcommand: its parseArgs options and what it runs against the services. */
-export type CliCommand<S> = { options: Record<string, { type: 'string' | 'boolean' }>; run: (services: S, flags: Flags) => Promise<string> }
+export type CliCommand<S> = {
+  options: Record<string, { type: 'string' | 'boolean'; short?: string }>
+  /** `env`: the command's environment (what `${NAME}` references in a configuration file read). */
+  run: (services: S, flags: Flags, env: Readonly<Record<string, string | undefined>>) => Promise<string>
+}
 
 export const text = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined)
 

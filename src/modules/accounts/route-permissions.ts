@@ -74,6 +74,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('/user/api/v1/components/:id', 'read', 'edit', { fields: ['status'], permission: 'respond' }),
   rule(`/user/api/v1/tools/lookups${ANY}`, 'read', 'respond'),
   rule(`/user/tools${ANY}`, 'read', 'respond'),
+  // Configuration as code: any member may export and plan; applying is an editor's (deleting pages an admin's, checked by apply).
+  rule('/user/api/v1/config/export', 'read'),
+  { pattern: /^\/user\/api\/v1\/config\/plan$/, method: 'POST', writes: 'read' },
   // Everything else an owner configures.
   rule('/user/api/v1/.*', 'read', 'edit'),
   rule(`/user/(pages|monitors|notifications|templates|analytics|import)${ANY}`, 'read', 'edit'),

@@ -443,12 +443,15 @@ export class AccountsService {
 
   /**
    * The user acting in their personal team, as its owner: what the CLI's `--email` commands act
-   * as (no key, no session), and what a single-user account always was.
+   * as (no key, no session), and what a single-user account always was. With `teamId`, in that
+   * team instead, with their role there.
    */
-  async personalTeamOwner(user: Pick<User, 'id'>): Promise<Owner> {
+  async personalTeamOwner(user: Pick<User, 'id'>, teamId: number | null = null): Promise<Owner> {
     const row = await this.deps.repo.findUserById(user.id)
-    const team = row && (await this.deps.repo.actingMembership(row.id, null))
+    const team = row && (await this.deps.repo.actingMembership(row.id, teamId))
     if (!row || !team) throw notFound('no such user')
+    // A team the user is not a member of falls back to the personal team there; here it is refused.
+    if (teamId !== null && team.id !== teamId) throw notFound(`${row.email} is not a member of team ${teamId}`)
     return {
       id: team.id,
       plan: team.plan,

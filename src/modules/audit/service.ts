@@ -7,6 +7,7 @@
 import type { Clock } from '../../lib/clock.ts'
 import type { Db } from '../../db/client.ts'
 import type { AuditSink, RequestAudit } from '../accounts/auth.ts'
+import type { Owner } from '../accounts/service.ts'
 import { PLANS, type Plan } from '../../lib/plans.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { auditRetentionDays } from '../plans/roles.ts'
@@ -86,14 +87,52 @@ const entryOf = (row: Selectable<AuditLogTable>): AuditEntry => {
   }
 }
 
+const actorOf = (owner: Owner): { kind: AuditActorKind; label: string } => ({
+  kind: owner.via === 'api_key' ? 'api_key' : owner.via === 'session' ? 'person' : 'system',
+  label: owner.via === 'api_key' ? `${owner.email} (API key ${owner.keyName ?? owner.keyId})` : owner.email,
+})
+
 export class AuditService implements AuditSink {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  /**
+   * One change a request made among several (configuration as code's apply: one row per object
+   * created, changed or deleted), written with `db` — the change's own transaction.
+   */
+  async recordChange(change: {
+    owner: Owner
+    action: string
+    objectType: string
+    objectId: string
+    pageId: number | null
+    fields: readonly string[]
+    address: string | null
+    client: string | null
+  }): Promise<void> {
+    const { kind, label } = actorOf(change.owner)
+    await this.deps.db
+      .insertInto('audit_log')
+      .values({
+        team_id: change.owner.id,
+        actor_kind: kind,
+        actor_user_id: change.owner.userId,
+        actor_label: label,
+        page_id: change.pageId,
+        action: change.action,
+        object_type: change.objectType,
+        object_id: change.objectId.slice(0, 100),
+        summary: JSON.stringify({ fields: [...change.fields] }),
+        address: change.address?.slice(0, 100) ?? null,
+        client: change.client,
+        created_at: this.deps.clock.now(),
+      })
+      .execute()
+  }
 
   async recordRequest(entry: RequestAudit): Promise<void> {
     const { owner } = entry
     const params = entry.params ?? {}
-    const kind: AuditActorKind = owner.via === 'api_key' ? 'api_key' : owner.via === 'session' ? 'person' : 'system'
-    const label = owner.via === 'api_key' ? `${owner.email} (API key ${owner.keyName ?? owner.keyId})` : owner.email
+    const { kind, label } = actorOf(owner)
     const pageId = /^\/user(\/api\/v1)?\/(status-pages|pages)\/:id/.test(entry.route) && params.id !== undefined && /^\d{1,15}$/.test(params.id) ? Number(params.id) : null
     const objectId = Object.entries(params).find(([name]) => name !== 'token')?.[1] ?? null
     await this.deps.db

@@ -39,6 +39,9 @@ import {
   type ChannelSettingsInput, type ChannelType,
 } from './types.ts'
 
+// The settings' rules, pure, for those who compare channels before writing them (configuration as code).
+export { DEFAULT_EVENTS, FIELDS_OF, isChannelType, parseEvents, parseSettings, SECRET_FIELDS, type ChannelType } from './types.ts'
+
 export const MAX_CHANNELS_PER_OWNER = 50
 export const MAX_CHANNEL_NAME = 100
 export const VERIFY_TTL_MS = 24 * 3600_000
@@ -125,6 +128,14 @@ export class ChannelsService {
 
   async get(owner: Owner, id: number): Promise<Channel> {
     return (await this.hydrate([await this.ownRow(owner, id)]))[0]!
+  }
+
+  /**
+   * The owner's channels' settings with their secrets in full, by channel id: what configuration as
+   * code compares a file with (it writes the secrets as references, never as values). No answer shows them.
+   */
+  async settingsInFull(owner: Owner): Promise<Map<number, Record<string, string>>> {
+    return new Map((await this.deps.repo.listByOwner(owner.id)).map((row) => [row.id, settingsOf(row)]))
   }
 
   async create(owner: Owner, input: ChannelInput): Promise<Channel> {

@@ -99,6 +99,20 @@ export class MonitorAlertsService {
     return sent
   }
 
+  /** The channels each of the owner's monitors picked, by monitor id (monitors without any left out). */
+  async channelsOfMonitors(owner: Owner): Promise<Map<number, number[]>> {
+    const rows = await this.deps.db
+      .selectFrom('monitor_alert_channels')
+      .innerJoin('monitors', 'monitors.id', 'monitor_alert_channels.monitor_id')
+      .select(['monitor_alert_channels.monitor_id', 'monitor_alert_channels.channel_id'])
+      .where('monitors.owner_id', '=', owner.id)
+      .orderBy('monitor_alert_channels.channel_id')
+      .execute()
+    const out = new Map<number, number[]>()
+    for (const row of rows) out.set(row.monitor_id, [...(out.get(row.monitor_id) ?? []), row.channel_id])
+    return out
+  }
+
   async get(owner: Owner, monitorId: number): Promise<MonitorAlertSettings> {
     await this.ownMonitor(owner, monitorId)
     const [row, channels] = await Promise.all([

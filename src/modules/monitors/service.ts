@@ -26,6 +26,31 @@ import { clearToolState, readToolReport, type StoredToolReport } from './tool-st
 export { AVAILABILITY_PERIODS, type Availability, type AvailabilityPeriod } from './availability.ts'
 export type { MonitorRow, MonitorsRepo } from './repo.ts'
 export type { StoredToolReport } from './tool-state.ts'
+export { mergeDefinition, type MonitorDefinition, type MonitorInput } from './definition.ts'
+
+/** The definition a create makes of `input`: the type's defaults and the plan's default interval. Pure; throws the API's 400s. */
+export function definitionForCreate(input: MonitorInput, planMinimumSeconds: number): MonitorDefinition {
+  return mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, planMinimumSeconds) })
+}
+
+/** A definition in the API's field names with every field given: a create or update of it makes the same definition. */
+export function inputOfDefinition(d: MonitorDefinition): MonitorInput & { name: string; type: MonitorDefinition['type'] } {
+  return {
+    name: d.name,
+    type: d.type,
+    target: d.target,
+    interval_seconds: d.intervalSeconds,
+    timeout_ms: d.timeoutMs,
+    retries: d.retries,
+    retry_interval_seconds: d.retryIntervalMs / 1000,
+    confirm_failures: d.confirmFailures,
+    confirm_successes: d.confirmSuccesses,
+    degraded_after_ms: d.degradedAfterMs,
+    regions: [...d.regions],
+    regions_required_down: d.regionsRequiredDown,
+    ...structuredClone(d.options),
+  }
+}
 import type { Selectable } from 'kysely'
 import type { MonitorResultsTable } from './tables.ts'
 import { EMAIL_AUTH_DEFAULTS } from './kinds/email-auth/monitor.ts'
@@ -305,7 +330,7 @@ export class MonitorsService {
    */
   async create(owner: Owner, input: MonitorInput & MonitorPlacement & { enabled?: boolean }): Promise<{ monitor: Monitor; pushToken?: string; warnings: string[] }> {
     const limits = monitorLimits(owner.plan)
-    const definition = mergeDefinition(undefined, { ...(input.type === 'email_auth' ? EMAIL_AUTH_DEFAULTS : {}), ...input, interval_seconds: input.interval_seconds ?? defaultIntervalSeconds(input.type, limits.minIntervalSeconds) })
+    const definition = definitionForCreate(input, limits.minIntervalSeconds)
     const count = await this.deps.repo.countByOwner(owner.id)
     if (limits.maxMonitors !== null && count >= limits.maxMonitors) {
       throw forbidden(`the ${planLabel(owner.plan)} plan allows ${limits.maxMonitors} monitors and you have ${count}`)

@@ -1,0 +1,106 @@
+/**
+ * The file's text both ways: a team's state written as YAML with its secrets as references (the
+ * values go to `secrets`, for whoever needs them — never into the file), and a text read back,
+ * checked against the schema with the path of the first problem. Pure.
+ */
+import { Value } from '@sinclair/typebox/value'
+import { badRequest } from '../../lib/errors.ts'
+import { SECRET_FIELDS } from '../channels/service.ts'
+import { ConfigFileSchema, type ChannelEntry, type ConfigFile, type MonitorEntry, type PageEntry } from './model.ts'
+import { channelVariable, hasCredentials, isSecretHeader, monitorVariable, reference } from './secrets.ts'
+import { MAX_CONFIG_BYTES, type TeamState } from './types.ts'
+
+/** What export writes: the file, and the values its references stand for. */
+export interface ExportedFile {
+  file: ConfigFile
+  secrets: Record<string, string>
+}
+
+/** Null and absent mean the same to the API; the file leaves them out. */
+const withoutNulls = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T
+
+export function fileOfState(state: TeamState): ExportedFile {
+  const secrets: Record<string, string> = {}
+  // Two names may give one variable name (`Ops Slack`, `ops-slack`): the second gets a number.
+  const secret = (variable: string, value: string): string => {
+    let name = variable
+    for (let n = 2; secrets[name] !== undefined && secrets[name] !== value; n++) name = `${variable}_${n}`
+    secrets[name] = value
+    return reference(name)
+  }
+  const pages: PageEntry[] = state.pages.map((page) => withoutNulls({
+    slug: page.slug,
+    name: page.name,
+    visibility: page.visibility,
+    language: page.language,
+    time_zone: page.time_zone,
+    custom_domain: page.custom_domain,
+    components: page.components.map((c) => withoutNulls({ name: c.name, type: c.type, group: c.group })),
+  }))
+  const channels: ChannelEntry[] = state.channels.map((channel) => {
+    const settings: Record<string, string> = {}
+    for (const [field, value] of Object.entries(channel.settings)) {
+      settings[field] = SECRET_FIELDS.has(field as never) ? secret(channelVariable(channel.name, field), value) : value
+    }
+    return {
+      name: channel.name,
+      type: channel.type,
+      ...settings,
+      events: [...channel.events],
+      all_pages: channel.all_pages,
+      ...(channel.all_pages ? {} : { pages: [...channel.pages] }),
+      all_monitors: channel.all_monitors,
+      enabled: channel.enabled,
+    }
+  })
+  const monitors: MonitorEntry[] = state.monitors.map((monitor) => {
+    const fields: Record<string, unknown> = { ...monitor.fields }
+    if (hasCredentials(monitor.fields.target)) fields.target = secret(monitorVariable(monitor.name, 'target'), monitor.fields.target!)
+    if (monitor.fields.headers) {
+      fields.headers = Object.fromEntries(
+        Object.entries(monitor.fields.headers).map(([header, value]) => [header, isSecretHeader(header) ? secret(monitorVariable(monitor.name, `header_${header}`), value) : value]),
+      )
+    }
+    const { type, target, ...rest } = fields
+    return withoutNulls({
+      name: monitor.name,
+      type,
+      target,
+      page: monitor.page,
+      component: monitor.component,
+      enabled: monitor.enabled,
+      ...rest,
+      ...(monitor.parents.length > 0 ? { parents: [...monitor.parents] } : {}),
+      ...(monitor.alert_channels.length > 0 ? { alert_channels: [...monitor.alert_channels] } : {}),
+    }) as MonitorEntry
+  })
+  return { file: { version: 1, pages, channels, monitors }, secrets }
+}
+
+const HEADER = '# Lantern configuration (lantern apply -f). Secrets are ${NAME} references, read from the environment.\n'
+
+export function configText(file: ConfigFile): string {
+  return `${HEADER}${Bun.YAML.stringify(file, null, 2)}\n`
+}
+
+/** The file from its text (YAML or JSON), checked against the schema: a 400 naming the first bad field. */
+export function parseConfigText(text: string): ConfigFile {
+  if (text.length > MAX_CONFIG_BYTES) throw badRequest(`the file is larger than ${MAX_CONFIG_BYTES} bytes`)
+  if (text.includes('\u0000')) throw badRequest('the file must be YAML or JSON text (it holds a NUL character)')
+  let parsed: unknown
+  try {
+    parsed = Bun.YAML.parse(text)
+  } catch (error) {
+    throw badRequest(`the file is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+  }
+  return checkConfig(parsed)
+}
+
+export function checkConfig(parsed: unknown): ConfigFile {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('the file must be a mapping with version: 1 at the top')
+  if (Value.Check(ConfigFileSchema, parsed)) return parsed
+  const first = Value.Errors(ConfigFileSchema, parsed).First()
+  const path = first?.path ? first.path.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.') : 'the file'
+  const said = (first?.schema as { error?: unknown } | undefined)?.error
+  throw badRequest(`${path || 'the file'}: ${typeof said === 'string' ? said : first?.message ?? 'is not a Lantern configuration'}`)
+}

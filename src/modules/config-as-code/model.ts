@@ -1,0 +1,148 @@
+/**
+ * The configuration file (`lantern.yaml`, version 1) as a schema, built from the same request schemas
+ * the API checks (a page's, a component's, a channel's and a monitor's create body), with objects
+ * named by stable keys instead of ids; and the plan and apply API's bodies and answers. The JSON
+ * Schema published for editors is this schema.
+ */
+import { t, type Static, type TSchema } from 'elysia'
+import { modelRef, namedModels } from '../../http/schemas.ts'
+import { CreateStatusPageBody } from '../status-pages/model.ts'
+import { CreateComponentBody } from '../components/model.ts'
+import { CreateChannelBody } from '../channels/model.ts'
+import { CreateMonitorBody } from '../monitors/model.ts'
+import { MAX_CONFIG_BYTES, type ConfigPlan } from './types.ts'
+
+/** Where the JSON Schema of the file is served (public, cacheable). */
+export const CONFIG_SCHEMA_PATH = '/schemas/lantern-config.v1.json'
+
+const names = (what: string, description: string) =>
+  t.Array(t.String({ minLength: 1, maxLength: 253 }), { maxItems: 1000, error: `${what} must be a list of names`, description })
+
+const ComponentEntry = t.Object(
+  {
+    name: CreateComponentBody.properties.name,
+    type: CreateComponentBody.properties.type,
+    group: CreateComponentBody.properties.group,
+  },
+  { additionalProperties: false, description: 'A component, named within its page; the list order is the order on the page' },
+)
+
+const PageEntry = t.Object(
+  {
+    slug: t.String({ minLength: 1, maxLength: 200, error: 'slug must be a string of letters, digits and hyphens', description: 'The page\'s key: its address, unique on the instance' }),
+    name: CreateStatusPageBody.properties.name,
+    visibility: CreateStatusPageBody.properties.visibility,
+    language: CreateStatusPageBody.properties.language,
+    time_zone: CreateStatusPageBody.properties.time_zone,
+    custom_domain: CreateStatusPageBody.properties.custom_domain,
+    components: t.Optional(t.Array(ComponentEntry, { maxItems: 1000, error: 'components must be a list of components' })),
+  },
+  { additionalProperties: false, description: 'A status page, named by its slug' },
+)
+
+const { type: channelType, name: channelName, page_ids: _pageIds, ...channelRest } = CreateChannelBody.properties
+const ChannelEntry = t.Object(
+  {
+    name: channelName,
+    type: channelType,
+    ...channelRest,
+    pages: t.Optional(names('pages', 'The slugs of the pages whose events it hears (with all_pages false)')),
+  },
+  {
+    additionalProperties: false,
+    description: 'A notification channel, named by its name. Secret settings are written as `${LANTERN_CHANNEL_<NAME>_<FIELD>}` and read from the environment (or the request\'s `secrets`) on apply',
+  },
+)
+
+const { component_id: _componentId, status_page_id: _pageId, parents: _parents, ...monitorRest } = CreateMonitorBody.properties
+const MonitorEntry = t.Object(
+  {
+    ...monitorRest,
+    page: t.Optional(t.String({ minLength: 1, maxLength: 200, error: 'page must be a page slug', description: 'The slug of the page it belongs to (with component: the component\'s page)' })),
+    component: t.Optional(t.String({ minLength: 1, maxLength: 100, error: 'component must be a component name', description: 'The name of the component (on `page`) whose status follows it' })),
+    parents: t.Optional(names('parents', 'The names of the monitors it depends on')),
+    alert_channels: t.Optional(names('alert_channels', 'The names of the channels its own alerts go to (besides channels that take every monitor)')),
+  },
+  { additionalProperties: false, description: 'A monitor, named by its name within the team; the fields are the monitors API\'s' },
+)
+
+export const ConfigFileSchema = t.Object(
+  {
+    version: t.Literal(1, { error: 'version must be 1', description: 'The file format\'s version' }),
+    pages: t.Optional(t.Array(PageEntry, { maxItems: 1000, error: 'pages must be a list of pages' })),
+    channels: t.Optional(t.Array(ChannelEntry, { maxItems: 1000, error: 'channels must be a list of channels' })),
+    monitors: t.Optional(t.Array(MonitorEntry, { maxItems: 10_000, error: 'monitors must be a list of monitors' })),
+  },
+  { additionalProperties: false, title: 'Lantern configuration, version 1', description: 'A team\'s configuration as code: what `lantern apply` makes so' },
+)
+
+export type ConfigFile = Static<typeof ConfigFileSchema>
+export type PageEntry = Static<typeof PageEntry>
+export type ComponentEntry = Static<typeof ComponentEntry>
+export type ChannelEntry = Static<typeof ChannelEntry>
+export type MonitorEntry = Static<typeof MonitorEntry>
+
+/** Elysia's own keywords (its error texts, OpenAPI's `nullable` beside an explicit null type): no JSON Schema's. */
+const NOT_JSON_SCHEMA = new Set(['error', 'nullable'])
+
+/** The schema as a JSON Schema document (draft 2020-12). */
+export function configJsonSchema(baseUrl: string): Record<string, unknown> {
+  const strip = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(strip)
+    if (schema === null || typeof schema !== 'object') return schema
+    // Elysia's integers and booleans also take their spelling as a query string: a file has the value itself.
+    const branches = (schema as { anyOf?: Array<Record<string, unknown>> }).anyOf
+    const typed = branches?.find((branch) => branch.type === 'integer' || branch.type === 'boolean')
+    if (branches?.length === 2 && typed && branches.some((branch) => branch.type === 'string' && branch !== typed)) return strip(typed)
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(schema)) if (!NOT_JSON_SCHEMA.has(key)) out[key] = strip(value)
+    return out
+  }
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${baseUrl}${CONFIG_SCHEMA_PATH}`, ...(strip(ConfigFileSchema as TSchema) as Record<string, unknown>) }
+}
+
+const fileText = t.String({
+  maxLength: MAX_CONFIG_BYTES,
+  error: `file must be the configuration as YAML or JSON text, at most ${MAX_CONFIG_BYTES} characters`,
+  description: 'The configuration file, YAML or JSON, as text (what `lantern export` writes)',
+  examples: ['version: 1\npages:\n  - slug: acme\n    name: Acme\n'],
+})
+
+export const PlanBody = t.Object({
+  file: fileText,
+  prune: t.Optional(t.Boolean({ error: 'prune must be true or false', description: 'Also delete what the file no longer names (pages, components, channels, monitors). Default false' })),
+  secrets: t.Optional(
+    t.Record(t.String({ pattern: '^[A-Z_][A-Z0-9_]{0,127}$' }), t.String({ maxLength: 4096 }), {
+      maxProperties: 500,
+      error: 'secrets must be an object of NAME: value (upper-case names)',
+      description: 'The values of the `${NAME}` references in the file (a CI pipeline passes its own environment\'s). The server\'s environment is never read. A reference without a value is a 400 and nothing is applied',
+    }),
+  ),
+})
+
+const ChangeJson = t.Object({
+  action: t.Union([t.Literal('create'), t.Literal('update'), t.Literal('delete')]),
+  kind: t.Union([t.Literal('page'), t.Literal('component'), t.Literal('channel'), t.Literal('monitor')]),
+  key: t.String({ description: 'The object\'s stable key: a page slug, `slug/component`, a channel or monitor name', examples: ['acme/API'] }),
+  fields: t.Array(t.String(), { description: 'With update: the fields that change (names only, never values)' }),
+})
+
+const PlanJson = t.Object({
+  changes: t.Array(ChangeJson, { description: 'What apply makes (or made), in the order it does it; empty: nothing to do' }),
+  summary: t.Object({ create: t.Integer(), update: t.Integer(), delete: t.Integer() }),
+  applied: t.Boolean({ description: 'true: the changes were made (apply); false: a plan only' }),
+})
+
+export const configModels = namedModels({ ConfigPlan: PlanJson })
+export const ConfigPlanRef = modelRef(configModels, 'ConfigPlan')
+
+export const ExportQuery = t.Object({})
+
+export function planJson(plan: ConfigPlan, applied: boolean): Static<typeof PlanJson> {
+  const count = (action: string) => plan.changes.filter((change) => change.action === action).length
+  return {
+    changes: plan.changes.map((change) => ({ action: change.action, kind: change.kind, key: change.key, fields: [...change.fields] })),
+    summary: { create: count('create'), update: count('update'), delete: count('delete') },
+    applied,
+  }
+}

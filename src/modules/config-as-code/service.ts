@@ -1,0 +1,268 @@
+/**
+ * Configuration as code: a team's pages, components, channels and monitors exported as a file,
+ * planned against a file, and applied from one. Apply writes through the same services as the API
+ * (its checks, plan limits and events), in one transaction: a refused object leaves nothing
+ * half-done. Every change is one audit row, attributed to whoever applied.
+ */
+import { conflict, forbidden } from '../../lib/errors.ts'
+import type { Owner } from '../accounts/service.ts'
+import type { AuditService } from '../audit/service.ts'
+import type { ChannelsService } from '../channels/service.ts'
+import type { ComponentsService } from '../components/service.ts'
+import type { MonitorAlertsService } from '../monitor-alerts/service.ts'
+import { inputOfDefinition, type MonitorsService } from '../monitors/service.ts'
+import { monitorLimits } from '../plans/matrix.ts'
+import { roleMay } from '../plans/roles.ts'
+import type { StatusPagesService } from '../status-pages/service.ts'
+import { fileOfState, type ExportedFile } from './file.ts'
+import type { ConfigFile } from './model.ts'
+import { planConfig } from './plan.ts'
+import { resolveReferences } from './secrets.ts'
+import type { ChannelState, ConfigPlan, MonitorState, PageState, PlannedChange, TeamState } from './types.ts'
+
+/** The services apply writes through. */
+export interface ConfigWriters {
+  pages: StatusPagesService
+  components: ComponentsService
+  channels: ChannelsService
+  monitors: MonitorsService
+  monitorAlerts: MonitorAlertsService
+  audit: AuditService
+}
+
+/** Runs `work` on services built on one transaction (services.ts): all of it commits, or none. */
+export type TransactionRunner = <T>(work: (scoped: ConfigWriters) => Promise<T>) => Promise<T>
+
+/** The team's state with the ids behind each key. */
+interface ReadState {
+  state: TeamState
+  pageIds: Map<string, number>
+  componentIds: Map<string, number>
+  channelIds: Map<string, number>
+  monitorIds: Map<string, number>
+}
+
+export interface ApplyOptions {
+  prune: boolean
+  /** Where `${NAME}` references are read: the CLI's environment, or the request's `secrets`. */
+  env: Readonly<Record<string, string | undefined>>
+  /** For the audit rows. */
+  address: string | null
+  client: string | null
+}
+
+export interface ApplyResult {
+  plan: ConfigPlan
+  /** What needs the person's eye: a push monitor's URL (shown once), a target that did not resolve yet. */
+  notes: string[]
+}
+
+const componentKey = (slug: string, name: string) => `${slug}/${name}`
+
+function uniqueNames(names: readonly string[], what: string): void {
+  const seen = new Set<string>()
+  for (const name of names) {
+    if (seen.has(name)) throw conflict(`two ${what} are named "${name}"; configuration as code names them by name, so give one of them another name first`)
+    seen.add(name)
+  }
+}
+
+export class ConfigService {
+  constructor(private readonly deps: { services: ConfigWriters; inOneTransaction: TransactionRunner }) {}
+
+  /** The team's configuration as a file (secrets as references) and the values of those references. */
+  async export(owner: Owner): Promise<ExportedFile> {
+    return fileOfState((await this.read(this.deps.services, owner)).state)
+  }
+
+  /** What applying `file` would change; nothing is written. */
+  async plan(owner: Owner, file: ConfigFile, options: Pick<ApplyOptions, 'prune' | 'env'>): Promise<ConfigPlan> {
+    const resolved = resolveReferences(file, options.env)
+    const { state } = await this.read(this.deps.services, owner)
+    return planConfig(state, resolved, { prune: options.prune, minIntervalSeconds: monitorLimits(owner.plan).minIntervalSeconds })
+  }
+
+  /** Makes the team's configuration what `file` says, in one transaction. */
+  async apply(owner: Owner, file: ConfigFile, options: ApplyOptions): Promise<ApplyResult> {
+    if (!roleMay(owner.role, 'edit')) throw forbidden('applying a configuration needs the editor role or higher')
+    const resolved = resolveReferences(file, options.env)
+    return this.deps.inOneTransaction(async (s) => {
+      const read = await this.read(s, owner)
+      const plan = planConfig(read.state, resolved, { prune: options.prune, minIntervalSeconds: monitorLimits(owner.plan).minIntervalSeconds })
+      if (plan.changes.some((c) => c.kind === 'page' && c.action === 'delete') && !roleMay(owner.role, 'manage')) {
+        throw forbidden('the file no longer names a page, and deleting a page needs the admin role; apply without prune, or as an admin')
+      }
+      const notes = plan.changes.length === 0 ? [] : await this.write(s, owner, read, plan, options)
+      return { plan, notes }
+    })
+  }
+
+  private async read(s: ConfigWriters, owner: Owner): Promise<ReadState> {
+    const pageIds = new Map<string, number>()
+    const componentIds = new Map<string, number>()
+    const channelIds = new Map<string, number>()
+    const monitorIds = new Map<string, number>()
+    const slugOf = new Map<number, string>()
+    const componentOf = new Map<number, string>()
+    const pages: PageState[] = []
+    for (const page of (await s.pages.list(owner)).sort((a, b) => a.slug.localeCompare(b.slug))) {
+      pageIds.set(page.slug, page.id)
+      slugOf.set(page.id, page.slug)
+      const components = await s.components.list(owner, page.id)
+      uniqueNames(components.map((c) => c.name), `components of the page "${page.slug}"`)
+      for (const c of components) {
+        componentIds.set(componentKey(page.slug, c.name), c.id)
+        componentOf.set(c.id, c.name)
+      }
+      pages.push({
+        slug: page.slug,
+        name: page.name,
+        visibility: page.visibility,
+        language: page.language,
+        time_zone: page.timeZone,
+        custom_domain: page.customDomain,
+        components: components.map((c) => ({ name: c.name, type: c.type, group: c.group })),
+      })
+    }
+    const [channelList, settings] = await Promise.all([s.channels.list(owner), s.channels.settingsInFull(owner)])
+    uniqueNames(channelList.map((c) => c.name), 'notification channels')
+    const channelName = new Map<number, string>()
+    const channels: ChannelState[] = channelList
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((channel) => {
+        channelIds.set(channel.name, channel.id)
+        channelName.set(channel.id, channel.name)
+        return {
+          name: channel.name,
+          type: channel.type,
+          settings: settings.get(channel.id) ?? {},
+          events: [...channel.events],
+          all_pages: channel.allPages,
+          pages: channel.allPages ? [] : channel.pages.map((p) => slugOf.get(p.id)).filter((slug) => slug !== undefined).sort(),
+          all_monitors: channel.allMonitors,
+          enabled: channel.enabled,
+        }
+      })
+    const [monitorList, alerts] = await Promise.all([s.monitors.list(owner), s.monitorAlerts.channelsOfMonitors(owner)])
+    uniqueNames(monitorList.map((m) => m.definition.name), 'monitors')
+    for (const m of monitorList) monitorIds.set(m.definition.name, m.id)
+    const monitors: MonitorState[] = monitorList
+      .sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+      .map((monitor) => {
+        const { name, ...fields } = inputOfDefinition(monitor.definition)
+        return {
+          name,
+          fields,
+          enabled: monitor.enabled,
+          page: monitor.pageId === null ? null : slugOf.get(monitor.pageId) ?? null,
+          component: monitor.componentId === null ? null : componentOf.get(monitor.componentId) ?? null,
+          parents: monitor.parents.map((p) => p.name).sort(),
+          alert_channels: (alerts.get(monitor.id) ?? []).map((id) => channelName.get(id)).filter((n) => n !== undefined).sort(),
+        }
+      })
+    return { state: { pages, channels, monitors }, pageIds, componentIds, channelIds, monitorIds }
+  }
+
+  private async write(s: ConfigWriters, owner: Owner, read: ReadState, plan: ConfigPlan, options: ApplyOptions): Promise<string[]> {
+    const notes: string[] = []
+    const { pageIds, componentIds, channelIds, monitorIds } = read
+    const desiredPages = new Map(plan.desired.pages.map((p) => [p.slug, p]))
+    const desiredChannels = new Map(plan.desired.channels.map((c) => [c.name, c]))
+    const desiredMonitors = new Map(plan.desired.monitors.map((m) => [m.name, m]))
+    const audit = (change: PlannedChange, pageId: number | null) =>
+      s.audit.recordChange({ owner, action: `config.${change.kind}.${change.action}`, objectType: `config.${change.kind}`, objectId: change.key, pageId, fields: change.fields, address: options.address, client: options.client })
+    const need = (ids: Map<string, number>, key: string): number => {
+      const id = ids.get(key)
+      if (id === undefined) throw new Error(`configuration: no id for ${key}`)
+      return id
+    }
+    const reorder: string[] = []
+    const monitorLinks: string[] = []
+
+    for (const change of plan.changes) {
+      if (change.action === 'delete') continue
+      if (change.kind === 'page') {
+        const page = desiredPages.get(change.key)!
+        const input = { slug: page.slug, name: page.name, visibility: page.visibility, language: page.language, time_zone: page.time_zone, custom_domain: page.custom_domain }
+        if (change.action === 'create') pageIds.set(page.slug, (await s.pages.create(owner, input)).id)
+        else {
+          if (change.fields.includes('component_order')) reorder.push(page.slug)
+          const fields = change.fields.filter((f) => f !== 'component_order')
+          if (fields.length > 0) await s.pages.update(owner, need(pageIds, page.slug), Object.fromEntries(fields.map((f) => [f, input[f as keyof typeof input]])))
+        }
+        await audit(change, need(pageIds, page.slug))
+      } else if (change.kind === 'component') {
+        const slash = change.key.indexOf('/')
+        const slug = change.key.slice(0, slash)
+        const component = desiredPages.get(slug)!.components.find((c) => c.name === change.key.slice(slash + 1))!
+        const input = { name: component.name, type: component.type, group: component.group }
+        if (change.action === 'create') componentIds.set(change.key, (await s.components.create(owner, need(pageIds, slug), input)).id)
+        else await s.components.update(owner, need(componentIds, change.key), input)
+        await audit(change, need(pageIds, slug))
+      } else if (change.kind === 'channel') {
+        const channel = desiredChannels.get(change.key)!
+        const input = {
+          ...channel.settings,
+          events: channel.events,
+          all_pages: channel.all_pages,
+          page_ids: channel.pages.map((slug) => need(pageIds, slug)),
+          all_monitors: channel.all_monitors,
+          enabled: channel.enabled,
+        }
+        if (change.action === 'create') channelIds.set(channel.name, (await s.channels.create(owner, { type: channel.type, name: channel.name, ...input })).id)
+        else await s.channels.update(owner, need(channelIds, channel.name), input)
+        await audit(change, null)
+      } else {
+        const monitor = desiredMonitors.get(change.key)!
+        const placement = {
+          status_page_id: monitor.page === null ? null : need(pageIds, monitor.page),
+          component_id: monitor.page === null || monitor.component === null ? null : need(componentIds, componentKey(monitor.page, monitor.component)),
+        }
+        if (change.action === 'create') {
+          const made = await s.monitors.create(owner, { name: monitor.name, ...monitor.fields, ...placement, enabled: monitor.enabled })
+          monitorIds.set(monitor.name, made.monitor.id)
+          if (made.pushToken) notes.push(`monitor "${monitor.name}": its push URL ends in /api/push/${made.pushToken} (shown once; rotate it in the web app if it is lost)`)
+          for (const warning of made.warnings) notes.push(`monitor "${monitor.name}": ${warning}`)
+          if (monitor.parents.length > 0 || monitor.alert_channels.length > 0) monitorLinks.push(monitor.name)
+        } else {
+          const id = need(monitorIds, monitor.name)
+          const definitionChanged = change.fields.some((f) => !['enabled', 'parents', 'alert_channels'].includes(f))
+          if (definitionChanged) {
+            const updated = await s.monitors.update(owner, id, { name: monitor.name, ...monitor.fields, ...placement })
+            for (const warning of updated.warnings) notes.push(`monitor "${monitor.name}": ${warning}`)
+          }
+          if (change.fields.includes('enabled')) await s.monitors.setEnabled(owner, id, monitor.enabled)
+          if (change.fields.includes('parents') || change.fields.includes('alert_channels')) monitorLinks.push(monitor.name)
+        }
+        await audit(change, placement.status_page_id)
+      }
+    }
+
+    // Parents and alert channels once every monitor and channel of the file exists.
+    for (const name of monitorLinks) {
+      const monitor = desiredMonitors.get(name)!
+      const id = need(monitorIds, name)
+      await s.monitors.update(owner, id, { parents: monitor.parents.map((parent) => need(monitorIds, parent)) })
+      await s.monitorAlerts.update(owner, id, { channel_ids: monitor.alert_channels.map((channel) => need(channelIds, channel)) })
+    }
+
+    for (const change of plan.changes) {
+      if (change.action !== 'delete') continue
+      if (change.kind === 'monitor') await s.monitors.delete(owner, need(monitorIds, change.key))
+      else if (change.kind === 'channel') await s.channels.delete(owner, need(channelIds, change.key))
+      else if (change.kind === 'component') await s.components.delete(owner, need(componentIds, change.key))
+      else await s.pages.delete(owner, need(pageIds, change.key))
+      await audit(change, change.kind === 'component' ? need(pageIds, change.key.slice(0, change.key.indexOf('/'))) : change.kind === 'page' ? need(pageIds, change.key) : null)
+    }
+
+    // The file's order of components, the ones it leaves out (kept) after them.
+    for (const slug of reorder) {
+      const pageId = need(pageIds, slug)
+      const now = await s.components.list(owner, pageId)
+      const named = desiredPages.get(slug)!.components.map((c) => c.name)
+      const ids = [...named.map((name) => now.find((c) => c.name === name)!.id), ...now.filter((c) => !named.includes(c.name)).map((c) => c.id)]
+      await s.components.reorder(owner, pageId, ids)
+    }
+    return notes
+  }
+}
