@@ -28,6 +28,8 @@ export interface BenchOptions {
   seconds?: number
   connections?: number
   headers?: Record<string, string>
+  /** A wrk Lua script (its path), e.g. to set the method and body of a write. */
+  script?: string
 }
 
 export function requireWrk(): string {
@@ -50,6 +52,7 @@ function parseDuration(text: string): number {
 export async function runWrk(url: string, options: BenchOptions = {}): Promise<LoadResult> {
   const args = [requireWrk(), '-t1', `-c${options.connections ?? 32}`, `-d${options.seconds ?? 3}s`, '--latency']
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+  if (options.script) args.push('-s', options.script)
   args.push(url)
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe' })
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
