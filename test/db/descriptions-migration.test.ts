@@ -13,7 +13,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts'
 import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { emptyTestDatabase } from '../helpers/database.ts'
 
-const BEFORE = '2026_12_07_0300_maintenance_updates'
+const BEFORE = '2026_12_08_0200_sso_identities'
 
 test('a page and a component from before have no description; a written one is kept; down removes them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-descriptions-'))
