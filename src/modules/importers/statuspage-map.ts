@@ -1,7 +1,7 @@
 /**
  * A Statuspage page (statuspage-read.ts) → an import plan (pure). The rules:
  * - The page becomes one Lantern page: its name, subdomain as slug, custom domain. Its other
- *   settings (headline, description, links, colours, logos…) have no place in Lantern and are listed.
+ *   settings (headline, links, colours, logos…) have no place in Lantern and are listed.
  * - Components keep their group (Lantern's group name) and order: top-level entries by position,
  *   a group's members by theirs. Their status history is rebuilt from the incident updates'
  *   `affected_components` (old → new status at each update), then the status they have now.
