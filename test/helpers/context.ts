@@ -48,6 +48,7 @@ export interface PageJson {
   visibility: 'public' | 'private'
   blocked: boolean
   url: string
+  description: string
 }
 
 let ownerCounter = 0

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia'
 import { entityId, boundedText, modelRef, namedModels, nullableBoundedText } from '../../http/schemas.ts'
 import { toIso } from '../../lib/time.ts'
-import { MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange, type StatusCorrection } from './types.ts'
+import { MAX_COMPONENT_DESCRIPTION, MAX_COMPONENT_NAME, MAX_GROUP_NAME, MAX_HISTORY_IMPORT, type Component, type StatusChange, type StatusCorrection } from './types.ts'
 import { MAX_CORRECTION_REASON } from './corrections.ts'
 
 const ComponentTypeSchema = t.Union([t.Literal('site'), t.Literal('api'), t.Literal('dns')], {
@@ -14,11 +14,18 @@ const ComponentStatusSchema = t.Union([t.Literal('up'), t.Literal('degraded'), t
 
 const name = boundedText('name', MAX_COMPONENT_NAME)
 const group = nullableBoundedText('group', MAX_GROUP_NAME)
+const description = t.String({
+  maxLength: 1000,
+  error: 'description must be a string',
+  description: `Markdown shown under the component's name on the public page and in the Statuspage-style JSON (at most ${MAX_COMPONENT_DESCRIPTION} characters; links, emphasis and code; HTML stays text). An empty string removes it.`,
+  examples: ['Sign-in, billing and the dashboard at `app.example.com`'],
+})
 
 export const CreateComponentBody = t.Object({
   name,
   type: t.Optional(ComponentTypeSchema),
   group: t.Optional(group),
+  description: t.Optional(description),
   status: t.Optional(ComponentStatusSchema),
 })
 
@@ -26,6 +33,7 @@ export const UpdateComponentBody = t.Object({
   name: t.Optional(name),
   type: t.Optional(ComponentTypeSchema),
   group: t.Optional(group),
+  description: t.Optional(description),
   status: t.Optional(ComponentStatusSchema),
   status_override: t.Optional(
     t.Boolean({
@@ -76,6 +84,7 @@ const ComponentJson = t.Object({
   group: t.Nullable(t.String()),
   status: ComponentStatusSchema,
   status_override: t.Boolean({ description: 'The status was set by hand on a monitored component; monitors leave it alone until cleared.' }),
+  description: t.String({ description: "Markdown shown under the name on the public page ('' for none)", examples: [''] }),
   position: t.Integer(),
   created_at: t.String({ description: 'RFC 3339' }),
   updated_at: t.String({ description: 'RFC 3339' }),
@@ -140,6 +149,7 @@ export function componentJson(component: Component): Static<typeof ComponentJson
     group: component.group,
     status: component.status,
     status_override: component.statusOverride,
+    description: component.description,
     position: component.position,
     created_at: toIso(component.createdAt),
     updated_at: toIso(component.updatedAt),

@@ -10,6 +10,7 @@ export interface ComponentChanges {
   group_name?: string | null
   status?: ComponentStatus
   status_override?: number
+  description?: string
 }
 
 /**
@@ -72,6 +73,7 @@ export class ComponentsRepo {
     groupName: string | null
     status: ComponentStatus
     position: number
+    description?: string
     now: number
   }) {
     return this.db
@@ -83,6 +85,7 @@ export class ComponentsRepo {
         group_name: component.groupName,
         status: component.status,
         position: component.position,
+        ...(component.description === undefined ? {} : { description: component.description }),
         created_at: component.now,
         updated_at: component.now,
       })

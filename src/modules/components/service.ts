@@ -15,10 +15,10 @@ import type { ComponentChanges, ComponentsRepo } from './repo.ts'
 import type { ComponentStatus, ComponentStatusCorrectionsTable, ComponentsTable, ComponentType } from './tables.ts'
 import type { ComponentInput } from './model.ts'
 import { correctionEntries, parseCorrection, type CorrectionInput, type StatusChangeAt } from './corrections.ts'
-import { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
+import { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_DESCRIPTION, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
-export { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
+export { MAX_HISTORY_IMPORT, type Component, MAX_COMPONENT_DESCRIPTION, MAX_COMPONENT_NAME, MAX_GROUP_NAME, type StatusChange, type StatusCorrection } from './types.ts'
 // Other modules read the status history through the one reader.
 export { StatusHistoryReader } from './history.ts'
 
@@ -38,6 +38,9 @@ function toCorrection(row: Selectable<ComponentStatusCorrectionsTable>): StatusC
   }
 }
 
+/** A component's description: Markdown, or '' for none. */
+export const parseComponentDescription = (raw: string): string => parseText('description', raw, { max: MAX_COMPONENT_DESCRIPTION, multiline: true, allowEmpty: true })
+
 function toComponent(row: Selectable<ComponentsTable>): Component {
   return {
     id: row.id,
@@ -47,6 +50,7 @@ function toComponent(row: Selectable<ComponentsTable>): Component {
     group: row.group_name,
     status: row.status,
     statusOverride: row.status_override === 1,
+    description: row.description,
     position: row.position,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -143,6 +147,7 @@ export class ComponentsService {
     if (input.name === undefined) throw badRequest('name is required')
     const name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
     const groupName = input.group == null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
+    const description = input.description === undefined ? undefined : parseComponentDescription(input.description)
     const status = input.status ?? 'up'
     const now = this.deps.clock.now()
     const row = await this.deps.repo.transaction(async (repo) => {
@@ -152,6 +157,7 @@ export class ComponentsService {
         type: input.type ?? 'site',
         groupName,
         status,
+        description,
         position: await repo.nextPosition(pageId),
         now,
       })
@@ -167,6 +173,7 @@ export class ComponentsService {
     const changes: ComponentChanges = {}
     if (input.name !== undefined) changes.name = parseText('name', input.name, { max: MAX_COMPONENT_NAME })
     if (input.type !== undefined) changes.type = input.type
+    if (input.description !== undefined) changes.description = parseComponentDescription(input.description)
     if (input.group !== undefined) changes.group_name = input.group === null ? null : parseText('group', input.group, { max: MAX_GROUP_NAME })
     let status = input.status
     const monitored = await this.monitoredStatus(id)

@@ -21,6 +21,8 @@ export interface ComponentsTable {
   position: number
   /** 1: the owner set the status by hand on a monitored component; monitors leave it alone. */
   status_override: Generated<number>
+  /** Markdown shown under the name on the public page ('' for none). */
+  description: Generated<string>
   created_at: number
   updated_at: number
 }

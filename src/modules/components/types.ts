@@ -15,6 +15,8 @@ export interface Component {
   status: ComponentStatus
   /** The owner set the status by hand on a monitored component: monitors leave it alone until cleared. */
   statusOverride: boolean
+  /** Markdown shown under the name on the public page ('' for none). */
+  description: string
   position: number
   createdAt: number
   updatedAt: number
@@ -23,6 +25,8 @@ export interface Component {
 /** Longest component and group names, after trimming. */
 export const MAX_COMPONENT_NAME = 100
 export const MAX_GROUP_NAME = 100
+/** Longest component description (Markdown), after trimming. */
+export const MAX_COMPONENT_DESCRIPTION = 500
 
 export interface StatusChange {
   status: ComponentStatus

@@ -34,8 +34,9 @@ export function fileOfState(state: TeamState): ExportedFile {
     visibility: page.visibility,
     language: page.language,
     time_zone: page.time_zone,
+    description: page.description === '' ? undefined : page.description,
     custom_domain: page.custom_domain,
-    components: page.components.map((c) => withoutNulls({ name: c.name, type: c.type, group: c.group })),
+    components: page.components.map((c) => withoutNulls({ name: c.name, type: c.type, group: c.group, description: c.description === '' ? undefined : c.description })),
   }))
   const channels: ChannelEntry[] = state.channels.map((channel) => {
     const settings: Record<string, string> = {}

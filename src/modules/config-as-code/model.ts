@@ -23,6 +23,7 @@ const ComponentEntry = t.Object(
     name: CreateComponentBody.properties.name,
     type: CreateComponentBody.properties.type,
     group: CreateComponentBody.properties.group,
+    description: CreateComponentBody.properties.description,
   },
   { additionalProperties: false, description: 'A component, named within its page; the list order is the order on the page' },
 )
@@ -34,6 +35,7 @@ const PageEntry = t.Object(
     visibility: CreateStatusPageBody.properties.visibility,
     language: CreateStatusPageBody.properties.language,
     time_zone: CreateStatusPageBody.properties.time_zone,
+    description: CreateStatusPageBody.properties.description,
     custom_domain: CreateStatusPageBody.properties.custom_domain,
     components: t.Optional(t.Array(ComponentEntry, { maxItems: 1000, error: 'components must be a list of components' })),
   },

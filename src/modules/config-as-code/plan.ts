@@ -6,7 +6,8 @@
 import { badRequest } from '../../lib/errors.ts'
 import { DEFAULT_LANGUAGE } from '../../lib/i18n.ts'
 import { parseText } from '../../lib/text.ts'
-import { parseLanguage, parseTimeZone } from '../status-pages/service.ts'
+import { parseLanguage, parsePageDescription, parseTimeZone } from '../status-pages/service.ts'
+import { parseComponentDescription } from '../components/service.ts'
 import { DEFAULT_EVENTS, isChannelType, parseEvents, parseSettings } from '../channels/service.ts'
 import { definitionForCreate, inputOfDefinition } from '../monitors/service.ts'
 import { HttpError } from '../../lib/errors.ts'
@@ -54,11 +55,13 @@ function desiredPage(entry: PageEntry): PageState {
     visibility: entry.visibility ?? 'public',
     language: entry.language === undefined ? DEFAULT_LANGUAGE : parseLanguage(entry.language),
     time_zone: entry.time_zone === undefined ? 'UTC' : parseTimeZone(entry.time_zone),
+    description: entry.description === undefined ? '' : parsePageDescription(entry.description),
     custom_domain: entry.custom_domain == null || entry.custom_domain.trim() === '' ? null : entry.custom_domain.trim().toLowerCase(),
     components: (entry.components ?? []).map((component) => ({
       name: parseText('component name', component.name, { max: 100 }),
       type: component.type ?? 'site',
       group: component.group == null || component.group.trim() === '' ? null : parseText('group', component.group, { max: 100 }),
+      description: component.description === undefined ? '' : parseComponentDescription(component.description),
     })),
   }))
 }

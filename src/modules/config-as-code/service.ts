@@ -120,8 +120,9 @@ export class ConfigService {
         visibility: page.visibility,
         language: page.language,
         time_zone: page.timeZone,
+        description: page.description,
         custom_domain: page.customDomain,
-        components: components.map((c) => ({ name: c.name, type: c.type, group: c.group })),
+        components: components.map((c) => ({ name: c.name, type: c.type, group: c.group, description: c.description })),
       })
     }
     const [channelList, settings] = await Promise.all([s.channels.list(owner), s.channels.settingsInFull(owner)])
@@ -183,7 +184,7 @@ export class ConfigService {
       if (change.action === 'delete') continue
       if (change.kind === 'page') {
         const page = desiredPages.get(change.key)!
-        const input = { slug: page.slug, name: page.name, visibility: page.visibility, language: page.language, time_zone: page.time_zone, custom_domain: page.custom_domain }
+        const input = { slug: page.slug, name: page.name, visibility: page.visibility, language: page.language, time_zone: page.time_zone, description: page.description, custom_domain: page.custom_domain }
         if (change.action === 'create') pageIds.set(page.slug, (await s.pages.create(owner, input)).id)
         else {
           if (change.fields.includes('component_order')) reorder.push(page.slug)
@@ -195,7 +196,7 @@ export class ConfigService {
         const slash = change.key.indexOf('/')
         const slug = change.key.slice(0, slash)
         const component = desiredPages.get(slug)!.components.find((c) => c.name === change.key.slice(slash + 1))!
-        const input = { name: component.name, type: component.type, group: component.group }
+        const input = { name: component.name, type: component.type, group: component.group, description: component.description }
         if (change.action === 'create') componentIds.set(change.key, (await s.components.create(owner, need(pageIds, slug), input)).id)
         else await s.components.update(owner, need(componentIds, change.key), input)
         await audit(change, need(pageIds, slug))

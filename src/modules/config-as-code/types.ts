@@ -15,6 +15,8 @@ export interface ComponentState {
   name: string
   type: ComponentType
   group: string | null
+  /** Markdown, '' for none. */
+  description: string
 }
 
 export interface PageState {
@@ -23,6 +25,8 @@ export interface PageState {
   visibility: Visibility
   language: string
   time_zone: string
+  /** Markdown, '' for none. */
+  description: string
   custom_domain: string | null
   /** In the page's order. */
   components: ComponentState[]

@@ -19,7 +19,8 @@ import type { ComponentType } from '../components/tables.ts'
 import { parseSettings, type ChannelType } from '../channels/types.ts'
 import { MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, type MonitorInput } from '../monitors/definition.ts'
 import { parseConditions } from '../monitors/kinds/conditions.ts'
-import type { ImportPlan, PlannedChannel, PlannedComponent, PlannedMonitor, ReportLine } from './types.ts'
+import { MAX_PAGE_DESCRIPTION } from '../status-pages/types.ts'
+import { importedDescription, type ImportPlan, type PlannedChannel, type PlannedComponent, type PlannedMonitor, type ReportLine } from './types.ts'
 
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {})
@@ -142,8 +143,10 @@ export function planFromGatus(config: unknown): ImportPlan {
   const ui = obj(root.ui)
   const title = (str(ui.title) ?? 'Status').slice(0, 100)
   const pageKey = 'page'
-  const pages = [{ key: pageKey, slug: slugOf(str(ui.title)?.split('|')[0] ?? 'status'), name: title, customDomain: null, customCss: str(ui['custom-css']) }]
-  const uiLeft = ['description', 'header', 'logo', 'link', 'buttons', 'dashboard-heading', 'dashboard-subheading'].filter((k) => ui[k] !== undefined)
+  const description = importedDescription(str(ui.description), MAX_PAGE_DESCRIPTION)
+  if (description.cut) changed.push({ kind: 'ui setting', name: 'description', reason: `cut to ${MAX_PAGE_DESCRIPTION} characters` })
+  const pages = [{ key: pageKey, slug: slugOf(str(ui.title)?.split('|')[0] ?? 'status'), name: title, customDomain: null, customCss: str(ui['custom-css']), description: description.text }]
+  const uiLeft = ['header', 'logo', 'link', 'buttons', 'dashboard-heading', 'dashboard-subheading'].filter((k) => ui[k] !== undefined)
   if (uiLeft.length > 0) skipped.push({ kind: 'ui setting', name: uiLeft.join(', '), reason: 'Lantern pages have no such fields (set the page text, logo and colours in the web app)' })
   for (const key of ['security', 'announcements', 'maintenance', 'storage', 'web', 'metrics', 'remote', 'connectivity']) {
     if (root[key] === undefined) continue
@@ -194,7 +197,7 @@ export function planFromGatus(config: unknown): ImportPlan {
     }
     const componentType: ComponentType = kind === 'dns' ? 'dns' : kind === 'http' ? 'site' : 'api'
     const componentKey = `${key}:component`
-    components.push({ key: componentKey, pageKey, name, type: componentType, groupName: group, position: position++, history: [] })
+    components.push({ key: componentKey, pageKey, name, type: componentType, groupName: group, position: position++, description: '', history: [] })
     if (list(e['maintenance-windows']).length > 0) skipped.push({ kind: 'maintenance window', name, reason: 'it repeats; Lantern maintenances are single windows' })
     for (const alert of list(e.alerts)) {
       const a = obj(alert)

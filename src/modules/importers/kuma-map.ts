@@ -19,7 +19,8 @@ import { parseSettings, type ChannelType } from '../channels/types.ts'
 import { MIN_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MAX_CONFIRM, type MonitorInput } from '../monitors/definition.ts'
 import { MAX_PING_COUNT } from '../monitors/kinds/ping.ts'
 import type { KumaData } from './kuma-read.ts'
-import type { ImportPlan, PlannedChannel, PlannedComponent, PlannedMaintenance, PlannedMonitor, PlannedPage, ReportLine } from './types.ts'
+import { MAX_PAGE_DESCRIPTION } from '../status-pages/types.ts'
+import { importedDescription, type ImportPlan, type PlannedChannel, type PlannedComponent, type PlannedMaintenance, type PlannedMonitor, type PlannedPage, type ReportLine } from './types.ts'
 
 type Row = Record<string, unknown>
 
@@ -313,9 +314,10 @@ export function planFromKuma(data: KumaData): ImportPlan {
     const domains = data.cnames.filter((c) => id(c.status_page_id) === pid).map((c) => str(c.domain)).filter((d): d is string => d !== null)
     if (domains.length > 1) changed.push({ kind: 'status page', name, reason: `only the first custom domain (${domains[0]}) is kept; a Lantern page has one` })
     pageKeyOf.set(pid, key)
-    pages.push({ key, slug: (str(p.slug) ?? `page-${pid}`).toLowerCase(), name, customDomain: domains[0] ?? null, customCss: str(p.custom_css) })
+    const description = importedDescription(str(p.description), MAX_PAGE_DESCRIPTION)
+    if (description.cut) changed.push({ kind: 'status page', name, reason: `its description is cut to ${MAX_PAGE_DESCRIPTION} characters` })
+    pages.push({ key, slug: (str(p.slug) ?? `page-${pid}`).toLowerCase(), name, customDomain: domains[0] ?? null, customCss: str(p.custom_css), description: description.text })
     const left: string[] = []
-    if (str(p.description)) left.push('description')
     if (str(p.footer_text)) left.push('footer')
     if (str(p.icon) && str(p.icon) !== '/icon.svg') left.push('icon')
     if (str(p.password)) left.push('password')
@@ -360,6 +362,7 @@ export function planFromKuma(data: KumaData): ImportPlan {
       type: componentType(str(monitor.type) ?? ''),
       groupName: str(group.name),
       position,
+      description: '',
       history: historyOf(beatsOf.get(mid) ?? []),
     }
     components.push(component)

@@ -81,7 +81,7 @@ export class ImportService {
         const domain = await this.usableDomain(trx, owner, page.customDomain, page.name, skipped)
         const row = await trx
           .insertInto('status_pages')
-          .values({ owner_id: owner.id, slug, name: page.name, custom_domain: domain, custom_domain_state: domain ? 'pending' : null, visibility: 'public', created_at: now, updated_at: now })
+          .values({ owner_id: owner.id, slug, name: page.name, custom_domain: domain, custom_domain_state: domain ? 'pending' : null, visibility: 'public', description: page.description, created_at: now, updated_at: now })
           .returning('id')
           .executeTakeFirstOrThrow()
         if (page.customCss && !planHas(owner.plan, 'custom_css')) {
@@ -109,7 +109,7 @@ export class ImportService {
         if (componentId === undefined) {
           const row = await trx
             .insertInto('components')
-            .values({ page_id: pageId, name: component.name, type: component.type, group_name: component.groupName, status: component.history.at(-1)?.status ?? 'up', position: component.position, created_at: now, updated_at: now })
+            .values({ page_id: pageId, name: component.name, type: component.type, group_name: component.groupName, status: component.history.at(-1)?.status ?? 'up', position: component.position, description: component.description, created_at: now, updated_at: now })
             .returning('id')
             .executeTakeFirstOrThrow()
           componentId = row.id

@@ -1,7 +1,7 @@
 /**
  * A Statuspage page (statuspage-read.ts) → an import plan (pure). The rules:
  * - The page becomes one Lantern page: its name, subdomain as slug, custom domain. Its other
- *   settings (headline, description, links, colours, logos…) have no place in Lantern and are listed.
+ *   settings (headline, links, colours, logos…) have no place in Lantern and are listed.
  * - Components keep their group (Lantern's group name) and order: top-level entries by position,
  *   a group's members by theirs. Their status history is rebuilt from the incident updates'
  *   `affected_components` (old → new status at each update), then the status they have now.
@@ -16,7 +16,9 @@ import type { ComponentStatus } from '../components/tables.ts'
 import type { IncidentImpact, IncidentState } from '../incidents/tables.ts'
 import type { StatuspageData } from './statuspage-read.ts'
 import { MAINTENANCE_UPDATE_STATUSES, type MaintenanceUpdateStatus } from '../maintenances/types.ts'
-import type { ImportPlan, PlannedComponent, PlannedIncident, PlannedMaintenance, PlannedSubscriber, ReportLine } from './types.ts'
+import { MAX_PAGE_DESCRIPTION } from '../status-pages/types.ts'
+import { MAX_COMPONENT_DESCRIPTION } from '../components/types.ts'
+import { importedDescription, type ImportPlan, type PlannedComponent, type PlannedIncident, type PlannedMaintenance, type PlannedSubscriber, type ReportLine } from './types.ts'
 
 type Obj = Record<string, unknown>
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null)
@@ -51,7 +53,7 @@ const INCIDENT_STATE: Record<string, IncidentState> = {
 const IMPACTS = new Set<IncidentImpact>(['none', 'minor', 'major', 'critical'])
 
 /** Page fields with no counterpart in Lantern, by what they are called in the API. */
-const PAGE_SETTINGS_LEFT = ['page_description', 'headline', 'url', 'support_url', 'twitter_username', 'notifications_from_email', 'notifications_email_footer', 'time_zone', 'city', 'country', 'ip_restrictions']
+const PAGE_SETTINGS_LEFT = ['headline', 'url', 'support_url', 'twitter_username', 'notifications_from_email', 'notifications_email_footer', 'time_zone', 'city', 'country', 'ip_restrictions']
 
 /** Statuspage's maintenance update statuses are Lantern's; any other status on a maintenance reads as in progress. */
 const maintenanceUpdateStatus = (raw: unknown): MaintenanceUpdateStatus =>
@@ -64,6 +66,8 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
   const pageName = str(page.name) ?? String(page.id)
   const pageKey = `page:${page.id}`
 
+  const pageDescription = importedDescription(str(page.page_description), MAX_PAGE_DESCRIPTION)
+  if (pageDescription.cut) changed.push({ kind: 'page', name: pageName, reason: `its description is cut to ${MAX_PAGE_DESCRIPTION} characters` })
   const pageLeft = PAGE_SETTINGS_LEFT.filter((k) => str(page[k]) !== null)
   if (Object.keys(page).some((k) => k.startsWith('css_') && str(page[k]))) pageLeft.push('css colours')
   for (const logo of ['favicon_logo', 'transactional_logo', 'hero_cover', 'email_logo', 'twitter_logo']) {
@@ -118,8 +122,9 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
     const now = COMPONENT_STATUS[String(c.status)]
     if (!now) changed.push({ kind: 'component', name, reason: `status "${String(c.status)}" is unknown; imported as up` })
     if (c.status === 'under_maintenance') changed.push({ kind: 'component', name, reason: 'under maintenance in Statuspage; imported as up (Lantern shows maintenance by its windows)' })
+    const description = importedDescription(str(c.description), MAX_COMPONENT_DESCRIPTION)
+    if (description.cut) changed.push({ kind: 'component', name, reason: `its description is cut to ${MAX_COMPONENT_DESCRIPTION} characters` })
     const left: string[] = []
-    if (str(c.description)) left.push(`description "${String(c.description)}"`)
     if (c.only_show_if_degraded === true) left.push('only shown when degraded')
     if (c.showcase === false) left.push('uptime bar hidden (showcase off)')
     if (left.length > 0) skipped.push({ kind: 'component setting', name, reason: `not brought: ${left.join(', ')}` })
@@ -136,7 +141,7 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
     const updatedAt = statuspageTime(c.updated_at) ?? createdAt
     if (updatedAt !== null) push(now ?? 'up', Math.max(updatedAt, history.at(-1)?.at ?? updatedAt))
     const groupName = c.group_id ? groupNames.get(String(c.group_id)) ?? null : null
-    return { key: `component:${c.id}`, pageKey, name, type: 'site', groupName, position, history }
+    return { key: `component:${c.id}`, pageKey, name, type: 'site', groupName, position, description: description.text, history }
   })
 
   const affected = (incident: Obj) =>
@@ -213,7 +218,7 @@ export function planFromStatuspage(data: StatuspageData): ImportPlan {
   return {
     source: 'statuspage',
     sourceVersion: 'API v1',
-    pages: [{ key: pageKey, slug: str(page.subdomain) ?? pageName, name: pageName, customDomain: str(page.domain), customCss: null }],
+    pages: [{ key: pageKey, slug: str(page.subdomain) ?? pageName, name: pageName, customDomain: str(page.domain), customCss: null, description: pageDescription.text }],
     components,
     monitors: [],
     channels: [],

@@ -24,6 +24,8 @@ export interface PlannedPage {
   name: string
   customDomain: string | null
   customCss: string | null
+  /** Markdown under the page's name ('' for none), within MAX_PAGE_DESCRIPTION. */
+  description: string
 }
 
 export interface PlannedComponent {
@@ -33,6 +35,8 @@ export interface PlannedComponent {
   type: ComponentType
   groupName: string | null
   position: number
+  /** Markdown under the component's name ('' for none), within MAX_COMPONENT_DESCRIPTION. */
+  description: string
   /** Status changes in time order (one per change), from the source's history. */
   history: Array<{ status: ComponentStatus; at: number }>
 }
@@ -158,4 +162,16 @@ export function reportText(report: ImportReport): string {
     for (const line of report.skipped) lines.push(`  - ${line.kind} "${line.name}": ${line.reason}`)
   } else lines.push('Nothing was left out.')
   return lines.join('\n')
+}
+
+/**
+ * A source's description as Lantern keeps it: control characters but line breaks and tabs left out,
+ * trimmed, cut to `max` characters (`cut` tells whether it was). The sources allow longer texts.
+ */
+export function importedDescription(raw: string | null, max: number): { text: string; cut: boolean } {
+  const clean = (raw ?? '').replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').toWellFormed().trim()
+  if (clean.length <= max) return { text: clean, cut: false }
+  const cut = clean.slice(0, max)
+  const last = cut.charCodeAt(cut.length - 1)
+  return { text: (last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut).trimEnd(), cut: true }
 }

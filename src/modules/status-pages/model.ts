@@ -2,7 +2,7 @@ import { t, type Static } from 'elysia'
 import type { Config } from '../../config.ts'
 import { toIso } from '../../lib/time.ts'
 import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
-import { MAX_PAGE_NAME, type StatusPage } from './types.ts'
+import { MAX_PAGE_DESCRIPTION, MAX_PAGE_NAME, type StatusPage } from './types.ts'
 import { statusPageUrl } from './urls.ts'
 
 const VisibilitySchema = t.Union([t.Literal('public'), t.Literal('private')], {
@@ -28,6 +28,13 @@ const timeZone = t.String({
   examples: ['Europe/Berlin'],
 })
 
+const description = t.String({
+  maxLength: 4000,
+  error: 'description must be a string',
+  description: `Markdown shown under the page's name on the public page (at most ${MAX_PAGE_DESCRIPTION} characters; links, emphasis, lists and code; HTML stays text). An empty string removes it.`,
+  examples: ['Live status of **Acme Cloud**. Questions? [Write to us](mailto:support@example.com).'],
+})
+
 export const CreateStatusPageBody = t.Object({
   slug,
   name,
@@ -35,6 +42,7 @@ export const CreateStatusPageBody = t.Object({
   visibility: t.Optional(VisibilitySchema),
   language: t.Optional(language),
   time_zone: t.Optional(timeZone),
+  description: t.Optional(description),
   password: t.Optional(
     t.Nullable(t.String({ maxLength: 2000 }), {
       error: 'password must be a string',
@@ -50,6 +58,7 @@ export const UpdateStatusPageBody = t.Object({
   visibility: t.Optional(VisibilitySchema),
   language: t.Optional(language),
   time_zone: t.Optional(timeZone),
+  description: t.Optional(description),
 })
 
 /** What create and update take (create checks that slug and name are there). */
@@ -79,6 +88,7 @@ const StatusPageJson = t.Object({
   visibility: VisibilitySchema,
   language: t.String({ description: 'The default language of the public page (en, de, fr, es, pt-BR, ja)', examples: ['en'] }),
   time_zone: t.String({ description: 'The IANA time zone the public page shows its times in', examples: ['UTC'] }),
+  description: t.String({ description: "Markdown shown under the page's name ('' for none)", examples: [''] }),
   blocked: t.Boolean({ description: 'Set by an instance admin; a blocked page is hidden from visitors' }),
   url: t.String({ description: 'Where visitors are sent: the custom domain once verified, else <slug>.<STATUS_DOMAIN>' }),
   warnings: t.Array(t.Object({ code: t.String(), message: t.String() }), {
@@ -123,6 +133,7 @@ export function statusPageJson(page: StatusPage, config: Pick<Config, 'scheme' |
     visibility: page.visibility,
     language: page.language,
     time_zone: page.timeZone,
+    description: page.description,
     blocked: page.blocked,
     url: statusPageUrl(page, config),
     warnings: pageWarnings(page),

@@ -16,6 +16,7 @@ const publicPageColumns = [
   'status_pages.updated_at',
   'status_pages.language',
   'status_pages.time_zone',
+  'status_pages.description',
   'teams.plan',
 ] as const
 

@@ -15,6 +15,7 @@ export interface StatusPageChanges {
   blocked?: number
   language?: string
   time_zone?: string
+  description?: string
 }
 
 /** What a domain check found, as stored. */
@@ -67,6 +68,7 @@ export class StatusPagesRepo {
     visibility: Visibility
     language?: string
     timeZone?: string
+    description?: string
     now: number
   }): Promise<number> {
     const row = await this.db
@@ -80,6 +82,7 @@ export class StatusPagesRepo {
         visibility: page.visibility,
         ...(page.language === undefined ? {} : { language: page.language }),
         ...(page.timeZone === undefined ? {} : { time_zone: page.timeZone }),
+        ...(page.description === undefined ? {} : { description: page.description }),
         created_at: page.now,
         updated_at: page.now,
       })

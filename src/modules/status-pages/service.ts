@@ -4,7 +4,7 @@ import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { DEFAULT_LANGUAGE, isLanguage, isTimeZone, LANGUAGES } from '../../lib/i18n.ts'
-import { requireWellFormed } from '../../lib/text.ts'
+import { parseText, requireWellFormed } from '../../lib/text.ts'
 import type { Owner } from '../accounts/service.ts'
 import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.ts'
 import { isWithinDomain, parseCustomDomain } from './domain.ts'
@@ -13,10 +13,10 @@ import { parseSlug } from './slug.ts'
 import type { DomainState, StatusPagesTable, Visibility } from './tables.ts'
 import type { StatusPageInput } from './model.ts'
 import { isUniqueViolationOn } from '../../db/errors.ts'
-import { MAX_PAGE_NAME, type StatusPage } from './types.ts'
+import { MAX_PAGE_DESCRIPTION, MAX_PAGE_NAME, type StatusPage } from './types.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
-export { MAX_PAGE_NAME, type StatusPage } from './types.ts'
+export { MAX_PAGE_DESCRIPTION, MAX_PAGE_NAME, type StatusPage } from './types.ts'
 
 export function toStatusPage(row: Selectable<StatusPagesTable> & { plan: Plan; password_set: number | string }): StatusPage {
   return {
@@ -32,6 +32,7 @@ export function toStatusPage(row: Selectable<StatusPagesTable> & { plan: Plan; p
     passwordSet: Number(row.password_set) === 1,
     language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
     timeZone: isTimeZone(row.time_zone) ? row.time_zone : 'UTC',
+    description: row.description,
     plan: row.plan,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -64,6 +65,9 @@ function parsePageName(raw: string): string {
   requireWellFormed('name', name)
   return name
 }
+
+/** The page's description: Markdown on several lines, or '' for none. */
+export const parsePageDescription = (raw: string): string => parseText('description', raw, { max: MAX_PAGE_DESCRIPTION, multiline: true, allowEmpty: true })
 
 /** The page's default language: one of the shipped translations (src/content/locales/). */
 export function parseLanguage(raw: string): string {
@@ -126,9 +130,10 @@ export class StatusPagesService {
     this.checkVisibilityAllowed(owner, visibility)
     const language = input.language === undefined ? undefined : parseLanguage(input.language)
     const timeZone = input.time_zone === undefined ? undefined : parseTimeZone(input.time_zone)
+    const description = input.description === undefined ? undefined : parsePageDescription(input.description)
     if (await this.deps.repo.findBySlug(slug)) throw conflict('slug is already taken')
     const passwordHash = input.password == null ? undefined : await this.deps.gatePasswords.hashNewPassword(input.password)
-    const id = await this.uniqueWrite(() => this.deps.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, language, timeZone, now: this.deps.clock.now() }))
+    const id = await this.uniqueWrite(() => this.deps.repo.insert({ ownerId: owner.id, slug, name, customDomain, visibility, language, timeZone, description, now: this.deps.clock.now() }))
     if (passwordHash !== undefined) await this.deps.gatePasswords.storePasswordHash(id, passwordHash)
     // Caches may hold "no such page" for this slug or domain.
     this.deps.changes.pageChanged(id, { lookups: true })
@@ -157,6 +162,7 @@ export class StatusPagesService {
     }
     if (input.language !== undefined) changes.language = parseLanguage(input.language)
     if (input.time_zone !== undefined) changes.time_zone = parseTimeZone(input.time_zone)
+    if (input.description !== undefined) changes.description = parsePageDescription(input.description)
     await this.uniqueWrite(() => this.deps.repo.update(id, changes, this.deps.clock.now()))
     const lookups = changes.slug !== undefined || changes.custom_domain !== undefined || changes.visibility !== undefined
     this.deps.changes.pageChanged(id, { lookups })

@@ -28,6 +28,8 @@ export interface StatusPagesTable {
   language: Generated<string>
   /** The IANA time zone the page shows its times in. */
   time_zone: Generated<string>
+  /** Markdown shown under the page's name ('' for none). */
+  description: Generated<string>
   created_at: number
   updated_at: number
 }

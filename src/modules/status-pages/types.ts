@@ -8,6 +8,8 @@ import type { DomainState, Visibility } from './tables.ts'
 
 /** Longest page name, after trimming. */
 export const MAX_PAGE_NAME = 100
+/** Longest page description (Markdown), after trimming. */
+export const MAX_PAGE_DESCRIPTION = 2000
 
 export interface StatusPage {
   id: number
@@ -27,6 +29,8 @@ export interface StatusPage {
   language: Language
   /** The IANA time zone the page's times are shown in. */
   timeZone: string
+  /** Markdown shown under the page's name on the public page ('' for none). */
+  description: string
   /** The owner's plan. */
   plan: Plan
   createdAt: number

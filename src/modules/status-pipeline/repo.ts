@@ -55,8 +55,8 @@ export interface IncidentRow {
 /** A maintenance window as its module holds it (its page is the snapshot's). */
 export type MaintenanceRow = Omit<Maintenance, 'pageId'>
 
-/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan (not its language or zone: the status site reads those). */
-export type PageRow = Omit<NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>, 'language' | 'time_zone'>
+/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan (not its language, zone or description: the status site reads those). */
+export type PageRow = Omit<NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>, 'language' | 'time_zone' | 'description'>
 
 export interface SnapshotRows {
   page: PageRow | undefined
@@ -143,11 +143,11 @@ function incidentRow(t: Tuple): IncidentRow {
 }
 
 function componentRow(t: Tuple): ComponentRow {
-  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes, rolled, feedState] = t as [
-    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null, Tuple | null, string | null,
+  const [id, name, type, group, status, position, createdAt, updatedAt, statusAtStart, changes, rolled, feedState, description] = t as [
+    number, string, ComponentType, string | null, ComponentStatus, number, number, number, ComponentStatus | null, Tuple | null, Tuple | null, string | null, string,
   ]
   const list = ((changes ?? []) as Array<[ComponentStatus, number]>).map(([status, at]) => ({ status, at }))
-  const row: ComponentRow = { id, name, type, group, status, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list, feedUnknown: feedState === 'unknown' }
+  const row: ComponentRow = { id, name, type, group, status, description, position, createdAt, updatedAt, statusAtStart: statusAtStart ?? undefined, changes: list, feedUnknown: feedState === 'unknown' }
   if (rolled) {
     const [latest, since] = rolled as [ComponentStatus, number]
     row.rollup = { rows: [], status: latest, since }
@@ -221,7 +221,7 @@ function snapshotStatement(shape: number, j: JsonSql) {
       FROM status_pages sp JOIN teams tm ON tm.id = sp.owner_id WHERE ${which})
     SELECT p.id, p.slug, p.name, p.custom_domain, p.custom_domain_state, p.visibility, p.blocked, p.updated_at, p.plan,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
-        SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history, feedState)} AS t
+        SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history, feedState, ...columns('c.description'))} AS t
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
       ${statusDays} AS status_days,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (

@@ -67,6 +67,8 @@ export interface Site {
   /** What visitors read when they ask for nothing else (visitor.ts): a language of ours, an IANA zone. */
   language: string
   timeZone: string
+  /** Markdown shown under the page's name ('' for none). */
+  description: string
 }
 
 export interface Look {
@@ -173,6 +175,7 @@ export class StatusSiteService {
         updatedAt: row.updated_at,
         language: row.language,
         timeZone: row.time_zone,
+        description: row.description,
       }
       return { value: site, pageId: row.id }
     }
@@ -271,13 +274,14 @@ export class StatusSiteService {
       snap.components.map((c): [string | null, ComponentView] => {
         const feed = feeds.get(c.id)
         const vendor = feed && { name: feed.vendorName, unknown: c.feedUnknown, incidents: feed.state === 'ok' ? feed.incidents : [] }
-        return [c.group, { id: c.id, name: c.name, type: c.type, status: c.display, days: c.days, budget: budgetOf.get(c.id), vendor }]
+        return [c.group, { id: c.id, name: c.name, description: c.description, type: c.type, status: c.display, days: c.days, budget: budgetOf.get(c.id), vendor }]
       }),
     )
     // A vendor component whose feed cannot be read does not colour its group (nor the page).
     for (const g of groups) g.status = worstOf(g.components.filter((c) => !c.vendor?.unknown).map((c) => c.status))
     const html = renderStatusPage({
       name: site.name,
+      description: site.description,
       canonicalUrl: site.url,
       noindex: site.visibility === 'private',
       overall: snap.overall,

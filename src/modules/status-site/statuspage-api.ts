@@ -16,6 +16,8 @@ export interface ApiComponent {
   type: ComponentType
   group: string | null
   status: DisplayStatus
+  /** Markdown as the owner wrote it ('' for none). */
+  description: string
   position: number
   createdAt: number
   updatedAt: number
@@ -58,7 +60,8 @@ function componentJson(c: ApiComponent, slug: string) {
     created_at: toIso(c.createdAt),
     updated_at: toIso(c.updatedAt),
     position: c.position + 1,
-    description: null,
+    // Statuspage gives the text as written, null for none.
+    description: c.description === '' ? null : c.description,
     showcase: true,
     start_date: null,
     group_id: c.group === null ? null : groupId(c.group),
@@ -215,6 +218,7 @@ export function apiSnapshot(
       name: c.name,
       type: c.type,
       group: c.group,
+      description: c.description,
       status: c.display,
       position: c.position,
       createdAt: c.createdAt,

@@ -58,6 +58,8 @@ ${Object.entries(DAY_LEVEL_TONES).map(([level, tone]) => `.bars > .${level}{back
 .uptime__legend{display:flex;justify-content:space-between;gap:.5rem;font-size:.8rem;color:var(--muted)}
 .uptime__legend .pct{color:var(--text);font-weight:600}
 .vendor{margin:.25rem 0 .35rem;font-size:.8rem;color:var(--muted)}
+.component__description{margin:.2rem 0 .35rem;font-size:.85rem;color:var(--muted)}
+.page-description{margin:0 0 1rem}
 .vendor__incidents{margin:0 0 .35rem;padding-left:1.2rem;font-size:.85rem}
 .status--unknown{color:var(--muted)}
 .budget{margin:.35rem 0 0;font-size:.8rem;color:var(--muted);display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem}

@@ -86,7 +86,13 @@ export const toDatetimeLocal = (ms: number): string => new Date(ms).toISOString(
 export function readForm<S extends TSchema>(
   schema: S,
   body: unknown,
-  options: { only?: readonly string[]; /** Fields typed in `datetime-local` inputs (read as UTC). */ datetimes?: readonly string[] } = {},
+  options: {
+    only?: readonly string[]
+    /** Fields typed in `datetime-local` inputs (read as UTC). */
+    datetimes?: readonly string[]
+    /** Text fields an empty box clears (a description removed), instead of leaving unchanged. */
+    clearable?: readonly string[]
+  } = {},
 ): FormResult<S> {
   const fields = formFields(body)
   const properties = (schema.properties ?? {}) as Record<string, TSchema>
@@ -101,6 +107,10 @@ export function readForm<S extends TSchema>(
     const raw = fields[name]
     if (shape.kind === 'boolean') {
       value[name] = raw === 'on' || raw === 'true' || raw === '1'
+      continue
+    }
+    if (raw === '' && options.clearable?.includes(name)) {
+      value[name] = ''
       continue
     }
     if (raw === undefined || raw === '') {

@@ -36,7 +36,7 @@ const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const PagePath = t.Object({ id: t.String() })
 const ComponentPath = t.Object({ id: t.String(), cid: t.String() })
-const FORM_FIELDS = ['name', 'type', 'group', 'status'] as const
+const FORM_FIELDS = ['name', 'type', 'group', 'description', 'status'] as const
 const LOOK = { head: '<link rel="stylesheet" href="/static/user/components.css">', scripts: ['/static/user/components.js'] }
 const formResponses = { 303: t.Void(), 400: HtmlResponse, 403: HtmlResponse, 404: HtmlResponse }
 
@@ -143,7 +143,7 @@ export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compon
       '/user/pages/:id/components/:cid',
       screen(async ({ user, params, render }) => {
         const { page, component } = await pageAndComponent(user, params)
-        const form = emptyForm({ name: component.name, type: component.type, group: component.group, status: component.status })
+        const form = emptyForm({ name: component.name, type: component.type, group: component.group, description: component.description, status: component.status })
         return render({ title: `Edit ${component.name}`, crumbs: componentsCrumbs(page, component.name), ...LOOK }, editComponentView(page, component, await groupsOf(user, page), form))
       }),
       { params: ComponentPath, response: { 200: HtmlResponse, 404: HtmlResponse }, detail: detail('A component: edit') },
@@ -152,7 +152,7 @@ export function componentScreens(deps: ScreenDeps<'accounts' | 'pages' | 'compon
       '/user/pages/:id/components/:cid',
       screen(async ({ user, params, body, render, redirect }) => {
         const { page, component } = await pageAndComponent(user, params)
-        const form = readForm(UpdateComponentBody, body, { only: FORM_FIELDS })
+        const form = readForm(UpdateComponentBody, body, { only: FORM_FIELDS, clearable: ['description'] })
         const again = async (state: FormState, status: number) =>
           render({ title: `Edit ${component.name}`, crumbs: componentsCrumbs(page, component.name), ...LOOK }, editComponentView(page, component, await groupsOf(user, page), state), status)
         if (!form.ok) return again(form.state, 400)

@@ -24,14 +24,14 @@ import { deletePageView, pageCrumbs, pageOverviewView, pageSettingsView, pagesLi
 const detail = (summary: string) => ({ tags: ['User area'], summary })
 const HtmlResponse = t.String({ description: 'An HTML page' })
 const IdPath = t.Object({ id: t.String() })
-const PAGE_FIELDS = ['name', 'slug', 'visibility', 'custom_domain', 'language', 'time_zone'] as const
+const PAGE_FIELDS = ['name', 'slug', 'visibility', 'custom_domain', 'language', 'time_zone', 'description'] as const
 
 /**
  * Only what the owner changed, as a PATCH would send it: a page kept private after a downgrade can
  * still be renamed (sending `visibility: private` again would be refused by the plan check).
  */
 function changedOnly(page: StatusPage, input: Static<typeof UpdateStatusPageBody>): Static<typeof UpdateStatusPageBody> {
-  const current: Record<string, unknown> = { name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain, language: page.language, time_zone: page.timeZone }
+  const current: Record<string, unknown> = { name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain, language: page.language, time_zone: page.timeZone, description: page.description }
   return Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== current[key]))
 }
 
@@ -48,7 +48,7 @@ export function pageScreens(deps: ScreenDeps<'accounts' | 'domainVerifier' | 'pa
   })
 
   const settingsForm = (page: StatusPage): FormState =>
-    emptyForm({ name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain, language: page.language, time_zone: page.timeZone })
+    emptyForm({ name: page.name, slug: page.slug, visibility: page.visibility, custom_domain: page.customDomain, language: page.language, time_zone: page.timeZone, description: page.description })
 
   const domains = services.domainVerifier
   function domainHelp(page: StatusPage): DomainHelp {
@@ -118,7 +118,7 @@ export function pageScreens(deps: ScreenDeps<'accounts' | 'domainVerifier' | 'pa
       '/user/pages/:id/settings',
       screen(async ({ user, params, body, render, redirect }) => {
         const page = await pages.get(user, idParam(params.id))
-        const form = readForm(UpdateStatusPageBody, body, { only: PAGE_FIELDS })
+        const form = readForm(UpdateStatusPageBody, body, { only: PAGE_FIELDS, clearable: ['description'] })
         const again = async (state: FormState, status: number) =>
           render(
             { title: `Settings: ${page.name}`, crumbs: pageCrumbs(page, 'Settings') },

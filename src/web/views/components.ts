@@ -8,7 +8,7 @@ import { html } from '../../lib/html.ts'
 import type { Component } from '../../modules/components/service.ts'
 import { pageBlocks, type OrderBlock } from '../../modules/components/order.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import { emptyForm, errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
+import { emptyForm, errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { pageCrumbs, pagesCrumbs, sectionNav } from './pages.ts'
 
@@ -26,7 +26,7 @@ const TYPE_OPTIONS = [
 const labelOf = (options: ReadonlyArray<{ value: string; label: string }>, value: string) => options.find((o) => o.value === value)?.label ?? value
 export const statusLabel = (status: string) => labelOf(STATUS_OPTIONS, status)
 
-const LABELS: Record<string, string> = { name: 'Name', type: 'Type', group: 'Group', status: 'Status', from: 'Group', to: 'New name' }
+const LABELS: Record<string, string> = { name: 'Name', type: 'Type', group: 'Group', description: 'Description', status: 'Status', from: 'Group', to: 'New name' }
 
 export const componentsPath = (pageId: number) => `/user/pages/${pageId}/components`
 const componentPath = (c: Component) => `${componentsPath(c.pageId)}/${c.id}`
@@ -143,6 +143,7 @@ function componentFields(form: FormState): string {
     textField({ name: 'name', label: 'Name', hint: 'As visitors see it, e.g. Website or Payments API.', required: true, maxLength: 100, state: form }),
     selectField({ name: 'type', label: 'Type', options: TYPE_OPTIONS, state: form, fallback: 'site' }),
     textField({ name: 'group', label: 'Group', hint: 'Optional, e.g. Backend. Components of a group are shown together.', maxLength: 100, autocomplete: 'off', list: 'group-names', state: form }),
+    textArea({ name: 'description', label: 'Description', hint: 'Optional: a line under the name on the public page, e.g. what it covers. Markdown: **bold**, [links](https://example.com) and `code`.', rows: 2, state: form }),
     selectField({ name: 'status', label: 'Status', options: STATUS_OPTIONS, state: form, fallback: 'up' }),
   ].join('')
 }

@@ -6,7 +6,7 @@
 import { html } from '../../lib/html.ts'
 import { languageName, LANGUAGES } from '../../lib/i18n.ts'
 import type { StatusPage } from '../../modules/status-pages/service.ts'
-import { errorSummary, selectField, textField, type FormState } from '../kit/forms.ts'
+import { errorSummary, selectField, textArea, textField, type FormState } from '../kit/forms.ts'
 import type { Crumb } from '../kit/layout.ts'
 import { BRANDING_SECTIONS } from './sections-branding.ts'
 import { when } from './account.ts'
@@ -42,7 +42,7 @@ const VISIBILITY_OPTIONS = [
 /** Each shipped translation under its own name (Deutsch, 日本語…), as visitors see them in the page's switcher. */
 const LANGUAGE_OPTIONS = LANGUAGES.map((lang) => ({ value: lang, label: `${languageName(lang)} (${lang})` }))
 
-const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', password: 'Password', custom_domain: 'Custom domain', confirm_slug: 'Slug', language: 'Default language', time_zone: 'Time zone' }
+const LABELS: Record<string, string> = { name: 'Name', slug: 'Slug', visibility: 'Visibility', password: 'Password', custom_domain: 'Custom domain', confirm_slug: 'Slug', language: 'Default language', time_zone: 'Time zone', description: 'Description' }
 
 /** The create form's error when "Private" comes without a password. */
 export const PRIVATE_NEEDS_PASSWORD = 'A private page needs a password: without one no visitor can open it.'
@@ -191,6 +191,7 @@ export function pageSettingsView(page: StatusPage, form: FormState, help: Domain
     !${selectField({ name: 'visibility', label: 'Visibility', options: VISIBILITY_OPTIONS, state: form })}
     !${textField({ name: 'custom_domain', label: 'Custom domain', hint: 'A host name such as status.example.com; leave empty for none.', autocomplete: 'off', state: form })}
     !${selectField({ name: 'language', label: 'Default language', hint: "Visitors whose browser asks for none of these languages see this one; anyone can switch on the page.", options: LANGUAGE_OPTIONS, state: form, fallback: 'en' })}
+    !${textArea({ name: 'description', label: 'Description', hint: 'Optional: shown under the page name on the public page. Markdown: **bold**, *italic*, [links](https://example.com), lists and `code`; HTML is shown as text.', rows: 3, state: form })}
     !${textField({ name: 'time_zone', label: 'Time zone', hint: 'An IANA time zone such as Europe/Berlin, America/New_York or UTC. Every time on the page is shown in it, with the zone named.', autocomplete: 'off', maxLength: 64, state: form })}
     <button type="submit">Save settings</button>
   </form>

@@ -48,6 +48,24 @@ describe('planConfig', () => {
     expect(lines(desired, resolveReferences(exported.file, exported.secrets), { ...opts, prune: true })).toEqual([])
   })
 
+  test('descriptions: left out is none; written, they are planned and exported as Markdown', () => {
+    const { desired } = planConfig(EMPTY, file, opts)
+    expect(desired.pages[0]!.description).toBe('')
+    const described = structuredClone(file)
+    described.pages![0]!.description = 'Status of **Acme**'
+    described.pages![0]!.components![0]!.description = 'The public `v2` API'
+    expect(lines(desired, described)).toEqual(['update page acme: description', 'update component acme/API: description'])
+    const after = planConfig(desired, described, opts).desired
+    const { file: exported, secrets } = fileOfState(after)
+    expect(exported.pages![0]).toMatchObject({ description: 'Status of **Acme**' })
+    expect(exported.pages![0]!.components![0]).toMatchObject({ description: 'The public `v2` API' })
+    expect(exported.pages![0]!.components![1]).not.toHaveProperty('description')
+    expect(lines(after, resolveReferences(exported, secrets), { ...opts, prune: true })).toEqual([])
+    const tooLong = structuredClone(file)
+    tooLong.pages![0]!.components![0]!.description = 'x'.repeat(501)
+    expect(() => planConfig(desired, tooLong, opts)).toThrow(/description/)
+  })
+
   test('a change names its fields; a secret by its name, never its value', () => {
     const { desired } = planConfig(EMPTY, file, opts)
     const changed = structuredClone(file)

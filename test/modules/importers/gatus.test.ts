@@ -75,7 +75,7 @@ describe('Gatus configuration', () => {
       'setting: security',
       'setting: storage',
       'setting: web',
-      'ui setting: description, header, logo, link, buttons, dashboard-heading, dashboard-subheading',
+      'ui setting: header, logo, link, buttons, dashboard-heading, dashboard-subheading',
     ])
   })
 
@@ -118,7 +118,7 @@ describe('Gatus configuration', () => {
     const components = await db().selectFrom('components').select(['name', 'group_name']).where('id', '=', health.component_id!).executeTakeFirstOrThrow()
     expect(components).toEqual({ name: 'api-health', group_name: 'api' })
     const page = await db().selectFrom('status_pages').selectAll().where('owner_id', '=', owner.id).executeTakeFirstOrThrow()
-    expect(page).toMatchObject({ slug: 'fernbrook-analytics', name: 'Fernbrook Analytics | Status' })
+    expect(page).toMatchObject({ slug: 'fernbrook-analytics', name: 'Fernbrook Analytics | Status', description: 'Health of the Fernbrook website, API and infrastructure.' })
     const groups = await db().selectFrom('components').select('group_name').where('page_id', '=', page.id).orderBy('position').execute()
     expect([...new Set(groups.map((g) => g.group_name))]).toEqual(['website', 'api', 'infrastructure', 'jobs'])
 

@@ -119,6 +119,12 @@ for (const [label, path] of [['2.5.3', KUMA2], ['1.23.16', KUMA1]] as const) {
         const row = await db().selectFrom('monitors').selectAll().where('owner_id', '=', owner.id).where('name', '=', name).executeTakeFirstOrThrow()
         return { ...row, options: JSON.parse(row.options_json) }
       }
+      // A page's description comes as written, shown under its name.
+      const pages = await db().selectFrom('status_pages').select(['name', 'description']).where('owner_id', '=', owner.id).orderBy('id').execute()
+      expect(pages).toEqual([
+        { name: 'Fernbrook Analytics Status', description: 'Live status of the Fernbrook website and public API. Subscribe via RSS or follow @fernbrookstatus.' },
+        { name: 'Fernbrook Internal Services', description: 'Infrastructure the engineering team depends on. Not linked publicly.' },
+      ])
       const post = await monitor('Webhook intake (POST)')
       expect(post).toMatchObject({ type: 'http', target: 'http://127.0.0.1:18480/api/health.json', interval_s: 30, timeout_ms: 24_000, confirm_failures: 2, confirm_successes: 1, enabled: 1 })
       expect(post.options).toMatchObject({ method: 'POST', accepted_status: '200-299,501', body: '{"event": "ping", "source": "uptime-kuma"}' })

@@ -16,6 +16,8 @@ export const TYPE_LABELS: Readonly<Record<ComponentType, string>> = { api: 'API'
 export interface ComponentView {
   id: number
   name: string
+  /** Markdown ('' or absent for none). */
+  description?: string
   type: ComponentType
   status: DisplayStatus
   days: DayUptime[]
@@ -60,6 +62,8 @@ export function groupInPageOrder(components: ReadonlyArray<readonly [group: stri
 
 export interface PageView {
   name: string
+  /** The page's description in Markdown ('' or absent for none), shown above the banner. */
+  description?: string
   canonicalUrl: string
   noindex: boolean
   overall: DisplayStatus
@@ -121,7 +125,7 @@ function componentRow(component: ComponentView, w: Words): string {
 <div class="component__head"><span class="component__name">${component.name}</span><abbr class="type" title="${w.t(`type.${component.type}`)}">${TYPE_LABELS[component.type]}</abbr>!${
     component.vendor?.unknown ? html`<span class="status status--unknown">${w.t('status.unknown')}</span>` : html`<span class="status status--${component.status}">${w.t(`status.${component.status}`)}</span>`
   }</div>
-!${component.vendor ? vendorLines(component.vendor, w) : ''}!${uptimeBars(component, w)}!${component.budget ? budgetLine(component.budget, w) : ''}
+!${component.description ? html`<div class="component__description message">!${renderSafeMarkdown(component.description)}</div>` : ''}!${component.vendor ? vendorLines(component.vendor, w) : ''}!${uptimeBars(component, w)}!${component.budget ? budgetLine(component.budget, w) : ''}
 </li>`
 }
 
@@ -206,7 +210,7 @@ export function renderStatusPage(view: PageView): string {
 <a class="skip" href="#main">${w.t('page.skip')}</a>
 !${siteHeader({ ...view, speech })}
 <main id="main" class="wrap">
-<p class="banner banner--${view.overall}">${w.t(`overall.${view.overall}`)}</p>
+!${view.description ? html`<div class="page-description message">!${renderSafeMarkdown(view.description)}</div>` : ''}<p class="banner banner--${view.overall}">${w.t(`overall.${view.overall}`)}</p>
 !${
     active.length > 0
       ? html`<section aria-labelledby="active-incidents"><h2 id="active-incidents">${w.t('page.active_incidents')}</h2>!${active
