@@ -50,6 +50,7 @@ import * as auditLogReadIndexes from './2026_12_07_0200_audit_log_read_indexes.t
 import * as maintenanceUpdates from './2026_12_07_0300_maintenance_updates.ts'
 import * as ssoIdentities from './2026_12_08_0200_sso_identities.ts'
 import * as descriptions from './2026_12_08_0600_descriptions.ts'
+import * as auditLogPageIndex from './2026_12_08_0700_audit_log_page_index.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0300_maintenance_updates': maintenanceUpdates,
   '2026_12_08_0200_sso_identities': ssoIdentities,
   '2026_12_08_0600_descriptions': descriptions,
+  '2026_12_08_0700_audit_log_page_index': auditLogPageIndex,
 }
