@@ -1,7 +1,7 @@
 /**
  * The page's maintenance as an iCalendar feed (RFC 5545, pure). A recurring series is one VEVENT
- * with its rule (RRULE), skipped dates (EXDATE) and local times named by their IANA zone (TZID); a
- * one-off window is a VEVENT in UTC. UIDs never change for an event; SEQUENCE is the event's count
+ * with its rule (RRULE), skipped dates (EXDATE) and local times named by their IANA zone (TZID),
+ * each zone defined by a VTIMEZONE over the series' years; a one-off window is a VEVENT in UTC. UIDs never change for an event; SEQUENCE is the event's count
  * of changes, so calendar programs replace an older copy; a cancelled series stays as
  * STATUS:CANCELLED so subscribed calendars remove its occurrences. Occurrences of a series are not
  * listed on their own (the rule makes them), so an update posted to an occurrence shows on the page
@@ -10,6 +10,7 @@
  */
 import { dayNumber, instantOf, occurrences, type RecurrenceRule } from '../maintenances/service.ts'
 import type { PublicMaintenance, PublicMaintenanceSeries } from './events.ts'
+import { vtimezone } from './vtimezone.ts'
 
 export interface CalendarInput {
   name: string
@@ -63,6 +64,35 @@ function rrule(rule: RecurrenceRule): string {
     parts.push(`UNTIL=${utc(instantOf(rule.timeZone, dayNumber(rule.untilOn)! * DAY_MS + hour * 3_600_000 + minute * 60_000))}`)
   }
   return parts.join(';')
+}
+
+/** A series without an end is given its zone's changes for this many years from its first date. */
+const OPEN_SERIES_YEARS = 20
+
+/** The years a series' occurrences fall in (from its first to its last, or OPEN_SERIES_YEARS on). */
+function yearsOf(rule: RecurrenceRule): [number, number] | undefined {
+  const all = { ...rule, exceptions: [] }
+  const first = occurrences(all, { from: 0, to: Number.MAX_SAFE_INTEGER, limit: 1 })[0]
+  if (!first) return undefined
+  const from = Number(first.on.slice(0, 4))
+  if (rule.untilOn !== undefined) return [from, Number(rule.untilOn.slice(0, 4))]
+  if (rule.count !== undefined) {
+    const last = occurrences(all, { from: 0, to: Number.MAX_SAFE_INTEGER, limit: rule.count }).at(-1)!
+    return [from, Number(last.on.slice(0, 4))]
+  }
+  return [from, from + OPEN_SERIES_YEARS]
+}
+
+/** One VTIMEZONE per zone the series use, over the years of all of that zone's series. */
+function timeZones(series: readonly PublicMaintenanceSeries[]): string[] {
+  const spans = new Map<string, [number, number]>()
+  for (const one of series) {
+    const years = yearsOf(one.rule)
+    if (!years) continue
+    const known = spans.get(one.rule.timeZone)
+    spans.set(one.rule.timeZone, known ? [Math.min(known[0], years[0]), Math.max(known[1], years[1])] : years)
+  }
+  return [...spans].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([zone, [from, to]]) => vtimezone(zone, from, to))
 }
 
 function seriesEvent(series: PublicMaintenanceSeries, input: CalendarInput): string[] | undefined {
@@ -130,6 +160,7 @@ export function renderCalendar(input: CalendarInput): string {
     `X-WR-CALNAME:${escapeText(`${input.name} maintenance`)}`,
     'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
     'X-PUBLISHED-TTL:PT1H',
+    ...timeZones(input.series),
   ]
   for (const series of input.series) lines.push(...(seriesEvent(series, input) ?? []))
   // Occurrences belong to their series' event.
