@@ -68,7 +68,7 @@ describe('the feed defines its zones', () => {
       maintenances: [],
       series: [series(1, 'Europe/Berlin'), series(2, 'America/New_York', { count: undefined, untilOn: '2029-01-01' }), series(3, 'Europe/Berlin', { startsOn: '2028-01-05' })],
     })
-    const used = [...new Set([...body.matchAll(/TZID=([^:;]+)/g)].map((m) => m[1]))].sort()
+    const used = [...new Set([...body.matchAll(/TZID=([^:;]+)/g)].map((m) => m[1]!))].sort()
     const defined = [...body.matchAll(/^TZID:(.+)$/gm)].map((m) => m[1]!.trim())
     expect(defined).toEqual(used)
     expect(used).toEqual(['America/New_York', 'Europe/Berlin'])
