@@ -285,17 +285,26 @@ function channelOf(n: Row, changed: ReportLine[]): { type: ChannelType; settings
   }
 }
 
-/** Heartbeats (time order) → status changes: up and down kept, pending and maintenance keep what was before. */
-export function historyOf(beats: readonly Row[]): Array<{ status: ComponentStatus; at: number }> {
-  const changes: Array<{ status: ComponentStatus; at: number }> = []
+export type StatusChanges = Array<{ status: ComponentStatus; at: number }>
+
+/**
+ * Heartbeats (by monitor, in time order) → each monitor's status changes: up and down kept, pending
+ * and maintenance keep what was before. The beats are read one at a time and only the changes are
+ * kept: a year of a thousand monitors' beats is millions of rows, their changes a few thousand.
+ */
+export function historiesOf(beats: Iterable<Row>): Map<number, StatusChanges> {
+  const histories = new Map<number, StatusChanges>()
   for (const beat of beats) {
     const code = num(beat.status)
     const status: ComponentStatus | null = code === 1 ? 'up' : code === 0 ? 'down' : null
     const at = kumaTime(beat.time)
     if (status === null || at === null) continue
+    const monitorId = id(beat.monitor_id)
+    let changes = histories.get(monitorId)
+    if (!changes) histories.set(monitorId, (changes = []))
     if (changes.at(-1)?.status !== status) changes.push({ status, at })
   }
-  return changes
+  return histories
 }
 
 export function planFromKuma(data: KumaData): ImportPlan {
@@ -330,12 +339,6 @@ export function planFromKuma(data: KumaData): ImportPlan {
   // Components: one per monitor shown on a page, in the page's group order.
   const components: PlannedComponent[] = []
   const groupsById = new Map(data.groups.map((g) => [id(g.id), g]))
-  const beatsOf = new Map<number, Row[]>()
-  for (const beat of data.heartbeats) {
-    const list = beatsOf.get(id(beat.monitor_id)) ?? []
-    list.push(beat)
-    beatsOf.set(id(beat.monitor_id), list)
-  }
   const firstComponentOf = new Map<number, { key: string; pageKey: string }>()
   const componentsOfMonitor = new Map<number, PlannedComponent[]>()
   const positions = new Map<string, number>()
@@ -363,7 +366,7 @@ export function planFromKuma(data: KumaData): ImportPlan {
       groupName: str(group.name),
       position,
       description: '',
-      history: historyOf(beatsOf.get(mid) ?? []),
+      history: data.histories.get(mid) ?? [],
     }
     components.push(component)
     if (!firstComponentOf.has(mid)) firstComponentOf.set(mid, { key: component.key, pageKey })

@@ -4,6 +4,7 @@
  */
 import { Database } from 'bun:sqlite'
 import { badRequest } from '../../lib/errors.ts'
+import { historiesOf, type StatusChanges } from './kuma-map.ts'
 
 type Row = Record<string, unknown>
 
@@ -23,7 +24,8 @@ export interface KumaData {
   monitorMaintenances: Row[]
   maintenancePages: Row[]
   incidents: Row[]
-  heartbeats: Row[]
+  /** Each monitor's status changes, from its heartbeats. */
+  histories: Map<number, StatusChanges>
   /** Rows of tables nothing is brought from, by table, for the report. */
   leftOut: Record<string, number>
 }
@@ -76,7 +78,8 @@ export function readKumaDatabase(path: string, name: string = path): KumaData {
       monitorMaintenances: optional('monitor_maintenance', 'SELECT * FROM monitor_maintenance ORDER BY id'),
       maintenancePages: optional('maintenance_status_page', 'SELECT * FROM maintenance_status_page ORDER BY id'),
       incidents: optional('incident', 'SELECT * FROM incident ORDER BY id'),
-      heartbeats: all('SELECT monitor_id, status, time, msg, ping FROM heartbeat ORDER BY monitor_id, time, id'),
+      // Row by row: the heartbeats are most of a Kuma database.
+      histories: historiesOf(db.query('SELECT monitor_id, status, time FROM heartbeat ORDER BY monitor_id, time, id').iterate() as Iterable<Row>),
       leftOut,
     }
   } finally {
