@@ -47,7 +47,7 @@ const HEADERS = {
 const htmlResponse = (body: string, status = 200, extra: Record<string, string> = {}) => new Response(body, { status, headers: { ...HEADERS, ...extra } })
 const doc = (summary: string) => ({ tags: ['Status host'], summary })
 /** Read by visitorChoice from the URL, like on the page: an unknown value is ignored, never a 400. */
-const lang = t.Optional(t.String({ maxLength: 20, description: 'The language to show (en, de, fr, es, pt-BR, ja)' }))
+const lang = t.Optional(t.String({ description: 'The language to show (en, de, fr, es, pt-BR, ja)' }))
 const tokenQuery = t.Object({ token: t.Optional(t.String({ maxLength: 200 })), lang })
 
 export interface SubscribeSiteDeps {

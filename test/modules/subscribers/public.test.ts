@@ -195,6 +195,12 @@ describe('event mails, manage link and one-click unsubscribe', () => {
     const page = await ctx.request(manage)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('events@example.com')
+    // A language we do not have, however long, is ignored as on the status page: the page's default.
+    const odd = new URL(manage)
+    odd.searchParams.set('lang', 'x'.repeat(300))
+    const oddPage = await ctx.request(odd.href)
+    expect(oddPage.status).toBe(200)
+    expect(await oddPage.text()).toContain('<html lang="en">')
     expect((await ctx.request(siteUrl('acme', '/subscribe/manage?token=1.' + 'x'.repeat(43)))).status).toBe(404)
     const saved = await postSite(ctx, 'acme', '/subscribe/manage', [['token', tokenOf(manage)], ['action', 'save'], ['components', String(apiId)]])
     expect(saved.status).toBe(200)
