@@ -39,7 +39,8 @@ function readStatusRequest(url: string): StatusRequest {
   if ('error' in query) return { refused: errorBody(400, query.error) }
   const slug = slugForLookup(query.slug)
   if (slug === undefined) return { refused: NOT_FOUND }
-  return { key: `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}:${query.lang ?? ''}`, slug, query }
+  const words = query.words ? `:${query.lang ?? 'page'}` : ''
+  return { key: `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}${words}`, slug, query }
 }
 
 /** The cache key of a status JSON request URL, or undefined when it is refused before any lookup. */

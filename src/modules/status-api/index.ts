@@ -38,8 +38,8 @@ const StatusJsonSchema = t.Object({
     }),
     { description: "The error budgets the owner shows, in page order; empty when none (the owner chooses per component's SLA target)" },
   ),
-  language: t.Union(LANGUAGES.map((l) => t.Literal(l)), { description: 'The language of `words`: the best match of `lang`, else the page\'s default language' }),
-  words: t.Object(
+  language: t.Optional(t.Union(LANGUAGES.map((l) => t.Literal(l)), { description: 'With `lang`: the language of `words`, the best match of `lang`, else the page\'s default language' })),
+  words: t.Optional(t.Object(
     {
       status: t.Record(t.String(), t.String(), { description: 'Each status (and `unknown`) in words' }),
       state: t.Record(t.String(), t.String(), { description: 'Each incident state in words' }),
@@ -53,8 +53,8 @@ const StatusJsonSchema = t.Object({
       no_data: t.String(),
       percent: t.String({ description: 'A day\'s uptime, with `{percent}`' }),
     },
-    { description: "The widget's words in `language` (from the translations of src/content/locales/)" },
-  ),
+    { description: "With `lang`: the widget's words in `language` (from the translations of src/content/locales/)" },
+  )),
 })
 
 /** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `statusKey`. */
@@ -71,7 +71,7 @@ export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
         inc: t.Optional(t.String({ description: '1: include active incidents (Growth plan or higher)' })),
         rtm: t.Optional(t.String({ description: 'Minutes of response times, 1–240, one value per minute (Growth or higher)' })),
         upd: t.Optional(t.String({ description: 'Days of daily uptime, 1–30, today last (Growth or higher)' })),
-        lang: t.Optional(t.String({ description: 'The language of `words`, a tag such as `de` or `pt-BR` (the widget sends its host page\'s): the best of en, de, fr, es, pt-BR, ja; one we do not have gives the page\'s default' })),
+        lang: t.Optional(t.String({ description: 'Adds `language` and `words` (the widget\'s words): a tag such as `de` or `pt-BR` (the widget sends its host page\'s) picks the best of en, de, fr, es, pt-BR, ja; empty, or one we do not have, gives the page\'s default' })),
       }),
       response: {
         200: StatusJsonSchema,

@@ -14,6 +14,8 @@ export interface StatusQuery {
   rtm: number
   /** Days of daily uptime (0 = not asked). */
   upd: number
+  /** `lang` was given: the answer carries the widget's words (other readers are spared their bytes). */
+  words: boolean
   /** The language of `words`: the best of ours for the `lang` asked; undefined: the page's default. */
   lang: Language | undefined
 }
@@ -52,5 +54,5 @@ export function parseStatusQuery(url: string, params: ReadonlyMap<string, readon
   const langRaw = langs[0]
   if (langRaw !== undefined && langRaw !== '' && !LANGUAGE_TAG.test(langRaw)) return { error: 'lang must be a language tag such as de or pt-BR' }
   // A well-formed tag we have no words for (the host page's `ko`) is the page's default, not an error.
-  return { slug, inc: incRaw === '1', rtm, upd, lang: langRaw ? matchLanguage(langRaw) : undefined }
+  return { slug, inc: incRaw === '1', rtm, upd, words: langRaw !== undefined, lang: langRaw ? matchLanguage(langRaw) : undefined }
 }

@@ -43,10 +43,10 @@ export interface StatusJson {
     left_seconds: number
     text: string
   }>
-  /** The language of `words`: the one asked with `lang`, else the page's default. */
-  language: Language
-  /** The widget's words in `language`. */
-  words: WidgetWords
+  /** With `lang`: the language of `words`, the one asked if we have it, else the page's default. */
+  language?: Language
+  /** With `lang`: the widget's words in `language`. */
+  words?: WidgetWords
 }
 
 /** A page's status JSON and what a cache needs to keep it: the page, when it was computed, when it next changes. */
@@ -134,8 +134,7 @@ export class StatusService {
         left_seconds: Math.floor(budget.leftMs / 1000),
         text: budgetPhrase(budget),
       })),
-      language,
-      words: widgetWords(language),
+      ...(query.words ? { language, words: widgetWords(language) } : {}),
     }
   }
 }

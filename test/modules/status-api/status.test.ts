@@ -45,6 +45,10 @@ describe('GET /api/embed/status', () => {
       upd: [],
       dns_only: false,
       error_budgets: [],
+    })
+    // With lang (the widget always sends it, empty when its host page has none): the widget's words.
+    const worded = await json(await status('?slug=live&lang='))
+    expect({ language: worded.language, words: worded.words }).toEqual({
       language: 'en',
       words: {
         status: { operational: 'Operational', degraded_performance: 'Degraded performance', partial_outage: 'Partial outage', major_outage: 'Major outage', under_maintenance: 'Under maintenance', unknown: 'Unknown' },
@@ -133,20 +137,21 @@ describe('GET /api/embed/status', () => {
     const german = await ctx.createPage(growth.key, { slug: 'sprache', name: 'Sprache', language: 'de' })
     await api(`/status-pages/${german.id}/components`, { method: 'POST', json: { name: 'API' } })
     const words = async (query: string) => {
-      const body = await json(await status(`?slug=sprache${query}`))
+      const body = await json(await status(`?slug=sprache&lang=${query}`))
       return { language: body.language, operational: body.words.status.operational, state: body.words.state.investigating, uptime: body.words.uptime }
     }
     expect(await words('')).toEqual({ language: 'de', operational: 'Betriebsbereit', state: 'Wird untersucht', uptime: { one: 'Tägliche Verfügbarkeit, letzter {count} Tag', other: 'Tägliche Verfügbarkeit, letzte {count} Tage' } })
-    expect((await words('&lang=ja')).operational).toBe('正常')
-    expect((await words('&lang=ja')).uptime).toEqual({ other: '日ごとの稼働率（直近 {count} 日）' })
+    expect((await words('ja')).operational).toBe('正常')
+    expect((await words('ja')).uptime).toEqual({ other: '日ごとの稼働率（直近 {count} 日）' })
     // A host page's tag: the region is not needed, the case does not matter.
-    expect((await words('&lang=en-GB')).language).toBe('en')
-    expect((await words('&lang=PT')).language).toBe('pt-BR')
-    expect((await words('&lang=ko')).language).toBe('de')
-    expect((await words('&lang=')).language).toBe('de')
+    expect((await words('en-GB')).language).toBe('en')
+    expect((await words('PT')).language).toBe('pt-BR')
+    expect((await words('ko')).language).toBe('de')
     // The live page's default is English: its answer in German is another cache entry than its English one.
     expect((await json(await status('?slug=live&lang=de'))).words.today).toBe('Heute')
-    expect((await json(await status('?slug=live'))).words.today).toBe('Today')
+    expect((await json(await status('?slug=live&lang='))).words.today).toBe('Today')
+    // Without lang, no words: readers that build their own display do not pay for them.
+    expect(Object.keys(await json(await status('?slug=sprache')))).not.toContain('words')
   })
 
   test('the new routes are in the OpenAPI document', async () => {

@@ -22,6 +22,7 @@ interface Status {
   incidents: Array<{ title: string; state: string; component: string | null }>
   rtm: Array<number | null>
   upd: Array<number | null>
+  /** Present: the widget always sends `lang`. */
   language: string
   words: WidgetWords
 }
@@ -128,7 +129,7 @@ function mount(script: HTMLScriptElement): void {
   const slug = script.getAttribute('data-slug') ?? ''
   const authToken = script.getAttribute('data-auth-token')
   // The words follow the page the widget sits in, unless told otherwise. A host's `en_US` is read as
-  // en-US, and a value that is no tag at all is not sent (the API would refuse it): the page's words.
+  // en-US; a value that is no tag at all is sent empty (the API would refuse it): the page's words.
   const asked = (script.getAttribute('data-lang') || script.closest('[lang]')?.getAttribute('lang') || '').trim().replace(/_/g, '-')
   const lang = LANGUAGE_TAG.test(asked) ? asked : ''
   const theme = script.getAttribute('data-theme')
@@ -156,7 +157,8 @@ function mount(script: HTMLScriptElement): void {
   const url = () => {
     const q = new URLSearchParams({ slug })
     if (authToken) q.set('auth_token', authToken)
-    if (lang) q.set('lang', lang)
+    // Always sent, empty too: it asks for the words.
+    q.set('lang', lang)
     if (!basicOnly) {
       if (inc) q.set('inc', '1')
       if (rtm) q.set('rtm', String(rtm))
