@@ -6,7 +6,7 @@
  */
 import { html } from '../../lib/html.ts'
 import type { Language } from '../../lib/i18n.ts'
-import { languageSwitcher, sentenceWith, statusPage, siteHeader, type Assets, type Speech } from '../status-site/render/shared.ts'
+import { languageSwitcher, sentenceWith, statusPage, siteHeader, type Assets, type Speech, type SwitcherTarget } from '../status-site/render/shared.ts'
 import { CONFIRM_DAYS } from './messages.ts'
 import type { PublicPage } from './service.ts'
 
@@ -20,7 +20,7 @@ export interface SiteFrame {
   /** The language the visitor picked with `?lang=` (forms keep it), or undefined. */
   picked: Language | undefined
   /** Where the language switcher's links go: this page in another language. */
-  here: (lang: Language) => string
+  here: SwitcherTarget
 }
 
 /** `?lang=xx` when the visitor picked a language, for a form's action ('' otherwise). */

@@ -21,9 +21,9 @@ import type { Clock } from '../../lib/clock.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import { publicOrigin, requestProvenance } from '../../lib/same-origin.ts'
-import type { Language, Words } from '../../lib/i18n.ts'
+import type { Words } from '../../lib/i18n.ts'
 import { publicContext, type PublicRequestContext } from '../status-site/context.ts'
-import { speechOf } from '../status-site/render/shared.ts'
+import { speechOf, type SwitcherTarget } from '../status-site/render/shared.ts'
 import { PAGE_CSP, type StatusSiteService } from '../status-site/service.ts'
 import { visitorChoice, type VisitorChoice } from '../status-site/visitor.ts'
 import type { SubscribersService } from './service.ts'
@@ -80,7 +80,7 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
     return visitorChoice(start === -1 ? '' : request.url.slice(start + 1), ctx.original.headers.get('accept-language'), ctx.site)
   }
   /** `here`: the address of this page in another language (the switcher's links); by default the status page. */
-  const frameOf = async (ctx: PublicRequestContext, choice: VisitorChoice, here: (lang: Language) => string = (l) => `/?lang=${l}`): Promise<SiteFrame> => ({
+  const frameOf = async (ctx: PublicRequestContext, choice: VisitorChoice, here: SwitcherTarget = { path: '/' }): Promise<SiteFrame> => ({
     name: ctx.site.name,
     assets: (await site.look(ctx.site)).assets,
     subscribe: subscribers.acceptsVisitors(ctx.site),
@@ -90,8 +90,8 @@ export function subscribeSiteRoutes(deps: SubscribeSiteDeps) {
   })
   const message = async (ctx: PublicRequestContext, choice: VisitorChoice, key: MessageKey, status = 200, extra: Record<string, string> = {}) =>
     htmlResponse(messagePage(await frameOf(ctx, choice), key), status, extra)
-  const formHere = (l: Language) => `/subscribe?lang=${l}`
-  const tokenHere = (path: string, token: string) => (l: Language) => `${path}?token=${encodeURIComponent(token)}&lang=${l}`
+  const formHere: SwitcherTarget = { path: '/subscribe' }
+  const tokenHere = (path: string, token: string): SwitcherTarget => ({ path, before: `token=${encodeURIComponent(token)}&` })
   const crossSite = (ctx: PublicRequestContext, request: Request) => {
     const own = publicOrigin(config.scheme, requestHost(ctx.original))
     return !own || requestProvenance(request, [own]) === 'cross'

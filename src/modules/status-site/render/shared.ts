@@ -105,15 +105,24 @@ export function footer(now: number, speech: Speech = english(), path = '/', zone
 <datalist id="zones">!${COMMON_ZONES.map((z) => html`<option value="${z}"></option>`).join('')}</datalist></form>`
     : ''
   const tz = zones?.visitorZone ? `&tz=${encodeURIComponent(w.zone)}` : ''
-  return html`<footer><div class="wrap"><p>${w.t('footer.updated')} !${time(now, w)}</p>!${zone}!${languageSwitcher(w, (lang) => `${path}?lang=${lang}${tz}`)}<p><a href="/api/v2/summary.json">${w.t('footer.api')}</a> &middot; ${w.t('footer.powered')}</p></div></footer>`
+  return html`<footer><div class="wrap"><p>${w.t('footer.updated')} !${time(now, w)}</p>!${zone}!${languageSwitcher(w, { path, after: tz })}<p><a href="/api/v2/summary.json">${w.t('footer.api')}</a> &middot; ${w.t('footer.powered')}</p></div></footer>`
 }
 
-/** The language switcher: each language in its own name, a plain link (`href`) to the same page in it. */
-export function languageSwitcher(w: Words, href: (lang: Language) => string): string {
+/** Where the switcher's links go: `path?{before}lang=xx{after}` (before: `token=…&`, after: `&tz=…`). */
+export interface SwitcherTarget {
+  path: string
+  before?: string
+  after?: string
+}
+
+/** The language switcher: each language in its own name, a plain link to the same page in it. */
+export function languageSwitcher(w: Words, to: SwitcherTarget): string {
+  // `?lang=` stays template text (not escaped to `&#61;`): the links read as they always have.
+  const { path, before = '', after = '' } = to
   const languages = LANGUAGES.map((lang) =>
     lang === w.lang
-      ? html`<li><a href="${href(lang)}" lang="${lang}" hreflang="${lang}" aria-current="true">${languageName(lang)}</a></li>`
-      : html`<li><a href="${href(lang)}" lang="${lang}" hreflang="${lang}">${languageName(lang)}</a></li>`,
+      ? html`<li><a href="${path}?${before}lang=${lang}${after}" lang="${lang}" hreflang="${lang}" aria-current="true">${languageName(lang)}</a></li>`
+      : html`<li><a href="${path}?${before}lang=${lang}${after}" lang="${lang}" hreflang="${lang}">${languageName(lang)}</a></li>`,
   )
   return html`<nav class="languages" aria-label="${w.t('footer.language')}"><ul>!${languages.join('')}</ul></nav>`
 }
