@@ -35,8 +35,9 @@ export function messageIdMaker(from: string, baseUrl: string): () => string {
 }
 
 /** A mail's HTML part as a whole document (language, charset, title), around `body` (already escaped). */
-export const htmlMailDocument = (title: string, body: string): string =>
-  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head><body>!${body}</body></html>`
+/** `lang`: the language the mail is written in (a subscriber's mails are in theirs). */
+export const htmlMailDocument = (title: string, body: string, lang = 'en'): string =>
+  html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head><body>!${body}</body></html>`
 
 const LINK = /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/g
 

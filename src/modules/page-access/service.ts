@@ -155,6 +155,6 @@ export class PageAccessService {
     const row = await this.deps.repo.findPageBySlug(slug)
     if (!row || row.blocked === 1 || row.visibility !== 'private') return undefined
     if (!(await this.embedTokenGrants(row.id, tokens[0]))) return undefined
-    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }
+    return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan, language: row.language }
   }
 }

@@ -29,7 +29,8 @@ export type StatusRequest = { key: string; slug: string; query: StatusQuery } | 
 
 /**
  * Reads a status JSON request URL once. Equivalent URLs (parameter order, `inc=0` or absent, the
- * slug's case) share a key; a malformed query is a 400, a slug no page can have a 404.
+ * slug's case, `lang` tags that get the same words) share a key; a malformed query is a 400, a
+ * slug no page can have a 404.
  */
 export const statusRequest: (url: string) => StatusRequest = memoizeByText(readStatusRequest, { keepOut: carriesToken })
 
@@ -38,7 +39,8 @@ function readStatusRequest(url: string): StatusRequest {
   if ('error' in query) return { refused: errorBody(400, query.error) }
   const slug = slugForLookup(query.slug)
   if (slug === undefined) return { refused: NOT_FOUND }
-  return { key: `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}`, slug, query }
+  const words = query.words ? `:${query.lang ?? 'page'}` : ''
+  return { key: `status:${slug}:${query.inc ? 1 : 0}:${query.rtm}:${query.upd}${words}`, slug, query }
 }
 
 /** The cache key of a status JSON request URL, or undefined when it is refused before any lookup. */

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { ErrorBody } from '../../http/schemas.ts'
 import type { FastLane } from '../../http/fast-lane.ts'
 import { serveMaybePending } from '../../lib/http-cache.ts'
+import { LANGUAGES } from '../../lib/i18n.ts'
 import { DISPLAY_STATUSES } from '../status-pipeline/status.ts'
 import { STATUS_PATH, type StatusJsonReads } from './cached-reads.ts'
 
@@ -37,6 +38,23 @@ const StatusJsonSchema = t.Object({
     }),
     { description: "The error budgets the owner shows, in page order; empty when none (the owner chooses per component's SLA target)" },
   ),
+  language: t.Optional(t.Union(LANGUAGES.map((l) => t.Literal(l)), { description: 'With `lang`: the language of `words`, the best match of `lang`, else the page\'s default language' })),
+  words: t.Optional(t.Object(
+    {
+      status: t.Record(t.String(), t.String(), { description: 'Each status (and `unknown`) in words' }),
+      state: t.Record(t.String(), t.String(), { description: 'Each incident state in words' }),
+      incidents: t.String({ description: 'The heading of the active incidents' }),
+      changed: t.String({ description: 'What is announced when the status changes; `{status}` is the new one' }),
+      unavailable: t.String({ description: 'Shown when the status cannot be read' }),
+      response: t.String({ description: 'The response-time caption, with `{count}` minutes and `{min}`, `{avg}`, `{max}` ms' }),
+      uptime: t.Record(t.String(), t.String(), { description: 'The uptime bars\' label with `{count}` days, by plural form (`one`, `other`, … as `Intl.PluralRules` names them)' }),
+      today: t.String(),
+      days_ago: t.Record(t.String(), t.String(), { description: '"{count} days ago", by plural form' }),
+      no_data: t.String(),
+      percent: t.String({ description: 'A day\'s uptime, with `{percent}`' }),
+    },
+    { description: "With `lang`: the widget's words in `language` (from the translations of src/content/locales/)" },
+  )),
 })
 
 /** The route and its fast-lane reader: both answer through `reads` (cached-reads.ts), keyed by one `statusKey`. */
@@ -53,6 +71,7 @@ export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
         inc: t.Optional(t.String({ description: '1: include active incidents (Growth plan or higher)' })),
         rtm: t.Optional(t.String({ description: 'Minutes of response times, 1–240, one value per minute (Growth or higher)' })),
         upd: t.Optional(t.String({ description: 'Days of daily uptime, 1–30, today last (Growth or higher)' })),
+        lang: t.Optional(t.String({ description: 'Adds `language` and `words` (the widget\'s words): a tag such as `de` or `pt-BR` (the widget sends its host page\'s) picks the best of en, de, fr, es, pt-BR, ja; empty, or one we do not have, gives the page\'s default' })),
       }),
       response: {
         200: StatusJsonSchema,
@@ -65,7 +84,7 @@ export function statusApiRoutes(reads: StatusJsonReads, fastLane?: FastLane) {
         tags: ['Embeds'],
         summary: 'Live status of a page as JSON',
         description:
-          'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, ETag, `Cache-Control: public, no-cache`: clients may keep the answer but ask again (304 when unchanged) before each use, so a status change reaches them on their next request.',
+          'Overall status, active incidents (`inc=1`), response times (`rtm`) and daily uptime (`upd`), with the widget\'s words in the page\'s language or the one asked (`lang`). Malformed or out-of-range parameters are 400 naming the parameter; an unknown, blocked or private page is 404; the basic status needs Pro, incidents and sparklines need Growth (403). CORS for any origin, ETag, `Cache-Control: public, no-cache`: clients may keep the answer but ask again (304 when unchanged) before each use, so a status change reaches them on their next request.',
       },
     })
 }

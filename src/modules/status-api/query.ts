@@ -2,7 +2,9 @@
  * The query of `GET /api/embed/status`, read from the raw URL so repeated parameters are caught.
  * Out-of-range or malformed values are refused with a message naming the parameter. Pure.
  */
+import { matchLanguage, type Language } from '../../lib/i18n.ts'
 import { queryParams } from '../../lib/query.ts'
+import { LANGUAGE_TAG } from './language-tag.ts'
 
 export interface StatusQuery {
   slug: string
@@ -12,6 +14,10 @@ export interface StatusQuery {
   rtm: number
   /** Days of daily uptime (0 = not asked). */
   upd: number
+  /** `lang` was given: the answer carries the widget's words (other readers are spared their bytes). */
+  words: boolean
+  /** The language of `words`: the best of ours for the `lang` asked; undefined: the page's default. */
+  lang: Language | undefined
 }
 
 export const MAX_RTM = 240
@@ -43,5 +49,10 @@ export function parseStatusQuery(url: string, params: ReadonlyMap<string, readon
   if (typeof rtm === 'string') return { error: rtm }
   const upd = intParam(params.get('upd') ?? NONE, 'upd', MAX_UPD, 'days')
   if (typeof upd === 'string') return { error: upd }
-  return { slug, inc: incRaw === '1', rtm, upd }
+  const langs = params.get('lang') ?? NONE
+  if (langs.length > 1) return { error: 'lang must be given only once' }
+  const langRaw = langs[0]
+  if (langRaw !== undefined && langRaw !== '' && !LANGUAGE_TAG.test(langRaw)) return { error: 'lang must be a language tag such as de or pt-BR' }
+  // A well-formed tag we have no words for (the host page's `ko`) is the page's default, not an error.
+  return { slug, inc: incRaw === '1', rtm, upd, words: langRaw !== undefined, lang: langRaw ? matchLanguage(langRaw) : undefined }
 }

@@ -18,7 +18,9 @@ import { lowestPlanWith, planHas, planLabel, type Plan } from '../plans/matrix.t
 import { statusPageUrl } from '../status-pages/urls.ts'
 import { budgetPhrase, type PublicBudgetReader } from '../sla/public-budget.ts'
 import type { SlaPeriod } from '../sla/tables.ts'
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../lib/i18n.ts'
 import type { StatusQuery } from './query.ts'
+import { widgetWords, type WidgetWords } from './widget-words.ts'
 
 export interface StatusJson {
   page: string
@@ -41,6 +43,10 @@ export interface StatusJson {
     left_seconds: number
     text: string
   }>
+  /** With `lang`: the language of `words`, the one asked if we have it, else the page's default. */
+  language?: Language
+  /** With `lang`: the widget's words in `language`. */
+  words?: WidgetWords
 }
 
 /** A page's status JSON and what a cache needs to keep it: the page, when it was computed, when it next changes. */
@@ -98,6 +104,7 @@ export class StatusService {
     const upd = query.upd > 0 ? snapshotUptime(snapshot).daily : []
     const names = new Map(snapshot.components.map((c) => [c.id, c.name]))
     const budgets = (await this.budgets(page.id)).filter((budget) => names.has(budget.componentId))
+    const language = query.lang ?? (isLanguage(page.language) ? page.language : DEFAULT_LANGUAGE)
     return {
       page: page.slug,
       page_name: page.name,
@@ -127,6 +134,7 @@ export class StatusService {
         left_seconds: Math.floor(budget.leftMs / 1000),
         text: budgetPhrase(budget),
       })),
+      ...(query.words ? { language, words: widgetWords(language) } : {}),
     }
   }
 }

@@ -55,8 +55,8 @@ export interface IncidentRow {
 /** A maintenance window as its module holds it (its page is the snapshot's). */
 export type MaintenanceRow = Omit<Maintenance, 'pageId'>
 
-/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan (not its language, zone or description: the status site reads those). */
-export type PageRow = Omit<NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>, 'language' | 'time_zone' | 'description'>
+/** A page as public reads see it (status-pages/public-lookup.ts): addresses, visibility, the owner's plan, its default language (the widget's words; not its zone or description: the status site reads those). */
+export type PageRow = Omit<NonNullable<Awaited<ReturnType<typeof findPublicPageBySlug>>>, 'time_zone' | 'description'>
 
 export interface SnapshotRows {
   page: PageRow | undefined
@@ -217,9 +217,9 @@ function snapshotStatement(shape: number, j: JsonSql) {
             SELECT u.id, u.state, u.message, u.at FROM incident_updates u WHERE u.incident_id = i.id ORDER BY u.at, u.id) AS s)`)
     return sql<SnapshotResult>`
     WITH p AS (
-      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.custom_domain_state, sp.visibility, sp.blocked, sp.updated_at, tm.plan, ${hasWindows} AS has_windows
+      SELECT sp.id, sp.slug, sp.name, sp.custom_domain, sp.custom_domain_state, sp.visibility, sp.blocked, sp.updated_at, sp.language, tm.plan, ${hasWindows} AS has_windows
       FROM status_pages sp JOIN teams tm ON tm.id = sp.owner_id WHERE ${which})
-    SELECT p.id, p.slug, p.name, p.custom_domain, p.custom_domain_state, p.visibility, p.blocked, p.updated_at, p.plan,
+    SELECT p.id, p.slug, p.name, p.custom_domain, p.custom_domain_state, p.visibility, p.blocked, p.updated_at, p.language, p.plan,
       (SELECT ${j.list(j.nested(sql.ref('s.t')))} FROM (
         SELECT ${j.tuple(...columns('c.id', 'c.name', 'c.type', 'c.group_name', 'c.status', 'c.position', 'c.created_at', 'c.updated_at'), history, feedState, ...columns('c.description'))} AS t
         FROM components c ${cursor} WHERE c.page_id = p.id ORDER BY c.position, c.id) AS s) AS components,
@@ -279,11 +279,11 @@ export class PageStatusRepo {
     if (!row) return { page: undefined, components: [], incidents: [], openWindows: [], uptimeWindows: [], minutes: [] }
     // SQLite hands JSON back as text; the PostgreSQL driver has already parsed it.
     const list = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Tuple[]
-    const { id, slug, name, custom_domain, custom_domain_state, visibility, blocked, updated_at, plan } = row
+    const { id, slug, name, custom_domain, custom_domain_state, visibility, blocked, updated_at, language, plan } = row
     const components = list(row.components).map(componentRow)
     attachStatusDays(components, list(row.status_days))
     return {
-      page: { id, slug, name, custom_domain, custom_domain_state, visibility, blocked, updated_at, plan },
+      page: { id, slug, name, custom_domain, custom_domain_state, visibility, blocked, updated_at, language, plan },
       components,
       incidents: list(row.incidents).map(incidentRow),
       openWindows: list(row.open_windows).map(maintenanceRow),

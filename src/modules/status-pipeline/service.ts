@@ -23,6 +23,8 @@ export interface PublicPage {
   customDomain: string | null
   customDomainState: DomainState | null
   plan: Plan
+  /** The page's default language (a tag of src/content/locales/): the widget's words are in it unless asked otherwise. */
+  language: string
 }
 
 export interface SnapshotComponent extends Omit<ComponentRow, 'statusAtStart' | 'changes' | 'rollup'> {
@@ -149,7 +151,7 @@ export interface SnapshotOptions {
 /** Visitors may see a page that exists, is public and is not blocked. */
 function publicPage(row: PageRow | undefined): PublicPage | undefined {
   if (!row || row.blocked === 1 || row.visibility !== 'public') return undefined
-  return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan }
+  return { id: row.id, slug: row.slug, name: row.name, customDomain: row.custom_domain, customDomainState: row.custom_domain_state, plan: row.plan, language: row.language }
 }
 
 /** The page's uptime figures from a snapshot taken with `uptimeDays` (all components together). */

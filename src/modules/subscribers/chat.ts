@@ -8,6 +8,7 @@ import { slackPayload } from '../channels/adapters/slack.ts'
 import { teamsPayload } from '../channels/adapters/teams.ts'
 import type { EventView } from '../channels/event-view.ts'
 import type { OutboundRequest } from '../notify/contract.ts'
+import { words, type Words } from '../../lib/i18n.ts'
 import type { SubscriberKind } from './tables.ts'
 
 export type ChatKind = Extract<SubscriberKind, 'slack' | 'teams'>
@@ -25,18 +26,14 @@ export function chatRequest(url: string, body: string): OutboundRequest {
   return { url, headers: { 'content-type': 'application/json' }, body }
 }
 
-/** The confirmation a visitor's channel gets: the one message before any update. */
-export function confirmationView(kind: ChatKind, page: { id: number; name: string }, confirmUrl: string, at: number): EventView {
+/** The confirmation a visitor's channel gets: the one message before any update, in the language of the form. */
+export function confirmationView(kind: ChatKind, page: { id: number; name: string }, confirmUrl: string, at: number, w: Words = words('en')): EventView {
   return {
     kind: 'test',
     at,
     id: `subscribe-confirm-${page.id}-${at}`,
-    title: `[${page.name}] Confirm status updates in this channel`,
-    lines: [
-      `Someone asked for the status updates of ${page.name} to be posted to this ${CHAT_NAMES[kind]} channel.`,
-      `To turn them on, open: ${confirmUrl}`,
-      'If nobody here asked, ignore this message: nothing more is posted.',
-    ],
+    title: `[${page.name}] ${w.t('chat.confirm.title')}`,
+    lines: [w.t('chat.confirm.asked', { name: page.name, service: CHAT_NAMES[kind] }), w.t('chat.confirm.open', { link: confirmUrl }), w.t('chat.confirm.ignore')],
     severity: 'info',
     page: null,
     link: confirmUrl,
@@ -50,7 +47,7 @@ export function confirmationRequest(kind: ChatKind, url: string, view: EventView
   return chatRequest(url, kind === 'slack' ? JSON.stringify(slackPayload(view)) : JSON.stringify(teamsPayload(view)))
 }
 
-/** How the confirm and manage pages name a chat subscriber: "the Slack channel of hooks.slack.com". */
-export function chatDestination(kind: ChatKind, url: string): string {
-  return `the ${CHAT_NAMES[kind]} channel at ${new URL(url).host}`
+/** How the confirm and manage pages name a chat subscriber: "the Slack channel at hooks.slack.com". */
+export function chatDestination(kind: ChatKind, url: string, w: Words = words('en')): string {
+  return w.t('subscribe.chat_destination', { service: CHAT_NAMES[kind], host: new URL(url).host })
 }

@@ -13,7 +13,8 @@ import type { Db } from '../../db/client.ts'
 import { webhookRequestOf } from '../channels/adapters/webhook.ts'
 import { chatRequest, isChatKind } from './chat.ts'
 import type { Delivery, OutboxWriter } from '../notify/contract.ts'
-import type { PendingFanoutPayload } from './fanout.ts'
+import type { Language } from '../../lib/i18n.ts'
+import type { PendingFanoutPayload, SpokenFanout } from './fanout.ts'
 import { SubscribersRepo } from './repo.ts'
 import { componentIdsOf, type SubscribersService } from './service.ts'
 
@@ -66,18 +67,21 @@ export class SubscriberFanoutExpander {
         const recipients = batch.filter(
           (s) => (page.visibility === 'public' || s.source !== 'self') && (s.kind !== 'email' || this.outbox.mailEnabled) && (!isChatKind(s.kind) || payload.slackBody !== undefined) && hears(componentIdsOf(s)),
         )
+        // The subscriber's language, when the fan-out has it; else the page's default at the top.
+        const spoken = (language: string | null): SpokenFanout => (language !== null && payload.languages?.[language as Language]) || payload
         const fill = (text: string, token: string) => text.replaceAll(payload.slot, token)
         const deliveries = await Promise.all(
           recipients.map(async (s): Promise<Delivery> => {
             const token = await this.service.tokens.token(repo, s.id, s.manage_key)
             const target = `subscriber:${s.id}`
+            const words = spoken(s.language)
             if (s.kind === 'email') {
-              const { mail } = payload
+              const { mail } = words
               const headers = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([name, value]) => [name, fill(value, token)]))
               return { target, mail: { to: s.email!, subject: mail.subject, text: fill(mail.text, token), html: mail.html && fill(mail.html, token), headers } }
             }
-            if (s.kind === 'slack') return { target, request: chatRequest(s.url!, fill(payload.slackBody!, token)) }
-            if (s.kind === 'teams') return { target, request: chatRequest(s.url!, fill(payload.teamsBody!, token)) }
+            if (s.kind === 'slack') return { target, request: chatRequest(s.url!, fill((words.slackBody ?? payload.slackBody)!, token)) }
+            if (s.kind === 'teams') return { target, request: chatRequest(s.url!, fill((words.teamsBody ?? payload.teamsBody)!, token)) }
             return { target, request: webhookRequestOf(s.url!, fill(payload.webhookBody, token)) }
           }),
         )

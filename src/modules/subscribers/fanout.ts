@@ -12,21 +12,31 @@ import { webhookDocsUrl, webhookPayload } from '../channels/adapters/webhook.ts'
 import { loadEventView, type EventView } from '../channels/event-view.ts'
 import { chatBodies } from './chat.ts'
 import { incidentMessage, isSubscriberEvent, maintenanceMessage, type SubscriberEvent } from './events.ts'
-import { eventMail, lineText, subscriberLinks, type EventMessage, type PageRef, type SubscriberLinks } from './messages.ts'
+import { isLanguage, words, type Language, type Words } from '../../lib/i18n.ts'
+import { eventMail, lineText, subscriberLanguage, subscriberLinks, type EventMessage, type PageRef, type SubscriberLinks } from './messages.ts'
 import { SubscribersRepo } from './repo.ts'
 import type { SubscribersService } from './service.ts'
 
-/** What a pending fan-out row holds (`subscriber_fanouts.payload_json`). */
-export interface PendingFanoutPayload {
-  /** Stands for the subscriber's token in `mail` and `webhookBody` (base64url: escaping leaves it alone). */
-  slot: string
+/** What a subscriber reads of an event in one language: the mail and the chat messages. */
+export interface SpokenFanout {
   /** The mail without its `to`. */
   mail: OutboundMail
-  /** The JSON body webhook subscribers get: the payload webhook channels get, with the unsubscribe link. */
-  webhookBody: string
   /** The messages Slack and Teams subscribers get (absent in fan-outs written before they existed). */
   slackBody?: string
   teamsBody?: string
+}
+
+/** What a pending fan-out row holds (`subscriber_fanouts.payload_json`): the event in the page's default language at the top. */
+export interface PendingFanoutPayload extends SpokenFanout {
+  /** Stands for the subscriber's token in `mail` and `webhookBody` (base64url: escaping leaves it alone). */
+  slot: string
+  /** The JSON body webhook subscribers get: the payload webhook channels get, with the unsubscribe link. */
+  webhookBody: string
+  /**
+   * The same in each other language the page's subscribers chose (absent in fan-outs written
+   * before subscribers had one). A subscriber whose language is not here reads the default.
+   */
+  languages?: Partial<Record<Language, SpokenFanout>>
   /** The event's components; empty: the whole page (every subscriber hears it). */
   about: number[]
 }
@@ -68,19 +78,26 @@ export async function renderFanout(service: SubscribersService, repo: Subscriber
   const view = await loadEventView(repo.db, event, service.urls)
   if (!content || !view) return undefined
   const ref = service.pageRef(page)
-  const message = content.kind === 'incident' ? incidentMessage(event.kind, ref, content.value) : maintenanceMessage(event.kind as Parameters<typeof maintenanceMessage>[0], ref, content.value)
   const slot = `t${randomToken(12)}`
-  const links = subscriberLinks(ref.url, slot)
+  // Rendered once per language in use: the page's default, and each one its subscribers chose.
+  const fallback = subscriberLanguage(null, page.language)
+  const spoken = (lang: Language): SpokenFanout => {
+    const w = words(lang, page.time_zone)
+    const message = content.kind === 'incident' ? incidentMessage(event.kind, ref, content.value, w) : maintenanceMessage(event.kind as Parameters<typeof maintenanceMessage>[0], ref, content.value, w)
+    const links = subscriberLinks(ref.url, slot, lang)
+    return { mail: eventMail('', ref, message, links, w), ...chatBodies(chatView(view, ref, message, links, w)) }
+  }
+  const others = (await repo.languages(event.pageId)).filter((lang): lang is Language => isLanguage(lang) && lang !== fallback)
   return {
     slot,
-    mail: eventMail('', ref, message, links),
-    webhookBody: JSON.stringify(webhookPayload(view, { documentation: webhookDocsUrl(service.urls.baseUrl), unsubscribe: links.unsubscribe })),
-    ...chatBodies(chatView(view, ref, message, links)),
+    ...spoken(fallback),
+    webhookBody: JSON.stringify(webhookPayload(view, { documentation: webhookDocsUrl(service.urls.baseUrl), unsubscribe: subscriberLinks(ref.url, slot).unsubscribe })),
+    ...(others.length > 0 ? { languages: Object.fromEntries(others.map((lang) => [lang, spoken(lang)])) } : {}),
     about: content.componentIds,
   }
 }
 
 /** What a chat subscriber reads: the subscriber words of the mail, its link, and how to stop. */
-function chatView(view: EventView, page: PageRef, message: EventMessage, links: SubscriberLinks): EventView {
-  return { ...view, title: `[${page.name}] ${message.subject}`, lines: [...message.lines.map(lineText), `Stop these messages: ${links.unsubscribe}`], link: message.link }
+function chatView(view: EventView, page: PageRef, message: EventMessage, links: SubscriberLinks, w: Words): EventView {
+  return { ...view, title: `[${page.name}] ${message.subject}`, lines: [...message.lines.map(lineText), w.t('chat.stop', { link: links.unsubscribe })], link: message.link }
 }

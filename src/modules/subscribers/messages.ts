@@ -1,10 +1,13 @@
 /**
  * The mails page subscribers get (pure): the confirmation link, the "already subscribed" reminder
- * and one mail per event. Plain text always, HTML beside it (every value escaped, the owner's Markdown
- * through the safe renderer and in its plain-text form in the text part); every mail to a
- * subscriber carries the manage link and the one-click unsubscribe headers (RFC 8058).
+ * and one mail per event, in the subscriber's language (`Words`: the words of
+ * src/content/locales/ and the page's time zone). Plain text always, HTML beside it (every value
+ * escaped, the owner's Markdown through the safe renderer and in its plain-text form in the text
+ * part); every mail to a subscriber carries the manage link and the one-click unsubscribe headers
+ * (RFC 8058).
  */
-import { html } from '../../lib/html.ts'
+import { escapeHtml, html } from '../../lib/html.ts'
+import { DEFAULT_LANGUAGE, isLanguage, words, type Language, type Words } from '../../lib/i18n.ts'
 import { markdownToText, renderSafeMarkdown } from '../../lib/safe-markdown.ts'
 import type { OutboundMail } from '../notify/contract.ts'
 import { htmlMailDocument } from '../notify/mail.ts'
@@ -22,8 +25,15 @@ export interface SubscriberLinks {
   unsubscribe: string
 }
 
-export function subscriberLinks(pageUrl: string, token: string): SubscriberLinks {
-  const query = `token=${encodeURIComponent(token)}`
+/** The language a subscriber reads: the one chosen when subscribing, else the page's default. */
+export function subscriberLanguage(chosen: string | null | undefined, pageDefault: string): Language {
+  if (isLanguage(chosen)) return chosen
+  return isLanguage(pageDefault) ? pageDefault : DEFAULT_LANGUAGE
+}
+
+/** The manage and unsubscribe links; with `lang`, the pages they open speak it. */
+export function subscriberLinks(pageUrl: string, token: string, lang?: Language): SubscriberLinks {
+  const query = `token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ''}`
   return { manage: `${pageUrl}/subscribe/manage?${query}`, unsubscribe: `${pageUrl}/unsubscribe?${query}` }
 }
 
@@ -32,26 +42,36 @@ export function unsubscribeHeaders(links: SubscriberLinks): Record<string, strin
   return { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
 }
 
-const footerText = (page: PageRef, links: SubscriberLinks) =>
-  `\n--\nYou get this because you subscribed to ${page.name} (${page.url}).\nManage your subscription: ${links.manage}\nUnsubscribe: ${links.unsubscribe}\n`
+const english = () => words('en')
 
-const footerHtml = (page: PageRef, links: SubscriberLinks) =>
-  html`<hr><p>You get this because you subscribed to <a href="${page.url}">${page.name}</a>.<br><a href="${links.manage}">Manage your subscription</a> · <a href="${links.unsubscribe}">Unsubscribe</a></p>`
-
-export function confirmationMail(to: string, page: PageRef, confirmUrl: string): OutboundMail {
-  const subject = `Confirm your subscription to ${page.name}`
-  const text = `Someone, hopefully you, asked to get status updates of ${page.name} (${page.url}) at this address.\n\nConfirm here (the link works for ${CONFIRM_DAYS} days):\n${confirmUrl}\n\nIf it was not you, ignore this mail: nothing will be sent without the confirmation.\n`
-  const body = html`<p>Someone, hopefully you, asked to get status updates of <a href="${page.url}">${page.name}</a> at this address.</p>
-<p><a href="${confirmUrl}">Confirm your subscription</a> (the link works for ${CONFIRM_DAYS} days).</p>
-<p>If it was not you, ignore this mail: nothing will be sent without the confirmation.</p>`
-  return { to, subject, text, html: htmlMailDocument(subject, body) }
+/** `key`'s sentence with the page's name as a link (HTML part): the sentence escaped, then the link put in. */
+function withPageLink(w: Words, key: string, page: PageRef): string {
+  const mark = '\u0000name\u0000'
+  return escapeHtml(w.t(key, { name: mark })).replace(mark, html`<a href="${page.url}">${page.name}</a>`)
 }
 
-export function reminderMail(to: string, page: PageRef, links: SubscriberLinks): OutboundMail {
-  const subject = `Your subscription to ${page.name}`
-  const text = `Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.\n${footerText(page, links)}`
-  const body = html`<p>Someone asked to subscribe this address to ${page.name} again. It is already subscribed: nothing changed.</p>`
-  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+const footerText = (page: PageRef, links: SubscriberLinks, w: Words) =>
+  `\n--\n${w.t('mail.footer.why', { name: `${page.name} (${page.url})` })}\n${w.t('mail.footer.manage')}: ${links.manage}\n${w.t('subscribe.unsubscribe')}: ${links.unsubscribe}\n`
+
+const footerHtml = (page: PageRef, links: SubscriberLinks, w: Words) =>
+  html`<hr><p>!${withPageLink(w, 'mail.footer.why', page)}<br><a href="${links.manage}">${w.t('mail.footer.manage')}</a> · <a href="${links.unsubscribe}">${w.t('subscribe.unsubscribe')}</a></p>`
+
+export function confirmationMail(to: string, page: PageRef, confirmUrl: string, w: Words = english()): OutboundMail {
+  const subject = w.t('mail.confirm.subject', { name: page.name })
+  const here = w.t('mail.confirm.here', { days: CONFIRM_DAYS })
+  const text = `${w.t('mail.confirm.asked', { name: `${page.name} (${page.url})` })}\n\n${here}\n${confirmUrl}\n\n${w.t('mail.confirm.ignore')}\n`
+  const body = html`<p>!${withPageLink(w, 'mail.confirm.asked', page)}</p>
+<p>${here}<br><a href="${confirmUrl}">${w.t('subscribe.confirm_button')}</a></p>
+<p>${w.t('mail.confirm.ignore')}</p>`
+  return { to, subject, text, html: htmlMailDocument(subject, body, w.lang) }
+}
+
+export function reminderMail(to: string, page: PageRef, links: SubscriberLinks, w: Words = english()): OutboundMail {
+  const subject = w.t('mail.reminder.subject', { name: page.name })
+  const said = w.t('mail.reminder.text', { name: page.name })
+  const text = `${said}\n${footerText(page, links, w)}`
+  const body = html`<p>${said}</p>`
+  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links, w), w.lang), headers: unsubscribeHeaders(links) }
 }
 
 /** A line of plain text, or an owner's Markdown (after a label such as the incident's state). */
@@ -80,9 +100,9 @@ function lineHtml(line: EventLine): string {
   return `${label}<div>${renderSafeMarkdown(line.markdown)}</div>`
 }
 
-export function eventMail(to: string, page: PageRef, message: EventMessage, links: SubscriberLinks): OutboundMail {
+export function eventMail(to: string, page: PageRef, message: EventMessage, links: SubscriberLinks, w: Words = english()): OutboundMail {
   const subject = `[${page.name}] ${message.subject}`
-  const text = `${message.lines.map(lineText).join('\n')}\n\nMore: ${message.link}\n${footerText(page, links)}`
-  const body = html`<h1>${message.subject}</h1>!${message.lines.map(lineHtml).join('')}<p><a href="${message.link}">See the status page</a></p>`
-  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links)), headers: unsubscribeHeaders(links) }
+  const text = `${message.lines.map(lineText).join('\n')}\n\n${w.t('mail.more')}: ${message.link}\n${footerText(page, links, w)}`
+  const body = html`<h1>${message.subject}</h1>!${message.lines.map(lineHtml).join('')}<p><a href="${message.link}">${w.t('mail.see_page')}</a></p>`
+  return { to, subject, text, html: htmlMailDocument(subject, body + footerHtml(page, links, w), w.lang), headers: unsubscribeHeaders(links) }
 }

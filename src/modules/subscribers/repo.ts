@@ -30,7 +30,7 @@ export class SubscribersRepo {
     return this.db
       .selectFrom('status_pages')
       .innerJoin('teams', 'teams.id', 'status_pages.owner_id')
-      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'status_pages.visibility', 'status_pages.blocked', 'teams.plan'])
+      .select(['status_pages.id', 'status_pages.owner_id', 'status_pages.slug', 'status_pages.name', 'status_pages.custom_domain', 'status_pages.custom_domain_state', 'status_pages.visibility', 'status_pages.blocked', 'status_pages.language', 'status_pages.time_zone', 'teams.plan'])
       .where('status_pages.id', '=', pageId)
       .executeTakeFirst()
   }
@@ -121,7 +121,7 @@ export class SubscribersRepo {
   recipientsBetween(pageId: number, afterId: number, uptoId: number, limit: number) {
     return this.db
       .selectFrom('subscribers')
-      .select(['id', 'kind', 'email', 'url', 'component_ids', 'source', 'manage_key'])
+      .select(['id', 'kind', 'email', 'url', 'component_ids', 'source', 'manage_key', 'language'])
       .where('page_id', '=', pageId)
       .where('id', '>', afterId)
       .where('id', '<=', uptoId)
@@ -130,6 +130,12 @@ export class SubscribersRepo {
       .orderBy('id')
       .limit(limit)
       .execute()
+  }
+
+  /** The languages a page's active subscribers chose (NULL: the page's default, left out). */
+  async languages(pageId: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('subscribers').select('language').distinct().where('page_id', '=', pageId).where('unsubscribed_at', 'is', null).where('language', 'is not', null).execute()
+    return rows.map((r) => r.language!)
   }
 
   async insertFanout(row: Insertable<SubscriberFanoutsTable>): Promise<void> {

@@ -22,7 +22,8 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import { statusPageUrl } from '../status-pages/urls.ts'
 import type { DomainState } from '../status-pages/tables.ts'
 import { takesVisitorSubscriptions } from '../status-site/subscriptions.ts'
-import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLinks, type PageRef } from './messages.ts'
+import { words, type Language, type Words } from '../../lib/i18n.ts'
+import { CONFIRM_DAYS, confirmationMail, reminderMail, subscriberLanguage, subscriberLinks, type PageRef } from './messages.ts'
 import { SubscribersRepo, type NewSubscriber, type SubscriberRow } from './repo.ts'
 import { ManageTokens } from './tokens.ts'
 import type { SubscriberKind, SubscriberSource } from './tables.ts'
@@ -70,6 +71,9 @@ export interface AddSubscriberInput {
   consent: boolean
 }
 
+/** The confirmation link: its page opens in the language the mail is in. */
+const confirmLink = (pageUrl: string, token: string, lang: Language) => `${pageUrl}/subscribe/confirm?token=${encodeURIComponent(token)}&lang=${lang}`
+
 export const componentIdsOf = (row: Pick<SubscriberRow, 'component_ids'>): number[] | null =>
   row.component_ids === null ? null : (JSON.parse(row.component_ids) as number[])
 
@@ -101,7 +105,8 @@ export interface PublicPage {
 export type ManageView = { subscriber: Subscriber; page: PublicPage }
 /** A page row's columns that decide its public address (status-pages/urls.ts). */
 type PageAddressRow = { slug: string; custom_domain: string | null; custom_domain_state: DomainState | null; plan: Owner['plan'] }
-type LoadedPage = PublicPage & { plan: Owner['plan']; slug: string }
+/** `language` and `timeZone`: the page's default language and its zone (what a subscriber's mails fall back to and are timed in). */
+type LoadedPage = PublicPage & { plan: Owner['plan']; slug: string; language: string; timeZone: string }
 
 export interface SubscribersServiceDeps {
   repo: SubscribersRepo
@@ -149,6 +154,8 @@ export class SubscribersService {
       visibility: page.visibility,
       blocked: page.blocked === 1,
       plan: page.plan,
+      language: page.language,
+      timeZone: page.time_zone,
       components: components.map((c) => ({ id: c.id, name: c.group_name ? `${c.group_name} · ${c.name}` : c.name })),
     }
   }
@@ -171,7 +178,7 @@ export class SubscribersService {
    * a subscribed one a reminder with its manage link (at most once a day). A page at its plan's
    * limit takes no new address (silently: the answer must not differ by address).
    */
-  async subscribe(pageId: number, input: { email: string; componentIds: readonly number[] }): Promise<void> {
+  async subscribe(pageId: number, input: { email: string; componentIds: readonly number[]; language?: Language }): Promise<void> {
     const email = normalizeEmail(input.email)
     const page = await this.form(pageId)
     const componentIds = parseComponentIds(input.componentIds, page.components)
@@ -181,8 +188,10 @@ export class SubscribersService {
       if (existing && existing.confirmed_at !== null) {
         if (existing.notice_sent_at !== null && now - existing.notice_sent_at < REMINDER_EVERY_MS) return
         await repo.update(existing.id, { notice_sent_at: now })
-        const links = subscriberLinks(page.url, await this.tokens.token(repo, existing.id, existing.manage_key))
-        await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links) }])
+        // The reminder speaks the language the address chose when it subscribed.
+        const w = this.wordsFor(page, existing.language)
+        const links = subscriberLinks(page.url, await this.tokens.token(repo, existing.id, existing.manage_key), w.lang)
+        await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${existing.id}`, mail: reminderMail(email, page, links, w) }])
         return
       }
       if (existing && existing.notice_sent_at !== null && now - existing.notice_sent_at < CONFIRM_RESEND_MS) return
@@ -193,12 +202,13 @@ export class SubscribersService {
         confirm_token_hash: await sha256Hex(token),
         confirm_expires_at: now + CONFIRM_TTL_MS,
         notice_sent_at: now,
+        language: input.language ?? null,
       }
       const row = existing
         ? await repo.update(existing.id, fields)
         : await repo.insert({ page_id: pageId, kind: 'email', email, source: 'self', manage_key: randomToken(16), created_at: now, ...fields })
-      const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
-      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, mail: confirmationMail(email, page, confirmUrl) }])
+      const w = this.wordsFor(page, fields.language)
+      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, mail: confirmationMail(email, page, confirmLink(page.url, token, w.lang), w) }])
     })
   }
 
@@ -207,7 +217,7 @@ export class SubscribersService {
    * new or pending channel gets the confirmation link posted to it (at most once an hour), so only
    * people who read the channel can turn the updates on; one already on gets nothing.
    */
-  async subscribeChannel(pageId: number, input: { kind: ChatKind; url: string; componentIds: readonly number[] }): Promise<void> {
+  async subscribeChannel(pageId: number, input: { kind: ChatKind; url: string; componentIds: readonly number[]; language?: Language }): Promise<void> {
     const url = normalizeWebhookUrl(input.url)
     const page = await this.form(pageId)
     const componentIds = parseComponentIds(input.componentIds, page.components)
@@ -224,13 +234,20 @@ export class SubscribersService {
         confirm_token_hash: await sha256Hex(token),
         confirm_expires_at: now + CONFIRM_TTL_MS,
         notice_sent_at: now,
+        language: input.language ?? null,
       }
       const row = existing
         ? await repo.update(existing.id, fields)
         : await repo.insert({ page_id: pageId, email: null, url, source: 'self', manage_key: randomToken(16), created_at: now, ...fields })
-      const confirmUrl = `${page.url}/subscribe/confirm?token=${encodeURIComponent(token)}`
-      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, request: confirmationRequest(input.kind, url, confirmationView(input.kind, page, confirmUrl, now)) }])
+      const w = this.wordsFor(page, fields.language)
+      const view = confirmationView(input.kind, page, confirmLink(page.url, token, w.lang), now, w)
+      await this.deps.outbox.enqueue(trx, [{ target: `subscriber:${row!.id}`, request: confirmationRequest(input.kind, url, view) }])
     })
+  }
+
+  /** A subscriber's words: their language (else the page's default), times in the page's zone. */
+  private wordsFor(page: Pick<LoadedPage, 'language' | 'timeZone'>, chosen: string | null | undefined): Words {
+    return words(subscriberLanguage(chosen, page.language), page.timeZone)
   }
 
   private async isFull(repo: SubscribersRepo, page: { id: number; plan: Owner['plan'] }, now: number): Promise<boolean> {
@@ -271,13 +288,13 @@ export class SubscribersService {
     return { subscriber: toSubscriber(row), page: await this.publicPage(this.deps.repo, pageId) }
   }
 
-  /** Changes the components of the subscription the token names (404 once unsubscribed). */
-  async setComponents(pageId: number, token: string, raw: readonly number[]): Promise<ManageView> {
+  /** Changes the components of the subscription the token names (404 once unsubscribed); with `language`, its mails' language too. */
+  async setComponents(pageId: number, token: string, raw: readonly number[], language?: Language): Promise<ManageView> {
     const row = await this.byManageToken(pageId, token)
     if (!row || row.unsubscribed_at !== null) throw notFound('this link is not valid (any more)')
     const page = await this.publicPage(this.deps.repo, pageId)
     const ids = parseComponentIds(raw, page.components)
-    const done = await this.deps.repo.update(row.id, { component_ids: ids === null ? null : JSON.stringify(ids) })
+    const done = await this.deps.repo.update(row.id, { component_ids: ids === null ? null : JSON.stringify(ids), ...(language === undefined ? {} : { language }) })
     return { subscriber: toSubscriber(done!), page }
   }
 

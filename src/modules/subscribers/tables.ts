@@ -24,6 +24,8 @@ export interface SubscribersTable {
   created_at: number
   /** Webhook subscribers: the `whsec_` secret their requests are signed with; null for email. */
   signing_secret: string | null
+  /** The language chosen when subscribing (a tag of src/content/locales/); null: the page's default. */
+  language: string | null
 }
 
 export interface SubscriberSigningKeysTable {

@@ -14,7 +14,7 @@ export function widgetRoutes(widget: WidgetScript) {
         tags: ['Embeds'],
         summary: 'The live status widget script',
         description:
-          'Load it with a `script` element whose `src` is this address, on any site: `src="…/static/embed/v1/status.js" data-slug="your-slug" data-theme="auto" data-show-incidents="1" data-rtm="60" data-upd="7"`. Attributes: `data-slug`, `data-theme` (auto, light, dark), `data-show-incidents` (0/1), `data-rtm` (1–240 minutes), `data-upd` (1–30 days), `data-poll-ms` (poll interval, default 60000). Long cache lifetime and ETag.',
+          'Load it with a `script` element whose `src` is this address, on any site: `src="…/static/embed/v1/status.js" data-slug="your-slug" data-theme="auto" data-show-incidents="1" data-rtm="60" data-upd="7"`. Attributes: `data-slug`, `data-theme` (auto, light, dark), `data-show-incidents` (0/1), `data-rtm` (1–240 minutes), `data-upd` (1–30 days), `data-poll-ms` (poll interval, default 60000), `data-lang` (the language of its words; default: the host page\'s `lang`, else the status page\'s language). Long cache lifetime and ETag.',
       },
     },
   )

@@ -100,6 +100,7 @@ describe('postmortem', () => {
     expect(mail.subject).toBe('[Acme] Postmortem: DNS slow')
     expect(mail.html).toContain('The <strong>resolver</strong> was overloaded: <a href="https://example.com/d" rel="nofollow noopener">details</a>.')
     expect(mail.text).toContain('The resolver was overloaded: details (https://example.com/d).')
-    expect(mail.text).toContain(`${HOST}/incidents/${id}#postmortem`)
+    // The link opens the incident in the mail's language.
+    expect(mail.text).toContain(`${HOST}/incidents/${id}?lang=en#postmortem`)
   })
 })

@@ -13,10 +13,13 @@ test('equivalent URLs share a key: parameter order, the slug\'s case, inc=0 or a
   expect(statusKey(at('slug=acme&inc=0'))).toBe(statusKey(at('slug=acme')))
   // Parameters the endpoint does not read do not split the cache.
   expect(statusKey(at('slug=acme&inc=1&rtm=60&upd=7&cb=123'))).toBe(key)
+  // Tags that get the same words share one: de-AT reads German; a language we do not have, the page's default.
+  expect(statusKey(at('slug=acme&lang=de-AT'))).toBe(statusKey(at('slug=acme&lang=de')))
+  expect(statusKey(at('slug=acme&lang=ko'))).toBe(statusKey(at('slug=acme&lang=')))
 })
 
 test('different answers get different keys', () => {
-  const keys = ['slug=acme', 'slug=acme&inc=1', 'slug=acme&rtm=60', 'slug=acme&upd=7', 'slug=acme&rtm=7', 'slug=acme&upd=60', 'slug=other'].map((q) =>
+  const keys = ['slug=acme', 'slug=acme&inc=1', 'slug=acme&rtm=60', 'slug=acme&upd=7', 'slug=acme&rtm=7', 'slug=acme&upd=60', 'slug=other', 'slug=acme&lang=de', 'slug=acme&lang=ja', 'slug=acme&lang='].map((q) =>
     statusKey(at(q)),
   )
   expect(new Set(keys).size).toBe(keys.length)

@@ -46,6 +46,24 @@ describe('GET /api/embed/status', () => {
       dns_only: false,
       error_budgets: [],
     })
+    // With lang (the widget always sends it, empty when its host page has none): the widget's words.
+    const worded = await json(await status('?slug=live&lang='))
+    expect({ language: worded.language, words: worded.words }).toEqual({
+      language: 'en',
+      words: {
+        status: { operational: 'Operational', degraded_performance: 'Degraded performance', partial_outage: 'Partial outage', major_outage: 'Major outage', under_maintenance: 'Under maintenance', unknown: 'Unknown' },
+        state: { investigating: 'Investigating', identified: 'Identified', monitoring: 'Monitoring', resolved: 'Resolved' },
+        incidents: 'Active incidents',
+        changed: 'Status changed: {status}',
+        unavailable: 'Status unavailable',
+        response: 'Response time, last {count} min: min {min} ms, average {avg} ms, max {max} ms',
+        uptime: { one: 'Daily uptime, last {count} day', other: 'Daily uptime, last {count} days' },
+        today: 'Today',
+        days_ago: { one: '{count} day ago', other: '{count} days ago' },
+        no_data: 'No data',
+        percent: '{percent}% uptime',
+      },
+    })
     const again = await status('?slug=live', { 'if-none-match': etag })
     expect(again.status).toBe(304)
     expect(await again.text()).toBe('')
@@ -115,6 +133,27 @@ describe('GET /api/embed/status', () => {
     expect((await json(await status('?slug=live'))).overall).toBe('operational')
   })
 
+  test("the widget's words: in the page's default language, or the best match of lang; one we do not have gives the default", async () => {
+    const german = await ctx.createPage(growth.key, { slug: 'sprache', name: 'Sprache', language: 'de' })
+    await api(`/status-pages/${german.id}/components`, { method: 'POST', json: { name: 'API' } })
+    const words = async (query: string) => {
+      const body = await json(await status(`?slug=sprache&lang=${query}`))
+      return { language: body.language, operational: body.words.status.operational, state: body.words.state.investigating, uptime: body.words.uptime }
+    }
+    expect(await words('')).toEqual({ language: 'de', operational: 'Betriebsbereit', state: 'Wird untersucht', uptime: { one: 'Tägliche Verfügbarkeit, letzter {count} Tag', other: 'Tägliche Verfügbarkeit, letzte {count} Tage' } })
+    expect((await words('ja')).operational).toBe('正常')
+    expect((await words('ja')).uptime).toEqual({ other: '日ごとの稼働率（直近 {count} 日）' })
+    // A host page's tag: the region is not needed, the case does not matter.
+    expect((await words('en-GB')).language).toBe('en')
+    expect((await words('PT')).language).toBe('pt-BR')
+    expect((await words('ko')).language).toBe('de')
+    // The live page's default is English: its answer in German is another cache entry than its English one.
+    expect((await json(await status('?slug=live&lang=de'))).words.today).toBe('Heute')
+    expect((await json(await status('?slug=live&lang='))).words.today).toBe('Today')
+    // Without lang, no words: readers that build their own display do not pay for them.
+    expect(Object.keys(await json(await status('?slug=sprache')))).not.toContain('words')
+  })
+
   test('the new routes are in the OpenAPI document', async () => {
     const doc = await json(await ctx.request('/swagger/json'))
     for (const path of [
@@ -175,6 +214,10 @@ describe('GET /api/embed/status', () => {
       ['?slug=live&upd=0', 'upd must be an integer from 1 to 30 (days)'],
       ['?slug=live&upd=31', 'upd must be an integer from 1 to 30 (days)'],
       ['?slug=live&upd=%20', 'upd must be an integer from 1 to 30 (days)'],
+      ['?slug=live&lang=de&lang=ja', 'lang must be given only once'],
+      ['?slug=live&lang=de_DE', 'lang must be a language tag such as de or pt-BR'],
+      ['?slug=live&lang=%3Cscript%3E', 'lang must be a language tag such as de or pt-BR'],
+      [`?slug=live&lang=${'x'.repeat(60)}`, 'lang must be a language tag such as de or pt-BR'],
     ]
     for (const [query, error] of cases) {
       const response = await status(query)

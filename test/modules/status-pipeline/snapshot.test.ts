@@ -125,7 +125,7 @@ describe('page snapshot', () => {
 
   test('by slug: the page and its snapshot from the same read; unknown and private pages are undefined', async () => {
     const found = await pageStatus.publicSnapshot('SNAP', { uptimeDays: 3, rtmMinutes: 3 })
-    expect(found?.page).toEqual({ id: pageId, slug: 'snap', name: 'Snap', customDomain: null, customDomainState: null, plan: 'business' })
+    expect(found?.page).toEqual({ id: pageId, slug: 'snap', name: 'Snap', customDomain: null, customDomainState: null, plan: 'business', language: 'en' })
     expect(found?.snapshot).toEqual(await pageStatus.snapshot(pageId, { uptimeDays: 3, rtmMinutes: 3 }))
     expect(await pageStatus.publicSnapshot('nobody')).toBeUndefined()
     expect(await pageStatus.publicSnapshot('../etc')).toBeUndefined()

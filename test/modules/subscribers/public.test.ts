@@ -163,7 +163,7 @@ describe('subscribe and confirm', () => {
     const bad = await subscribe('not-an-address')
     expect(bad.status).toBe(400)
     const body = await bad.text()
-    expect(body).toContain('email is not a valid address')
+    expect(body).toContain('This is not a valid email address.')
     expect(body).toContain('aria-invalid="true"')
     const wrongComponent = await subscribe('component@example.com', [['components', '999999']])
     expect(wrongComponent.status).toBe(400)
@@ -185,7 +185,7 @@ describe('event mails, manage link and one-click unsubscribe', () => {
     expect(mail.html).toContain('Errors &#60;b&#62;here&#60;/b&#62;')
     expect(mail.html).not.toContain('<b>')
     const manage = linkIn(mail.text, '/subscribe/manage')
-    expect(mail.html).toContain(`/subscribe/manage?token&#61;${tokenOf(manage)}">Manage your subscription`)
+    expect(mail.html).toContain(`/subscribe/manage?token&#61;${tokenOf(manage)}&#38;lang&#61;en">Manage your subscription`)
     const header = mail.headers.get('list-unsubscribe')!
     const unsubscribe = /^<(https:\/\/acme\.status\.test\/unsubscribe\?token=[^>]+)>$/.exec(header)?.[1]
     expect(unsubscribe).toBeDefined()
@@ -195,6 +195,12 @@ describe('event mails, manage link and one-click unsubscribe', () => {
     const page = await ctx.request(manage)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('events@example.com')
+    // A language we do not have, however long, is ignored as on the status page: the page's default.
+    const odd = new URL(manage)
+    odd.searchParams.set('lang', 'x'.repeat(300))
+    const oddPage = await ctx.request(odd.href)
+    expect(oddPage.status).toBe(200)
+    expect(await oddPage.text()).toContain('<html lang="en">')
     expect((await ctx.request(siteUrl('acme', '/subscribe/manage?token=1.' + 'x'.repeat(43)))).status).toBe(404)
     const saved = await postSite(ctx, 'acme', '/subscribe/manage', [['token', tokenOf(manage)], ['action', 'save'], ['components', String(apiId)]])
     expect(saved.status).toBe(200)

@@ -145,7 +145,7 @@ describe('live widget in Chromium', () => {
     const { page, errors } = await open(hostPage('incidents', fast(widgetHtml)))
     const item = page.locator('.lantern-status li')
     await item.first().waitFor()
-    expect(await item.first().textContent()).toBe('identified<img src=x onerror=alert(1)>Login errors · API')
+    expect(await item.first().textContent()).toBe('Identified<img src=x onerror=alert(1)>Login errors · API')
     expect(await page.locator('.lantern-status li img').count()).toBe(0)
     expect(await page.locator('.lantern-status .l').textContent()).toBe('Degraded performance')
     expect(await page.locator('.lantern-status svg.s polyline').count()).toBe(1)
@@ -154,6 +154,50 @@ describe('live widget in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('.lantern-status')?.shadowRoot?.querySelectorAll('li').length === 0)
     expect(errors).toEqual([])
     await page.close()
+  })
+
+  test("speaks the host page's language, or data-lang, else the status page's; the words come with the status JSON", async () => {
+    const incident = await api('/incidents', 'POST', { status_page_id: pageId, title: 'Anmeldung', component_ids: [componentId], incident_state_id: '2' })
+    const shown = async (url: string) => {
+      const { page, errors } = await open(url)
+      await page.locator('.lantern-status .b span').first().waitFor()
+      const seen = await page.evaluate(() => {
+        const root = document.querySelector('.lantern-status')!.shadowRoot!
+        return {
+          lang: root.querySelector('.w')!.getAttribute('lang'),
+          label: root.querySelector('.l')!.textContent,
+          state: root.querySelector('li b')?.textContent,
+          bars: root.querySelector('.b')!.getAttribute('aria-label'),
+          today: root.querySelector('.b span:last-child')!.getAttribute('title'),
+          yesterday: root.querySelector('.b span:nth-last-child(2)')!.getAttribute('title'),
+        }
+      })
+      expect(errors).toEqual([])
+      await page.close()
+      return seen
+    }
+    try {
+      // A German host page (a region in its tag), the status page's default English.
+      hostPage('deutsch', widgetHtml)
+      pages['/deutsch'] = pages['/deutsch']!.replace('<html>', '<html lang="de-AT">')
+      const german = await shown(`http://127.0.0.1:${host.port}/deutsch`)
+      expect(german).toMatchObject({ lang: 'de', label: 'Eingeschränkte Leistung', state: 'Ursache gefunden', bars: 'Tägliche Verfügbarkeit, letzte 7 Tage' })
+      expect(german.today).toMatch(/^Heute: (Keine Daten|[\d,]+ % verfügbar)$/)
+      expect(german.yesterday).toMatch(/^vor 1 Tag: /)
+      // data-lang wins over the host page's language.
+      const japanese = await shown(hostPage('nihongo', widgetHtml.replace('<script ', '<script data-lang="ja" ')))
+      expect(japanese).toMatchObject({ lang: 'ja', label: 'パフォーマンス低下', state: '原因特定' })
+      expect(japanese.yesterday).toMatch(/^1 日前: /)
+      // A host's lang written with an underscore still counts; one that is no tag is left out (no 400).
+      hostPage('unterstrich', widgetHtml)
+      pages['/unterstrich'] = pages['/unterstrich']!.replace('<html>', '<html lang="de_DE">')
+      expect(await shown(`http://127.0.0.1:${host.port}/unterstrich`)).toMatchObject({ lang: 'de', label: 'Eingeschränkte Leistung' })
+      expect(await shown(hostPage('kaputt', widgetHtml.replace('<script ', '<script data-lang="&lt;b&gt; x" ')))).toMatchObject({ lang: 'en', label: 'Degraded performance' })
+      // A host page without a language: the status page's own (English here), as before.
+      expect(await shown(hostPage('plain', widgetHtml))).toMatchObject({ lang: 'en', label: 'Degraded performance', state: 'Identified', bars: 'Daily uptime, last 7 days' })
+    } finally {
+      await api(`/incidents/${incident.id}`, 'PATCH', { incident_state_id: '4' })
+    }
   })
 
   test('pauses polling while the tab is hidden and refreshes as soon as it is visible again', async () => {

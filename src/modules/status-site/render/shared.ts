@@ -4,7 +4,7 @@
  * interpolation; `!${…}` is only used for fragments these files built themselves or the safe
  * Markdown renderer made (`lib/safe-markdown.ts`).
  */
-import { html } from '../../../lib/html.ts'
+import { escapeHtml, html } from '../../../lib/html.ts'
 import { pageShell } from '../../../lib/page-shell.ts'
 import { formatDate, formatDateTime } from '../../../lib/human-time.ts'
 import { languageName, LANGUAGES, words, type Language, type Words } from '../../../lib/i18n.ts'
@@ -82,7 +82,7 @@ export function statusPage(title: string, assets: Assets, options: { noindex: bo
  */
 export function siteHeader(view: { name: string; assets: Assets; subscribe?: boolean; current?: 'subscribe'; speech?: Speech }): string {
   const { w, keep } = view.speech ?? english()
-  const subscribe = view.subscribe ? html`<a href="/subscribe"!${view.current === 'subscribe' ? ' aria-current="page"' : ''}>${w.t('nav.subscribe')}</a>` : ''
+  const subscribe = view.subscribe ? html`<a href="/subscribe${keep}"!${view.current === 'subscribe' ? ' aria-current="page"' : ''}>${w.t('nav.subscribe')}</a>` : ''
   return html`<header class="site"><div class="wrap">
 <a class="brand" href="/${keep}">!${view.assets.logo ? html`<img src="${view.assets.logo}" alt="" width="40" height="40">` : ''}<h1>${view.name}</h1></a>
 <nav aria-label="${w.t('nav.label')}">!${subscribe}<a href="/history${keep}">${w.t('nav.history')}</a><a href="/history.rss">RSS</a><a href="/history.atom">Atom</a><a href="/maintenance.ics">${w.t('nav.calendar')}</a></nav>
@@ -105,12 +105,38 @@ export function footer(now: number, speech: Speech = english(), path = '/', zone
 <datalist id="zones">!${COMMON_ZONES.map((z) => html`<option value="${z}"></option>`).join('')}</datalist></form>`
     : ''
   const tz = zones?.visitorZone ? `&tz=${encodeURIComponent(w.zone)}` : ''
+  return html`<footer><div class="wrap"><p>${w.t('footer.updated')} !${time(now, w)}</p>!${zone}!${languageSwitcher(w, { path, after: tz })}<p><a href="/api/v2/summary.json">${w.t('footer.api')}</a> &middot; ${w.t('footer.powered')}</p></div></footer>`
+}
+
+/** Where the switcher's links go: `path?{before}lang=xx{after}` (before: `token=…&`, after: `&tz=…`). */
+export interface SwitcherTarget {
+  path: string
+  before?: string
+  after?: string
+}
+
+/** The language switcher: each language in its own name, a plain link to the same page in it. */
+export function languageSwitcher(w: Words, to: SwitcherTarget): string {
+  // `?lang=` stays template text (not escaped to `&#61;`): the links read as they always have.
+  const { path, before = '', after = '' } = to
   const languages = LANGUAGES.map((lang) =>
     lang === w.lang
-      ? html`<li><a href="${path}?lang=${lang}${tz}" lang="${lang}" hreflang="${lang}" aria-current="true">${languageName(lang)}</a></li>`
-      : html`<li><a href="${path}?lang=${lang}${tz}" lang="${lang}" hreflang="${lang}">${languageName(lang)}</a></li>`,
+      ? html`<li><a href="${path}?${before}lang=${lang}${after}" lang="${lang}" hreflang="${lang}" aria-current="true">${languageName(lang)}</a></li>`
+      : html`<li><a href="${path}?${before}lang=${lang}${after}" lang="${lang}" hreflang="${lang}">${languageName(lang)}</a></li>`,
   )
-  return html`<footer><div class="wrap"><p>${w.t('footer.updated')} !${time(now, w)}</p>!${zone}<nav class="languages" aria-label="${w.t('footer.language')}"><ul>!${languages.join('')}</ul></nav><p><a href="/api/v2/summary.json">${w.t('footer.api')}</a> &middot; ${w.t('footer.powered')}</p></div></footer>`
+  return html`<nav class="languages" aria-label="${w.t('footer.language')}"><ul>!${languages.join('')}</ul></nav>`
+}
+
+/**
+ * A sentence with HTML in its places (a `<time>`, a `<strong>`, a link): the sentence is escaped
+ * like any other text, then each place gets its fragment (`parts`: safe HTML built by the caller).
+ */
+export function sentenceWith(w: Words, key: string, text: Readonly<Record<string, string | number>>, parts: Readonly<Record<string, string>>): string {
+  const marks: Record<string, string> = {}
+  for (const name of Object.keys(parts)) marks[name] = `\u0000${name}\u0000`
+  let out = escapeHtml(w.t(key, { ...text, ...marks }))
+  for (const [name, fragment] of Object.entries(parts)) out = out.replace(`\u0000${name}\u0000`, fragment)
+  return out
 }
 
 export function incidentBlock(incident: PublicIncident, options: { headingLevel: 3 | 2; link: boolean }, speech: Speech = english()): string {

@@ -4,12 +4,15 @@
  *
  * Attributes: data-slug, data-theme (auto | light | dark), data-show-incidents (0/1), data-rtm
  * (1–240 minutes), data-upd (1–30 days), data-poll-ms (poll interval, default 60000; for tests),
- * data-auth-token (the read-only embed token of a private page, sent as `auth_token`).
+ * data-auth-token (the read-only embed token of a private page, sent as `auth_token`), data-lang
+ * (the language of its words; default: the host page's `lang`, else the status page's language).
  * Renders next to its own script element inside a shadow root, polls the status API (paused while
  * the tab is hidden; backs off after errors), announces status changes politely, and never
  * throws into the host page.
  */
 import { DAY_LEVEL_TONES, dayLevelOfPercent, toneVariables } from '../../status-pipeline/colours.ts'
+import { LANGUAGE_TAG } from '../../status-api/language-tag.ts'
+import type { WidgetWords } from '../../status-api/widget-words.ts'
 
 interface Status {
   page: string
@@ -19,15 +22,14 @@ interface Status {
   incidents: Array<{ title: string; state: string; component: string | null }>
   rtm: Array<number | null>
   upd: Array<number | null>
+  /** Present: the widget always sends `lang`. */
+  language: string
+  words: WidgetWords
 }
 
-const LABELS: Record<string, string> = {
-  operational: 'Operational',
-  degraded_performance: 'Degraded performance',
-  partial_outage: 'Partial outage',
-  major_outage: 'Major outage',
-  under_maintenance: 'Under maintenance',
-}
+const KNOWN = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance']
+// Before any answer there are no words from the server: this one is said in English.
+const UNAVAILABLE = 'Status unavailable'
 const SCRIPT_PATH = '/static/embed/v1/status.js'
 const MOUNTED = 'data-lantern-mounted'
 
@@ -46,7 +48,7 @@ ${TONES.map((tone) => `.t-${tone}{background:var(--st-${tone})}`).join('')}
 .m{color:var(--mu);font-size:12px}
 ul{list-style:none;margin:8px 0 0;padding:0}
 li{margin:4px 0;font-size:13px}
-li b{font-weight:600;text-transform:capitalize;margin-right:4px}
+li b{font-weight:600;margin-right:4px}
 .sp{margin:8px 0 0}
 .g{display:flex;gap:6px;align-items:stretch}
 .s{display:block;flex:1;min-width:0}
@@ -62,6 +64,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return node
 }
 
+/** `{place}`s of a sentence filled. */
+const fill = (text: string, vars: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))
+
+/** The plural form of `forms` for `count` in `lang`, filled. */
+const plural = (forms: Record<string, string>, lang: string, count: number) => fill(forms[new Intl.PluralRules(lang).select(count)] ?? forms.other ?? '', { count })
+
 function intAttr(script: HTMLScriptElement, name: string, max: number): number {
   const n = Number(script.getAttribute(name))
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : 0
@@ -71,7 +79,7 @@ function intAttr(script: HTMLScriptElement, name: string, max: number): number {
  * Response times as a line over a scale from 0 ms (bottom) to the highest value (top), both
  * labelled beside it, and the figures (min, average, max) as text below for everyone.
  */
-function sparkline(values: Array<number | null>): HTMLElement | null {
+function sparkline(values: Array<number | null>, words: WidgetWords): HTMLElement | null {
   const known = values.filter((v): v is number => v !== null)
   if (known.length === 0) return null
   const ns = 'http://www.w3.org/2000/svg'
@@ -99,16 +107,18 @@ function sparkline(values: Array<number | null>): HTMLElement | null {
   const avg = Math.round(known.reduce((a, b) => a + b, 0) / known.length)
   const min = Math.round(Math.min(...known))
   const figure = el('figure', { class: 'sp' }, el('div', { class: 'g' }, svg, el('div', { class: 'ax', 'aria-hidden': 'true' }, el('span', {}, `${top} ms`), el('span', {}, '0 ms'))))
-  figure.append(el('figcaption', { class: 'm' }, `Response time, last ${values.length} min: min ${min} ms, average ${avg} ms, max ${top} ms`))
+  figure.append(el('figcaption', { class: 'm' }, fill(words.response, { count: values.length, min, avg, max: top })))
   return figure
 }
 
-function bars(values: Array<number | null>): HTMLElement | null {
+function bars(values: Array<number | null>, words: WidgetWords, lang: string): HTMLElement | null {
   if (values.length === 0) return null
-  const box = el('div', { class: 'b', role: 'img', 'aria-label': `Daily uptime, last ${values.length} days` })
+  const box = el('div', { class: 'b', role: 'img', 'aria-label': plural(words.uptime, lang, values.length) })
+  const percent = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 })
   values.forEach((v, i) => {
     const ago = values.length - 1 - i
-    box.append(el('span', { class: `t-${DAY_LEVEL_TONES[dayLevelOfPercent(v)]}`, title: `${ago === 0 ? 'Today' : `${ago} d ago`}: ${v === null ? 'no data' : `${v}%`}` }))
+    const day = ago === 0 ? words.today : plural(words.days_ago, lang, ago)
+    box.append(el('span', { class: `t-${DAY_LEVEL_TONES[dayLevelOfPercent(v)]}`, title: `${day}: ${v === null ? words.no_data : fill(words.percent, { percent: percent.format(v) })}` }))
   })
   return box
 }
@@ -118,6 +128,10 @@ function mount(script: HTMLScriptElement): void {
   script.setAttribute(MOUNTED, '')
   const slug = script.getAttribute('data-slug') ?? ''
   const authToken = script.getAttribute('data-auth-token')
+  // The words follow the page the widget sits in, unless told otherwise. A host's `en_US` is read as
+  // en-US; a value that is no tag at all is sent empty (the API would refuse it): the page's words.
+  const asked = (script.getAttribute('data-lang') || script.closest('[lang]')?.getAttribute('lang') || '').trim().replace(/_/g, '-')
+  const lang = LANGUAGE_TAG.test(asked) ? asked : ''
   const theme = script.getAttribute('data-theme')
   const themeClass = theme === 'dark' || theme === 'light' ? theme : 'auto'
   const inc = script.getAttribute('data-show-incidents') === '1'
@@ -138,10 +152,13 @@ function mount(script: HTMLScriptElement): void {
   let timer: ReturnType<typeof setTimeout> | undefined
   let polling = false
   let failures = 0
+  let unavailableText = UNAVAILABLE
 
   const url = () => {
     const q = new URLSearchParams({ slug })
     if (authToken) q.set('auth_token', authToken)
+    // Always sent, empty too: it asks for the words.
+    q.set('lang', lang)
     if (!basicOnly) {
       if (inc) q.set('inc', '1')
       if (rtm) q.set('rtm', String(rtm))
@@ -151,8 +168,12 @@ function mount(script: HTMLScriptElement): void {
   }
 
   const render = (data: Status) => {
-    const known = data.overall in LABELS
-    const label = LABELS[data.overall] ?? 'Unknown'
+    const { words } = data
+    const known = KNOWN.includes(data.overall)
+    const label = words.status[known ? data.overall : 'unknown'] ?? data.overall
+    box.setAttribute('lang', data.language)
+    live.setAttribute('lang', data.language)
+    unavailableText = words.unavailable
     // The link names the page and its status: "Acme Cloud: Partial outage".
     const link = el(
       'a',
@@ -163,21 +184,21 @@ function mount(script: HTMLScriptElement): void {
     const parts: Node[] = [link]
     if (inc && data.incidents.length > 0) {
       parts.push(
-        el('ul', { 'aria-label': 'Active incidents' }, ...data.incidents.map((i) => el('li', {}, el('b', {}, i.state), i.title, i.component ? el('span', { class: 'm' }, ` · ${i.component}`) : ''))),
+        el('ul', { 'aria-label': words.incidents }, ...data.incidents.map((i) => el('li', {}, el('b', {}, words.state[i.state] ?? i.state), i.title, i.component ? el('span', { class: 'm' }, ` · ${i.component}`) : ''))),
       )
     }
-    const spark = rtm ? sparkline(data.rtm) : null
+    const spark = rtm ? sparkline(data.rtm, words) : null
     if (spark) parts.push(spark)
-    const days = upd ? bars(data.upd) : null
+    const days = upd ? bars(data.upd, words, data.language) : null
     if (days) parts.push(days)
     box.replaceChildren(...parts)
-    if (lastOverall !== undefined && lastOverall !== data.overall) live.textContent = `Status changed: ${label}`
+    if (lastOverall !== undefined && lastOverall !== data.overall) live.textContent = fill(words.changed, { status: label })
     lastOverall = data.overall
   }
 
   const unavailable = () => {
-    box.replaceChildren(el('span', { class: 'm' }, 'Status unavailable'))
-    if (lastOverall !== undefined) live.textContent = 'Status unavailable'
+    box.replaceChildren(el('span', { class: 'm' }, unavailableText))
+    if (lastOverall !== undefined) live.textContent = unavailableText
     lastOverall = ''
   }
 
