@@ -86,6 +86,8 @@ import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
 import { TwoFactorService } from './modules/two-factor/service.ts'
+import { PasskeysRepo } from './modules/passkeys/repo.ts'
+import { PasskeysService } from './modules/passkeys/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -256,10 +258,28 @@ export function createServices(input: ServiceDeps) {
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
-  const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
+  // Neither second factor may be dropped when it is the last one and a team of the user's requires two-factor.
+  const twoFactor: TwoFactorService = new TwoFactorService({
+    repo: new TwoFactorRepo(deps.db),
+    accounts,
+    clock,
+    attemptBudgets,
+    issuer: `Lantern (${new URL(deps.config.baseUrl).host})`,
+    lastFactorGuard: (userId, dropping) => passkeys.refuseLastFactor(userId, dropping),
+  })
+  // Passkeys (WebAuthn): a second factor, and a password-free sign-in; the relying party is BASE_URL.
+  const passkeys: PasskeysService = new PasskeysService({
+    repo: new PasskeysRepo(deps.db),
+    clock,
+    attemptBudgets,
+    baseUrl: deps.config.baseUrl,
+    authenticatorOn: (userId) => twoFactor.isEnabled(userId),
+    teamRequiringTwoFactor: (userId) => teams.teamRequiringTwoFactor(userId),
+  })
   // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
   const audit = new AuditService({ db: deps.db, clock })
-  accounts.connect({ audit, hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
+  // A second factor is the authenticator app or at least one passkey.
+  accounts.connect({ audit, hasSecondFactor: async (userId) => (await twoFactor.isEnabled(userId)) || (await passkeys.has(userId)) })
   // SLA breach alerts and the monthly report mail.
   const slaChecker = new SlaChecker({ db: deps.db, sla, notifier, outbox, clock, baseUrl: deps.config.baseUrl })
 
@@ -319,6 +339,7 @@ export function createServices(input: ServiceDeps) {
     audit,
     passwordResets,
     twoFactor,
+    passkeys,
     slaChecker,
     emailAuth,
     lookupTools,
