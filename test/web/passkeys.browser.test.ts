@@ -50,7 +50,7 @@ test('enrol a passkey, sign in with it alone, use it after the password, remove 
   await checkA11y(page)
 
   // The audit log has the addition (the screen guard records the write).
-  const audit = await app.server.ctx.db.selectFrom('audit_log').selectAll().where('route', '=', '/user/passkeys').execute()
+  const audit = await app.server.ctx.database.db.selectFrom('audit_log').selectAll().where('object_type', '=', '/user/passkeys').execute()
   expect(audit.length).toBe(1)
 
   // Password-free: the passkey alone.
@@ -75,7 +75,7 @@ test('enrol a passkey, sign in with it alone, use it after the password, remove 
   await page.waitForURL(`${app.base}/user`)
 
   // A passkey is a second factor: the team may require two-factor now.
-  expect(await app.server.ctx.services.accounts.hasSecondFactor(owner.user.userId)).toBe(true)
+  expect(await app.server.ctx.app.services.accounts.hasSecondFactor(owner.user.userId)).toBe(true)
 
   // Remove it (with a confirmation).
   await page.goto(`${app.base}/user/passkeys`)
@@ -85,7 +85,7 @@ test('enrol a passkey, sign in with it alone, use it after the password, remove 
   await page.getByRole('button', { name: 'Remove passkey' }).click()
   await page.getByText('Passkey "Work <laptop>" removed.').waitFor()
   await page.getByText('No passkeys yet.').waitFor()
-  expect(await app.server.ctx.services.accounts.hasSecondFactor(owner.user.userId)).toBe(false)
+  expect(await app.server.ctx.app.services.accounts.hasSecondFactor(owner.user.userId)).toBe(false)
 
   // The authenticator still holds the credential, but the server no longer knows it.
   await page.getByRole('button', { name: 'Log out' }).click()

@@ -17,7 +17,7 @@
  */
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
+import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
 import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
@@ -44,6 +44,13 @@ export interface PasskeysDeps {
 export const passkeyRefused = (): HttpError => new HttpError(401, 'the passkey was not accepted: try again, or use another way to sign in')
 
 const TIMEOUT_MS = 60_000
+
+/**
+ * The key types a passkey may have, named here rather than left to the library: its default adds
+ * ML-DSA-44 when the runtime's WebCrypto has it, so a Bun upgrade would change what gets stored,
+ * and ML-DSA signatures (2.4 kB) exceed what model.ts accepts.
+ */
+const ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256]
 
 /** The challenge the browser's answer carries (clientDataJSON), to find its ceremony; 400 if unreadable. */
 function challengeOf(clientDataJSON: string): string {
@@ -101,6 +108,7 @@ export class PasskeysService {
       userID: new TextEncoder().encode(`lantern-user-${user.id}`),
       timeout: TIMEOUT_MS,
       attestationType: 'none',
+      supportedAlgorithmIDs: ALGORITHMS,
       excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
       authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
     })
@@ -117,7 +125,7 @@ export class PasskeysService {
     if ((await this.deps.repo.count(userId)) >= PASSKEYS_PER_USER) throw conflict(`an account has at most ${PASSKEYS_PER_USER} passkeys: remove one first`)
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>
     try {
-      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false })
+      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS })
     } catch {
       throw badRequest('the passkey could not be verified: try again')
     }
