@@ -48,7 +48,7 @@ import * as pageLanguageAndZone from './2026_12_06_1000_page_language_and_zone.t
 import * as channelsVerifiedByTest from './2026_12_07_0100_channels_verified_by_test.ts'
 import * as auditLogReadIndexes from './2026_12_07_0200_audit_log_read_indexes.ts'
 import * as maintenanceUpdates from './2026_12_07_0300_maintenance_updates.ts'
-import * as passkeys from './2026_12_08_0100_passkeys.ts'
+import * as passkeys from './2026_12_08_0300_passkeys.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -96,5 +96,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0100_channels_verified_by_test': channelsVerifiedByTest,
   '2026_12_07_0200_audit_log_read_indexes': auditLogReadIndexes,
   '2026_12_07_0300_maintenance_updates': maintenanceUpdates,
-  '2026_12_08_0100_passkeys': passkeys,
+  '2026_12_08_0300_passkeys': passkeys,
 }
