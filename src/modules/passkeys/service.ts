@@ -131,6 +131,8 @@ export class PasskeysService {
     }
     if (!verified.verified) throw badRequest('the passkey could not be verified: try again')
     const { credential } = verified.registrationInfo
+    // The id stored is the attested one; it must be the id the answer claims (which model.ts bounds).
+    if (credential.id !== response.id) throw badRequest('the passkey could not be verified: try again')
     if (await this.deps.repo.findByCredential(credential.id)) throw conflict('this passkey is added already')
     const transports = (credential.transports ?? []).filter((transport) => KNOWN_TRANSPORTS.has(transport)).join(',')
     const now = this.deps.clock.now()
