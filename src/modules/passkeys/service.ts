@@ -12,8 +12,9 @@
  *   biometrics: the passkey is then both factors), the second step after the password does not;
  * - a failed assertion is counted in the two-factor budgets (two-factor/service.ts
  *   secondFactorGuesses), the same as a wrong code;
- * - a passkey is a second factor: the last one cannot be removed (nor the authenticator app turned
- *   off) while a team of the user's requires two-factor and nothing else is left.
+ * - a passkey is a second factor. Removing the last one is allowed even where a team requires
+ *   two-factor, as turning the app off is: the member is then sent to enrol (accounts/auth.ts
+ *   lacksRequiredTwoFactor), and replacing a lost or old device starts with removing it.
  */
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
@@ -34,10 +35,6 @@ export interface PasskeysDeps {
   attemptBudgets: AttemptBudgetStore
   /** The service's public base URL (BASE_URL): the relying party. */
   baseUrl: string
-  /** Whether the user's authenticator app is on. */
-  authenticatorOn: (userId: number) => Promise<boolean>
-  /** The name of a team of the user's that requires two-factor, if any. */
-  teamRequiringTwoFactor: (userId: number) => Promise<string | undefined>
 }
 
 /** A passkey that did not prove anything: unknown here, not the user's, a bad signature, an old challenge. */
@@ -228,25 +225,9 @@ export class PasskeysService {
     return passkeyOf(row)
   }
 
-  /** Removes a passkey; 409 if it is the last second factor while a team requires two-factor. */
+  /** Removes one of the user's passkeys (404 for another user's id). */
   async remove(userId: number, id: number): Promise<void> {
-    if (!(await this.deps.repo.find(userId, id))) throw notFound()
-    if ((await this.deps.repo.count(userId)) === 1) await this.refuseLastFactor(userId, 'passkey')
     if (!(await this.deps.repo.remove(userId, id))) throw notFound()
-  }
-
-  /**
-   * Throws 409 when dropping `dropping` would leave the user without a second factor while a team
-   * of theirs requires one. Called before removing the last passkey or turning the app off.
-   */
-  async refuseLastFactor(userId: number, dropping: 'passkey' | 'authenticator'): Promise<void> {
-    const left = dropping === 'passkey' ? await this.deps.authenticatorOn(userId) : await this.has(userId)
-    if (left) return
-    const team = await this.deps.teamRequiringTwoFactor(userId)
-    if (team === undefined) return
-    const what = dropping === 'passkey' ? 'remove your last passkey' : 'turn the authenticator app off'
-    const instead = dropping === 'passkey' ? 'turn on the authenticator app or add another passkey first' : 'add a passkey first'
-    throw conflict(`${team} requires two-factor sign-in of its members, so you cannot ${what}: ${instead}`)
   }
 
   /** The administrator's way out for a user who lost every device (the CLI's `user reset-two-factor`). */

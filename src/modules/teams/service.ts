@@ -101,11 +101,6 @@ export class TeamsService {
   async teamsOf(owner: Owner): Promise<Team[]> {
     return (await this.deps.repo.teamsOf(this.deps.repo.db, owner.userId)).map((row) => ({ id: row.id, name: row.name, plan: row.plan, personal: row.personal_of !== null, role: row.role, requireTwoFactor: row.require_two_factor === 1 }))
   }
-  /** The name of a team of the person's that requires two-factor of its members (the first), if any. */
-  async teamRequiringTwoFactor(userId: number): Promise<string | undefined> {
-    return (await this.deps.repo.teamsOf(this.deps.repo.db, userId)).find((row) => row.require_two_factor === 1)?.name
-  }
-
 
   /**
    * The acting team with its seats (members and pending invitations; null limit: no limit) and,

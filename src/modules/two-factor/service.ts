@@ -35,11 +35,6 @@ export interface TwoFactorDeps {
   clock: Clock
   attemptBudgets: AttemptBudgetStore
   issuer: string
-  /**
-   * Throws (409) when turning the app off would leave the user without a second factor while a team
-   * of theirs requires one (wired in services.ts: it knows the passkeys and the teams).
-   */
-  lastFactorGuard?: (userId: number, dropping: 'authenticator') => Promise<void>
 }
 
 /** A wrong code: the challenge stays, the guess is counted. */
@@ -126,7 +121,6 @@ export class TwoFactorService {
   /** Turns two-factor off after the password is confirmed (counted like a login guess). */
   async disable(user: Pick<User, 'id' | 'email'>, password: string, client: string): Promise<void> {
     await this.deps.accounts.confirmPassword(user.id, password, client)
-    if (this.deps.lastFactorGuard) await this.deps.lastFactorGuard(user.id, 'authenticator')
     await this.deps.repo.removeAll(user.id)
   }
 

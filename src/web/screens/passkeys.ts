@@ -127,20 +127,13 @@ export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFa
     )
     .post(
       '/user/passkeys/:id/remove',
-      screen(async ({ user, params, render, redirect }) => {
+      screen(async ({ user, params, redirect }) => {
         const id = idParam(params.id)
         const passkey = await passkeys.get(user.userId, id)
-        try {
-          await passkeys.remove(user.userId, id)
-        } catch (error) {
-          if (error instanceof HttpError && error.status === 409) {
-            return render({ title: `Remove ${passkey.name}`, crumbs: [{ label: 'Account', href: '/user/account' }, { label: 'Passkeys', href: '/user/passkeys' }, { label: 'Remove' }] }, removePasskeyView(passkey, `Not removed: ${error.message}.`), 409)
-          }
-          throw error
-        }
+        await passkeys.remove(user.userId, id)
         return redirect('/user/passkeys', `Passkey "${passkey.name}" removed.`)
       }),
-      { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse, 409: HtmlResponse }, detail: detail('Passkeys: remove one (form post)') },
+      { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Passkeys: remove one (form post)') },
     )
     .post(
       '/user/passkeys/sign-in/options',

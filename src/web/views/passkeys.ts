@@ -57,10 +57,9 @@ export function passkeysView(options: { passkeys: Passkey[]; state: FormState })
 </section>`
 }
 
-export function removePasskeyView(passkey: Passkey, error?: string): string {
+export function removePasskeyView(passkey: Passkey): string {
   return html`<h1>Remove "${passkey.name}"?</h1>
 <section class="card narrow">
-  !${error ? html`<p class="flash error" role="alert">${error}</p>` : ''}
   <p>This passkey will no longer sign you in. Remove it from the device too if you no longer use it.</p>
   <form method="post" action="/user/passkeys/${String(passkey.id)}/remove">
     <button type="submit" class="danger">Remove passkey</button>

@@ -422,3 +422,32 @@ describe('guesses', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 })
+
+describe('a team that requires two-factor', () => {
+  test('a passkey is a second factor; dropping the last factor is allowed, and the member is then sent to enrol', async () => {
+    const who = await person()
+    const api = (path: string, init: RequestInit & { json?: unknown } = {}) => ctx.request(`/user/api/v1${path}`, { key: who.key, ...init })
+    // Without a second factor the owner may not require one; with a passkey they may.
+    expect((await api('/team', { method: 'PATCH', json: { require_two_factor: true } })).status).toBe(409)
+    const passkey = await addPasskey(who)
+    expect((await api('/team', { method: 'PATCH', json: { require_two_factor: true } })).status).toBe(200)
+    expect((await json(await api('/team/members'))).data).toEqual([expect.objectContaining({ email: who.user.email, two_factor: true })])
+    expect((await ctx.request('/user/pages', { headers: { cookie: who.session } })).status).toBe(200)
+
+    // The authenticator app on, then off again (the passkey is left): fine.
+    const user = { id: who.account.id, email: who.account.email }
+    const { secret } = await ctx.app.services.twoFactor.beginEnrolment(user)
+    await ctx.app.services.twoFactor.confirmEnrolment(user, await totpCode(secret, ctx.clock.now()), 'test')
+    expect((await form('/user/two-factor/disable', { password: PASSWORD }, who.session)).status).toBe(303)
+
+    // The last passkey goes too: not refused (a new phone means removing the old factor first), and
+    // the team's screens then send the member to enrol, as for any member without two-factor.
+    expect((await form(`/user/passkeys/${passkey.id}/remove`, {}, who.session)).status).toBe(303)
+    expect(await ctx.app.services.passkeys.list(who.account.id)).toEqual([])
+    const held = await ctx.request('/user/pages', { headers: { cookie: who.session } })
+    expect(held.status).toBe(303)
+    expect(held.headers.get('location')).toBe('/user/two-factor')
+    expect((await ctx.request('/user/passkeys', { headers: { cookie: who.session } })).status).toBe(200)
+    expect((await json(await api('/team/members'))).data).toEqual([expect.objectContaining({ two_factor: false })])
+  })
+})
