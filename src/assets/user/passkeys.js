@@ -23,6 +23,8 @@
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body ?? {}),
     })
+    // A session that ended answers with the login page (a redirect), not JSON.
+    if (response.redirected) throw new Error('you are no longer logged in: reload the page and log in again')
     const answer = await response.json().catch(() => ({}))
     if (!response.ok) throw new Error(typeof answer.error === 'string' ? answer.error : `the server answered ${response.status}`)
     return answer
@@ -89,9 +91,12 @@
       const form = button.form
       run(button, 'passkey-add-status', async () => {
         const name = form.elements.namedItem('name').value.trim()
+        const password = form.elements.namedItem('password')
         if (!name) throw new Error('give the passkey a name first')
-        const response = await create(await post('/user/passkeys/options'))
-        return post('/user/passkeys', { name, response })
+        if (!password.value) throw new Error('type your password first')
+        const options = await post('/user/passkeys/options', { password: password.value })
+        password.value = ''
+        return post('/user/passkeys', { name, response: await create(options) })
       })
       form.addEventListener('submit', (event) => event.preventDefault())
     } else if (action === 'sign-in') {

@@ -45,6 +45,11 @@ export const AddPasskeyBody = t.Object({
   response: RegistrationResponse,
 })
 
+/** Adding a passkey starts with the password: a passkey signs in alone, so a stolen session must not be enough to add one. */
+export const RegistrationOptionsBody = t.Object({
+  password: t.String({ maxLength: 1024, description: 'The account password' }),
+})
+
 export const PasskeySignInBody = t.Object({
   response: AuthenticationResponse,
   next: t.Optional(t.String({ maxLength: 4000, description: 'Where to go once signed in (a path of this site)' })),

@@ -2,7 +2,7 @@
  * Passkeys (passkeys/service.ts): the account's screen and the JSON the passkey script calls.
  *
  *   GET  /user/passkeys                          the list and "Add a passkey"
- *   POST /user/passkeys/options                  JSON: options for navigator.credentials.create
+ *   POST /user/passkeys/options                  JSON: the password → options for navigator.credentials.create
  *   POST /user/passkeys                          JSON: the browser's answer and a name → added
  *   POST /user/passkeys/:id/rename               form
  *   GET  /user/passkeys/:id/remove               confirmation          POST … remove
@@ -20,7 +20,7 @@ import { readCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { isCrossSite, isSameOrigin } from '../../modules/accounts/auth.ts'
 import { TooManyAttempts } from '../../modules/accounts/service.ts'
-import { AddPasskeyBody, CeremonyOptions, ErrorBody, NextLocation, PasskeySignInBody } from '../../modules/passkeys/model.ts'
+import { AddPasskeyBody, CeremonyOptions, ErrorBody, NextLocation, PasskeySignInBody, RegistrationOptionsBody } from '../../modules/passkeys/model.ts'
 import { formFields } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import { flashCookie } from '../kit/flash.ts'
@@ -80,16 +80,18 @@ export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFa
     )
     .post(
       '/user/passkeys/options',
-      async ({ request }) => {
+      async ({ request, body, server }) => {
         const user = await signedIn(request)
         if (user instanceof Response) return user
         try {
+          // The password first (counted like a login guess): the challenge made next is the proof.
+          await accounts.confirmPassword(user.userId, body.password, clientOf(request, server))
           return json(await passkeys.registrationOptions({ id: user.userId, email: user.email }))
         } catch (error) {
           return jsonError(error)
         }
       },
-      { response: { 200: CeremonyOptions, ...JSON_ERRORS }, detail: detail('Passkeys: options to add one (JSON, for the page script)') },
+      { body: RegistrationOptionsBody, response: { 200: CeremonyOptions, ...JSON_ERRORS }, detail: detail('Passkeys: the password, then options to add one (JSON, for the page script)') },
     )
     .post(
       '/user/passkeys',

@@ -10,7 +10,7 @@ import { errorSummary, textField, type FormState } from '../kit/forms.ts'
 import { when } from './account.ts'
 
 export const PASSKEYS_SCRIPT = '/static/user/passkeys.js'
-const LABELS = { name: 'Name' }
+const LABELS = { name: 'Name', password: 'Your password' }
 
 /** Where the script tells what went wrong (and, without JavaScript, that it is needed). */
 const statusRegion = (id: string) => html`<div id="${id}" class="passkey-status" role="status" aria-live="polite"></div>
@@ -51,6 +51,7 @@ export function passkeysView(options: { passkeys: Passkey[]; state: FormState })
   <h2 id="add-heading">Add a passkey</h2>
   <form id="passkey-add" method="post" action="/user/passkeys" novalidate>
     !${textField({ name: 'name', label: 'Name', hint: 'So you can tell your passkeys apart, e.g. Work laptop.', autocomplete: 'off', required: true, state })}
+    !${textField({ name: 'password', label: 'Your password', type: 'password', hint: 'A passkey signs in without the password, so adding one asks for it.', autocomplete: 'current-password', required: true, state })}
     <button type="submit" data-passkey-action="register" hidden>Add a passkey</button>
   </form>
   !${statusRegion('passkey-add-status')}

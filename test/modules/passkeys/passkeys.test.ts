@@ -49,7 +49,7 @@ async function person() {
 }
 
 async function registrationOptions(who: Person): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const response = await post('/user/passkeys/options', {}, who.session)
+  const response = await post('/user/passkeys/options', { password: PASSWORD }, who.session)
   expect(response.status).toBe(200)
   return json(response)
 }
@@ -106,6 +106,21 @@ describe('adding and signing in', () => {
     // `next` must be a path of this site.
     const elsewhere = await signIn(await who.authenticator.get(await signInOptions()), 'https://evil.example/')
     expect(await json(elsewhere)).toEqual({ location: '/user' })
+  })
+
+  test('adding starts with the password: a session alone gets no options', async () => {
+    const who = await person()
+    const count = async () => Number((await ctx.database.db.selectFrom('passkey_challenges').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', who.account.id).executeTakeFirstOrThrow()).n)
+    for (const body of [{}, { password: '' }, { password: 'not the password' }, { password: 42 }, { password: 'x'.repeat(2000) }]) {
+      const refused = await post('/user/passkeys/options', body, who.session)
+      expect(refused.status).toBe(400)
+      expect(typeof (await json(refused)).error).toBe('string')
+    }
+    expect(await count()).toBe(0)
+    // Not logged in: 401.
+    expect((await post('/user/passkeys/options', { password: PASSWORD })).status).toBe(401)
+    await registrationOptions(who)
+    expect(await count()).toBe(1)
   })
 
   test('the same credential cannot be added twice, to this account or another', async () => {
@@ -181,7 +196,7 @@ describe('the relying party is BASE_URL', () => {
     await addPasskey(who)
     const forged = { origin: ORIGIN, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', forwarded: 'host=evil.example;proto=http' }
     expect((await signInOptions(forged)).rpId).toBe('lantern.test')
-    expect((await json(await post('/user/passkeys/options', {}, who.session, forged))).rp.id).toBe('lantern.test')
+    expect((await json(await post('/user/passkeys/options', { password: PASSWORD }, who.session, forged))).rp.id).toBe('lantern.test')
     const phished = await signIn(await who.authenticator.get(await signInOptions(), { origin: 'https://evil.example' }))
     expect(phished.status).toBe(401)
     const otherRp = await signIn(await who.authenticator.get(await signInOptions(), { rpId: 'evil.example' }))
@@ -202,7 +217,7 @@ describe('Origin', () => {
     const passkey = await addPasskey(who)
     const evil = { origin: 'https://evil.example' }
     const before = await ctx.database.db.selectFrom('passkey_challenges').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    expect((await post('/user/passkeys/options', {}, who.session, evil)).status).toBe(403)
+    expect((await post('/user/passkeys/options', { password: PASSWORD }, who.session, evil)).status).toBe(403)
     expect((await post('/user/passkeys/sign-in/options', {}, '', evil)).status).toBe(403)
     const after = await ctx.database.db.selectFrom('passkey_challenges').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
     expect(Number(after.n)).toBe(Number(before.n))
@@ -218,7 +233,7 @@ describe('Origin', () => {
     expect((await form(`/user/passkeys/${passkey.id}/rename`, { name: 'x' }, who.session, 'https://evil.example')).status).toBe(403)
     expect((await form(`/user/passkeys/${passkey.id}/remove`, {}, who.session, 'https://evil.example')).status).toBe(403)
     // The signed-in JSON call wants the browser to say it is this site: saying nothing is not enough.
-    expect((await post('/user/passkeys/options', {}, who.session, {})).status).toBe(403)
+    expect((await post('/user/passkeys/options', { password: PASSWORD }, who.session, {})).status).toBe(403)
     expect(await ctx.app.services.passkeys.list(who.account.id)).toEqual([expect.objectContaining({ name: 'Work laptop' })])
   })
 })
