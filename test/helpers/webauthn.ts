@@ -97,12 +97,18 @@ export class SoftAuthenticator {
     readonly counts = true,
   ) {}
 
-  async create(options: PublicKeyCredentialCreationOptionsJSON, lies: Lies = {}): Promise<RegistrationResponseJSON> {
-    const keys = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair
-    const id = crypto.getRandomValues(new Uint8Array(32))
+  /** A new credential for the options (or `again`, one made before, attested once more). */
+  async create(options: PublicKeyCredentialCreationOptionsJSON, lies: Lies = {}, again?: Credential): Promise<RegistrationResponseJSON> {
     const rpId = options.rp.id!
-    const credential: Credential = { id, keys, rpId, userHandle: options.user.id, counter: 0 }
-    this.credentials.push(credential)
+    const credential: Credential = again ?? {
+      id: crypto.getRandomValues(new Uint8Array(32)),
+      keys: (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair,
+      rpId,
+      userHandle: options.user.id,
+      counter: 0,
+    }
+    if (!again) this.credentials.push(credential)
+    const { id, keys } = credential
     const raw = new Uint8Array(await crypto.subtle.exportKey('raw', keys.publicKey))
     const coseKey = cbor(new Map<number, CborValue>([[1, 2], [3, -7], [-1, 1], [-2, raw.subarray(1, 33)], [-3, raw.subarray(33, 65)]]))
     const flags = UP | (lies.userVerified === false ? 0 : UV) | AT

@@ -19,6 +19,7 @@
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
+import { isUniqueViolationOn } from '../../db/errors.ts'
 import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
@@ -133,7 +134,14 @@ export class PasskeysService {
     if (await this.deps.repo.findByCredential(credential.id)) throw conflict('this passkey is added already')
     const transports = (credential.transports ?? []).filter((transport) => KNOWN_TRANSPORTS.has(transport)).join(',')
     const now = this.deps.clock.now()
-    const id = await this.deps.repo.insert({ userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), signCount: credential.counter, transports, name, now })
+    let id: number
+    try {
+      id = await this.deps.repo.insert({ userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), signCount: credential.counter, transports, name, now })
+    } catch (error) {
+      // Two answers with the same credential at once: the second loses the race on the unique id.
+      if (isUniqueViolationOn(error, 'passkeys', 'credential_id')) throw conflict('this passkey is added already')
+      throw error
+    }
     return { id, name, createdAt: now, lastUsedAt: null, transports: transports === '' ? [] : transports.split(',') }
   }
 

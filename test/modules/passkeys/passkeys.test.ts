@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import { isUniqueViolationOn } from '../../../src/db/errors.ts'
 import { totpCode } from '../../../src/lib/totp.ts'
+import { PasskeysRepo } from '../../../src/modules/passkeys/repo.ts'
 import { CEREMONY_TTL_MS } from '../../../src/modules/passkeys/types.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { SoftAuthenticator } from '../../helpers/webauthn.ts'
@@ -130,7 +132,26 @@ describe('adding and signing in', () => {
     expect((await post('/user/passkeys', { name: 'One', response: answer }, who.session)).status).toBe(200)
     // The answer's challenge is spent: sending it again is a 400, not a second row.
     expect((await post('/user/passkeys', { name: 'One again', response: answer }, who.session)).status).toBe(400)
+    // The same credential attested again on a new challenge: 409, for this account and another.
+    const credential = who.authenticator.credentials[0]!
+    expect((await post('/user/passkeys', { name: 'Again', response: await who.authenticator.create(await registrationOptions(who), {}, credential) }, who.session)).status).toBe(409)
+    const other = await person()
+    expect((await post('/user/passkeys', { name: 'Mine', response: await other.authenticator.create(await registrationOptions(other), {}, credential) }, other.session)).status).toBe(409)
+    // Two at once for a new credential: one is added, the other a 409 (whichever check catches it).
+    const twin = await other.authenticator.create(await registrationOptions(other))
+    const fresh = other.authenticator.credentials.at(-1)!
+    const answers = await Promise.all([
+      post('/user/passkeys', { name: 'A', response: twin }, other.session),
+      post('/user/passkeys', { name: 'B', response: await other.authenticator.create(await registrationOptions(other), {}, fresh) }, other.session),
+    ])
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409])
     expect(await ctx.app.services.passkeys.list(who.account.id)).toHaveLength(1)
+    expect(await ctx.app.services.passkeys.list(other.account.id)).toHaveLength(1)
+    // The race the service's lookup cannot see ends at the unique index, named the same on both engines.
+    const repo = new PasskeysRepo(ctx.database.db)
+    const row = { userId: other.account.id, credentialId: isoBase64URL.fromBuffer(fresh.id), publicKey: 'x', signCount: 0, transports: '', name: 'Race', now: NOW }
+    const lost = await repo.insert(row).then(() => undefined, (error: unknown) => error)
+    expect(isUniqueViolationOn(lost, 'passkeys', 'credential_id')).toBe(true)
   })
 
   test('a passkey without user verification may be the second factor, not the password-free sign-in', async () => {
