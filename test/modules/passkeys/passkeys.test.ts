@@ -392,7 +392,7 @@ describe('hostile input', () => {
       { response: { ...good, rawId: 'different' } },
       { response: { ...good, clientExtensionResults: 'x' } },
       { response: good, next: 42 },
-      { response: { ...good, response: { ...good.response, userHandle: isoBase64URL.fromUTF8String('lantern-user-1') } } },
+      { response: { ...good, response: { ...good.response, userHandle: isoBase64URL.fromUTF8String('lantern-user-0') } } },
     ]
     const routes = [
       { path: '/user/passkeys/sign-in', cookie: '' },
