@@ -32,7 +32,7 @@ export const USAGE = `Usage: lantern <command>
   user create --email E --password P [--plan PLAN] [--admin]
   user set-plan --email E --plan PLAN
   user set-password --email E --password P      also logs the user out everywhere
-  user reset-two-factor --email E               turns two-factor off (a lost phone and recovery codes)
+  user reset-two-factor --email E               turns two-factor off and removes the passkeys (lost devices)
   key create --email E [--name N]               prints the new API key (shown once)
   key list --email E                            the user's keys, one JSON line each (never the secret)
   key revoke --email E (--id N | --prefix P)    the key answers 401 from now on; it stays listed
@@ -124,6 +124,7 @@ const COMMANDS: Record<string, CliCommand<Services>> = {
     run: async (s, f) => {
       const user = await s.accounts.findUserByEmail(required(f, 'email'))
       await s.twoFactor.turnOffByAdministrator(user.id)
+      await s.passkeys.removeAllByAdministrator(user.id)
       return JSON.stringify(userJson(user))
     },
   },

@@ -90,6 +90,8 @@ import { PasswordResetsRepo } from './modules/password-resets/repo.ts'
 import { PasswordResetsService } from './modules/password-resets/service.ts'
 import { TwoFactorRepo } from './modules/two-factor/repo.ts'
 import { TwoFactorService } from './modules/two-factor/service.ts'
+import { PasskeysRepo } from './modules/passkeys/repo.ts'
+import { PasskeysService } from './modules/passkeys/service.ts'
 import { detachPageFromOwnerChannels } from './modules/transfers/hooks.ts'
 import { SlaRepo } from './modules/sla/repo.ts'
 import { SlaService } from './modules/sla/service.ts'
@@ -261,9 +263,12 @@ export function createServices(input: ServiceDeps) {
   const passwordResets = new PasswordResetsService({ repo: new PasswordResetsRepo(deps.db), outbox, passwords, clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Two-factor sign-in: an authenticator app and recovery codes (guesses counted like passwords).
   const twoFactor = new TwoFactorService({ repo: new TwoFactorRepo(deps.db), accounts, clock, attemptBudgets, issuer: `Lantern (${new URL(deps.config.baseUrl).host})` })
+  // Passkeys (WebAuthn): a second factor, and a password-free sign-in; the relying party is BASE_URL.
+  const passkeys = new PasskeysService({ repo: new PasskeysRepo(deps.db), clock, attemptBudgets, baseUrl: deps.config.baseUrl })
   // Owner routes record their successful writes in the audit log and ask two-factor of teams that require it.
   const audit = new AuditService({ db: deps.db, clock })
-  accounts.connect({ audit, hasSecondFactor: (userId) => twoFactor.isEnabled(userId) })
+  // A second factor is the authenticator app or at least one passkey.
+  accounts.connect({ audit, hasSecondFactor: async (userId) => (await twoFactor.isEnabled(userId)) || (await passkeys.has(userId)) })
   // Single sign-on through the instance's OpenID provider (OIDC_*): accounts linked by verified address.
   const sso = new SsoService({ config: deps.config.oidc, repo: new SsoRepo(deps.db), accounts, teams, audit, clock })
   // SLA breach alerts and the monthly report mail.
@@ -331,6 +336,7 @@ export function createServices(input: ServiceDeps) {
     sso,
     passwordResets,
     twoFactor,
+    passkeys,
     slaChecker,
     emailAuth,
     lookupTools,

@@ -49,6 +49,7 @@ import * as channelsVerifiedByTest from './2026_12_07_0100_channels_verified_by_
 import * as auditLogReadIndexes from './2026_12_07_0200_audit_log_read_indexes.ts'
 import * as maintenanceUpdates from './2026_12_07_0300_maintenance_updates.ts'
 import * as ssoIdentities from './2026_12_08_0200_sso_identities.ts'
+import * as passkeys from './2026_12_08_0300_passkeys.ts'
 import * as subscriberLanguage from './2026_12_08_0500_subscriber_language.ts'
 import * as descriptions from './2026_12_08_0600_descriptions.ts'
 import * as auditLogPageIndex from './2026_12_08_0700_audit_log_page_index.ts'
@@ -100,6 +101,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_0200_audit_log_read_indexes': auditLogReadIndexes,
   '2026_12_07_0300_maintenance_updates': maintenanceUpdates,
   '2026_12_08_0200_sso_identities': ssoIdentities,
+  '2026_12_08_0300_passkeys': passkeys,
   '2026_12_08_0500_subscriber_language': subscriberLanguage,
   '2026_12_08_0600_descriptions': descriptions,
   '2026_12_08_0700_audit_log_page_index': auditLogPageIndex,

@@ -76,3 +76,8 @@ declare module '*/user/monitors.js' {
   const text: string
   export default text
 }
+
+declare module '*/user/passkeys.js' {
+  const text: string
+  export default text
+}

@@ -16,6 +16,7 @@ import type {
 import type { ComponentStatusCorrectionsTable, ComponentStatusHistoryTable, ComponentsTable } from '../modules/components/tables.ts'
 import type { PageAppearanceTable } from '../modules/branding/tables.ts'
 import type { AttemptBudgetsTable, AttemptKnownClientsTable } from '../modules/attempt-budgets/tables.ts'
+import type { PasskeyChallengesTable, PasskeysTable } from '../modules/passkeys/tables.ts'
 import type { PageAccessSessionsTable, PageAccessTable } from '../modules/page-access/tables.ts'
 import type { StatusPagesTable } from '../modules/status-pages/tables.ts'
 import type { CheckDaysTable, CheckMinutesTable, CheckResultsTable, PageCheckMinutesTable } from '../modules/component-checks/tables.ts'
@@ -128,5 +129,7 @@ export interface Database {
   totp_factors: TotpFactorsTable
   recovery_codes: RecoveryCodesTable
   two_factor_challenges: TwoFactorChallengesTable
+  passkeys: PasskeysTable
+  passkey_challenges: PasskeyChallengesTable
   import_mappings: ImportMappingsTable
 }

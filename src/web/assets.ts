@@ -9,6 +9,7 @@ import scalesJs from '../assets/analytics/scales.js' with { type: 'text' }
 import userCss from '../assets/user/user.css' with { type: 'text' }
 import userJs from '../assets/user/app.js' with { type: 'text' }
 import copyJs from '../assets/user/copy.js' with { type: 'text' }
+import passkeysJs from '../assets/user/passkeys.js' with { type: 'text' }
 import accountCss from '../assets/user/account.css' with { type: 'text' }
 import brandingCss from '../assets/user/branding.css' with { type: 'text' }
 import brandingJs from '../assets/user/branding.js' with { type: 'text' }
@@ -39,6 +40,7 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/user.css': { text: userCss, contentType: CSS },
   '/static/user/app.js': { text: userJs, contentType: JS },
   '/static/user/copy.js': { text: copyJs, contentType: JS },
+  '/static/user/passkeys.js': { text: passkeysJs, contentType: JS },
   '/static/user/account.css': { text: accountCss, contentType: CSS },
   '/static/user/branding.css': { text: brandingCss, contentType: CSS },
   '/static/user/branding.js': { text: brandingJs, contentType: JS },

@@ -41,6 +41,7 @@ import { subscriberScreens } from './screens/subscribers.ts'
 import { passwordResetScreens } from './screens/password-reset.ts'
 import { challengeCookie, twoFactorScreens } from './screens/two-factor.ts'
 import { ssoScreens } from './screens/sso.ts'
+import { passkeyScreens } from './screens/passkeys.ts'
 import { clearFlashCookie, readFlash } from './kit/flash.ts'
 import { loadAsset } from './assets.ts'
 import { clientKey } from '../http/context.ts'
@@ -102,6 +103,7 @@ export function userAreaRoutes(deps: ScreenDeps) {
     .use(passwordResetScreens(deps))
     .use(twoFactorScreens(deps))
     .use(ssoScreens(deps))
+    .use(passkeyScreens(deps))
     .get(
       '/user/login',
       async ({ request, query }) => {
@@ -121,8 +123,8 @@ export function userAreaRoutes(deps: ScreenDeps) {
         const client = clientOf(request, server)
         try {
           const user = await accounts.checkLogin(body.email, body.password, client)
-          // With two-factor on, the password alone starts no session: the code comes next.
-          if (await deps.services.twoFactor.isEnabled(user.id)) {
+          // With a second factor (the app or a passkey), the password alone starts no session.
+          if (await accounts.hasSecondFactor(user.id)) {
             const challenge = await deps.services.twoFactor.startChallenge(user.id)
             return redirect(`/user/login/two-factor?next=${encodeURIComponent(next)}`, 303, { 'set-cookie': challengeCookie(config, challenge) })
           }

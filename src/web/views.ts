@@ -9,6 +9,7 @@ import { layout } from './kit/layout.ts'
 import type { Flash } from './kit/flash.ts'
 import { ASK_AN_ADMINISTRATOR } from './views/password-reset.ts'
 import { ssoButton } from './views/sso.ts'
+import { passkeySignInBlock, PASSKEYS_SCRIPT } from './views/passkeys.ts'
 
 export { layout, messagePage, type LayoutOptions } from './kit/layout.ts'
 
@@ -28,7 +29,7 @@ export function loginPage(options: {
 }): string {
   const state = withError(emptyForm({ email: options.email }), options.error)
   return layout(
-    { title: 'Log in', flash: options.flash },
+    { title: 'Log in', flash: options.flash, scripts: [PASSKEYS_SCRIPT] },
     html`<section class="card narrow">
   <h1>Log in</h1>
   !${options.setupPending ? html`<p>This Lantern has no accounts yet. Open the setup link the server printed when it started (<q>no accounts yet — create the first one at …</q>) to create the first one.</p>` : ''}
@@ -40,6 +41,7 @@ export function loginPage(options: {
     <button type="submit">Log in</button>
   </form>
   !${options.sso ? ssoButton(options.sso.name, options.next ?? '/user') : ''}
+  !${passkeySignInBlock(options.next ?? '/user')}
   !${options.resetByMail ? html`<p><a href="/user/password-reset">Forgot password?</a></p>` : html`<p class="hint">${ASK_AN_ADMINISTRATOR}</p>`}
   !${options.signupOpen ? html`<p>No account yet? <a href="/user/signup">Sign up</a>.</p>` : ''}
 </section>`,

@@ -38,13 +38,14 @@ export class TeamsRepo {
       .execute()
   }
 
-  /** The members with whether their authenticator app is confirmed (`two_factor_at`: null when off). */
+  /** The members with whether their authenticator app is confirmed (`two_factor_at`: null when off) and how many passkeys they have. */
   members(db: Db, teamId: number) {
     return db
       .selectFrom('team_members as m')
       .innerJoin('users', 'users.id', 'm.user_id')
       .leftJoin('totp_factors as f', 'f.user_id', 'm.user_id')
       .select(['m.user_id', 'users.email', 'm.role', 'm.created_at', 'f.confirmed_at as two_factor_at'])
+      .select((eb) => eb.selectFrom('passkeys as p').select((sub) => sub.fn.countAll<number>().as('n')).whereRef('p.user_id', '=', 'm.user_id').as('passkeys'))
       .where('m.team_id', '=', teamId)
       .orderBy('m.created_at')
       .orderBy('m.user_id')

@@ -70,7 +70,7 @@ export interface Member {
   email: string
   role: Role
   joinedAt: number
-  /** Their authenticator app is confirmed: they may act in a team that requires two-factor. */
+  /** They have a second factor (the authenticator app or a passkey): they may act in a team that requires two-factor. */
   twoFactor: boolean
 }
 
@@ -219,7 +219,7 @@ export class TeamsService {
       email: row.email,
       role: row.role,
       joinedAt: row.created_at,
-      twoFactor: row.two_factor_at !== null && row.two_factor_at !== undefined,
+      twoFactor: (row.two_factor_at !== null && row.two_factor_at !== undefined) || Number(row.passkeys ?? 0) > 0,
     }))
   }
 

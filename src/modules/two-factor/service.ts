@@ -4,8 +4,8 @@
  * confirmed with a code; only then is it required, and the recovery codes are shown once (stored as
  * SHA-256). Sign-in: a right password with two-factor on starts a challenge (10 minutes) instead of
  * a session; a code of the app (never one used before) or an unused recovery code ends it with a
- * session. Guesses of codes are counted like passwords, in the database across servers. API keys
- * are not subject to two-factor.
+ * session (or a passkey does: modules/passkeys). Guesses of codes are counted like passwords, in the
+ * database across servers. API keys are not subject to two-factor.
  */
 import QRCode from 'qrcode'
 import type { Clock } from '../../lib/clock.ts'
@@ -49,19 +49,28 @@ function newRecoveryCode(): string {
   return `${text.slice(0, 5)}-${text.slice(5)}`
 }
 
+/**
+ * The budgets of second-factor guesses, keyed `user:<id>`, with the login's limits. Every throttle
+ * made here shares its counts in the store (same name, same keys): a wrong code and a failed
+ * passkey (modules/passkeys) spend the same budget, on every server.
+ */
+export function secondFactorGuesses(store: AttemptBudgetStore, clock: Clock): GuessThrottle {
+  return new GuessThrottle({
+    name: 'two-factor',
+    store,
+    clock,
+    perTargetAndClient: { limit: LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT, windowMs: LOGIN_WINDOW_MS },
+    perClient: { limit: LOGIN_ATTEMPTS_PER_CLIENT, windowMs: LOGIN_WINDOW_MS },
+    perTarget: { limit: LOGIN_ATTEMPTS_PER_EMAIL, windowMs: LOGIN_EMAIL_WINDOW_MS },
+    knownClientMs: 30 * 24 * 3600_000,
+  })
+}
+
 export class TwoFactorService {
   private readonly guesses: GuessThrottle
 
   constructor(private readonly deps: TwoFactorDeps) {
-    this.guesses = new GuessThrottle({
-      name: 'two-factor',
-      store: deps.attemptBudgets,
-      clock: deps.clock,
-      perTargetAndClient: { limit: LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT, windowMs: LOGIN_WINDOW_MS },
-      perClient: { limit: LOGIN_ATTEMPTS_PER_CLIENT, windowMs: LOGIN_WINDOW_MS },
-      perTarget: { limit: LOGIN_ATTEMPTS_PER_EMAIL, windowMs: LOGIN_EMAIL_WINDOW_MS },
-      knownClientMs: 30 * 24 * 3600_000,
-    })
+    this.guesses = secondFactorGuesses(deps.attemptBudgets, deps.clock)
   }
 
   async status(userId: number): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
@@ -126,6 +135,21 @@ export class TwoFactorService {
     const now = this.deps.clock.now()
     await this.deps.repo.insertChallenge(userId, await sha256Hex(token), now, now + CHALLENGE_TTL_MS)
     return token
+  }
+
+  /** The user a live challenge signs in (undefined: expired, used or unknown). */
+  async challengeUser(token: string): Promise<number | undefined> {
+    return (await this.liveChallenge(token))?.user_id
+  }
+
+  /**
+   * Ends a live challenge whose second factor was proven elsewhere (a passkey): the user to start
+   * a session for, once; a dead challenge (expired, used, or ended by a parallel request): 410.
+   */
+  async endChallenge(token: string): Promise<number> {
+    const challenge = await this.liveChallenge(token)
+    if (!challenge || !(await this.deps.repo.deleteChallenge(challenge.id))) throw deadChallenge()
+    return challenge.user_id
   }
 
   /** True while `token` is a live challenge. */

@@ -35,7 +35,7 @@ export const CHALLENGE_COOKIE = 'lantern_2fa'
 const cookiePath = '/user/login'
 export const challengeCookie = (config: Config, token: string) =>
   serializeCookie(CHALLENGE_COOKIE, token, { secure: config.scheme === 'https', maxAgeSeconds: CHALLENGE_TTL_MS / 1000, path: cookiePath })
-const endChallengeCookie = (config: Config) => clearCookie(CHALLENGE_COOKIE, { secure: config.scheme === 'https' }).replace('Path=/', `Path=${cookiePath}`)
+export const endChallengeCookie = (config: Config) => clearCookie(CHALLENGE_COOKIE, { secure: config.scheme === 'https' }).replace('Path=/', `Path=${cookiePath}`)
 
 /**
  * The person of a screen's owner: their user id, never the acting team's `id` (a member acting in
@@ -43,12 +43,14 @@ const endChallengeCookie = (config: Config) => clearCookie(CHALLENGE_COOKIE, { s
  */
 const person = (user: Owner) => ({ id: user.userId, email: user.email })
 
-const clientOf = (request: Request, server: { requestIP(request: Request): { address: string } | null } | null) =>
+export const clientOf = (request: Request, server: { requestIP(request: Request): { address: string } | null } | null) =>
   clientKey(request) !== 'unknown' ? clientKey(request) : (server?.requestIP(request)?.address ?? 'unknown')
 
-export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
+export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor' | 'passkeys'>) {
   const { config } = deps
-  const { accounts, twoFactor } = deps.services
+  const { accounts, twoFactor, passkeys } = deps.services
+  /** Which second factors the sign-in's step offers. */
+  const factorsOf = async (userId: number) => ({ authenticator: await twoFactor.isEnabled(userId), passkey: await passkeys.has(userId) })
   const screen = screens({ accounts, config })
   const page = { title: 'Two-factor sign-in', head: ACCOUNT_HEAD, crumbs: accountCrumbs('Two-factor sign-in') }
 
@@ -106,8 +108,9 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
       '/user/login/two-factor',
       async ({ request, query }) => {
         const token = readCookie(request.headers.get('cookie'), CHALLENGE_COOKIE) ?? ''
-        if (!(await twoFactor.challengeLive(token))) return redirect('/user/login')
-        return htmlPage(twoFactorStepView({ next: safeNext(query.next), state: emptyForm() }))
+        const userId = await twoFactor.challengeUser(token)
+        if (userId === undefined) return redirect('/user/login')
+        return htmlPage(twoFactorStepView({ next: safeNext(query.next), state: emptyForm(), ...(await factorsOf(userId)) }))
       },
       { query: t.Object({ next: t.Optional(t.String({ maxLength: 4000 })) }), response: { 200: HtmlResponse, 303: t.Void() }, detail: detail('Login: the two-factor code form') },
     )
@@ -117,8 +120,10 @@ export function twoFactorScreens(deps: ScreenDeps<'accounts' | 'twoFactor'>) {
         if (isCrossSite(request, accounts.serviceOrigin)) return crossSitePage()
         const next = safeNext(body.next)
         const token = readCookie(request.headers.get('cookie'), CHALLENGE_COOKIE) ?? ''
+        const userId = await twoFactor.challengeUser(token)
+        const factors = userId === undefined ? { authenticator: true, passkey: false } : await factorsOf(userId)
         const again = (text: string, status: number, headers: Record<string, string> = {}) =>
-          htmlPage(twoFactorStepView({ next, state: { values: {}, errors: { code: text } } }), status, headers)
+          htmlPage(twoFactorStepView({ next, state: { values: {}, errors: { code: text } }, ...factors }), status, headers)
         try {
           const { userId } = await twoFactor.completeChallenge(token, body.code ?? '', clientOf(request, server))
           const session = await accounts.startSession(userId, request.headers.get('user-agent'))

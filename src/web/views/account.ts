@@ -45,7 +45,7 @@ export function accountView(user: Owner, sessions: SessionInfo[]): string {
     <dt>Role</dt><dd>${user.isAdmin ? 'Administrator of this Lantern' : 'Owner'}</dd>
   </dl>
   <p><a href="/user/password">Change your password</a> (this logs out every other browser).</p>
-  <p><a href="/user/two-factor">Two-factor sign-in</a>: a code from an authenticator app after the password.</p>
+  <p><a href="/user/two-factor">Two-factor sign-in</a>: a code from an authenticator app after the password · <a href="/user/passkeys">Passkeys</a>: sign in with this device, or use it as the second factor.</p>
   <p><a href="/user/api-keys">API keys</a> for scripts and the command line · <a href="/user/plan">Plan and usage</a></p>
 </section>
 <section class="card" aria-labelledby="sessions-heading">

@@ -4,6 +4,7 @@ import type { Enrolment } from '../../modules/two-factor/service.ts'
 import { errorSummary, textField, type FormState } from '../kit/forms.ts'
 import { layout } from '../kit/layout.ts'
 import type { Flash } from '../kit/flash.ts'
+import { passkeySecondFactorBlock, PASSKEYS_SCRIPT } from './passkeys.ts'
 
 const LABELS = { code: 'Code', password: 'Password' }
 
@@ -55,18 +56,28 @@ export function twoFactorView(options: { enabled: boolean; recoveryCodesLeft: nu
 </section>`
 }
 
-export function twoFactorStepView(options: { next: string; state: FormState; flash?: Flash }): string {
+export function twoFactorStepView(options: { next: string; state: FormState; flash?: Flash; authenticator: boolean; passkey: boolean }): string {
+  const ways = options.authenticator && options.passkey
+    ? 'Type the 6 digits your authenticator app shows or one of your recovery codes, or use a passkey.'
+    : options.passkey
+      ? 'Use your passkey to finish signing in.'
+      : 'Type the 6 digits your authenticator app shows, or one of your recovery codes.'
   return layout(
-    { title: 'Two-factor code', noindex: true, flash: options.flash },
+    { title: 'Two-factor code', noindex: true, flash: options.flash, scripts: options.passkey ? [PASSKEYS_SCRIPT] : [] },
     html`<section class="card narrow">
   <h1>Two-factor code</h1>
-  <p>Type the 6 digits your authenticator app shows, or one of your recovery codes.</p>
+  <p>${ways}</p>
+  !${options.passkey ? passkeySecondFactorBlock(options.next) : ''}
   !${errorSummary(options.state, LABELS)}
-  <form method="post" action="/user/login/two-factor" novalidate>
+  !${
+    options.authenticator
+      ? html`<form method="post" action="/user/login/two-factor" novalidate>
     <input type="hidden" name="next" value="${options.next}">
     !${textField({ name: 'code', label: 'Code', autocomplete: 'one-time-code', required: true, state: options.state })}
     <button type="submit">Log in</button>
-  </form>
+  </form>`
+      : ''
+  }
   <p><a href="/user/login">Start again</a></p>
 </section>`,
   )

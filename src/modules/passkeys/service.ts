@@ -1,0 +1,254 @@
+/**
+ * Passkeys (WebAuthn credentials), as a second factor after the password and as a password-free
+ * sign-in. The ceremonies' cryptography (attestation on adding, the assertion's signature, origin,
+ * relying-party id, flags and counter) is @simplewebauthn/server's; this service keeps the rules:
+ *
+ * - every ceremony has its own random challenge, stored in the database (so a ceremony begun on one
+ *   server ends on another), valid 5 minutes and spent by its first answer, right or wrong;
+ * - the relying party is the service host (BASE_URL): its host name is the rp id, its origin the
+ *   only origin accepted;
+ * - adding asks for a discoverable credential (the password-free sign-in finds the account from the
+ *   passkey alone); signing in without a password requires user verification (the device's PIN or
+ *   biometrics: the passkey is then both factors), the second step after the password does not;
+ * - a failed assertion is counted in the two-factor budgets (two-factor/service.ts
+ *   secondFactorGuesses), the same as a wrong code;
+ * - a passkey is a second factor. Removing the last one is allowed even where a team requires
+ *   two-factor, as turning the app off is: the member is then sent to enrol (accounts/auth.ts
+ *   lacksRequiredTwoFactor), and replacing a lost or old device starts with removing it.
+ */
+import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
+import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
+import { isUniqueViolationOn } from '../../db/errors.ts'
+import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
+import type { GuessThrottle } from '../../lib/guess-throttle.ts'
+import { parseText } from '../../lib/text.ts'
+import { TooManyAttempts } from '../accounts/service.ts'
+import { secondFactorGuesses } from '../two-factor/service.ts'
+import type { ChallengePurpose, PasskeysRepo } from './repo.ts'
+import { CEREMONY_TTL_MS, PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from './types.ts'
+
+export interface PasskeysDeps {
+  repo: PasskeysRepo
+  clock: Clock
+  attemptBudgets: AttemptBudgetStore
+  /** The service's public base URL (BASE_URL): the relying party. */
+  baseUrl: string
+}
+
+/** A passkey that did not prove anything: unknown here, not the user's, a bad signature, an old challenge. */
+export const passkeyRefused = (): HttpError => new HttpError(401, 'the passkey was not accepted: try again, or use another way to sign in')
+
+const TIMEOUT_MS = 60_000
+
+/**
+ * The key types a passkey may have, named here rather than left to the library: its default adds
+ * ML-DSA-44 when the runtime's WebCrypto has it, so a Bun upgrade would change what gets stored,
+ * and ML-DSA signatures (2.4 kB) exceed what model.ts accepts.
+ */
+const ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256]
+
+/** The challenge the browser's answer carries (clientDataJSON), to find its ceremony; 400 if unreadable. */
+function challengeOf(clientDataJSON: string): string {
+  try {
+    const data = decodeClientDataJSON(clientDataJSON)
+    if (typeof data.challenge === 'string' && /^[A-Za-z0-9_-]{16,200}$/.test(data.challenge)) return data.challenge
+  } catch {
+    // falls through to the 400
+  }
+  throw badRequest('the passkey answer is not readable: try again')
+}
+
+const passkeyOf = (row: { id: number; name: string; created_at: number; last_used_at: number | null; transports: string }): Passkey => ({
+  id: row.id,
+  name: row.name,
+  createdAt: Number(row.created_at),
+  lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+  transports: row.transports === '' ? [] : row.transports.split(','),
+})
+
+const KNOWN_TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])
+
+export class PasskeysService {
+  readonly rpId: string
+  readonly origin: string
+  private readonly rpName: string
+  private readonly guesses: GuessThrottle
+
+  constructor(private readonly deps: PasskeysDeps) {
+    const url = new URL(deps.baseUrl)
+    this.rpId = url.hostname
+    this.origin = url.origin
+    this.rpName = `Lantern (${url.host})`
+    this.guesses = secondFactorGuesses(deps.attemptBudgets, deps.clock)
+  }
+
+  async list(userId: number): Promise<Passkey[]> {
+    return (await this.deps.repo.list(userId)).map(passkeyOf)
+  }
+
+  async has(userId: number): Promise<boolean> {
+    return (await this.deps.repo.count(userId)) > 0
+  }
+
+  /** What `navigator.credentials.create` needs to add a passkey to the account. */
+  async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const existing = await this.deps.repo.list(user.id)
+    if (existing.length >= PASSKEYS_PER_USER) throw conflict(`an account has at most ${PASSKEYS_PER_USER} passkeys: remove one first`)
+    const options = await generateRegistrationOptions({
+      rpName: this.rpName,
+      rpID: this.rpId,
+      userName: user.email,
+      userDisplayName: user.email,
+      // The user handle names the account, not the person: its id, no email.
+      userID: new TextEncoder().encode(`lantern-user-${user.id}`),
+      timeout: TIMEOUT_MS,
+      attestationType: 'none',
+      supportedAlgorithmIDs: ALGORITHMS,
+      excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+    })
+    await this.saveChallenge(options.challenge, 'register', user.id)
+    return options
+  }
+
+  /** Verifies the browser's answer to `registrationOptions` and keeps the passkey under `rawName`. */
+  async register(userId: number, response: RegistrationResponseJSON, rawName: string): Promise<Passkey> {
+    const name = parseText('name', rawName, { max: PASSKEY_NAME_MAX })
+    const challenge = challengeOf(response.response.clientDataJSON)
+    const ceremony = await this.deps.repo.takeChallenge(challenge, 'register', this.deps.clock.now())
+    if (!ceremony || ceremony.user_id !== userId) throw badRequest('this request to add a passkey has expired: start again')
+    if ((await this.deps.repo.count(userId)) >= PASSKEYS_PER_USER) throw conflict(`an account has at most ${PASSKEYS_PER_USER} passkeys: remove one first`)
+    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>
+    try {
+      verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS })
+    } catch {
+      throw badRequest('the passkey could not be verified: try again')
+    }
+    if (!verified.verified) throw badRequest('the passkey could not be verified: try again')
+    const { credential } = verified.registrationInfo
+    // The id stored is the attested one; it must be the id the answer claims (which model.ts bounds).
+    if (credential.id !== response.id) throw badRequest('the passkey could not be verified: try again')
+    if (await this.deps.repo.findByCredential(credential.id)) throw conflict('this passkey is added already')
+    const transports = (credential.transports ?? []).filter((transport) => KNOWN_TRANSPORTS.has(transport)).join(',')
+    const now = this.deps.clock.now()
+    let id: number
+    try {
+      id = await this.deps.repo.insert({ userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), signCount: credential.counter, transports, name, now })
+    } catch (error) {
+      // Two answers with the same credential at once: the second loses the race on the unique id.
+      if (isUniqueViolationOn(error, 'passkeys', 'credential_id')) throw conflict('this passkey is added already')
+      throw error
+    }
+    return { id, name, createdAt: now, lastUsedAt: null, transports: transports === '' ? [] : transports.split(',') }
+  }
+
+  /** What `navigator.credentials.get` needs for a password-free sign-in (any passkey of this site). */
+  async signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const options = await generateAuthenticationOptions({ rpID: this.rpId, timeout: TIMEOUT_MS, userVerification: 'required' })
+    await this.saveChallenge(options.challenge, 'sign-in', null)
+    return options
+  }
+
+  /**
+   * A password-free sign-in: the user the passkey names, once its signature, its user verification
+   * and its challenge check out. Refused: 401 (counted); too many: 429; unreadable: 400.
+   */
+  async signIn(response: AuthenticationResponseJSON, client: string): Promise<number> {
+    const challenge = challengeOf(response.response.clientDataJSON)
+    const passkey = await this.deps.repo.findByCredential(response.id)
+    const attempt = await this.guesses.admit(passkey ? `user:${passkey.user_id}` : 'passkey:unknown', client)
+    if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
+    const ceremony = await this.deps.repo.takeChallenge(challenge, 'sign-in', this.deps.clock.now())
+    if (!ceremony || !passkey) throw passkeyRefused()
+    // A discoverable credential carries its user handle: it must name the passkey's own account.
+    if (response.response.userHandle !== undefined && response.response.userHandle !== isoBase64URL.fromUTF8String(`lantern-user-${passkey.user_id}`)) throw passkeyRefused()
+    await this.verifyAssertion(passkey, response, challenge, true)
+    await attempt.succeeded()
+    return passkey.user_id
+  }
+
+  /** What `navigator.credentials.get` needs for the second step of a sign-in whose password was right. */
+  async secondFactorOptions(userId: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const passkeys = await this.deps.repo.list(userId)
+    if (passkeys.length === 0) throw notFound('this account has no passkey')
+    const options = await generateAuthenticationOptions({
+      rpID: this.rpId,
+      timeout: TIMEOUT_MS,
+      userVerification: 'preferred',
+      allowCredentials: passkeys.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),
+    })
+    await this.saveChallenge(options.challenge, 'second-factor', userId)
+    return options
+  }
+
+  /** The second step with a passkey of `userId`: resolves when it proves them; 401 (counted), 429, 400. */
+  async verifySecondFactor(userId: number, response: AuthenticationResponseJSON, client: string): Promise<void> {
+    const challenge = challengeOf(response.response.clientDataJSON)
+    const attempt = await this.guesses.admit(`user:${userId}`, client)
+    if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
+    const ceremony = await this.deps.repo.takeChallenge(challenge, 'second-factor', this.deps.clock.now())
+    const passkey = await this.deps.repo.findByCredential(response.id)
+    if (!ceremony || ceremony.user_id !== userId || !passkey || passkey.user_id !== userId) throw passkeyRefused()
+    await this.verifyAssertion(passkey, response, challenge, false)
+    await attempt.succeeded()
+  }
+
+  private async verifyAssertion(
+    passkey: { id: number; credential_id: string; public_key: string; sign_count: number; transports: string },
+    response: AuthenticationResponseJSON,
+    challenge: string,
+    requireUserVerification: boolean,
+  ): Promise<void> {
+    let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
+    const seen = Number(passkey.sign_count)
+    try {
+      result = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        credential: { id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: seen, transports: transportsOf(passkey.transports) },
+        requireUserVerification,
+      })
+    } catch {
+      throw passkeyRefused()
+    }
+    if (!result.verified) throw passkeyRefused()
+    if (!(await this.deps.repo.markUsed(passkey.id, seen, result.authenticationInfo.newCounter, this.deps.clock.now()))) throw passkeyRefused()
+  }
+
+  async rename(userId: number, id: number, rawName: string): Promise<Passkey> {
+    const name = parseText('name', rawName, { max: PASSKEY_NAME_MAX })
+    if (!(await this.deps.repo.rename(userId, id, name))) throw notFound()
+    return passkeyOf((await this.deps.repo.find(userId, id))!)
+  }
+
+  /** The passkey, for the removal's confirmation (404 for another user's id). */
+  async get(userId: number, id: number): Promise<Passkey> {
+    const row = await this.deps.repo.find(userId, id)
+    if (!row) throw notFound()
+    return passkeyOf(row)
+  }
+
+  /** Removes one of the user's passkeys (404 for another user's id). */
+  async remove(userId: number, id: number): Promise<void> {
+    if (!(await this.deps.repo.remove(userId, id))) throw notFound()
+  }
+
+  /** The administrator's way out for a user who lost every device (the CLI's `user reset-two-factor`). */
+  removeAllByAdministrator(userId: number): Promise<void> {
+    return this.deps.repo.removeAll(userId)
+  }
+
+  private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {
+    const now = this.deps.clock.now()
+    await this.deps.repo.insertChallenge(challenge, purpose, userId, now, now + CEREMONY_TTL_MS)
+  }
+}
+
+function transportsOf(stored: string): AuthenticatorTransport[] | undefined {
+  return stored === '' ? undefined : (stored.split(',') as AuthenticatorTransport[])
+}
