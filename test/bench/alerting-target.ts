@@ -46,3 +46,4 @@ const loopbacks = Array.from({ length: Number(process.env.TARGET_LOOPBACKS ?? 0)
   return { host: hostname, port: Bun.serve({ port: 0, hostname, fetch: answer }).port! }
 })
 console.log(JSON.stringify({ http: control.port, loopbacks }))
+export {}
