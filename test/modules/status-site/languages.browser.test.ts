@@ -5,7 +5,7 @@
  * `<html lang>` names the language, and the language switcher's links lead to each language.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
@@ -14,10 +14,10 @@ import { LANGUAGES } from '../../../src/lib/i18n.ts'
 import { startServer, type RunningServer } from '../../../src/main.ts'
 import { launchBrowser } from '../../helpers/browser.ts'
 import { ManualClock } from '../../helpers/clock.ts'
+import { expectTranslatedLayout } from '../../helpers/translated-layout.ts'
 
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 27, 13, 5)
-const KEYS = Object.keys(JSON.parse(readFileSync(join(import.meta.dir, '../../../src/content/locales/en.json'), 'utf8')) as Record<string, unknown>)
 
 let browser: Browser
 let server: RunningServer
@@ -66,19 +66,7 @@ describe('every language in Chromium', () => {
             const where = `${lang} ${path} at ${width} px`
             const response = await tab.goto(`${host()}${path}?lang=${lang}`)
             expect({ where, status: response?.status() }).toEqual({ where, status: 200 })
-            const seen = await tab.evaluate(() => {
-              const view = document.documentElement.clientWidth
-              const wide = [...document.querySelectorAll('body *')]
-                .filter((el) => !el.closest('.sr-only, .tip, datalist, [hidden]'))
-                .filter((el) => { const box = el.getBoundingClientRect(); return box.width > 0 && box.right > view + 1 })
-                .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
-              return { lang: document.documentElement.lang, overflow: document.documentElement.scrollWidth - view, wide, text: document.body.innerText, title: document.title }
-            })
-            expect({ where, lang: seen.lang }).toEqual({ where, lang })
-            expect({ where, overflow: Math.max(0, seen.overflow), wide: seen.wide.slice(0, 5) }).toEqual({ where, overflow: 0, wide: [] })
-            const shown = `${seen.title}\n${seen.text}`
-            expect({ where, keys: KEYS.filter((key) => shown.includes(key)) }).toEqual({ where, keys: [] })
-            expect({ where, places: shown.match(/\{\w+\}/g) ?? [] }).toEqual({ where, places: [] })
+            await expectTranslatedLayout(tab, where, lang, '.sr-only, .tip, datalist, [hidden]')
           }
         }
         // The browser's language without ?lang=; the switcher is plain links: following one shows that language.

@@ -11,11 +11,11 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { startSmtp, type SmtpHarness } from '../../helpers/smtp.ts'
 import { startWebApp, type WebApp } from '../../helpers/webapp.ts'
+import { expectTranslatedLayout } from '../../helpers/translated-layout.ts'
 import { emit, linkIn } from './helpers.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const NAV_SUBSCRIBE = (JSON.parse(readFileSync(join(import.meta.dir, '../../../src/content/locales/de.json'), 'utf8')) as Record<string, string>)['nav.subscribe']!
-const KEYS = Object.keys(JSON.parse(readFileSync(join(import.meta.dir, '../../../src/content/locales/en.json'), 'utf8')) as Record<string, unknown>)
 
 let smtp: SmtpHarness
 let app: WebApp
@@ -37,21 +37,7 @@ afterAll(async () => {
 const services = () => app.server.ctx.app.services
 const rowOf = (email: string) => app.server.ctx.database.db.selectFrom('subscribers').selectAll().where('email', '=', email).executeTakeFirst()
 
-async function looksRight(tab: Page, where: string, lang: string): Promise<void> {
-  const seen = await tab.evaluate(() => {
-    const view = document.documentElement.clientWidth
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((el) => !el.closest('.hp, [hidden]'))
-      .filter((el) => { const box = el.getBoundingClientRect(); return box.width > 0 && box.right > view + 1 })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
-    return { lang: document.documentElement.lang, overflow: document.documentElement.scrollWidth - view, wide, text: document.body.innerText, title: document.title }
-  })
-  expect({ where, lang: seen.lang }).toEqual({ where, lang })
-  expect({ where, overflow: Math.max(0, seen.overflow), wide: seen.wide.slice(0, 5) }).toEqual({ where, overflow: 0, wide: [] })
-  const shown = `${seen.title}\n${seen.text}`
-  expect({ where, keys: KEYS.filter((key) => shown.includes(key)) }).toEqual({ where, keys: [] })
-  expect({ where, places: shown.match(/\{\w+\}/g) ?? [] }).toEqual({ where, places: [] })
-}
+const looksRight = (tab: Page, where: string, lang: string) => expectTranslatedLayout(tab, where, lang, '.hp, [hidden]')
 
 let manageUrl = ''
 let unsubscribeUrl = ''
