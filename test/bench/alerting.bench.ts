@@ -10,7 +10,8 @@
  *   - `burst:10000`: 10,000 HTTP monitors at 30 s, each with the one webhook channel as its alert
  *     channel and the default confirmation (retries 2, 2 s apart, within a run; confirm_failures 2
  *     and confirm_successes 2 runs). After a steady window (CPU measured), 1,000 of them (every
- *     tenth id) answer 500 from one instant T. Per failing monitor, the confirmation instant is the
+ *     tenth id, which is every monitor of 10 of the 100 target hosts: ten servers down, each taking
+ *     its 100 endpoints with it) answer 500 from one instant T. Per failing monitor, the confirmation instant is the
  *     last attempt of its confirm_failures-th failing run (from the target's log); the alert's
  *     delay is its arrival at the receiver minus that instant. Printed: delay p50/p95/max, how many
  *     arrived within 10 s, messages per outage (each exactly one `monitor.down`), messages about
@@ -180,7 +181,8 @@ async function load(kind: 'burst' | 'steady', count: number, intervalSeconds: nu
       if (receiver.received.length > 0) fail(`${receiver.received.length} webhooks arrived while every target was up`)
       if (kind === 'steady') return
 
-      // The burst: every tenth monitor (by id: spread over hosts and phases) answers 500 from T.
+      // The burst: every tenth monitor answers 500 from T. Monitor i is on host i % 100, so these are
+      // all 100 monitors of 10 hosts (spread over phases): the per-host cap is what is tried.
       const step = Math.max(1, Math.floor(ids.length / failingCount))
       const failing = ids.filter((_, i) => i % step === 0).slice(0, failingCount)
       const failingSet = new Set(failing)
@@ -201,6 +203,7 @@ async function load(kind: 'burst' | 'steady', count: number, intervalSeconds: nu
         figure: 'outage alerts', load: label, failing: failing.length, states_before: states, states_after: await monitorStates(path, failing),
         target_requests: burstLog.length, target_500s: burstLog.filter(([, , s]) => s === 500).length, webhooks_received: receiver.received.length, confirmation: `retries ${RETRIES} (${RETRY_DELAY_MS / 1000} s apart), confirm_failures ${CONFIRM_FAILURES}`,
         ...down.figures,
+        ...(await outboxStages(path, T)),
         confirmations_spread_s: Number(((lastConfirm - firstConfirm) / 1000).toFixed(1)),
         detection_T_to_confirmation_p50_s: Number((percentile([...down.confirmations].sort((a, b) => a - b), 50) / 1000 - T / 1000).toFixed(1)),
         detection_T_to_confirmation_max_s: Number(((lastConfirm - T) / 1000).toFixed(1)),
@@ -234,6 +237,7 @@ async function load(kind: 'burst' | 'steady', count: number, intervalSeconds: nu
       print({
         figure: 'recovery alerts', load: label, healed: failing.length, were_down: downIds.length, confirmation: `confirm_successes ${CONFIRM_SUCCESSES}`,
         ...up.figures,
+        ...(await outboxStages(path, T2)),
         cpu_percent_of_one_core_T_to_last_alert: cpu.percent(T2, lastUp),
         cpu_worst_5s_percent: cpu.worst(T2, lastUp + 1000, 5000),
         outages_with_exactly_two_messages_down_and_up: failing.filter((id) => totals.get(id) === 2).length,
@@ -268,6 +272,28 @@ async function monitorStates(path: string, ids: number[]): Promise<Record<string
 }
 
 /** Per monitor, the first change to `state` at or after `since`, as the server recorded it (its confirmation instant). */
+/**
+ * Where a delivery's time went, from the server's outbox (webhook rows queued at or after `since`):
+ * queued → its last attempt's result recorded (the worker's wait plus the attempt), the receiver's answer time, and retries.
+ */
+async function outboxStages(path: string, since: number): Promise<Record<string, number>> {
+  const reader = openDatabase(path, { readonly: true })
+  try {
+    const rows = await reader.db.selectFrom('outbox').select(['created_at', 'last_attempt_at', 'latency_ms', 'attempts', 'status']).where('created_at', '>=', since).execute()
+    const waits = rows.filter((r) => r.last_attempt_at !== null).map((r) => r.last_attempt_at! - r.created_at).sort((a, b) => a - b)
+    const latencies = rows.filter((r) => r.latency_ms !== null).map((r) => r.latency_ms!).sort((a, b) => a - b)
+    return {
+      outbox_rows: rows.length,
+      outbox_queued_to_recorded_p50_ms: percentile(waits, 50), outbox_queued_to_recorded_p95_ms: percentile(waits, 95), outbox_queued_to_recorded_max_ms: waits.at(-1) ?? Number.NaN,
+      outbox_receiver_latency_p95_ms: percentile(latencies, 95), outbox_receiver_latency_max_ms: latencies.at(-1) ?? Number.NaN,
+      outbox_rows_retried: rows.filter((r) => r.attempts > 1).length,
+      outbox_rows_not_sent: rows.filter((r) => r.status !== 'sent').length,
+    }
+  } finally {
+    await reader.close()
+  }
+}
+
 async function stateChanges(path: string, ids: number[], state: string, since: number): Promise<Map<number, number>> {
   const reader = openDatabase(path, { readonly: true })
   try {

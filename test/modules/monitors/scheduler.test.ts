@@ -162,6 +162,72 @@ describe('caps and deadlines', () => {
     await scheduler.settle()
   })
 
+  test("a run in its retry pause gives its host's slot to another run, and tries again before any new run", async () => {
+    await removeAll()
+    const timer = new ManualTimer(ctx.clock)
+    const log: string[] = []
+    const secondAttempt = gate()
+    const otherRun = gate()
+    // The first monitor fails, pauses 2 s, then tries again; the other one waits on a gate.
+    const run = async (spec: any, policy: { retryDelayMs: number }, sleep: (ms: number) => Promise<void>) => {
+      const name = spec.url.endsWith('/1') ? 'first' : 'other'
+      log.push(`${name} starts`)
+      if (name === 'other') {
+        await otherRun.promise
+        log.push('other ends')
+        return ok()
+      }
+      await sleep(policy.retryDelayMs)
+      log.push('first tries again')
+      secondAttempt.open()
+      return ok(2)
+    }
+    const scheduler = schedulerFor(ctx, { timer, perHostCap: 1, run })
+    const [first, other] = await Promise.all([1, 2].map((i) => createMonitor({ name: `r${i}`, type: 'http', target: `https://pause.example.com/${i}`, retries: 1 })))
+    const db = ctx.app.services.monitorsRepo.db
+    await db.updateTable('monitors').set({ next_run_at: ctx.clock.now() - 2_000 }).where('id', '=', first.id).execute()
+    await db.updateTable('monitors').set({ next_run_at: ctx.clock.now() - 1_000 }).where('id', '=', other.id).execute()
+    await scheduler.tick()
+    // The first run is in its pause: the host's only slot went to the other monitor.
+    expect(log).toEqual(['first starts', 'other starts'])
+    expect(scheduler.active).toBe(1)
+    timer.advance(2_000)
+    await Bun.sleep(0)
+    // Back from the pause while the host is full: it waits, and goes first once the slot frees.
+    expect(log).toEqual(['first starts', 'other starts'])
+    otherRun.open()
+    await secondAttempt.promise
+    expect(log).toEqual(['first starts', 'other starts', 'other ends', 'first tries again'])
+    await scheduler.settle()
+    expect((await resultsOf(first.id))[0]).toMatchObject({ outcome: 'ok', attempts: 2 })
+    expect(await resultsOf(other.id)).toHaveLength(1)
+  })
+
+  test("overdue runs of a full host do not stand in front of other hosts' due runs", async () => {
+    await removeAll()
+    const open = gate()
+    const started: string[] = []
+    const run = async (spec: any) => {
+      started.push(new URL(spec.url).hostname)
+      await open.promise
+      return ok()
+    }
+    // The scan looks at globalCap × 4 = 8 heap entries a turn: 30 overdue runs for one full host exceed it.
+    const scheduler = schedulerFor(ctx, { run, perHostCap: 1, globalCap: 2 })
+    const crowd = await Promise.all(Array.from({ length: 30 }, (_, i) => createMonitor({ name: `c${i}`, type: 'http', target: `https://crowd.example.com/${i}` })))
+    const lone = await createMonitor({ name: 'lone', type: 'http', target: 'https://lone.example.com/' })
+    const db = ctx.app.services.monitorsRepo.db
+    for (const [i, m] of crowd.entries()) await db.updateTable('monitors').set({ next_run_at: ctx.clock.now() - 60_000 + i }).where('id', '=', m.id).execute()
+    await db.updateTable('monitors').set({ next_run_at: ctx.clock.now() - 1_000 }).where('id', '=', lone.id).execute()
+    // One turn: it learns the crowd's host is full, the crowd waits off the heap, the lone host's run starts.
+    await scheduler.tick()
+    expect(started).toEqual(['crowd.example.com', 'lone.example.com'])
+    open.open()
+    await scheduler.settle()
+    for (let i = 0; i < 40 && started.length < 31; i++) await scheduler.tick().then(() => scheduler.settle())
+    expect(started.filter((host) => host === 'crowd.example.com')).toHaveLength(30)
+  })
+
   test('a run that never ends fails at its hard deadline (runBudgetMs + 1 s)', async () => {
     await removeAll()
     const timer = new ManualTimer(ctx.clock)

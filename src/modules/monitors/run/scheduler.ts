@@ -3,8 +3,12 @@
  *
  * - First runs are phase-spread over the interval by the API (service.ts phaseOffsetMs); runs stay
  *   on their grid afterwards (recorder.ts nextRunAfter), so monitors never bunch up.
- * - A global cap (100 runs at once) and a per-host cap (4) bound the load on us and on a target;
- *   a run that finds its host busy waits for a later tick.
+ * - A global cap (100 checks at once) and a per-host cap (4) bound the load on us and on a target.
+ *   They count requests on the network: a run gives its slot back during a retry pause and takes
+ *   one again (before any new run) to try once more, so a failing host's runs, which are mostly
+ *   pauses, never hold its slots from its healthy monitors. A run that finds its host full waits
+ *   in that host's queue, off the heap, until one of the host's slots frees: a crowd of overdue
+ *   runs for one host never stands in front of due runs for other hosts.
  * - Every run has a hard deadline: the engine's runBudgetMs + 1 s; past it, the run is a failure.
  * - Finished runs are written in batches: one transaction a second at most (recorder.ts). The lease
  *   of a run lasts until its result is written, so a longer interval between writes would delay the
@@ -69,6 +73,15 @@ export interface SchedulerOptions {
   observer?: SchedulerObserver
 }
 
+/** One run's claim on the caps: held while a request of it is on the network. */
+interface RunSlot {
+  host: string | null
+  held: boolean
+  /** The run has its result (or its deadline passed): it never takes a slot again. */
+  ended: boolean
+  resume?: () => void
+}
+
 export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, flushAtPending: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
 
 export class MonitorScheduler {
@@ -78,6 +91,11 @@ export class MonitorScheduler {
   /** Monitors with a run under way or a result not yet written: never started twice. */
   private readonly inFlight = new Map<number, Promise<void>>()
   private readonly hostLoad = new Map<string, number>()
+  /** Due runs whose host was full, per host, in due order: back on the heap when a slot frees. */
+  private readonly parked = new Map<string, MinHeap>()
+  /** Runs back from a retry pause waiting for a slot (first come, first served; before new runs). */
+  private readonly resuming: RunSlot[] = []
+  private readonly resumingFor = new Map<string, number>()
   /** Each monitor's host as of its last run (a hint; the row read before a run decides). */
   private readonly hostOf = new Map<number, string>()
   private pending: MonitorEvent[] = []
@@ -108,13 +126,88 @@ export class MonitorScheduler {
     this.leaseOwner = options.leaseOwner ?? crypto.randomUUID()
   }
 
-  /** Runs under way right now (not counting finished ones waiting to be written). */
+  /** Checks on the network right now (not runs in a retry pause, nor finished ones waiting to be written). */
   get active(): number {
     return this.runningNow
   }
 
   /** What the global cap counts: checks on the network now. Finished runs wait for the write without holding a slot. */
   private runningNow = 0
+
+  /** What the per-host cap counts against: the host's checks on the network and its runs waiting to resume. */
+  private loadOf(host: string): number {
+    return (this.hostLoad.get(host) ?? 0) + (this.resumingFor.get(host) ?? 0)
+  }
+
+  private take(slot: RunSlot): void {
+    slot.held = true
+    this.runningNow++
+    if (slot.host !== null) this.hostLoad.set(slot.host, (this.hostLoad.get(slot.host) ?? 0) + 1)
+  }
+
+  private giveBack(slot: RunSlot): void {
+    if (!slot.held) return
+    slot.held = false
+    this.runningNow--
+    if (slot.host !== null) this.hostLoad.set(slot.host, (this.hostLoad.get(slot.host) ?? 1) - 1)
+  }
+
+  /** A run back from its retry pause: it tries again as soon as both caps allow (an ended run never does). */
+  private resume(slot: RunSlot): Promise<void> {
+    if (slot.ended) return new Promise(() => {})
+    const hostFree = slot.host === null || ((this.hostLoad.get(slot.host) ?? 0) < this.perHostCap && !this.resumingFor.has(slot.host))
+    if (this.runningNow < this.globalCap && hostFree) {
+      this.take(slot)
+      return Promise.resolve()
+    }
+    return new Promise((resolve) => {
+      slot.resume = resolve
+      this.resuming.push(slot)
+      if (slot.host !== null) this.resumingFor.set(slot.host, (this.resumingFor.get(slot.host) ?? 0) + 1)
+    })
+  }
+
+  private dropResuming(slot: RunSlot, index = this.resuming.indexOf(slot)): void {
+    if (index < 0) return
+    this.resuming.splice(index, 1)
+    slot.resume = undefined
+    if (slot.host !== null) {
+      const left = (this.resumingFor.get(slot.host) ?? 1) - 1
+      if (left > 0) this.resumingFor.set(slot.host, left)
+      else this.resumingFor.delete(slot.host)
+    }
+  }
+
+  /** A slot freed (a pause began, a run ended): paused runs first, then the host's queue, then due runs. */
+  private handOn(host: string | null): void {
+    for (let i = 0; i < this.resuming.length && this.runningNow < this.globalCap; ) {
+      const slot = this.resuming[i]!
+      if (slot.host !== null && (this.hostLoad.get(slot.host) ?? 0) >= this.perHostCap) {
+        i++
+        continue
+      }
+      const resume = slot.resume!
+      this.dropResuming(slot, i)
+      this.take(slot)
+      resume()
+    }
+    if (host !== null) {
+      const queue = this.parked.get(host)
+      for (let room = this.perHostCap - this.loadOf(host); queue && room > 0 && queue.size > 0; room--) this.heap.push(queue.pop()!)
+      if (queue?.size === 0) this.parked.delete(host)
+    }
+    const top = this.heap.peek()
+    if (this.running && top && top.at <= this.options.clock.now() && this.runningNow < this.globalCap) {
+      this.startDueSerially().catch((error) => this.options.onError?.(error))
+    }
+  }
+
+  /** Waits, off the heap, for one of its host's slots. */
+  private park(host: string, entry: { id: number; at: number }): void {
+    let queue = this.parked.get(host)
+    if (!queue) this.parked.set(host, (queue = new MinHeap()))
+    queue.push(entry)
+  }
 
   start(): void {
     if (this.running) return
@@ -221,7 +314,6 @@ export class MonitorScheduler {
   private async startDue(): Promise<void> {
     const now = this.options.clock.now()
     const due: Array<{ id: number; at: number }> = []
-    const busyHosts: Array<{ id: number; at: number }> = []
     // Runs this batch already plans per host: a monitor whose host (known from its last run) is
     // full waits without a database read, and the scan is bounded so a crowd for one host costs little.
     const planned = new Map<string, number>()
@@ -233,17 +325,15 @@ export class MonitorScheduler {
       if (this.scheduled.get(top.id) !== top.at || this.inFlight.has(top.id)) continue
       const host = this.hostOf.get(top.id)
       if (host) {
-        const load = (this.hostLoad.get(host) ?? 0) + (planned.get(host) ?? 0)
+        const load = this.loadOf(host) + (planned.get(host) ?? 0)
         if (load >= this.perHostCap) {
-          busyHosts.push(top)
+          this.park(host, top)
           continue
         }
         planned.set(host, (planned.get(host) ?? 0) + 1)
       }
       due.push(top)
     }
-    for (const entry of busyHosts) this.heap.push(entry)
-    busyHosts.length = 0
     if (due.length === 0) return
     const rows = new Map((await this.options.repo.findMany(due.map((d) => d.id))).map((row) => [row.id, row]))
     const stillDue = due.filter((entry) => {
@@ -254,6 +344,8 @@ export class MonitorScheduler {
       const definition = definitionOf(rows.get(entry.id)!)
       return runBudgetMs(definition.timeoutMs, { retries: definition.retries, retryDelayMs: definition.retryIntervalMs })
     }))
+    // A run whose host was not known yet and turns out full frees its place: look at the heap again.
+    let learnedBusyHost = false
     const claimed = await this.options.repo.claimDue(stillDue.map((entry) => entry.id), {
       owner: this.leaseOwner,
       now,
@@ -283,8 +375,14 @@ export class MonitorScheduler {
       const host = hostKey(definition)
       if (host === null) this.hostOf.delete(entry.id)
       else this.hostOf.set(entry.id, host)
-      if (host !== null && (this.hostLoad.get(host) ?? 0) >= this.perHostCap) {
-        busyHosts.push(entry)
+      if (host !== null && this.loadOf(host) >= this.perHostCap) {
+        this.park(host, entry)
+        learnedBusyHost = true
+        continue
+      }
+      // The cap filled while the rows were read (paused runs came back first): wait for the next slot.
+      if (this.runningNow >= this.globalCap) {
+        this.heap.push(entry)
         continue
       }
       this.scheduled.delete(entry.id)
@@ -303,27 +401,27 @@ export class MonitorScheduler {
         this.pending.push({ kind: 'tick', monitorId: entry.id, scheduledAt: entry.at })
         continue
       }
-      if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 0) + 1)
-      this.runningNow++
+      const slot: RunSlot = { host, held: false, ended: false }
+      this.take(slot)
       const policy: RetryPolicy = { retries: definition.retries, retryDelayMs: definition.retryIntervalMs }
       const budget = runBudgetMs(definition.timeoutMs, policy) + SCHEDULER_DEFAULTS.deadlineMarginMs
       const checkEnded = this.options.observer?.checkStarted(entry.id, definition.type)
       this.inFlight.set(
         entry.id,
-        this.runWithDeadline(spec, policy, budget).then((result) => {
+        this.runWithDeadline(spec, policy, budget, slot).then((result) => {
           checkEnded?.()
-          if (host !== null) this.hostLoad.set(host, (this.hostLoad.get(host) ?? 1) - 1)
-          this.runningNow--
+          slot.ended = true
+          this.dropResuming(slot)
+          this.giveBack(slot)
           if (!this.abandoned) this.pending.push({ kind: 'run', monitorId: entry.id, scheduledAt: entry.at, result })
-          const top = this.heap.peek()
-          if (this.running && top && top.at <= this.options.clock.now()) this.startDueSerially().catch((error) => this.options.onError?.(error))
+          this.handOn(host)
         }),
       )
     }
-    for (const entry of busyHosts) this.heap.push(entry)
+    if (learnedBusyHost && this.runningNow < this.globalCap) this.startAgain = true
   }
 
-  private async runWithDeadline(spec: MonitorSpec, policy: RetryPolicy, budgetMs: number): Promise<CheckResult & { attempts: number }> {
+  private async runWithDeadline(spec: MonitorSpec, policy: RetryPolicy, budgetMs: number, slot: RunSlot): Promise<CheckResult & { attempts: number }> {
     let handle: unknown
     const deadline = new Promise<CheckResult & { attempts: number }>((resolve) => {
       handle = this.timer.setTimeout(
@@ -331,7 +429,13 @@ export class MonitorScheduler {
         budgetMs,
       )
     })
-    const sleep: Sleep = (ms) => new Promise((resolve) => this.timer.setTimeout(() => resolve(), ms))
+    // A retry pause sends nothing: its slot serves others meanwhile. The hard deadline runs on.
+    const sleep: Sleep = async (ms) => {
+      this.giveBack(slot)
+      this.handOn(slot.host)
+      await new Promise<void>((resolve) => this.timer.setTimeout(() => resolve(), ms))
+      await this.resume(slot)
+    }
     try {
       return await Promise.race([this.run(spec, policy, sleep), deadline])
     } catch (error) {
