@@ -147,6 +147,22 @@ describe('recurring maintenance', () => {
     expect((await feed())[uidOf(occurrence.id)]).toBeUndefined()
   })
 
+  test('an occurrence of a series that already skips 500 dates cannot be deleted (409) and stays', async () => {
+    ctx.clock.set(NOW)
+    const skipped = Array.from({ length: 500 }, (_, i) => new Date(Date.UTC(2031, 0, 1) + i * DAY).toISOString().slice(0, 10))
+    const { data: series } = await json(await api('/maintenance-series', {
+      method: 'POST',
+      json: { status_page_id: pageId, title: 'Full', time_zone: 'UTC', starts_on: '2027-03-21', start_time: '05:00', duration_minutes: 10, frequency: 'daily', exceptions: skipped },
+    }))
+    const first = (await json(await api(`/maintenances?status_page_id=${pageId}&limit=200`))).data.find((w: { series_id: number | null }) => w.series_id === series.id)
+    const response = await api(`/maintenances/${first.id}`, { method: 'DELETE' })
+    expect(response.status).toBe(409)
+    expect((await json(response)).error).toContain('500')
+    expect((await api(`/maintenances/${first.id}`)).status).toBe(200)
+    expect(Number((await feed())[seriesUid(series.id)]!.sequence)).toBe(0)
+    await api(`/maintenance-series/${series.id}`, { method: 'DELETE' })
+  })
+
   test('a cancelled series with an end leaves the feed 30 days after it; one without an end stays', async () => {
     ctx.clock.set(NOW)
     const { data: ending } = await json(await api('/maintenance-series', {
