@@ -8,7 +8,7 @@
  * the maintenances module keeps it. Occurrences of a series are not
  * listed on their own (the rule makes them), so an update posted to an occurrence shows on the page
  * and in the feeds, not here; a one-off window's DESCRIPTION carries its updates, newest first. Every byte comes from stored times, so an unchanged
- * page gives the same feed and ETag.
+ * page gives the same feed and ETag (until a cancelled event's time in the feed is over).
  */
 import { dayNumber, instantOf, occurrences, type RecurrenceRule } from '../maintenances/service.ts'
 import type { MaintenanceCancellation } from '../maintenances/service.ts'
