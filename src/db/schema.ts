@@ -27,6 +27,7 @@ import type {
   IncidentUpdatesTable,
 } from '../modules/incidents/tables.ts'
 import type {
+  MaintenanceCancellationsTable,
   MaintenanceComponentsTable,
   MaintenanceSeriesComponentsTable,
   MaintenanceSeriesTable,
@@ -74,6 +75,7 @@ export interface Database {
   maintenance_series: MaintenanceSeriesTable
   maintenance_series_components: MaintenanceSeriesComponentsTable
   maintenance_updates: MaintenanceUpdatesTable
+  maintenance_cancellations: MaintenanceCancellationsTable
   check_results: CheckResultsTable
   check_minutes: CheckMinutesTable
   check_days: CheckDaysTable

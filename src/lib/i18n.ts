@@ -12,9 +12,9 @@
  */
 import { LOCALE_FILES, type LocaleFile } from '../content/locales/index.ts'
 import { formatDate, formatDateTime, formatLength, formatMonth } from './human-time.ts'
+import { LANGUAGES, matchLanguage, type Language } from './language-match.ts'
 
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja'] as const
-export type Language = (typeof LANGUAGES)[number]
+export { LANGUAGES, matchLanguage, type Language } from './language-match.ts'
 export const DEFAULT_LANGUAGE: Language = 'en'
 
 const known = new Set<string>(LANGUAGES)
@@ -22,16 +22,6 @@ export const isLanguage = (value: unknown): value is Language => typeof value ==
 
 /** Each language's own name, for the switcher. */
 export const languageName = (lang: Language): string => String(LOCALE_FILES[lang]['language.name'])
-
-/** A tag a visitor's browser sends (`pt-br`, `de-AT`, `ja`) as one of ours, or undefined. */
-export function matchLanguage(tag: string): Language | undefined {
-  const lower = tag.trim().toLowerCase()
-  for (const lang of LANGUAGES) if (lang.toLowerCase() === lower) return lang
-  const base = lower.split('-')[0]
-  // `pt` and `pt-PT` readers get Brazilian Portuguese rather than nothing.
-  for (const lang of LANGUAGES) if (lang.toLowerCase().split('-')[0] === base) return lang
-  return undefined
-}
 
 /** The best of our languages for an `Accept-Language` header (RFC 9110 weights), or undefined. */
 export function negotiateLanguage(header: string | null | undefined): Language | undefined {

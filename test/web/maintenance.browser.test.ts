@@ -245,4 +245,15 @@ describe('maintenance in the browser', () => {
     expect((await maintenances().list(user(), { pageId })).map((m) => m.title)).toEqual(['Mine'])
     expect((await postForm(app, `/user/maintenance/${mine.id}/cancel`, {}, { cookie })).status).toBe(303)
   })
+  test('cancelling an occurrence whose series already skips 500 dates says why and keeps it', async () => {
+    const otherPage = await app.server.ctx.createPage(app.owner.key, { name: 'Full series', slug: unique('full') })
+    const skipped = Array.from({ length: 500 }, (_, i) => new Date(Date.UTC(2031, 0, 1) + i * 86_400_000).toISOString().slice(0, 10))
+    const series = await app.server.ctx.app.services.maintenanceSeries.create(user(), { status_page_id: otherPage.id, title: 'Nightly full', time_zone: 'UTC', starts_on: '2026-11-24', start_time: '05:00', duration_minutes: 10, frequency: 'daily', exceptions: skipped })
+    const occurrence = (await maintenances().list(user(), { pageId: otherPage.id })).find((m) => m.seriesId === series.id)!
+    await page.goto(`${app.base}/user/maintenance/${occurrence.id}/cancel`)
+    await page.getByRole('button', { name: 'Cancel maintenance' }).click()
+    await page.waitForURL(`${app.base}/user/maintenance/${occurrence.id}`)
+    expect(await page.getByText('already skips 500 dates').isVisible()).toBe(true)
+    expect((await maintenances().get(user(), occurrence.id)).title).toBe('Nightly full')
+  })
 })

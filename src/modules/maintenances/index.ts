@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
+import { conflictResponse, errorResponses, IdParams, sharedModels } from '../../http/schemas.ts'
 import { apiKeySecurity, ownerAuth } from '../accounts/auth.ts'
 import type { AccountsService } from '../accounts/service.ts'
 import {
@@ -90,8 +90,11 @@ export function maintenancesRoutes(deps: { accounts: AccountsService; maintenanc
       },
       {
         params: IdParams,
-        response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses },
-        detail: detail('Delete a maintenance window'),
+        response: { 200: t.Object({ data: t.Object({ deleted: t.Boolean() }) }), ...errorResponses, ...conflictResponse },
+        detail: detail(
+          'Delete a maintenance window',
+          'Cancels it: it leaves the page, history, feeds and JSON at once; the calendar feed shows it as cancelled (same UID, SEQUENCE one higher) for 30 days past the later of its end and now, so subscribed calendars remove it. Deleting an occurrence of a recurring maintenance adds its date to the series\' `exceptions` (409 when the series already skips 500 dates).',
+        ),
       },
     )
 }

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
-import type { MaintenanceSeriesTable } from './tables.ts'
-import type { MaintenanceUpdateStatus } from './types.ts'
+import type { MaintenanceCancellationsTable, MaintenanceSeriesTable } from './tables.ts'
+import { CANCELLED_SHOWN_MS, type MaintenanceUpdateStatus } from './types.ts'
 
 export class MaintenancesRepo {
   /** The connection or transaction this repo writes with (producers emit their events on it). */
@@ -112,6 +112,38 @@ export class MaintenancesRepo {
 
   delete(id: number) {
     return this.db.deleteFrom('maintenances').where('id', '=', id).execute()
+  }
+
+  insertCancellation(values: Insertable<MaintenanceCancellationsTable>) {
+    return this.db.insertInto('maintenance_cancellations').values(values).execute()
+  }
+
+  /** The page's deleted windows still shown in the calendar feed at `now`, newest deletion first. */
+  cancellationsOf(pageId: number, now: number) {
+    const since = now - CANCELLED_SHOWN_MS
+    return this.db
+      .selectFrom('maintenance_cancellations')
+      .selectAll()
+      .where('page_id', '=', pageId)
+      .where((eb) => eb.or([eb('end_at', '>', since), eb('deleted_at', '>', since)]))
+      .orderBy('deleted_at', 'desc')
+      .orderBy('maintenance_id', 'desc')
+      .execute()
+  }
+
+  /** Forgets the page's deleted windows the feed no longer shows. */
+  pruneCancellations(pageId: number, now: number) {
+    const since = now - CANCELLED_SHOWN_MS
+    return this.db.deleteFrom('maintenance_cancellations').where('page_id', '=', pageId).where('end_at', '<=', since).where('deleted_at', '<=', since).execute()
+  }
+
+  seriesExceptions(seriesId: number) {
+    return this.db.selectFrom('maintenance_series').select(['exceptions', 'sequence']).where('id', '=', seriesId).executeTakeFirst()
+  }
+
+  /** Skips one date of a series (an EXDATE in the calendar feed): a change, so its SEQUENCE goes up. */
+  setSeriesExceptions(seriesId: number, exceptions: string, now: number) {
+    return this.db.updateTable('maintenance_series').set({ exceptions, updated_at: now, sequence: sql<number>`sequence + 1` }).where('id', '=', seriesId).execute()
   }
 }
 

@@ -17,10 +17,10 @@ import { requireComponentsOnPage } from '../components/service.ts'
 import { Notifier } from '../notify/contract.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
 import type { MaintenanceSeriesInput } from './model.ts'
-import { dayNumber, FREQUENCIES, isLocalDate, isLocalTime, isTimeZone, occurrences, WEEKDAYS, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
+import { dayNumber, FREQUENCIES, instantOf, isLocalDate, isLocalTime, isTimeZone, occurrences, WEEKDAYS, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
 import type { MaintenanceSeriesRepo } from './repo.ts'
 import type { MaintenanceSeriesTable } from './tables.ts'
-import { MAX_MESSAGE, MAX_TITLE } from './types.ts'
+import { cancelledShownUntil, MAX_MESSAGE, MAX_TITLE } from './types.ts'
 
 /** How far ahead occurrences are written as windows. */
 export const HORIZON_MS = 60 * 86_400_000
@@ -61,6 +61,15 @@ export function ruleOf(row: Selectable<MaintenanceSeriesTable>): RecurrenceRule 
     count: row.count ?? undefined,
     exceptions: row.exceptions === '' ? [] : row.exceptions.split(','),
   }
+}
+
+/** When the rule's last occurrence ends (undefined: it repeats for good). */
+export function lastEnd(rule: RecurrenceRule): number | undefined {
+  if (rule.count !== undefined) return occurrences({ ...rule, exceptions: [] }, { from: 0, to: Number.MAX_SAFE_INTEGER, limit: rule.count }).at(-1)?.endAt ?? 0
+  if (rule.untilOn === undefined) return undefined
+  // At most the end of an occurrence on the last local date.
+  const [hour, minute] = rule.startTime.split(':').map(Number) as [number, number]
+  return instantOf(rule.timeZone, dayNumber(rule.untilOn)! * 86_400_000 + hour * 3_600_000 + minute * 60_000) + rule.durationMinutes * 60_000
 }
 
 /** The shortest time between two occurrence days of a rule, in days. */
@@ -126,9 +135,15 @@ export class MaintenanceSeriesService {
     return (await this.hydrate([row]))[0]!
   }
 
-  /** Every series of a page, cancelled ones too (the calendar feed shows them cancelled). */
+  /**
+   * Every series of a page for the calendar feed: cancelled ones too (shown cancelled) until
+   * CANCELLED_SHOWN_MS past the later of the cancellation and the rule's last occurrence (one
+   * without an end stays).
+   */
   async allForPage(pageId: number, limit = 200): Promise<MaintenanceSeries[]> {
-    return this.hydrate(await this.deps.repo.list({ pageId, limit }))
+    const now = this.deps.clock.now()
+    const rows = await this.deps.repo.list({ pageId, limit })
+    return this.hydrate(rows.filter((row) => row.cancelled_at === null || cancelledShownUntil(row.cancelled_at, lastEnd(ruleOf(row))) > now))
   }
 
   async create(owner: Owner, input: MaintenanceSeriesInput): Promise<MaintenanceSeries> {

@@ -10,7 +10,7 @@
 import type { Selectable } from 'kysely'
 import type { ChangeFeed } from '../../lib/change-feed.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { badRequest, notFound } from '../../lib/errors.ts'
+import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { parseText } from '../../lib/text.ts'
 import { parseRfc3339 } from '../../lib/time.ts'
 import type { Owner } from '../accounts/service.ts'
@@ -21,10 +21,11 @@ import type { MaintenancesRepo } from './repo.ts'
 import type { MaintenancesTable } from './tables.ts'
 import type { MaintenanceInput, MaintenanceUpdateInput } from './model.ts'
 import { maintenancePhase } from '../status-pipeline/windows.ts'
-import { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance } from './types.ts'
+import { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceCancellation } from './types.ts'
+import { MAX_EXCEPTIONS } from './series.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
-export { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceUpdate, type MaintenanceUpdateStatus } from './types.ts'
+export { CANCELLED_SHOWN_MS, MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceCancellation, type MaintenanceUpdate, type MaintenanceUpdateStatus } from './types.ts'
 export { MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
 export { dayNumber, instantOf, occurrences, type Occurrence, type RecurrenceRule } from './recurrence.ts'
 
@@ -134,10 +135,37 @@ export class MaintenancesService {
     return this.get(owner, id)
   }
 
+  /**
+   * Deletes a window, which cancels it. A one-off window leaves a cancellation behind (its calendar
+   * event turns cancelled, SEQUENCE one higher, for CANCELLED_SHOWN_MS past the later of its end
+   * and now); an occurrence of a series becomes one of the series' skipped dates, so the series'
+   * event drops it (EXDATE) and the hourly extension does not write it again.
+   */
   async delete(owner: Owner, id: number): Promise<void> {
-    const current = await this.get(owner, id)
-    await this.deps.repo.delete(id)
-    this.deps.changes.pageChanged(current.pageId)
+    const row = await this.deps.repo.findWithOwner(id)
+    if (!row || row.owner_id !== owner.id) throw notFound()
+    await this.deps.repo.transaction(async (repo) => {
+      const now = this.deps.clock.now()
+      if (row.series_id === null) {
+        await repo.pruneCancellations(row.page_id, now)
+        await repo.insertCancellation({ maintenance_id: row.id, page_id: row.page_id, title: row.title, start_at: row.start_at, end_at: row.end_at, sequence: row.sequence + 1, deleted_at: now })
+      } else if (row.occurrence_on !== null) {
+        const series = await repo.seriesExceptions(row.series_id)
+        const skipped = series === undefined || series.exceptions === '' ? [] : series.exceptions.split(',')
+        if (series !== undefined && !skipped.includes(row.occurrence_on)) {
+          if (skipped.length >= MAX_EXCEPTIONS) throw conflict(`its recurring maintenance already skips ${MAX_EXCEPTIONS} dates; change the series' rule instead`)
+          await repo.setSeriesExceptions(row.series_id, [...skipped, row.occurrence_on].toSorted().join(','), now)
+        }
+      }
+      await repo.delete(id)
+    })
+    this.deps.changes.pageChanged(row.page_id)
+  }
+
+  /** The page's deleted one-off windows the calendar feed still shows, cancelled. */
+  async cancelledForPage(pageId: number): Promise<MaintenanceCancellation[]> {
+    const rows = await this.deps.repo.cancellationsOf(pageId, this.deps.clock.now())
+    return rows.map((row) => ({ id: row.maintenance_id, title: row.title, startAt: row.start_at, endAt: row.end_at, sequence: row.sequence, deletedAt: row.deleted_at }))
   }
 
   // ---- public reads ---------------------------------------------------------------------------

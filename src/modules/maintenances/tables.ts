@@ -65,3 +65,16 @@ export interface MaintenanceUpdatesTable {
   message: string
   at: number
 }
+
+/** What is left of a deleted one-off window for the calendar feed (its cancelled event). */
+export interface MaintenanceCancellationsTable {
+  /** The deleted window's id (its calendar UID is made of it). */
+  maintenance_id: number
+  page_id: number
+  title: string
+  start_at: number
+  end_at: number
+  /** The window's SEQUENCE when it was deleted, plus one. */
+  sequence: number
+  deleted_at: number
+}

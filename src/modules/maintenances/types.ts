@@ -36,3 +36,24 @@ export interface Maintenance {
   createdAt: number
   updatedAt: number
 }
+
+/**
+ * A deleted one-off window or a cancelled series stays in the calendar feed, cancelled, until this
+ * long after the later of its end and its deletion: a calendar that refreshes at least this often
+ * removes it, and one that imported it long ago still hears of it while it is to come.
+ */
+export const CANCELLED_SHOWN_MS = 30 * 86_400_000
+
+/** Until when a cancelled event is in the calendar feed (`end` undefined: it has no end). */
+export const cancelledShownUntil = (cancelledAt: number, end: number | undefined): number =>
+  end === undefined ? Number.POSITIVE_INFINITY : Math.max(cancelledAt, end) + CANCELLED_SHOWN_MS
+
+/** A deleted one-off window as the calendar feed shows it: cancelled, with no more than that needs. */
+export interface MaintenanceCancellation {
+  id: number
+  title: string
+  startAt: number
+  endAt: number
+  sequence: number
+  deletedAt: number
+}

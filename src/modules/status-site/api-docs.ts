@@ -72,7 +72,7 @@ export const feedDetail = (kind: 'rss' | 'atom') =>
 export const calendarDetail = asDetail({
   tags: ['Status host'],
   summary: 'Maintenance as an iCalendar feed to subscribe to',
-  description: `One event per recurring maintenance (RRULE, EXDATE, times in its IANA zone by TZID) and per one-off window (UTC). UIDs are stable; SEQUENCE rises with every change; a cancelled recurring maintenance is STATUS:CANCELLED. ${WHO}`,
+  description: `One event per recurring maintenance (RRULE, EXDATE, times in its IANA zone by TZID) and per one-off window (UTC). UIDs are stable; SEQUENCE rises with every change; a cancelled recurring maintenance, and a deleted one-off window, are STATUS:CANCELLED with a higher SEQUENCE for 30 days past the later of their end and their cancellation (a recurring maintenance without an end stays). ${WHO}`,
   parameters: [AUTH_TOKEN],
   responses: answers({ description: 'iCalendar (RFC 5545)', content: { 'text/calendar': { schema: { type: 'string' } } } }),
 })

@@ -3,12 +3,15 @@
  * with its rule (RRULE), skipped dates (EXDATE) and local times named by their IANA zone (TZID),
  * each zone defined by a VTIMEZONE over the series' years; a one-off window is a VEVENT in UTC. UIDs never change for an event; SEQUENCE is the event's count
  * of changes, so calendar programs replace an older copy; a cancelled series stays as
- * STATUS:CANCELLED so subscribed calendars remove its occurrences. Occurrences of a series are not
+ * STATUS:CANCELLED so subscribed calendars remove its occurrences, and so does a deleted one-off
+ * window (from its cancellation: UID, times, title and a SEQUENCE one past its last), for as long as
+ * the maintenances module keeps it. Occurrences of a series are not
  * listed on their own (the rule makes them), so an update posted to an occurrence shows on the page
  * and in the feeds, not here; a one-off window's DESCRIPTION carries its updates, newest first. Every byte comes from stored times, so an unchanged
- * page gives the same feed and ETag.
+ * page gives the same feed and ETag (until a cancelled event's time in the feed is over).
  */
 import { dayNumber, instantOf, occurrences, type RecurrenceRule } from '../maintenances/service.ts'
+import type { MaintenanceCancellation } from '../maintenances/service.ts'
 import type { PublicMaintenance, PublicMaintenanceSeries } from './events.ts'
 import { vtimezone } from './vtimezone.ts'
 
@@ -18,6 +21,8 @@ export interface CalendarInput {
   pageId: number
   series: readonly PublicMaintenanceSeries[]
   maintenances: readonly PublicMaintenance[]
+  /** Deleted one-off windows, shown cancelled. */
+  cancelled: readonly MaintenanceCancellation[]
 }
 
 const DAY_MS = 86_400_000
@@ -135,6 +140,24 @@ function windowEvent(window: PublicMaintenance, input: CalendarInput): string[] 
   ]
 }
 
+/** A deleted window: the same UID, a higher SEQUENCE and STATUS:CANCELLED make calendars remove it. */
+function cancelledEvent(window: MaintenanceCancellation, input: CalendarInput): string[] {
+  return [
+    'BEGIN:VEVENT',
+    `UID:maintenance-${window.id}.page-${input.pageId}@lantern`,
+    `DTSTAMP:${utc(window.deletedAt)}`,
+    `LAST-MODIFIED:${utc(window.deletedAt)}`,
+    `SEQUENCE:${window.sequence}`,
+    'STATUS:CANCELLED',
+    `SUMMARY:${escapeText(window.title)}`,
+    `DTSTART:${utc(window.startAt)}`,
+    `DTEND:${utc(window.endAt)}`,
+    `URL:${input.url}/`,
+    'TRANSP:TRANSPARENT',
+    'END:VEVENT',
+  ]
+}
+
 const UPDATE_WORDS = { scheduled: 'Scheduled', in_progress: 'In progress', verifying: 'Verifying', completed: 'Completed' } as const
 
 /** A one-off window's description with its updates, newest first (posting one raises its SEQUENCE). */
@@ -165,6 +188,7 @@ export function renderCalendar(input: CalendarInput): string {
   for (const series of input.series) lines.push(...(seriesEvent(series, input) ?? []))
   // Occurrences belong to their series' event.
   for (const window of input.maintenances) if (window.seriesId === null) lines.push(...windowEvent(window, input))
+  for (const window of input.cancelled) lines.push(...cancelledEvent(window, input))
   lines.push('END:VCALENDAR')
   return `${lines.map(fold).join('\r\n')}\r\n`
 }

@@ -9,5 +9,6 @@ export function pageEventsSource(services: { incidents: IncidentsService; mainte
     incidentHistory: (pageId, options) => services.incidents.historyForPage(pageId, options),
     recentMaintenances: (pageId, limit) => services.maintenances.recentForPage(pageId, limit),
     maintenanceSeries: (pageId) => services.maintenanceSeries.allForPage(pageId),
+    cancelledMaintenances: (pageId) => services.maintenances.cancelledForPage(pageId),
   }
 }

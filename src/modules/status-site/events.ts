@@ -5,7 +5,7 @@
  * maintenances modules.
  */
 import type { Incident } from '../incidents/service.ts'
-import type { Maintenance, MaintenanceSeries } from '../maintenances/service.ts'
+import type { Maintenance, MaintenanceCancellation, MaintenanceSeries } from '../maintenances/service.ts'
 
 /**
  * An incident as the page shows it: the incidents module's own shape (the page id is implied; the
@@ -29,5 +29,7 @@ export interface PageEventsSource {
   recentMaintenances(pageId: number, limit: number): Promise<PublicMaintenance[]>
   /** Recurring maintenance of the page, cancelled series included, newest first (for the calendar feed). */
   maintenanceSeries(pageId: number): Promise<PublicMaintenanceSeries[]>
+  /** Deleted one-off windows the calendar feed still shows, cancelled (nothing else shows them). */
+  cancelledMaintenances(pageId: number): Promise<MaintenanceCancellation[]>
 }
 

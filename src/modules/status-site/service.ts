@@ -452,8 +452,12 @@ export class StatusSiteService {
   /** The maintenance calendar (iCalendar), cached like the feeds; it changes only when the owner writes. */
   calendar(site: Site): Promise<PreparedResponse> {
     return this.cached(calendarKey(site.pageId), site.pageId, PAGE_TTL_MS, async () => {
-      const [series, maintenances] = await Promise.all([this.deps.events.maintenanceSeries(site.pageId), this.deps.events.recentMaintenances(site.pageId, 200)])
-      const body = renderCalendar({ name: site.name, url: site.url, pageId: site.pageId, series, maintenances })
+      const [series, maintenances, cancelled] = await Promise.all([
+        this.deps.events.maintenanceSeries(site.pageId),
+        this.deps.events.recentMaintenances(site.pageId, 200),
+        this.deps.events.cancelledMaintenances(site.pageId),
+      ])
+      const body = renderCalendar({ name: site.name, url: site.url, pageId: site.pageId, series, maintenances, cancelled })
       return prepareResponse(200, body, {
         contentType: 'text/calendar; charset=utf-8',
         cacheControl: site.visibility === 'private' ? 'private, no-store' : 'public, max-age=60',

@@ -228,7 +228,13 @@ export function maintenanceScreens(deps: ScreenDeps<'accounts' | 'pages' | 'main
       '/user/maintenance/:id/cancel',
       screen(async ({ user, params, redirect }) => {
         const window = await maintenances.get(user, idParam(params.id))
-        await maintenances.delete(user, window.id)
+        try {
+          await maintenances.delete(user, window.id)
+        } catch (error) {
+          // An occurrence whose series already skips the most dates it may (409).
+          const state = serviceErrorState(error, emptyForm())
+          return redirect(`/user/maintenance/${window.id}`, { kind: 'error', text: Object.values(state.errors)[0] ?? 'Could not cancel it.' })
+        }
         return redirect(`/user/pages/${window.pageId}/maintenance`, `Maintenance "${window.title}" cancelled.`)
       }),
       { params: IdPath, response: { 303: t.Void(), 403: HtmlResponse, 404: HtmlResponse }, detail: detail('Cancel a maintenance window (form post; deletes it, as the API does)') },

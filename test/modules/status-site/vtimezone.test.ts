@@ -66,6 +66,7 @@ describe('the feed defines its zones', () => {
       url: 'https://cal.status.test',
       pageId: 1,
       maintenances: [],
+      cancelled: [],
       series: [series(1, 'Europe/Berlin'), series(2, 'America/New_York', { count: undefined, untilOn: '2029-01-01' }), series(3, 'Europe/Berlin', { startsOn: '2028-01-05' })],
     })
     const used = [...new Set([...body.matchAll(/TZID=([^:;]+)/g)].map((m) => m[1]!))].sort()

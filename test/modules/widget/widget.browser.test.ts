@@ -260,6 +260,48 @@ describe('live widget in Chromium', () => {
     await page.close()
   })
 
+  test("a widget whose status request fails speaks its host page's language: a server answering 500, and one that is down", async () => {
+    const script = await (await fetch(`${base}/static/embed/v1/status.js`)).text()
+    // A Lantern in trouble: it still serves the script, and answers the status with 500.
+    const broken = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (request) =>
+        new URL(request.url).pathname === '/static/embed/v1/status.js' ? new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }) : new Response('boom', { status: 500 }),
+    })
+    // A Lantern that is down: nothing listens on its port (the browser had the script from its cache).
+    const downPort = freePort()
+    const down = `http://127.0.0.1:${downPort}`
+    const cachedScript = (page: Page) => page.route(`${down}/static/embed/v1/status.js`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: script }))
+    const failing = async (name: string, htmlLang: string | undefined, snippet: string, setup?: (page: Page) => Promise<unknown>) => {
+      hostPage(name, snippet)
+      if (htmlLang !== undefined) pages[`/${name}`] = pages[`/${name}`]!.replace('<html>', `<html lang="${htmlLang}">`)
+      const { page, errors } = await open(`http://127.0.0.1:${host.port}/${name}`, setup)
+      const unavailable = page.locator('.lantern-status .m')
+      await unavailable.waitFor()
+      const seen = { text: await unavailable.textContent(), lang: await page.locator('.lantern-status .w').getAttribute('lang') }
+      expect(await page.locator('p').first().textContent()).toContain('Host text')
+      expect(errors).toEqual([])
+      await page.close()
+      return seen
+    }
+    const at = (origin: string) => widgetHtml.replaceAll(base, origin)
+    try {
+      expect(at(`http://127.0.0.1:${broken.port}`)).toContain(`http://127.0.0.1:${broken.port}/static/embed/v1/status.js`)
+      expect(await failing('de-500', 'de-CH', at(`http://127.0.0.1:${broken.port}`))).toEqual({ text: 'Status nicht verfügbar', lang: 'de' })
+      expect(await failing('de-down', 'de', at(down), cachedScript)).toEqual({ text: 'Status nicht verfügbar', lang: 'de' })
+      expect(await failing('ja-500', 'ja', at(`http://127.0.0.1:${broken.port}`))).toEqual({ text: 'ステータスを取得できません', lang: 'ja' })
+      // data-lang wins over the host page's language, as for the words that come with the status.
+      expect(await failing('fr-down', 'de', at(down).replace('<script ', '<script data-lang="fr" '), cachedScript)).toEqual({ text: 'État indisponible', lang: 'fr' })
+      expect(await failing('pt-500', 'pt', at(`http://127.0.0.1:${broken.port}`))).toEqual({ text: 'Status indisponível', lang: 'pt-BR' })
+      // A language we do not have, or none: English (the status page's own language is not known yet).
+      expect(await failing('it-500', 'it', at(`http://127.0.0.1:${broken.port}`))).toEqual({ text: 'Status unavailable', lang: 'en' })
+      expect(await failing('none-down', undefined, at(down), cachedScript)).toEqual({ text: 'Status unavailable', lang: 'en' })
+    } finally {
+      broken.stop(true)
+    }
+  })
+
   test('unknown slug, missing slug and garbage attributes never throw into the page', async () => {
     const odd =
       `<script src="${base}/static/embed/v1/status.js" data-slug="no-such-page" data-rtm="9999" data-upd="-4"></script>` +

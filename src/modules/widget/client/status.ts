@@ -8,11 +8,14 @@
  * (the language of its words; default: the host page's `lang`, else the status page's language).
  * Renders next to its own script element inside a shadow root, polls the status API (paused while
  * the tab is hidden; backs off after errors), announces status changes politely, and never
- * throws into the host page.
+ * throws into the host page. Its other words come with the status JSON; only "Status unavailable"
+ * is built in, in each language, for a widget whose first request fails.
  */
 import { DAY_LEVEL_TONES, dayLevelOfPercent, toneVariables } from '../../status-pipeline/colours.ts'
 import { LANGUAGE_TAG } from '../../status-api/language-tag.ts'
 import type { WidgetWords } from '../../status-api/widget-words.ts'
+import { matchLanguage, type Language } from '../../../lib/language-match.ts'
+import { failureWords } from '../failure-words.ts' with { type: 'macro' }
 
 interface Status {
   page: string
@@ -28,8 +31,9 @@ interface Status {
 }
 
 const KNOWN = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance']
-// Before any answer there are no words from the server: this one is said in English.
-const UNAVAILABLE = 'Status unavailable'
+// Before any answer there are no words from the server, so the failure words of every language
+// ship in the script (inlined from the translations at build time).
+const UNAVAILABLE: Record<Language, string> = failureWords()
 const SCRIPT_PATH = '/static/embed/v1/status.js'
 const MOUNTED = 'data-lantern-mounted'
 
@@ -132,6 +136,9 @@ function mount(script: HTMLScriptElement): void {
   // en-US; a value that is no tag at all is sent empty (the API would refuse it): the page's words.
   const asked = (script.getAttribute('data-lang') || script.closest('[lang]')?.getAttribute('lang') || '').trim().replace(/_/g, '-')
   const lang = LANGUAGE_TAG.test(asked) ? asked : ''
+  // Until the first answer, the words of the language the server would pick for `lang` (English
+  // when it names none of ours: the status page's own is not known yet).
+  const failureLang = matchLanguage(lang) ?? 'en'
   const theme = script.getAttribute('data-theme')
   const themeClass = theme === 'dark' || theme === 'light' ? theme : 'auto'
   const inc = script.getAttribute('data-show-incidents') === '1'
@@ -152,7 +159,7 @@ function mount(script: HTMLScriptElement): void {
   let timer: ReturnType<typeof setTimeout> | undefined
   let polling = false
   let failures = 0
-  let unavailableText = UNAVAILABLE
+  let unavailableText = UNAVAILABLE[failureLang]
 
   const url = () => {
     const q = new URLSearchParams({ slug })
@@ -197,6 +204,10 @@ function mount(script: HTMLScriptElement): void {
   }
 
   const unavailable = () => {
+    if (lastOverall === undefined) {
+      box.setAttribute('lang', failureLang)
+      live.setAttribute('lang', failureLang)
+    }
     box.replaceChildren(el('span', { class: 'm' }, unavailableText))
     if (lastOverall !== undefined) live.textContent = unavailableText
     lastOverall = ''
