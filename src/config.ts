@@ -35,7 +35,7 @@ export interface Config {
   readonly pingCommand?: string
   /** SMTP_* and MAIL_FROM, DKIM_* (readMailConfig below); `enabled` is false without SMTP_HOST. */
   readonly mail: MailConfig
-  /** TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (readChannelsConfig below). */
+  /** TELEGRAM_API_URL, SLACK_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL (readChannelsConfig below). */
   readonly channels: ChannelsConfig
   /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME: single sign-on (readOidcConfig below); undefined when not set. */
   readonly oidc?: OidcConfig | undefined
@@ -308,12 +308,13 @@ export function readMailConfig(env: Env): MailConfig {
 
 /**
  * Base URLs of the chat services, configurable so tests and self-hosted ntfy work:
- * TELEGRAM_API_URL (default https://api.telegram.org), NTFY_URL (https://ntfy.sh),
- * PAGERDUTY_EVENTS_URL (https://events.pagerduty.com/v2/enqueue). Slack, Discord and Teams take the
- * full webhook URL the owner pastes.
+ * TELEGRAM_API_URL (default https://api.telegram.org), SLACK_API_URL (https://slack.com/api, for
+ * Slack bots), NTFY_URL (https://ntfy.sh), PAGERDUTY_EVENTS_URL (https://events.pagerduty.com/v2/enqueue).
+ * Slack incoming webhooks, Discord and Teams take the full webhook URL the owner pastes.
  */
 export interface ChannelsConfig {
   readonly telegramApiUrl: string
+  readonly slackApiUrl: string
   readonly ntfyUrl: string
   readonly pagerDutyEventsUrl: string
 }
@@ -335,6 +336,7 @@ function serviceBaseUrl(env: Env, name: string, fallback: string, fail: (message
 export function readChannelsConfig(env: Env, fail: (message: string) => Error): ChannelsConfig {
   return Object.freeze({
     telegramApiUrl: serviceBaseUrl(env, 'TELEGRAM_API_URL', 'https://api.telegram.org', fail),
+    slackApiUrl: serviceBaseUrl(env, 'SLACK_API_URL', 'https://slack.com/api', fail),
     ntfyUrl: serviceBaseUrl(env, 'NTFY_URL', 'https://ntfy.sh', fail),
     pagerDutyEventsUrl: serviceBaseUrl(env, 'PAGERDUTY_EVENTS_URL', 'https://events.pagerduty.com/v2/enqueue', fail),
   })

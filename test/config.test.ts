@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       operations: { workers: 1, requestLog: false, rateLimitPerMinute: 600, trustedProxies: ['127.0.0.1', '::1'] },
       monitorPrivateTargets: false,
       mail: { enabled: false, from: undefined, host: undefined, port: 587, security: 'starttls', user: undefined, password: undefined, tlsCaFile: undefined, dkim: undefined },
-      channels: { telegramApiUrl: 'https://api.telegram.org', ntfyUrl: 'https://ntfy.sh', pagerDutyEventsUrl: 'https://events.pagerduty.com/v2/enqueue' },
+      channels: { telegramApiUrl: 'https://api.telegram.org', slackApiUrl: 'https://slack.com/api', ntfyUrl: 'https://ntfy.sh', pagerDutyEventsUrl: 'https://events.pagerduty.com/v2/enqueue' },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })

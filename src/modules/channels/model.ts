@@ -13,11 +13,11 @@ const setting = (field: string, max: number, description: string) =>
 /** The settings every type takes (which ones a type needs: the guide and the error of a missing one). */
 const settings = {
   address: setting('address', 254, 'email: the address to notify (gets a verification link first)'),
-  url: setting('url', 2000, 'webhook, slack, discord, teams: the full webhook URL (Teams: a Workflows URL). Secret: shown masked'),
+  url: setting('url', 2000, 'webhook, slack, discord, teams: the full webhook URL (Teams: a Workflows URL; Slack: an incoming webhook, or give bot_token and chat_id instead). Secret: shown masked'),
   signing_secret: setting('signing_secret', 100, 'webhook: the Standard Webhooks signing secret, `whsec_` + 16–64 bytes in base64. Leave it out and Lantern makes one (shown once, in the answer). Secret: shown masked; empty on a change keeps it'),
   secret: setting('secret', 200, 'webhook, deprecated: a secret of your own (16–200 characters) for the old `X-Lantern-Signature` header, sent beside the Standard Webhooks headers while the deprecation lasts. Secret'),
-  bot_token: setting('bot_token', 200, 'telegram: the bot token from @BotFather. Secret'),
-  chat_id: setting('chat_id', 100, 'telegram: numeric chat id or @channelname'),
+  bot_token: setting('bot_token', 200, 'telegram: the bot token from @BotFather; slack (instead of url): a bot token xoxb-… with the chat:write scope, whose outage messages are edited on recovery. Secret'),
+  chat_id: setting('chat_id', 100, 'telegram: numeric chat id or @channelname; slack (with bot_token): the channel id, like C0123456789'),
   topic: setting('topic', 64, 'ntfy: the topic (posted to NTFY_URL/<topic>)'),
   access_token: setting('access_token', 200, 'ntfy: optional access token of a protected topic. Secret'),
   routing_key: setting('routing_key', 64, 'pagerduty: the integration (routing) key of an Events API v2 integration. Secret'),

@@ -26,7 +26,8 @@ export interface ChannelConfigs {
   email: { address: string }
   /** `signing_secret`: whsec_ (Standard Webhooks); `secret`: the deprecated X-Lantern-Signature's, channels from before only. */
   webhook: { url: string; signing_secret: string; secret?: string }
-  slack: { url: string }
+  /** An incoming webhook (`url`), or a bot (`bot_token` and the channel in `chat_id`), whose outage messages are edited. */
+  slack: { url: string } | { bot_token: string; chat_id: string }
   discord: { url: string }
   teams: { url: string }
   telegram: { bot_token: string; chat_id: string }
@@ -53,7 +54,7 @@ export const SETTING_NAMES: readonly SettingName[] = ['address', 'url', 'secret'
 export const FIELDS_OF: Record<ChannelType, readonly SettingName[]> = {
   email: ['address'],
   webhook: ['url', 'signing_secret', 'secret'],
-  slack: ['url'],
+  slack: ['url', 'bot_token', 'chat_id'],
   discord: ['url'],
   teams: ['url'],
   telegram: ['bot_token', 'chat_id'],
@@ -65,6 +66,11 @@ export const FIELDS_OF: Record<ChannelType, readonly SettingName[]> = {
 export const SECRET_FIELDS: ReadonlySet<SettingName> = new Set(['url', 'secret', 'signing_secret', 'bot_token', 'access_token', 'routing_key'])
 /** Optional: the ntfy token; a webhook's signing secret (made when none is given) and its deprecated secret. */
 const OPTIONAL_FIELDS: ReadonlySet<SettingName> = new Set(['access_token', 'signing_secret', 'secret'])
+
+/** Types whose fields are alternatives, each set complete on its own (checked by `oneOf`). */
+const ALTERNATIVES: Partial<Record<ChannelType, ReadonlyArray<readonly SettingName[]>>> = {
+  slack: [['url'], ['bot_token', 'chat_id']],
+}
 
 /**
  * The kinds a new channel hears unless told otherwise: the page events, and the monitor events
@@ -122,9 +128,17 @@ function parseField(type: ChannelType, field: SettingName, raw: string): string 
       if (value.length < MIN_SECRET_LENGTH || value.length > 200) throw badRequest(`secret must be ${MIN_SECRET_LENGTH} to 200 characters (e.g. openssl rand -hex 32)`)
       return value
     case 'bot_token':
+      if (type === 'slack') {
+        if (!/^xox[bp]-[A-Za-z0-9-]{10,200}$/.test(value)) throw badRequest('bot_token must be a Slack bot token, xoxb-… (OAuth & Permissions of your Slack app, with the chat:write scope)')
+        return value
+      }
       if (!/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/.test(value)) throw badRequest('bot_token must look like 123456789:AA… (from @BotFather)')
       return value
     case 'chat_id':
+      if (type === 'slack') {
+        if (!/^[CG][A-Z0-9]{6,20}$/.test(value)) throw badRequest('chat_id must be the Slack channel id, like C0123456789 (channel details → About, at the bottom)')
+        return value
+      }
       if (!/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,64})$/.test(value)) throw badRequest('chat_id must be a numeric chat id or an @channelname')
       return value
     case 'topic':
@@ -145,11 +159,23 @@ function parseField(type: ChannelType, field: SettingName, raw: string): string 
  * and secrets sent empty keep their saved value. Fields of other types are refused.
  */
 export function parseSettings(type: ChannelType, input: ChannelSettingsInput, current?: Record<string, string>): Record<string, string> {
-  const own = FIELDS_OF[type]
   for (const field of SETTING_NAMES) {
     const value = input[field]
-    if (value !== undefined && value !== '' && !own.includes(field)) throw badRequest(`${field} is not a setting of ${type} channels`)
+    if (value !== undefined && value !== '' && !FIELDS_OF[type].includes(field)) throw badRequest(`${field} is not a setting of ${type} channels`)
   }
+  const choices = ALTERNATIVES[type]
+  if (!choices) return parseFields(type, FIELDS_OF[type], input, current)
+  // The set the input names wins (a change may switch sets); else the saved one; else the first.
+  const named = (set: readonly SettingName[]) => set.some((field) => input[field] !== undefined && input[field] !== '')
+  const given = choices.filter(named)
+  const takes = `${type} channels take ${choices.map((set) => set.join(' and ')).join(', or ')}`
+  if (given.length > 1) throw badRequest(`${takes}: not both`)
+  const chosen = given[0] ?? choices.find((set) => set.every((field) => current?.[field] !== undefined))
+  if (!chosen) throw badRequest(takes)
+  return parseFields(type, chosen, input, given.length === 0 ? current : Object.fromEntries(Object.entries(current ?? {}).filter(([field]) => chosen.includes(field as SettingName))))
+}
+
+function parseFields(type: ChannelType, own: readonly SettingName[], input: ChannelSettingsInput, current?: Record<string, string>): Record<string, string> {
   const settings: Record<string, string> = {}
   for (const field of own) {
     const raw = input[field]

@@ -38,7 +38,7 @@ export function editRequest(edit: NonNullable<ChatThread['edit']>, refs: ThreadR
     url = url.replaceAll(`{{${name}}}`, encodeURIComponent(String(value)))
     body = body.replaceAll(JSON.stringify(`{{${name}}}`), JSON.stringify(value))
   }
-  return { url, headers, body, method: edit.method }
+  return { url, headers, body, method: edit.method, ...(edit.okWhen ? { okWhen: edit.okWhen } : {}) }
 }
 
 /**
@@ -46,4 +46,8 @@ export function editRequest(edit: NonNullable<ChatThread['edit']>, refs: ThreadR
  * a message it refuses to change): then the outage's message is posted anew. Other failures (no
  * answer, 5xx, 429) are retried like any delivery.
  */
-export const editRefused = (status: number | undefined): boolean => status === 400 || status === 403 || status === 404
+export const editRefused = (status: number | undefined, refusal?: string): boolean =>
+  status === 400 || status === 403 || status === 404 || (refusal !== undefined && EDIT_REFUSALS.has(refusal))
+
+/** Slack's answers to chat.update for a message it will not change: post a new one instead. */
+const EDIT_REFUSALS = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed', 'channel_not_found'])

@@ -93,11 +93,16 @@ export interface OutboundRequest {
    * the signature's time is the attempt's, not the queue's. The row keeps the body only.
    */
   signed?: boolean
+  /**
+   * A dotted path in the JSON answer that must be `true` for the delivery to count as sent: Slack's
+   * Web API answers 200 with `"ok": false` and an `error` code when it refuses a message.
+   */
+  okWhen?: string
 }
 
 /**
  * The first message of an outage and the later ones that edit it, on a chat service that can edit
- * (Discord webhooks, Telegram bots). The request that opens the outage says where the service's
+ * (Discord webhooks, Telegram bots, Slack bots). The request that opens the outage says where the service's
  * JSON answer names the message (`keep`); the worker keeps those values under the receiver and
  * `key`. A later request of the outage carries `edit`: while the first message is known, the worker
  * sends the edit instead, each `{{name}}` in its URL and `"{{name}}"` in its body replaced by the
@@ -109,7 +114,7 @@ export interface ChatThread {
   key: string
   /** name → dotted path in the answer's JSON, e.g. `{ message_id: 'result.message_id' }`. */
   keep?: Record<string, string>
-  edit?: { method: 'POST' | 'PATCH'; url: string; body: string }
+  edit?: { method: 'POST' | 'PATCH'; url: string; body: string; okWhen?: string }
 }
 
 /**

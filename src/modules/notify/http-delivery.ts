@@ -11,8 +11,11 @@ export const HTTP_DELIVERY_TIMEOUT_MS = 10_000
 /** Headers the worker owns; a delivery cannot set them. */
 const OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'])
 
-/** `status`: the HTTP status of the answer, when there was one; `body`: its text, when asked for (at most MAX_ANSWER_BYTES). */
-export type DeliveryOutcome = { ok: true; status?: number; body?: string } | { ok: false; error: string; status?: number }
+/**
+ * `status`: the HTTP status of the answer, when there was one; `body`: its text, when asked for (at
+ * most MAX_ANSWER_BYTES); `refusal`: the service's own error code when a 2xx answer said no (okWhen).
+ */
+export type DeliveryOutcome = { ok: true; status?: number; body?: string } | { ok: false; error: string; status?: number; refusal?: string }
 
 /** The most of an answer read (a chat service's JSON naming the message it posted). */
 export const MAX_ANSWER_BYTES = 65_536
@@ -44,8 +47,12 @@ export async function postDelivery(
     if (url.protocol === 'https:' && !isIpLiteral(url.hostname.replace(/^\[|\]$/g, ''))) tls.serverName = url.hostname
     const response = await fetch(target, { method: request.method ?? 'POST', headers, body: request.body, redirect: 'manual', signal, keepalive: false, tls })
     const ok = response.status >= 200 && response.status < 300
-    const body = ok && deps.readBody ? await readAnswer(response) : undefined
+    const body = ok && (deps.readBody || request.okWhen) ? await readAnswer(response) : undefined
     await response.body?.cancel().catch(() => {})
+    if (ok && request.okWhen) {
+      const refusal = refusalOf(body, request.okWhen)
+      if (refusal !== null) return { ok: false, error: `refused by the service${refusal ? `: ${clip(refusal)}` : ''} (HTTP ${response.status} with "${request.okWhen}" not true)`, status: response.status, refusal }
+    }
     if (ok) return body === undefined ? { ok: true, status: response.status } : { ok: true, status: response.status, body }
     const where = response.status >= 300 && response.status < 400 ? ` (redirects are not followed${response.headers.get('location') ? `: ${clip(response.headers.get('location')!)}` : ''})` : ''
     return { ok: false, error: `HTTP ${response.status}${where}`, status: response.status }
@@ -54,6 +61,21 @@ export async function postDelivery(
     if (deps.signal?.aborted) return { ok: false, error: 'stopped before an answer' }
     return { ok: false, error: clip((error as Error).message || String(error)) }
   }
+}
+
+/** Null when `path` in the JSON answer is `true`; else the answer's `error` code ('' without one). */
+function refusalOf(answer: string | undefined, path: string): string | null {
+  let json: unknown
+  try {
+    json = JSON.parse(answer ?? '')
+  } catch {
+    return ''
+  }
+  let value: unknown = json
+  for (const step of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined
+  if (value === true) return null
+  const error = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).error : undefined
+  return typeof error === 'string' ? error : ''
 }
 
 /** The answer's first MAX_ANSWER_BYTES as text (a longer one is cut: it names nothing we read). */

@@ -320,7 +320,7 @@ export class OutboxWorker {
           const refs = this.recentThreads.get(`${row.target} ${thread.key}`) ?? (await threadRefs(this.options.db, row.target, thread.key))
           if (refs) {
             const edited = await postDelivery(editRequest(thread.edit, refs, request.headers), http)
-            if (edited.ok || !editRefused(edited.status)) return edited
+            if (edited.ok || !editRefused(edited.status, edited.refusal)) return edited
           }
         }
         if (request.signed) {

@@ -25,7 +25,7 @@ export const LABELS: Record<string, string> = {
 const TYPE_HINTS: Record<ChannelType, string> = {
   email: 'Mail to an address, after it confirms a link we send.',
   webhook: 'Statuspage-shaped JSON to your URL, signed the Standard Webhooks way.',
-  slack: 'An incoming-webhook URL of a Slack app.',
+  slack: 'An incoming-webhook URL of a Slack app, or a bot token and channel id instead: a bot edits an outage\'s message when it recovers, a webhook posts a second one.',
   discord: 'A channel webhook URL (Server settings → Integrations).',
   telegram: 'A bot of yours posting to a chat or channel.',
   teams: 'A Workflows URL ("Post to a channel when a webhook request is received").',
@@ -127,19 +127,26 @@ function eventsFieldset(form: FormState): string {
 </fieldset>`
 }
 
+/** Slack takes a webhook URL or a bot: its fields say which, and none is required on its own. */
+const SLACK_HINTS: Partial<Record<SettingName, string>> = {
+  url: 'An incoming webhook: fill this, or the bot token and channel id below.',
+  bot_token: 'A bot instead of a webhook: the Bot User OAuth Token (xoxb-…) of your Slack app, with the chat:write scope. Invite the bot to the channel.',
+  chat_id: "With a bot token: the channel's id, like C0123456789 (channel details → About).",
+}
+
 function settingFields(type: ChannelType, form: FormState, saved?: Record<string, string>): string {
   return FIELDS_OF[type]
     .map((field) => {
       const secret = SECRET_FIELDS.has(field)
       const kept = saved?.[field]
-      const hint = [FIELD_HINTS[field], secret && kept ? `Saved: ${kept}. Leave empty to keep it.` : ''].filter(Boolean).join(' ')
+      const hint = [(type === 'slack' ? SLACK_HINTS : FIELD_HINTS)[field], secret && kept ? `Saved: ${kept}. Leave empty to keep it.` : ''].filter(Boolean).join(' ')
       return textField({
         name: field,
         label: LABELS[field]!,
         state: form,
         hint: hint || undefined,
         type: field === 'address' ? 'email' : field === 'url' ? 'url' : 'text',
-        required: !saved && field !== 'access_token',
+        required: !saved && field !== 'access_token' && type !== 'slack',
         autocomplete: 'off',
         maxLength: field === 'url' ? 2000 : 254,
       })

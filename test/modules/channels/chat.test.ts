@@ -271,7 +271,11 @@ describe('chat and webhook channels', () => {
     const before = (await json(await api('/notification-channels'))).data.length
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ type: 'sms', name: 'x' }, 'type must be one of'],
-      [{ type: 'slack', name: 'x' }, 'url is required'],
+      [{ type: 'slack', name: 'x' }, 'slack channels take url, or bot_token and chat_id'],
+      [{ type: 'slack', name: 'x', bot_token: 'xoxb-1234567890-abcdefghij' }, 'chat_id is required for slack channels'],
+      [{ type: 'slack', name: 'x', url: 'https://hooks.slack.com/x', bot_token: 'xoxb-1234567890-abcdefghij', chat_id: 'C0123456789' }, 'not both'],
+      [{ type: 'slack', name: 'x', bot_token: '123456789:AAbbccddeeffgghhiijjkkllmmnnooppqq', chat_id: 'C0123456789' }, 'bot_token must be a Slack bot token'],
+      [{ type: 'slack', name: 'x', bot_token: 'xoxb-1234567890-abcdefghij', chat_id: '#general<b>' }, 'chat_id must be the Slack channel id'],
       [{ type: 'slack', name: 'x', url: 'ftp://example.com/' }, 'url must be an absolute https or http URL'],
       [{ type: 'webhook', name: 'x', url: 'https://example.com/', secret: 'short' }, 'secret must be'],
       [{ type: 'email', name: 'x', address: 'nope' }, 'address is not a valid email address'],

@@ -113,7 +113,7 @@ describe('planConfig', () => {
     bad({ version: 1, monitors: [{ name: 'A', type: 'tcp', target: 'h:1', alert_channels: ['X'] }] }, 'alert_channels names "X"')
     bad({ version: 1, monitors: [{ name: 'A', type: 'tcp', target: 'h:1' }, { name: 'A', type: 'tcp', target: 'h:2' }] }, 'monitor "A" is named twice')
     bad({ version: 1, pages: [{ slug: 'a', name: 'A', language: 'xx' }] }, 'pages "a": language must be one of')
-    bad({ version: 1, channels: [{ name: 'C', type: 'slack' }] }, 'channels "C": url is required')
+    bad({ version: 1, channels: [{ name: 'C', type: 'slack' }] }, 'channels "C": slack channels take url, or bot_token and chat_id')
     bad({ version: 1, channels: [{ name: 'C', type: 'slack', url: 'https://h.example/', pages: ['gone'], all_pages: false }] }, 'pages names "gone"')
   })
 

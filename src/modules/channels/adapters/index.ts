@@ -13,9 +13,10 @@ import { webhookRequest } from './webhook.ts'
 
 export { webhookDocsUrl } from './webhook.ts'
 
-/** Base URLs of the services (config: TELEGRAM_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL), the settings link of mails, the webhook guide. */
+/** Base URLs of the services (config: TELEGRAM_API_URL, SLACK_API_URL, NTFY_URL, PAGERDUTY_EVENTS_URL), the settings link of mails, the webhook guide. */
 export interface AdapterUrls {
   telegramApiUrl: string
+  slackApiUrl: string
   ntfyUrl: string
   pagerDutyEventsUrl: string
   manageUrl: string
@@ -38,7 +39,7 @@ export async function deliveryFor(
     case 'webhook':
       return { target, request: webhookRequest(view, { url: s.url! }, urls.webhookDocsUrl) }
     case 'slack':
-      return { target, request: slackRequest(view, { url: s.url! }) }
+      return { target, request: slackRequest(view, s, urls.slackApiUrl) }
     case 'discord':
       return { target, request: discordRequest(view, { url: s.url! }) }
     case 'teams':
