@@ -18,7 +18,7 @@ const channels = () => app.server.ctx.app.services.channels
 
 beforeAll(async () => {
   hub = await startChatHub()
-  app = await startWebApp({ now: NOW, env: { MONITOR_PRIVATE_TARGETS: '1' } })
+  app = await startWebApp({ now: NOW, env: { MONITOR_PRIVATE_TARGETS: '1', SLACK_API_URL: hub.url } })
   await app.server.ctx.createPage(app.owner.key, { name: 'Acme Cloud', slug: `acme-${crypto.randomUUID().slice(0, 6)}` })
 })
 afterAll(async () => {
@@ -77,6 +77,39 @@ describe('notification channels in the browser', () => {
     expect(row).toContain('<b>bold</b>')
     expect(await page.locator('main b, main img').count()).toBe(0)
     expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined()
+  })
+
+  test('add a Slack channel with a bot instead of a webhook: both is refused, the bot posts the test', async () => {
+    const { page } = app
+    const token = 'xoxb-1111111111-2222222222222-abcdefghijklmnopqrstuvwx'
+    hub.answer('/chat.postMessage', [{ status: 200, body: JSON.stringify({ ok: true, channel: 'C0123456789', ts: '1765100000.000100' }) }])
+    await page.goto(`${app.base}/user/notifications/new?type=slack`)
+    expect(await page.getByText('a bot edits an outage').isVisible()).toBe(true)
+    await page.getByLabel('Name').fill('Ops bot')
+    await page.getByLabel('Webhook URL').fill(`${hub.url}/slack-both`)
+    await page.getByLabel('Bot token').fill(token)
+    await page.getByLabel('Chat id').fill('C0123456789')
+    await page.getByRole('button', { name: 'Add channel' }).click()
+    expect(await page.locator('.error-summary, [role=alert]').first().innerText()).toContain('not both')
+    expect((await channels().list(app.owner.user)).map((c) => c.name)).not.toContain('Ops bot')
+
+    await page.getByLabel('Webhook URL').fill('')
+    await page.getByLabel('Bot token').fill(token)
+    await page.getByRole('button', { name: 'Add channel' }).click()
+    const stored = (await channels().list(app.owner.user)).find((c) => c.name === 'Ops bot')!
+    await page.waitForURL(`${app.base}/user/notifications/${stored.id}`)
+    expect(await page.content()).not.toContain(token)
+    await page.getByRole('button', { name: 'Send test' }).click()
+    await page.waitForURL(`${app.base}/user/notifications/${stored.id}`)
+    await app.server.ctx.app.services.outboxWorker.drain()
+    const [sent] = hub.received('/chat.postMessage')
+    expect(sent!.headers.get('authorization')).toBe(`Bearer ${token}`)
+    expect(sent!.json()).toMatchObject({ channel: 'C0123456789', text: 'Test notification from Lantern' })
+    await page.reload()
+    expect(await page.locator('.facts').innerText()).toContain('Verified')
+    await checkA11y(page)
+    // The next tests expect the first channel alone.
+    await channels().delete(app.owner.user, stored.id)
   })
 
   test('edit: pages and events, with the API texts next to the fields; delete', async () => {
