@@ -36,7 +36,17 @@ export function fileOfState(state: TeamState): ExportedFile {
     time_zone: page.time_zone,
     description: page.description === '' ? undefined : page.description,
     custom_domain: page.custom_domain,
-    components: page.components.map((c) => withoutNulls({ name: c.name, type: c.type, group: c.group, description: c.description === '' ? undefined : c.description })),
+    components: page.components.map((c) => withoutNulls({ name: c.name, type: c.type, group: c.group, description: c.description === '' ? undefined : c.description, sla: c.sla === null ? undefined : { ...c.sla } })),
+    branding: page.branding === null ? undefined : { palette: { ...page.branding } },
+    automatic_incidents:
+      page.automatic_incidents === null
+        ? undefined
+        : {
+            auto_incidents: page.automatic_incidents.auto_incidents,
+            auto_incident_notify: page.automatic_incidents.auto_incident_notify,
+            auto_resolve: page.automatic_incidents.auto_resolve,
+            ...(page.automatic_incidents.components.length > 0 ? { components: [...page.automatic_incidents.components] } : {}),
+          },
   }))
   const channels: ChannelEntry[] = state.channels.map((channel) => {
     const settings: Record<string, string> = {}
@@ -101,7 +111,29 @@ export function checkConfig(parsed: unknown): ConfigFile {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('the file must be a mapping with version: 1 at the top')
   if (Value.Check(ConfigFileSchema, parsed)) return parsed
   const first = Value.Errors(ConfigFileSchema, parsed).First()
-  const path = first?.path ? first.path.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.') : 'the file'
   const said = (first?.schema as { error?: unknown } | undefined)?.error
-  throw badRequest(`${path || 'the file'}: ${typeof said === 'string' ? said : first?.message ?? 'is not a Lantern configuration'}`)
+  throw badRequest(`${first?.path ? whereIn(parsed, first.path) : 'the file'}: ${typeof said === 'string' ? said : first?.message ?? 'is not a Lantern configuration'}`)
+}
+
+/**
+ * A JSON pointer as a person reads it, an item of a list named by its key where it has one:
+ * `/pages/0/components/1/sla/target_percent` → `pages "acme", components "API", sla.target_percent`.
+ */
+function whereIn(root: unknown, pointer: string): string {
+  let node: unknown = root
+  let out = ''
+  let afterItem = false
+  for (const segment of pointer.split('/').slice(1)) {
+    const item = Array.isArray(node) && /^\d+$/.test(segment) ? (node[Number(segment)] as unknown) : undefined
+    if (item !== undefined) {
+      const key = item !== null && typeof item === 'object' ? ((item as { slug?: unknown }).slug ?? (item as { name?: unknown }).name) : undefined
+      out += typeof key === 'string' && key.length <= 200 ? ` ${JSON.stringify(key)}` : `[${segment}]`
+      afterItem = true
+    } else {
+      out += out === '' ? segment : afterItem ? `, ${segment}` : `.${segment}`
+      afterItem = false
+    }
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined
+  }
+  return out || 'the file'
 }

@@ -10,9 +10,12 @@ import { parseLanguage, parsePageDescription, parseTimeZone } from '../status-pa
 import { parseComponentDescription } from '../components/service.ts'
 import { DEFAULT_EVENTS, isChannelType, parseEvents, parseSettings } from '../channels/service.ts'
 import { definitionForCreate, inputOfDefinition } from '../monitors/service.ts'
+import { parseSlaTarget } from '../sla/service.ts'
+import { parsePalette } from '../branding/service.ts'
+import { DEFAULT_PALETTE, type Palette } from '../branding/palette.ts'
 import { HttpError } from '../../lib/errors.ts'
-import type { ChannelEntry, ConfigFile, MonitorEntry, PageEntry } from './model.ts'
-import type { ChannelState, ConfigPlan, MonitorFields, MonitorState, PageState, PlannedChange, TeamState } from './types.ts'
+import type { AutomaticIncidentsEntry, BrandingEntry, ChannelEntry, ConfigFile, MonitorEntry, PageEntry, SlaEntry } from './model.ts'
+import type { AutomaticIncidentsState, ChannelState, ConfigPlan, MonitorFields, MonitorState, PageState, PlannedChange, SlaTargetState, TeamState } from './types.ts'
 
 export interface PlanOptions {
   /** Delete what the file no longer names. */
@@ -47,23 +50,81 @@ function changedFields<T extends object>(current: T, desired: T): string[] {
   return [...keys].filter((key) => !same((current as Record<string, unknown>)[key], (desired as Record<string, unknown>)[key])).sort()
 }
 
-function desiredPage(entry: PageEntry): PageState {
+/** The SLA target a file's entry asks for, the SLA API's defaults filled in. */
+export function desiredSla(entry: SlaEntry): SlaTargetState {
+  const row = parseSlaTarget(entry)
+  return {
+    target_percent: row.target_ppm / 10_000,
+    period: row.period,
+    degraded_counts_as: row.degraded_counts_as,
+    exclude_maintenance: row.exclude_maintenance === 1,
+    min_outage_seconds: row.min_outage_s,
+    breach_alerts: row.breach_alerts === 1,
+    public_budget: row.public_budget === 1,
+  }
+}
+
+/** Lantern's own colours are no branding: one shape for "none", whichever way it was reached. */
+export const brandingOf = (palette: Palette): Palette | null => (same(palette, DEFAULT_PALETTE) ? null : { ...palette })
+
+function desiredBranding(entry: BrandingEntry): Palette | null {
+  return about('branding', () => brandingOf(parsePalette(entry.palette ?? {})))
+}
+
+const NO_AUTOMATION: AutomaticIncidentsState = { auto_incidents: false, auto_incident_notify: false, auto_resolve: false, components: [] }
+
+/** All off and no component chosen is no setting: one shape for "none". */
+export const automationOf = (state: AutomaticIncidentsState): AutomaticIncidentsState | null => (same(state, NO_AUTOMATION) ? null : state)
+
+function desiredAutomation(entry: AutomaticIncidentsEntry): AutomaticIncidentsState | null {
+  return automationOf({
+    auto_incidents: entry.auto_incidents ?? false,
+    auto_incident_notify: entry.auto_incident_notify ?? false,
+    auto_resolve: entry.auto_resolve ?? false,
+    components: [...new Set(entry.components ?? [])].sort(),
+  })
+}
+
+/**
+ * A page after the API's defaults. A setting (branding, automatic incidents, a component's SLA
+ * target) the file leaves out is kept as it is, or removed with prune.
+ */
+function desiredPage(entry: PageEntry, current: PageState | undefined, prune: boolean): PageState {
   const where = `pages "${entry.slug}"`
-  return about(where, () => ({
-    slug: entry.slug.trim(),
-    name: parseText('name', entry.name, { max: 100 }),
-    visibility: entry.visibility ?? 'public',
-    language: entry.language === undefined ? DEFAULT_LANGUAGE : parseLanguage(entry.language),
-    time_zone: entry.time_zone === undefined ? 'UTC' : parseTimeZone(entry.time_zone),
-    description: entry.description === undefined ? '' : parsePageDescription(entry.description),
-    custom_domain: entry.custom_domain == null || entry.custom_domain.trim() === '' ? null : entry.custom_domain.trim().toLowerCase(),
-    components: (entry.components ?? []).map((component) => ({
-      name: parseText('component name', component.name, { max: 100 }),
-      type: component.type ?? 'site',
-      group: component.group == null || component.group.trim() === '' ? null : parseText('group', component.group, { max: 100 }),
-      description: component.description === undefined ? '' : parseComponentDescription(component.description),
-    })),
-  }))
+  return about(where, () => {
+    const kept = <T>(value: T | null | undefined): T | null => (prune ? null : value ?? null)
+    const currentComponents = new Map((current?.components ?? []).map((c) => [c.name, c]))
+    return {
+      slug: entry.slug.trim(),
+      name: parseText('name', entry.name, { max: 100 }),
+      visibility: entry.visibility ?? 'public',
+      language: entry.language === undefined ? DEFAULT_LANGUAGE : parseLanguage(entry.language),
+      time_zone: entry.time_zone === undefined ? 'UTC' : parseTimeZone(entry.time_zone),
+      description: entry.description === undefined ? '' : parsePageDescription(entry.description),
+      custom_domain: entry.custom_domain == null || entry.custom_domain.trim() === '' ? null : entry.custom_domain.trim().toLowerCase(),
+      components: (entry.components ?? []).map((component) => {
+        const name = parseText('component name', component.name, { max: 100 })
+        return {
+          name,
+          type: component.type ?? 'site',
+          group: component.group == null || component.group.trim() === '' ? null : parseText('group', component.group, { max: 100 }),
+          description: component.description === undefined ? '' : parseComponentDescription(component.description),
+          sla: component.sla === undefined ? kept(currentComponents.get(name)?.sla) : about(`components "${name}": sla`, () => desiredSla(component.sla!)),
+        }
+      }),
+      branding: entry.branding === undefined ? kept(current?.branding) : desiredBranding(entry.branding),
+      automatic_incidents: entry.automatic_incidents === undefined ? kept(current?.automatic_incidents) : desiredAutomation(entry.automatic_incidents),
+    }
+  })
+}
+
+/** A setting's change: create (none before), delete (none after), update with the fields that differ. */
+function settingChange(kind: PlannedChange['kind'], key: string, now: object | null, desired: object | null): PlannedChange | undefined {
+  if (now === null && desired === null) return undefined
+  if (now === null) return { action: 'create', kind, key, fields: [] }
+  if (desired === null) return { action: 'delete', kind, key, fields: [] }
+  const fields = changedFields(now, desired)
+  return fields.length > 0 ? { action: 'update', kind, key, fields } : undefined
 }
 
 function desiredChannel(entry: ChannelEntry, current: ChannelState | undefined): ChannelState {
@@ -130,19 +191,19 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
   const currentMonitors = new Map(current.monitors.map((m) => [m.name, m]))
 
   // Pages and their components.
-  const pages = filePages.map(desiredPage)
+  const pages = filePages.map((entry) => desiredPage(entry, currentPages.get(entry.slug.trim()), options.prune))
   const finalComponents = new Map<string, Set<string>>()
   for (const page of pages) {
     unique(page.components.map((c) => c.name), `page "${page.slug}": component`)
     const now = currentPages.get(page.slug)
-    const { components, ...fields } = page
+    const { components, branding: _branding, automatic_incidents: _automation, ...fields } = page
     if (!now) {
       changes.push({ action: 'create', kind: 'page', key: page.slug, fields: [] })
       for (const component of components) changes.push({ action: 'create', kind: 'component', key: `${page.slug}/${component.name}`, fields: [] })
       finalComponents.set(page.slug, new Set(components.map((c) => c.name)))
       continue
     }
-    const { components: nowComponents, ...nowFields } = now
+    const { components: nowComponents, branding: _nowBranding, automatic_incidents: _nowAutomation, ...nowFields } = now
     const pageFields = changedFields(nowFields, fields)
     const byName = new Map(nowComponents.map((c) => [c.name, c]))
     const named = new Set(components.map((c) => c.name))
@@ -157,7 +218,9 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
       const was = byName.get(component.name)
       if (!was) changes.push({ action: 'create', kind: 'component', key: `${page.slug}/${component.name}`, fields: [] })
       else {
-        const fields = changedFields(was, component)
+        const { sla: _was, ...wasFields } = was
+        const { sla: _sla, ...componentFields } = component
+        const fields = changedFields(wasFields, componentFields)
         if (fields.length > 0) changes.push({ action: 'update', kind: 'component', key: `${page.slug}/${component.name}`, fields })
       }
     }
@@ -203,6 +266,29 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
       if (fields.length > 0) changes.push({ action: 'update', kind: 'monitor', key: monitor.name, fields: fields.sort() })
     }
   }
+
+  // The settings of the file's pages and components, once those exist. Automatic incidents that
+  // turn fewer components on go first: the plan's limit counts over all the team's pages.
+  const settings: PlannedChange[] = []
+  const automation: Array<{ change: PlannedChange; added: number }> = []
+  for (const page of pages) {
+    const where = `pages "${page.slug}"`
+    const now = currentPages.get(page.slug)
+    const branding = settingChange('branding', page.slug, now?.branding ?? null, page.branding)
+    if (branding) settings.push(branding)
+    if (page.automatic_incidents) {
+      const missing = page.automatic_incidents.components.find((name) => !finalComponents.get(page.slug)!.has(name))
+      if (missing !== undefined) throw badRequest(`${where}: automatic_incidents.components names "${missing}", which is not a component of the page`)
+    }
+    const change = settingChange('automatic_incidents', page.slug, now?.automatic_incidents ?? null, page.automatic_incidents)
+    if (change) automation.push({ change, added: (page.automatic_incidents?.components.length ?? 0) - (now?.automatic_incidents?.components.length ?? 0) })
+    const nowComponents = new Map((now?.components ?? []).map((c) => [c.name, c]))
+    for (const component of page.components) {
+      const sla = settingChange('sla_target', `${page.slug}/${component.name}`, nowComponents.get(component.name)?.sla ?? null, component.sla)
+      if (sla) settings.push(sla)
+    }
+  }
+  changes.push(...automation.sort((a, b) => a.added - b.added).map((a) => a.change), ...settings)
 
   // What the file no longer names, when pruning: monitors first, pages (with what is on them) last.
   if (options.prune) {

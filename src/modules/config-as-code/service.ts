@@ -4,7 +4,7 @@
  * (its checks, plan limits and events), in one transaction: a refused object leaves nothing
  * half-done. Every change is one audit row, attributed to whoever applied.
  */
-import { conflict, forbidden } from '../../lib/errors.ts'
+import { conflict, forbidden, HttpError } from '../../lib/errors.ts'
 import type { Owner } from '../accounts/service.ts'
 import type { AuditService } from '../audit/service.ts'
 import type { ChannelsService } from '../channels/service.ts'
@@ -14,11 +14,14 @@ import { inputOfDefinition, type MonitorsService } from '../monitors/service.ts'
 import { monitorLimits } from '../plans/matrix.ts'
 import { roleMay } from '../plans/roles.ts'
 import type { StatusPagesService } from '../status-pages/service.ts'
+import type { SlaService } from '../sla/service.ts'
+import type { BrandingService } from '../branding/service.ts'
+import type { AutoIncidentSettingsService } from '../auto-incidents/service.ts'
 import { fileOfState, type ExportedFile } from './file.ts'
 import type { ConfigFile } from './model.ts'
-import { planConfig } from './plan.ts'
+import { automationOf, brandingOf, planConfig } from './plan.ts'
 import { resolveReferences } from './secrets.ts'
-import type { ChannelState, ConfigPlan, MonitorState, PageState, PlannedChange, TeamState } from './types.ts'
+import { SETTING_KINDS, type ChannelState, type ConfigPlan, type MonitorState, type PageState, type PlannedChange, type SettingKind, type TeamState } from './types.ts'
 
 /** The services apply writes through. */
 export interface ConfigWriters {
@@ -27,6 +30,9 @@ export interface ConfigWriters {
   channels: ChannelsService
   monitors: MonitorsService
   monitorAlerts: MonitorAlertsService
+  sla: SlaService
+  branding: BrandingService
+  autoIncidentSettings: AutoIncidentSettingsService
   audit: AuditService
 }
 
@@ -108,8 +114,14 @@ export class ConfigService {
     for (const page of (await s.pages.list(owner)).sort((a, b) => a.slug.localeCompare(b.slug))) {
       pageIds.set(page.slug, page.id)
       slugOf.set(page.id, page.slug)
-      const components = await s.components.list(owner, page.id)
+      const [components, targets, branding, automation] = await Promise.all([
+        s.components.list(owner, page.id),
+        s.sla.targets(owner, page.id),
+        s.branding.branding(owner, page.id),
+        s.autoIncidentSettings.get(owner, page.id),
+      ])
       uniqueNames(components.map((c) => c.name), `components of the page "${page.slug}"`)
+      const targetOf = new Map(targets.map((item) => [item.componentId, item.target]))
       for (const c of components) {
         componentIds.set(componentKey(page.slug, c.name), c.id)
         componentOf.set(c.id, c.name)
@@ -122,7 +134,34 @@ export class ConfigService {
         time_zone: page.timeZone,
         description: page.description,
         custom_domain: page.customDomain,
-        components: components.map((c) => ({ name: c.name, type: c.type, group: c.group, description: c.description })),
+        components: components.map((c) => {
+          const target = targetOf.get(c.id) ?? null
+          return {
+            name: c.name,
+            type: c.type,
+            group: c.group,
+            description: c.description,
+            sla:
+              target === null
+                ? null
+                : {
+                    target_percent: target.targetPpm / 10_000,
+                    period: target.period,
+                    degraded_counts_as: target.policy.degradedCountsAs,
+                    exclude_maintenance: target.policy.excludeMaintenance,
+                    min_outage_seconds: target.policy.minOutageSeconds,
+                    breach_alerts: target.breachAlerts,
+                    public_budget: target.publicBudget,
+                  },
+          }
+        }),
+        branding: brandingOf(branding.palette),
+        automatic_incidents: automationOf({
+          auto_incidents: automation.autoIncidents,
+          auto_incident_notify: automation.notify,
+          auto_resolve: automation.autoResolve,
+          components: automation.components.filter((c) => c.enabled).map((c) => c.name).sort(),
+        }),
       })
     }
     const [channelList, settings] = await Promise.all([s.channels.list(owner), s.channels.settingsInFull(owner)])
@@ -181,6 +220,11 @@ export class ConfigService {
     const monitorLinks: string[] = []
 
     for (const change of plan.changes) {
+      if (isSetting(change.kind)) {
+        await this.writeSetting(s, owner, read, plan, change)
+        await audit(change, need(pageIds, change.key.split('/')[0]!))
+        continue
+      }
       if (change.action === 'delete') continue
       if (change.kind === 'page') {
         const page = desiredPages.get(change.key)!
@@ -248,7 +292,7 @@ export class ConfigService {
     }
 
     for (const change of plan.changes) {
-      if (change.action !== 'delete') continue
+      if (change.action !== 'delete' || isSetting(change.kind)) continue
       if (change.kind === 'monitor') await s.monitors.delete(owner, need(monitorIds, change.key))
       else if (change.kind === 'channel') await s.channels.delete(owner, need(channelIds, change.key))
       else if (change.kind === 'component') await s.components.delete(owner, need(componentIds, change.key))
@@ -266,4 +310,36 @@ export class ConfigService {
     }
     return notes
   }
+
+  /** A page's or component's setting, through its own service; a refusal names the key and the setting. */
+  private async writeSetting(s: ConfigWriters, owner: Owner, read: ReadState, plan: ConfigPlan, change: PlannedChange): Promise<void> {
+    const slash = change.key.indexOf('/')
+    const slug = slash === -1 ? change.key : change.key.slice(0, slash)
+    const page = plan.desired.pages.find((p) => p.slug === slug)!
+    const pageId = read.pageIds.get(slug)!
+    const where = change.kind === 'sla_target' ? `pages "${slug}": components "${change.key.slice(slash + 1)}": sla` : `pages "${slug}": ${change.kind}`
+    try {
+      if (change.kind === 'sla_target') {
+        const componentId = read.componentIds.get(change.key)!
+        const target = page.components.find((c) => c.name === change.key.slice(slash + 1))?.sla ?? null
+        if (target === null) await s.sla.deleteTarget(owner, componentId)
+        else await s.sla.setTarget(owner, componentId, target)
+      } else if (change.kind === 'branding') {
+        await s.branding.setBranding(owner, pageId, { palette: page.branding })
+      } else {
+        const automation = page.automatic_incidents
+        await s.autoIncidentSettings.update(owner, pageId, {
+          auto_incidents: automation?.auto_incidents ?? false,
+          auto_incident_notify: automation?.auto_incident_notify ?? false,
+          auto_resolve: automation?.auto_resolve ?? false,
+          component_ids: (automation?.components ?? []).map((name) => read.componentIds.get(`${slug}/${name}`)!),
+        })
+      }
+    } catch (error) {
+      if (error instanceof HttpError) throw new HttpError(error.status, `${where}: ${error.message}`)
+      throw error
+    }
+  }
 }
+
+const isSetting = (kind: PlannedChange['kind']): kind is SettingKind => (SETTING_KINDS as readonly string[]).includes(kind)

@@ -7,9 +7,30 @@ import type { ComponentType } from '../components/tables.ts'
 import type { Visibility } from '../status-pages/tables.ts'
 import type { ChannelType } from '../channels/types.ts'
 import type { MonitorInput } from '../monitors/service.ts'
+import type { DegradedCountsAs, SlaPeriod } from '../sla/tables.ts'
+import type { Palette } from '../branding/palette.ts'
 
 /** The largest file plan and apply take (bytes of text). */
 export const MAX_CONFIG_BYTES = 5 * 1024 * 1024
+
+/** A component's SLA target as the SLA API takes it, every field given. */
+export interface SlaTargetState {
+  target_percent: number
+  period: SlaPeriod
+  degraded_counts_as: DegradedCountsAs
+  exclude_maintenance: boolean
+  min_outage_seconds: number
+  breach_alerts: boolean
+  public_budget: boolean
+}
+
+/** A page's automatic-incident settings as the automatic-incidents API takes them (components by name, sorted). */
+export interface AutomaticIncidentsState {
+  auto_incidents: boolean
+  auto_incident_notify: boolean
+  auto_resolve: boolean
+  components: string[]
+}
 
 export interface ComponentState {
   name: string
@@ -17,6 +38,8 @@ export interface ComponentState {
   group: string | null
   /** Markdown, '' for none. */
   description: string
+  /** null: none. */
+  sla: SlaTargetState | null
 }
 
 export interface PageState {
@@ -30,6 +53,10 @@ export interface PageState {
   custom_domain: string | null
   /** In the page's order. */
   components: ComponentState[]
+  /** The branding colours, every one given; null: Lantern's own. */
+  branding: Palette | null
+  /** null: none (everything off, no component chosen). */
+  automatic_incidents: AutomaticIncidentsState | null
 }
 
 export interface ChannelState {
@@ -66,13 +93,17 @@ export interface TeamState {
   monitors: MonitorState[]
 }
 
-export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor'
+export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor' | SettingKind
+
+/** Settings of a page or component, planned as objects of their own (keyed by the page or component). */
+export type SettingKind = 'sla_target' | 'branding' | 'automatic_incidents'
+export const SETTING_KINDS: readonly SettingKind[] = ['sla_target', 'branding', 'automatic_incidents']
 export type ChangeAction = 'create' | 'update' | 'delete'
 
 export interface PlannedChange {
   action: ChangeAction
   kind: ChangeKind
-  /** Page slug; `slug/component name`; channel name; monitor name. */
+  /** Page slug (also of its branding and automatic incidents); `slug/component name` (also of its SLA target); channel name; monitor name. */
   key: string
   /** With update: the fields that change; `component_order` on a page when only the order moves. */
   fields: string[]
