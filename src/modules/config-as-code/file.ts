@@ -5,6 +5,7 @@
  */
 import { Value } from '@sinclair/typebox/value'
 import { badRequest } from '../../lib/errors.ts'
+import { toIso } from '../../lib/time.ts'
 import { SECRET_FIELDS } from '../channels/service.ts'
 import { ConfigFileSchema, type ChannelEntry, type ConfigFile, type MonitorEntry, type PageEntry } from './model.ts'
 import { channelVariable, hasCredentials, isSecretHeader, monitorVariable, reference } from './secrets.ts'
@@ -47,6 +48,31 @@ export function fileOfState(state: TeamState): ExportedFile {
             auto_resolve: page.automatic_incidents.auto_resolve,
             ...(page.automatic_incidents.components.length > 0 ? { components: [...page.automatic_incidents.components] } : {}),
           },
+    maintenance: page.maintenance.length === 0 ? undefined : page.maintenance.map((window) => withoutNulls({
+      title: window.title,
+      start_at: toIso(window.start_at),
+      end_at: toIso(window.end_at),
+      message: window.message === '' ? undefined : window.message,
+      components: window.components.length === 0 ? undefined : [...window.components],
+      notify_subscribers: window.notify_subscribers ? true : undefined,
+    })),
+    recurring_maintenance: page.recurring_maintenance.length === 0 ? undefined : page.recurring_maintenance.map((series) => withoutNulls({
+      title: series.title,
+      message: series.message === '' ? undefined : series.message,
+      time_zone: series.time_zone,
+      starts_on: series.starts_on,
+      start_time: series.start_time,
+      duration_minutes: series.duration_minutes,
+      frequency: series.frequency,
+      interval: series.interval,
+      weekdays: series.weekdays.length === 0 ? undefined : [...series.weekdays],
+      month_day: series.month_day,
+      until: series.until,
+      count: series.count,
+      exceptions: series.exceptions.length === 0 ? undefined : [...series.exceptions],
+      components: series.components.length === 0 ? undefined : [...series.components],
+      notify_subscribers: series.notify_subscribers ? true : undefined,
+    })),
   }))
   const channels: ChannelEntry[] = state.channels.map((channel) => {
     const settings: Record<string, string> = {}

@@ -13,6 +13,7 @@ import { CreateMonitorBody } from '../monitors/model.ts'
 import { SlaTargetBody } from '../sla/model.ts'
 import { AutomationBody } from '../auto-incidents/model.ts'
 import { PALETTE_KEYS } from '../branding/palette.ts'
+import { CreateMaintenanceBody, CreateMaintenanceSeriesBody } from '../maintenances/model.ts'
 import { MAX_CONFIG_BYTES, type ConfigPlan } from './types.ts'
 
 /** Where the JSON Schema of the file is served (public, cacheable). */
@@ -73,6 +74,34 @@ const AutomaticIncidentsEntry = t.Object(
   },
 )
 
+const maintenanceComponents = () => t.Optional(names('components', 'The names of the page\'s components it concerns; none: the whole page'))
+
+const MaintenanceEntry = t.Object(
+  {
+    title: CreateMaintenanceBody.properties.title,
+    start_at: CreateMaintenanceBody.properties.start_at,
+    end_at: CreateMaintenanceBody.properties.end_at,
+    message: CreateMaintenanceBody.properties.message,
+    components: maintenanceComponents(),
+    notify_subscribers: CreateMaintenanceBody.properties.notify_subscribers,
+  },
+  {
+    additionalProperties: false,
+    error: 'a maintenance window must have title, start_at and end_at',
+    description: 'A one-off maintenance window, named by its title within its page, as `POST /user/api/v1/maintenances` takes it. Windows that are over are history: export leaves them out and apply leaves them alone',
+  },
+)
+
+const { status_page_id: _seriesPage, component_ids: _seriesComponents, ...seriesRest } = CreateMaintenanceSeriesBody.properties
+const RecurringMaintenanceEntry = t.Object(
+  { ...seriesRest, components: maintenanceComponents() },
+  {
+    additionalProperties: false,
+    error: 'a recurring maintenance must have title, time_zone, starts_on, start_time, duration_minutes and frequency',
+    description: 'A recurring maintenance, named by its title within its page: its rule in its time zone, as `POST /user/api/v1/maintenance-series` takes it. Prune cancels one the file no longer names',
+  },
+)
+
 const PageEntry = t.Object(
   {
     slug: t.String({ minLength: 1, maxLength: 200, error: 'slug must be a string of letters, digits and hyphens', description: 'The page\'s key: its address, unique on the instance' }),
@@ -85,6 +114,8 @@ const PageEntry = t.Object(
     components: t.Optional(t.Array(ComponentEntry, { maxItems: 1000, error: 'components must be a list of components' })),
     branding: t.Optional(BrandingEntry),
     automatic_incidents: t.Optional(AutomaticIncidentsEntry),
+    maintenance: t.Optional(t.Array(MaintenanceEntry, { maxItems: 1000, error: 'maintenance must be a list of maintenance windows' })),
+    recurring_maintenance: t.Optional(t.Array(RecurringMaintenanceEntry, { maxItems: 200, error: 'recurring_maintenance must be a list of recurring maintenances' })),
   },
   { additionalProperties: false, description: 'A status page, named by its slug' },
 )
@@ -131,6 +162,8 @@ export type ComponentEntry = Static<typeof ComponentEntry>
 export type ChannelEntry = Static<typeof ChannelEntry>
 export type MonitorEntry = Static<typeof MonitorEntry>
 export type SlaEntry = Static<typeof SlaEntry>
+export type MaintenanceEntry = Static<typeof MaintenanceEntry>
+export type RecurringMaintenanceEntry = Static<typeof RecurringMaintenanceEntry>
 export type BrandingEntry = Static<typeof BrandingEntry>
 export type AutomaticIncidentsEntry = Static<typeof AutomaticIncidentsEntry>
 
@@ -162,7 +195,7 @@ const fileText = t.String({
 
 export const PlanBody = t.Object({
   file: fileText,
-  prune: t.Optional(t.Boolean({ error: 'prune must be true or false', description: 'Also delete what the file no longer names (pages, components, channels, monitors; the SLA target, branding colours and automatic-incident settings of a page or component the file names without them). Default false' })),
+  prune: t.Optional(t.Boolean({ error: 'prune must be true or false', description: 'Also delete what the file no longer names (pages, components, channels, monitors, maintenance windows not over yet, recurring maintenance (cancelled); the SLA target, branding colours and automatic-incident settings of a page or component the file names without them). Default false' })),
   secrets: t.Optional(
     t.Record(t.String({ pattern: '^[A-Z_][A-Z0-9_]{0,127}$' }), t.String({ maxLength: 4096 }), {
       maxProperties: 500,
@@ -174,10 +207,10 @@ export const PlanBody = t.Object({
 
 const ChangeJson = t.Object({
   action: t.Union([t.Literal('create'), t.Literal('update'), t.Literal('delete')]),
-  kind: t.Union([t.Literal('page'), t.Literal('component'), t.Literal('channel'), t.Literal('monitor'), t.Literal('sla_target'), t.Literal('branding'), t.Literal('automatic_incidents')], {
-    description: "sla_target: a component's SLA target; branding: a page's colours; automatic_incidents: a page's automatic-incident settings",
+  kind: t.Union([t.Literal('page'), t.Literal('component'), t.Literal('channel'), t.Literal('monitor'), t.Literal('maintenance'), t.Literal('recurring_maintenance'), t.Literal('sla_target'), t.Literal('branding'), t.Literal('automatic_incidents')], {
+    description: "maintenance: a one-off maintenance window; recurring_maintenance: a recurring one (deleted: cancelled); sla_target: a component's SLA target; branding: a page's colours; automatic_incidents: a page's automatic-incident settings",
   }),
-  key: t.String({ description: 'The object\'s stable key: a page slug (also of its branding and automatic incidents), `slug/component` (also of its SLA target), a channel or monitor name', examples: ['acme/API'] }),
+  key: t.String({ description: 'The object\'s stable key: a page slug (also of its branding and automatic incidents), `slug/component` (also of its SLA target), `slug/title` of a maintenance, a channel or monitor name', examples: ['acme/API'] }),
   fields: t.Array(t.String(), { description: 'With update: the fields that change (names only, never values)' }),
 })
 

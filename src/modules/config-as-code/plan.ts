@@ -13,15 +13,31 @@ import { definitionForCreate, inputOfDefinition } from '../monitors/service.ts'
 import { parseSlaTarget } from '../sla/service.ts'
 import { parsePalette } from '../branding/service.ts'
 import { DEFAULT_PALETTE, type Palette } from '../branding/palette.ts'
+import { checkRule, checkWindow, MAX_MESSAGE, MAX_TITLE, WEEKDAYS } from '../maintenances/service.ts'
 import { HttpError } from '../../lib/errors.ts'
-import type { AutomaticIncidentsEntry, BrandingEntry, ChannelEntry, ConfigFile, MonitorEntry, PageEntry, SlaEntry } from './model.ts'
-import type { AutomaticIncidentsState, ChannelState, ConfigPlan, MonitorFields, MonitorState, PageState, PlannedChange, SlaTargetState, TeamState } from './types.ts'
+import { parseRfc3339, toIso } from '../../lib/time.ts'
+import type { AutomaticIncidentsEntry, BrandingEntry, ChannelEntry, ConfigFile, MaintenanceEntry, MonitorEntry, PageEntry, RecurringMaintenanceEntry, SlaEntry } from './model.ts'
+import type {
+  AutomaticIncidentsState,
+  ChannelState,
+  ConfigPlan,
+  MaintenanceState,
+  MonitorFields,
+  MonitorState,
+  PageState,
+  PlannedChange,
+  RecurringMaintenanceState,
+  SlaTargetState,
+  TeamState,
+} from './types.ts'
 
 export interface PlanOptions {
   /** Delete what the file no longer names. */
   prune: boolean
   /** The plan's shortest monitor interval: the default interval of a monitor that names none. */
   minIntervalSeconds: number
+  /** Now (epoch ms): a maintenance window that is over is history, not configuration. */
+  now: number
 }
 
 /** A 400 of a rule, said of the object it concerns (`monitors "API": target is required`). */
@@ -85,14 +101,86 @@ function desiredAutomation(entry: AutomaticIncidentsEntry): AutomaticIncidentsSt
   })
 }
 
+const names = (list: readonly string[] | undefined): string[] => [...new Set(list ?? [])].sort()
+
+function instant(field: string, raw: string): number {
+  const ms = parseRfc3339(raw)
+  if (ms === undefined) throw badRequest(`${field} must be an RFC 3339 date-time with offset`)
+  return ms
+}
+
+function desiredMaintenance(entry: MaintenanceEntry): MaintenanceState {
+  return about(`maintenance "${entry.title}"`, () => {
+    const start = instant('start_at', entry.start_at)
+    const end = instant('end_at', entry.end_at)
+    checkWindow(start, end)
+    return {
+      title: parseText('title', entry.title, { max: MAX_TITLE }),
+      message: parseText('message', entry.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true }),
+      start_at: start,
+      end_at: end,
+      components: names(entry.components),
+      notify_subscribers: entry.notify_subscribers ?? false,
+    }
+  })
+}
+
+function desiredRecurring(entry: RecurringMaintenanceEntry): RecurringMaintenanceState {
+  return about(`recurring_maintenance "${entry.title}"`, () => {
+    const state: RecurringMaintenanceState = {
+      title: parseText('title', entry.title, { max: MAX_TITLE }),
+      message: parseText('message', entry.message ?? '', { max: MAX_MESSAGE, multiline: true, allowEmpty: true }),
+      time_zone: entry.time_zone,
+      starts_on: entry.starts_on,
+      start_time: entry.start_time,
+      duration_minutes: entry.duration_minutes,
+      frequency: entry.frequency,
+      interval: entry.interval ?? 1,
+      weekdays: [...new Set(entry.weekdays ?? [])].sort((a, b) => WEEKDAYS.indexOf(a) - WEEKDAYS.indexOf(b)),
+      month_day: entry.month_day ?? null,
+      until: entry.until ?? null,
+      count: entry.count ?? null,
+      exceptions: [...new Set(entry.exceptions ?? [])].sort(),
+      components: names(entry.components),
+      notify_subscribers: entry.notify_subscribers ?? false,
+    }
+    // The series service's own rule check: the same 400 the API gives.
+    checkRule({
+      timeZone: state.time_zone,
+      startsOn: state.starts_on,
+      startTime: state.start_time,
+      durationMinutes: state.duration_minutes,
+      frequency: state.frequency,
+      interval: state.interval,
+      weekdays: state.weekdays,
+      monthDay: state.month_day ?? undefined,
+      untilOn: state.until ?? undefined,
+      count: state.count ?? undefined,
+      exceptions: state.exceptions,
+    })
+    return state
+  })
+}
+
 /**
  * A page after the API's defaults. A setting (branding, automatic incidents, a component's SLA
  * target) the file leaves out is kept as it is, or removed with prune.
  */
-function desiredPage(entry: PageEntry, current: PageState | undefined, prune: boolean): PageState {
+function desiredPage(entry: PageEntry, current: PageState | undefined, options: PlanOptions, notes: string[]): PageState {
+  const { prune, now } = options
   const where = `pages "${entry.slug}"`
   return about(where, () => {
+    unique((entry.maintenance ?? []).map((m) => m.title.trim()), 'maintenance')
+    unique((entry.recurring_maintenance ?? []).map((m) => m.title.trim()), 'recurring_maintenance')
+    const open = new Set((current?.maintenance ?? []).map((m) => m.title))
+    // A window of the file that is over is left alone (unless it changes one still open): it is history now.
+    const maintenance = (entry.maintenance ?? []).map(desiredMaintenance).filter((window) => {
+      if (window.end_at > now || open.has(window.title)) return true
+      notes.push(`${where}: maintenance "${window.title}" ended at ${toIso(window.end_at)}; it is history now, so apply leaves it alone (remove it from the file)`)
+      return false
+    })
     const kept = <T>(value: T | null | undefined): T | null => (prune ? null : value ?? null)
+    const keptList = <T>(given: T[] | undefined, saved: T[] | undefined): T[] => given ?? (prune ? [] : [...(saved ?? [])])
     const currentComponents = new Map((current?.components ?? []).map((c) => [c.name, c]))
     return {
       slug: entry.slug.trim(),
@@ -114,6 +202,8 @@ function desiredPage(entry: PageEntry, current: PageState | undefined, prune: bo
       }),
       branding: entry.branding === undefined ? kept(current?.branding) : desiredBranding(entry.branding),
       automatic_incidents: entry.automatic_incidents === undefined ? kept(current?.automatic_incidents) : desiredAutomation(entry.automatic_incidents),
+      maintenance: keptList(entry.maintenance === undefined ? undefined : maintenance, current?.maintenance).sort((a, b) => a.start_at - b.start_at || a.title.localeCompare(b.title)),
+      recurring_maintenance: keptList(entry.recurring_maintenance?.map(desiredRecurring), current?.recurring_maintenance).sort((a, b) => a.title.localeCompare(b.title)),
     }
   })
 }
@@ -191,19 +281,20 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
   const currentMonitors = new Map(current.monitors.map((m) => [m.name, m]))
 
   // Pages and their components.
-  const pages = filePages.map((entry) => desiredPage(entry, currentPages.get(entry.slug.trim()), options.prune))
+  const notes: string[] = []
+  const pages = filePages.map((entry) => desiredPage(entry, currentPages.get(entry.slug.trim()), options, notes))
   const finalComponents = new Map<string, Set<string>>()
   for (const page of pages) {
     unique(page.components.map((c) => c.name), `page "${page.slug}": component`)
     const now = currentPages.get(page.slug)
-    const { components, branding: _branding, automatic_incidents: _automation, ...fields } = page
+    const { components, branding: _branding, automatic_incidents: _automation, maintenance: _maintenance, recurring_maintenance: _recurring, ...fields } = page
     if (!now) {
       changes.push({ action: 'create', kind: 'page', key: page.slug, fields: [] })
       for (const component of components) changes.push({ action: 'create', kind: 'component', key: `${page.slug}/${component.name}`, fields: [] })
       finalComponents.set(page.slug, new Set(components.map((c) => c.name)))
       continue
     }
-    const { components: nowComponents, branding: _nowBranding, automatic_incidents: _nowAutomation, ...nowFields } = now
+    const { components: nowComponents, branding: _nowBranding, automatic_incidents: _nowAutomation, maintenance: _nowMaintenance, recurring_maintenance: _nowRecurring, ...nowFields } = now
     const pageFields = changedFields(nowFields, fields)
     const byName = new Map(nowComponents.map((c) => [c.name, c]))
     const named = new Set(components.map((c) => c.name))
@@ -282,6 +373,22 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
     }
     const change = settingChange('automatic_incidents', page.slug, now?.automatic_incidents ?? null, page.automatic_incidents)
     if (change) automation.push({ change, added: (page.automatic_incidents?.components.length ?? 0) - (now?.automatic_incidents?.components.length ?? 0) })
+    for (const [kind, list, nowList] of [
+      ['maintenance', page.maintenance, now?.maintenance ?? []],
+      ['recurring_maintenance', page.recurring_maintenance, now?.recurring_maintenance ?? []],
+    ] as const) {
+      const byTitle = new Map<string, MaintenanceState | RecurringMaintenanceState>(nowList.map((m) => [m.title, m]))
+      for (const window of list) {
+        const missing = window.components.find((name) => !finalComponents.get(page.slug)!.has(name))
+        if (missing !== undefined) throw badRequest(`${where}: ${kind} "${window.title}": components names "${missing}", which is not a component of the page`)
+        const was = byTitle.get(window.title)
+        if (was && was.notify_subscribers !== window.notify_subscribers) {
+          throw badRequest(`${where}: ${kind} "${window.title}": notify_subscribers cannot be changed once it is scheduled; give it another title for a new one`)
+        }
+        const change = settingChange(kind, `${page.slug}/${window.title}`, was ?? null, window)
+        if (change) settings.push(change)
+      }
+    }
     const nowComponents = new Map((now?.components ?? []).map((c) => [c.name, c]))
     for (const component of page.components) {
       const sla = settingChange('sla_target', `${page.slug}/${component.name}`, nowComponents.get(component.name)?.sla ?? null, component.sla)
@@ -299,11 +406,19 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
     for (const page of pages) {
       const was = currentPages.get(page.slug)
       if (!was) continue
+      for (const kind of ['maintenance', 'recurring_maintenance'] as const) {
+        const keep = new Set(page[kind].map((m) => m.title))
+        for (const window of was[kind]) if (!keep.has(window.title)) changes.push({ action: 'delete', kind, key: `${page.slug}/${window.title}`, fields: [] })
+      }
+    }
+    for (const page of pages) {
+      const was = currentPages.get(page.slug)
+      if (!was) continue
       const keep = new Set(page.components.map((c) => c.name))
       for (const component of was.components) if (!keep.has(component.name)) changes.push({ action: 'delete', kind: 'component', key: `${page.slug}/${component.name}`, fields: [] })
     }
     for (const page of current.pages) if (!fileSlugs.has(page.slug)) changes.push({ action: 'delete', kind: 'page', key: page.slug, fields: [] })
   }
 
-  return { changes, desired: { pages, channels, monitors } }
+  return { changes, notes, desired: { pages, channels, monitors } }
 }

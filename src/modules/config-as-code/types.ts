@@ -9,6 +9,7 @@ import type { ChannelType } from '../channels/types.ts'
 import type { MonitorInput } from '../monitors/service.ts'
 import type { DegradedCountsAs, SlaPeriod } from '../sla/tables.ts'
 import type { Palette } from '../branding/palette.ts'
+import type { Frequency, Weekday } from '../maintenances/service.ts'
 
 /** The largest file plan and apply take (bytes of text). */
 export const MAX_CONFIG_BYTES = 5 * 1024 * 1024
@@ -30,6 +31,40 @@ export interface AutomaticIncidentsState {
   auto_incident_notify: boolean
   auto_resolve: boolean
   components: string[]
+}
+
+/** A one-off maintenance window not over yet, named by its title within its page. */
+export interface MaintenanceState {
+  title: string
+  /** Markdown, '' for none. */
+  message: string
+  /** Epoch ms. */
+  start_at: number
+  end_at: number
+  /** Component names, sorted; empty: the whole page. */
+  components: string[]
+  notify_subscribers: boolean
+}
+
+/** A recurring maintenance series not cancelled, named by its title within its page: its rule in its time zone. */
+export interface RecurringMaintenanceState {
+  title: string
+  message: string
+  time_zone: string
+  starts_on: string
+  start_time: string
+  duration_minutes: number
+  frequency: Frequency
+  interval: number
+  /** In week order (MO first); empty: the weekday of starts_on. */
+  weekdays: Weekday[]
+  month_day: number | null
+  until: string | null
+  count: number | null
+  /** Sorted. */
+  exceptions: string[]
+  components: string[]
+  notify_subscribers: boolean
 }
 
 export interface ComponentState {
@@ -57,6 +92,10 @@ export interface PageState {
   branding: Palette | null
   /** null: none (everything off, no component chosen). */
   automatic_incidents: AutomaticIncidentsState | null
+  /** By start. */
+  maintenance: MaintenanceState[]
+  /** By title. */
+  recurring_maintenance: RecurringMaintenanceState[]
 }
 
 export interface ChannelState {
@@ -93,7 +132,7 @@ export interface TeamState {
   monitors: MonitorState[]
 }
 
-export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor' | SettingKind
+export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor' | 'maintenance' | 'recurring_maintenance' | SettingKind
 
 /** Settings of a page or component, planned as objects of their own (keyed by the page or component). */
 export type SettingKind = 'sla_target' | 'branding' | 'automatic_incidents'
@@ -103,7 +142,7 @@ export type ChangeAction = 'create' | 'update' | 'delete'
 export interface PlannedChange {
   action: ChangeAction
   kind: ChangeKind
-  /** Page slug (also of its branding and automatic incidents); `slug/component name` (also of its SLA target); channel name; monitor name. */
+  /** Page slug (also of its branding and automatic incidents); `slug/component name` (also of its SLA target); `slug/title` of a maintenance; channel name; monitor name. */
   key: string
   /** With update: the fields that change; `component_order` on a page when only the order moves. */
   fields: string[]
@@ -111,6 +150,8 @@ export interface PlannedChange {
 
 export interface ConfigPlan {
   changes: PlannedChange[]
+  /** What needs the person's eye though nothing changes for it (a maintenance of the file that is over). */
+  notes: string[]
   /** What the file asks for, after defaults: what apply writes. */
   desired: TeamState
 }
