@@ -152,7 +152,8 @@ function whereIn(root: unknown, pointer: string): string {
   for (const segment of pointer.split('/').slice(1)) {
     const item = Array.isArray(node) && /^\d+$/.test(segment) ? (node[Number(segment)] as unknown) : undefined
     if (item !== undefined) {
-      const key = item !== null && typeof item === 'object' ? ((item as { slug?: unknown }).slug ?? (item as { name?: unknown }).name) : undefined
+      const named = item as { slug?: unknown; name?: unknown; title?: unknown } | null
+      const key = named !== null && typeof named === 'object' ? (named.slug ?? named.name ?? named.title) : undefined
       out += typeof key === 'string' && key.length <= 200 ? ` ${JSON.stringify(key)}` : `[${segment}]`
       afterItem = true
     } else {
