@@ -111,7 +111,8 @@ export function fileOfState(state: TeamState): ExportedFile {
       ...(monitor.alert_channels.length > 0 ? { alert_channels: [...monitor.alert_channels] } : {}),
     }) as MonitorEntry
   })
-  return { file: { version: 1, pages, channels, monitors }, secrets }
+  const templates = state.templates.map((template) => ({ name: template.name, title: template.title, ...(template.message === '' ? {} : { message: template.message }) }))
+  return { file: { version: 1, pages, channels, monitors, templates }, secrets }
 }
 
 const HEADER = '# Lantern configuration (lantern apply -f). Secrets are ${NAME} references, read from the environment.\n'

@@ -5,7 +5,7 @@
  * Schema published for editors is this schema.
  */
 import { t, type Static, type TSchema } from 'elysia'
-import { modelRef, namedModels } from '../../http/schemas.ts'
+import { boundedText, modelRef, namedModels } from '../../http/schemas.ts'
 import { CreateStatusPageBody } from '../status-pages/model.ts'
 import { CreateComponentBody } from '../components/model.ts'
 import { CreateChannelBody } from '../channels/model.ts'
@@ -14,6 +14,8 @@ import { SlaTargetBody } from '../sla/model.ts'
 import { AutomationBody } from '../auto-incidents/model.ts'
 import { PALETTE_KEYS } from '../branding/palette.ts'
 import { CreateMaintenanceBody, CreateMaintenanceSeriesBody } from '../maintenances/model.ts'
+import { TemplateBody } from '../incidents/model.ts'
+import { MAX_TEMPLATE_NAME, MAX_TITLE } from '../incidents/service.ts'
 import { MAX_CONFIG_BYTES, type ConfigPlan } from './types.ts'
 
 /** Where the JSON Schema of the file is served (public, cacheable). */
@@ -146,12 +148,27 @@ const MonitorEntry = t.Object(
   { additionalProperties: false, description: 'A monitor, named by its name within the team; the fields are the monitors API\'s' },
 )
 
+const TemplateEntry = t.Object(
+  {
+    // The template API's fields; name and title are required to make one.
+    name: boundedText('name', MAX_TEMPLATE_NAME),
+    title: boundedText('title', MAX_TITLE),
+    message: TemplateBody.properties.message,
+  },
+  {
+    additionalProperties: false,
+    error: 'a template must have name and title',
+    description: 'An incident template, named by its name within the team, as `POST /user/api/v1/incident-templates` takes it; `{{component}}` and `{{page}}` are filled when an incident is opened from it',
+  },
+)
+
 export const ConfigFileSchema = t.Object(
   {
     version: t.Literal(1, { error: 'version must be 1', description: 'The file format\'s version' }),
     pages: t.Optional(t.Array(PageEntry, { maxItems: 1000, error: 'pages must be a list of pages' })),
     channels: t.Optional(t.Array(ChannelEntry, { maxItems: 1000, error: 'channels must be a list of channels' })),
     monitors: t.Optional(t.Array(MonitorEntry, { maxItems: 10_000, error: 'monitors must be a list of monitors' })),
+    templates: t.Optional(t.Array(TemplateEntry, { maxItems: 1000, error: 'templates must be a list of incident templates' })),
   },
   { additionalProperties: false, title: 'Lantern configuration, version 1', description: 'A team\'s configuration as code: what `lantern apply` makes so' },
 )
@@ -162,6 +179,7 @@ export type ComponentEntry = Static<typeof ComponentEntry>
 export type ChannelEntry = Static<typeof ChannelEntry>
 export type MonitorEntry = Static<typeof MonitorEntry>
 export type SlaEntry = Static<typeof SlaEntry>
+export type TemplateEntry = Static<typeof TemplateEntry>
 export type MaintenanceEntry = Static<typeof MaintenanceEntry>
 export type RecurringMaintenanceEntry = Static<typeof RecurringMaintenanceEntry>
 export type BrandingEntry = Static<typeof BrandingEntry>
@@ -195,7 +213,7 @@ const fileText = t.String({
 
 export const PlanBody = t.Object({
   file: fileText,
-  prune: t.Optional(t.Boolean({ error: 'prune must be true or false', description: 'Also delete what the file no longer names (pages, components, channels, monitors, maintenance windows not over yet, recurring maintenance (cancelled); the SLA target, branding colours and automatic-incident settings of a page or component the file names without them). Default false' })),
+  prune: t.Optional(t.Boolean({ error: 'prune must be true or false', description: 'Also delete what the file no longer names (pages, components, channels, monitors, templates, maintenance windows not over yet, recurring maintenance (cancelled); the SLA target, branding colours and automatic-incident settings of a page or component the file names without them). Default false' })),
   secrets: t.Optional(
     t.Record(t.String({ pattern: '^[A-Z_][A-Z0-9_]{0,127}$' }), t.String({ maxLength: 4096 }), {
       maxProperties: 500,
@@ -207,10 +225,10 @@ export const PlanBody = t.Object({
 
 const ChangeJson = t.Object({
   action: t.Union([t.Literal('create'), t.Literal('update'), t.Literal('delete')]),
-  kind: t.Union([t.Literal('page'), t.Literal('component'), t.Literal('channel'), t.Literal('monitor'), t.Literal('maintenance'), t.Literal('recurring_maintenance'), t.Literal('sla_target'), t.Literal('branding'), t.Literal('automatic_incidents')], {
-    description: "maintenance: a one-off maintenance window; recurring_maintenance: a recurring one (deleted: cancelled); sla_target: a component's SLA target; branding: a page's colours; automatic_incidents: a page's automatic-incident settings",
+  kind: t.Union([t.Literal('page'), t.Literal('component'), t.Literal('channel'), t.Literal('monitor'), t.Literal('template'), t.Literal('maintenance'), t.Literal('recurring_maintenance'), t.Literal('sla_target'), t.Literal('branding'), t.Literal('automatic_incidents')], {
+    description: "template: an incident template; maintenance: a one-off maintenance window; recurring_maintenance: a recurring one (deleted: cancelled); sla_target: a component's SLA target; branding: a page's colours; automatic_incidents: a page's automatic-incident settings",
   }),
-  key: t.String({ description: 'The object\'s stable key: a page slug (also of its branding and automatic incidents), `slug/component` (also of its SLA target), `slug/title` of a maintenance, a channel or monitor name', examples: ['acme/API'] }),
+  key: t.String({ description: 'The object\'s stable key: a page slug (also of its branding and automatic incidents), `slug/component` (also of its SLA target), `slug/title` of a maintenance, a channel, monitor or template name', examples: ['acme/API'] }),
   fields: t.Array(t.String(), { description: 'With update: the fields that change (names only, never values)' }),
 })
 

@@ -16,7 +16,8 @@ import { DEFAULT_PALETTE, type Palette } from '../branding/palette.ts'
 import { checkRule, checkWindow, MAX_MESSAGE, MAX_TITLE, WEEKDAYS } from '../maintenances/service.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { parseRfc3339, toIso } from '../../lib/time.ts'
-import type { AutomaticIncidentsEntry, BrandingEntry, ChannelEntry, ConfigFile, MaintenanceEntry, MonitorEntry, PageEntry, RecurringMaintenanceEntry, SlaEntry } from './model.ts'
+import { MAX_MESSAGE as MAX_TEMPLATE_MESSAGE, MAX_TEMPLATE_NAME, MAX_TITLE as MAX_TEMPLATE_TITLE } from '../incidents/service.ts'
+import type { AutomaticIncidentsEntry, BrandingEntry, ChannelEntry, ConfigFile, MaintenanceEntry, MonitorEntry, PageEntry, RecurringMaintenanceEntry, SlaEntry, TemplateEntry } from './model.ts'
 import type {
   AutomaticIncidentsState,
   ChannelState,
@@ -29,6 +30,7 @@ import type {
   RecurringMaintenanceState,
   SlaTargetState,
   TeamState,
+  TemplateState,
 } from './types.ts'
 
 export interface PlanOptions {
@@ -266,6 +268,15 @@ function desiredMonitor(entry: MonitorEntry, current: MonitorState | undefined, 
   })
 }
 
+/** An incident template after the template API's rules. */
+function desiredTemplate(entry: TemplateEntry): TemplateState {
+  return about(`templates "${entry.name}"`, () => ({
+    name: parseText('name', entry.name, { max: MAX_TEMPLATE_NAME }),
+    title: parseText('title', entry.title, { max: MAX_TEMPLATE_TITLE }),
+    message: parseText('message', entry.message ?? '', { max: MAX_TEMPLATE_MESSAGE, multiline: true, allowEmpty: true }),
+  }))
+}
+
 /** What `file` asks of a team in `current`: the changes in the order apply makes them. */
 export function planConfig(current: TeamState, file: ConfigFile, options: PlanOptions): ConfigPlan {
   const changes: PlannedChange[] = []
@@ -358,6 +369,16 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
     }
   }
 
+  // Incident templates.
+  const fileTemplates = file.templates ?? []
+  unique(fileTemplates.map((entry) => entry.name.trim()), 'template')
+  const templates = fileTemplates.map(desiredTemplate).sort((a, b) => a.name.localeCompare(b.name))
+  const currentTemplates = new Map(current.templates.map((template) => [template.name, template]))
+  for (const template of templates) {
+    const change = settingChange('template', template.name, currentTemplates.get(template.name) ?? null, template)
+    if (change) changes.push(change)
+  }
+
   // The settings of the file's pages and components, once those exist. Automatic incidents that
   // turn fewer components on go first: the plan's limit counts over all the team's pages.
   const settings: PlannedChange[] = []
@@ -401,6 +422,8 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
   if (options.prune) {
     const named = new Set(monitors.map((m) => m.name))
     for (const monitor of current.monitors) if (!named.has(monitor.name)) changes.push({ action: 'delete', kind: 'monitor', key: monitor.name, fields: [] })
+    const namedTemplates = new Set(templates.map((template) => template.name))
+    for (const template of current.templates) if (!namedTemplates.has(template.name)) changes.push({ action: 'delete', kind: 'template', key: template.name, fields: [] })
     const namedChannels = new Set(channels.map((c) => c.name))
     for (const channel of current.channels) if (!namedChannels.has(channel.name)) changes.push({ action: 'delete', kind: 'channel', key: channel.name, fields: [] })
     for (const page of pages) {
@@ -420,5 +443,5 @@ export function planConfig(current: TeamState, file: ConfigFile, options: PlanOp
     for (const page of current.pages) if (!fileSlugs.has(page.slug)) changes.push({ action: 'delete', kind: 'page', key: page.slug, fields: [] })
   }
 
-  return { changes, notes, desired: { pages, channels, monitors } }
+  return { changes, notes, desired: { pages, channels, monitors, templates } }
 }

@@ -18,6 +18,7 @@ import type { StatusPagesService } from '../status-pages/service.ts'
 import type { SlaService } from '../sla/service.ts'
 import type { BrandingService } from '../branding/service.ts'
 import type { AutoIncidentSettingsService } from '../auto-incidents/service.ts'
+import type { IncidentsService } from '../incidents/service.ts'
 import { WEEKDAYS, type MaintenanceSeriesService, type MaintenancesService } from '../maintenances/service.ts'
 import { fileOfState, type ExportedFile } from './file.ts'
 import type { ConfigFile } from './model.ts'
@@ -37,6 +38,7 @@ export interface ConfigWriters {
   autoIncidentSettings: AutoIncidentSettingsService
   maintenances: MaintenancesService
   maintenanceSeries: MaintenanceSeriesService
+  incidents: IncidentsService
   audit: AuditService
 }
 
@@ -53,6 +55,7 @@ interface ReadState {
   /** `slug/title` of a one-off window not over, of a series not cancelled. */
   maintenanceIds: Map<string, number>
   seriesIds: Map<string, number>
+  templateIds: Map<string, number>
 }
 
 export interface ApplyOptions {
@@ -247,7 +250,11 @@ export class ConfigService {
           alert_channels: (alerts.get(monitor.id) ?? []).map((id) => channelName.get(id)).filter((n) => n !== undefined).sort(),
         }
       })
-    return { state: { pages, channels, monitors }, pageIds, componentIds, channelIds, monitorIds, maintenanceIds, seriesIds }
+    const templateList = await s.incidents.listTemplates(owner)
+    uniqueNames(templateList.map((template) => template.name), 'incident templates')
+    const templateIds = new Map(templateList.map((template) => [template.name, template.id]))
+    const templates = templateList.map((template) => ({ name: template.name, title: template.title, message: template.message })).sort((a, b) => a.name.localeCompare(b.name))
+    return { state: { pages, channels, monitors, templates }, pageIds, componentIds, channelIds, monitorIds, maintenanceIds, seriesIds, templateIds }
   }
 
   private async write(s: ConfigWriters, owner: Owner, read: ReadState, plan: ConfigPlan, options: ApplyOptions): Promise<string[]> {
@@ -273,6 +280,18 @@ export class ConfigService {
         continue
       }
       if (change.action === 'delete') continue
+      if (change.kind === 'template') {
+        const template = plan.desired.templates.find((t) => t.name === change.key)!
+        try {
+          if (change.action === 'create') await s.incidents.createTemplate(owner, template)
+          else await s.incidents.updateTemplate(owner, need(read.templateIds, change.key), template)
+        } catch (error) {
+          if (error instanceof HttpError) throw new HttpError(error.status, `templates "${change.key}": ${error.message}`)
+          throw error
+        }
+        await audit(change, null)
+        continue
+      }
       if (change.kind === 'maintenance' || change.kind === 'recurring_maintenance') {
         await this.writeMaintenance(s, owner, read, plan, change)
         await audit(change, need(pageIds, change.key.slice(0, change.key.indexOf('/'))))
@@ -346,6 +365,7 @@ export class ConfigService {
     for (const change of plan.changes) {
       if (change.action !== 'delete' || isSetting(change.kind)) continue
       if (change.kind === 'monitor') await s.monitors.delete(owner, need(monitorIds, change.key))
+      else if (change.kind === 'template') await s.incidents.deleteTemplate(owner, need(read.templateIds, change.key))
       else if (change.kind === 'maintenance') await s.maintenances.delete(owner, need(read.maintenanceIds, change.key))
       else if (change.kind === 'recurring_maintenance') await s.maintenanceSeries.cancel(owner, need(read.seriesIds, change.key))
       else if (change.kind === 'channel') await s.channels.delete(owner, need(channelIds, change.key))

@@ -126,13 +126,23 @@ export interface MonitorState {
   alert_channels: string[]
 }
 
+/** An incident template of the team, named by its name. */
+export interface TemplateState {
+  name: string
+  title: string
+  /** Markdown, '' for none; `{{component}}` and `{{page}}` are filled when an incident is opened from it. */
+  message: string
+}
+
 export interface TeamState {
   pages: PageState[]
   channels: ChannelState[]
   monitors: MonitorState[]
+  /** By name. */
+  templates: TemplateState[]
 }
 
-export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor' | 'maintenance' | 'recurring_maintenance' | SettingKind
+export type ChangeKind = 'page' | 'component' | 'channel' | 'monitor' | 'template' | 'maintenance' | 'recurring_maintenance' | SettingKind
 
 /** Settings of a page or component, planned as objects of their own (keyed by the page or component). */
 export type SettingKind = 'sla_target' | 'branding' | 'automatic_incidents'
@@ -142,7 +152,7 @@ export type ChangeAction = 'create' | 'update' | 'delete'
 export interface PlannedChange {
   action: ChangeAction
   kind: ChangeKind
-  /** Page slug (also of its branding and automatic incidents); `slug/component name` (also of its SLA target); `slug/title` of a maintenance; channel name; monitor name. */
+  /** Page slug (also of its branding and automatic incidents); `slug/component name` (also of its SLA target); `slug/title` of a maintenance; channel, monitor or template name. */
   key: string
   /** With update: the fields that change; `component_order` on a page when only the order moves. */
   fields: string[]

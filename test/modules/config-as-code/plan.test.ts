@@ -6,7 +6,7 @@ import { fileOfState } from '../../../src/modules/config-as-code/file.ts'
 import type { ConfigFile } from '../../../src/modules/config-as-code/model.ts'
 import type { TeamState } from '../../../src/modules/config-as-code/types.ts'
 
-const EMPTY: TeamState = { pages: [], channels: [], monitors: [] }
+const EMPTY: TeamState = { pages: [], channels: [], monitors: [], templates: [] }
 const opts = { prune: false, minIntervalSeconds: 30, now: Date.UTC(2026, 11, 7, 6, 0) }
 const lines = (state: TeamState, file: ConfigFile, options = opts) =>
   planConfig(state, file, options).changes.map((c) => `${c.action} ${c.kind} ${c.key}${c.fields.length ? `: ${c.fields.join(',')}` : ''}`)
