@@ -1,6 +1,7 @@
 /**
  * The configuration file (`lantern.yaml`, version 1) as a schema, built from the same request schemas
- * the API checks (a page's, a component's, a channel's and a monitor's create body), with objects
+ * the API checks (a page's, a component's, a channel's, a monitor's, an SLA target's, the branding's,
+ * the automatic incidents', a maintenance window's or series' and a template's body), with objects
  * named by stable keys instead of ids; and the plan and apply API's bodies and answers. The JSON
  * Schema published for editors is this schema.
  */

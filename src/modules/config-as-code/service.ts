@@ -1,6 +1,7 @@
 /**
- * Configuration as code: a team's pages, components, channels and monitors exported as a file,
- * planned against a file, and applied from one. Apply writes through the same services as the API
+ * Configuration as code: a team's pages (with their components, settings and maintenance),
+ * channels, monitors and incident templates exported as a file, planned against a file, and applied
+ * from one. Apply writes through the same services as the API
  * (its checks, plan limits and events), in one transaction: a refused object leaves nothing
  * half-done. Every change is one audit row, attributed to whoever applied.
  */
