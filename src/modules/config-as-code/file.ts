@@ -5,7 +5,7 @@
  */
 import { Value } from '@sinclair/typebox/value'
 import { badRequest } from '../../lib/errors.ts'
-import { toIso } from '../../lib/time.ts'
+import { offsetAt } from '../maintenances/service.ts'
 import { SECRET_FIELDS } from '../channels/service.ts'
 import { ConfigFileSchema, type ChannelEntry, type ConfigFile, type MonitorEntry, type PageEntry } from './model.ts'
 import { channelVariable, hasCredentials, isSecretHeader, monitorVariable, reference } from './secrets.ts'
@@ -15,6 +15,15 @@ import { MAX_CONFIG_BYTES, type TeamState } from './types.ts'
 export interface ExportedFile {
   file: ConfigFile
   secrets: Record<string, string>
+}
+
+/** An instant as RFC 3339 in a zone's offset at that instant (`2027-01-10T02:00:00+01:00`): what a person wrote. */
+export function isoInZone(ms: number, zone: string): string {
+  const offset = offsetAt(zone, ms)
+  const local = new Date(ms + offset).toISOString().replace(/\.000Z$|Z$/, '')
+  if (offset === 0) return `${local}Z`
+  const minutes = Math.abs(offset) / 60_000
+  return `${local}${offset < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
 }
 
 /** Null and absent mean the same to the API; the file leaves them out. */
@@ -50,8 +59,9 @@ export function fileOfState(state: TeamState): ExportedFile {
           },
     maintenance: page.maintenance.length === 0 ? undefined : page.maintenance.map((window) => withoutNulls({
       title: window.title,
-      start_at: toIso(window.start_at),
-      end_at: toIso(window.end_at),
+      // In the page's time zone: one-off windows have none of their own.
+      start_at: isoInZone(window.start_at, page.time_zone),
+      end_at: isoInZone(window.end_at, page.time_zone),
       message: window.message === '' ? undefined : window.message,
       components: window.components.length === 0 ? undefined : [...window.components],
       notify_subscribers: window.notify_subscribers ? true : undefined,

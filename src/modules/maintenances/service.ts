@@ -26,7 +26,7 @@ import { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance }
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
 export { MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceUpdate, type MaintenanceUpdateStatus } from './types.ts'
 export { checkRule, MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
-export { dayNumber, instantOf, occurrences, WEEKDAYS, type Frequency, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
+export { dayNumber, instantOf, occurrences, offsetAt, WEEKDAYS, type Frequency, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000

@@ -63,8 +63,8 @@ describe('export', () => {
     const { file } = await services().configAsCode.export(source)
     const page = file.pages!.find((p) => p.slug === slug)!
     expect(page.maintenance).toEqual([
-      { title: 'Under way', start_at: '2026-12-07T05:00:00.000Z', end_at: '2026-12-07T08:00:00.000Z' },
-      { title: 'Database <upgrade>', start_at: '2026-12-10T01:00:00.000Z', end_at: '2026-12-10T02:30:00.000Z', message: 'We **upgrade** Postgres.', components: ['API'], notify_subscribers: true },
+      { title: 'Under way', start_at: '2026-12-07T06:00:00+01:00', end_at: '2026-12-07T09:00:00+01:00' },
+      { title: 'Database <upgrade>', start_at: '2026-12-10T02:00:00+01:00', end_at: '2026-12-10T03:30:00+01:00', message: 'We **upgrade** Postgres.', components: ['API'], notify_subscribers: true },
     ])
     expect(page.recurring_maintenance).toEqual([
       { title: 'Monthly reboot', time_zone: 'America/New_York', starts_on: '2026-12-15', start_time: '23:30', duration_minutes: 30, frequency: 'monthly', interval: 1, month_day: 15, count: 12 },
@@ -122,7 +122,7 @@ describe('round trip, changes, prune and time', () => {
     ])
     await services().configAsCode.apply(target, file, applyOpts())
     const after = (await services().configAsCode.export(target)).file.pages![0]!
-    expect(after.maintenance![1]).toMatchObject({ end_at: '2026-12-10T03:00:00.000Z', components: ['API', 'Web'] })
+    expect(after.maintenance![1]).toMatchObject({ end_at: '2026-12-10T04:00:00+01:00', components: ['API', 'Web'] })
     expect(after.recurring_maintenance![1]).toMatchObject({ weekdays: ['WE'], start_time: '03:00' })
     expect((await services().configAsCode.plan(target, file, { prune: false, env: {} })).changes).toEqual([])
   })

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { planConfig } from '../../../src/modules/config-as-code/plan.ts'
 import { resolveReferences, envPart } from '../../../src/modules/config-as-code/secrets.ts'
-import { fileOfState } from '../../../src/modules/config-as-code/file.ts'
+import { fileOfState, isoInZone } from '../../../src/modules/config-as-code/file.ts'
 import type { ConfigFile } from '../../../src/modules/config-as-code/model.ts'
 import type { TeamState } from '../../../src/modules/config-as-code/types.ts'
 
@@ -165,6 +165,13 @@ describe('settings, maintenance and templates', () => {
     const { desired } = planConfig(EMPTY, full, opts)
     const { file: exported, secrets } = fileOfState(desired)
     expect(lines(desired, resolveReferences(exported, secrets), { ...opts, prune: true })).toEqual([])
+  })
+
+  test("a one-off window's times are written in its page's zone, its offset at that instant", () => {
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0), 'Europe/Berlin')).toBe('2027-01-10T02:00:00+01:00')
+    expect(isoInZone(Date.UTC(2027, 6, 10, 1, 0), 'Europe/Berlin')).toBe('2027-07-10T03:00:00+02:00')
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0, 0, 250), 'America/St_Johns')).toBe('2027-01-09T21:30:00.250-03:30')
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0), 'UTC')).toBe('2027-01-10T01:00:00Z')
   })
 
   test("Lantern's own colours and everything off are no setting", () => {
