@@ -281,7 +281,7 @@ export function createServices(input: ServiceDeps) {
 
   // Configuration as code applies a whole file through these services, in one transaction.
   const inOneTransaction = transactionalServices({ ...deps, clock, changes, passwords, checkDeps })
-  const configAsCode = new ConfigService({ services: { pages, components, channels, monitors, monitorAlerts, audit }, inOneTransaction })
+  const configAsCode = new ConfigService({ services: { pages, components, channels, monitors, monitorAlerts, sla, branding, autoIncidentSettings, maintenances, maintenanceSeries, incidents, audit }, inOneTransaction })
 
   return {
     configAsCode,

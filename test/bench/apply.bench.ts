@@ -2,7 +2,10 @@
  * `bun run bench apply`: configuration as code on a team of 500 monitors (10 pages of 50 components,
  * each monitor on a component, 5 channels), through the real service on a real SQLite file. The
  * file is written once by apply (500 creates in one transaction), then applied again unchanged
- * (what a CI pipeline does on every push) and planned. Target (the issue): an apply of the
+ * (what a CI pipeline does on every push) and planned. Every page also has its settings in the
+ * file (an SLA target on each component, branding colours, automatic incidents on 5 components, a
+ * one-off and a recurring maintenance) and the team 5 incident templates; APPLY_BENCH_SETTINGS=0
+ * leaves them out (the file as it was before they were in it). Target (the issue): an apply of the
  * 500-monitor file with no changes ≤ 2 s. Printed: medians and maxima over APPLY_BENCH_ROUNDS
  * rounds (default 10) after 2 warm-up rounds.
  */
@@ -13,6 +16,7 @@ import { benchServices, median } from './lib.ts'
 const MONITORS = 500
 const PAGES = 10
 const ROUNDS = Number(process.env.APPLY_BENCH_ROUNDS ?? 10)
+const SETTINGS = process.env.APPLY_BENCH_SETTINGS !== '0'
 const NOW = Date.UTC(2026, 11, 7, 6, 0, 0)
 
 const fixture = await benchServices(NOW)
@@ -22,7 +26,19 @@ try {
   const perPage = MONITORS / PAGES
   const file: ConfigFile = {
     version: 1,
-    pages: Array.from({ length: PAGES }, (_, p) => ({ slug: `bench-${p}`, name: `Bench ${p}`, components: Array.from({ length: perPage }, (_, c) => ({ name: `Service ${c}`, group: `Group ${c % 5}` })) })),
+    pages: Array.from({ length: PAGES }, (_, p) => ({
+      slug: `bench-${p}`,
+      name: `Bench ${p}`,
+      components: Array.from({ length: perPage }, (_, c) => ({ name: `Service ${c}`, group: `Group ${c % 5}`, ...(SETTINGS ? { sla: { target_percent: 99.9, period: 'month' as const } } : {}) })),
+      ...(SETTINGS
+        ? {
+            branding: { palette: { primary: '#aa3300' } },
+            automatic_incidents: { auto_incidents: true, auto_resolve: true, components: Array.from({ length: 5 }, (_, c) => `Service ${c}`) },
+            maintenance: [{ title: 'Upgrade', start_at: '2026-12-20T02:00:00Z', end_at: '2026-12-20T03:00:00Z', components: ['Service 0'] }],
+            recurring_maintenance: [{ title: 'Patching', time_zone: 'Europe/Berlin', starts_on: '2026-12-08', start_time: '02:00', duration_minutes: 60, frequency: 'weekly' as const, weekdays: ['TU' as const] }],
+          }
+        : {}),
+    })),
     channels: Array.from({ length: 5 }, (_, i) => ({ name: `Hook ${i}`, type: 'webhook' as const, url: `\${HOOK_${i}_URL}` })),
     // IP literals: a save resolves names (up to 3 s each), and the bench measures the configuration, not DNS.
     monitors: Array.from({ length: MONITORS }, (_, i) => ({
@@ -35,6 +51,7 @@ try {
       alert_channels: [`Hook ${i % 5}`],
     })),
   }
+  if (SETTINGS) file.templates = Array.from({ length: 5 }, (_, i) => ({ name: `Template ${i}`, title: `{{component}} problem ${i}`, message: 'We are looking into it.' }))
   const env = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`HOOK_${i}_URL`, `https://hooks.example.net/${i}?token=${i}`]))
   const text = configText(file)
   const options = { prune: true, env, address: null, client: 'bench' }

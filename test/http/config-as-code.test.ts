@@ -105,6 +105,29 @@ describe('configuration API', () => {
     ])
     expect(rows.filter((r) => r.action.startsWith('config.monitor')).every((r) => r.actor_kind === 'api_key' && r.actor_label.includes('API key'))).toBe(true)
   })
+
+  test("a page's settings over HTTP: planned and applied as kinds of their own; a bad one is a 400 naming the key and the field", async () => {
+    const settings = `version: 1
+pages:
+  - slug: ${slug}-settings
+    name: Settings
+    components:
+      - name: API
+        sla: { target_percent: 99.9 }
+    branding: { palette: { primary: "#aa3300" } }
+    automatic_incidents: { auto_incidents: true, components: [API] }
+`
+    const applied = await call('/user/api/v1/config/apply', { method: 'POST', key, json: { file: settings } })
+    expect(applied.status).toBe(200)
+    const kinds = ((await applied.json()) as { data: { changes: Array<{ kind: string }> } }).data.changes.map((c) => c.kind)
+    expect(kinds).toEqual(['page', 'component', 'automatic_incidents', 'branding', 'sla_target'])
+    const bad = await call('/user/api/v1/config/plan', { method: 'POST', key, json: { file: settings.replace('99.9', '49') } })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { error: string }).error).toBe(`pages "${slug}-settings", components "API", sla.target_percent: target_percent must be a number from 50 to 99.9999`)
+    const kept = await call('/user/api/v1/config/apply', { method: 'POST', key, json: { file: `version: 1\npages:\n  - slug: ${slug}-settings\n    name: Settings\n    components: [{ name: API }]\n` } })
+    expect(((await kept.json()) as { data: { changes: unknown[] } }).data.changes).toEqual([])
+    expect((await call(`/user/api/v1/config/export`, { key }).then((r) => r.json()) as { file: string }).file).toContain('target_percent: 99.9')
+  })
 })
 
 describe('command line', () => {

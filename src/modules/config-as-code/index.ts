@@ -38,7 +38,7 @@ export function configRoutes(deps: { accounts: AccountsService; config: ConfigSe
         response: { 200: ExportJson, ...errorResponses, ...conflictResponse },
         detail: detail(
           "The team's configuration as a file",
-          'Pages with their components, notification channels and monitors, each named by a stable key (page slug, component name within its page, channel and monitor name). Secret settings (chat webhook URLs, tokens, signing secrets, a monitor target with a password, credential headers) are `${LANTERN_…}` references, never values. 409 when two channels or monitors (or two components of a page) share a name.',
+          'Pages with their components (and SLA targets), branding colours, automatic-incident settings and maintenance (one-off windows not over yet, recurring series), notification channels, monitors and incident templates, each named by a stable key (page slug, component name or maintenance title within its page, channel, monitor and template name). Secret settings (chat webhook URLs, tokens, signing secrets, a monitor target with a password, credential headers) are `${LANTERN_…}` references, never values. 409 when two channels or monitors (or two components of a page) share a name.',
         ),
       },
     )

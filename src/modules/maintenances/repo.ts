@@ -23,6 +23,19 @@ export class MaintenancesRepo {
     return query.orderBy('maintenances.start_at', 'desc').orderBy('maintenances.id', 'desc').limit(filter.limit).execute()
   }
 
+  /** The page's one-off windows not over at `now` (what configuration as code manages), soonest first. */
+  openOneOffs(pageId: number, now: number) {
+    return this.db
+      .selectFrom('maintenances')
+      .selectAll()
+      .where('page_id', '=', pageId)
+      .where('series_id', 'is', null)
+      .where('end_at', '>', now)
+      .orderBy('start_at')
+      .orderBy('id')
+      .execute()
+  }
+
   findWithOwner(id: number) {
     return this.db
       .selectFrom('maintenances')

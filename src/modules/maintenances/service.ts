@@ -26,8 +26,8 @@ import { MAX_EXCEPTIONS } from './series.ts'
 
 // The domain types and limits are defined in types.ts; importers of the service find them here too.
 export { CANCELLED_SHOWN_MS, MAINTENANCE_UPDATE_STATUSES, MAX_TITLE, MAX_MESSAGE, type Maintenance, type MaintenanceCancellation, type MaintenanceUpdate, type MaintenanceUpdateStatus } from './types.ts'
-export { MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
-export { dayNumber, instantOf, occurrences, type Occurrence, type RecurrenceRule } from './recurrence.ts'
+export { checkRule, MaintenanceSeriesService, type MaintenanceSeries } from './series.ts'
+export { dayNumber, instantOf, occurrences, offsetAt, WEEKDAYS, type Frequency, type Occurrence, type RecurrenceRule, type Weekday } from './recurrence.ts'
 
 /** Longest window accepted: a year. */
 export const MAX_WINDOW_MS = 366 * 24 * 3600_000
@@ -38,7 +38,8 @@ function parseTime(field: string, raw: string): number {
   return ms
 }
 
-function checkWindow(startAt: number, endAt: number): void {
+/** A window's times: end after start, at most MAX_WINDOW_MS long. Pure. */
+export function checkWindow(startAt: number, endAt: number): void {
   if (endAt <= startAt) throw badRequest('end_at must be after start_at')
   if (endAt - startAt > MAX_WINDOW_MS) throw badRequest('a maintenance window may last at most 366 days')
 }
@@ -66,6 +67,12 @@ export class MaintenancesService {
   async list(owner: Owner, filter: { pageId?: number; limit?: number } = {}): Promise<Maintenance[]> {
     if (filter.pageId !== undefined) await this.deps.pages.get(owner, filter.pageId)
     return this.hydrate(await this.deps.repo.list({ ownerId: owner.id, pageId: filter.pageId, limit: filter.limit ?? 50 }))
+  }
+
+  /** The page's one-off windows (no occurrence of a series) not over yet, soonest first. */
+  async openOneOffs(owner: Owner, pageId: number): Promise<Maintenance[]> {
+    await this.deps.pages.get(owner, pageId)
+    return this.hydrate(await this.deps.repo.openOneOffs(pageId, this.deps.clock.now()))
   }
 
   async get(owner: Owner, id: number): Promise<Maintenance> {
@@ -194,6 +201,7 @@ export class MaintenancesService {
       endAt: row.end_at,
       components: (components.get(row.id) ?? []).map((c) => ({ id: c.id, name: c.name })),
       seriesId: row.series_id,
+      notifySubscribers: row.notify_subscribers === 1,
       sequence: row.sequence,
       updates: (updates.get(row.id) ?? []).map((u) => ({ id: u.id, status: u.status, message: u.message, at: u.at })),
       createdAt: row.created_at,

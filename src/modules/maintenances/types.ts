@@ -29,6 +29,8 @@ export interface Maintenance {
   components: Array<{ id: number; name: string }>
   /** The recurring series this window is an occurrence of (null: a one-off). */
   seriesId: number | null
+  /** Subscribers are told when it is scheduled, starts and ends (set when it is made; the owner's reads say it). */
+  notifySubscribers?: boolean
   /** Raised by every change (iCalendar SEQUENCE). */
   sequence: number
   /** The window's timeline, newest first. */

@@ -68,6 +68,29 @@ export function targetOf(row: TargetRow): SlaTarget {
   }
 }
 
+/** A target as stored, the API's defaults filled in: a 400 naming the field out of range. Pure. */
+export function parseSlaTarget(input: SlaTargetInput): Omit<TargetRow, 'component_id' | 'page_id'> {
+  const percent = input.target_percent
+  if (!Number.isFinite(percent) || percent < MIN_TARGET_PERCENT || percent > MAX_TARGET_PERCENT) {
+    throw badRequest(`target_percent must be a number from ${MIN_TARGET_PERCENT} to ${MAX_TARGET_PERCENT}`)
+  }
+  const ppm = Math.round(percent * 10_000)
+  if (Math.abs(ppm / 10_000 - percent) > 1e-9) throw badRequest('target_percent has at most 4 decimals')
+  const minOutage = input.min_outage_seconds ?? DEFAULT_POLICY.minOutageSeconds
+  if (!Number.isInteger(minOutage) || minOutage < 0 || minOutage > MAX_MIN_OUTAGE_SECONDS) {
+    throw badRequest(`min_outage_seconds must be a whole number from 0 to ${MAX_MIN_OUTAGE_SECONDS}`)
+  }
+  return {
+    target_ppm: ppm,
+    period: input.period ?? 'month',
+    degraded_counts_as: input.degraded_counts_as ?? DEFAULT_POLICY.degradedCountsAs,
+    exclude_maintenance: (input.exclude_maintenance ?? DEFAULT_POLICY.excludeMaintenance) ? 1 : 0,
+    min_outage_s: minOutage,
+    breach_alerts: (input.breach_alerts ?? true) ? 1 : 0,
+    public_budget: input.public_budget ? 1 : 0,
+  }
+}
+
 const times = (row: { cum_up_ms: number; cum_degraded_ms: number; cum_down_ms: number; cum_outages: number }): Cumulative => ({
   upMs: row.cum_up_ms,
   degradedMs: row.cum_degraded_ms,
@@ -98,27 +121,7 @@ export class SlaService {
 
   async setTarget(owner: Owner, componentId: number, input: SlaTargetInput): Promise<SlaTarget> {
     const component = await this.components.get(owner, componentId)
-    const percent = input.target_percent
-    if (!Number.isFinite(percent) || percent < MIN_TARGET_PERCENT || percent > MAX_TARGET_PERCENT) {
-      throw badRequest(`target_percent must be a number from ${MIN_TARGET_PERCENT} to ${MAX_TARGET_PERCENT}`)
-    }
-    const ppm = Math.round(percent * 10_000)
-    if (Math.abs(ppm / 10_000 - percent) > 1e-9) throw badRequest('target_percent has at most 4 decimals')
-    const minOutage = input.min_outage_seconds ?? DEFAULT_POLICY.minOutageSeconds
-    if (!Number.isInteger(minOutage) || minOutage < 0 || minOutage > MAX_MIN_OUTAGE_SECONDS) {
-      throw badRequest(`min_outage_seconds must be a whole number from 0 to ${MAX_MIN_OUTAGE_SECONDS}`)
-    }
-    const row = {
-      component_id: component.id,
-      page_id: component.pageId,
-      target_ppm: ppm,
-      period: input.period ?? 'month',
-      degraded_counts_as: input.degraded_counts_as ?? DEFAULT_POLICY.degradedCountsAs,
-      exclude_maintenance: (input.exclude_maintenance ?? DEFAULT_POLICY.excludeMaintenance) ? 1 : 0,
-      min_outage_s: minOutage,
-      breach_alerts: (input.breach_alerts ?? true) ? 1 : 0,
-      public_budget: input.public_budget ? 1 : 0,
-    }
+    const row = { component_id: component.id, page_id: component.pageId, ...parseSlaTarget(input) }
     await this.repo.upsertTarget({ ...row, now: this.clock.now() })
     this.changes.pageChanged(component.pageId)
     return targetOf(row)

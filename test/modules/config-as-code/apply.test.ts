@@ -102,7 +102,7 @@ describe('round trip and idempotence', () => {
   test('a missing secret is named and nothing is applied', async () => {
     const { LANTERN_CHANNEL_OPS_SLACK_URL: _left, ...partial } = exported.secrets
     await expect(services().configAsCode.apply(target, retargeted(), applyOpts(partial))).rejects.toThrow('LANTERN_CHANNEL_OPS_SLACK_URL')
-    expect((await services().configAsCode.export(target)).file).toEqual({ version: 1, pages: [], channels: [], monitors: [] })
+    expect((await services().configAsCode.export(target)).file).toEqual({ version: 1, pages: [], channels: [], monitors: [], templates: [] })
   })
 
   test('export → apply on an empty team → export gives the same file', async () => {

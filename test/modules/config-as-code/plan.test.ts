@@ -2,12 +2,12 @@
 import { describe, expect, test } from 'bun:test'
 import { planConfig } from '../../../src/modules/config-as-code/plan.ts'
 import { resolveReferences, envPart } from '../../../src/modules/config-as-code/secrets.ts'
-import { fileOfState } from '../../../src/modules/config-as-code/file.ts'
+import { fileOfState, isoInZone } from '../../../src/modules/config-as-code/file.ts'
 import type { ConfigFile } from '../../../src/modules/config-as-code/model.ts'
 import type { TeamState } from '../../../src/modules/config-as-code/types.ts'
 
-const EMPTY: TeamState = { pages: [], channels: [], monitors: [] }
-const opts = { prune: false, minIntervalSeconds: 30 }
+const EMPTY: TeamState = { pages: [], channels: [], monitors: [], templates: [] }
+const opts = { prune: false, minIntervalSeconds: 30, now: Date.UTC(2026, 11, 7, 6, 0) }
 const lines = (state: TeamState, file: ConfigFile, options = opts) =>
   planConfig(state, file, options).changes.map((c) => `${c.action} ${c.kind} ${c.key}${c.fields.length ? `: ${c.fields.join(',')}` : ''}`)
 
@@ -125,6 +125,62 @@ describe('planConfig', () => {
     const pushed = structuredClone(file)
     pushed.monitors![1] = { name: 'DB', type: 'push' }
     expect(() => planConfig(desired, pushed, opts)).toThrow('to or from push')
+  })
+})
+
+describe('settings, maintenance and templates', () => {
+  const full: ConfigFile = {
+    version: 1,
+    pages: [{
+      slug: 'acme',
+      name: 'Acme',
+      components: [{ name: 'API', sla: { target_percent: 99.95, period: 'quarter' } }, { name: 'Web' }],
+      branding: { palette: { primary: '#A30' } },
+      automatic_incidents: { auto_incidents: true, components: ['Web', 'API', 'Web'] },
+      maintenance: [
+        { title: 'Later', start_at: '2026-12-20T02:00:00+01:00', end_at: '2026-12-20T03:00:00+01:00' },
+        { title: 'Sooner', start_at: '2026-12-10T02:00:00Z', end_at: '2026-12-10T03:00:00Z', components: ['API'] },
+      ],
+      recurring_maintenance: [{ title: 'Weekly', time_zone: 'Europe/Berlin', starts_on: '2026-12-08', start_time: '02:00', duration_minutes: 60, frequency: 'weekly', weekdays: ['TU', 'MO'] }],
+    }],
+    templates: [{ name: 'Outage', title: '{{component}} is down' }],
+  }
+
+  test('after defaults, in one shape: colours in full, names sorted, windows by start, weekdays in week order', () => {
+    const { desired, changes } = planConfig(EMPTY, full, opts)
+    const page = desired.pages[0]!
+    expect(page.branding).toMatchObject({ primary: '#aa3300', background: '#ffffff' })
+    expect(page.automatic_incidents).toEqual({ auto_incidents: true, auto_incident_notify: false, auto_resolve: false, components: ['API', 'Web'] })
+    expect(page.components[0]!.sla).toEqual({ target_percent: 99.95, period: 'quarter', degraded_counts_as: 'up', exclude_maintenance: true, min_outage_seconds: 0, breach_alerts: true, public_budget: false })
+    expect(page.maintenance.map((m) => m.title)).toEqual(['Sooner', 'Later'])
+    expect(page.recurring_maintenance[0]!.weekdays).toEqual(['MO', 'TU'])
+    expect(changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
+      'create page acme', 'create component acme/API', 'create component acme/Web', 'create template Outage',
+      'create automatic_incidents acme', 'create branding acme', 'create maintenance acme/Sooner', 'create maintenance acme/Later',
+      'create recurring_maintenance acme/Weekly', 'create sla_target acme/API',
+    ])
+  })
+
+  test('the export of the desired state plans no change against it, also with prune', () => {
+    const { desired } = planConfig(EMPTY, full, opts)
+    const { file: exported, secrets } = fileOfState(desired)
+    expect(lines(desired, resolveReferences(exported, secrets), { ...opts, prune: true })).toEqual([])
+  })
+
+  test("a one-off window's times are written in its page's zone, its offset at that instant", () => {
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0), 'Europe/Berlin')).toBe('2027-01-10T02:00:00+01:00')
+    expect(isoInZone(Date.UTC(2027, 6, 10, 1, 0), 'Europe/Berlin')).toBe('2027-07-10T03:00:00+02:00')
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0, 0, 250), 'America/St_Johns')).toBe('2027-01-09T21:30:00.250-03:30')
+    expect(isoInZone(Date.UTC(2027, 0, 10, 1, 0), 'UTC')).toBe('2027-01-10T01:00:00Z')
+  })
+
+  test("Lantern's own colours and everything off are no setting", () => {
+    const plain = structuredClone(full)
+    plain.pages![0]!.branding = { palette: { primary: '#1f4fd1' } }
+    plain.pages![0]!.automatic_incidents = {}
+    const page = planConfig(EMPTY, plain, opts).desired.pages[0]!
+    expect(page.branding).toBeNull()
+    expect(page.automatic_incidents).toBeNull()
   })
 })
 
