@@ -7,7 +7,6 @@
  * session (or a passkey does: modules/passkeys). Guesses of codes are counted like passwords, in the
  * database across servers. API keys are not subject to two-factor.
  */
-import QRCode from 'qrcode'
 import type { Clock } from '../../lib/clock.ts'
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts'
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
@@ -98,6 +97,8 @@ export class TwoFactorService {
 
   private async enrolment(user: Pick<User, 'id' | 'email'>, secret: string): Promise<Enrolment> {
     const uri = otpauthUri(secret, user.email, this.deps.issuer)
+    // Loaded on the first enrolment, not at start (the QR writer and its PNG encoder are 60 files).
+    const { default: QRCode } = await import('qrcode')
     const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' })
     return { secret, uri, qrSvg }
   }
