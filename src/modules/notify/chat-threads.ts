@@ -11,6 +11,13 @@ export const THREAD_RETENTION_MS = 30 * 24 * 3_600_000
 /** Kept names of one posted message, e.g. `{ message_id: 42 }`. */
 export type ThreadRefs = Record<string, string | number>
 
+/** The value at a dotted path (`result.message_id`) in parsed JSON; undefined where a step is missing. */
+export function valueAt(json: unknown, path: string): unknown {
+  let value = json
+  for (const step of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined
+  return value
+}
+
 /** The values at `keep`'s paths in the answer's JSON; undefined when the answer is not JSON or lacks one. */
 export function refsFrom(answer: string | undefined, keep: Record<string, string>): ThreadRefs | undefined {
   if (!answer) return undefined
@@ -22,8 +29,7 @@ export function refsFrom(answer: string | undefined, keep: Record<string, string
   }
   const refs: ThreadRefs = {}
   for (const [name, path] of Object.entries(keep)) {
-    let value: unknown = json
-    for (const step of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined
+    const value = valueAt(json, path)
     if ((typeof value !== 'string' || value === '') && (typeof value !== 'number' || !Number.isFinite(value))) return undefined
     refs[name] = value
   }

@@ -5,6 +5,7 @@
  * 3xx, 4xx, 5xx and no answer within the timeout are failures.
  */
 import { isIpLiteral, urlHost, type AddressGuard } from '../../lib/address-guard.ts'
+import { valueAt } from './chat-threads.ts'
 import type { OutboundRequest } from './contract.ts'
 
 export const HTTP_DELIVERY_TIMEOUT_MS = 10_000
@@ -71,10 +72,8 @@ function refusalOf(answer: string | undefined, path: string): string | null {
   } catch {
     return ''
   }
-  let value: unknown = json
-  for (const step of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined
-  if (value === true) return null
-  const error = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).error : undefined
+  if (valueAt(json, path) === true) return null
+  const error = valueAt(json, 'error')
   return typeof error === 'string' ? error : ''
 }
 
