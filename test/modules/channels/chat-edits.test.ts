@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startChatHub, type ChatHub, type HubRequest } from '../../helpers/chat-hub.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { schedulerFor } from '../monitors/scheduling.ts'
+import { OutageDriver } from './outage-driver.ts'
 
 const BOT = '123456789:AAbbccddeeffgghhiijjkkllmmnnooppqq'
 const DISCORD = '/api/webhooks/1100000000000000000/webhook-token'
@@ -23,31 +24,12 @@ let ctx: TestContext
 let key: string
 let scheduler: ReturnType<typeof schedulerFor>
 let monitorId = 0
-let site: ReturnType<typeof Bun.serve> | undefined
-let sitePort = 0
-let seen = 0
+let driver: OutageDriver
 
-const api = (path: string, init: RequestInit & { json?: unknown } = {}) => ctx.request(`/user/api/v1${path}`, { key, ...init })
-async function post(path: string, body: unknown) {
-  const response = await api(path, { method: 'POST', json: body })
-  if (response.status !== 201 && response.status !== 202) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return (await json(response)).data
-}
-const serveSite = () => (site = Bun.serve({ port: sitePort, hostname: '127.0.0.1', fetch: () => new Response('ok') }))
-async function step(times = 1) {
-  for (let i = 0; i < times; i++) {
-    ctx.clock.advance(60_000)
-    await scheduler.tick()
-    await scheduler.settle()
-  }
-  await ctx.app.services.outboxWorker.drain()
-}
-/** The hub's requests since the last call, as `METHOD path?query`. */
-function fresh(): HubRequest[] {
-  const news = hub.requests.slice(seen)
-  seen = hub.requests.length
-  return news
-}
+const api = (path: string, init: RequestInit & { json?: unknown } = {}) => driver.api(path, init)
+const post = (path: string, body: unknown) => driver.post(path, body)
+const step = (times = 1) => driver.step(times)
+const fresh = () => driver.fresh()
 const line = (r: HubRequest) => `${r.method} ${r.path}${r.query}`
 
 beforeAll(async () => {
@@ -58,9 +40,9 @@ beforeAll(async () => {
   ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1', TELEGRAM_API_URL: hub.url } })
   scheduler = schedulerFor(ctx, { perHostCap: 100, globalCap: 100 })
   ;({ key } = await ctx.createOwner('enterprise'))
-  serveSite()
-  sitePort = site!.port!
-  monitorId = (await post('/monitors', { name: 'Checkout', type: 'http', target: `http://127.0.0.1:${sitePort}/`, interval_seconds: 60, retries: 0, confirm_failures: 1, confirm_successes: 1 })).id
+  driver = new OutageDriver(ctx, key, scheduler, hub)
+  const siteUrl = driver.serve()
+  monitorId = (await post('/monitors', { name: 'Checkout', type: 'http', target: siteUrl, interval_seconds: 60, retries: 0, confirm_failures: 1, confirm_successes: 1 })).id
   const channels = [
     await post('/notification-channels', { type: 'discord', name: 'Discord', url: `${hub.url}${DISCORD}` }),
     await post('/notification-channels', { type: 'telegram', name: 'Telegram', bot_token: BOT, chat_id: '-1001' }),
@@ -76,14 +58,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scheduler.stop()
-  site?.stop(true)
+  driver.down()
   await ctx.close()
   await hub.close()
 })
 
 describe('an outage on chat channels', () => {
   test('going down: one message each; Discord is asked to answer the message (?wait=true)', async () => {
-    site!.stop(true)
+    driver.down()
     await step()
     const sent = fresh()
     expect(sent.map(line).sort()).toEqual([`POST ${DISCORD}?wait=true`, `POST ${SEND}`, 'POST /slack'].sort())
@@ -101,7 +83,7 @@ describe('an outage on chat channels', () => {
   })
 
   test('back up: Discord and Telegram edit the first message; Slack (an incoming webhook) follows with a second one', async () => {
-    serveSite()
+    driver.serve()
     await step()
     const sent = fresh()
     expect(sent.map(line).sort()).toEqual([`PATCH ${DISCORD}/messages/${DISCORD_ID}`, `POST ${EDIT}`, 'POST /slack'].sort())
@@ -118,10 +100,10 @@ describe('an outage on chat channels', () => {
     // Discord: the message was deleted meanwhile (404 Unknown Message); Telegram answered without a message id.
     hub.answer(`${DISCORD}/messages/${DISCORD_ID}`, [{ status: 404, body: JSON.stringify({ message: 'Unknown Message', code: 10008 }) }])
     hub.answer(SEND, [{ status: 200, body: 'ok' }])
-    site!.stop(true)
+    driver.down()
     await step()
     expect(fresh().map(line).sort()).toEqual([`POST ${DISCORD}?wait=true`, `POST ${SEND}`, 'POST /slack'].sort())
-    serveSite()
+    driver.serve()
     await step()
     const sent = fresh()
     expect(sent.map(line).sort()).toEqual([`PATCH ${DISCORD}/messages/${DISCORD_ID}`, `POST ${DISCORD}`, `POST ${SEND}`, 'POST /slack'].sort())

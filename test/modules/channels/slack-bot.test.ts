@@ -7,9 +7,10 @@
  * makes the recovery a new message.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startChatHub, type ChatHub, type HubRequest } from '../../helpers/chat-hub.ts'
+import { startChatHub, type ChatHub } from '../../helpers/chat-hub.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { schedulerFor } from '../monitors/scheduling.ts'
+import { OutageDriver } from './outage-driver.ts'
 
 const TOKEN = 'xoxb-1111111111-2222222222222-abcdefghijklmnopqrstuvwx'
 const CHANNEL = 'C0123456789'
@@ -23,30 +24,12 @@ let key: string
 let scheduler: ReturnType<typeof schedulerFor>
 let monitorId = 0
 let channelId = 0
-let site: ReturnType<typeof Bun.serve> | undefined
-let sitePort = 0
-let seen = 0
+let driver: OutageDriver
 
-const api = (path: string, init: RequestInit & { json?: unknown } = {}) => ctx.request(`/user/api/v1${path}`, { key, ...init })
-async function post(path: string, body: unknown) {
-  const response = await api(path, { method: 'POST', json: body })
-  if (response.status !== 201 && response.status !== 202) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return (await json(response)).data
-}
-const serveSite = () => (site = Bun.serve({ port: sitePort, hostname: '127.0.0.1', fetch: () => new Response('ok') }))
-async function step(times = 1) {
-  for (let i = 0; i < times; i++) {
-    ctx.clock.advance(60_000)
-    await scheduler.tick()
-    await scheduler.settle()
-  }
-  await ctx.app.services.outboxWorker.drain()
-}
-function fresh(): HubRequest[] {
-  const news = hub.requests.slice(seen)
-  seen = hub.requests.length
-  return news
-}
+const api = (path: string, init: RequestInit & { json?: unknown } = {}) => driver.api(path, init)
+const post = (path: string, body: unknown) => driver.post(path, body)
+const step = (times = 1) => driver.step(times)
+const fresh = () => driver.fresh()
 const posted = (ts = TS) => ({ status: 200, body: JSON.stringify({ ok: true, channel: CHANNEL, ts, message: { type: 'message', text: '' } }) })
 const refused = (error: string) => ({ status: 200, body: JSON.stringify({ ok: false, error }) })
 
@@ -57,14 +40,14 @@ beforeAll(async () => {
   ctx = await createTestContext({ env: { MONITOR_PRIVATE_TARGETS: '1', SLACK_API_URL: hub.url } })
   scheduler = schedulerFor(ctx, { perHostCap: 100, globalCap: 100 })
   ;({ key } = await ctx.createOwner('enterprise'))
-  serveSite()
-  sitePort = site!.port!
-  monitorId = (await post('/monitors', { name: 'Checkout', type: 'http', target: `http://127.0.0.1:${sitePort}/`, interval_seconds: 60, retries: 0, confirm_failures: 1, confirm_successes: 1 })).id
+  driver = new OutageDriver(ctx, key, scheduler, hub)
+  const siteUrl = driver.serve()
+  monitorId = (await post('/monitors', { name: 'Checkout', type: 'http', target: siteUrl, interval_seconds: 60, retries: 0, confirm_failures: 1, confirm_successes: 1 })).id
 })
 
 afterAll(async () => {
   await scheduler.stop()
-  site?.stop(true)
+  driver.down()
   await ctx.close()
   await hub.close()
 })
@@ -90,12 +73,12 @@ describe('a Slack bot channel', () => {
   })
 
   test('an outage is one message: posted when the monitor goes down, edited with chat.update when it is back', async () => {
-    site!.stop(true)
+    driver.down()
     await step()
     const down = fresh()
     expect(down.map((r) => r.path)).toEqual([POST])
     expect(down[0]!.json().text).toStartWith('Monitor "Checkout" is down')
-    serveSite()
+    driver.serve()
     await step()
     const up = fresh()
     expect(up.map((r) => r.path)).toEqual([UPDATE])
@@ -107,11 +90,11 @@ describe('a Slack bot channel', () => {
 
   test("a message Slack no longer has (ok: false, message_not_found): the recovery is a new message, and counts once as sent", async () => {
     hub.answer(POST, [posted('1765100999.000200')])
-    site!.stop(true)
+    driver.down()
     await step()
     expect(fresh().map((r) => r.path)).toEqual([POST])
     hub.answer(UPDATE, [refused('message_not_found')])
-    serveSite()
+    driver.serve()
     await step()
     const sent = fresh()
     expect(sent.map((r) => r.path)).toEqual([UPDATE, POST])
