@@ -83,7 +83,8 @@ describe('page snapshot', () => {
   test('windows not yet over, soonest first, as the maintenances module reads them; the next boundary bounds caching', async () => {
     const snap = await pageStatus.snapshot(pageId)
     const expected = await Promise.all([ids.inProgress, ids.scheduled].map((id) => ctx.app.services.maintenances.get(owner, id)))
-    expect(snap.maintenances).toEqual(expected.map(({ pageId: _page, ...m }) => m))
+    // The public shape leaves out the page id and whether subscribers are told (an owner's setting).
+    expect(snap.maintenances).toEqual(expected.map(({ pageId: _page, notifySubscribers: _notify, ...m }) => m))
     expect(snap.activeMaintenances.map((m) => m.id)).toEqual([ids.inProgress])
     expect(snap.nextBoundary).toBe(NOW + H)
     // At the boundary the window is over, without any write.
