@@ -128,6 +128,14 @@ pages:
     expect(((await kept.json()) as { data: { changes: unknown[] } }).data.changes).toEqual([])
     expect((await call(`/user/api/v1/config/export`, { key }).then((r) => r.json()) as { file: string }).file).toContain('target_percent: 99.9')
   })
+  test('plan answers the notes too: a window of the file that is over is named, and nothing is planned for it', async () => {
+    const file = `version: 1\npages:\n  - slug: ${slug}-over\n    name: Over\n    maintenance:\n      - { title: "Old <work>", start_at: "2020-01-01T01:00:00Z", end_at: "2020-01-01T02:00:00Z" }\n`
+    const planned = await call('/user/api/v1/config/plan', { method: 'POST', key, json: { file } })
+    expect(planned.status).toBe(200)
+    const body = (await planned.json()) as { data: { changes: { kind: string }[] }; notes: string[] }
+    expect(body.data.changes.map((c) => c.kind)).toEqual(['page'])
+    expect(body.notes).toEqual([`pages "${slug}-over": maintenance "Old <work>" ended at 2020-01-01T02:00:00.000Z; it is history now, so apply leaves it alone (remove it from the file)`])
+  })
 })
 
 describe('command line', () => {
@@ -156,6 +164,10 @@ describe('command line', () => {
     expect(applied.code).toBe(0)
     expect(applied.stdout).toContain('+ monitor "API reachable"')
     expect(applied.stdout).toContain('- monitor "API up"')
+    const over = join(server.ctx.dir, 'over.yaml')
+    await Bun.write(over, `${text}\n`.replace(`slug: ${slug}\n`, `slug: ${slug}\n    maintenance:\n      - { title: Old, start_at: "2020-01-01T01:00:00Z", end_at: "2020-01-01T02:00:00Z" }\n`))
+    const json = await runCliProcess(['plan', '--email', email, '-f', over, '--json'], { ...env, ...secrets })
+    expect(JSON.parse(json.stdout).notes).toEqual([`pages "${slug}": maintenance "Old" ended at 2020-01-01T02:00:00.000Z; it is history now, so apply leaves it alone (remove it from the file)`])
     const wrongTeam = await runCliProcess(['export', '--email', email, '--team', '999999'], env)
     expect(wrongTeam.code).toBe(1)
     expect(wrongTeam.stderr).toContain('not a member of team 999999')

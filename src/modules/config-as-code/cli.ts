@@ -55,7 +55,7 @@ export const configCommands: Record<string, Command> = {
     options: fileOptions,
     run: async (s, f, env) => {
       const plan = await s.configAsCode.plan(await ownerOf(s, f), parseConfigText(await readFile(f)), { prune: f.prune === true, env })
-      return f.json === true ? JSON.stringify(planJson(plan, false)) : [planText(plan, false), ...plan.notes.map((note) => `note: ${note}`)].join('\n')
+      return f.json === true ? JSON.stringify({ ...planJson(plan, false), notes: plan.notes }) : [planText(plan, false), ...plan.notes.map((note) => `note: ${note}`)].join('\n')
     },
   },
   apply: {

@@ -17,9 +17,14 @@ const ExportJson = t.Object({
   secrets: t.Array(t.String(), { description: 'The names of the `${NAME}` references the file holds (never their values): what apply needs in `secrets` or the environment', examples: [['LANTERN_CHANNEL_OPS_SLACK_URL']] }),
 })
 
+const PlanJson = t.Object({
+  data: ConfigPlanRef,
+  notes: t.Array(t.String(), { description: 'What needs your eye before applying: a maintenance window of the file that is over (apply leaves it alone)' }),
+})
+
 const ApplyJson = t.Object({
   data: ConfigPlanRef,
-  notes: t.Array(t.String(), { description: "What needs your eye: a new push monitor's URL (shown once), a target that does not resolve yet" }),
+  notes: t.Array(t.String(), { description: "What needs your eye: a new push monitor's URL (shown once), a target that does not resolve yet, a window of the file that is over" }),
 })
 
 export function configRoutes(deps: { accounts: AccountsService; config: ConfigService }) {
@@ -44,10 +49,13 @@ export function configRoutes(deps: { accounts: AccountsService; config: ConfigSe
     )
     .post(
       '/plan',
-      async ({ owner, body }) => ({ data: planJson(await config.plan(owner, parseConfigText(body.file), { prune: body.prune === true, env: body.secrets ?? {} }), false) }),
+      async ({ owner, body }) => {
+        const plan = await config.plan(owner, parseConfigText(body.file), { prune: body.prune === true, env: body.secrets ?? {} })
+        return { data: planJson(plan, false), notes: plan.notes }
+      },
       {
         body: PlanBody,
-        response: { 200: t.Object({ data: ConfigPlanRef }), ...errorResponses, ...conflictResponse },
+        response: { 200: PlanJson, ...errorResponses, ...conflictResponse },
         detail: detail(
           'What applying a file would change',
           'Creates, changes (with the names of the fields) and, with `prune`, deletes, in the order apply makes them. Nothing is written; any member may ask. A file the API would refuse (a bad monitor, a reference to a page that is not there) is a 400 naming the object and the field.',
