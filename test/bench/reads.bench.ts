@@ -11,9 +11,11 @@
  * The page: 20 components with 90 days of status history (two outages a day each), minute checks for
  * the last two hours (for `rtm=60`), two open incidents and three resolved ones (for the feed).
  * Reads on the service host: snippets, badge, status JSON. On the status host (`Host:
- * <slug>.<STATUS_DOMAIN>`, as a browser sends it): the page, `/api/v2/summary.json`, `/history.rss`.
+ * <slug>.<STATUS_DOMAIN>`, as a browser sends it): the page (in English, in Japanese by `?lang=ja` and
+ * in German by `Accept-Language`, each cached as its own answer), `/api/v2/summary.json`,
+ * `/history.rss`. `BENCH_READS=page,badge` keeps the reads whose names contain one of the words.
  *
- * `BENCH_ROUNDS` (default 3) and `BENCH_SECONDS` (default 2, whole seconds) bound the run: 6 reads ×
+ * `BENCH_ROUNDS` (default 3) and `BENCH_SECONDS` (default 2, whole seconds) bound the run: 8 reads ×
  * 2 phases × 2 servers × rounds × seconds, plus a second of warm-up per read and server: under
  * 3 minutes by default.
  */
@@ -60,22 +62,27 @@ interface Read {
   name: string
   path: string
   host?: string
+  headers?: Record<string, string>
 }
 
-const READS: Read[] = [
+const ALL_READS: Read[] = [
   { name: 'snippets /api/embed/markdown?slug=', path: `/api/embed/markdown?slug=${SLUG}` },
   { name: 'badge /badge/<slug>.svg', path: `/badge/${SLUG}.svg` },
   { name: 'status JSON inc=1&rtm=60&upd=7', path: `/api/embed/status?slug=${SLUG}&inc=1&rtm=60&upd=7` },
   { name: 'public page / (20 comp., 90 days)', path: '/', host: STATUS_HOST },
+  { name: 'public page /?lang=ja', path: '/?lang=ja', host: STATUS_HOST },
+  { name: 'public page, Accept-Language: de', path: '/', host: STATUS_HOST, headers: { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.5' } },
   { name: '/api/v2/summary.json', path: '/api/v2/summary.json', host: STATUS_HOST },
   { name: 'RSS /history.rss', path: '/history.rss', host: STATUS_HOST },
 ]
+const wanted = (process.env.BENCH_READS ?? '').split(',').map((word) => word.trim()).filter(Boolean)
+const READS = wanted.length === 0 ? ALL_READS : ALL_READS.filter((read) => wanted.some((word) => read.name.includes(word)))
 
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(' ')
-const headersOf = (read: Read) => (read.host ? { Host: read.host } : undefined)
+const headersOf = (read: Read) => (read.host || read.headers ? { ...(read.host ? { Host: read.host } : {}), ...read.headers } : undefined)
 
 /** Misses of badges with labels of their own, `concurrency` at a time: each one becomes a cache entry. */
 async function fillCache(app: ServerProcess, entries: number, concurrency = 16): Promise<void> {
