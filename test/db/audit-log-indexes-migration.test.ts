@@ -4,14 +4,11 @@
  * then the page index by id replaces the one by time, and a page's newest rows are read without a sort.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Migrator, sql, type Kysely } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
+import { sql, type Kysely } from 'kysely'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { engineOf } from '../../src/db/engine.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 const BEFORE = '2026_12_07_0100_channels_verified_by_test'
 
@@ -24,13 +21,9 @@ async function auditIndexes(db: Kysely<any>): Promise<string[]> {
 }
 
 test('the read indexes come and go; the rows stay', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-audit-indexes-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore(BEFORE)
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
     const row = { team_id: 1, actor_kind: 'person', actor_user_id: 1, actor_label: 'a@example.com', page_id: null, action: 'status-pages.post', object_type: '/user/api/v1/status-pages', object_id: null, summary: '{"fields":["name"]}', address: '127.0.0.1', client: null, created_at: Date.UTC(2026, 11, 7) }
     await db.insertInto('audit_log').values(row as never).execute()
     expect(await auditIndexes(db)).toEqual(['audit_log_team_page_time', 'audit_log_team_time'])
@@ -56,6 +49,5 @@ test('the read indexes come and go; the rows stay', async () => {
     }
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -5,23 +5,13 @@
  * nothing else changes, and `down` leaves the data as it is.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('channels whose test succeeded are verified; the others stay as they were', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-channels-verified-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_06_1000_page_language_and_zone')
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo('2026_12_06_1000_page_language_and_zone')).error).toBeUndefined()
     const T0 = Date.UTC(2026, 11, 6, 12)
     const user = await db.insertInto('users').values({ email: 'a@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: T0 } as never).returning('id').executeTakeFirstOrThrow()
     const team = await db.insertInto('teams').values({ name: 'A', plan: 'pro', personal_of: user.id, created_at: T0 } as never).returning('id').executeTakeFirstOrThrow()
@@ -53,6 +43,5 @@ test('channels whose test succeeded are verified; the others stay as they were',
     expect(Number((await db.selectFrom('notification_channels').select('verified_at').where('id', '=', tested).executeTakeFirstOrThrow()).verified_at)).toBe(T0 + 5)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

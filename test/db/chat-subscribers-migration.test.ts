@@ -4,23 +4,13 @@
  * one active subscriber per page whatever it is sent (webhook, Slack or Teams).
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('a webhook subscriber from before stays; one URL is one active subscriber per page', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-chat-subs-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_11_30_0700_custom_domain_state')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_0700_custom_domain_state')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-subs', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     const row = (kind: string, manage: string) => ({ page_id: page.id, kind, email: null, url: 'https://hooks.example/x', source: 'owner', confirmed_at: 1, manage_key: manage, created_at: 1 })
@@ -36,6 +26,5 @@ test('a webhook subscriber from before stays; one URL is one active subscriber p
     expect((await db.selectFrom('subscribers').select('kind').where('unsubscribed_at', 'is', null).execute()).map((r) => r.kind)).toEqual(['slack'])
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

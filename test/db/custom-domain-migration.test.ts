@@ -4,29 +4,18 @@
  * so its links use the default address until the first check; a page without one has no state.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { testZone } from '../helpers/dns-zone.ts'
 
 test('pages with a custom domain from before start pending and are verified by the first check', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-domains-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_11_30_0600_create_status_corrections')
+  const { db } = database
   try {
-    // As migrateToLatest runs them: the SQLite-style DDL rewritten on PostgreSQL.
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_0600_create_status_corrections')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'growth', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = (slug: string, custom_domain: string | null) =>
       db.insertInto('status_pages').values({ owner_id: user.id, slug, name: slug, custom_domain, visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
@@ -52,6 +41,5 @@ test('pages with a custom domain from before start pending and are verified by t
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -4,25 +4,15 @@
  * shown) and keep everything else; `down` removes the columns again.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 const BEFORE = '2026_12_08_0200_sso_identities'
 
 test('a page and a component from before have no description; a written one is kept; down removes them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-descriptions-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore(BEFORE)
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ id: user.id, name: 'old@example.com', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-desc', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
@@ -42,6 +32,5 @@ test('a page and a component from before have no description; a written one is k
     expect('description' in ((await db.selectFrom('status_pages').selectAll().executeTakeFirstOrThrow()) as Record<string, unknown>)).toBe(false)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

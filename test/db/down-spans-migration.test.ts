@@ -1,11 +1,6 @@
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { openDatabase } from '../../src/db/client.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { migrations } from '../../db/migrations/index.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { rollUp } from '../../src/modules/analytics/rollup.ts'
 
 const DAY = 86_400_000
@@ -14,12 +9,9 @@ const at = (day: number, hours: number) => day * DAY + hours * 3_600_000
 // An instance upgraded with history already rolled up: the migration fills the new longest /
 // shortest outage columns from the history, as the roll-up now writes them.
 test('the down-span migration fills existing daily rows from the history', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-spans-'))
-  const { db, close } = openDatabase(join(dir, 'lantern.sqlite'))
+  const database = await databaseBefore('2026_11_28_0900_monitor_leases')
+  const { db } = database
   try {
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-    const { error } = await before.migrateTo('2026_11_28_0900_monitor_leases')
-    expect(error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'a@example.com', password_hash: 'x', plan: 'free', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'p', name: 'P', visibility: 'public', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const component = await db.insertInto('components').values({ page_id: page.id, name: 'C', status: 'up', type: 'site', position: 0, created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow()
@@ -54,7 +46,6 @@ test('the down-span migration fills existing daily rows from the history', async
     const blocks = await db.selectFrom('component_status_blocks').select(['block', 'longest_down_ms', 'shortest_down_ms']).execute()
     expect(blocks).toEqual([{ block: 1250, longest_down_ms: 30 * 3_600_000, shortest_down_ms: 30 * 60_000 }])
   } finally {
-    await close()
-    rmSync(dir, { recursive: true, force: true })
+    await database.dispose()
   }
 })

@@ -5,23 +5,15 @@
  * refused, and incidents from before have no stored impact (derived from what they affect).
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator, sql } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
+import { sql } from 'kysely'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { engineOf } from '../../src/db/engine.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('components keep their statuses and history, partial becomes possible, incidents have no stored impact', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-impact-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_01_0800_public_error_budgets')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_01_0800_public_error_budgets')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'enterprise', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-impact', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     const ids: number[] = []
@@ -81,6 +73,5 @@ test('components keep their statuses and history, partial becomes possible, inci
     }
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

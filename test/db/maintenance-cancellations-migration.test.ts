@@ -5,27 +5,17 @@
  * takes the cancellation with it.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
 test('a window from before, deleted, leaves its cancellation; the page takes it along', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-maint-cancel-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_08_0700_audit_log_page_index')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_08_0700_audit_log_page_index')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ id: user.id, name: 'old@example.com', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
     await db.insertInto('team_members').values({ team_id: user.id, user_id: user.id, role: 'owner', created_at: 0 } as never).execute()
@@ -51,6 +41,5 @@ test('a window from before, deleted, leaves its cancellation; the page takes it 
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -4,23 +4,13 @@
  * choices kept), take no monitor until one picks them, and a monitor's alerts can be set.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('channels from before gain the monitor events and take no monitor; alerts and picks can be stored', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-monitor-alerts-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_11_30_0700_custom_domain_state')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_0700_custom_domain_state')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'growth', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const channel = (events: string[]) =>
       db.insertInto('notification_channels')
@@ -50,6 +40,5 @@ test('channels from before gain the monitor events and take no monitor; alerts a
     expect(await db.selectFrom('monitor_alert_channels').selectAll().execute()).toEqual([])
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

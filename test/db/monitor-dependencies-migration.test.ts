@@ -5,25 +5,14 @@
  * leaves no monitor in a state that no longer exists.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { DependencyRepo } from '../../src/modules/monitors/dependency-repo.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('monitors from before depend on nothing; pairs are stored, cascade with their monitors, and down removes them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-monitor-deps-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_01_1100_chat_subscribers')
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    const before = await migrator.migrateTo('2026_12_01_1100_chat_subscribers')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'growth', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const monitor = async (name: string) =>
       (
@@ -61,6 +50,5 @@ test('monitors from before depend on nothing; pairs are stored, cascade with the
     await expect(db.selectFrom('monitor_dependencies').selectAll().execute()).rejects.toThrow()
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -1,11 +1,6 @@
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
 import { migrations } from '../../db/migrations/index.ts'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase } from '../../src/db/client.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createAddressGuard } from '../../src/lib/address-guard.ts'
 import { HeldEventsRepo } from '../../src/modules/notify/held-events.ts'
@@ -13,16 +8,15 @@ import { createSmtpSender } from '../../src/modules/notify/smtp-transport.ts'
 import { OutboxWorker } from '../../src/modules/notify/worker.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { startSmtp } from '../helpers/smtp.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 // An instance upgraded with a mail still queued by the old code (no Message-ID in its row): the
 // new table arrives, and the old row goes out with the Message-ID the old code would have given it.
 test('the held-events migration on a database of the code before it; an old queued mail keeps its old Message-ID', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-held-'))
   const smtp = await startSmtp()
-  const { db, close } = openDatabase(join(dir, 'lantern.sqlite'))
+  const database = await databaseBefore('2026_11_29_0100_status_daily_down_spans')
+  const { db } = database
   try {
-    const before = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-    expect((await before.migrateTo('2026_11_29_0100_status_daily_down_spans')).error).toBeUndefined()
     const clock = new ManualClock(Date.UTC(2026, 10, 30, 9, 0, 0))
     const old = { mail: { to: 'old@example.com', subject: 'Queued before the upgrade', text: 'Hello.' } }
     const { id } = await db
@@ -37,7 +31,7 @@ test('the held-events migration on a database of the code before it; an old queu
     await held.hold(db, 'k', { kind: 'component.status_changed', pageId: 1, componentId: 2, from: 'up', to: 'down', at: clock.now() })
     expect(await held.transaction((trx) => held.take(trx, 'k'))).toEqual([{ kind: 'component.status_changed', pageId: 1, componentId: 2, from: 'up', to: 'down', at: clock.now() }])
 
-    const config = loadConfig({ BASE_URL: 'https://lantern.test', DATABASE_PATH: join(dir, 'lantern.sqlite'), ...smtp.env })
+    const config = loadConfig({ BASE_URL: 'https://lantern.test', ...database.env, ...smtp.env })
     const worker = new OutboxWorker({ db, clock, mail: createSmtpSender(config.mail), guard: createAddressGuard({ resolve: async () => [], allowPrivate: false }), userAgent: 'test' })
     expect(await worker.drain()).toEqual({ sent: 1, failed: 0, dead: 0 })
     await worker.stop()
@@ -45,8 +39,7 @@ test('the held-events migration on a database of the code before it; an old queu
     expect(mail.messageId).toBe(`<outbox.${id}@lantern.test>`)
     expect(mail.html).toContain('<p>Hello.</p>')
   } finally {
-    await close()
+    await database.dispose()
     await smtp.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

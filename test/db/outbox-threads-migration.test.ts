@@ -5,24 +5,14 @@
  * `down` takes the table away.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { keepThread, pruneThreads, threadRefs } from '../../src/modules/notify/outbox-repo.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('first messages are kept once per receiver and outage, pruned when old, and down removes them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-outbox-threads-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_06_0500_monitor_dependencies')
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo('2026_12_06_0500_monitor_dependencies')).error).toBeUndefined()
     const T0 = Date.UTC(2026, 11, 6, 5)
     const queued = { target: 'channel:1', kind: 'http', payload_json: JSON.stringify({ request: { url: 'https://discord.com/api/webhooks/1/x', headers: {}, body: '{}' } }), next_attempt_at: T0, lease_until: null, last_error: null, created_at: T0, sent_at: null }
     await db.insertInto('outbox').values(queued as never).execute()
@@ -43,6 +33,5 @@ test('first messages are kept once per receiver and outage, pruned when old, and
     await expect(db.selectFrom('outbox_threads').selectAll().execute()).rejects.toThrow()
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -4,23 +4,13 @@
  * and an owner's choice is kept; `down` removes the columns again.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 test('a page from before reads in English and UTC; a chosen language and zone are kept; down removes them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-page-language-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_06_0900_teams')
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo('2026_12_06_0900_teams')).error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ id: user.id, name: 'old@example.com', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
     await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-lang', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).execute()
@@ -37,6 +27,5 @@ test('a page from before reads in English and UTC; a chosen language and zone ar
     expect('language' in row || 'time_zone' in row).toBe(false)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -6,18 +6,14 @@
  * The migration's `down` removes both tables again.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Migrator, type Kysely } from 'kysely'
 import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { isUniqueViolationOn } from '../../src/db/errors.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { PasskeysRepo } from '../../src/modules/passkeys/repo.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
@@ -28,13 +24,9 @@ const before = () => {
 }
 
 test('accounts from before have no passkeys; one can be added, is unique, and goes with its account; down drops the tables', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-passkeys-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore(before())
+  const { db, migrator, target } = database
   try {
-    const target: Kysely<any> = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo(before())).error).toBeUndefined()
     const password = await fastTestHasher.hash('correct horse battery')
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: password, plan: 'pro', is_admin: 0, created_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ id: user.id, name: 'old@example.com', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
@@ -85,6 +77,5 @@ test('accounts from before have no passkeys; one can be added, is unique, and go
     expect(tables).not.toContain('passkey_challenges')
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

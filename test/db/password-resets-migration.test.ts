@@ -1,13 +1,6 @@
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator, sql } from 'kysely'
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { openPostgres } from '../../src/db/postgres.ts'
-import { testPostgresServer } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { migrations } from '../../db/migrations/index.ts'
 import { createServices } from '../../src/services.ts'
 import { loadConfig } from '../../src/config.ts'
@@ -15,36 +8,12 @@ import { ManualClock } from '../helpers/clock.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { totpCode } from '../../src/lib/totp.ts'
 
-/** An empty database on the engine the tests run on (SQLite, or PostgreSQL with LANTERN_TEST_POSTGRES). */
-async function emptyDatabase(dir: string): Promise<DatabaseHandle & { drop(): Promise<void> }> {
-  if (!testPostgresServer) {
-    const handle = openDatabase(join(dir, 'lantern.sqlite'))
-    return { ...handle, drop: async () => {} }
-  }
-  const name = `lantern_resets_${process.pid}`
-  const admin = openPostgres(`${testPostgresServer}/postgres`, { max: 1 })
-  await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(admin.db)
-  await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db)
-  const handle = openPostgres(`${testPostgresServer}/${name}`, { max: 2 })
-  return {
-    ...handle,
-    async drop() {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db)
-      await admin.close()
-    },
-  }
-}
-
 // An account with a live session made by the code before: after the migration it asks for a link
 // and sets a new password with it, which ends the old session.
 test('a database made before the password-reset and two-factor migrations: migrated, a reset ends the old session, two-factor turns on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-resets-'))
-  const { db, close, drop } = await emptyDatabase(dir)
+  const database = await databaseBefore('2026_11_30_0700_custom_domain_state')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    const { error } = await before.migrateTo('2026_11_30_0700_custom_domain_state')
-    expect(error).toBeUndefined()
     const now = Date.UTC(2026, 11, 1, 9)
     const passwordHash = await fastTestHasher.hash('old password here')
     const user = await db.insertInto('users').values({ email: 'owner@example.com', password_hash: passwordHash, plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
@@ -55,7 +24,7 @@ test('a database made before the password-reset and two-factor migrations: migra
     const config = loadConfig({
       BASE_URL: 'https://lantern.test',
       STATUS_DOMAIN: 'status.test',
-      DATABASE_PATH: join(dir, 'lantern.sqlite'),
+      ...database.env,
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: '9',
       SMTP_SECURITY: 'none',
@@ -83,8 +52,6 @@ test('a database made before the password-reset and two-factor migrations: migra
     expect(await db.selectFrom('password_resets').select('id').execute()).toHaveLength(0)
     await services.outboxWorker.stop(0)
   } finally {
-    await close()
-    await drop()
-    rmSync(dir, { recursive: true, force: true })
+    await database.dispose()
   }
 })

@@ -4,28 +4,18 @@
  * measure a run on the upgraded database.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { sha256Hex } from '../../src/lib/crypto.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
 test('push monitors from before have no run in progress, and runs are measured after the upgrade', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-push-run-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_11_30_0700_custom_domain_state')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_0700_custom_domain_state')
-    expect(before.error).toBeUndefined()
     const T0 = Date.UTC(2026, 10, 30, 12)
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'growth', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const token = 'a'.repeat(32)
@@ -57,6 +47,5 @@ test('push monitors from before have no run in progress, and runs are measured a
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

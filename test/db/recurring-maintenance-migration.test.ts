@@ -4,27 +4,17 @@
  * 0) and still drives the page; a series and its occurrences can then be written beside it.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
 test('windows from before stay one-off windows and series are written beside them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-series-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_11_30_0700_custom_domain_state')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_11_30_0700_custom_domain_state')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'growth', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-page', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     const start = Date.UTC(2027, 0, 10, 2)
@@ -45,6 +35,5 @@ test('windows from before stay one-off windows and series are written beside the
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

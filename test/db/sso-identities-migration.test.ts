@@ -5,28 +5,18 @@
  * once; a shared team from before claims its domain.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { SsoRepo } from '../../src/modules/sso/repo.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
 test('accounts and teams from before: linked to a provider once, the link goes with the account; sign-ins taken once; a domain claimed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-sso-migration-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_07_0300_maintenance_updates')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_07_0300_maintenance_updates')
-    expect(before.error).toBeUndefined()
     const hash = await fastTestHasher.hash('an old password')
     const user = await db.insertInto('users').values({ email: 'old@acme.test', password_hash: hash, plan: 'pro', is_admin: 0, created_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ name: 'old@acme.test', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
@@ -60,6 +50,5 @@ test('accounts and teams from before: linked to a provider once, the link goes w
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -1,14 +1,6 @@
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator, sql } from 'kysely'
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { openPostgres } from '../../src/db/postgres.ts'
-import { testPostgresServer } from '../helpers/database.ts'
-import { migrations } from '../../db/migrations/index.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { createServices } from '../../src/services.ts'
 import { loadConfig } from '../../src/config.ts'
 import { refreshStatusRollup } from '../../src/modules/analytics/status-aggregator.ts'
@@ -17,36 +9,12 @@ import { fastTestHasher } from '../helpers/password.ts'
 
 const HOUR = 3_600_000
 
-/** An empty database on the engine the tests run on (SQLite, or PostgreSQL with LANTERN_TEST_POSTGRES). */
-async function emptyDatabase(dir: string): Promise<DatabaseHandle & { drop(): Promise<void> }> {
-  if (!testPostgresServer) {
-    const handle = openDatabase(join(dir, 'lantern.sqlite'))
-    return { ...handle, drop: async () => {} }
-  }
-  const name = `lantern_corrections_${process.pid}`
-  const admin = openPostgres(`${testPostgresServer}/postgres`, { max: 1 })
-  await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(admin.db)
-  await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db)
-  const handle = openPostgres(`${testPostgresServer}/${name}`, { max: 2 })
-  return {
-    ...handle,
-    async drop() {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db)
-      await admin.close()
-    },
-  }
-}
-
 // An instance upgraded with a false outage already recorded and rolled up by the code before:
 // the migration adds the corrections table, and the outage can be corrected on the old history.
 test('a database made before the corrections migration: migrated, then a false outage corrected', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-corrections-'))
-  const { db, close, drop } = await emptyDatabase(dir)
+  const database = await databaseBefore('2026_11_30_0500_webhook_signing_and_delivery_log')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    const { error } = await before.migrateTo('2026_11_30_0500_webhook_signing_and_delivery_log')
-    expect(error).toBeUndefined()
     const start = Date.UTC(2026, 10, 10, 8)
     const user = await db.insertInto('users').values({ email: 'owner@example.com', password_hash: 'x', plan: 'enterprise', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'p', name: 'P', visibility: 'public', created_at: 0, updated_at: 0 }).returning('id').executeTakeFirstOrThrow()
@@ -62,7 +30,7 @@ test('a database made before the corrections migration: migrated, then a false o
     // Every later migration runs too; this one first.
     expect((await migrateToLatest(db))[0]).toBe('2026_11_30_0600_create_status_corrections')
     const clock = new ManualClock(start + 3 * 24 * HOUR)
-    const services = createServices({ db, config: loadConfig({ BASE_URL: 'https://lantern.test', STATUS_DOMAIN: 'status.test', DATABASE_PATH: join(dir, 'lantern.sqlite') }), clock, passwords: fastTestHasher })
+    const services = createServices({ db, config: loadConfig({ BASE_URL: 'https://lantern.test', STATUS_DOMAIN: 'status.test', ...database.env }), clock, passwords: fastTestHasher })
     const owner = await services.accounts.personalTeamOwner(await services.accounts.findUserByEmail('owner@example.com'))
     const correction = await services.components.correctHistory(owner, component.id, {
       from: new Date(start + 24 * HOUR).toISOString(),
@@ -75,8 +43,6 @@ test('a database made before the corrections migration: migrated, then a false o
     expect(daily.every((row) => row.down_ms === 0 && row.outages === 0 && row.cum_down_ms === 0 && row.longest_down_ms === 0)).toBe(true)
     await services.outboxWorker.stop(0)
   } finally {
-    await close()
-    await drop()
-    rmSync(dir, { recursive: true, force: true })
+    await database.dispose()
   }
 })

@@ -4,25 +4,15 @@
  * page's default is used), a chosen one is kept; `down` removes the column again.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 
 const BEFORE = '2026_12_07_0300_maintenance_updates'
 
 test('a subscriber from before has no language; a chosen one is kept; down removes the column', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-subscriber-language-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore(BEFORE)
+  const { db, migrator } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })
-    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('teams').values({ id: user.id, name: 'old@example.com', plan: 'pro', personal_of: user.id, require_two_factor: 0, created_at: 0 } as never).execute()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-subs', name: 'Old', visibility: 'public', language: 'de', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
@@ -43,6 +33,5 @@ test('a subscriber from before has no language; a chosen one is kept; down remov
     expect(rows.some((r) => 'language' in r)).toBe(false)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -6,17 +6,11 @@
  * of later tables that name a rebuilt one (monitor dependencies) stay.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { sha256Hex } from '../../src/lib/crypto.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 
@@ -25,13 +19,9 @@ const PUBLIC_ID = 'AAAAAAAAAAAA'
 const SECRET = 'B'.repeat(43)
 
 test('every account gets a personal team owning what it owned; old keys and reads keep working', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-teams-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_06_0510_outbox_threads')
+  const { db } = database
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_06_0510_outbox_threads')
-    expect(before.error).toBeUndefined()
 
     const user = (email: string, plan: string) =>
       db.insertInto('users').values({ email, password_hash: 'x', plan, is_admin: 0, created_at: 5 } as never).returning('id').executeTakeFirstOrThrow()
@@ -96,6 +86,5 @@ test('every account gets a personal team owning what it owned; old keys and read
     await app.services.outboxWorker.stop(0)
   } finally {
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -4,29 +4,19 @@
  * afterwards is kept, and goes with its component when that is deleted.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
-import { emptyTestDatabase } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { testDeps } from '../modules/monitors/fixtures.ts'
 
 test('components from before follow no feed; a feed set after goes with its component', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-vendor-'))
-  const database = await emptyTestDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore('2026_12_01_0800_public_error_budgets')
+  const { db } = database
   const vendor = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => Response.json({ page: { name: 'V' }, status: { indicator: 'minor' }, components: [] }) })
   try {
-    const target = engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db
-    const before = await new Migrator({ db: target, provider: { getMigrations: async () => migrations } }).migrateTo('2026_12_01_0800_public_error_budgets')
-    expect(before.error).toBeUndefined()
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: 'x', plan: 'enterprise', is_admin: 0, created_at: 0 }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old-vendor', name: 'Old', visibility: 'public', created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
     const component = await db.insertInto('components').values({ page_id: page.id, name: 'CDN', status: 'down', position: 0, created_at: 0, updated_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
@@ -50,6 +40,5 @@ test('components from before follow no feed; a feed set after goes with its comp
   } finally {
     vendor.stop(true)
     await database.dispose()
-    rmSync(dir, { recursive: true, force: true })
   }
 })

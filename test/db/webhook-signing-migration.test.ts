@@ -5,57 +5,23 @@
  * row queued before the upgrade is delivered signed, with a webhook-id derived from its row.
  */
 import { expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Migrator, sql } from 'kysely'
-import { migrations } from '../../db/migrations/index.ts'
 import { loadConfig } from '../../src/config.ts'
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts'
-import { engineOf, PostgresSchemaPlugin } from '../../src/db/engine.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { openPostgres } from '../../src/db/postgres.ts'
 import { verifyLegacySignature } from '../../src/modules/notify/webhook-signing.ts'
 import { createServices } from '../../src/services.ts'
 import { startChatHub } from '../helpers/chat-hub.ts'
 import { ManualClock } from '../helpers/clock.ts'
-import { testPostgresServer } from '../helpers/database.ts'
+import { databaseBefore } from '../helpers/database-before.ts'
 import { verifyStandardWebhook } from '../helpers/standard-webhooks.ts'
 
 const BEFORE = '2026_11_30_0400_notify_held_events'
 const LEGACY = 'an-old-secret-0123456789'
 
-/** An empty database (no migration run) and how to throw it away. */
-async function emptyDatabase(dir: string): Promise<{ handle: DatabaseHandle; env: Record<string, string>; dispose(): Promise<void> }> {
-  if (!testPostgresServer) {
-    const path = join(dir, 'lantern.sqlite')
-    const handle = openDatabase(path)
-    return { handle, env: { DATABASE_PATH: path }, dispose: () => handle.close() }
-  }
-  const name = `lantern_upgrade_${process.pid}`
-  const admin = openPostgres(`${testPostgresServer}/postgres`, { max: 1 })
-  await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db)
-  await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db)
-  const handle = openPostgres(`${testPostgresServer}/${name}`)
-  return {
-    handle,
-    env: { DATABASE_URL: `${testPostgresServer}/${name}` },
-    async dispose() {
-      await handle.close()
-      await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin.db)
-      await admin.close()
-    },
-  }
-}
-
 test('the Standard Webhooks migration on a database made before it', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lantern-whsec-'))
   const hub = await startChatHub()
-  const database = await emptyDatabase(dir)
-  const { db } = database.handle
+  const database = await databaseBefore(BEFORE)
+  const { db } = database
   try {
-    const { error } = await new Migrator({ db: engineOf(db) === 'postgres' ? db.withPlugin(new PostgresSchemaPlugin()) : db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE)
-    if (error) throw error
     const now = Date.UTC(2026, 10, 20)
     const user = await db.insertInto('users').values({ email: 'o@example.com', password_hash: 'x', plan: 'pro', is_admin: 0, created_at: now }).returning('id').executeTakeFirstOrThrow()
     const page = await db.insertInto('status_pages').values({ owner_id: user.id, slug: 'old', name: 'Old', visibility: 'public', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()
@@ -103,6 +69,5 @@ test('the Standard Webhooks migration on a database made before it', async () =>
   } finally {
     await database.dispose()
     await hub.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 })
