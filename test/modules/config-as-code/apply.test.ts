@@ -11,6 +11,7 @@ import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { configText, parseConfigText } from '../../../src/modules/config-as-code/file.ts'
 import { configJsonSchema } from '../../../src/modules/config-as-code/model.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { applyOptions } from './shared.ts'
 
 let ctx: TestContext
 let source: Owner
@@ -21,8 +22,6 @@ const slug = `cfg-${crypto.randomUUID().slice(0, 6)}`
 const SLACK_URL = 'https://hooks.slack.com/services/T000/B000/very-secret-token-1234'
 const SIGNING = 'whsec_' + btoa('0123456789abcdef0123456789abcdef')
 const REDIS = 'redis://monitor:hunter2-password@127.0.0.1:6390/0'
-
-const applyOpts = (env: Record<string, string> = {}, prune = false) => ({ prune, env, address: '127.0.0.1', client: 'test' })
 
 async function auditRows(teamId: number) {
   return ctx.database.db.selectFrom('audit_log').select(['action', 'object_id', 'summary', 'actor_kind']).where('team_id', '=', teamId).where('action', 'like', 'config.%').orderBy('id').execute()
@@ -101,12 +100,12 @@ describe('round trip and idempotence', () => {
 
   test('a missing secret is named and nothing is applied', async () => {
     const { LANTERN_CHANNEL_OPS_SLACK_URL: _left, ...partial } = exported.secrets
-    await expect(services().configAsCode.apply(target, retargeted(), applyOpts(partial))).rejects.toThrow('LANTERN_CHANNEL_OPS_SLACK_URL')
+    await expect(services().configAsCode.apply(target, retargeted(), applyOptions({ env: partial }))).rejects.toThrow('LANTERN_CHANNEL_OPS_SLACK_URL')
     expect((await services().configAsCode.export(target)).file).toEqual({ version: 1, pages: [], channels: [], monitors: [], templates: [] })
   })
 
   test('export → apply on an empty team → export gives the same file', async () => {
-    const result = await services().configAsCode.apply(target, retargeted(), applyOpts(exported.secrets))
+    const result = await services().configAsCode.apply(target, retargeted(), applyOptions({ env: exported.secrets }))
     expect(result.plan.changes.filter((c) => c.action === 'create').map((c) => `${c.kind} ${c.key}`)).toEqual([
       `page ${otherSlug}`, `component ${otherSlug}/API`, `component ${otherSlug}/Web — ünïcode`, `component ${otherSlug}/DNS`,
       'channel Hook', 'channel Ops Slack', 'monitor API health', 'monitor Cache', 'monitor Nightly job',
@@ -120,7 +119,7 @@ describe('round trip and idempotence', () => {
   test('an applied file plans no change, and applying it again changes nothing', async () => {
     const before = (await auditRows(target.id)).length
     expect((await services().configAsCode.plan(target, retargeted(), { prune: true, env: exported.secrets })).changes).toEqual([])
-    expect((await services().configAsCode.apply(target, retargeted(), applyOpts(exported.secrets, true))).plan.changes).toEqual([])
+    expect((await services().configAsCode.apply(target, retargeted(), applyOptions({ env: exported.secrets, prune: true }))).plan.changes).toEqual([])
     expect((await auditRows(target.id)).length).toBe(before)
   })
 
@@ -143,7 +142,7 @@ describe('round trip and idempotence', () => {
       `update page ${otherSlug}: name,component_order`,
       'update monitor API health: interval_seconds',
     ])
-    await services().configAsCode.apply(target, file, applyOpts(exported.secrets))
+    await services().configAsCode.apply(target, file, applyOptions({ env: exported.secrets }))
     const after = (await services().configAsCode.export(target)).file
     expect(after.pages![0]!.components!.map((c) => c.name)).toEqual(['DNS', 'Web — ünïcode', 'API'])
     expect(after.monitors!.find((m) => m.name === 'API health')!.interval_seconds).toBe(60)
@@ -160,7 +159,7 @@ describe('round trip and idempotence', () => {
     file.channels!.push({ name: 'New channel', type: 'discord', url: 'https://discord.com/api/webhooks/1/abc' })
     file.monitors!.splice(1, 0, { name: 'Broken', type: 'keyword', target: 'http://127.0.0.1:9/' } as never) // keyword without a keyword
     file.monitors!.push({ name: 'Fine', type: 'tcp', target: '127.0.0.1:9' } as never)
-    await expect(services().configAsCode.apply(target, file, applyOpts(exported.secrets))).rejects.toThrow('monitors "Broken": keyword is required')
+    await expect(services().configAsCode.apply(target, file, applyOptions({ env: exported.secrets }))).rejects.toThrow('monitors "Broken": keyword is required')
     expect(configText((await services().configAsCode.export(target)).file)).toBe(before)
     expect((await auditRows(target.id)).length).toBe(auditBefore)
   })
@@ -178,7 +177,7 @@ monitors:
     target: 127.0.0.1:9
     interval_seconds: 30
 `)
-    await expect(services().configAsCode.apply(free, file, applyOpts())).rejects.toThrow('interval_seconds 30 is below')
+    await expect(services().configAsCode.apply(free, file, applyOptions())).rejects.toThrow('interval_seconds 30 is below')
     expect((await services().configAsCode.export(free)).file.pages).toEqual([])
     expect(await ctx.database.db.selectFrom('status_pages').select('id').where('slug', '=', `${slug}-free`).executeTakeFirst()).toBeUndefined()
   })
@@ -192,7 +191,7 @@ monitors:
     expect(without.changes.filter((c) => c.action === 'delete')).toEqual([])
     const plan = await services().configAsCode.plan(target, file, { prune: true, env: exported.secrets })
     expect(plan.changes.filter((c) => c.action === 'delete').map((c) => `${c.kind} ${c.key}`)).toEqual(['monitor Nightly job', 'channel Hook', `component ${otherSlug}/DNS`])
-    await services().configAsCode.apply(target, file, applyOpts(exported.secrets, true))
+    await services().configAsCode.apply(target, file, applyOptions({ env: exported.secrets, prune: true }))
     const after = (await services().configAsCode.export(target)).file
     expect(after.monitors!.map((m) => m.name)).toEqual(['API health', 'Cache'])
     expect(after.channels!.map((c) => c.name)).toEqual(['Ops Slack'])
@@ -204,11 +203,11 @@ monitors:
   test('an editor applies; a responder or viewer is refused; pruning a page needs an admin', async () => {
     const editor = { ...target, role: 'editor' as const }
     const file = parseConfigText(configText((await services().configAsCode.export(target)).file))
-    await services().configAsCode.apply(editor, file, applyOpts(exported.secrets))
+    await services().configAsCode.apply(editor, file, applyOptions({ env: exported.secrets }))
     for (const role of ['responder', 'viewer'] as const) {
-      await expect(services().configAsCode.apply({ ...target, role }, file, applyOpts(exported.secrets))).rejects.toThrow('editor role')
+      await expect(services().configAsCode.apply({ ...target, role }, file, applyOptions({ env: exported.secrets }))).rejects.toThrow('editor role')
     }
-    await expect(services().configAsCode.apply(editor, { version: 1 }, applyOpts({}, true))).rejects.toThrow('admin role')
+    await expect(services().configAsCode.apply(editor, { version: 1 }, applyOptions({ prune: true }))).rejects.toThrow('admin role')
     expect((await services().configAsCode.export(target)).file.pages!.length).toBe(1)
   })
 })

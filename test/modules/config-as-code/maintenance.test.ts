@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import type { Owner } from '../../../src/modules/accounts/service.ts'
-import { HttpError } from '../../../src/lib/errors.ts'
 import { configText, parseConfigText } from '../../../src/modules/config-as-code/file.ts'
 import { configJsonSchema } from '../../../src/modules/config-as-code/model.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { applyOptions, refusalText } from './shared.ts'
 
 const NOW = Date.UTC(2026, 11, 7, 6, 0)
 let ctx: TestContext
@@ -22,17 +22,6 @@ let sourceKey: string
 const services = () => ctx.app.services
 const slug = `mnt-${crypto.randomUUID().slice(0, 6)}`
 const copy = `${slug}-copy`
-const applyOpts = (prune = false) => ({ prune, env: {}, address: '127.0.0.1', client: 'test' })
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof HttpError) return `${error.status} ${error.message}`
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
 
 const post = async (path: string, json: unknown, key = sourceKey) => {
   const response = await ctx.request(path, { method: 'POST', key, json })
@@ -90,14 +79,14 @@ describe('round trip, changes, prune and time', () => {
 
   test('export → apply on an empty team → export gives the same file; applying again changes nothing', async () => {
     const file = await retargeted()
-    const result = await services().configAsCode.apply(target, file, applyOpts())
+    const result = await services().configAsCode.apply(target, file, applyOptions())
     expect(result.plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
       `create page ${copy}`, `create component ${copy}/API`, `create component ${copy}/Web`,
       `create maintenance ${copy}/Under way`, `create maintenance ${copy}/Database <upgrade>`,
       `create recurring_maintenance ${copy}/Monthly reboot`, `create recurring_maintenance ${copy}/Weekly patching`,
     ])
     expect(configText((await services().configAsCode.export(target)).file)).toBe(configText(file))
-    expect((await services().configAsCode.apply(target, file, applyOpts(true))).plan.changes).toEqual([])
+    expect((await services().configAsCode.apply(target, file, applyOptions({ prune: true }))).plan.changes).toEqual([])
     // The series wrote its occurrences as windows, in its zone: Monday 14 December 02:00 Berlin is 01:00Z.
     const occurrences = await ctx.database.db.selectFrom('maintenances').select(['start_at', 'title']).where('page_id', '=', await targetPageId()).where('series_id', 'is not', null).orderBy('start_at').execute()
     expect(occurrences.find((o) => o.title === 'Weekly patching')!.start_at).toBe(Date.UTC(2026, 11, 8, 1, 0))
@@ -120,7 +109,7 @@ describe('round trip, changes, prune and time', () => {
       `update maintenance ${copy}/Database <upgrade>: components,end_at`,
       `update recurring_maintenance ${copy}/Weekly patching: start_time,weekdays`,
     ])
-    await services().configAsCode.apply(target, file, applyOpts())
+    await services().configAsCode.apply(target, file, applyOptions())
     const after = (await services().configAsCode.export(target)).file.pages![0]!
     expect(after.maintenance![1]).toMatchObject({ end_at: '2026-12-10T04:00:00+01:00', components: ['API', 'Web'] })
     expect(after.recurring_maintenance![1]).toMatchObject({ weekdays: ['WE'], start_time: '03:00' })
@@ -133,7 +122,7 @@ describe('round trip, changes, prune and time', () => {
     page.maintenance = page.maintenance!.filter((m) => m.title !== 'Database <upgrade>')
     page.recurring_maintenance = page.recurring_maintenance!.filter((m) => m.title !== 'Monthly reboot')
     expect((await services().configAsCode.plan(target, file, { prune: false, env: {} })).changes).toEqual([])
-    const applied = await services().configAsCode.apply(target, file, applyOpts(true))
+    const applied = await services().configAsCode.apply(target, file, applyOptions({ prune: true }))
     expect(applied.plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([`delete maintenance ${copy}/Database <upgrade>`, `delete recurring_maintenance ${copy}/Monthly reboot`])
     const after = (await services().configAsCode.export(target)).file.pages![0]!
     expect(after.maintenance!.map((m) => m.title)).toEqual(['Under way'])
@@ -147,7 +136,7 @@ describe('round trip, changes, prune and time', () => {
     ctx.clock.set(Date.UTC(2026, 11, 7, 9, 0))
     try {
       expect((await services().configAsCode.export(target)).file.pages![0]!).not.toHaveProperty('maintenance')
-      const again = await services().configAsCode.apply(target, file, applyOpts(true))
+      const again = await services().configAsCode.apply(target, file, applyOptions({ prune: true }))
       expect(again.plan.changes).toEqual([])
       expect(again.notes).toEqual([`pages "${copy}": maintenance "Under way" ended at 2026-12-07T08:00:00.000Z; it is history now, so apply leaves it alone (remove it from the file)`])
       expect(await ctx.database.db.selectFrom('maintenances').select('id').where('page_id', '=', await targetPageId()).where('title', '=', 'Under way').execute()).toHaveLength(1)
@@ -167,7 +156,7 @@ pages:
     components: [{ name: API }]
 ${maintenance}`
   const refused = async (text: string) => {
-    const words = await refusal((async () => services().configAsCode.apply(owner, parseConfigText(text), applyOpts()))())
+    const words = await refusalText((async () => services().configAsCode.apply(owner, parseConfigText(text), applyOptions()))())
     expect((await services().configAsCode.export(owner)).file.pages).toEqual([])
     return words
   }
@@ -197,8 +186,8 @@ ${maintenance}`
 
   test('notify_subscribers cannot change once a window is scheduled (the API cannot change it)', async () => {
     const text = file('    maintenance:\n      - { title: Told, start_at: "2026-12-10T01:00:00Z", end_at: "2026-12-10T02:00:00Z", notify_subscribers: true }\n')
-    await services().configAsCode.apply(owner, parseConfigText(text), applyOpts())
-    const words = await refusal(services().configAsCode.apply(owner, parseConfigText(text.replace('notify_subscribers: true', 'notify_subscribers: false')), applyOpts()))
+    await services().configAsCode.apply(owner, parseConfigText(text), applyOptions())
+    const words = await refusalText(services().configAsCode.apply(owner, parseConfigText(text.replace('notify_subscribers: true', 'notify_subscribers: false')), applyOptions()))
     expect(words).toBe(`400 pages "${page}": maintenance "Told": notify_subscribers cannot be changed once it is scheduled; give it another title for a new one`)
   })
 
@@ -206,6 +195,6 @@ ${maintenance}`
     const { user: other, key } = await ctx.createOwner('enterprise')
     const made = await ctx.createPage(key, { slug: `${slug}-twice`, name: 'Twice' })
     for (const day of [10, 11]) await post('/user/api/v1/maintenances', { status_page_id: made.id, title: 'Same', start_at: `2026-12-${day}T01:00:00Z`, end_at: `2026-12-${day}T02:00:00Z` }, key)
-    expect(await refusal(services().configAsCode.export(other))).toBe(`409 two maintenance windows of the page "${slug}-twice" not over yet are named "Same"; configuration as code names them by name, so give one of them another name first`)
+    expect(await refusalText(services().configAsCode.export(other))).toBe(`409 two maintenance windows of the page "${slug}-twice" not over yet are named "Same"; configuration as code names them by name, so give one of them another name first`)
   })
 })

@@ -11,8 +11,8 @@ import addFormats from 'ajv-formats'
 import type { Owner } from '../../../src/modules/accounts/service.ts'
 import { configText, parseConfigText } from '../../../src/modules/config-as-code/file.ts'
 import { configJsonSchema, type ConfigFile } from '../../../src/modules/config-as-code/model.ts'
-import { HttpError } from '../../../src/lib/errors.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { applyOptions, refusal } from './shared.ts'
 
 let ctx: TestContext
 let source: Owner
@@ -20,21 +20,9 @@ let pageId: number
 const services = () => ctx.app.services
 const slug = `set-${crypto.randomUUID().slice(0, 6)}`
 const copy = `${slug}-copy`
-const applyOpts = (prune = false) => ({ prune, env: {}, address: '127.0.0.1', client: 'test' })
 
 async function auditRows(teamId: number) {
   return ctx.database.db.selectFrom('audit_log').select(['action', 'object_id', 'summary']).where('team_id', '=', teamId).where('action', 'like', 'config.%').orderBy('id').execute()
-}
-
-/** The error a promise is refused with (status and words). */
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, message: error.message }
-    throw error
-  }
-  throw new Error('expected a refusal')
 }
 
 beforeAll(async () => {
@@ -97,7 +85,7 @@ describe('round trip, changes and prune', () => {
 
   test('export → apply on an empty team → export gives the same file; applying again changes nothing', async () => {
     const file = await retargeted()
-    const result = await services().configAsCode.apply(target, file, applyOpts())
+    const result = await services().configAsCode.apply(target, file, applyOptions())
     expect(result.plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
       `create page ${copy}`, `create component ${copy}/API`, `create component ${copy}/Web <b>ünï</b>`, `create component ${copy}/Docs`,
       `create automatic_incidents ${copy}`, `create branding ${copy}`, `create sla_target ${copy}/API`, `create sla_target ${copy}/Web <b>ünï</b>`,
@@ -106,7 +94,7 @@ describe('round trip, changes and prune', () => {
     const before = (await auditRows(target.id)).length
     expect(before).toBe(8)
     expect((await services().configAsCode.plan(target, file, { prune: true, env: {} })).changes).toEqual([])
-    expect((await services().configAsCode.apply(target, file, applyOpts(true))).plan.changes).toEqual([])
+    expect((await services().configAsCode.apply(target, file, applyOptions({ prune: true }))).plan.changes).toEqual([])
     expect((await auditRows(target.id)).length).toBe(before)
     // What the services hold, read as the API reads it.
     const owned = await services().pages.list(target)
@@ -132,7 +120,7 @@ describe('round trip, changes and prune', () => {
       `update sla_target ${copy}/API: breach_alerts,target_percent`,
       `create sla_target ${copy}/Docs: `,
     ])
-    await services().configAsCode.apply(target, file, applyOpts())
+    await services().configAsCode.apply(target, file, applyOptions())
     const after = (await services().configAsCode.export(target)).file.pages![0]!
     expect(after.components!.map((c) => c.sla?.target_percent ?? null)).toEqual([99.9, 99.5, 98])
     expect(after.branding!.palette!.accent).toBe('#123456')
@@ -158,7 +146,7 @@ describe('round trip, changes and prune', () => {
     expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
       `delete automatic_incidents ${copy}`, `delete branding ${copy}`, `delete sla_target ${copy}/API`, `delete component ${copy}/Docs`,
     ])
-    await services().configAsCode.apply(target, file, applyOpts(true))
+    await services().configAsCode.apply(target, file, applyOptions({ prune: true }))
     const after = (await services().configAsCode.export(target)).file.pages![0]!
     expect(after).not.toHaveProperty('branding')
     expect(after).not.toHaveProperty('automatic_incidents')
@@ -187,7 +175,7 @@ ${extra}`
   })
 
   const refused = async (text: () => ConfigFile | Promise<ConfigFile>) => {
-    const { status, message } = await refusal((async () => services().configAsCode.apply(owner, await text(), applyOpts()))())
+    const { status, message } = await refusal((async () => services().configAsCode.apply(owner, await text(), applyOptions()))())
     expect((await services().configAsCode.export(owner)).file.pages).toEqual([])
     expect(await auditRows(owner.id)).toEqual([])
     return `${status} ${message}`
@@ -211,7 +199,7 @@ ${extra}`
 
   test("over the plan's limit: a 403 naming the page, the limit and the count; the page made before it is rolled back", async () => {
     const { user: free } = await ctx.createOwner('free')
-    const { status, message } = await refusal(services().configAsCode.apply(free, parseConfigText(base('    automatic_incidents: { auto_incidents: true, components: [API] }')), applyOpts()))
+    const { status, message } = await refusal(services().configAsCode.apply(free, parseConfigText(base('    automatic_incidents: { auto_incidents: true, components: [API] }')), applyOptions()))
     expect(status).toBe(403)
     expect(message).toBe(`pages "${page}": automatic_incidents: the Free plan allows automatic incidents on 0 components and you have 0 (auto_incidents limit 0, used 0)`)
     expect((await services().configAsCode.export(free)).file.pages).toEqual([])
@@ -229,8 +217,8 @@ ${extra}`
         automatic_incidents: { auto_incidents: true, components: (i === 0) === onFirst ? names : [] },
       })),
     })
-    await services().configAsCode.apply(pro, two(true), applyOpts())
-    const moved = await services().configAsCode.apply(pro, two(false), applyOpts())
+    await services().configAsCode.apply(pro, two(true), applyOptions())
+    const moved = await services().configAsCode.apply(pro, two(false), applyOptions())
     expect(moved.plan.changes.map((c) => `${c.kind} ${c.key}`)).toEqual([`automatic_incidents ${slug}-p1`, `automatic_incidents ${slug}-p2`])
     const pages = (await services().configAsCode.export(pro)).file.pages!
     expect(pages.map((p) => p.automatic_incidents?.components ?? [])).toEqual([[], names])

@@ -6,25 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Owner } from '../../../src/modules/accounts/service.ts'
-import { HttpError } from '../../../src/lib/errors.ts'
 import { configText, parseConfigText } from '../../../src/modules/config-as-code/file.ts'
 import { createTestContext, type TestContext } from '../../helpers/context.ts'
+import { applyOptions, refusalText } from './shared.ts'
 
 let ctx: TestContext
 let source: Owner
 let sourceKey: string
 const services = () => ctx.app.services
-const applyOpts = (prune = false) => ({ prune, env: {}, address: '127.0.0.1', client: 'test' })
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof HttpError) return `${error.status} ${error.message}`
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
 
 const template = async (json: unknown, key = sourceKey) => {
   const response = await ctx.request('/user/api/v1/incident-templates', { method: 'POST', key, json })
@@ -51,10 +40,10 @@ describe('incident templates', () => {
       { name: 'Degraded <b>', title: 'Slow responses' },
       { name: 'Outage', title: '{{component}} is down', message: 'We are **looking into** {{component}} on {{page}}.' },
     ])
-    const applied = await services().configAsCode.apply(target, parseConfigText(configText(file)), applyOpts())
+    const applied = await services().configAsCode.apply(target, parseConfigText(configText(file)), applyOptions())
     expect(applied.plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual(['create template Degraded <b>', 'create template Outage'])
     expect(configText((await services().configAsCode.export(target)).file)).toBe(configText(file))
-    expect((await services().configAsCode.apply(target, file, applyOpts(true))).plan.changes).toEqual([])
+    expect((await services().configAsCode.apply(target, file, applyOptions({ prune: true }))).plan.changes).toEqual([])
     const made = await services().incidents.listTemplates(target)
     expect(made.map((t) => t.name).sort()).toEqual(['Degraded <b>', 'Outage'])
   })
@@ -63,7 +52,7 @@ describe('incident templates', () => {
     const file = (await services().configAsCode.export(target)).file
     file.templates = [{ name: 'Outage', title: '{{component}} is unavailable', message: 'We are **looking into** {{component}} on {{page}}.' }]
     expect((await services().configAsCode.plan(target, file, { prune: false, env: {} })).changes.map((c) => `${c.action} ${c.kind} ${c.key}: ${c.fields}`)).toEqual(['update template Outage: title'])
-    const applied = await services().configAsCode.apply(target, file, applyOpts(true))
+    const applied = await services().configAsCode.apply(target, file, applyOptions({ prune: true }))
     expect(applied.plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual(['update template Outage', 'delete template Degraded <b>'])
     expect((await services().incidents.listTemplates(target)).map((t) => `${t.name}: ${t.title}`)).toEqual(['Outage: {{component}} is unavailable'])
     const rows = await ctx.database.db.selectFrom('audit_log').select(['action', 'object_id', 'summary']).where('team_id', '=', target.id).where('action', 'like', 'config.template.%').orderBy('id').execute()
@@ -78,7 +67,7 @@ describe('incident templates', () => {
   test('bad input is a 400 naming the template and the field, and nothing is applied', async () => {
     const { user: owner } = await ctx.createOwner('enterprise')
     const refused = async (text: string) => {
-      const words = await refusal((async () => services().configAsCode.apply(owner, parseConfigText(text), applyOpts()))())
+      const words = await refusalText((async () => services().configAsCode.apply(owner, parseConfigText(text), applyOptions()))())
       expect((await services().configAsCode.export(owner)).file.templates).toEqual([])
       return words
     }
@@ -94,6 +83,6 @@ describe('incident templates', () => {
     const { user: owner, key } = await ctx.createOwner('enterprise')
     await template({ name: 'Same', title: 'A' }, key)
     await template({ name: 'Same', title: 'B' }, key)
-    expect(await refusal(services().configAsCode.export(owner))).toBe('409 two incident templates are named "Same"; configuration as code names them by name, so give one of them another name first')
+    expect(await refusalText(services().configAsCode.export(owner))).toBe('409 two incident templates are named "Same"; configuration as code names them by name, so give one of them another name first')
   })
 })
