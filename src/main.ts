@@ -119,6 +119,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         // count as in flight instead of being cut off with the connection.
         await new Promise((resolve) => setTimeout(resolve, 0))
         await server.stop()
+        // Each answered write waited for its audit row; rows queued by anything else go in now.
+        await app.services.audit.flush()
         await app.services.pageViews.flush()
         await bridge?.stop()
         await database.close()

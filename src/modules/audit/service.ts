@@ -1,11 +1,17 @@
 /**
  * The audit log's writer for owner routes: every successful write (accounts/auth.ts hands it over
- * after the answer) becomes one append-only row with who, which team and page, the action, when,
- * from which address and client, and the names of the fields sent — never their values, so no
- * secret or password can land here.
+ * after the handler, before the answer) becomes one append-only row with who, which team and page,
+ * the action, when, from which address and client, and the names of the fields sent — never their
+ * values, so no secret or password can land here.
+ *
+ * A request's row is committed before its answer is sent, but not on its own: the rows of requests
+ * answered in the same turn of the event loop go in one multi-row insert (lib/batched-writes.ts), a
+ * commit per turn instead of per write. The row is taken its time when the request records it.
  */
 import type { Clock } from '../../lib/clock.ts'
 import type { Db } from '../../db/client.ts'
+import { BatchedWriter, powerOfTwoChunks } from '../../lib/batched-writes.ts'
+import { CompiledQuery, type Insertable } from 'kysely'
 import type { AuditSink, RequestAudit } from '../accounts/auth.ts'
 import type { Owner } from '../accounts/service.ts'
 import { PLANS, type Plan } from '../../lib/plans.ts'
@@ -92,8 +98,49 @@ const actorOf = (owner: Owner): { kind: AuditActorKind; label: string } => ({
   label: owner.via === 'api_key' ? `${owner.email} (API key ${owner.keyName ?? owner.keyId})` : owner.email,
 })
 
+type AuditRow = Insertable<AuditLogTable>
+
+/** The columns of a row, in the order of `AuditRow`'s keys and of a statement's parameters. */
+const COLUMNS = ['team_id', 'actor_kind', 'actor_user_id', 'actor_label', 'page_id', 'action', 'object_type', 'object_id', 'summary', 'address', 'client', 'created_at'] as const satisfies ReadonlyArray<keyof AuditRow>
+
+/** The most rows one statement inserts: 64 × 12 parameters stay far below either engine's limit. */
+const LARGEST_INSERT = 64
+
 export class AuditService implements AuditSink {
-  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+  private readonly writer: BatchedWriter<AuditRow>
+  /** The insert of n rows, compiled once per n (1, 2, 4, … 64); its parameters are the rows' values in COLUMNS order. */
+  private readonly inserts = new Map<number, CompiledQuery>()
+
+  constructor(private readonly deps: { db: Db; clock: Clock }) {
+    this.writer = new BatchedWriter({ write: (rows) => this.insertRows(rows) })
+  }
+
+  /** Writes the rows queued so far and waits for them (shutdown). */
+  flush(): Promise<void> {
+    return this.writer.flush()
+  }
+
+  private async insertRows(rows: readonly AuditRow[]): Promise<void> {
+    const chunks = powerOfTwoChunks(rows, LARGEST_INSERT)
+    if (chunks.length === 1) return this.insertChunk(this.deps.db, chunks[0]!)
+    // All or none (BatchedWriter writes the rows again one by one when a batch fails).
+    await this.deps.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks) await this.insertChunk(trx, chunk)
+    })
+  }
+
+  private async insertChunk(db: Db, rows: readonly AuditRow[]): Promise<void> {
+    const parameters = rows.flatMap((row) => COLUMNS.map((column) => row[column] ?? null))
+    const kept = this.inserts.get(rows.length)
+    if (kept) {
+      await db.executeQuery(CompiledQuery.raw(kept.sql, parameters))
+      return
+    }
+    // Compiled by Kysely the first time; kept only when its parameters are exactly ours, in order.
+    const compiled = db.insertInto('audit_log').values(rows.map((row) => Object.fromEntries(COLUMNS.map((column) => [column, row[column] ?? null])) as AuditRow)).compile()
+    if (compiled.parameters.length === parameters.length && compiled.parameters.every((value, i) => value === parameters[i])) this.inserts.set(rows.length, compiled)
+    await db.executeQuery(compiled)
+  }
 
   /**
    * One change a request made among several (configuration as code's apply: one row per object
@@ -135,23 +182,20 @@ export class AuditService implements AuditSink {
     const { kind, label } = actorOf(owner)
     const pageId = /^\/user(\/api\/v1)?\/(status-pages|pages)\/:id/.test(entry.route) && params.id !== undefined && /^\d{1,15}$/.test(params.id) ? Number(params.id) : null
     const objectId = Object.entries(params).find(([name]) => name !== 'token')?.[1] ?? null
-    await this.deps.db
-      .insertInto('audit_log')
-      .values({
-        team_id: owner.id,
-        actor_kind: kind,
-        actor_user_id: owner.userId,
-        actor_label: label,
-        page_id: pageId,
-        action: actionOf(entry.method, entry.route),
-        object_type: entry.route,
-        object_id: objectId === null || objectId === undefined ? null : String(objectId).slice(0, 100),
-        summary: JSON.stringify({ fields: fieldsOf(entry.body) }),
-        address: entry.address.slice(0, 100),
-        client: entry.client,
-        created_at: this.deps.clock.now(),
-      })
-      .execute()
+    await this.writer.add({
+      team_id: owner.id,
+      actor_kind: kind,
+      actor_user_id: owner.userId,
+      actor_label: label,
+      page_id: pageId,
+      action: actionOf(entry.method, entry.route),
+      object_type: entry.route,
+      object_id: objectId === null || objectId === undefined ? null : String(objectId).slice(0, 100),
+      summary: JSON.stringify({ fields: fieldsOf(entry.body) }),
+      address: entry.address.slice(0, 100),
+      client: entry.client,
+      created_at: this.deps.clock.now(),
+    })
   }
 
   /**
@@ -160,23 +204,20 @@ export class AuditService implements AuditSink {
    * The actor is the person, of kind `sso`; `objectId` names the provider's subject or the role.
    */
   async recordSso(entry: { teamId: number; userId: number; email: string; action: 'sso.sign_in' | 'team.members.sso_join'; objectType: string; objectId: string | null; fields: string[]; address: string; client: string | null }): Promise<void> {
-    await this.deps.db
-      .insertInto('audit_log')
-      .values({
-        team_id: entry.teamId,
-        actor_kind: 'sso',
-        actor_user_id: entry.userId,
-        actor_label: entry.email,
-        page_id: null,
-        action: entry.action,
-        object_type: entry.objectType,
-        object_id: entry.objectId === null ? null : entry.objectId.slice(0, 100),
-        summary: JSON.stringify({ fields: entry.fields }),
-        address: entry.address.slice(0, 100),
-        client: entry.client,
-        created_at: this.deps.clock.now(),
-      })
-      .execute()
+    await this.writer.add({
+      team_id: entry.teamId,
+      actor_kind: 'sso',
+      actor_user_id: entry.userId,
+      actor_label: entry.email,
+      page_id: null,
+      action: entry.action,
+      object_type: entry.objectType,
+      object_id: entry.objectId === null ? null : entry.objectId.slice(0, 100),
+      summary: JSON.stringify({ fields: entry.fields }),
+      address: entry.address.slice(0, 100),
+      client: entry.client,
+      created_at: this.deps.clock.now(),
+    })
   }
 
   /**
