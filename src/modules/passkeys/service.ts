@@ -5,6 +5,10 @@
  *
  * - every ceremony has its own random challenge, stored in the database (so a ceremony begun on one
  *   server ends on another), valid 5 minutes and spent by its first answer, right or wrong;
+ * - a password-free sign-in's challenge is bound to the browser that asked for it: the options
+ *   come with a random value for that browser's cookie, the challenge keeps only its hash, and an
+ *   answer is taken only with that cookie (an answer carried to another browser signs no one in).
+ *   Asking for these options is throttled per client address (they write a row each);
  * - the relying party is the service host (BASE_URL): its host name is the rp id, its origin the
  *   only origin accepted;
  * - adding asks for a discoverable credential (the password-free sign-in finds the account from the
@@ -20,8 +24,10 @@ import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthe
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
 import { isUniqueViolationOn } from '../../db/errors.ts'
-import type { AttemptBudgetStore } from '../../lib/attempt-budget.ts'
+import { clientBudgetKey } from '../../lib/address-prefix.ts'
+import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { parseText } from '../../lib/text.ts'
@@ -42,6 +48,28 @@ export interface PasskeysDeps {
 export const passkeyRefused = (): HttpError => new HttpError(401, 'the passkey was not accepted: try again, or use another way to sign in')
 
 const TIMEOUT_MS = 60_000
+
+/**
+ * Password-free sign-ins begun per client address (IPv4, or IPv6 /64) and window: far above what a
+ * person clicks, low enough that one client cannot fill the challenge table. In the database's
+ * attempt budgets, so the figure holds across servers and workers.
+ */
+export const SIGN_IN_OPTIONS_PER_CLIENT = 30
+export const SIGN_IN_OPTIONS_WINDOW_MS = 10 * 60_000
+
+/** Too many password-free sign-ins begun from one client: 429 with the wait. */
+export class TooManySignIns extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+    super(429, `too many passkey sign-ins from this address: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`)
+  }
+}
+
+/** A password-free sign-in's options, and the value the asking browser must keep (its cookie). */
+export interface SignInCeremony {
+  options: PublicKeyCredentialRequestOptionsJSON
+  browserToken: string
+}
 
 /**
  * The key types a passkey may have, named here rather than left to the library: its default adds
@@ -76,6 +104,7 @@ export class PasskeysService {
   readonly origin: string
   private readonly rpName: string
   private readonly guesses: GuessThrottle
+  private readonly signInsBegun: AttemptBudget
 
   constructor(private readonly deps: PasskeysDeps) {
     const url = new URL(deps.baseUrl)
@@ -83,6 +112,12 @@ export class PasskeysService {
     this.origin = url.origin
     this.rpName = `Lantern (${url.host})`
     this.guesses = secondFactorGuesses(deps.attemptBudgets, deps.clock)
+    this.signInsBegun = new AttemptBudget({
+      name: 'passkey-sign-in-options',
+      budget: { limit: SIGN_IN_OPTIONS_PER_CLIENT, windowMs: SIGN_IN_OPTIONS_WINDOW_MS },
+      store: deps.attemptBudgets,
+      clock: deps.clock,
+    })
   }
 
   async list(userId: number): Promise<Passkey[]> {
@@ -145,24 +180,33 @@ export class PasskeysService {
     return { id, name, createdAt: now, lastUsedAt: null, transports: transports === '' ? [] : transports.split(',') }
   }
 
-  /** What `navigator.credentials.get` needs for a password-free sign-in (any passkey of this site). */
-  async signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /**
+   * What `navigator.credentials.get` needs for a password-free sign-in (any passkey of this site),
+   * and the browser's value for its cookie (only its hash is stored). Too many from `client`: 429.
+   */
+  async signInOptions(client: string): Promise<SignInCeremony> {
+    const wait = await this.signInsBegun.take(clientBudgetKey(client))
+    if (wait > 0) throw new TooManySignIns(Math.ceil(wait / 1000))
     const options = await generateAuthenticationOptions({ rpID: this.rpId, timeout: TIMEOUT_MS, userVerification: 'required' })
-    await this.saveChallenge(options.challenge, 'sign-in', null)
-    return options
+    const browserToken = randomToken(32)
+    await this.saveChallenge(options.challenge, 'sign-in', null, await sha256Hex(browserToken))
+    return { options, browserToken }
   }
 
   /**
    * A password-free sign-in: the user the passkey names, once its signature, its user verification
-   * and its challenge check out. Refused: 401 (counted); too many: 429; unreadable: 400.
+   * and its challenge check out, the challenge asked for by this browser (`browserToken`, its
+   * cookie). Refused: 401 (counted); too many: 429; unreadable: 400.
    */
-  async signIn(response: AuthenticationResponseJSON, client: string): Promise<number> {
+  async signIn(response: AuthenticationResponseJSON, client: string, browserToken: string | undefined): Promise<number> {
     const challenge = challengeOf(response.response.clientDataJSON)
     const passkey = await this.deps.repo.findByCredential(response.id)
     const attempt = await this.guesses.admit(passkey ? `user:${passkey.user_id}` : 'passkey:unknown', client)
     if (!attempt.ok) throw new TooManyAttempts(Math.ceil(attempt.retryAfterMs / 1000))
+    // Spent whichever browser answers: an answer carried elsewhere also ends the ceremony it was for.
     const ceremony = await this.deps.repo.takeChallenge(challenge, 'sign-in', this.deps.clock.now())
     if (!ceremony || !passkey) throw passkeyRefused()
+    if (ceremony.browser_hash === null || !constantTimeEqual(ceremony.browser_hash, await sha256Hex(browserToken ?? ''))) throw passkeyRefused()
     // A discoverable credential carries its user handle: it must name the passkey's own account.
     if (response.response.userHandle !== undefined && response.response.userHandle !== isoBase64URL.fromUTF8String(`lantern-user-${passkey.user_id}`)) throw passkeyRefused()
     await this.verifyAssertion(passkey, response, challenge, true)
@@ -243,9 +287,9 @@ export class PasskeysService {
     return this.deps.repo.removeAll(userId)
   }
 
-  private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {
+  private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null, browserHash: string | null = null): Promise<void> {
     const now = this.deps.clock.now()
-    await this.deps.repo.insertChallenge(challenge, purpose, userId, now, now + CEREMONY_TTL_MS)
+    await this.deps.repo.insertChallenge(challenge, purpose, userId, now, now + CEREMONY_TTL_MS, browserHash)
   }
 }
 
