@@ -1,7 +1,8 @@
 /**
  * Passkeys (WebAuthn credentials), as a second factor after the password and as a password-free
  * sign-in. The ceremonies' cryptography (attestation on adding, the assertion's signature, origin,
- * relying-party id, flags and counter) is @simplewebauthn/server's; this service keeps the rules:
+ * relying-party id, flags and counter) is @simplewebauthn/server's, loaded on the first ceremony
+ * (webAuthn below); this service keeps the rules:
  *
  * - every ceremony has its own random challenge, stored in the database (so a ceremony begun on one
  *   server ends on another), valid 5 minutes and spent by its first answer, right or wrong;
@@ -20,14 +21,19 @@
  *   two-factor, as turning the app off is: the member is then sent to enrol (accounts/auth.ts
  *   lacksRequiredTwoFactor), and replacing a lost or old device starts with removing it.
  */
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
-import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
-import { COSEALG, decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers'
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
+} from '@simplewebauthn/server'
 import { isUniqueViolationOn } from '../../db/errors.ts'
 import { clientBudgetKey } from '../../lib/address-prefix.ts'
 import { AttemptBudget, type AttemptBudgetStore } from '../../lib/attempt-budget.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.ts'
+import { base64url, constantTimeEqual, fromBase64url, randomToken, sha256Hex } from '../../lib/crypto.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../lib/errors.ts'
 import type { GuessThrottle } from '../../lib/guess-throttle.ts'
 import { parseText } from '../../lib/text.ts'
@@ -48,6 +54,20 @@ export interface PasskeysDeps {
 export const passkeyRefused = (): HttpError => new HttpError(401, 'the passkey was not accepted: try again, or use another way to sign in')
 
 const TIMEOUT_MS = 60_000
+
+type WebAuthn = typeof import('@simplewebauthn/server')
+let webAuthnModule: Promise<WebAuthn> | undefined
+/**
+ * @simplewebauthn/server, loaded on the first ceremony and kept: with its ASN.1 (@peculiar/*) and
+ * CBOR libraries it is 300 modules and some MiB of an idle server (test/bench/README.md), and most
+ * servers never see a passkey.
+ */
+const webAuthn = (): Promise<WebAuthn> => (webAuthnModule ??= import('@simplewebauthn/server'))
+
+/** COSE algorithm ids (IANA's registry), named here so that naming them loads nothing. */
+const COSE_EDDSA = -8
+const COSE_ES256 = -7
+const COSE_RS256 = -257
 
 /**
  * Password-free sign-ins begun per client address (IPv4, or IPv6 /64) and window: far above what a
@@ -76,13 +96,16 @@ export interface SignInCeremony {
  * ML-DSA-44 when the runtime's WebCrypto has it, so a Bun upgrade would change what gets stored,
  * and ML-DSA signatures (2.4 kB) exceed what model.ts accepts.
  */
-const ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256]
+const ALGORITHMS = [COSE_EDDSA, COSE_ES256, COSE_RS256]
+
+/** The user handle of `userId`'s passkeys: names the account, not the person (its id, no email). */
+const userHandle = (userId: number): Uint8Array<ArrayBuffer> => new TextEncoder().encode(`lantern-user-${userId}`)
 
 /** The challenge the browser's answer carries (clientDataJSON), to find its ceremony; 400 if unreadable. */
 function challengeOf(clientDataJSON: string): string {
   try {
-    const data = decodeClientDataJSON(clientDataJSON)
-    if (typeof data.challenge === 'string' && /^[A-Za-z0-9_-]{16,200}$/.test(data.challenge)) return data.challenge
+    const data = JSON.parse(new TextDecoder().decode(fromBase64url(clientDataJSON)))
+    if (typeof data?.challenge === 'string' && /^[A-Za-z0-9_-]{16,200}$/.test(data.challenge)) return data.challenge
   } catch {
     // falls through to the 400
   }
@@ -132,13 +155,12 @@ export class PasskeysService {
   async registrationOptions(user: { id: number; email: string }): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.deps.repo.list(user.id)
     if (existing.length >= PASSKEYS_PER_USER) throw conflict(`an account has at most ${PASSKEYS_PER_USER} passkeys: remove one first`)
-    const options = await generateRegistrationOptions({
+    const options = await (await webAuthn()).generateRegistrationOptions({
       rpName: this.rpName,
       rpID: this.rpId,
       userName: user.email,
       userDisplayName: user.email,
-      // The user handle names the account, not the person: its id, no email.
-      userID: new TextEncoder().encode(`lantern-user-${user.id}`),
+      userID: userHandle(user.id),
       timeout: TIMEOUT_MS,
       attestationType: 'none',
       supportedAlgorithmIDs: ALGORITHMS,
@@ -156,7 +178,8 @@ export class PasskeysService {
     const ceremony = await this.deps.repo.takeChallenge(challenge, 'register', this.deps.clock.now())
     if (!ceremony || ceremony.user_id !== userId) throw badRequest('this request to add a passkey has expired: start again')
     if ((await this.deps.repo.count(userId)) >= PASSKEYS_PER_USER) throw conflict(`an account has at most ${PASSKEYS_PER_USER} passkeys: remove one first`)
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>
+    const { verifyRegistrationResponse } = await webAuthn()
+    let verified: VerifiedRegistrationResponse
     try {
       verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS })
     } catch {
@@ -171,7 +194,7 @@ export class PasskeysService {
     const now = this.deps.clock.now()
     let id: number
     try {
-      id = await this.deps.repo.insert({ userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), signCount: credential.counter, transports, name, now })
+      id = await this.deps.repo.insert({ userId, credentialId: credential.id, publicKey: base64url(credential.publicKey), signCount: credential.counter, transports, name, now })
     } catch (error) {
       // Two answers with the same credential at once: the second loses the race on the unique id.
       if (isUniqueViolationOn(error, 'passkeys', 'credential_id')) throw conflict('this passkey is added already')
@@ -187,7 +210,7 @@ export class PasskeysService {
   async signInOptions(client: string): Promise<SignInCeremony> {
     const wait = await this.signInsBegun.take(clientBudgetKey(client))
     if (wait > 0) throw new TooManySignIns(Math.ceil(wait / 1000))
-    const options = await generateAuthenticationOptions({ rpID: this.rpId, timeout: TIMEOUT_MS, userVerification: 'required' })
+    const options = await (await webAuthn()).generateAuthenticationOptions({ rpID: this.rpId, timeout: TIMEOUT_MS, userVerification: 'required' })
     const browserToken = randomToken(32)
     await this.saveChallenge(options.challenge, 'sign-in', null, await sha256Hex(browserToken))
     return { options, browserToken }
@@ -208,7 +231,7 @@ export class PasskeysService {
     if (!ceremony || !passkey) throw passkeyRefused()
     if (ceremony.browser_hash === null || !constantTimeEqual(ceremony.browser_hash, await sha256Hex(browserToken ?? ''))) throw passkeyRefused()
     // A discoverable credential carries its user handle: it must name the passkey's own account.
-    if (response.response.userHandle !== undefined && response.response.userHandle !== isoBase64URL.fromUTF8String(`lantern-user-${passkey.user_id}`)) throw passkeyRefused()
+    if (response.response.userHandle !== undefined && response.response.userHandle !== base64url(userHandle(passkey.user_id))) throw passkeyRefused()
     await this.verifyAssertion(passkey, response, challenge, true)
     await attempt.succeeded()
     return passkey.user_id
@@ -218,7 +241,7 @@ export class PasskeysService {
   async secondFactorOptions(userId: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const passkeys = await this.deps.repo.list(userId)
     if (passkeys.length === 0) throw notFound('this account has no passkey')
-    const options = await generateAuthenticationOptions({
+    const options = await (await webAuthn()).generateAuthenticationOptions({
       rpID: this.rpId,
       timeout: TIMEOUT_MS,
       userVerification: 'preferred',
@@ -246,7 +269,8 @@ export class PasskeysService {
     challenge: string,
     requireUserVerification: boolean,
   ): Promise<void> {
-    let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
+    const { verifyAuthenticationResponse } = await webAuthn()
+    let result: VerifiedAuthenticationResponse
     const seen = Number(passkey.sign_count)
     try {
       result = await verifyAuthenticationResponse({
@@ -254,7 +278,7 @@ export class PasskeysService {
         expectedChallenge: challenge,
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
-        credential: { id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: seen, transports: transportsOf(passkey.transports) },
+        credential: { id: passkey.credential_id, publicKey: fromBase64url(passkey.public_key), counter: seen, transports: transportsOf(passkey.transports) },
         requireUserVerification,
       })
     } catch {
