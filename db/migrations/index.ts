@@ -54,6 +54,7 @@ import * as subscriberLanguage from './2026_12_08_0500_subscriber_language.ts'
 import * as descriptions from './2026_12_08_0600_descriptions.ts'
 import * as auditLogPageIndex from './2026_12_08_0700_audit_log_page_index.ts'
 import * as maintenanceCancellations from './2026_12_09_0100_maintenance_cancellations.ts'
+import * as passkeyChallengeBrowser from './2026_12_10_0100_passkey_challenge_browser.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0300_create_core_tables': createCoreTables,
@@ -107,4 +108,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_08_0600_descriptions': descriptions,
   '2026_12_08_0700_audit_log_page_index': auditLogPageIndex,
   '2026_12_09_0100_maintenance_cancellations': maintenanceCancellations,
+  '2026_12_10_0100_passkey_challenge_browser': passkeyChallengeBrowser,
 }

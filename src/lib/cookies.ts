@@ -17,15 +17,17 @@ export interface CookieOptions {
   maxAgeSeconds?: number
   secure: boolean
   path?: string
+  /** Lax unless said: Strict for a cookie no page opened from another site should carry. */
+  sameSite?: 'Lax' | 'Strict'
 }
 
-/** An HttpOnly, SameSite=Lax cookie; `value` must already be cookie-safe (e.g. base64url). */
+/** An HttpOnly cookie, SameSite=Lax unless told; `value` must already be cookie-safe (e.g. base64url). */
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${value}`, `Path=${options.path ?? '/'}`, 'HttpOnly', 'SameSite=Lax']
+  const parts = [`${name}=${value}`, `Path=${options.path ?? '/'}`, 'HttpOnly', `SameSite=${options.sameSite ?? 'Lax'}`]
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`)
   if (options.secure) parts.push('Secure')
   return parts.join('; ')
 }
 
-export const clearCookie = (name: string, options: { secure: boolean }): string =>
+export const clearCookie = (name: string, options: Omit<CookieOptions, 'maxAgeSeconds'>): string =>
   serializeCookie(name, '', { ...options, maxAgeSeconds: 0 })

@@ -8,6 +8,12 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
 }
 
+/** The bytes of base64url (or base64) text, padded or not; throws on anything else. */
+export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replaceAll('-', '+').replaceAll('_', '/')
+  return Uint8Array.from(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)), (c) => c.charCodeAt(0))
+}
+
 /** `byteLength` random bytes from the CSPRNG, base64url-encoded. */
 export function randomToken(byteLength: number): string {
   return base64url(crypto.getRandomValues(new Uint8Array(byteLength)))

@@ -1,5 +1,5 @@
 /**
- * Password-guess budgets (and the sign-up budget) hold across app servers (issue 17): the counters
+ * Password-guess budgets (and the sign-up and passkey sign-in budgets) hold across app servers (issue 17): the counters
  * live in the database, so a guesser who spreads attempts over two servers behind one proxy gets the
  * budget of one. Two real
  * servers on one PostgreSQL database; skipped without LANTERN_TEST_POSTGRES (CI starts one).
@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.ts'
 import { startServer, type RunningServer } from '../../src/main.ts'
 import { LOGIN_ATTEMPTS_PER_EMAIL_AND_CLIENT } from '../../src/modules/accounts/service.ts'
 import { GATE_ATTEMPTS } from '../../src/modules/page-access/service.ts'
+import { SIGN_IN_OPTIONS_PER_CLIENT } from '../../src/modules/passkeys/service.ts'
 import { freshTestDatabase, testPostgresServer, type TestDatabase } from '../helpers/database.ts'
 
 const PASSWORD = 'correct horse battery'
@@ -104,5 +105,17 @@ describe.skipIf(!testPostgresServer)('password-guess budgets across two app serv
       expect(held.status).toBe(429)
       expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0)
     }
+  })
+
+  test('passkey sign-ins begun through A and B share the budget of one client', async () => {
+    const options = (server: RunningServer, client: string) =>
+      fetch(`${server.url}user/passkeys/sign-in/options`, { method: 'POST', headers: { host: 'lantern.test', origin: 'http://lantern.test', 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' })
+    for (let i = 0; i < SIGN_IN_OPTIONS_PER_CLIENT; i++) expect((await options(i % 2 === 0 ? a : b, '198.51.100.11')).status).toBe(200)
+    for (const server of [a, b]) {
+      const held = await options(server, '198.51.100.11')
+      expect(held.status).toBe(429)
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
+    expect((await options(b, '203.0.113.8')).status).toBe(200)
   })
 })

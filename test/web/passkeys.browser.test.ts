@@ -3,7 +3,8 @@
  * a CTAP2 platform authenticator with resident keys and user verification). The service is
  * http://localhost:<port> (a secure context), so the rp id is `localhost`. Enrol a passkey from the
  * account, log out, sign in with the passkey only, sign in with the password and the passkey as the
- * second factor, then remove it.
+ * second factor, then remove it. A sign-in challenge asked for in one browser context and answered
+ * in another (with a copy of the passkey) signs no one in.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -16,6 +17,28 @@ beforeAll(async () => {
   app = await startWebApp({ now: NOW })
 })
 afterAll(() => app.close())
+
+/**
+ * Run in a page: answers sign-in `options` with the page's authenticator and posts the answer, as
+ * the page script does (the page's cookies go with it).
+ */
+async function answerInPage(options: { challenge: string; rpId: string }): Promise<{ status: number; body: unknown }> {
+  const bytes = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4)), (c) => c.charCodeAt(0))
+  const text = (buffer: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  const credential = (await navigator.credentials.get({ publicKey: { rpId: options.rpId, challenge: bytes(options.challenge), userVerification: 'required' } })) as PublicKeyCredential
+  const r = credential.response as AuthenticatorAssertionResponse
+  const response = {
+    id: credential.id,
+    rawId: text(credential.rawId),
+    type: credential.type,
+    clientExtensionResults: {},
+    response: { clientDataJSON: text(r.clientDataJSON), authenticatorData: text(r.authenticatorData), signature: text(r.signature), ...(r.userHandle ? { userHandle: text(r.userHandle) } : {}) },
+  }
+  const answer = await fetch('/user/passkeys/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response }) })
+  return { status: answer.status, body: await answer.json() }
+}
+/** Run in a page: asks for sign-in options (the browser keeps the cookie that comes with them). */
+const askInPage = () => fetch('/user/passkeys/sign-in/options', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json())
 
 async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page)
@@ -65,6 +88,21 @@ test('enrol a passkey, sign in with it alone, use it after the password, remove 
   await page.getByRole('button', { name: 'Log out' }).click()
   await page.waitForURL(`${app.base}/user/login`)
   await checkA11y(page)
+
+  // A challenge this browser asked for, answered from another browser context that holds a copy of
+  // the passkey and a sign-in cookie of its own: refused, no session there; and spent, so this
+  // browser's own answer to it comes too late.
+  const other = await app.browser.newContext()
+  const otherPage = await other.newPage()
+  await otherPage.goto(`${app.base}/user/login`)
+  const copy = await virtualAuthenticator(otherPage)
+  await copy.cdp.send('WebAuthn.addCredential', { authenticatorId: copy.authenticatorId, credential: (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]! })
+  const options = await page.evaluate(askInPage)
+  await otherPage.evaluate(askInPage)
+  expect(await otherPage.evaluate(answerInPage, options)).toEqual({ status: 401, body: { error: 'the passkey was not accepted: try again, or use another way to sign in' } })
+  expect((await other.cookies()).map((c) => c.name)).not.toContain('lantern_session')
+  expect((await page.evaluate(answerInPage, options)).status).toBe(401)
+  await other.close()
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
   await page.waitForURL(`${app.base}/user`)
   await page.goto(`${app.base}/user/passkeys`)

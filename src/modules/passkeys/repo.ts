@@ -55,19 +55,24 @@ export class PasskeysRepo {
     return Number(done.numUpdatedRows) === 1
   }
 
-  async insertChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null, now: number, expiresAt: number): Promise<void> {
+  /** `browserHash`: a sign-in's, the hash of the asking browser's cookie value (service.ts signInOptions). */
+  async insertChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null, now: number, expiresAt: number, browserHash: string | null = null): Promise<void> {
     await this.db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute()
-    await this.db.insertInto('passkey_challenges').values({ challenge, purpose, user_id: userId, expires_at: expiresAt }).execute()
+    await this.db.insertInto('passkey_challenges').values({ challenge, purpose, user_id: userId, browser_hash: browserHash, expires_at: expiresAt }).execute()
   }
 
-  /** Spends a live challenge of `purpose`: its row once, then never again (undefined: unknown, used or expired). */
+  /**
+   * Spends a live challenge of `purpose`: its row once, then never again (undefined: unknown, used
+   * or expired). The caller compares the browser hash, so a challenge answered from another browser
+   * is spent too.
+   */
   takeChallenge(challenge: string, purpose: ChallengePurpose, now: number) {
     return this.db
       .deleteFrom('passkey_challenges')
       .where('challenge', '=', challenge)
       .where('purpose', '=', purpose)
       .where('expires_at', '>', now)
-      .returning(['user_id'])
+      .returning(['user_id', 'browser_hash'])
       .executeTakeFirst()
   }
 }

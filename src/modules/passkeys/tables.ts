@@ -22,5 +22,7 @@ export interface PasskeyChallengesTable {
   /** 'register' (user set), 'sign-in' (no user: the passkey names them), 'second-factor' (user set). */
   purpose: string
   user_id: number | null
+  /** Sign-in only: SHA-256 (hex) of the value in the cookie of the browser that asked for it. */
+  browser_hash: string | null
   expires_at: number
 }

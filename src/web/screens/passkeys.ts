@@ -7,7 +7,8 @@
  *   POST /user/passkeys/:id/rename               form
  *   GET  /user/passkeys/:id/remove               confirmation          POST … remove
  *   POST /user/passkeys/sign-in/options          JSON, signed out: options for a password-free sign-in
- *   POST /user/passkeys/sign-in                  JSON, signed out: the answer → the session
+ *                                                (and the browser's cookie; throttled per address)
+ *   POST /user/passkeys/sign-in                  JSON, signed out: the answer and that cookie → the session
  *   POST /user/login/two-factor/passkey/options  JSON: options for the second step (the 2FA cookie)
  *   POST /user/login/two-factor/passkey          JSON: the answer → the session
  *
@@ -16,11 +17,14 @@
  * an owner would look for, so they skip it.
  */
 import { Elysia, t } from 'elysia'
-import { readCookie } from '../../lib/cookies.ts'
+import type { Config } from '../../config.ts'
+import { clearCookie, readCookie, serializeCookie } from '../../lib/cookies.ts'
 import { errorResponse, HttpError } from '../../lib/errors.ts'
 import { isCrossSite, isSameOrigin } from '../../modules/accounts/auth.ts'
 import { TooManyAttempts } from '../../modules/accounts/service.ts'
 import { AddPasskeyBody, CeremonyOptions, ErrorBody, NextLocation, PasskeySignInBody, RegistrationOptionsBody } from '../../modules/passkeys/model.ts'
+import { TooManySignIns } from '../../modules/passkeys/service.ts'
+import { CEREMONY_TTL_MS } from '../../modules/passkeys/types.ts'
 import { formFields } from '../kit/forms.ts'
 import { idParam, screens } from '../kit/guard.ts'
 import { flashCookie } from '../kit/flash.ts'
@@ -46,8 +50,25 @@ const json = (value: unknown, status = 200, headers?: Headers): Response => {
 /** A service's error as the shared JSON error body (never a 500 for a refusal). */
 function jsonError(error: unknown): Response {
   if (error instanceof TooManyAttempts) return errorResponse(429, 'too many attempts: try again in a few minutes', { 'retry-after': String(error.retryAfterSeconds) })
+  if (error instanceof TooManySignIns) return errorResponse(429, error.message, { 'retry-after': String(error.retryAfterSeconds) })
   if (error instanceof HttpError) return errorResponse(error.status, error.message)
   throw error
+}
+
+/**
+ * The browser's half of a password-free sign-in (service.ts signInOptions): only on the two sign-in
+ * paths, Strict (no other site's page makes the browser send it), as long as the challenge lives.
+ */
+export const SIGN_IN_COOKIE = 'lantern_passkey_sign_in'
+const signInCookiePath = '/user/passkeys/sign-in'
+const signInCookie = (config: Config, token: string) =>
+  serializeCookie(SIGN_IN_COOKIE, token, { secure: config.scheme === 'https', maxAgeSeconds: CEREMONY_TTL_MS / 1000, path: signInCookiePath, sameSite: 'Strict' })
+const endSignInCookie = (config: Config) => clearCookie(SIGN_IN_COOKIE, { secure: config.scheme === 'https', path: signInCookiePath, sameSite: 'Strict' })
+
+/** `response` with one more Set-Cookie. */
+function withCookie(response: Response, cookie: string): Response {
+  response.headers.append('set-cookie', cookie)
+  return response
 }
 
 export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFactor'>) {
@@ -64,11 +85,11 @@ export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFa
   }
 
   /** A session for `userId`, answered as where to go next. */
-  const signInAnswer = async (request: Request, userId: number, next: string, endChallenge: boolean) => {
+  const signInAnswer = async (request: Request, userId: number, next: string, endCookie: string) => {
     const session = await accounts.startSession(userId, request.headers.get('user-agent'))
     const headers = new Headers({ 'referrer-policy': 'no-referrer' })
     headers.append('set-cookie', sessionCookie(config, session))
-    if (endChallenge) headers.append('set-cookie', endChallengeCookie(config))
+    headers.append('set-cookie', endCookie)
     return json({ location: next }, 200, headers)
   }
 
@@ -139,21 +160,28 @@ export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFa
     )
     .post(
       '/user/passkeys/sign-in/options',
-      async ({ request }) => {
+      async ({ request, server }) => {
         if (isCrossSite(request, accounts.serviceOrigin)) return errorResponse(403, 'this request must come from this site')
-        return json(await passkeys.signInOptions())
+        try {
+          const { options, browserToken } = await passkeys.signInOptions(clientOf(request, server))
+          return json(options, 200, new Headers({ 'set-cookie': signInCookie(config, browserToken) }))
+        } catch (error) {
+          return jsonError(error)
+        }
       },
-      { response: { 200: CeremonyOptions, 403: ErrorBody }, detail: detail('Login: options for a password-free sign-in with a passkey (JSON)') },
+      { response: { 200: CeremonyOptions, 403: ErrorBody, 429: ErrorBody }, detail: detail('Login: options for a password-free sign-in with a passkey (JSON; sets the browser cookie the answer needs)') },
     )
     .post(
       '/user/passkeys/sign-in',
       async ({ request, body, server }) => {
         if (isCrossSite(request, accounts.serviceOrigin)) return errorResponse(403, 'this request must come from this site')
+        // Spent by this answer, right or wrong: the cookie goes with it.
+        const browserToken = readCookie(request.headers.get('cookie'), SIGN_IN_COOKIE)
         try {
-          const userId = await passkeys.signIn(body.response, clientOf(request, server))
-          return await signInAnswer(request, userId, safeNext(body.next), false)
+          const userId = await passkeys.signIn(body.response, clientOf(request, server), browserToken)
+          return await signInAnswer(request, userId, safeNext(body.next), endSignInCookie(config))
         } catch (error) {
-          return jsonError(error)
+          return withCookie(jsonError(error), endSignInCookie(config))
         }
       },
       { body: PasskeySignInBody, response: { 200: NextLocation, ...JSON_ERRORS }, detail: detail('Login: a password-free sign-in with a passkey (JSON)') },
@@ -182,7 +210,7 @@ export function passkeyScreens(deps: ScreenDeps<'accounts' | 'passkeys' | 'twoFa
           if (userId === undefined) return errorResponse(410, 'this sign-in has expired: log in again')
           await passkeys.verifySecondFactor(userId, body.response, clientOf(request, server))
           await twoFactor.endChallenge(token)
-          return await signInAnswer(request, userId, safeNext(body.next), true)
+          return await signInAnswer(request, userId, safeNext(body.next), endChallengeCookie(config))
         } catch (error) {
           return jsonError(error)
         }

@@ -2,17 +2,22 @@
  * Passkeys over the real app and database (SQLite, and PostgreSQL with LANTERN_TEST_POSTGRES), with
  * a software authenticator (helpers/webauthn.ts: real ES256 keys and signatures) instead of a
  * browser: adding one, the password-free sign-in and the second step after the password; the
- * challenges single-use, bound to their purpose and account, and gone after 5 minutes on the
- * injected clock; the relying party from BASE_URL whatever the request's headers say; Origin
+ * challenges single-use, bound to their purpose and account (a sign-in's to the browser that asked
+ * for it, by its cookie), and gone after 5 minutes on the injected clock; the sign-in options
+ * throttled per client address; the relying party from BASE_URL whatever the request's headers say; Origin
  * checks; another account's passkey id is 404; the signature counter; hostile bodies are 4xx.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import { createApp } from '../../../src/app.ts'
 import { isUniqueViolationOn } from '../../../src/db/errors.ts'
+import { sha256Hex } from '../../../src/lib/crypto.ts'
 import { totpCode } from '../../../src/lib/totp.ts'
 import { PasskeysRepo } from '../../../src/modules/passkeys/repo.ts'
+import { SIGN_IN_OPTIONS_PER_CLIENT, SIGN_IN_OPTIONS_WINDOW_MS } from '../../../src/modules/passkeys/service.ts'
 import { CEREMONY_TTL_MS } from '../../../src/modules/passkeys/types.ts'
+import { fastTestHasher } from '../../helpers/password.ts'
 import { createTestContext, json, type TestContext } from '../../helpers/context.ts'
 import { SoftAuthenticator } from '../../helpers/webauthn.ts'
 
@@ -65,13 +70,27 @@ async function addPasskey(who: Person, name = 'Work laptop') {
   return (await ctx.database.db.selectFrom('passkeys').selectAll().where('credential_id', '=', answer.id).executeTakeFirstOrThrow())!
 }
 
+const SIGN_IN_COOKIE = 'lantern_passkey_sign_in'
+
+/**
+ * The sign-in cookie each challenge's options came with: by default the browser that asked for a
+ * challenge is the one that answers it (signIn sends that cookie); the binding's tests say otherwise.
+ */
+const browserOf = new Map<string, string>()
+const challengeIn = (answer: { response: { clientDataJSON: string } }): string => JSON.parse(isoBase64URL.toUTF8String(answer.response.clientDataJSON)).challenge
+
 async function signInOptions(headers: Record<string, string> = { origin: ORIGIN }): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const response = await post('/user/passkeys/sign-in/options', {}, '', headers)
   expect(response.status).toBe(200)
-  return json(response)
+  const options = await json<PublicKeyCredentialRequestOptionsJSON>(response)
+  browserOf.set(options.challenge, cookieNamed(response, SIGN_IN_COOKIE)!)
+  return options
 }
 
-const signIn = (response: unknown, next = '/user/pages') => post('/user/passkeys/sign-in', { response, next })
+const signIn = (response: { response: { clientDataJSON: string } }, next = '/user/pages', cookie = browserOf.get(challengeIn(response)) ?? '') =>
+  post('/user/passkeys/sign-in', { response, next }, cookie)
+/** The Set-Cookie of `name` that a response sends, whole (attributes too). */
+const setCookieOf = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))
 
 describe('adding and signing in', () => {
   test('a passkey is added, then signs in alone; the session works; the counter and last use are kept', async () => {
@@ -170,6 +189,7 @@ describe('challenges', () => {
     const options = await signInOptions()
     const answer = await who.authenticator.get(options)
     expect((await signIn(answer)).status).toBe(200)
+    // Replayed, with the same browser's cookie: refused.
     expect((await signIn(answer)).status).toBe(401)
 
     const options2 = await signInOptions()
@@ -207,7 +227,86 @@ describe('challenges', () => {
     // A registration challenge does not sign in.
     const registration = await registrationOptions(who)
     const asSignIn = await who.authenticator.get({ challenge: registration.challenge, rpId: 'lantern.test' })
-    expect((await signIn(asSignIn)).status).toBe(401)
+    expect((await signIn(asSignIn, '/user', '')).status).toBe(401)
+  })
+
+  test('a sign-in challenge is bound to the browser that asked for it: answered from another, it signs no one in', async () => {
+    const who = await person()
+    await addPasskey(who)
+    // The options come with the browser's cookie: HttpOnly, Strict, https only, on the sign-in paths, 5 minutes.
+    const asked = await post('/user/passkeys/sign-in/options', {}, '')
+    expect(asked.status).toBe(200)
+    const options = await json<PublicKeyCredentialRequestOptionsJSON>(asked)
+    const attributes = setCookieOf(asked, SIGN_IN_COOKIE)!.split('; ')
+    expect(attributes.slice(1).toSorted()).toEqual(['HttpOnly', 'Max-Age=300', 'Path=/user/passkeys/sign-in', 'SameSite=Strict', 'Secure'])
+    const mine = attributes[0]!
+    expect(mine).toMatch(/^lantern_passkey_sign_in=[A-Za-z0-9_-]{43}$/)
+    // Only the value's hash is kept with the challenge.
+    const row = await ctx.database.db.selectFrom('passkey_challenges').selectAll().where('challenge', '=', options.challenge).executeTakeFirstOrThrow()
+    expect(row.browser_hash).toBe(await sha256Hex(mine.slice(SIGN_IN_COOKIE.length + 1)))
+    expect(row.purpose).toBe('sign-in')
+
+    // Another browser that asked for its own options: its cookie does not answer this challenge.
+    await signInOptions()
+    const theirs = [...browserOf.values()].at(-1)!
+    const answer = await who.authenticator.get(options)
+    for (const cookie of [theirs, '', `${SIGN_IN_COOKIE}=${'A'.repeat(43)}`, `${SIGN_IN_COOKIE}=${row.browser_hash}`]) {
+      const refused = await signIn(answer, '/user', cookie)
+      expect(refused.status).toBe(401)
+      expect(cookieNamed(refused, 'lantern_session')).toBeUndefined()
+      // The answer's cookie is cleared, whoever sent it.
+      expect(setCookieOf(refused, SIGN_IN_COOKIE)).toStartWith(`${SIGN_IN_COOKIE}=; Path=/user/passkeys/sign-in;`)
+    }
+    // The refused answer spent the challenge: the browser that asked is too late with it now.
+    expect((await signIn(answer, '/user', mine)).status).toBe(401)
+
+    // Its own browser, on a fresh challenge: signed in, and the cookie cleared.
+    const fresh = await signInOptions()
+    const done = await signIn(await who.authenticator.get(fresh))
+    expect(done.status).toBe(200)
+    expect(cookieNamed(done, 'lantern_session')).toBeDefined()
+    expect(setCookieOf(done, SIGN_IN_COOKIE)).toContain('Max-Age=0')
+    expect(await ctx.database.db.selectFrom('passkey_challenges').select('id').where('challenge', '=', fresh.challenge).execute()).toEqual([])
+  })
+
+  test('a challenge asked for on one app server is answered on another by the same browser', async () => {
+    const who = await person()
+    await addPasskey(who)
+    const other = createApp({ db: ctx.database.db, config: ctx.config, clock: ctx.clock, passwords: fastTestHasher, logError: () => {} })
+    try {
+      const options = await signInOptions()
+      const answer = await who.authenticator.get(options)
+      const onOther = (cookie: string) =>
+        other.handle(new Request(`${ORIGIN}/user/passkeys/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client, cookie }, body: JSON.stringify({ response: answer }) }))
+      expect((await onOther(browserOf.get(options.challenge)!)).status).toBe(200)
+      expect((await onOther(browserOf.get(options.challenge)!)).status).toBe(401)
+    } finally {
+      await other.services.outboxWorker.stop(0)
+    }
+  })
+
+  test(`asking for sign-in options is throttled per address: ${SIGN_IN_OPTIONS_PER_CLIENT} in 10 minutes, then a 429 with the wait`, async () => {
+    const count = async () => Number((await ctx.database.db.selectFrom('passkey_challenges').select((eb) => eb.fn.countAll<number>().as('n')).where('purpose', '=', 'sign-in').executeTakeFirstOrThrow()).n)
+    const ask = (from: string) => post('/user/passkeys/sign-in/options', {}, '', { origin: ORIGIN, 'x-forwarded-for': from })
+    for (let i = 0; i < SIGN_IN_OPTIONS_PER_CLIENT; i++) expect((await ask('203.0.113.30')).status).toBe(200)
+    const before = await count()
+    const held = await ask('203.0.113.30')
+    expect(held.status).toBe(429)
+    expect(await json(held)).toEqual({ error: 'too many passkey sign-ins from this address: try again in 10 minutes' })
+    const wait = Number(held.headers.get('retry-after'))
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(SIGN_IN_OPTIONS_WINDOW_MS / 1000)
+    // Refused: no challenge made, no cookie set.
+    expect(await count()).toBe(before)
+    expect(setCookieOf(held, SIGN_IN_COOKIE)).toBeUndefined()
+    // An IPv6 client is its /64: another address in it shares the budget, another /64 does not.
+    for (let i = 0; i < SIGN_IN_OPTIONS_PER_CLIENT; i++) expect((await ask(`2001:db8:30:1::${i.toString(16)}`)).status).toBe(200)
+    expect((await ask('2001:db8:30:1::ffff')).status).toBe(429)
+    expect((await ask('2001:db8:30:2::1')).status).toBe(200)
+    // Other clients are not held back; the window's end gives the client its budget again.
+    expect((await ask('203.0.113.31')).status).toBe(200)
+    ctx.clock.advance(wait * 1000)
+    expect((await ask('203.0.113.30')).status).toBe(200)
   })
 })
 
@@ -450,10 +549,10 @@ describe('guesses', () => {
     const headers = { origin: ORIGIN, 'x-forwarded-for': '203.0.113.77' }
     for (let i = 0; i < 10; i++) {
       const answer = await who.authenticator.get(await signInOptions(), { userVerified: false })
-      expect((await post('/user/passkeys/sign-in', { response: answer }, '', headers)).status).toBe(401)
+      expect((await post('/user/passkeys/sign-in', { response: answer }, browserOf.get(challengeIn(answer)), headers)).status).toBe(401)
     }
     const answer = await who.authenticator.get(await signInOptions())
-    const limited = await post('/user/passkeys/sign-in', { response: answer }, '', headers)
+    const limited = await post('/user/passkeys/sign-in', { response: answer }, browserOf.get(challengeIn(answer)), headers)
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
   })
