@@ -27,7 +27,7 @@ const before = () => {
 
 test('challenges from before: register still works, sign-in is refused; new sign-ins are bound to their browser; down drops the column', async () => {
   const database = await databaseBefore(before())
-  const { db, migrator, target, dir } = database
+  const { db, migrator, target } = database
   try {
     const clock = new ManualClock(Date.UTC(2026, 11, 10, 12))
     const user = await db.insertInto('users').values({ email: 'old@example.com', password_hash: await fastTestHasher.hash(PASSWORD), plan: 'pro', is_admin: 0, created_at: 0 } as never).returning('id').executeTakeFirstOrThrow()
