@@ -125,9 +125,10 @@ class Pieces {
 const piecesByLabels = new Map<string, Pieces>()
 
 /**
- * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. A
- * monitor whose figures and stored row are as they were at the previous scrape has its lines copied
- * from that scrape's bytes; the others are encoded again.
+ * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. In each
+ * family, a monitor whose figures and stored fields for it are as they were at the previous scrape
+ * has its lines copied from that scrape's bytes (which the caller keeps in another writer, not reset
+ * since); the others are encoded again.
  */
 export class MonitorSeriesWriter {
   private readonly pieces: Pieces
