@@ -9,6 +9,10 @@
  * has cumulative `_bucket` lines in rising `le` order ending with `+Inf`, then `_sum` and `_count`.
  */
 
+import { ByteWriter, valueText } from './byte-writer.ts'
+
+export { valueText }
+
 export type MetricType = 'counter' | 'gauge' | 'histogram'
 
 const escapeLabel = (value: string): string => value.replace(/[\\"\n]/g, (char) => (char === '\n' ? '\\n' : `\\${char}`))
@@ -19,13 +23,6 @@ export function labelText(labels: Readonly<Record<string, string>>): string {
   let text = ''
   for (const name in labels) text += `${text === '' ? '' : ','}${name}="${escapeLabel(labels[name]!)}"`
   return text
-}
-
-/** A sample value: integers and decimals as JavaScript writes them, infinities and NaN as Prometheus does. */
-export function valueText(value: number): string {
-  if (value === Number.POSITIVE_INFINITY) return '+Inf'
-  if (value === Number.NEGATIVE_INFINITY) return '-Inf'
-  return Number.isNaN(value) ? 'NaN' : String(value)
 }
 
 /** Upper bounds of a histogram's buckets, rising, with their `le` texts worked out once. */
@@ -63,26 +60,29 @@ export function familyHeader(name: string, type: MetricType, help: string): stri
 }
 
 /**
- * Builds one exposition. `constantLabels` (already written, e.g. `worker="2"`) go on every sample.
- * Families must each be opened once, with their samples written right after.
+ * Builds one exposition, written as it goes into `writer` (reset first; a scrape hands in one it
+ * reuses). `constantLabels` (already written, e.g. `worker="2"`) go on every sample. Families must
+ * each be opened once, with their samples written right after.
  */
 export class ExpositionWriter {
-  /** Text, or lines already encoded (the per-monitor families: monitor-series.ts). */
-  private readonly parts: Array<string | Uint8Array> = []
   readonly constantLabels: string
+  /** The bytes so far; the per-monitor families are written into it directly (monitor-series.ts). */
+  readonly writer: ByteWriter
 
-  constructor(constantLabels = '') {
+  constructor(constantLabels = '', writer = new ByteWriter()) {
     this.constantLabels = constantLabels
+    this.writer = writer
+    writer.reset()
   }
 
   family(name: string, type: MetricType, help: string): this {
-    this.parts.push(familyHeader(name, type, help))
+    this.writer.text(familyHeader(name, type, help))
     return this
   }
 
   /** One line; `labels` as labelText writes them ('' for none). */
   sample(name: string, labels: string, value: number): void {
-    this.parts.push(`${name}${this.braces(labels)} ${valueText(value)}\n`)
+    this.writer.text(`${name}${this.braces(labels)} ${valueText(value)}\n`)
   }
 
   /** A family with one unlabelled sample. */
@@ -101,31 +101,12 @@ export class ExpositionWriter {
     }
     text += `${name}_bucket${this.braces(`${prefix}le="+Inf"`)} ${buckets.count}\n`
     text += `${name}_sum${this.braces(labels)} ${valueText(buckets.sum)}\n${name}_count${this.braces(labels)} ${buckets.count}\n`
-    this.parts.push(text)
+    this.writer.text(text)
   }
 
-  /** Lines already encoded, placed as they are (they must follow the format's rules themselves). */
-  bytes(lines: Uint8Array): void {
-    this.parts.push(lines)
-  }
-
-  /** The exposition as UTF-8, in one buffer sized once: every piece is copied once. */
+  /** The exposition as UTF-8: a view of the writer's buffer, as it is until the writer is reset. */
   body(): Uint8Array<ArrayBuffer> {
-    const encoder = new TextEncoder()
-    const parts = this.parts
-    let size = 0
-    for (let i = 0; i < parts.length; i++) {
-      let part = parts[i]!
-      if (typeof part === 'string') parts[i] = part = encoder.encode(part)
-      size += part.length
-    }
-    const body = new Uint8Array(size)
-    let offset = 0
-    for (const part of parts as Uint8Array[]) {
-      body.set(part, offset)
-      offset += part.length
-    }
-    return body
+    return this.writer.result()
   }
 
   text(): string {

@@ -23,7 +23,8 @@ export function metricsRoutes(metrics: AppMetrics | undefined, token: string | u
       if (presented === undefined || !constantTimeEqual(await sha256Hex(presented), await expected)) {
         return errorResponse(401, 'unauthorized', REFUSED_HEADERS)
       }
-      return new Response(await metrics.render(), { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } })
+      // The Response copies the bytes (as fetch's body rules say), so the buffer is free for the next scrape.
+      return metrics.render((body) => new Response(body, { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } }))
     },
     {
       response: { 200: t.String({ description: 'Prometheus text format 0.0.4' }), 401: ErrorBody },

@@ -18,7 +18,7 @@ import type { CheckResult } from '../monitors/kinds/index.ts'
 import type { MonitorState } from '../monitors/run/index.ts'
 import type { StoredMonitorType } from '../monitors/tables.ts'
 import { BucketLayout, Buckets, Counts, HistogramsBy, labelText, type ExpositionWriter } from './exposition.ts'
-import { MONITOR_DURATION_BUCKETS, MonitorSeriesWriter, OUTCOMES, outcomeIndex, WrittenLines, type MonitorFigures } from './monitor-series.ts'
+import { FAMILY, MONITOR_DURATION_BUCKETS, MonitorSeriesWriter, OUTCOMES, outcomeIndex, WrittenLines, type MonitorFigures } from './monitor-series.ts'
 import type { MetricsRepo, MonitorScrapeRow } from './repo.ts'
 
 /** Every state of an enabled monitor (the monitors' own state type: a new state must be added here). */
@@ -77,7 +77,7 @@ export class MonitorMetrics {
         const figures = this.figuresOf(monitorId)
         if (figures) {
           ;(figures.durations ??= new Buckets(MONITOR_DURATION_BUCKETS)).observe(seconds)
-          figures.written.forget()
+          figures.written.forget(FAMILY.durations)
         }
       }
     },
@@ -88,11 +88,17 @@ export class MonitorMetrics {
     this.checks.add(labelText({ type: monitor.type, result: result.outcome }))
     const figures = this.figuresOf(monitor.id)
     if (!figures) return
-    figures.written.forget()
     figures.results[outcome]!++
-    if (result.outcome === 'ok') figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+    figures.written.forget(FAMILY.checks)
+    if (result.outcome === 'ok') {
+      figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
+      figures.written.forget(FAMILY.lastSuccess)
+    }
     const notAfter = certificateNotAfter(monitor.type, result)
-    if (notAfter !== undefined) figures.certificateNotAfterMs = notAfter
+    if (notAfter !== undefined) {
+      figures.certificateNotAfterMs = notAfter
+      figures.written.forget(FAMILY.certificate)
+    }
   }
 
   /** A monitor's figures; made while there is room under the cap, never when per-monitor series are off. */
@@ -113,7 +119,7 @@ export class MonitorMetrics {
     this.followShown(shown)
     await this.lookUpLastSuccesses(shown)
     if (this.series?.constantLabels !== out.constantLabels) this.series = new MonitorSeriesWriter(out.constantLabels)
-    out.bytes(this.series.write(shown, (id) => this.figures.get(id)!))
+    this.series.write(out.writer, shown, (id) => this.figures.get(id)!)
   }
 
   /** Figures follow the monitors shown: deleted, paused or dropped monitors' figures go, new ones start empty. */
@@ -155,7 +161,7 @@ export class MonitorMetrics {
       const figures = this.figures.get(id)
       if (figures) {
         figures.lastSuccessMs = Math.max(figures.lastSuccessMs ?? 0, at)
-        figures.written.forget()
+        figures.written.forget(FAMILY.lastSuccess)
       }
     }
   }

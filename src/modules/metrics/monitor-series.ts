@@ -2,7 +2,8 @@
  * The per-monitor families (`monitor_id`), written as bytes: each line is a fixed head up to the
  * monitor's id, the id, a fixed tail with the other labels (and the constant ones), and the value.
  * The fixed pieces are encoded once per exposition writer's constant labels; a scrape encodes again
- * only the monitors that changed since the previous one and copies the others' lines from it.
+ * only the families whose figures or stored fields changed for a monitor since the previous scrape,
+ * and copies the other lines from that scrape's bytes, neighbours' lines in one copy.
  */
 import { ByteWriter, encodeText } from './byte-writer.ts'
 import { BucketLayout, familyHeader, labelText, type Buckets, type MetricType } from './exposition.ts'
@@ -31,23 +32,31 @@ export interface MonitorFigures {
 
 /** Each writer's scrapes get numbers no other writer uses. */
 let lastGeneration = 0
-/** Never a scrape's number: lines to be encoded again. */
+/** Never a scrape's number. */
 const STALE = -1
+/** Never a scrape's number nor STALE: no lines of a previous scrape to copy. */
+const NONE = -2
+
+/** A bit per family, in HELP order: whose lines a monitor must have encoded again. */
+export const FAMILY = { state: 1, checks: 2, durations: 4, certificate: 8, lastSuccess: 16 } as const
+const ALL_FAMILIES = 31
 
 /** Where a monitor's lines are in the last scrape's bytes, and the stored row they were written from. */
 export class WrittenLines {
   /** Start and end of its lines in each of the five families. */
   readonly spans = new Int32Array(10)
-  /** The scrape that wrote them (STALE: a figure changed since). */
+  /** The scrape that wrote them (STALE: none yet). */
   generation = STALE
+  /** Families (FAMILY bits) whose figures changed since. */
+  changed = 0
   type = ''
   state = ''
   certNotAfter: number | null = null
   storedLastSuccess = 0
 
-  /** A figure changed: the next scrape encodes this monitor's lines again. */
-  forget(): void {
-    this.generation = STALE
+  /** Figures of these families (FAMILY bits) changed: the next scrape encodes their lines again. */
+  forget(families: number): void {
+    this.changed |= families
   }
 }
 
@@ -116,15 +125,18 @@ class Pieces {
 const piecesByLabels = new Map<string, Pieces>()
 
 /**
- * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. A
- * monitor whose figures and stored row are as they were at the previous scrape has its lines copied
- * from that scrape's bytes; the others are encoded again.
+ * Writes the five per-monitor families, scrape after scrape, for one set of constant labels. In each
+ * family, a monitor whose figures and stored fields for it are as they were at the previous scrape
+ * has its lines copied from that scrape's bytes (which the caller keeps in another writer, not reset
+ * since); the others are encoded again.
  */
 export class MonitorSeriesWriter {
   private readonly pieces: Pieces
-  /** The previous scrape's bytes (never changed once returned) and its number. */
-  private previous: Uint8Array = new Uint8Array(0)
-  private generation = STALE - 1
+  /** The previous scrape's lines: where they were written, and the writer's version then (while it is unchanged, they are there). */
+  private previous: { writer: ByteWriter; version: number; bytes: Uint8Array; size: number } | undefined
+  private generation = NONE
+  /** Each shown monitor's families to encode, reused from scrape to scrape. */
+  private changed = new Uint8Array(0)
 
   constructor(readonly constantLabels: string) {
     let pieces = piecesByLabels.get(constantLabels)
@@ -132,41 +144,71 @@ export class MonitorSeriesWriter {
     this.pieces = pieces
   }
 
-  /** The lines of `shown`, whose figures `figuresOf` answers (durations in MONITOR_DURATION_BUCKETS). */
-  write(shown: readonly MonitorScrapeRow[], figuresOf: (id: number) => MonitorFigures): Uint8Array {
-    const previousGeneration = this.generation
+  /** Writes the lines of `shown` into `out`, whose figures `figuresOf` answers (durations in MONITOR_DURATION_BUCKETS). */
+  write(out: ByteWriter, shown: readonly MonitorScrapeRow[], figuresOf: (id: number) => MonitorFigures): void {
+    const previous = this.previous
+    // The previous lines can be copied only from bytes no one has written over since: another writer, not reset since.
+    const intact = previous !== undefined && previous.writer !== out && previous.writer.version === previous.version
+    const previousGeneration = intact ? this.generation : NONE
     const generation = (this.generation = ++lastGeneration)
     const figures = shown.map((row) => figuresOf(row.id))
-    const kept = new Uint8Array(shown.length)
+    if (this.changed.length < shown.length) this.changed = new Uint8Array(shown.length)
+    const changed = this.changed
     for (let i = 0; i < shown.length; i++) {
       const row = shown[i]!
       const written = figures[i]!.written
       const stored = storedLastSuccess(row)
-      if (written.generation === previousGeneration && written.type === row.type && written.state === row.state && written.certNotAfter === row.cert_not_after && written.storedLastSuccess === stored) kept[i] = 1
-      else {
-        written.type = row.type
-        written.state = row.state
-        written.certNotAfter = row.cert_not_after
-        written.storedLastSuccess = stored
+      let families = ALL_FAMILIES
+      if (written.generation === previousGeneration && written.type === row.type) {
+        families = written.changed
+        if (written.state !== row.state) families |= FAMILY.state
+        if (written.certNotAfter !== row.cert_not_after) families |= FAMILY.certificate
+        if (written.storedLastSuccess !== stored) families |= FAMILY.lastSuccess
       }
+      changed[i] = families
+      written.type = row.type
+      written.state = row.state
+      written.certNotAfter = row.cert_not_after
+      written.storedLastSuccess = stored
+      written.changed = 0
       written.generation = generation
     }
-    const previous = this.previous
+    const from = previous?.bytes ?? new Uint8Array(0)
+    const start = out.size
     // About 750 bytes a monitor with series of each kind.
-    const out = new ByteWriter(previous.length > 0 ? previous.length + 65_536 : 4096 + shown.length * 800)
+    out.reserve(previous !== undefined ? previous.size + 65_536 : 4096 + shown.length * 800)
     const headers = this.pieces.headers
     for (let family = 0; family < headers.length; family++) {
       out.bytes(headers[family]!)
+      const bit = 1 << family
+      // Kept lines waiting to be copied: from runStart to runEnd of the previous bytes.
+      let runStart = 0
+      let runEnd = -1
       for (let i = 0; i < shown.length; i++) {
         const spans = figures[i]!.written.spans
-        const start = out.size
-        if (kept[i] === 1) out.copy(previous, spans[2 * family]!, spans[2 * family + 1]!)
-        else this.encode(out, family, shown[i]!, figures[i]!)
-        spans[2 * family] = start
-        spans[2 * family + 1] = out.size
+        const at = 2 * family
+        if ((changed[i]! & bit) === 0) {
+          const lineStart = spans[at]!
+          const lineEnd = spans[at + 1]!
+          if (lineStart !== runEnd) {
+            if (runEnd >= 0) out.copy(from, runStart, runEnd)
+            runStart = lineStart
+          }
+          runEnd = lineEnd
+          // Nothing is written before the run is copied, so it will start at the current size.
+          spans[at] = out.size + (lineStart - runStart)
+          spans[at + 1] = out.size + (lineEnd - runStart)
+        } else {
+          if (runEnd >= 0) out.copy(from, runStart, runEnd)
+          runEnd = -1
+          spans[at] = out.size
+          this.encode(out, family, shown[i]!, figures[i]!)
+          spans[at + 1] = out.size
+        }
       }
+      if (runEnd >= 0) out.copy(from, runStart, runEnd)
     }
-    return (this.previous = out.result())
+    this.previous = { writer: out, version: out.version, bytes: out.result(), size: out.size - start }
   }
 
   private encode(out: ByteWriter, family: number, row: MonitorScrapeRow, figures: MonitorFigures): void {

@@ -7,6 +7,7 @@
  * (exposition.ts); the process's runtime figures come from prom-client (runtime.ts), loaded only
  * when metrics are on.
  */
+import { ByteWriter } from './byte-writer.ts'
 import { BucketLayout, HistogramsBy, labelText, ExpositionWriter } from './exposition.ts'
 import { MonitorMetrics, type MonitorSeriesSettings } from './monitor-metrics.ts'
 import { OutboxMetrics } from './outbox-metrics.ts'
@@ -57,6 +58,14 @@ export class AppMetrics {
   private readonly requests = new Map<string, Map<number, RequestSlot>>()
   private readonly duration = new HistogramsBy<string>(DURATION_BUCKETS, (route) => labelText({ route }))
   private readonly constantLabels: string
+  /**
+   * Two buffers, scrape about: each scrape writes into one while the previous scrape's bytes, which
+   * its unchanged lines are copied from, stay in the other.
+   */
+  private readonly buffers = [new ByteWriter(), new ByteWriter()] as const
+  private scrapes = 0
+  /** The scrape under way: the next one waits for it, so no buffer is written while another scrape still reads it. */
+  private rendering: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly sources: MetricsSources) {
     this.constantLabels = sources.workerId === undefined ? '' : labelText({ worker: String(sources.workerId) })
@@ -84,9 +93,18 @@ export class AppMetrics {
     this.duration.observe(route, seconds)
   }
 
-  /** The exposition in Prometheus text format 0.0.4, as UTF-8. */
-  async render(): Promise<Uint8Array<ArrayBuffer>> {
-    const out = new ExpositionWriter(this.constantLabels)
+  /**
+   * The exposition in Prometheus text format 0.0.4, as UTF-8, lent to `use` while it runs (e.g. to
+   * make a Response, which copies it): the buffer is written again by a later scrape.
+   */
+  render<T>(use: (body: Uint8Array<ArrayBuffer>) => T): Promise<T> {
+    const rendered = this.rendering.then(async () => use(await this.renderNow()))
+    this.rendering = rendered.catch(() => undefined)
+    return rendered
+  }
+
+  private async renderNow(): Promise<Uint8Array<ArrayBuffer>> {
+    const out = new ExpositionWriter(this.constantLabels, this.buffers[this.scrapes++ % 2]!)
     out.family('lantern_http_requests_total', 'counter', 'HTTP requests by route pattern, method and status, cache hits answered before the edge included')
     for (const slots of this.requests.values()) for (const slot of slots.values()) out.sample('lantern_http_requests_total', slot.labels, slot.count)
     this.duration.write(out, 'lantern_http_request_duration_seconds', 'Time to answer, by route pattern, for requests handled by the app (cache hits answered before the edge are counted, not timed)')

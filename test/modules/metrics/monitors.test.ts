@@ -211,4 +211,57 @@ describe('from one scrape to the next', () => {
       await setup.ctx.close()
     }
   })
+
+  test("another process's run (state and last check stored) shows on the next scrape, the rest of the monitor's lines unchanged; scrapes at once, and after monitors go, answer whole", async () => {
+    const setup = await setUp()
+    const target = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('ok') })
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 5; i++) ids.push(String((await setup.createMonitor({ name: `M${i}`, type: 'http', target: `http://127.0.0.1:${target.port}/${i}`, interval_seconds: 3600 })).id))
+      const linesOf = (text: string, id: string, family: string) => text.split('\n').filter((line) => line.startsWith(`${family}{`) && line.includes(`monitor_id="${id}"`))
+      // First runs are spread out: run what is due until every monitor has run once.
+      let first = await setup.scrape()
+      for (let round = 0; round < 10 && !ids.every((id) => linesOf(first.text, id, 'lantern_monitor_checks_total').length > 0); round++) {
+        await setup.runAll()
+        first = await setup.scrape()
+      }
+      const middle = ids[2]!
+
+      // Another worker ran the middle monitor: it stored the state and the time of the check, nothing else.
+      const checkedAt = setup.ctx.clock.now() + 90_000
+      await setup.ctx.database.db.updateTable('monitors').set({ state: 'down', last_check_at: checkedAt, last_outcome: 'ok' }).where('id', '=', Number(middle)).execute()
+      const second = await setup.scrape()
+      expect(samplesOf(second.samples, 'lantern_monitor_state', { monitor_id: middle }).map((s) => s.labels.state)).toEqual(['down'])
+      expect(valueOf(second.samples, 'lantern_monitor_last_success_timestamp_seconds', { monitor_id: middle })).toBe(checkedAt / 1000)
+      for (const family of ['lantern_monitor_checks_total', 'lantern_monitor_check_duration_seconds_bucket', 'lantern_monitor_check_duration_seconds_count']) {
+        expect(linesOf(second.text, middle, family).length).toBeGreaterThan(0)
+        expect(linesOf(second.text, middle, family)).toEqual(linesOf(first.text, middle, family))
+      }
+      // Its neighbours, copied in the same runs of bytes, are as they were.
+      const others = (text: string) => linesOfMonitors(text).filter((line) => !line.includes(`monitor_id="${middle}"`))
+      expect(others(second.text)).toEqual(others(first.text))
+
+      // Three renders at once (started in the same turn, so their reads interleave): each is a whole exposition.
+      const metrics = setup.ctx.app.services.metrics!
+      const together = await Promise.all([1, 2, 3].map(() => metrics.render((body) => new TextDecoder().decode(body))))
+      for (const text of together) {
+        expect(familiesOf(text)).toEqual(familiesOf(second.text))
+        expect(linesOfMonitors(text)).toEqual(linesOfMonitors(second.text))
+      }
+
+      // Two monitors go: the next scrapes reuse buffers that held more; no line of theirs, nothing left over.
+      for (const id of [ids[0]!, ids[3]!]) expect((await setup.ctx.request(`/user/api/v1/monitors/${id}`, { method: 'DELETE', key: setup.key })).status).toBe(200)
+      const shorter = [await setup.scrape(), await setup.scrape(), await setup.scrape()]
+      for (const scrape of shorter) {
+        expect(scrape.text.endsWith('\n')).toBe(true)
+        expect(linesOfMonitors(scrape.text)).toEqual(linesOfMonitors(second.text).filter((line) => !line.includes(`monitor_id="${ids[0]}"`) && !line.includes(`monitor_id="${ids[3]}"`)))
+      }
+    } finally {
+      target.stop(true)
+      await setup.ctx.close()
+    }
+  })
 })
+
+/** The per-monitor lines of an exposition, with their families' HELP and TYPE lines. */
+const linesOfMonitors = (text: string) => text.split('\n').filter((line) => line.includes('monitor_id="') || /^# (HELP|TYPE) lantern_monitor_/.test(line))
