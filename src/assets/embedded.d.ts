@@ -28,14 +28,25 @@ declare module '*.woff2' {
   const value: string
   export default value
 }
-// Browser scripts shipped as text (never imported as modules by the server).
+// Browser scripts shipped as text (never imported as modules by the server, but for format.js).
 declare module '*/dashboard.js' {
   const value: string
   export default value
 }
+// The dashboard's formatters: its text for browsers, and its functions for the server, which
+// writes the dashboard's first figures with them (src/web/analytics/views.ts).
 declare module '*/analytics/format.js' {
   const value: string
   export default value
+  export const DAY_MS: number
+  export function pct(v: number | null | undefined): string
+  export function num(v: number | null | undefined): string
+  export function ms(v: number | null | undefined): string
+  export function duration(s: number | null | undefined): string
+  export function isoDate(msSinceEpoch: number): string
+  export function rangeLabel(range: { key: string; from: string; to: string; days: number }): string
+  export function utcTime(iso: string | null | undefined): string
+  export function dayLabel(msSinceEpoch: number): string
 }
 declare module '*/analytics/scales.js' {
   const value: string
