@@ -60,6 +60,10 @@ declare module '*/user/app.js' {
   const value: string
   export default value
 }
+declare module '*/api-docs/reference.js' {
+  const value: string
+  export default value
+}
 declare module '*/api-docs/start.js' {
   const value: string
   export default value
