@@ -28,16 +28,14 @@ declare module '*.woff2' {
   const value: string
   export default value
 }
-// Browser scripts shipped as text (never imported as modules by the server, but for format.js).
+// Browser scripts shipped as text (never imported as modules by the server).
 declare module '*/dashboard.js' {
   const value: string
   export default value
 }
-// The dashboard's formatters: its text for browsers, and its functions for the server, which
-// writes the dashboard's first figures with them (src/web/analytics/views.ts).
+// The dashboard's formatters, imported as a module by the server, which writes the dashboard's
+// first figures with them (src/web/analytics/views.ts); browsers get its text through a macro.
 declare module '*/analytics/format.js' {
-  const value: string
-  export default value
   export const DAY_MS: number
   export function pct(v: number | null | undefined): string
   export function num(v: number | null | undefined): string
