@@ -33,9 +33,18 @@ declare module '*/dashboard.js' {
   const value: string
   export default value
 }
+// The dashboard's formatters, imported as a module by the server, which writes the dashboard's
+// first figures with them (src/web/analytics/views.ts); browsers get its text through a macro.
 declare module '*/analytics/format.js' {
-  const value: string
-  export default value
+  export const DAY_MS: number
+  export function pct(v: number | null | undefined): string
+  export function num(v: number | null | undefined): string
+  export function ms(v: number | null | undefined): string
+  export function duration(s: number | null | undefined): string
+  export function isoDate(msSinceEpoch: number): string
+  export function rangeLabel(range: { key: string; from: string; to: string; days: number }): string
+  export function utcTime(iso: string | null | undefined): string
+  export function dayLabel(msSinceEpoch: number): string
 }
 declare module '*/analytics/scales.js' {
   const value: string
@@ -46,6 +55,10 @@ declare module 'uplot/dist/uPlot.iife.min.js' {
   export default value
 }
 declare module '*/user/app.js' {
+  const value: string
+  export default value
+}
+declare module '*/api-docs/reference.js' {
   const value: string
   export default value
 }

@@ -1,15 +1,21 @@
 /**
  * The API reference at `/swagger`, rendered on the server from the OpenAPI document (pure): every
  * operation by tag (in the document's tag order, then path order, as Swagger UI lists them), each
- * a closed <details> with its parameters, request body, responses and schemas, the named schemas
- * once at the end. No script: it is one HTML answer, prepared once per process, that a browser
- * shows at once, finds in (find-in-page opens the operation), and reads to screen readers.
+ * a closed <details> with its method, path and summary, the named schemas once at the end. It is
+ * one HTML answer, prepared once per process, that a browser shows at once.
+ *
+ * What an operation holds (parameters, request body, responses and schemas) and each schema's
+ * definition are rendered here too, but travel as HTML strings in one JSON element, written into
+ * their <details> when it is opened (reference.js, a few lines): the page is a few thousand
+ * elements instead of 25,000, which Chromium took most of a first visit to build. Without
+ * JavaScript, each operation links to the OpenAPI document and to Swagger UI instead. Find-in-page
+ * finds methods, paths and summaries (the details are not in the page until opened).
  *
  * Deep links keep Swagger UI's form: `/swagger#/Incidents/patchUserApiV1IncidentsById` targets an
  * element inside that operation's <details>, which the browser opens when it navigates there.
  * Trying requests out is Swagger UI's job, at `/swagger/ui` (a link on every operation).
  */
-import { html } from '../lib/html.ts'
+import { html, jsonScriptText } from '../lib/html.ts'
 import { pageShell } from '../lib/page-shell.ts'
 import { renderInline, renderMarkdown } from '../modules/content/markdown.ts'
 
@@ -180,13 +186,28 @@ export function outgoingWebhooks(doc: OpenApiDoc): Operation[] {
   )
 }
 
+/**
+ * The parts of the page rendered when their <details> opens: each one's HTML, by its index in
+ * `data-part` (the order they are added in).
+ */
+class Parts {
+  readonly list: string[] = []
+  add(partHtml: string): number {
+    return this.list.push(partHtml) - 1
+  }
+  /** The JSON element reference.js reads them from. */
+  element(): string {
+    return `<script type="application/json" id="reference-parts">${jsonScriptText(this.list)}</script>`
+  }
+}
+
 /** One operation; `viewerPath` null for a webhook, which Lantern sends rather than answers (nothing to try). */
-function operationHtml(operation: Operation, viewerPath: string | null): string {
+function operationHtml(operation: Operation, viewerPath: string | null, specPath: string, parts: Parts): string {
   const { op } = operation
   const link = deepLink(operation)
   const body = op.requestBody as Json | undefined
   // One line per operation: line breaks between the parts would each be a text node of the page.
-  const parts = [
+  const details = [
     typeof op.description === 'string' ? renderMarkdown(op.description).trim() : '',
     securityText(op),
     parametersHtml(op.parameters, `Parameters of ${operation.method.toUpperCase()} ${operation.path}`),
@@ -194,11 +215,14 @@ function operationHtml(operation: Operation, viewerPath: string | null): string 
     responsesHtml(op.responses),
     viewerPath === null ? '' : html`<p class="try"><a href="${viewerPath}#${link}">Try it in Swagger UI</a></p>`,
   ]
-  return html`<details class="op"><summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary><div class="op-body" id="${link}">!${parts.join('')}</div></details>`
+  const part = parts.add(details.join(''))
+  const fallback = html`<noscript><p>Its parameters, bodies and answers are in <a href="${specPath}">the OpenAPI document</a>!${viewerPath === null ? '' : html` and in <a href="${viewerPath}#${link}">Swagger UI</a>`}.</p></noscript>`
+  return html`<details class="op" data-part="${String(part)}"><summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary><div class="op-body" id="${link}">!${fallback}</div></details>`
 }
 
 /** The whole page: header bar, the API's description, servers, credentials, contents, operations, schemas. */
-export function renderApiReference(doc: OpenApiDoc, options: { specPath: string; viewerPath: string; stylesheet: string }): string {
+export function renderApiReference(doc: OpenApiDoc, options: { specPath: string; viewerPath: string; stylesheet: string; script: string }): string {
+  const parts = new Parts()
   const groups = operationsByTag(doc)
   const tags = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]))
   const servers = (doc.servers ?? []).map((server) => html`<li><code>${server.url}</code>!${server.description ? html` — ${server.description}` : ''}</li>`)
@@ -210,7 +234,7 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
     ([tag, list]) => html`<section class="tag" aria-labelledby="${tagId(tag)}">
 <h2 id="${tagId(tag)}">${tag}</h2>
 !${tags.get(tag) ? html`<p>!${renderInline(tags.get(tag)!)}</p>` : ''}
-!${list.map((operation) => operationHtml(operation, options.viewerPath)).join('\n')}
+!${list.map((operation) => operationHtml(operation, options.viewerPath, options.specPath, parts)).join('\n')}
 </section>`,
   )
   const webhooks = outgoingWebhooks(doc)
@@ -220,10 +244,11 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
       : html`<section class="tag" aria-labelledby="webhooks">
 <h2 id="webhooks">Webhooks</h2>
 <p>What Lantern sends: a <code>POST</code> to each webhook channel and webhook subscriber, one per event, signed as Standard Webhooks.</p>
-!${webhooks.map((operation) => operationHtml(operation, null)).join('\n')}
+!${webhooks.map((operation) => operationHtml(operation, null, options.specPath, parts)).join('\n')}
 </section>`
   const schemas = Object.entries(doc.components?.schemas ?? {}).map(
-    ([name, schema]) => html`<details class="schema-def" id="${schemaId(name)}"><summary><code>${name}</code></summary><div class="schema">!${schemaHtml(schema)}</div></details>`,
+    ([name, schema]) =>
+      html`<details class="schema-def" id="${schemaId(name)}" data-part="${String(parts.add(schemaHtml(schema)))}"><summary><code>${name}</code></summary><div class="schema"><noscript><p>In <a href="${options.specPath}">the OpenAPI document</a>.</p></noscript></div></details>`,
   )
   const title = doc.info?.title ?? 'API'
   return pageShell({
@@ -231,6 +256,7 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
     meta: '<meta name="color-scheme" content="light dark">\n',
     head: html`<link rel="stylesheet" href="${options.stylesheet}">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<script src="${options.script}" defer></script>
 `,
     body: html`
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${options.viewerPath}">Try requests (Swagger UI)</a> <a href="${options.specPath}">OpenAPI document (JSON)</a></header>
@@ -248,6 +274,7 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 !${schemas.join('\n')}
 </section>
 </main>
+!${parts.element()}
 `,
   })
 }

@@ -1,6 +1,6 @@
 /**
  * The API reference at `/swagger`, rendered on the server from the OpenAPI document
- * (api-reference.ts): one HTML answer and one stylesheet, shown at once. Swagger UI
+ * (api-reference.ts): one HTML answer, one stylesheet and a small script, shown at once. Swagger UI
  * (swagger-ui-dist, pinned in package.json) is at `/swagger/ui` for trying requests out: 1.7 MB of
  * script that needs seconds to parse and to walk a document of this size, so it is not the first
  * thing a visitor waits for. Both are served from this program under the site's CSP, so they work
@@ -9,6 +9,7 @@
  */
 import { Elysia, t } from 'elysia'
 import startJs from '../assets/api-docs/start.js' with { type: 'text' }
+import referenceJs from '../assets/api-docs/reference.js' with { type: 'text' }
 import themeCss from '../assets/api-docs/theme.css' with { type: 'text' }
 import referenceCss from '../assets/api-docs/reference.css' with { type: 'text' }
 import { errorResponse } from '../lib/errors.ts'
@@ -31,6 +32,7 @@ const ASSETS: Record<string, { text: () => Promise<string>; contentType: string 
   'start.js': { text: async () => startJs, contentType: JS },
   'theme.css': { text: async () => themeCss, contentType: CSS },
   'reference.css': { text: async () => referenceCss, contentType: CSS },
+  'reference.js': { text: async () => referenceJs, contentType: JS },
 }
 
 const loaded = new Map<string, Promise<PreparedResponse | EncodedResponses>>()
@@ -68,7 +70,7 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
       '/swagger',
       async ({ request }) => {
         const reference = await load('reference', async () =>
-          prepareEncoded(renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css` }), { contentType: html, cacheControl: 'public, max-age=300' }),
+          prepareEncoded(renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css`, script: `${VIEWER_ASSET_PREFIX}reference.js` }), { contentType: html, cacheControl: 'public, max-age=300' }),
         )
         return servePrepared(forEncoding(reference, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
       },
@@ -89,7 +91,7 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
         return servePrepared(forEncoding(prepared, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
       },
       {
-        params: t.Object({ file: t.String({ maxLength: 40, description: 'swagger-ui.js, swagger-ui.css, start.js, theme.css or reference.css' }) }),
+        params: t.Object({ file: t.String({ maxLength: 40, description: 'swagger-ui.js, swagger-ui.css, start.js, theme.css, reference.css or reference.js' }) }),
         response: { 200: t.String({ description: 'The file' }), 304: NoBody, 404: 'Error' },
         detail: { tags: ['Site'], summary: 'Files of the API reference and of Swagger UI' },
       },

@@ -29,3 +29,21 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): strin
 
 // A call site's strings array is the same object on every call: convert each one once.
 const COOKED = new WeakMap<TemplateStringsArray, TemplateStringsArray>()
+
+const JSON_SCRIPT_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
+
+/**
+ * `value` as the text of a `<script type="application/json">` element: JSON in which `<`, `>`, `&`
+ * and U+2028/2029 are written as \u escapes, so no data (a `</script>` or `<!--` in a name) can end
+ * the element or change how the parser reads it, and `JSON.parse(element.textContent)` gives the
+ * value back unchanged.
+ */
+export function jsonScriptText(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => JSON_SCRIPT_ESCAPES[ch] ?? ch)
+}

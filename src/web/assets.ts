@@ -4,7 +4,6 @@
  */
 // Imported as text so that they travel inside the compiled binary (README: "Static files in the binary").
 import dashboardJs from '../assets/analytics/dashboard.js' with { type: 'text' }
-import formatJs from '../assets/analytics/format.js' with { type: 'text' }
 import scalesJs from '../assets/analytics/scales.js' with { type: 'text' }
 import userCss from '../assets/user/user.css' with { type: 'text' }
 import userJs from '../assets/user/app.js' with { type: 'text' }
@@ -25,7 +24,7 @@ import whenJs from '../assets/user/when.js' with { type: 'text' }
 import toolsCss from '../assets/user/tools.css' with { type: 'text' }
 import uplotJs from 'uplot/dist/uPlot.iife.min.js' with { type: 'text' }
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' }
-import { humanTimeModule } from './human-time-build.ts' with { type: 'macro' }
+import { analyticsFormatModule, humanTimeModule } from './human-time-build.ts' with { type: 'macro' }
 import { forEncoding, prepareEncoded, type EncodedResponses, type PreparedResponse } from '../lib/http-cache.ts'
 
 interface Asset {
@@ -55,7 +54,7 @@ const ASSETS: Record<string, Asset> = {
   '/static/user/when.js': { text: whenJs, contentType: JS },
   '/static/user/tools.css': { text: toolsCss, contentType: CSS },
   '/static/analytics/dashboard.js': { text: dashboardJs, contentType: JS },
-  '/static/analytics/format.js': { text: formatJs, contentType: JS },
+  '/static/analytics/format.js': { text: analyticsFormatModule(), contentType: JS },
   '/static/analytics/scales.js': { text: scalesJs, contentType: JS },
   // The server's formatter of dates for people, types stripped: one way of writing dates.
   '/static/analytics/human-time.js': { text: humanTimeModule(), contentType: JS },

@@ -9,3 +9,12 @@ export function humanTimeModule(): string {
   const source = readFileSync(`${import.meta.dir}/../lib/human-time.ts`, 'utf8')
   return new Bun.Transpiler({ loader: 'ts' }).transformSync(source)
 }
+
+/**
+ * The dashboard's formatters (src/assets/analytics/format.js) as text, for browsers. Not an import
+ * with `type: 'text'`: the server imports that file as a module too (it writes the dashboard's first
+ * figures with it), and the bundler of the compiled binary takes a file one way only.
+ */
+export function analyticsFormatModule(): string {
+  return readFileSync(`${import.meta.dir}/../assets/analytics/format.js`, 'utf8')
+}

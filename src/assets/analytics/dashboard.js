@@ -165,6 +165,18 @@ import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
     ])
   }
 
+  // The report the page opened with: its figures and components are already in the HTML, the
+  // charts are drawn from its data without a request.
+  function drawFirst() {
+    var data = $('first-report')
+    if (!data) return false
+    var report = JSON.parse(data.textContent)
+    loadSeq++
+    renderCharts(report)
+    root.dataset.loadedRange = report.range.key === 'custom' ? 'custom' : report.range.key
+    return true
+  }
+
   function load() {
     var seq = ++loadSeq
     showError('load-error', '')
@@ -280,5 +292,5 @@ import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
     loadTokens()
   }
 
-  load()
+  if (!drawFirst()) load()
 })()

@@ -36,6 +36,17 @@ function initialRange(query: { range?: string; from?: string; to?: string }, now
 
 export function analyticsDashboardRoutes(deps: AnalyticsDashboardDeps) {
   const { accounts, analytics } = deps
+  /**
+   * The report the dashboard opens with, put in its HTML; undefined when it cannot be made here
+   * (the script then asks the API, which says why).
+   */
+  const firstReport = async (pageId: number, range: ReturnType<typeof initialRange>) => {
+    try {
+      return await analytics.report(pageId, range.range === 'custom' ? { from: range.from, to: range.to } : { range: range.range })
+    } catch {
+      return undefined
+    }
+  }
   const detail = (summary: string, description?: string) => ({ tags: ['Analytics'], summary, description })
   // HTML dashboards for people: not part of the API reference.
   return new Elysia({ detail: { hide: true } })
@@ -70,7 +81,8 @@ export function analyticsDashboardRoutes(deps: AnalyticsDashboardDeps) {
         if (!user) return loginRedirect(request)
         const page = (await analytics.pagesOf(user)).find((p) => p.id === params.id)
         if (!page) return htmlPage(messagePage('Not found', 'There is no such status page in your account.', user), 404)
-        return htmlPage(dashboardPage({ page, ...initialRange(query, analytics.clock.now()), mode: { kind: 'owner', user } }), 200, NO_REFERRER)
+        const range = initialRange(query, analytics.clock.now())
+        return htmlPage(dashboardPage({ page, ...range, mode: { kind: 'owner', user }, report: await firstReport(page.id, range) }), 200, NO_REFERRER)
       },
       {
         params: IdParams,
@@ -87,11 +99,13 @@ export function analyticsDashboardRoutes(deps: AnalyticsDashboardDeps) {
           if (viewer.kind !== 'token') throw new ShareTokenRefused('invalid')
           const page = await analytics.pageSummary(params.id)
           const picker = !viewer.token.readOnly
+          const range = picker ? initialRange(query, analytics.clock.now()) : { range: DEFAULT_PRESET }
           return htmlPage(
             dashboardPage({
               page,
-              ...(picker ? initialRange(query, analytics.clock.now()) : { range: DEFAULT_PRESET }),
+              ...range,
               mode: { kind: 'shared', token: query.token ?? '', rangePicker: picker },
+              report: await firstReport(page.id, range),
             }),
             200,
             { 'x-robots-tag': 'noindex, nofollow', ...NO_REFERRER },

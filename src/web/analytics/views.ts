@@ -1,6 +1,8 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
-import { html } from '../../lib/html.ts'
+import { html, jsonScriptText } from '../../lib/html.ts'
+import { duration, ms, num, pct, rangeLabel } from '../../assets/analytics/format.js'
 import type { Owner } from '../../modules/accounts/service.ts'
+import type { AnalyticsReport } from '../../modules/analytics/report.ts'
 import { layout } from '../views.ts'
 import { pageCrumbs, sectionNav } from '../views/pages.ts'
 import { PRESETS } from '../../modules/analytics/range.ts'
@@ -12,11 +14,22 @@ export interface DashboardOptions {
   to?: string
   /** Owner view: the token manager. Shared view: the token the API calls carry. */
   mode: { kind: 'owner'; user: Owner } | { kind: 'shared'; token: string; rangePicker: boolean }
+  /**
+   * The report of that range, when the server could make it: its figures and components are in the
+   * HTML (shown before any script runs) and its data in a JSON element, so the charts are drawn
+   * without a request of their own. Without it the script fetches the report, as for a new range.
+   */
+  report?: AnalyticsReport
 }
 
 const HEAD = '<link rel="stylesheet" href="/static/analytics/uplot.css"><link rel="stylesheet" href="/static/analytics/charts.css">'
-/** The modules dashboard.js imports, fetched at once rather than one after the other. */
-const MODULE_PRELOADS = '<link rel="modulepreload" href="/static/analytics/format.js"><link rel="modulepreload" href="/static/analytics/human-time.js">'
+/**
+ * The chart scripts (uPlot, the dashboard and the modules it imports), asked for from the head, at
+ * once, rather than when the parser reaches the end of the body and then one import after another.
+ */
+const SCRIPT_PRELOADS =
+  '<link rel="preload" as="script" href="/static/analytics/uplot.js"><link rel="modulepreload" href="/static/analytics/dashboard.js">' +
+  '<link rel="modulepreload" href="/static/analytics/format.js"><link rel="modulepreload" href="/static/analytics/scales.js"><link rel="modulepreload" href="/static/analytics/human-time.js">'
 const SCRIPTS = ['/static/analytics/uplot.js']
 const MODULES = ['/static/analytics/dashboard.js']
 
@@ -63,12 +76,54 @@ function firstReportUrl(options: DashboardOptions, api: string): string {
   return `${api}?${params.toString()}`
 }
 
+// The figures and rows below are the ones dashboard.js writes for a new range (renderSummary,
+// renderComponents), in the same markup, with the same formatters (format.js).
+const metric = (label: string, value: string) => html`<div class="metric"><div class="value">${value}</div><div class="label">${label}</div></div>`
+
+function summaryHtml(r: AnalyticsReport): string {
+  return [
+    metric('Uptime', pct(r.uptime_percent)),
+    metric('Views', num(r.views)),
+    metric('Unique visitors (daily)', num(r.unique_visitors)),
+    metric('Views during incidents or maintenance', num(r.incident_views)),
+    metric('Unique visitors during incidents or maintenance', num(r.incident_unique_visitors)),
+    metric('Outage periods (a component went down)', num(r.incidents)),
+    metric('Total downtime', duration(r.downtime_s)),
+    metric('MTTR', duration(r.mttr_s)),
+    metric('MTBF', duration(r.mtbf_s)),
+    metric('Avg response', ms(r.avg_response_ms)),
+    metric('p95 response', ms(r.p95_response_ms)),
+  ].join('')
+}
+
+function componentRows(r: AnalyticsReport): string {
+  if (r.components.length === 0) return '<tr><td colspan="9">This page has no components yet.</td></tr>'
+  return r.components
+    .map((c) => {
+      const cells = [
+        c.group ? `${c.group} / ${c.name}` : c.name,
+        pct(c.uptime_percent),
+        `${duration(c.up_s)} (${pct(c.up_percent)})`,
+        `${duration(c.degraded_s)} (${pct(c.degraded_percent)})`,
+        `${duration(c.down_s)} (${pct(c.down_percent)})`,
+        num(c.incidents),
+        duration(c.mttr_s),
+        duration(c.mtbf_s),
+        `${ms(c.avg_response_ms)} / ${ms(c.p95_response_ms)}`,
+      ]
+      return html`<tr>!${cells.map((cell) => html`<td>${cell}</td>`).join('')}</tr>`
+    })
+    .join('')
+}
+
 export function dashboardPage(options: DashboardOptions): string {
   const shared = options.mode.kind === 'shared'
   const api = `/api/analytics/status-pages/${options.page.id}`
   const report = firstReportUrl(options, api)
+  const first = options.report
+  // Without the report in the page, the script's first request starts with the page's.
   // crossorigin="anonymous": credentials "same-origin", as the script's fetch asks, so it takes this answer.
-  const head = HEAD + MODULE_PRELOADS + html`<link rel="preload" as="fetch" href="${report}" crossorigin="anonymous">`
+  const head = HEAD + SCRIPT_PRELOADS + (first ? '' : html`<link rel="preload" as="fetch" href="${report}" crossorigin="anonymous">`)
   const body = html`<div id="dashboard" data-api="${api}" data-report="${report}" data-page-id="${String(options.page.id)}" data-range="${options.range}"
   data-from="${options.from ?? ''}" data-to="${options.to ?? ''}" data-token="${shared && options.mode.kind === 'shared' ? options.mode.token : ''}"
   data-mode="${options.mode.kind}">
@@ -77,9 +132,9 @@ export function dashboardPage(options: DashboardOptions): string {
 <section class="card" aria-label="Summary">
   !${shared ? '<p class="muted">Shared read-only view.</p>' : ''}
   !${options.mode.kind === 'owner' || (options.mode.kind === 'shared' && options.mode.rangePicker) ? rangePicker(options) : ''}
-  <p id="range-label" class="muted" aria-live="polite">Loading…</p>
+  <p id="range-label" class="muted" aria-live="polite">${first ? rangeLabel(first.range) : 'Loading…'}</p>
   <p id="load-error" class="error" role="alert" hidden></p>
-  <div id="summary" class="summary"></div>
+  <div id="summary" class="summary">!${first ? summaryHtml(first) : ''}</div>
 </section>
 <section class="card charts">
   <h2>Uptime per day</h2><div id="chart-uptime" class="chart"></div>
@@ -88,9 +143,10 @@ export function dashboardPage(options: DashboardOptions): string {
 </section>
 <section class="card">
   <h2>Components</h2>
-  <section class="scroll" tabindex="0" aria-label="Components"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody></tbody></table></section>
+  <section class="scroll" tabindex="0" aria-label="Components"><table id="components"><thead><tr><th>Component</th><th>Uptime</th><th>Up</th><th>Degraded</th><th>Down</th><th>Outage periods</th><th>MTTR</th><th>MTBF</th><th>Avg / p95 response</th></tr></thead><tbody>!${first ? componentRows(first) : ''}</tbody></table></section>
 </section>
 !${options.mode.kind === 'owner' ? tokenManager : ''}
+!${first ? html`<script type="application/json" id="first-report">!${jsonScriptText(first)}</script>` : ''}
 </div>`
   return layout(
     {

@@ -14,10 +14,12 @@ let browser: Browser
 let server: RunningServer
 let dir: string
 let base: string
+let pageId: number
 const EMAIL = 'dash@example.com'
 const PASSWORD = 'correct horse battery'
 // The server's clock is pinned late in a UTC day so the test never depends on the hour it runs at.
 const NOW = Date.UTC(2026, 10, 22, 23, 30)
+const MARKUP_NAME = '<img src=x onerror=alert(1)> & </script><!-- DB'
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lantern-dash-'))
@@ -26,7 +28,10 @@ beforeAll(async () => {
   const { accounts, pages, components } = server.app.services
   const user = await accounts.personalTeamOwner(await accounts.createUser({ email: EMAIL, password: PASSWORD, plan: 'pro' }))
   const page = await pages.create(user, { slug: 'dash', name: 'Dash <Status>' })
+  pageId = page.id
   const api = await components.create(user, page.id, { name: 'API' })
+  // Markup in a name is text wherever the dashboard writes it (the server's HTML, the script's cells).
+  await components.create(user, page.id, { name: MARKUP_NAME })
   const day = 86_400_000
   const today = Date.UTC(2026, 10, 22)
   await components.importHistory(user, api.id, [
@@ -78,10 +83,19 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   expect(await axeViolations(page)).toEqual([])
   await page.setViewportSize({ width: 1280, height: 800 })
 
+  // The figures and rows the server wrote are the ones the script writes for a range: switching to
+  // 7 days and back to 90 gives the same markup.
+  const served = { summary: await page.innerHTML('#summary'), rows: await page.innerHTML('#components tbody') }
   await page.click('button[data-range="7d"]')
   await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 7 days'))
   expect(page.url()).toContain('range=7d')
   expect(await page.getAttribute('button[data-range="7d"]', 'aria-pressed')).toBe('true')
+  await page.click('button[data-range="90d"]')
+  await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 90 days'))
+  expect({ summary: await page.innerHTML('#summary'), rows: await page.innerHTML('#components tbody') }).toEqual(served)
+  expect(await page.locator('#chart-uptime canvas').count()).toBeGreaterThan(0)
+  await page.click('button[data-range="7d"]')
+  await page.waitForFunction(() => document.querySelector('#range-label')?.textContent?.includes('Last 7 days'))
 
   await page.fill('#token-form input[name=label]', 'For the board')
   await page.click('#token-form button[type=submit]')
@@ -123,4 +137,59 @@ test('owner logs in, switches range, shares, revokes; the shared view then shows
   expect(errors).toEqual([])
   await owner.close()
   await stakeholder.close()
+}, 60_000)
+
+test('the dashboard HTML holds the summary, the components and the report before any script runs; the charts are drawn from it', async () => {
+  const login = await fetch(`${base}/user/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: EMAIL, password: PASSWORD }),
+  })
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+  expect(cookie).toContain('=')
+  const response = await fetch(`${base}/user/analytics/${pageId}`, { headers: { cookie } })
+  expect(response.status).toBe(200)
+  const html = await response.text()
+  // Read the way a browser without scripts would: the figures and rows are there.
+  const found = { metrics: [] as string[], cells: [] as string[], label: '', json: '', scripts: 0 }
+  let cell = ''
+  await new HTMLRewriter()
+    .on('#summary .metric .label', { text: (t) => void (t.text && found.metrics.push(t.text)) })
+    .on('#components tbody td', { element: (e) => void (cell = '', e.onEndTag(() => void found.cells.push(cell))), text: (t) => void (cell += t.text) })
+    .on('#range-label', { text: (t) => void (found.label += t.text) })
+    .on('script#first-report', { element: () => void found.scripts++, text: (t) => void (found.json += t.text) })
+    .transform(new Response(html))
+    .text()
+  expect(found.label).toBe('Last 90 days')
+  expect(found.metrics).toContain('Outage periods (a component went down)')
+  expect(html).toMatch(/<div class="value">1<\/div><div class="label">Outage periods/)
+  // Cells hold the entity-decoded text: the name, never markup.
+  const decode = (text: string) =>
+    text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+  expect(found.cells.map(decode)).toContain('API')
+  expect(found.cells.map(decode)).toContain(MARKUP_NAME)
+  expect(html).not.toContain('<img src=x')
+  expect(html).not.toContain('</script><!--')
+  // The report is there once, in a JSON element the name cannot end early, and it is the API's.
+  expect(found.scripts).toBe(1)
+  const api = (await (await fetch(`${base}/api/analytics/status-pages/${pageId}?range=90d`, { headers: { cookie } })).json()) as { data: unknown }
+  expect(JSON.parse(found.json)).toEqual(api.data)
+
+  // In Chromium the charts are drawn from it, without asking the API.
+  const context = await browser.newContext()
+  const [name, value] = cookie.split('=') as [string, string]
+  await context.addCookies([{ name, value, url: base }])
+  const page = await context.newPage()
+  const asked: string[] = []
+  page.on('request', (request) => void (request.url().includes('/api/analytics/') && asked.push(request.url())))
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(`${base}/user/analytics/${pageId}`)
+  await page.waitForSelector('#dashboard[data-loaded-range="90d"]')
+  for (const chart of ['#chart-uptime', '#chart-views', '#chart-response']) expect(await page.locator(`${chart} canvas`).count()).toBeGreaterThan(0)
+  expect(await page.locator('#components tbody td', { hasText: MARKUP_NAME }).count()).toBe(1)
+  expect(asked).toEqual([])
+  expect(errors).toEqual([])
+  await context.close()
 }, 60_000)
