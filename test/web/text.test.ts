@@ -32,10 +32,13 @@ test('user-area titles carry a real middle dot, not a \\u escape', async () => {
   expect(titleOf(await page(`/user/analytics/${pageId}`))).toBe('Analytics: Acme · Lantern')
 })
 
-test('the dashboard says "Loading…" with a real ellipsis while it loads', async () => {
+test('the dashboard arrives with its range drawn; "Loading…" (a real ellipsis) is what its script says while another range loads', async () => {
   const html = await page(`/user/analytics/${pageId}`)
-  expect(html).toContain('>Loading…</p>')
+  expect(html).toContain('>Last 90 days</p>')
   expect(html).not.toMatch(/\\u[0-9a-f]{4}/i)
+  const script = await (await ctx.request('/static/analytics/dashboard.js')).text()
+  expect(script).toContain("textContent = 'Loading…'")
+  expect(script).not.toMatch(/\\u2026/i)
 })
 
 test('no HTML page of the service carries a \\u escape in its text', async () => {
