@@ -2,7 +2,7 @@
  * A feature's heavy library is loaded when the feature is first used, not at start: the server, run
  * as a user runs it (`bun src/main.ts`, its own process, SQLite), answers /healthz and its owner's
  * first requests without having loaded the PDF writer, mailauth, the PostgreSQL driver, nodemailer,
- * dns2, file-type, Swagger UI's files, the OpenAPI plugin (with @scalar/themes), the badge drawer (badge-maker and its font tables), the OpenID client (single sign-on set up, its login button shown) or the QR code writer. The child prints the packages in its module registry (Bun's `require.cache`
+ * dns2, file-type, Swagger UI's files, the OpenAPI plugin (with @scalar/themes), the badge drawer (badge-maker and its font tables), markdown-it, the OpenID client (single sign-on set up, its login button shown) or the QR code writer. The child prints the packages in its module registry (Bun's `require.cache`
  * lists ES modules too), so the check reads what was loaded, not a guess.
  */
 import { afterAll, expect, test } from 'bun:test'
@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lantern-startup-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Loaded only by the feature that needs them. */
-const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist', 'openid-client', 'oauth4webapi', 'qrcode', 'pngjs', '@elysiajs/swagger', '@scalar/themes', 'badge-maker', 'anafanafo']
+const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist', 'openid-client', 'oauth4webapi', 'qrcode', 'pngjs', '@elysiajs/swagger', '@scalar/themes', 'badge-maker', 'anafanafo', 'markdown-it']
 
 /** Starts the server in a child process, asks `paths`, then prints the packages it has loaded. */
 async function packagesLoadedAfter(paths: string[]): Promise<string[]> {
