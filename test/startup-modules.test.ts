@@ -2,10 +2,11 @@
  * A feature's heavy library is loaded when the feature is first used, not at start: the server, run
  * as a user runs it (`bun src/main.ts`, its own process, SQLite), answers /healthz and its owner's
  * first requests without having loaded the PDF writer, mailauth, the PostgreSQL driver, nodemailer,
- * dns2, file-type, Swagger UI's files, the OpenID client (single sign-on set up, its login button
- * shown), the QR code writer or the WebAuthn library with its ASN.1 and CBOR parsers (the login
- * page's passkey button shown). The child prints the packages in its module registry (Bun's
- * `require.cache` lists ES modules too), so the check reads what was loaded, not a guess.
+ * dns2, file-type, Swagger UI's files, the OpenAPI plugin (with @scalar/themes), the badge drawer
+ * (badge-maker and its font tables), markdown-it, the OpenID client (single sign-on set up, its
+ * login button shown), the QR code writer or the WebAuthn library with its ASN.1 and CBOR parsers
+ * (the login page's passkey button shown). The child prints the packages in its module registry
+ * (Bun's `require.cache` lists ES modules too), so the check reads what was loaded, not a guess.
  */
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lantern-startup-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Loaded only by the feature that needs them. */
-const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist', 'openid-client', 'oauth4webapi', 'qrcode', 'pngjs', '@simplewebauthn/server', '@peculiar/asn1-schema', '@peculiar/x509', '@levischuck/tiny-cbor']
+const LAZY_PACKAGES = ['pdf-lib', 'mailauth', 'pg', 'nodemailer', 'dns2', 'file-type', 'swagger-ui-dist', 'openid-client', 'oauth4webapi', 'qrcode', 'pngjs', '@elysiajs/swagger', '@scalar/themes', 'badge-maker', 'anafanafo', 'markdown-it', '@simplewebauthn/server', '@peculiar/asn1-schema', '@peculiar/x509', '@levischuck/tiny-cbor']
 
 /** Starts the server in a child process, asks `paths`, then prints the packages it has loaded. */
 async function packagesLoadedAfter(paths: string[]): Promise<string[]> {

@@ -11,7 +11,7 @@
  * openapi-schema.ts, openapi-examples.ts). The test suite lints the result with Redocly and
  * Spectral (test/http/openapi-lint.test.ts).
  */
-import { swagger } from '@elysiajs/swagger'
+import type { ElysiaSwaggerConfig } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
 import { APP_VERSION } from '../lib/version.ts'
 import type { OpenApiDoc } from './api-reference.ts'
@@ -86,45 +86,62 @@ export function openApi(options: OpenApiOptions) {
     if (finished?.key !== key) finished = { key, doc: finishDocument(plugin, statusRoutes, statusServer) }
     return finished.doc
   }
+  // Built by @elysiajs/swagger from the routes of the app this plugin is used in, as before; the
+  // plugin reads them through getGlobalRoutes, which Elysia binds to the enclosing app on use().
+  let specHandler: Promise<() => unknown> | undefined
+  const loadSpecHandler = () =>
+    (specHandler ??= import('@elysiajs/swagger').then(({ swagger }) => {
+      const plugin = swagger(SWAGGER_CONFIG(options))
+      // Protected in Elysia's types; the plugin's own route calls them on itself.
+      const [target, source] = [plugin, openapi] as unknown as [GlobalReads, GlobalReads]
+      target.getGlobalRoutes = () => source.getGlobalRoutes()
+      target.getGlobalDefinitions = () => source.getGlobalDefinitions()
+      const route = plugin.router.history.find((r) => r.method === 'GET' && r.path === SPEC_PATH)
+      if (!route) throw new Error('@elysiajs/swagger: no document route')
+      return route.handler as () => unknown
+    }))
+  const openapi = new Elysia({ name: 'openapi' })
   return (
-    new Elysia({ name: 'openapi' })
-      // Runs for the plugin's document route, which is registered after it.
+    openapi
+      // Runs for the document route, which is registered after it.
       .onAfterHandle(({ path, response }) => (path === SPEC_PATH ? finish(response as OpenApiDocument) : undefined))
-      .use(
-        swagger({
-          path: '/swagger',
-          specPath: SPEC_PATH,
-          // Badges and the widget script have a dot in their paths: list them too.
-          excludeStaticFile: false,
-          documentation: {
-            // The plugin writes 3.0.3 unless told; the schemas are JSON Schema, which is 3.1.
-            openapi: '3.1.0',
-            info: {
-              title: 'Lantern API',
-              version: APP_VERSION,
-              description:
-                'Status pages, embeds and the management API of a Lantern instance. Management routes take an API key (`Authorization: Bearer lnt_…` or `X-API-Key: lnt_…`) created in the web app (API keys) or with `lantern key create`. Errors are `{"error": "…"}` with the status code. Routes tagged "Status host" are answered on the status pages\' own hosts.',
-              // The instance's own API guide: who runs an instance is not known to the code.
-              contact: { name: 'The API guide of this instance', url: `${options.baseUrl}/docs/api` },
-            },
-            servers: [{ url: options.baseUrl, description: 'The service host (BASE_URL)' }],
-            tags: TAGS,
-            components: {
-              securitySchemes: {
-                bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: lnt_…' },
-                apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-                sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lantern_session', description: 'The login session (user area)' },
-                probeToken: { type: 'http', scheme: 'bearer', description: 'A probe token: lpt_… (`lantern probe-token create --region NAME`)' },
-              },
-            },
-          } as never,
-        }),
-      )
-      // After the plugin: these pages replace its page (which loads a viewer from a CDN).
+      // The plugin (with @scalar/themes, which it imports) loads on the first request of the document.
+      .get(SPEC_PATH, async () => (await loadSpecHandler())(), { detail: { hide: true } })
+      // The plugin's own page (which loads a viewer from a CDN) is never routed: these pages are.
       .use(apiViewerRoutes(SPEC_PATH, options.loadDocument))
   )
 }
 
+const SWAGGER_CONFIG = (options: OpenApiOptions): ElysiaSwaggerConfig<string> => ({
+  path: '/swagger',
+  specPath: SPEC_PATH,
+  // Badges and the widget script have a dot in their paths: list them too.
+  excludeStaticFile: false,
+  documentation: {
+    // The plugin writes 3.0.3 unless told; the schemas are JSON Schema, which is 3.1.
+    openapi: '3.1.0',
+    info: {
+      title: 'Lantern API',
+      version: APP_VERSION,
+      description:
+        'Status pages, embeds and the management API of a Lantern instance. Management routes take an API key (`Authorization: Bearer lnt_…` or `X-API-Key: lnt_…`) created in the web app (API keys) or with `lantern key create`. Errors are `{"error": "…"}` with the status code. Routes tagged "Status host" are answered on the status pages\' own hosts.',
+      // The instance's own API guide: who runs an instance is not known to the code.
+      contact: { name: 'The API guide of this instance', url: `${options.baseUrl}/docs/api` },
+    },
+    servers: [{ url: options.baseUrl, description: 'The service host (BASE_URL)' }],
+    tags: TAGS,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: lnt_…' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'lantern_session', description: 'The login session (user area)' },
+        probeToken: { type: 'http', scheme: 'bearer', description: 'A probe token: lpt_… (`lantern probe-token create --region NAME`)' },
+      },
+    },
+  } as never,
+})
+
+type GlobalReads = { getGlobalRoutes(): unknown; getGlobalDefinitions(): unknown }
 type OpenApiDocument = { paths: Record<string, PathItem>; webhooks?: Record<string, PathItem>; components?: Record<string, any>; tags?: Array<{ name: string }> } & Record<string, unknown>
 type Server = { url: string; description: string }
 

@@ -5,14 +5,18 @@
  * go only to http(s) and mailto addresses and carry rel="nofollow noopener". `markdownToText` gives
  * the plain-text form for text mails.
  */
-import MarkdownIt, { type Token } from 'markdown-it'
+import type MarkdownIt from 'markdown-it'
+import type { Token } from 'markdown-it'
 
 const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i
 const REL = 'nofollow noopener'
 
 function createRenderer() {
+  // Loaded by the first text rendered (about 2.5 MiB held): an idle server has none to render. Bun's
+  // require loads it synchronously, so the renderers stay plain functions.
+  const MarkdownItClass = require('markdown-it') as typeof MarkdownIt
   // Only the subset's rules run (the 'zero' preset has paragraphs and text): fewer rules, a faster parse.
-  const md = new MarkdownIt('zero', { html: false, linkify: true, typographer: false, breaks: true })
+  const md = new MarkdownItClass('zero', { html: false, linkify: true, typographer: false, breaks: true })
   md.enable(['linkify', 'list', 'fence', 'code', 'blockquote', 'newline', 'escape', 'entity', 'backticks', 'emphasis', 'strikethrough', 'link', 'autolink'])
   md.validateLink = (url: string) => SAFE_LINK.test(url.trim())
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -22,11 +26,12 @@ function createRenderer() {
   return md
 }
 
-const renderer = createRenderer()
+let loaded: InstanceType<typeof MarkdownIt> | undefined
+const renderer = (): InstanceType<typeof MarkdownIt> => (loaded ??= createRenderer())
 
 /** Markdown → block HTML (paragraphs, lists…) safe to place in a page, a feed or a mail. */
 export function renderSafeMarkdown(source: string): string {
-  return source.trim() === '' ? '' : renderer.render(source)
+  return source.trim() === '' ? '' : renderer().render(source)
 }
 
 /** The text of a link as a reader of plain text needs it: "text (address)", or the address alone. */
@@ -69,7 +74,7 @@ function inlineText(children: Token[]): string {
  */
 export function markdownToText(source: string): string {
   if (source.trim() === '') return ''
-  const tokens = renderer.parse(source, {})
+  const tokens = renderer().parse(source, {})
   const blocks: Array<{ text: string; list: number }> = []
   const lists: Array<{ ordered: boolean; next: number }> = []
   let quote = 0

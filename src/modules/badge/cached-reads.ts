@@ -134,7 +134,7 @@ export class BadgeReads {
       if (error instanceof HttpError && error.status === 404) return await this.unknown(read)
       throw error
     }
-    const value = await svg(renderBadge(model.label, model.look, read.style))
+    const value = await svg(await renderBadge(model.label, model.look, read.style))
     return { value, pageId: model.pageId, ttlMs: ttlUntil(model.nextBoundary, this.clock.now(), BADGE_TTL_MS) }
   }
 
@@ -143,7 +143,7 @@ export class BadgeReads {
     const labelKey = read.label === undefined ? '' : clampLabel(read.label, '')
     const value = await readThrough(this.cache, `badge-unknown:${read.kind}:${read.style}:${labelKey}`, async () => {
       const { label, look } = unknownBadge(read.kind, read.label)
-      return { value: await svg(renderBadge(label, look, read.style), NEGATIVE_CACHE_CONTROL), negative: true }
+      return { value: await svg(await renderBadge(label, look, read.style), NEGATIVE_CACHE_CONTROL), negative: true }
     })
     return { value, negative: true }
   }

@@ -32,9 +32,9 @@ export class PrivateBadges {
     if (!page || !planHas(page.plan, 'badge_widget')) return undefined
     if (read.kind === 'status') {
       const snapshot = await this.pageStatus.snapshot(page.id)
-      return new Response(renderBadge(clampLabel(read.label, page.name || 'Status'), STATUS_LOOK[snapshot.overall], read.style), { headers: SVG_HEADERS })
+      return new Response(await renderBadge(clampLabel(read.label, page.name || 'Status'), STATUS_LOOK[snapshot.overall], read.style), { headers: SVG_HEADERS })
     }
     const { total } = snapshotUptime(await this.pageStatus.snapshot(page.id, { uptimeDays: read.days }))
-    return new Response(renderBadge(clampLabel(read.label, 'uptime'), uptimeLook(total), read.style), { headers: SVG_HEADERS })
+    return new Response(await renderBadge(clampLabel(read.label, 'uptime'), uptimeLook(total), read.style), { headers: SVG_HEADERS })
   }
 }

@@ -3,7 +3,6 @@
  * text it is given. What the badge says and its colour are decided here. Pure.
  */
 import { formatPercent } from '../status-pipeline/uptime.ts'
-import { makeBadge } from 'badge-maker'
 import type { OverallStatus } from '../status-pipeline/overall.ts'
 import { STATUS_COLOURS, uptimeTone, type StatusTone } from '../status-pipeline/colours.ts'
 
@@ -44,6 +43,11 @@ export function uptimeLook(percent: number | null): { text: string; color: strin
   return { text: percent === null ? 'no data' : `${formatPercent(percent)}%`, color: colourOf(uptimeTone(percent)) }
 }
 
-export function renderBadge(label: string, look: { text: string; color: string }, style: BadgeStyle): string {
+// badge-maker holds its font-width tables (some 40,000 small arrays, about 4 MB) once loaded: it
+// loads with the first badge, so a server nobody asks for a badge never holds them.
+let badgeMaker: Promise<typeof import('badge-maker')> | undefined
+
+export async function renderBadge(label: string, look: { text: string; color: string }, style: BadgeStyle): Promise<string> {
+  const { makeBadge } = await (badgeMaker ??= import('badge-maker'))
   return makeBadge({ label, message: look.text, color: look.color, style })
 }

@@ -3,7 +3,7 @@
  * to http(s), mailto and relative addresses, ids on headings so sections can be linked, and tables
  * in a keyboard-scrollable region.
  */
-import MarkdownIt from 'markdown-it'
+import type MarkdownIt from 'markdown-it'
 
 const SAFE_LINK = /^(?:https?:|mailto:|[/#?.]|[^:]*$)/i
 
@@ -21,7 +21,9 @@ function slugify(text: string): string {
 }
 
 function createRenderer() {
-  const md = new MarkdownIt({ html: false, linkify: true, typographer: false })
+  // Loaded by the first page rendered, through require as in lib/safe-markdown.ts (one copy of it).
+  const MarkdownItClass = require('markdown-it') as typeof MarkdownIt
+  const md = new MarkdownItClass({ html: false, linkify: true, typographer: false })
   // markdown-it already refuses javascript:, vbscript:, file: and most data: URLs; allow even less.
   md.validateLink = (url: string) => SAFE_LINK.test(url.trim())
   md.core.ruler.push('heading_ids', (state) => {
@@ -55,10 +57,11 @@ function createRenderer() {
   return md
 }
 
-const renderer = createRenderer()
+let loaded: InstanceType<typeof MarkdownIt> | undefined
+const renderer = (): InstanceType<typeof MarkdownIt> => (loaded ??= createRenderer())
 
 /** Markdown → HTML that is safe to place in a page: raw HTML in the source comes out as text. */
-export const renderMarkdown = (source: string): string => renderer.render(source)
+export const renderMarkdown = (source: string): string => renderer().render(source)
 
 /** One line of Markdown (no paragraph) → safe inline HTML. */
-export const renderInline = (source: string): string => renderer.renderInline(source)
+export const renderInline = (source: string): string => renderer().renderInline(source)
