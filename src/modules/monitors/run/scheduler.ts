@@ -84,9 +84,6 @@ interface RunSlot {
 
 export const SCHEDULER_DEFAULTS = { tickMs: 250, flushEveryMs: 1_000, flushAtPending: 1_000, globalCap: 100, perHostCap: 4, deadlineMarginMs: 1_000, leaseMarginMs: 5_000 } as const
 
-/** How old the newest change seen must be before the next look leaves its millisecond out. */
-const SYNC_SETTLE_MS = 5_000
-
 export class MonitorScheduler {
   private readonly heap = new MinHeap()
   /** The valid next run of each scheduled monitor (heap entries that disagree are stale). */
@@ -276,18 +273,9 @@ export class MonitorScheduler {
     }
   }
 
-  /**
-   * Takes in monitors the owner created, changed, paused or resumed since the last look. The look is
-   * `updated_at >= watermark`, so a change stamped in the same millisecond as one already seen but
-   * committed after that look is not missed. Once a look began `SYNC_SETTLE_MS` after the
-   * watermark, every change stamped with it had been committed and was seen: later looks start
-   * past it. Otherwise every monitor sharing the newest stamp (a bulk import, an apply) was read
-   * again on every tick, 10,000 rows four times a second.
-   */
+  /** Takes in monitors the owner created, changed, paused or resumed since the last look. */
   private async sync(): Promise<void> {
-    const lookAt = this.options.clock.now()
-    const since = this.settledWatermark === this.watermark ? this.watermark + 1 : this.watermark
-    const rows = this.loaded ? await this.options.repo.changedSince(since) : await this.options.repo.allEnabled()
+    const rows = this.loaded ? await this.options.repo.changedSince(this.watermark) : await this.options.repo.allEnabled()
     this.loaded = true
     for (const row of rows) {
       this.watermark = Math.max(this.watermark, row.updated_at)
@@ -300,11 +288,7 @@ export class MonitorScheduler {
       this.scheduled.set(row.id, row.next_run_at)
       this.heap.push({ id: row.id, at: row.next_run_at })
     }
-    if (lookAt - SYNC_SETTLE_MS >= this.watermark) this.settledWatermark = this.watermark
   }
-
-  /** The watermark when a look began long enough after it (see sync). */
-  private settledWatermark: number | undefined
 
   /**
    * One startDue at a time (the global cap counts what is starting). A finished run calls it too,
