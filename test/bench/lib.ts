@@ -290,8 +290,8 @@ export interface ServerProcess {
  * A Lantern server in a process of its own (`bun src/main.ts`, as `bun run start` runs it) on a
  * free loopback port, with `env` on top of this process's environment; resolves once it listens.
  */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  return startListeningProcess([join(import.meta.dir, '..', '..', 'src', 'main.ts')], env)
+export function startServerProcess(env: Record<string, string>, bunFlags: string[] = []): Promise<ServerProcess> {
+  return startListeningProcess([...bunFlags, join(import.meta.dir, '..', '..', 'src', 'main.ts')], env)
 }
 
 /**

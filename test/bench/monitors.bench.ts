@@ -13,7 +13,8 @@
  *     (every write call), and the database's logical growth (pages in use, WAL included);
  *   - lateness p50/p99: when the target saw each request against the run's place on the grid;
  *   - RSS, and database growth per day (raw results are kept a day: about the steady extra size).
- * BENCH_SECONDS (default 60) sets the window; MONITOR_BENCH=https:1000,http:10000 the loads.
+ * BENCH_SECONDS (default 60) sets the window; MONITOR_BENCH=https:1000,http:10000 the loads;
+ * BENCH_SERVER_FLAGS flags for the server's `bun` (e.g. `--cpu-prof-md --cpu-prof-dir=/tmp/prof`).
  */
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -108,7 +109,8 @@ async function load(kind: 'http' | 'https', count: number, pki: ReturnType<typeo
       }
     })
     const caEnv: Record<string, string> = kind === 'https' ? { NODE_EXTRA_CA_CERTS: caFile } : {}
-    const server = await startServerProcess({ ...env, ...caEnv })
+    const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)
+    const server = await startServerProcess({ ...env, ...caEnv }, flags)
     try {
       await Bun.sleep(Math.max(0, start - Date.now()))
       await fetch(`http://127.0.0.1:${ports.http}/__arrivals`).then((r) => r.json())

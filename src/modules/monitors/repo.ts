@@ -2,10 +2,17 @@
 import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import { engineOf } from '../../db/engine.ts'
+import { CompiledOnce } from '../../db/compiled-once.ts'
 import type { MonitorRegionStatesTable, MonitorResultsTable, MonitorsTable } from './tables.ts'
 
 export type MonitorRow = Selectable<MonitorsTable> & { page_slug: string | null }
 export type RegionStateRow = Selectable<MonitorRegionStatesTable>
+
+/** The scheduler's statements, run for every batch of due runs: compiled once per number of ids. */
+const findManyQuery = new CompiledOnce<MonitorRow>()
+const claimDueQuery = new CompiledOnce<{ id: number }>()
+/** The recorder's write of each monitor: one text per set of columns changed. */
+const updateQuery = new CompiledOnce<never>()
 
 export class MonitorsRepo {
   constructor(readonly db: Db) {}
@@ -28,7 +35,7 @@ export class MonitorsRepo {
 
   findMany(ids: readonly number[]): Promise<MonitorRow[]> {
     if (ids.length === 0) return Promise.resolve([])
-    return this.select().where('monitors.id', 'in', ids).execute()
+    return findManyQuery.execute(this.db, ids.length, () => this.select().where('monitors.id', 'in', ids), ids).then((result) => result.rows)
   }
 
   /**
@@ -38,19 +45,21 @@ export class MonitorsRepo {
    */
   async claimDue(ids: readonly number[], lease: { owner: string; now: number; until: number }): Promise<Set<number>> {
     if (ids.length === 0) return new Set()
-    let claimable = this.db
-      .selectFrom('monitors')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('next_run_at', '<=', lease.now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', lease.now), eb('lease_owner', '=', lease.owner)]))
-    if (engineOf(this.db) === 'postgres') claimable = claimable.forUpdate().skipLocked()
-    const rows = await this.db
-      .updateTable('monitors')
-      .set({ lease_owner: lease.owner, lease_until: lease.until })
-      .where('id', 'in', claimable)
-      .returning('id')
-      .execute()
+    const build = () => {
+      let claimable = this.db
+        .selectFrom('monitors')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('next_run_at', '<=', lease.now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', lease.now), eb('lease_owner', '=', lease.owner)]))
+      if (engineOf(this.db) === 'postgres') claimable = claimable.forUpdate().skipLocked()
+      return this.db
+        .updateTable('monitors')
+        .set({ lease_owner: lease.owner, lease_until: lease.until })
+        .where('id', 'in', claimable)
+        .returning('id')
+    }
+    const { rows } = await claimDueQuery.execute(this.db, ids.length, build, [lease.owner, lease.until, ...ids, lease.now, lease.now, lease.owner])
     return new Set(rows.map((row) => row.id))
   }
 
@@ -78,7 +87,15 @@ export class MonitorsRepo {
   }
 
   async update(id: number, changes: Updateable<MonitorsTable>): Promise<void> {
-    await this.db.updateTable('monitors').set(changes).where('id', '=', id).execute()
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined)
+    // Plain values only: an expression (or anything Kysely would not bind as one parameter) is compiled each time.
+    const plain = entries.every(([, value]) => value === null || typeof value !== 'object' || (value as unknown) instanceof Uint8Array)
+    const build = () => this.db.updateTable('monitors').set(changes).where('id', '=', id)
+    if (!plain) {
+      await build().execute()
+      return
+    }
+    await updateQuery.execute(this.db, entries.map(([column]) => column).join(','), build, [...entries.map(([, value]) => value), id])
   }
 
   async delete(id: number): Promise<void> {
