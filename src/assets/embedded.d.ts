@@ -45,6 +45,20 @@ declare module '*/analytics/format.js' {
   export function rangeLabel(range: { key: string; from: string; to: string; days: number }): string
   export function utcTime(iso: string | null | undefined): string
   export function dayLabel(msSinceEpoch: number): string
+  /** The report's summary as [label, text], in the order shown (the report's own fields, by name). */
+  export function summaryFigures(report: {
+    uptime_percent: number | null
+    views: number
+    unique_visitors: number
+    incident_views: number
+    incident_unique_visitors: number
+    incidents: number
+    downtime_s: number
+    mttr_s: number | null
+    mtbf_s: number | null
+    avg_response_ms: number | null
+    p95_response_ms: number | null
+  }): Array<[label: string, text: string]>
 }
 declare module '*/analytics/scales.js' {
   const value: string

@@ -1,6 +1,6 @@
 // Lantern analytics dashboard: loads the report API, draws charts with uPlot and (for the owner)
 // manages share links. An ES module served from our own origin; no inline script needed.
-import { DAY_MS, dayLabel, duration, isoDate, ms, num, pct, rangeLabel, utcTime } from './format.js'
+import { DAY_MS, dayLabel, duration, isoDate, ms, num, pct, rangeLabel, summaryFigures, utcTime } from './format.js'
 import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
 
 ;(function () {
@@ -55,20 +55,7 @@ import { dayRange, uptimeRange, uptimeTicks } from './scales.js'
 
   function renderSummary(r) {
     var summary = $('summary')
-    summary.replaceChildren(
-      metric('Uptime', pct(r.uptime_percent)),
-      metric('Views', num(r.views)),
-      metric('Unique visitors (daily)', num(r.unique_visitors)),
-      metric('Views during incidents or maintenance', num(r.incident_views)),
-      metric('Unique visitors during incidents or maintenance', num(r.incident_unique_visitors)),
-      // Counted from the status history (a component went down), not the incidents published.
-      metric('Outage periods (a component went down)', num(r.incidents)),
-      metric('Total downtime', duration(r.downtime_s)),
-      metric('MTTR', duration(r.mttr_s)),
-      metric('MTBF', duration(r.mtbf_s)),
-      metric('Avg response', ms(r.avg_response_ms)),
-      metric('p95 response', ms(r.p95_response_ms))
-    )
+    summary.replaceChildren.apply(summary, summaryFigures(r).map(function (figure) { return metric(figure[0], figure[1]) }))
     $('range-label').textContent = rangeLabel(r.range)
   }
 

@@ -59,4 +59,26 @@ export function dayLabel(msSinceEpoch) {
   return formatDate(msSinceEpoch)
 }
 
+/**
+ * The summary's figures of a report, as [label, text] in the order shown: one list for the server's
+ * first render (web/analytics/views.ts) and the script's render of a new range (dashboard.js).
+ * "Outage periods" are counted from the status history (a component went down), not the incidents
+ * published.
+ */
+export function summaryFigures(r) {
+  return [
+    ['Uptime', pct(r.uptime_percent)],
+    ['Views', num(r.views)],
+    ['Unique visitors (daily)', num(r.unique_visitors)],
+    ['Views during incidents or maintenance', num(r.incident_views)],
+    ['Unique visitors during incidents or maintenance', num(r.incident_unique_visitors)],
+    ['Outage periods (a component went down)', num(r.incidents)],
+    ['Total downtime', duration(r.downtime_s)],
+    ['MTTR', duration(r.mttr_s)],
+    ['MTBF', duration(r.mtbf_s)],
+    ['Avg response', ms(r.avg_response_ms)],
+    ['p95 response', ms(r.p95_response_ms)],
+  ]
+}
+
 export { DAY_MS }

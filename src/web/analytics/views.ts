@@ -1,6 +1,6 @@
 /** The analytics dashboard (owner and shared) and the access-revoked page, as server-rendered HTML. */
 import { html, jsonScriptText } from '../../lib/html.ts'
-import { duration, ms, num, pct, rangeLabel } from '../../assets/analytics/format.js'
+import { duration, ms, num, pct, rangeLabel, summaryFigures } from '../../assets/analytics/format.js'
 import type { Owner } from '../../modules/accounts/service.ts'
 import type { AnalyticsReport } from '../../modules/analytics/report.ts'
 import { layout } from '../views.ts'
@@ -81,19 +81,9 @@ function firstReportUrl(options: DashboardOptions, api: string): string {
 const metric = (label: string, value: string) => html`<div class="metric"><div class="value">${value}</div><div class="label">${label}</div></div>`
 
 function summaryHtml(r: AnalyticsReport): string {
-  return [
-    metric('Uptime', pct(r.uptime_percent)),
-    metric('Views', num(r.views)),
-    metric('Unique visitors (daily)', num(r.unique_visitors)),
-    metric('Views during incidents or maintenance', num(r.incident_views)),
-    metric('Unique visitors during incidents or maintenance', num(r.incident_unique_visitors)),
-    metric('Outage periods (a component went down)', num(r.incidents)),
-    metric('Total downtime', duration(r.downtime_s)),
-    metric('MTTR', duration(r.mttr_s)),
-    metric('MTBF', duration(r.mtbf_s)),
-    metric('Avg response', ms(r.avg_response_ms)),
-    metric('p95 response', ms(r.p95_response_ms)),
-  ].join('')
+  return summaryFigures(r)
+    .map(([label, value]) => metric(label, value))
+    .join('')
 }
 
 function componentRows(r: AnalyticsReport): string {
