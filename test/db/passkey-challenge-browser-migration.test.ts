@@ -8,11 +8,10 @@
  */
 import { expect, test } from 'bun:test'
 import { isoBase64URL } from '@simplewebauthn/server/helpers'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
-import { databaseBefore } from '../helpers/database-before.ts'
+import { databaseBefore, migrationBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 import { SoftAuthenticator } from '../helpers/webauthn.ts'
@@ -20,10 +19,7 @@ import { SoftAuthenticator } from '../helpers/webauthn.ts'
 const NAME = '2026_12_10_0100_passkey_challenge_browser'
 const ORIGIN = 'https://lantern.test'
 const PASSWORD = 'correct horse battery'
-const before = () => {
-  const names = Object.keys(migrations).sort()
-  return names[names.indexOf(NAME) - 1]!
-}
+const before = () => migrationBefore(NAME)
 
 test('challenges from before: register still works, sign-in is refused; new sign-ins are bound to their browser; down drops the column', async () => {
   const database = await databaseBefore(before())

@@ -7,21 +7,17 @@
  */
 import { expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { migrations } from '../../db/migrations/index.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { isUniqueViolationOn } from '../../src/db/errors.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { PasskeysRepo } from '../../src/modules/passkeys/repo.ts'
-import { databaseBefore } from '../helpers/database-before.ts'
+import { databaseBefore, migrationBefore } from '../helpers/database-before.ts'
 import { fastTestHasher } from '../helpers/password.ts'
 import { ManualClock } from '../helpers/clock.ts'
 
 const NAME = '2026_12_08_0300_passkeys'
-const before = () => {
-  const names = Object.keys(migrations).sort()
-  return names[names.indexOf(NAME) - 1]!
-}
+const before = () => migrationBefore(NAME)
 
 test('accounts from before have no passkeys; one can be added, is unique, and goes with its account; down drops the tables', async () => {
   const database = await databaseBefore(before())

@@ -25,6 +25,14 @@ export interface DatabaseBefore extends TestDatabase {
   dispose(): Promise<void>
 }
 
+/** The name of the migration just before `name` (for a test that should not need changing when later ones are added). */
+export function migrationBefore(name: string): string {
+  const names = Object.keys(migrations).sort()
+  const at = names.indexOf(name)
+  if (at < 1) throw new Error(`no migration before ${name}`)
+  return names[at - 1]!
+}
+
 export async function databaseBefore(before: string): Promise<DatabaseBefore> {
   const dir = mkdtempSync(join(tmpdir(), 'lantern-migration-'))
   const database = await emptyTestDatabase(dir)
