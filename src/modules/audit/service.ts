@@ -11,7 +11,8 @@
 import type { Clock } from '../../lib/clock.ts'
 import type { Db } from '../../db/client.ts'
 import { BatchedWriter, powerOfTwoChunks } from '../../lib/batched-writes.ts'
-import { CompiledQuery, type Insertable } from 'kysely'
+import type { Insertable } from 'kysely'
+import { CompiledOnce } from '../../db/compiled-once.ts'
 import type { AuditSink, RequestAudit } from '../accounts/auth.ts'
 import type { Owner } from '../accounts/service.ts'
 import { PLANS, type Plan } from '../../lib/plans.ts'
@@ -109,7 +110,7 @@ const LARGEST_INSERT = 64
 export class AuditService implements AuditSink {
   private readonly writer: BatchedWriter<AuditRow>
   /** The insert of n rows, compiled once per n (1, 2, 4, … 64); its parameters are the rows' values in COLUMNS order. */
-  private readonly inserts = new Map<number, CompiledQuery>()
+  private readonly inserts = new CompiledOnce()
 
   constructor(private readonly deps: { db: Db; clock: Clock }) {
     this.writer = new BatchedWriter({ write: (rows) => this.insertRows(rows) })
@@ -131,15 +132,7 @@ export class AuditService implements AuditSink {
 
   private async insertChunk(db: Db, rows: readonly AuditRow[]): Promise<void> {
     const parameters = rows.flatMap((row) => COLUMNS.map((column) => row[column] ?? null))
-    const kept = this.inserts.get(rows.length)
-    if (kept) {
-      await db.executeQuery(CompiledQuery.raw(kept.sql, parameters))
-      return
-    }
-    // Compiled by Kysely the first time; kept only when its parameters are exactly ours, in order.
-    const compiled = db.insertInto('audit_log').values(rows.map((row) => Object.fromEntries(COLUMNS.map((column) => [column, row[column] ?? null])) as AuditRow)).compile()
-    if (compiled.parameters.length === parameters.length && compiled.parameters.every((value, i) => value === parameters[i])) this.inserts.set(rows.length, compiled)
-    await db.executeQuery(compiled)
+    await this.inserts.execute(db, rows.length, () => db.insertInto('audit_log').values(rows.map((row) => Object.fromEntries(COLUMNS.map((column) => [column, row[column] ?? null])) as AuditRow)), parameters)
   }
 
   /**
