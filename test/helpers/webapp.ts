@@ -105,6 +105,16 @@ export async function checkA11y(page: Page): Promise<void> {
 }
 
 /**
+ * The id of the focused element once the focus settles on `expected` (or after 5 s, whatever it is
+ * then): Chromium applies `autofocus` and app.js's focus at a rendering step that can come after
+ * the load event, so reading it at once races the browser.
+ */
+export async function focusedId(page: Page, expected: string): Promise<string> {
+  await page.waitForFunction((id) => document.activeElement?.id === id, expected, { timeout: 5_000 }).catch(() => undefined)
+  return page.evaluate(() => document.activeElement?.id ?? '')
+}
+
+/**
  * Screenshots at 320 and 1280 px (non-empty PNGs under `shots`), no sideways scrolling, no word cut
  * in two by a line break (browser.ts `wordsBrokenMidWord`), and each of `texts` visible at both widths.
  */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SubscriberFanoutExpander } from '../../src/modules/subscribers/expansion.ts'
 import type { Page } from 'playwright-core'
 import { json } from '../helpers/context.ts'
-import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../helpers/webapp.ts'
+import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp, focusedId } from '../helpers/webapp.ts'
 import { RESOLVE_MESSAGE } from '../../src/web/views/incidents.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
@@ -122,7 +122,7 @@ describe('incidents in the browser', () => {
       await page.keyboard.press(key)
     }
     // The focus starts on the template picker (the first field of "Report an incident").
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-template_id')
+    expect(await focusedId(page, 'f-template_id')).toBe('f-template_id')
     await press('ArrowDown') // the template
     expect(await page.locator('#f-title').inputValue()).toBe('{{component}} outage')
     await press('Tab') // the title
@@ -364,7 +364,7 @@ describe('incidents in the browser', () => {
     expect(api.status).toBe(400)
     expect(((await api.json()) as { error: string }).error).toBe('title must not be empty')
     expect(await page.locator('#f-title-error').textContent()).toBe('Title must not be empty')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-title')
+    expect(await focusedId(page, 'f-title')).toBe('f-title')
 
     await report.getByLabel('Title').fill('Login errors')
     await report.getByLabel('State').selectOption('identified')

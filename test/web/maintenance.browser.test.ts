@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SubscriberFanoutExpander } from '../../src/modules/subscribers/expansion.ts'
 import type { BrowserContext, Page } from 'playwright-core'
 import { json } from '../helpers/context.ts'
-import { checkA11y, checkLayouts, OWNER_PASSWORD, postForm, startWebApp, type WebApp } from '../helpers/webapp.ts'
+import { checkA11y, checkLayouts, OWNER_PASSWORD, postForm, startWebApp, type WebApp, focusedId } from '../helpers/webapp.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1">'
@@ -104,7 +104,7 @@ describe('maintenance in the browser', () => {
     expect(api.status).toBe(400)
     expect(((await api.json()) as { error: string }).error).toBe('end_at must be after start_at')
     expect(await page.locator('#f-end_at-error').textContent()).toBe('Ends must be after start at')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-end_at')
+    expect(await focusedId(page, 'f-end_at')).toBe('f-end_at')
     await page.getByLabel('Title').fill('Database upgrade, part 1')
     await page.getByLabel('Ends').fill('2026-11-24T12:00')
     await page.getByRole('button', { name: 'Save maintenance' }).click()

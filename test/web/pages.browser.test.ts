@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { DnsResolver } from '../../src/modules/status-pages/dns-check.ts'
-import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp } from '../helpers/webapp.ts'
+import { checkA11y, checkLayouts, postForm, startWebApp, type WebApp, focusedId } from '../helpers/webapp.ts'
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)
 const MARKUP = '<b>bold</b><img src=x onerror="window.pwned=1">'
@@ -105,7 +105,7 @@ describe('status pages in the browser', () => {
     expect(await page.locator('#f-slug').getAttribute('aria-describedby')).toContain('f-slug-error')
     // What was typed comes back; the focus lands on the field to fix (app.js).
     expect(await page.locator('#f-name').inputValue()).toBe('Bad slug page')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-slug')
+    expect(await focusedId(page, 'f-slug')).toBe('f-slug')
 
     // A schema rule (the name's length): the browser's maxlength stops typing, so post it directly.
     const cookie = await app.cookieOf(app.context)
