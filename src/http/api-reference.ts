@@ -5,9 +5,11 @@
  * one HTML answer, prepared once per process, that a browser shows at once.
  *
  * What an operation holds (parameters, request body, responses and schemas) and each schema's
- * definition are rendered here too, but travel as HTML strings in one JSON element, written into
- * their <details> when it is opened (reference.js, a few lines): the page is a few thousand
- * elements instead of 25,000, which Chromium took most of a first visit to build. Without
+ * definition are rendered here too, but travel as HTML strings in one JSON answer of their own
+ * (`/swagger/parts.json`, fetched by reference.js once the page has loaded), written into their
+ * <details> when it is opened: the page is a few thousand elements instead of 25,000, which
+ * Chromium took most of a first visit to build, and 110 KB instead of 900 KB, most of which was
+ * that JSON, which Chromium's parser read through before it showed the page. Without
  * JavaScript, each operation links to the OpenAPI document and to Swagger UI instead. Find-in-page
  * finds methods, paths and summaries (the details are not in the page until opened).
  *
@@ -15,7 +17,8 @@
  * element inside that operation's <details>, which the browser opens when it navigates there.
  * Trying requests out is Swagger UI's job, at `/swagger/ui` (a link on every operation).
  */
-import { html, jsonScriptText } from '../lib/html.ts'
+import { html } from '../lib/html.ts'
+import { hash64Hex } from '../lib/http-cache.ts'
 import { pageShell } from '../lib/page-shell.ts'
 import { renderInline, renderMarkdown } from '../modules/content/markdown.ts'
 
@@ -195,10 +198,6 @@ class Parts {
   add(partHtml: string): number {
     return this.list.push(partHtml) - 1
   }
-  /** The JSON element reference.js reads them from. */
-  element(): string {
-    return `<script type="application/json" id="reference-parts">${jsonScriptText(this.list)}</script>`
-  }
 }
 
 /** One operation; `viewerPath` null for a webhook, which Lantern sends rather than answers (nothing to try). */
@@ -220,8 +219,18 @@ function operationHtml(operation: Operation, viewerPath: string | null, specPath
   return html`<details class="op" data-part="${String(part)}"><summary><span class="method m-${operation.method}">${operation.method.toUpperCase()}</span> <code class="path">${operation.path}</code> <span class="summary">${text(op.summary)}</span></summary><div class="op-body" id="${link}">!${fallback}</div></details>`
 }
 
-/** The whole page: header bar, the API's description, servers, credentials, contents, operations, schemas. */
-export function renderApiReference(doc: OpenApiDoc, options: { specPath: string; viewerPath: string; stylesheet: string; script: string }): string {
+/** The page and the JSON (an array of HTML strings) its <details> are filled from. */
+export interface ApiReference {
+  html: string
+  partsJson: string
+}
+
+/**
+ * The whole page: header bar, the API's description, servers, credentials, contents, operations,
+ * schemas. It names its parts as `partsPath?v=<hash of them>`, so a page kept from before a
+ * restart with another document never fills its <details> from the new one's indices.
+ */
+export function renderApiReference(doc: OpenApiDoc, options: { specPath: string; viewerPath: string; stylesheet: string; script: string; partsPath: string }): ApiReference {
   const parts = new Parts()
   const groups = operationsByTag(doc)
   const tags = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]))
@@ -251,7 +260,10 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
       html`<details class="schema-def" id="${schemaId(name)}" data-part="${String(parts.add(schemaHtml(schema)))}"><summary><code>${name}</code></summary><div class="schema"><noscript><p>In <a href="${options.specPath}">the OpenAPI document</a>.</p></noscript></div></details>`,
   )
   const title = doc.info?.title ?? 'API'
-  return pageShell({
+  const partsJson = JSON.stringify(parts.list)
+  // A path of this program's and a hex hash: nothing in it to escape.
+  const partsUrl = `${options.partsPath}?v=${hash64Hex(new TextEncoder().encode(partsJson))}`
+  const page = pageShell({
     title: 'API reference · Lantern',
     meta: '<meta name="color-scheme" content="light dark">\n',
     head: html`<link rel="stylesheet" href="${options.stylesheet}">
@@ -260,7 +272,7 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 `,
     body: html`
 <header class="lantern-bar"><a class="brand" href="/">Lantern</a> <a href="/docs/">Docs</a> <a href="/changelog">Changelog</a> <a href="${options.viewerPath}">Try requests (Swagger UI)</a> <a href="${options.specPath}">OpenAPI document (JSON)</a></header>
-<main id="main" class="ref">
+<main id="main" class="ref" data-parts="!${partsUrl}">
 <h1>${title} <span class="version">${doc.info?.version ?? ''}</span></h1>
 !${doc.info?.description ? renderMarkdown(doc.info.description) : ''}
 <h2>Servers</h2>
@@ -274,7 +286,7 @@ export function renderApiReference(doc: OpenApiDoc, options: { specPath: string;
 !${schemas.join('\n')}
 </section>
 </main>
-!${parts.element()}
 `,
   })
+  return { html: page, partsJson }
 }

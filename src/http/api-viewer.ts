@@ -22,6 +22,8 @@ import { HtmlPage, sharedModels } from './schemas.ts'
 export const VIEWER_ASSET_PREFIX = '/static/api-docs/'
 /** Swagger UI, for trying requests out. */
 export const SWAGGER_UI_PATH = '/swagger/ui'
+/** What the reference's operations and schemas hold, written in when one is opened. */
+export const REFERENCE_PARTS_PATH = '/swagger/parts.json'
 
 const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
@@ -35,8 +37,8 @@ const ASSETS: Record<string, { text: () => Promise<string>; contentType: string 
   'reference.js': { text: async () => referenceJs, contentType: JS },
 }
 
-const loaded = new Map<string, Promise<PreparedResponse | EncodedResponses>>()
-const load = <T extends PreparedResponse | EncodedResponses>(key: string, make: () => Promise<T>): Promise<T> => {
+const loaded = new Map<string, Promise<unknown>>()
+const load = <T,>(key: string, make: () => Promise<T>): Promise<T> => {
   let prepared = loaded.get(key)
   if (!prepared) loaded.set(key, (prepared = make()))
   return prepared as Promise<T>
@@ -60,21 +62,40 @@ function viewerPage(specPath: string): string {
 
 const NoBody = t.Void({ description: 'No body' })
 
+// The page and its parts, rendered together once per process (the document does not change while it runs).
+interface PreparedReference {
+  page: EncodedResponses
+  parts: EncodedResponses
+}
+
 /** The reference and the Swagger UI page; `loadDocument` reads the finished OpenAPI document. */
 export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<OpenApiDoc>) {
   const html = 'text/html; charset=utf-8'
+  const reference = () =>
+    load('reference', async (): Promise<PreparedReference> => {
+      const rendered = renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css`, script: `${VIEWER_ASSET_PREFIX}reference.js`, partsPath: REFERENCE_PARTS_PATH })
+      const [page, parts] = await Promise.all([
+        prepareEncoded(rendered.html, { contentType: html, cacheControl: 'public, max-age=300' }),
+        prepareEncoded(rendered.partsJson, { contentType: 'application/json; charset=utf-8', cacheControl: 'public, max-age=300' }),
+      ])
+      return { page, parts }
+    })
   // The viewer of the API reference is not part of it.
   return new Elysia({ name: 'api-viewer', detail: { hide: true } })
     .model(sharedModels)
     .get(
       '/swagger',
-      async ({ request }) => {
-        const reference = await load('reference', async () =>
-          prepareEncoded(renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css`, script: `${VIEWER_ASSET_PREFIX}reference.js` }), { contentType: html, cacheControl: 'public, max-age=300' }),
-        )
-        return servePrepared(forEncoding(reference, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
-      },
+      async ({ request }) => servePrepared(forEncoding((await reference()).page, request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
       { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (every operation and schema, rendered by this instance)' } },
+    )
+    .get(
+      REFERENCE_PARTS_PATH,
+      async ({ request }) => servePrepared(forEncoding((await reference()).parts, request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
+      {
+        query: t.Object({ v: t.Optional(t.String({ maxLength: 32, description: 'The version the page names (any value: it only keeps caches apart)' })) }),
+        response: { 200: t.Array(t.String(), { description: 'The HTML of each operation and schema, by the index of its data-part' }), 304: NoBody },
+        detail: { tags: ['Site'], summary: 'What the API reference shows in an operation or schema when it is opened' },
+      },
     )
     .get(
       SWAGGER_UI_PATH,

@@ -1,17 +1,46 @@
 // The API reference at /swagger (src/http/api-reference.ts): writes what an operation or a schema
-// holds into its <details> when it opens, from the HTML strings of the page's JSON element (made
-// and escaped by the server). Deep links (#/Tag/operationId, #schema-Name) open what they target.
+// holds into its <details> when it opens, from the HTML strings (made and escaped by the server) of
+// the JSON its <main data-parts> names, fetched once the page has loaded so opening is at once; a
+// <details> opened before it arrives is filled when it does. Deep links (#/Tag/operationId,
+// #schema-Name) open what they target.
 ;(function () {
   'use strict'
+  var main = document.querySelector('main[data-parts]')
   var parts = null
+
+  function loadParts() {
+    if (!parts) {
+      parts = fetch(main.getAttribute('data-parts'), { credentials: 'same-origin' }).then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status)
+        return response.json()
+      })
+      // A failed fetch is tried again at the next opening.
+      parts.catch(function () { parts = null })
+    }
+    return parts
+  }
 
   function render(details) {
     var index = details.getAttribute('data-part')
     var body = details.querySelector(':scope > div')
-    if (index === null || !body || body.hasAttribute('data-rendered')) return
-    if (!parts) parts = JSON.parse(document.getElementById('reference-parts').textContent)
-    body.innerHTML = parts[Number(index)] || ''
-    body.setAttribute('data-rendered', '')
+    if (index === null || !body || body.hasAttribute('data-rendered') || body.hasAttribute('data-loading')) return
+    body.setAttribute('data-loading', '')
+    loadParts().then(function (list) {
+      body.innerHTML = list[Number(index)] || ''
+      body.setAttribute('data-rendered', '')
+    }, function () {
+      var note = document.createElement('p')
+      note.className = 'load-failed'
+      note.textContent = 'The details did not load. Close and open this again, or read them in '
+      var link = document.createElement('a')
+      link.href = '/swagger/json'
+      link.textContent = 'the OpenAPI document'
+      note.appendChild(link)
+      note.appendChild(document.createTextNode('.'))
+      body.replaceChildren(note)
+    }).finally(function () {
+      body.removeAttribute('data-loading')
+    })
   }
 
   // The element an address's fragment names, and every <details> around it, opened.
@@ -29,6 +58,7 @@
     if (target) target.scrollIntoView()
   }
 
+  if (!main) return
   // toggle does not bubble: listen in the capture phase.
   document.addEventListener('toggle', function (event) {
     if (event.target.tagName === 'DETAILS' && event.target.open) render(event.target)
@@ -43,4 +73,7 @@
   var open = document.querySelectorAll('details[open]')
   for (var i = 0; i < open.length; i++) render(open[i])
   openTarget(location.hash)
+  // Fetched after the load event, so the page is shown without waiting for it.
+  if (document.readyState === 'complete') loadParts()
+  else window.addEventListener('load', loadParts)
 })()
