@@ -1,7 +1,7 @@
 // The API reference at /swagger (src/http/api-reference.ts): writes what an operation or a schema
 // holds into its <details> when it opens, from the HTML strings (made and escaped by the server) of
-// the JSON its <main data-parts> names, fetched once the page has loaded so opening is at once; a
-// <details> opened before it arrives is filled when it does. Deep links (#/Tag/operationId,
+// the JSON its <main data-parts> names, fetched soon after the page has loaded so opening is at once;
+// a <details> opened before it arrives is filled when it does. Deep links (#/Tag/operationId,
 // #schema-Name) open what they target.
 ;(function () {
   'use strict'
@@ -73,7 +73,14 @@
   var open = document.querySelectorAll('details[open]')
   for (var i = 0; i < open.length; i++) render(open[i])
   openTarget(location.hash)
-  // Fetched after the load event, so the page is shown without waiting for it.
-  if (document.readyState === 'complete') loadParts()
-  else window.addEventListener('load', loadParts)
+  // Fetched when the reader first reaches for the page (pointer, keyboard, focus) or a second after
+  // it has loaded, whichever comes first, so the fetch and its parse never compete with showing the list.
+  function soon() {
+    loadParts()
+    for (var k = 0; k < EARLY.length; k++) document.removeEventListener(EARLY[k], soon, true)
+  }
+  var EARLY = ['pointerover', 'pointerdown', 'keydown', 'focusin', 'touchstart']
+  for (var j = 0; j < EARLY.length; j++) document.addEventListener(EARLY[j], soon, { capture: true, passive: true })
+  if (document.readyState === 'complete') setTimeout(soon, 1000)
+  else window.addEventListener('load', function () { setTimeout(soon, 1000) })
 })()
