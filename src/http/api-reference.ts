@@ -6,7 +6,7 @@
  *
  * What an operation holds (parameters, request body, responses and schemas) and each schema's
  * definition are rendered here too, but travel as HTML strings in one JSON answer of their own
- * (`/swagger/parts.json`, fetched by reference.js once the page has loaded), written into their
+ * (`/swagger/parts.json`, fetched by reference.js soon after the page has loaded), written into their
  * <details> when it is opened: the page is a few thousand elements instead of 25,000, which
  * Chromium took most of a first visit to build, and 110 KB instead of 900 KB, most of which was
  * that JSON, which Chromium's parser read through before it showed the page. Without
