@@ -15,7 +15,7 @@ import referenceCss from '../assets/api-docs/reference.css' with { type: 'text' 
 import { errorResponse } from '../lib/errors.ts'
 import { html } from '../lib/html.ts'
 import { pageShell } from '../lib/page-shell.ts'
-import { forEncoding, prepareEncoded, prepareResponse, servePrepared, type EncodedResponses, type PreparedResponse } from '../lib/http-cache.ts'
+import { forEncoding, prepareEncoded, prepareResponse, servePrepared, type EncodedResponses } from '../lib/http-cache.ts'
 import { renderApiReference, type OpenApiDoc } from './api-reference.ts'
 import { HtmlPage, sharedModels } from './schemas.ts'
 
@@ -62,6 +62,10 @@ function viewerPage(specPath: string): string {
 
 const NoBody = t.Void({ description: 'No body' })
 
+/** A prepared answer in the encoding the request takes, or 304 when its ETag matches. */
+const serveEncoded = (encoded: EncodedResponses, request: Request): Response =>
+  servePrepared(forEncoding(encoded, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
+
 // The page and its parts, rendered together once per process (the document does not change while it runs).
 interface PreparedReference {
   page: EncodedResponses
@@ -74,9 +78,10 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
   const reference = () =>
     load('reference', async (): Promise<PreparedReference> => {
       const rendered = renderApiReference(await loadDocument(), { specPath, viewerPath: SWAGGER_UI_PATH, stylesheet: `${VIEWER_ASSET_PREFIX}reference.css`, script: `${VIEWER_ASSET_PREFIX}reference.js`, partsPath: REFERENCE_PARTS_PATH })
+      const cacheControl = 'public, max-age=300'
       const [page, parts] = await Promise.all([
-        prepareEncoded(rendered.html, { contentType: html, cacheControl: 'public, max-age=300' }),
-        prepareEncoded(rendered.partsJson, { contentType: 'application/json; charset=utf-8', cacheControl: 'public, max-age=300' }),
+        prepareEncoded(rendered.html, { contentType: html, cacheControl }),
+        prepareEncoded(rendered.partsJson, { contentType: 'application/json; charset=utf-8', cacheControl }),
       ])
       return { page, parts }
     })
@@ -85,12 +90,12 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
     .model(sharedModels)
     .get(
       '/swagger',
-      async ({ request }) => servePrepared(forEncoding((await reference()).page, request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
+      async ({ request }) => serveEncoded((await reference()).page, request),
       { response: { 200: HtmlPage, 304: NoBody }, detail: { tags: ['Site'], summary: 'The API reference (every operation and schema, rendered by this instance)' } },
     )
     .get(
       REFERENCE_PARTS_PATH,
-      async ({ request }) => servePrepared(forEncoding((await reference()).parts, request.headers.get('accept-encoding')), request.headers.get('if-none-match')),
+      async ({ request }) => serveEncoded((await reference()).parts, request),
       {
         query: t.Object({ v: t.Optional(t.String({ maxLength: 32, description: 'The version the page names (any value: it only keeps caches apart)' })) }),
         response: { 200: t.Array(t.String(), { description: 'The HTML of each operation and schema, by the index of its data-part' }), 304: NoBody },
@@ -109,7 +114,7 @@ export function apiViewerRoutes(specPath: string, loadDocument: () => Promise<Op
         const asset = ASSETS[params.file]
         if (!asset) return errorResponse(404, 'not found')
         const prepared = await load(params.file, async () => prepareEncoded(await asset.text(), { contentType: asset.contentType, cacheControl: 'public, max-age=3600' }))
-        return servePrepared(forEncoding(prepared, request.headers.get('accept-encoding')), request.headers.get('if-none-match'))
+        return serveEncoded(prepared, request)
       },
       {
         params: t.Object({ file: t.String({ maxLength: 40, description: 'swagger-ui.js, swagger-ui.css, start.js, theme.css, reference.css or reference.js' }) }),
