@@ -68,27 +68,41 @@ export class AnalyticsRepo {
 
   // ---- response-time roll-ups (written inside the checks write's transaction) ----
 
-  pageResponseDay(pageId: number, day: number) {
-    return this.db.selectFrom('page_response_daily').select(['n', 'sum_ms', 'hist']).where('page_id', '=', pageId).where('day', '=', day).executeTakeFirst()
+  componentPageIds(componentIds: readonly number[]) {
+    return this.db.selectFrom('components').select(['id', 'page_id']).where('id', 'in', componentIds).execute()
   }
 
-  putPageResponseDay(row: PageResponseDailyTable) {
+  /** The pages' daily rows from `fromDay` to `toDay` (every page, every day in the range), for a write. */
+  pagesResponseDays(pageIds: readonly number[], fromDay: number, toDay: number) {
     return this.db
-      .insertInto('page_response_daily')
-      .values(row)
-      .onConflict((oc) => oc.columns(['page_id', 'day']).doUpdateSet((eb) => ({ n: eb.ref('excluded.n'), sum_ms: eb.ref('excluded.sum_ms'), hist: eb.ref('excluded.hist') })))
+      .selectFrom('page_response_daily')
+      .select(['page_id', 'day', 'n', 'sum_ms', 'hist'])
+      .where('page_id', 'in', pageIds)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
       .execute()
   }
 
-  responseCursor(componentId: number) {
-    return this.db.selectFrom('component_response_cursor').selectAll().where('component_id', '=', componentId).executeTakeFirst()
+  async putPageResponseDays(rows: readonly PageResponseDailyTable[]) {
+    for (let i = 0; i < rows.length; i += 200) {
+      await this.db
+        .insertInto('page_response_daily')
+        .values(rows.slice(i, i + 200))
+        .onConflict((oc) => oc.columns(['page_id', 'day']).doUpdateSet((eb) => ({ n: eb.ref('excluded.n'), sum_ms: eb.ref('excluded.sum_ms'), hist: eb.ref('excluded.hist') })))
+        .execute()
+    }
   }
 
-  componentResponseDays(componentId: number, fromDay: number, toDay: number) {
+  responseCursors(componentIds: readonly number[]) {
+    return this.db.selectFrom('component_response_cursor').selectAll().where('component_id', 'in', componentIds).execute()
+  }
+
+  /** The components' rows from `fromDay` to `toDay`. */
+  componentResponseDays(componentIds: readonly number[], fromDay: number, toDay: number) {
     return this.db
       .selectFrom('component_response_daily')
       .selectAll()
-      .where('component_id', '=', componentId)
+      .where('component_id', 'in', componentIds)
       .where('day', '>=', fromDay)
       .where('day', '<=', toDay)
       .execute()
@@ -113,12 +127,16 @@ export class AnalyticsRepo {
     }
   }
 
-  putResponseCursor(cursor: { componentId: number; pageId: number; firstDay: number; lastDay: number }) {
-    return this.db
-      .insertInto('component_response_cursor')
-      .values({ component_id: cursor.componentId, page_id: cursor.pageId, first_day: cursor.firstDay, last_day: cursor.lastDay })
-      .onConflict((oc) => oc.column('component_id').doUpdateSet({ first_day: cursor.firstDay, last_day: cursor.lastDay, page_id: cursor.pageId }))
-      .execute()
+  async putResponseCursors(cursors: ReadonlyArray<{ componentId: number; pageId: number; firstDay: number; lastDay: number }>) {
+    for (let i = 0; i < cursors.length; i += 200) {
+      await this.db
+        .insertInto('component_response_cursor')
+        .values(cursors.slice(i, i + 200).map((cursor) => ({ component_id: cursor.componentId, page_id: cursor.pageId, first_day: cursor.firstDay, last_day: cursor.lastDay })))
+        .onConflict((oc) =>
+          oc.column('component_id').doUpdateSet((eb) => ({ first_day: eb.ref('excluded.first_day'), last_day: eb.ref('excluded.last_day'), page_id: eb.ref('excluded.page_id') })),
+        )
+        .execute()
+    }
   }
 
   // ---- reports ----

@@ -1,6 +1,6 @@
 /**
  * Average and p95 response times for analytics, from roll-ups written together with check results
- * (the checks feature calls `recordResponseTimes` inside its write transaction). Reading a range
+ * (the checks feature calls `recordResponseTimes` inside its write transaction, once per batch). Reading a range
  * costs two rows per component plus one row per day, however many checks were stored.
  */
 import type { Db } from '../../db/client.ts'
@@ -10,6 +10,8 @@ import { cumRowsNeeded, type ResponseTimeFigures, type ResponseTimes } from './r
 import { AnalyticsRepo } from './repo.ts'
 import { dayOf } from './rollup.ts'
 import type { ResponseTimeSource } from './service.ts'
+import type { ComponentResponseDailyTable } from './tables.ts'
+import type { ComponentChecks } from '../component-checks/repo.ts'
 
 interface DayDelta {
   n: number
@@ -17,63 +19,103 @@ interface DayDelta {
   hist: Uint32Array
 }
 
-/** Adds timed checks of one component to the roll-ups. Untimed checks (no response_ms) are skipped. */
-export async function recordResponseTimes(
-  db: Db,
-  componentId: number,
-  checks: ReadonlyArray<{ at: number; responseMs: number | null }>,
-): Promise<void> {
-  const deltas = new Map<number, DayDelta>()
-  for (const check of checks) {
-    if (check.responseMs === null) continue
-    const day = dayOf(check.at)
-    let delta = deltas.get(day)
-    if (!delta) deltas.set(day, (delta = { n: 0, sum: 0, hist: emptyHistogram() }))
-    delta.n++
-    delta.sum += check.responseMs
-    delta.hist[bucketOf(check.responseMs)]!++
-  }
-  if (deltas.size === 0) return
-  const repo = new AnalyticsRepo(db)
-  const component = await repo.componentPageId(componentId)
-  if (!component) return
-  const pageId = component.page_id
+/** Components per pass: their ids go into `in (…)` lists, kept well below both engines' parameter limits. */
+const COMPONENTS_PER_PASS = 500
 
-  // The page's daily rows (not cumulative): add each day's delta.
-  for (const [day, delta] of deltas) {
-    const row = await repo.pageResponseDay(pageId, day)
-    const hist = decode(row?.hist)
-    addInto(hist, delta.hist)
-    await repo.putPageResponseDay({ page_id: pageId, day, n: (row?.n ?? 0) + delta.n, sum_ms: (row?.sum_ms ?? 0) + delta.sum, hist: encode(hist) })
+/**
+ * Adds the timed checks of a batch of components to the roll-ups (untimed checks, without
+ * response_ms, are skipped): a few statements per batch, however many components it has.
+ */
+export async function recordResponseTimes(db: Db, batches: readonly ComponentChecks[]): Promise<void> {
+  const deltasOf = new Map<number, Map<number, DayDelta>>()
+  for (const { componentId, checks } of batches) {
+    let deltas = deltasOf.get(componentId)
+    for (const check of checks) {
+      if (check.responseMs === null) continue
+      if (!deltas) deltasOf.set(componentId, (deltas = new Map()))
+      const day = dayOf(check.at)
+      let delta = deltas.get(day)
+      if (!delta) deltas.set(day, (delta = { n: 0, sum: 0, hist: emptyHistogram() }))
+      delta.n++
+      delta.sum += check.responseMs
+      delta.hist[bucketOf(check.responseMs)]!++
+    }
   }
+  const ids = [...deltasOf.keys()]
+  for (let i = 0; i < ids.length; i += COMPONENTS_PER_PASS) await recordPass(new AnalyticsRepo(db), ids.slice(i, i + COMPONENTS_PER_PASS), deltasOf)
+}
 
-  // The component's dense running totals: rewrite from the earliest touched day to the last day.
-  const cursor = await repo.responseCursor(componentId)
-  const touched = [...deltas.keys()]
-  const fromDay = Math.min(...touched)
-  const lastDay = Math.max(...touched, cursor?.last_day ?? -Infinity)
-  const firstDay = Math.min(fromDay, cursor?.first_day ?? Infinity)
-  const existing = await repo.componentResponseDays(componentId, fromDay - 1, lastDay)
-  const byDay = new Map(existing.map((row) => [row.day, row]))
-  const previous = byDay.get(fromDay - 1)
-  let cumN = previous?.cum_n ?? 0
-  let cumSum = previous?.cum_sum_ms ?? 0
-  const cumHist = decode(previous?.cum_hist)
-  const rows = []
-  for (let day = fromDay; day <= lastDay; day++) {
-    const old = byDay.get(day)
-    const delta = deltas.get(day)
-    const hist = decode(old?.hist)
-    if (delta) addInto(hist, delta.hist)
-    const n = (old?.n ?? 0) + (delta?.n ?? 0)
-    const sum = (old?.sum_ms ?? 0) + (delta?.sum ?? 0)
-    cumN += n
-    cumSum += sum
-    addInto(cumHist, hist)
-    rows.push({ component_id: componentId, day, n, sum_ms: sum, hist: encode(hist), cum_n: cumN, cum_sum_ms: cumSum, cum_hist: encode(cumHist) })
+async function recordPass(repo: AnalyticsRepo, componentIds: readonly number[], deltasOf: ReadonlyMap<number, ReadonlyMap<number, DayDelta>>): Promise<void> {
+  const pageOf = new Map((await repo.componentPageIds(componentIds)).map((row) => [row.id, row.page_id]))
+  const ids = componentIds.filter((id) => pageOf.has(id))
+  if (ids.length === 0) return
+
+  // The pages' daily rows (not cumulative): each day's deltas of all its components added at once.
+  const pageDeltas = new Map<string, { pageId: number; day: number; n: number; sum: number; hist: Uint32Array }>()
+  for (const id of ids) {
+    const pageId = pageOf.get(id)!
+    for (const [day, delta] of deltasOf.get(id)!) {
+      const key = `${pageId}:${day}`
+      let sum = pageDeltas.get(key)
+      if (!sum) pageDeltas.set(key, (sum = { pageId, day, n: 0, sum: 0, hist: emptyHistogram() }))
+      sum.n += delta.n
+      sum.sum += delta.sum
+      addInto(sum.hist, delta.hist)
+    }
+  }
+  const sums = [...pageDeltas.values()]
+  const pageRows = await repo.pagesResponseDays([...new Set(sums.map((d) => d.pageId))], Math.min(...sums.map((d) => d.day)), Math.max(...sums.map((d) => d.day)))
+  const storedPage = new Map(pageRows.map((row) => [`${row.page_id}:${row.day}`, row]))
+  await repo.putPageResponseDays(
+    sums.map(({ pageId, day, n, sum, hist }) => {
+      const row = storedPage.get(`${pageId}:${day}`)
+      const merged = decode(row?.hist)
+      addInto(merged, hist)
+      return { page_id: pageId, day, n: (row?.n ?? 0) + n, sum_ms: (row?.sum_ms ?? 0) + sum, hist: encode(merged) }
+    }),
+  )
+
+  // Each component's dense running totals: rewritten from its earliest touched day to its last day.
+  const cursors = new Map((await repo.responseCursors(ids)).map((cursor) => [cursor.component_id, cursor]))
+  const spans = ids.map((id) => {
+    const cursor = cursors.get(id)
+    const touched = [...deltasOf.get(id)!.keys()]
+    const fromDay = Math.min(...touched)
+    return { id, fromDay, lastDay: Math.max(...touched, cursor?.last_day ?? -Infinity), firstDay: Math.min(fromDay, cursor?.first_day ?? Infinity) }
+  })
+  // Components whose spans are the same are read together (in steady state: all of them, today).
+  const groups = new Map<string, typeof spans>()
+  for (const span of spans) {
+    const key = `${span.fromDay}:${span.lastDay}`
+    groups.set(key, [...(groups.get(key) ?? []), span])
+  }
+  const stored = new Map<string, ComponentResponseDailyTable>()
+  for (const group of groups.values()) {
+    const { fromDay, lastDay } = group[0]!
+    for (const row of await repo.componentResponseDays(group.map((span) => span.id), fromDay - 1, lastDay)) stored.set(`${row.component_id}:${row.day}`, row)
+  }
+  const rows: ComponentResponseDailyTable[] = []
+  for (const { id, fromDay, lastDay } of spans) {
+    const deltas = deltasOf.get(id)!
+    const previous = stored.get(`${id}:${fromDay - 1}`)
+    let cumN = previous?.cum_n ?? 0
+    let cumSum = previous?.cum_sum_ms ?? 0
+    const cumHist = decode(previous?.cum_hist)
+    for (let day = fromDay; day <= lastDay; day++) {
+      const old = stored.get(`${id}:${day}`)
+      const delta = deltas.get(day)
+      const hist = decode(old?.hist)
+      if (delta) addInto(hist, delta.hist)
+      const n = (old?.n ?? 0) + (delta?.n ?? 0)
+      const sum = (old?.sum_ms ?? 0) + (delta?.sum ?? 0)
+      cumN += n
+      cumSum += sum
+      addInto(cumHist, hist)
+      rows.push({ component_id: id, day, n, sum_ms: sum, hist: encode(hist), cum_n: cumN, cum_sum_ms: cumSum, cum_hist: encode(cumHist) })
+    }
   }
   await repo.putComponentResponseDays(rows)
-  await repo.putResponseCursor({ componentId, pageId, firstDay, lastDay })
+  await repo.putResponseCursors(spans.map(({ id, firstDay, lastDay }) => ({ componentId: id, pageId: pageOf.get(id)!, firstDay, lastDay })))
 }
 
 const figures = (n: number, sum: number, hist: Uint32Array): ResponseTimeFigures =>

@@ -1,12 +1,31 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/client.ts'
 import type { Bucket } from './rollup.ts'
+import { CompiledOnce } from '../../db/compiled-once.ts'
 
 type BucketTable = 'check_minutes' | 'check_days'
 const startColumn = { check_minutes: 'minute', check_days: 'day' } as const
+/** The bucket upsert of a batch, compiled once per table and number of rows. */
+const addBucketsQuery = new CompiledOnce<never>()
 
-/** Called with the write's transaction after checks are stored (the analytics response-time roll-ups). */
-export type ChecksListener = (db: Db, componentId: number, checks: ReadonlyArray<{ at: number; responseMs: number | null }>) => Promise<void>
+/** Checks of one component, as the listener hears them. */
+export interface ComponentChecks {
+  componentId: number
+  checks: ReadonlyArray<{ at: number; responseMs: number | null }>
+}
+
+/**
+ * Called with the write's transaction after checks are stored (the analytics response-time
+ * roll-ups), once per batch with every component's checks: a batch of many components costs a few
+ * statements, not a few per component.
+ */
+export type ChecksListener = (db: Db, batches: readonly ComponentChecks[]) => Promise<void>
+
+/** A bucket and the component it belongs to. */
+export type ComponentBucket = Bucket & { componentId: number }
+
+/** Rows per multi-row statement (SQLite's default limit is 32,766 parameters; 7 per row). */
+const ROWS_PER_STATEMENT = 100
 
 export class ChecksRepo {
   constructor(
@@ -24,8 +43,8 @@ export class ChecksRepo {
   }
 
   /** Lets the listener (if any) update its read models in the same transaction. */
-  async recorded(componentId: number, checks: ReadonlyArray<{ at: number; responseMs: number | null }>) {
-    if (this.onRecorded) await this.onRecorded(this.db, componentId, checks)
+  async recorded(batches: readonly ComponentChecks[]) {
+    if (this.onRecorded && batches.length > 0) await this.onRecorded(this.db, batches)
   }
 
   async insertRaw(componentId: number, rows: ReadonlyArray<{ at: number; ok: boolean; responseMs: number | null }>) {
@@ -35,38 +54,45 @@ export class ChecksRepo {
     }
   }
 
-  /** Adds the buckets to what is stored (insert, or add to the existing row). */
-  async addBuckets(table: BucketTable, componentId: number, buckets: readonly Bucket[]) {
+  /**
+   * Adds the buckets to what is stored (insert, or add to the existing row), any number of
+   * components in one statement per hundred buckets. A component and start may appear once only.
+   */
+  async addBuckets(table: BucketTable, buckets: readonly ComponentBucket[]) {
     const column = startColumn[table]
-    for (let i = 0; i < buckets.length; i += 100) {
-      const chunk = buckets.slice(i, i + 100).map((b) => ({
-        component_id: componentId,
-        [column]: b.start,
-        checks: b.checks,
-        ok_checks: b.okChecks,
-        timed_checks: b.timedChecks,
-        response_ms_sum: b.responseMsSum,
-        response_ms_max: b.responseMsMax,
-      }))
-      await this.db
-        .insertInto(table)
-        .values(chunk as never)
-        .onConflict((oc) =>
-          oc.columns(['component_id', column] as never).doUpdateSet(() => {
-            // Qualified with the table: PostgreSQL finds a bare `checks` ambiguous next to `excluded`.
-            const old = (name: string) => sql.ref(`${table}.${name}`)
-            return {
-              checks: sql`${old('checks')} + excluded.checks`,
-              ok_checks: sql`${old('ok_checks')} + excluded.ok_checks`,
-              timed_checks: sql`${old('timed_checks')} + excluded.timed_checks`,
-              response_ms_sum: sql`${old('response_ms_sum')} + excluded.response_ms_sum`,
-              // The larger of two maxima where either may be NULL (no timed check), on both engines.
-              response_ms_max: sql`CASE WHEN excluded.response_ms_max IS NULL OR ${old('response_ms_max')} >= excluded.response_ms_max
+    for (let i = 0; i < buckets.length; i += ROWS_PER_STATEMENT) {
+      const chunk = buckets.slice(i, i + ROWS_PER_STATEMENT)
+      const parameters = chunk.flatMap((b) => [b.componentId, b.start, b.checks, b.okChecks, b.timedChecks, b.responseMsSum, b.responseMsMax])
+      const build = () =>
+        this.db
+          .insertInto(table)
+          .values(
+            chunk.map((b) => ({
+              component_id: b.componentId,
+              [column]: b.start,
+              checks: b.checks,
+              ok_checks: b.okChecks,
+              timed_checks: b.timedChecks,
+              response_ms_sum: b.responseMsSum,
+              response_ms_max: b.responseMsMax,
+            })) as never,
+          )
+          .onConflict((oc) =>
+            oc.columns(['component_id', column] as never).doUpdateSet(() => {
+              // Qualified with the table: PostgreSQL finds a bare `checks` ambiguous next to `excluded`.
+              const old = (name: string) => sql.ref(`${table}.${name}`)
+              return {
+                checks: sql`${old('checks')} + excluded.checks`,
+                ok_checks: sql`${old('ok_checks')} + excluded.ok_checks`,
+                timed_checks: sql`${old('timed_checks')} + excluded.timed_checks`,
+                response_ms_sum: sql`${old('response_ms_sum')} + excluded.response_ms_sum`,
+                // The larger of two maxima where either may be NULL (no timed check), on both engines.
+                response_ms_max: sql`CASE WHEN excluded.response_ms_max IS NULL OR ${old('response_ms_max')} >= excluded.response_ms_max
                 THEN coalesce(${old('response_ms_max')}, excluded.response_ms_max) ELSE excluded.response_ms_max END`,
-            } as never
-          }),
-        )
-        .execute()
+              } as never
+            }),
+          )
+      await addBucketsQuery.execute(this.db, `${table} ${chunk.length}`, build, parameters)
     }
   }
 

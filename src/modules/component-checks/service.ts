@@ -16,7 +16,7 @@ import { badRequest } from '../../lib/errors.ts'
 import { DAY_MS, parseRfc3339, utcDayStart } from '../../lib/time.ts'
 import type { Owner } from '../accounts/service.ts'
 import type { ComponentsService } from '../components/service.ts'
-import type { ChecksRepo } from './repo.ts'
+import type { ChecksRepo, ComponentBucket } from './repo.ts'
 import type { CheckInput } from './model.ts'
 import {
   MINUTE_RETENTION_MS,
@@ -38,6 +38,8 @@ const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
 
 
 /** Validates a batch; throws a 400 naming the first bad entry. */
+const bucketsOf = (componentId: number, buckets: readonly Bucket[]): ComponentBucket[] => buckets.map((bucket) => ({ ...bucket, componentId }))
+
 function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
   if (entries.length === 0) throw badRequest('checks must contain at least one entry')
   if (entries.length > MAX_CHECKS_PER_BATCH) throw badRequest(`checks may contain at most ${MAX_CHECKS_PER_BATCH} entries`)
@@ -83,10 +85,10 @@ export class ChecksService {
     const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
     await this.repo.transaction(async (repo) => {
       await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
-      await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
-      await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
+      await repo.addBuckets('check_minutes', bucketsOf(componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom)))
+      await repo.addBuckets('check_days', bucketsOf(componentId, rollUp(checks, utcDayStart)))
       await repo.prune(componentId, rawFrom, minutesFrom)
-      await repo.recorded(componentId, checks)
+      if (checks.length > 0) await repo.recorded([{ componentId, checks }])
     })
   }
 
@@ -95,7 +97,9 @@ export class ChecksService {
    * write one such batch per tick). No pruning here: pruneAll does it on its own timer, so a busy
    * writer never waits on clean-up. `raw: false` skips the raw rows, for a writer that keeps its own
    * raw log (monitors keep monitor_results, with more in it); the buckets and read models are
-   * written all the same.
+   * written all the same. Every component's buckets go in one statement per table (and hundred
+   * buckets), and the read models hear the whole batch at once: with many components the per-tick
+   * write was mostly a few statements per component.
    */
   async recordWithin(
     trx: Db,
@@ -106,13 +110,20 @@ export class ChecksService {
     const rawFrom = now - RAW_RETENTION_MS
     const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
     const repo = this.repo.within(trx)
-    for (const { componentId, checks } of batches) {
-      if (checks.length === 0) continue
+    // One entry per component: a component twice in one upsert is an error on PostgreSQL.
+    const byComponent = new Map<number, CheckResult[]>()
+    for (const { componentId, checks } of batches) if (checks.length > 0) byComponent.set(componentId, [...(byComponent.get(componentId) ?? []), ...checks])
+    const filled = [...byComponent].map(([componentId, checks]) => ({ componentId, checks }))
+    const minutes: ComponentBucket[] = []
+    const days: ComponentBucket[] = []
+    for (const { componentId, checks } of filled) {
       if (options.raw !== false) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
-      await repo.addBuckets('check_minutes', componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom))
-      await repo.addBuckets('check_days', componentId, rollUp(checks, utcDayStart))
-      await repo.recorded(componentId, checks)
+      minutes.push(...bucketsOf(componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom)))
+      days.push(...bucketsOf(componentId, rollUp(checks, utcDayStart)))
     }
+    await repo.addBuckets('check_minutes', minutes)
+    await repo.addBuckets('check_days', days)
+    await repo.recorded(filled)
   }
 
   /** Deletes raw rows and minute buckets of every component that fell out of retention. */
