@@ -87,7 +87,9 @@ async function recordPass(repo: AnalyticsRepo, componentIds: readonly number[], 
   const groups = new Map<string, typeof spans>()
   for (const span of spans) {
     const key = `${span.fromDay}:${span.lastDay}`
-    groups.set(key, [...(groups.get(key) ?? []), span])
+    const group = groups.get(key)
+    if (group) group.push(span)
+    else groups.set(key, [span])
   }
   const stored = new Map<string, ComponentResponseDailyTable>()
   for (const group of groups.values()) {
