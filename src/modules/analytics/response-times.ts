@@ -42,7 +42,8 @@ export async function recordResponseTimes(db: Db, batches: readonly ComponentChe
     }
   }
   const ids = [...deltasOf.keys()]
-  for (let i = 0; i < ids.length; i += COMPONENTS_PER_PASS) await recordPass(new AnalyticsRepo(db), ids.slice(i, i + COMPONENTS_PER_PASS), deltasOf)
+  const repo = new AnalyticsRepo(db)
+  for (let i = 0; i < ids.length; i += COMPONENTS_PER_PASS) await recordPass(repo, ids.slice(i, i + COMPONENTS_PER_PASS), deltasOf)
 }
 
 async function recordPass(repo: AnalyticsRepo, componentIds: readonly number[], deltasOf: ReadonlyMap<number, ReadonlyMap<number, DayDelta>>): Promise<void> {

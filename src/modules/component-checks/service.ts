@@ -37,9 +37,9 @@ const FUTURE_TOLERANCE_MS = 60_000
 const MAX_CHECK_AGE_MS = 366 * 24 * 3600_000
 
 
-/** Validates a batch; throws a 400 naming the first bad entry. */
 const bucketsOf = (componentId: number, buckets: readonly Bucket[]): ComponentBucket[] => buckets.map((bucket) => ({ ...bucket, componentId }))
 
+/** Validates a batch; throws a 400 naming the first bad entry. */
 function parseChecks(entries: readonly CheckInput[], now: number): CheckResult[] {
   if (entries.length === 0) throw badRequest('checks must contain at least one entry')
   if (entries.length > MAX_CHECKS_PER_BATCH) throw badRequest(`checks may contain at most ${MAX_CHECKS_PER_BATCH} entries`)
@@ -81,14 +81,9 @@ export class ChecksService {
    */
   async record(componentId: number, checks: readonly CheckResult[]): Promise<void> {
     const now = this.clock.now()
-    const rawFrom = now - RAW_RETENTION_MS
-    const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
     await this.repo.transaction(async (repo) => {
-      await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
-      await repo.addBuckets('check_minutes', bucketsOf(componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom)))
-      await repo.addBuckets('check_days', bucketsOf(componentId, rollUp(checks, utcDayStart)))
-      await repo.prune(componentId, rawFrom, minutesFrom)
-      if (checks.length > 0) await repo.recorded([{ componentId, checks }])
+      await this.write(repo, [{ componentId, checks }], now, true)
+      await repo.prune(componentId, now - RAW_RETENTION_MS, minuteStart(now - MINUTE_RETENTION_MS))
     })
   }
 
@@ -97,19 +92,25 @@ export class ChecksService {
    * write one such batch per tick). No pruning here: pruneAll does it on its own timer, so a busy
    * writer never waits on clean-up. `raw: false` skips the raw rows, for a writer that keeps its own
    * raw log (monitors keep monitor_results, with more in it); the buckets and read models are
-   * written all the same. Every component's buckets go in one statement per table (and hundred
-   * buckets), and the read models hear the whole batch at once: with many components the per-tick
-   * write was mostly a few statements per component.
+   * written all the same.
    */
   async recordWithin(
     trx: Db,
     batches: ReadonlyArray<{ componentId: number; checks: readonly CheckResult[] }>,
     options: { raw?: boolean } = {},
   ): Promise<void> {
-    const now = this.clock.now()
+    await this.write(this.repo.within(trx), batches, this.clock.now(), options.raw !== false)
+  }
+
+  /**
+   * Raw rows (those within the raw retention), minute buckets (within the minute retention) and day
+   * buckets (always), then the read models. Every component's buckets go in one statement per table
+   * (and hundred buckets), and the read models hear the whole batch at once: with many components
+   * the per-tick write was mostly a few statements per component.
+   */
+  private async write(repo: ChecksRepo, batches: ReadonlyArray<{ componentId: number; checks: readonly CheckResult[] }>, now: number, raw: boolean) {
     const rawFrom = now - RAW_RETENTION_MS
     const minutesFrom = minuteStart(now - MINUTE_RETENTION_MS)
-    const repo = this.repo.within(trx)
     // One entry per component: a component twice in one upsert is an error on PostgreSQL.
     const byComponent = new Map<number, CheckResult[]>()
     for (const { componentId, checks } of batches) if (checks.length > 0) byComponent.set(componentId, [...(byComponent.get(componentId) ?? []), ...checks])
@@ -117,7 +118,7 @@ export class ChecksService {
     const minutes: ComponentBucket[] = []
     const days: ComponentBucket[] = []
     for (const { componentId, checks } of filled) {
-      if (options.raw !== false) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
+      if (raw) await repo.insertRaw(componentId, checks.filter((c) => c.at >= rawFrom))
       minutes.push(...bucketsOf(componentId, rollUp(checks, minuteStart).filter((b) => b.start >= minutesFrom)))
       days.push(...bucketsOf(componentId, rollUp(checks, utcDayStart)))
     }
